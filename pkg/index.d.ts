@@ -1,0 +1,2 @@
+// Types of the whole public API (generated from the Rust crate into dist/).
+export * from "./dist/memwasm.js";

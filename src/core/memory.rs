@@ -1,0 +1,182 @@
+//! The memory engine: an in-RAM search index in front of a `Storage`, plus the model providers.
+//! Every write goes to storage first (all or nothing) and only then into the index.
+
+use std::cell::RefCell;
+
+use super::config::Prompts;
+use super::error::{MemoryError, Result};
+use super::identity::{content_hash, new_id, now_iso};
+use super::options::{required_text, QueryOptions};
+use super::scope::Scope;
+use super::storage::{Changeset, Storage};
+use super::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
+use super::vector_store::{normalized, InMemoryVectorStore, VectorStore};
+use crate::providers::{Embedder, Llm};
+
+/// Fact-based memory over an LLM `L`, an embedder `E`, persistence `S` and a search index `V`.
+pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
+    pub(crate) llm: L,
+    pub(crate) embedder: E,
+    pub(crate) storage: S,
+    pub(crate) index: RefCell<V>,
+    pub(crate) prompts: Prompts,
+}
+
+/// A history record for `item`.
+pub(crate) fn history_record(
+    item: &MemoryItem,
+    event: EventKind,
+    old_value: Option<String>,
+    new_value: Option<String>,
+) -> HistoryRecord {
+    HistoryRecord {
+        id: new_id(),
+        memory_id: item.id.clone(),
+        event,
+        old_value,
+        new_value,
+        timestamp: now_iso(),
+        is_deleted: event == EventKind::Delete,
+        scope: item.scope.clone(),
+    }
+}
+
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+    /// A memory with an empty index, for storage that holds nothing yet (the in-memory default).
+    pub fn new(llm: L, embedder: E, storage: S, prompts: Prompts) -> Self {
+        Self { llm, embedder, storage, index: RefCell::new(V::default()), prompts }
+    }
+
+    /// Opens the memory: loads every stored memory into the search index.
+    pub async fn open(llm: L, embedder: E, storage: S, prompts: Prompts) -> Result<Self> {
+        let mut index = V::default();
+        for memory in storage.load_memories().await? {
+            index.upsert(memory)?;
+        }
+        Ok(Self { llm, embedder, storage, index: RefCell::new(index), prompts })
+    }
+
+    /// Writes `changes` to storage, then mirrors them in the index.
+    pub(crate) async fn commit(&self, changes: Changeset) -> Result<()> {
+        if changes.is_empty() {
+            return Ok(());
+        }
+        self.storage.commit(&changes).await?;
+        let mut index = self.index.borrow_mut();
+        for id in &changes.deletes {
+            index.remove(id);
+        }
+        for memory in changes.upserts {
+            index.upsert(memory)?;
+        }
+        Ok(())
+    }
+
+    /// Embeds one text to a unit vector the index accepts.
+    pub(crate) async fn embed_for_index(&self, text: &str) -> Result<Vec<f32>> {
+        let vector = self.embedder.embed_one(text).await?;
+        self.fit_index(vector)
+    }
+
+    /// Normalises `vector` and checks its length against the index.
+    pub(crate) fn fit_index(&self, vector: Vec<f32>) -> Result<Vec<f32>> {
+        let length = vector.len();
+        let vector = normalized(vector)
+            .ok_or_else(|| MemoryError::EmbeddingResponse("embedding is a zero or non-finite vector".into()))?;
+        match self.index.borrow().dimension() {
+            Some(expected) if expected != length => Err(MemoryError::DimensionMismatch { expected, actual: length }),
+            _ => Ok(vector),
+        }
+    }
+
+    /// The memories in `scope` most similar to `query`, best first.
+    pub async fn search(&self, query: &str, options: &QueryOptions) -> Result<Vec<MemoryItem>> {
+        let query_text = required_text("query", Some(query))?;
+        let query = options.query()?;
+        let vector = self.embed_for_index(query_text).await?;
+        let keep = |item: &MemoryItem| {
+            query.scope.contains(&item.scope) && query.filter.as_ref().is_none_or(|f| f.matches(item))
+        };
+        let index = self.index.borrow();
+        let hits = index.search(&vector, query.limit, &keep)?;
+        Ok(hits
+            .into_iter()
+            .filter(|(score, _)| query.threshold.is_none_or(|t| f64::from(*score) >= t))
+            .map(|(score, memory)| MemoryItem { score: Some(f64::from(score)), ..memory.item.clone() })
+            .collect())
+    }
+
+    /// The memory with this id, if any.
+    pub fn get(&self, id: &str) -> Result<Option<MemoryItem>> {
+        let id = required_text("memoryId", Some(id))?;
+        Ok(self.index.borrow().get(id).map(|memory| memory.item.clone()))
+    }
+
+    /// The memories in a scope, oldest first.
+    pub fn get_all(&self, options: &QueryOptions) -> Result<Vec<MemoryItem>> {
+        let query = options.query()?;
+        let keep = |item: &MemoryItem| {
+            query.scope.contains(&item.scope) && query.filter.as_ref().is_none_or(|f| f.matches(item))
+        };
+        Ok(self.index.borrow().list(query.limit, &keep).into_iter().map(|m| m.item.clone()).collect())
+    }
+
+    fn existing(&self, id: &str) -> Result<StoredMemory> {
+        let id = required_text("memoryId", Some(id))?;
+        self.index.borrow().get(id).cloned().ok_or_else(|| MemoryError::NotFound(id.to_owned()))
+    }
+
+    /// Replaces a memory's text (re-embedded, re-hashed) and records an UPDATE.
+    pub async fn update(&self, id: &str, text: &str) -> Result<()> {
+        let text = required_text("text", Some(text))?;
+        self.existing(id)?;
+        let vector = self.embed_for_index(text).await?;
+        let mut memory = self.existing(id)?;
+        let old = std::mem::replace(&mut memory.item.memory, text.to_owned());
+        memory.item.hash = content_hash(text);
+        memory.item.updated_at = now_iso();
+        memory.embedding = Some(vector);
+        let record = history_record(&memory.item, EventKind::Update, Some(old), Some(text.to_owned()));
+        self.commit(Changeset { upserts: vec![memory], deletes: vec![], history: vec![record] }).await
+    }
+
+    /// Removes a memory and records a DELETE.
+    pub async fn delete(&self, id: &str) -> Result<()> {
+        let memory = self.existing(id)?;
+        let record = history_record(&memory.item, EventKind::Delete, Some(memory.item.memory.clone()), None);
+        self.commit(Changeset { upserts: vec![], deletes: vec![memory.item.id], history: vec![record] }).await
+    }
+
+    /// Removes every memory in a scope, recording a DELETE for each; returns how many.
+    pub async fn delete_all(&self, scope: Scope) -> Result<usize> {
+        let scope = scope.validated()?;
+        let doomed: Vec<MemoryItem> = self
+            .index
+            .borrow()
+            .list(usize::MAX, &|item| scope.contains(&item.scope))
+            .into_iter()
+            .map(|m| m.item.clone())
+            .collect();
+        let history = doomed
+            .iter()
+            .map(|item| history_record(item, EventKind::Delete, Some(item.memory.clone()), None))
+            .collect();
+        let deletes: Vec<String> = doomed.into_iter().map(|item| item.id).collect();
+        let count = deletes.len();
+        self.commit(Changeset { upserts: vec![], deletes, history }).await?;
+        Ok(count)
+    }
+
+    /// A memory's audit trail, oldest first.
+    pub async fn history(&self, id: &str) -> Result<Vec<HistoryRecord>> {
+        let id = required_text("memoryId", Some(id))?;
+        self.storage.history(id).await
+    }
+
+    /// Deletes every memory and all history.
+    pub async fn reset(&self) -> Result<()> {
+        self.storage.clear().await?;
+        self.index.borrow_mut().clear();
+        Ok(())
+    }
+}

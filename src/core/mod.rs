@@ -1,0 +1,17 @@
+//! The target-agnostic core: data model, filters, search index, storage trait, prompts, LLM reply
+//! parsing and the memory pipeline. No JS types here; `cargo test` runs it natively.
+
+pub mod config;
+pub mod error;
+pub mod filter;
+pub mod identity;
+pub mod llm_json;
+pub mod memory;
+pub mod options;
+mod pipeline;
+pub mod plan;
+pub mod prompts;
+pub mod scope;
+pub mod storage;
+pub mod types;
+pub mod vector_store;

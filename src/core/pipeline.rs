@@ -1,0 +1,280 @@
+//! `add()`: one extraction call, one batched embedding, top-5 neighbours per fact, one update
+//! decision for all facts, re-embedding only rewritten texts, one atomic commit.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::error::Result;
+use super::identity::{content_hash, new_id, now_iso};
+use super::llm_json::{parse_decisions, parse_facts};
+use super::memory::{history_record, MemoryEngine};
+use super::options::{parse_filter, parse_messages, AddOptions};
+use super::plan::{plan, Op};
+use super::prompts::{decision_input, extraction_input};
+use super::scope::Scope;
+use super::storage::{Changeset, Storage};
+use super::types::{AddResult, AddWarning, EventKind, MemoryEvent, MemoryItem, Metadata, StoredMemory};
+use super::vector_store::VectorStore;
+use crate::providers::{Embedder, Llm};
+
+/// Similar memories fetched per fact for the update decision (seed 000 §4.3.2).
+const NEIGHBOURS_PER_FACT: usize = 5;
+
+/// Facts and their unit vectors; texts whose embedding failed are absent.
+type Embedded = HashMap<String, Vec<f32>>;
+
+fn event(kind: EventKind, item: &MemoryItem, old: Option<String>, new: Option<String>) -> MemoryEvent {
+    let metadata = (kind != EventKind::None).then(|| item.metadata.clone());
+    MemoryEvent {
+        id: item.id.clone(),
+        event: kind,
+        memory: item.memory.clone(),
+        old_memory: old,
+        new_memory: new,
+        metadata,
+    }
+}
+
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+    /// Extracts facts from `messages` and merges them into the caller's memories (seed 000 §4).
+    pub async fn add(&self, messages: &Value, options: &AddOptions) -> Result<AddResult> {
+        let scope = options.scope()?;
+        let messages = parse_messages(messages)?;
+        let filter = parse_filter(&options.filters)?;
+        let metadata = options.metadata.clone().unwrap_or_default();
+        let mut result = AddResult::default();
+        if !options.infer.unwrap_or(true) {
+            let texts = messages.into_iter().filter(|m| m.role != "system").map(|m| (m.content, m.role)).collect();
+            return self.add_verbatim(texts, &scope, metadata, result).await;
+        }
+
+        let system =
+            options.prompt.as_deref().filter(|p| !p.trim().is_empty()).unwrap_or(&self.prompts.fact_extraction);
+        let reply = self.llm.generate(system, &extraction_input(&messages), true).await;
+        let facts = match reply.map_err(|e| e.to_string()).and_then(|text| parse_facts(&text)) {
+            Ok(facts) => facts,
+            Err(why) => {
+                result.warnings.push(AddWarning::new("EXTRACTION_FAILED", why));
+                return Ok(result);
+            }
+        };
+        let fresh = self.drop_exact_duplicates(facts, &scope, &mut result);
+        let embedded = self.embed_all(&fresh, &mut result.warnings).await;
+        let facts: Vec<String> = fresh.into_iter().filter(|fact| embedded.contains_key(fact)).collect();
+        if facts.is_empty() {
+            return Ok(result);
+        }
+
+        let in_scope =
+            |item: &MemoryItem| scope.contains(&item.scope) && filter.as_ref().is_none_or(|f| f.matches(item));
+        let shown = self.neighbours(&facts, &embedded, &in_scope)?;
+        let existing: Vec<(String, String)> =
+            shown.iter().enumerate().map(|(i, m)| (i.to_string(), m.item.memory.clone())).collect();
+        let reply = self.llm.generate(&self.prompts.update_decision, &decision_input(&existing, &facts), true).await;
+        let decisions = match reply.map_err(|e| e.to_string()).and_then(|text| parse_decisions(&text)) {
+            Ok(decisions) => decisions,
+            Err(why) => {
+                result.warnings.push(AddWarning::new("DECISION_FAILED", why));
+                return Ok(result);
+            }
+        };
+        let in_scope_with_hash =
+            |hash: &str| self.index.borrow().find_by_hash(hash, &|item| scope.contains(&item.scope)).cloned();
+        let (ops, warnings) = plan(decisions, &shown, in_scope_with_hash);
+        result.warnings.extend(warnings);
+        self.apply(ops, embedded, &scope, metadata, result).await
+    }
+
+    /// `infer: false`: each (text, role) becomes a memory as it is.
+    async fn add_verbatim(
+        &self,
+        texts: Vec<(String, String)>,
+        scope: &Scope,
+        metadata: Metadata,
+        mut result: AddResult,
+    ) -> Result<AddResult> {
+        let roles: HashMap<String, String> = texts.iter().map(|(text, role)| (text.clone(), role.clone())).collect();
+        let fresh = self.drop_exact_duplicates(texts.into_iter().map(|(text, _)| text).collect(), scope, &mut result);
+        let embedded = self.embed_all(&fresh, &mut result.warnings).await;
+        let mut changes = Changeset::default();
+        for text in fresh {
+            let Some(vector) = embedded.get(&text) else {
+                continue;
+            };
+            let mut metadata = metadata.clone();
+            metadata.insert("role".into(), Value::String(roles.get(&text).cloned().unwrap_or_default()));
+            result.results.push(self.stage_add(&text, vector.clone(), scope, metadata, &mut changes));
+        }
+        self.commit(changes).await?;
+        Ok(result)
+    }
+
+    /// Turns facts already stored verbatim in scope into NONE events; returns the rest, de-duplicated.
+    fn drop_exact_duplicates(&self, texts: Vec<String>, scope: &Scope, result: &mut AddResult) -> Vec<String> {
+        let index = self.index.borrow();
+        let mut fresh: Vec<String> = Vec::new();
+        for text in texts {
+            let text = text.trim().to_owned();
+            if text.is_empty() || fresh.contains(&text) {
+                continue;
+            }
+            match index.find_by_hash(&content_hash(&text), &|item| scope.contains(&item.scope)) {
+                Some(existing) if !result.results.iter().any(|e| e.id == existing.item.id) => {
+                    result.results.push(event(EventKind::None, &existing.item, None, None));
+                }
+                Some(_) => {}
+                None => fresh.push(text),
+            }
+        }
+        fresh
+    }
+
+    /// Embeds `texts` in one request; if that fails, one by one, skipping (and reporting) failures.
+    async fn embed_all(&self, texts: &[String], warnings: &mut Vec<AddWarning>) -> Embedded {
+        let mut embedded = Embedded::new();
+        if texts.is_empty() {
+            return embedded;
+        }
+        let vectors = match self.embedder.embed(texts).await {
+            Ok(vectors) => vectors.into_iter().map(Ok).collect(),
+            Err(error) if texts.len() == 1 => vec![Err(error)],
+            Err(_) => {
+                let mut vectors = Vec::with_capacity(texts.len());
+                for text in texts {
+                    vectors.push(self.embedder.embed_one(text).await);
+                }
+                vectors
+            }
+        };
+        for (text, vector) in texts.iter().zip(vectors) {
+            match vector.and_then(|v| self.fit_index(v)) {
+                Ok(vector) => {
+                    embedded.insert(text.clone(), vector);
+                }
+                Err(error) => {
+                    warnings.push(AddWarning::new("EMBEDDING_FAILED", format!("skipped \"{text}\": {error}")))
+                }
+            }
+        }
+        embedded
+    }
+
+    /// The top neighbours of every fact, de-duplicated, in order of first appearance.
+    fn neighbours(
+        &self,
+        facts: &[String],
+        embedded: &Embedded,
+        keep: &dyn Fn(&MemoryItem) -> bool,
+    ) -> Result<Vec<StoredMemory>> {
+        let index = self.index.borrow();
+        let mut shown: Vec<StoredMemory> = Vec::new();
+        for fact in facts {
+            for (_, memory) in index.search(&embedded[fact], NEIGHBOURS_PER_FACT, keep)? {
+                if !shown.iter().any(|m| m.item.id == memory.item.id) {
+                    shown.push(memory.clone());
+                }
+            }
+        }
+        Ok(shown)
+    }
+
+    /// Embeds rewritten texts (one batch), then commits every operation at once.
+    async fn apply(
+        &self,
+        ops: Vec<Op>,
+        mut embedded: Embedded,
+        scope: &Scope,
+        metadata: Metadata,
+        mut result: AddResult,
+    ) -> Result<AddResult> {
+        let mut seen = HashSet::new();
+        let rewritten: Vec<String> = ops
+            .iter()
+            .filter_map(|op| match op {
+                Op::Add { text } | Op::Update { text, .. } if !embedded.contains_key(text) => Some(text.clone()),
+                _ => None,
+            })
+            .filter(|text| seen.insert(text.clone()))
+            .collect();
+        embedded.extend(self.embed_all(&rewritten, &mut result.warnings).await);
+        let changes = self.stage(ops, &embedded, scope, metadata, &mut result);
+        self.commit(changes).await?;
+        Ok(result)
+    }
+
+    /// The writes and events of `ops`; ops whose text has no vector, or whose memory vanished meanwhile, are skipped.
+    fn stage(
+        &self,
+        ops: Vec<Op>,
+        embedded: &Embedded,
+        scope: &Scope,
+        metadata: Metadata,
+        result: &mut AddResult,
+    ) -> Changeset {
+        let mut changes = Changeset::default();
+        for op in ops {
+            let target = match &op {
+                Op::Update { target, .. } | Op::Delete { target } | Op::Keep { target } => Some(&target.item.id),
+                Op::Add { .. } => None,
+            };
+            if target.is_some_and(|id| self.index.borrow().get(id).is_none()) {
+                result.warnings.push(AddWarning::new("UNKNOWN_MEMORY_ID", "memory was deleted while add() ran"));
+                continue;
+            }
+            match op {
+                Op::Add { text } => {
+                    if let Some(vector) = embedded.get(&text) {
+                        let added = self.stage_add(&text, vector.clone(), scope, metadata.clone(), &mut changes);
+                        result.results.push(added);
+                    }
+                }
+                Op::Update { mut target, text } => {
+                    let Some(vector) = embedded.get(&text) else { continue };
+                    let old = std::mem::replace(&mut target.item.memory, text.clone());
+                    target.item.hash = content_hash(&text);
+                    target.item.updated_at = now_iso();
+                    target.embedding = Some(vector.clone());
+                    let record = history_record(&target.item, EventKind::Update, Some(old.clone()), Some(text.clone()));
+                    changes.history.push(record);
+                    result.results.push(event(EventKind::Update, &target.item, Some(old), Some(text)));
+                    changes.upserts.push(target);
+                }
+                Op::Delete { target } => {
+                    let old = target.item.memory.clone();
+                    changes.history.push(history_record(&target.item, EventKind::Delete, Some(old.clone()), None));
+                    result.results.push(event(EventKind::Delete, &target.item, Some(old), None));
+                    changes.deletes.push(target.item.id);
+                }
+                Op::Keep { target } => result.results.push(event(EventKind::None, &target.item, None, None)),
+            }
+        }
+        changes
+    }
+
+    /// Adds a new memory to `changes` and returns its ADD event.
+    fn stage_add(
+        &self,
+        text: &str,
+        vector: Vec<f32>,
+        scope: &Scope,
+        metadata: Metadata,
+        changes: &mut Changeset,
+    ) -> MemoryEvent {
+        let now = now_iso();
+        let item = MemoryItem {
+            id: new_id(),
+            memory: text.to_owned(),
+            hash: content_hash(text),
+            metadata,
+            score: None,
+            created_at: now.clone(),
+            updated_at: now,
+            scope: scope.clone(),
+        };
+        changes.history.push(history_record(&item, EventKind::Add, None, Some(text.to_owned())));
+        let added = event(EventKind::Add, &item, None, Some(text.to_owned()));
+        changes.upserts.push(StoredMemory { item, embedding: Some(vector) });
+        added
+    }
+}

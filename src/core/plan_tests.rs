@@ -1,0 +1,110 @@
+use super::*;
+use crate::core::scope::Scope;
+use crate::core::types::MemoryItem;
+
+fn stored(id: &str, text: &str) -> StoredMemory {
+    StoredMemory {
+        item: MemoryItem {
+            id: id.into(),
+            memory: text.into(),
+            hash: content_hash(text),
+            metadata: Default::default(),
+            score: None,
+            created_at: String::new(),
+            updated_at: String::new(),
+            scope: Scope { user_id: Some("alice".into()), ..Scope::default() },
+        },
+        embedding: None,
+    }
+}
+
+fn decision(event: EventKind, id: Option<&str>, text: Option<&str>) -> Result<Decision, String> {
+    Ok(Decision { event, id: id.map(Into::into), text: text.map(Into::into) })
+}
+
+fn nothing_stored(_: &str) -> Option<StoredMemory> {
+    None
+}
+
+#[test]
+fn maps_temporary_ids_back_to_real_memories() {
+    let shown = [
+        stored("uuid-a", "User lives in NYC"),
+        stored("uuid-b", "User is vegetarian"),
+        stored("uuid-c", "User likes tea"),
+    ];
+    let decisions = vec![
+        decision(EventKind::Update, Some("0"), Some("User lives in SF")),
+        decision(EventKind::Delete, Some("1"), None),
+        decision(EventKind::None, Some("2"), Some("User likes tea")),
+        decision(EventKind::Add, None, Some("User likes jazz")),
+    ];
+    let (ops, warnings) = plan(decisions, &shown, nothing_stored);
+    assert!(warnings.is_empty());
+    assert_eq!(
+        ops,
+        vec![
+            Op::Update { target: shown[0].clone(), text: "User lives in SF".into() },
+            Op::Delete { target: shown[1].clone() },
+            Op::Keep { target: shown[2].clone() },
+            Op::Add { text: "User likes jazz".into() },
+        ]
+    );
+}
+
+#[test]
+fn invented_and_real_uuid_ids_are_refused_and_reported() {
+    let shown = [stored("uuid-a", "User lives in NYC")];
+    let decisions = vec![
+        decision(EventKind::Update, Some("7"), Some("x")),
+        decision(EventKind::Delete, Some("uuid-a"), None),
+        decision(EventKind::Update, Some("00"), Some("y")),
+        decision(EventKind::None, Some("-1"), None),
+    ];
+    let (ops, warnings) = plan(decisions, &shown, nothing_stored);
+    assert!(ops.is_empty());
+    assert_eq!(warnings.len(), 4);
+    assert!(warnings.iter().all(|w| w.code == "UNKNOWN_MEMORY_ID"));
+    assert!(warnings[1].message.contains("uuid-a"));
+}
+
+#[test]
+fn duplicates_collapse_and_each_memory_is_touched_once() {
+    let shown = [stored("uuid-a", "User lives in NYC")];
+    let existing = stored("uuid-z", "User likes tea");
+    let lookup = |hash: &str| (hash == existing.item.hash).then(|| existing.clone());
+    let decisions = vec![
+        decision(EventKind::Add, None, Some("User likes tea")),
+        decision(EventKind::Add, None, Some("User likes jazz")),
+        decision(EventKind::Add, None, Some("User likes jazz")),
+        decision(EventKind::Update, Some("0"), Some("User lives in NYC")),
+        decision(EventKind::Delete, Some("0"), None),
+        decision(EventKind::None, None, None),
+    ];
+    let (ops, warnings) = plan(decisions, &shown, lookup);
+    assert_eq!(
+        ops,
+        vec![
+            Op::Keep { target: existing.clone() },
+            Op::Add { text: "User likes jazz".into() },
+            Op::Keep { target: shown[0].clone() },
+        ]
+    );
+    assert_eq!(warnings.len(), 1);
+    assert_eq!(warnings[0].code, "INVALID_DECISION");
+}
+
+#[test]
+fn unusable_entries_become_warnings() {
+    let shown = [stored("uuid-a", "x")];
+    let decisions = vec![
+        Err("unknown event \"MERGE\"".to_string()),
+        decision(EventKind::Add, None, None),
+        decision(EventKind::Update, None, Some("t")),
+        decision(EventKind::Update, Some("0"), None),
+        decision(EventKind::Delete, Some("0"), None),
+    ];
+    let (ops, warnings) = plan(decisions, &shown, nothing_stored);
+    assert_eq!(ops, vec![Op::Delete { target: shown[0].clone() }]);
+    assert_eq!(warnings.iter().map(|w| w.code).collect::<Vec<_>>(), ["INVALID_DECISION"; 4]);
+}

@@ -1,0 +1,63 @@
+//! Persistence behind the in-RAM index: a small trait that IndexedDB, KV and the in-memory default fill.
+
+use std::cell::RefCell;
+
+use super::error::Result;
+use super::types::{HistoryRecord, StoredMemory};
+
+/// Everything one API call writes; a `Storage` applies it all or nothing.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Changeset {
+    /// Memories to insert or replace.
+    pub upserts: Vec<StoredMemory>,
+    /// Ids of memories to remove.
+    pub deletes: Vec<String>,
+    /// History records to append.
+    pub history: Vec<HistoryRecord>,
+}
+
+impl Changeset {
+    /// True when there is nothing to write.
+    pub fn is_empty(&self) -> bool {
+        self.upserts.is_empty() && self.deletes.is_empty() && self.history.is_empty()
+    }
+}
+
+/// Durable home of memories and history.
+#[allow(async_fn_in_trait)]
+pub trait Storage {
+    /// Every stored memory, to fill the search index when the memory is opened.
+    async fn load_memories(&self) -> Result<Vec<StoredMemory>>;
+    /// Applies all of `changes`, or none of them.
+    async fn commit(&self, changes: &Changeset) -> Result<()>;
+    /// A memory's history, oldest first (empty for an unknown id).
+    async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>>;
+    /// Deletes every memory and history record.
+    async fn clear(&self) -> Result<()>;
+}
+
+/// The default: nothing outlives the instance. Memories live only in the search index, so this keeps history.
+#[derive(Debug, Default)]
+pub struct InMemoryStorage {
+    history: RefCell<Vec<HistoryRecord>>,
+}
+
+impl Storage for InMemoryStorage {
+    async fn load_memories(&self) -> Result<Vec<StoredMemory>> {
+        Ok(Vec::new())
+    }
+
+    async fn commit(&self, changes: &Changeset) -> Result<()> {
+        self.history.borrow_mut().extend(changes.history.iter().cloned());
+        Ok(())
+    }
+
+    async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>> {
+        Ok(self.history.borrow().iter().filter(|record| record.memory_id == memory_id).cloned().collect())
+    }
+
+    async fn clear(&self) -> Result<()> {
+        self.history.borrow_mut().clear();
+        Ok(())
+    }
+}

@@ -1,0 +1,124 @@
+//! The data model of seed 000 §2 and §5, in the camelCase shape JS callers see.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::scope::Scope;
+
+/// Arbitrary JSON key/value pairs attached to a memory.
+pub type Metadata = Map<String, Value>;
+
+/// One stored fact.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MemoryItem {
+    /// UUID v4.
+    pub id: String,
+    /// The fact text.
+    pub memory: String,
+    /// MD5 hex digest of `memory`.
+    pub hash: String,
+    /// The caller's metadata (scope ids live in `scope`, not here).
+    #[serde(default)]
+    pub metadata: Metadata,
+    /// Similarity score; search results only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    /// ISO 8601.
+    pub created_at: String,
+    /// ISO 8601.
+    pub updated_at: String,
+    /// Who the memory belongs to.
+    #[serde(flatten)]
+    pub scope: Scope,
+}
+
+/// A memory together with its embedding (unit length; `None` when it has no vector).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredMemory {
+    pub item: MemoryItem,
+    pub embedding: Option<Vec<f32>>,
+}
+
+/// What happened to a memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum EventKind {
+    Add,
+    Update,
+    Delete,
+    None,
+}
+
+impl EventKind {
+    /// `ADD`, `UPDATE`, `DELETE` or `NONE`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Add => "ADD",
+            Self::Update => "UPDATE",
+            Self::Delete => "DELETE",
+            Self::None => "NONE",
+        }
+    }
+}
+
+/// One outcome of `add()`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MemoryEvent {
+    pub id: String,
+    pub event: EventKind,
+    /// The memory's text after the event (before it, for DELETE).
+    pub memory: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_memory: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_memory: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Metadata>,
+}
+
+/// Something `add()` skipped instead of failing the whole call.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AddWarning {
+    /// `EXTRACTION_FAILED`, `DECISION_FAILED`, `INVALID_DECISION`, `EMBEDDING_FAILED` or `UNKNOWN_MEMORY_ID`.
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl AddWarning {
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        Self { code, message: message.into() }
+    }
+}
+
+/// The result of `add()`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct AddResult {
+    pub results: Vec<MemoryEvent>,
+    pub warnings: Vec<AddWarning>,
+}
+
+/// One entry of a memory's audit trail.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryRecord {
+    pub id: String,
+    pub memory_id: String,
+    /// ADD, UPDATE or DELETE.
+    pub event: EventKind,
+    pub old_value: Option<String>,
+    pub new_value: Option<String>,
+    /// ISO 8601.
+    pub timestamp: String,
+    pub is_deleted: bool,
+    #[serde(flatten)]
+    pub scope: Scope,
+}
+
+/// A chat message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    pub role: String,
+    pub content: String,
+}

@@ -1,0 +1,184 @@
+//! The JS binding: a thin `Memory` class that converts arguments, calls the core engine and maps
+//! errors. Every method returns a Promise and rejects with a coded `MemoryError`.
+
+mod convert;
+mod error;
+
+use std::future::Future;
+use std::rc::Rc;
+
+use js_sys::Promise;
+use serde::Serialize;
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+use self::convert::{from_js, string_arg, to_js};
+use self::error::to_js_error;
+use crate::core::config::MemoryConfig;
+use crate::core::error::MemoryError;
+use crate::core::memory::MemoryEngine;
+use crate::core::options::{AddOptions, QueryOptions};
+use crate::core::scope::Scope;
+use crate::core::storage::InMemoryStorage;
+use crate::platform::{env_var, FetchClient};
+use crate::providers::{OpenAiChat, OpenAiEmbedder};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = include_str!("types.d.ts");
+
+type Engine = MemoryEngine<OpenAiChat<FetchClient>, OpenAiEmbedder<FetchClient>, InMemoryStorage>;
+
+/// Fact-based AI memory: `add` conversations, `search` what was learned.
+#[wasm_bindgen]
+pub struct Memory {
+    engine: Rc<Engine>,
+}
+
+/// Runs `work` as a Promise that resolves to its serialised result or rejects with a coded error.
+fn promise<T, F>(work: F) -> Promise
+where
+    T: Serialize,
+    F: Future<Output = Result<T, MemoryError>> + 'static,
+{
+    future_to_promise(async move {
+        match work.await {
+            Ok(value) => to_js(&value).map_err(to_js_error),
+            Err(error) => Err(to_js_error(error)),
+        }
+    })
+}
+
+/// `{results}`, the envelope of search and getAll.
+#[derive(Serialize)]
+struct Results<T> {
+    results: T,
+}
+
+fn message(text: &str) -> Value {
+    json!({ "message": text })
+}
+
+#[wasm_bindgen]
+impl Memory {
+    /// Creates a memory. Throws `INVALID_CONFIG` for an unusable config.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_optional_param_type = "MemoryConfig")] config: JsValue,
+    ) -> Result<Memory, JsValue> {
+        let config: MemoryConfig = from_js(config, "config", MemoryError::InvalidConfig).map_err(to_js_error)?;
+        let config = config.resolve(&env_var).map_err(to_js_error)?;
+        let llm = OpenAiChat::new(FetchClient, config.llm, config.retry);
+        let embedder = OpenAiEmbedder::new(FetchClient, config.embedder, config.retry);
+        let engine = MemoryEngine::new(llm, embedder, InMemoryStorage::default(), config.prompts);
+        Ok(Memory { engine: Rc::new(engine) })
+    }
+
+    /// Extracts facts from `messages` and merges them into the scope's memories.
+    #[wasm_bindgen(unchecked_return_type = "Promise<AddResult>")]
+    pub fn add(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | Message[]")] messages: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "AddOptions")] options: JsValue,
+    ) -> Promise {
+        let engine = self.engine.clone();
+        promise(async move {
+            let options: AddOptions = from_js(options, "options", MemoryError::InvalidInput)?;
+            let messages: Value = serde_wasm_bindgen::from_value(messages)
+                .map_err(|_| MemoryError::InvalidInput("messages must be a string or an array of messages".into()))?;
+            engine.add(&messages, &options).await
+        })
+    }
+
+    /// The scope's memories most similar to `query`, best first.
+    #[wasm_bindgen(unchecked_return_type = "Promise<SearchResult>")]
+    pub fn search(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "SearchOptions")] options: JsValue,
+    ) -> Promise {
+        let engine = self.engine.clone();
+        promise(async move {
+            let query = string_arg(&query, "query")?;
+            let options: QueryOptions = from_js(options, "options", MemoryError::InvalidInput)?;
+            Ok(Results { results: engine.search(&query, &options).await? })
+        })
+    }
+
+    /// The memory with this id, or `null`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<MemoryItem | null>")]
+    pub fn get(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string", js_name = memoryId)] memory_id: JsValue,
+    ) -> Promise {
+        let engine = self.engine.clone();
+        promise(async move { engine.get(&string_arg(&memory_id, "memoryId")?) })
+    }
+
+    /// The scope's memories, oldest first.
+    #[wasm_bindgen(js_name = getAll, unchecked_return_type = "Promise<SearchResult>")]
+    pub fn get_all(&self, #[wasm_bindgen(unchecked_param_type = "GetAllOptions")] options: JsValue) -> Promise {
+        let engine = self.engine.clone();
+        promise(async move {
+            let options: QueryOptions = from_js(options, "options", MemoryError::InvalidInput)?;
+            Ok(Results { results: engine.get_all(&options)? })
+        })
+    }
+
+    /// Replaces a memory's text. Rejects with `NOT_FOUND` for an unknown id.
+    #[wasm_bindgen(unchecked_return_type = "Promise<{ message: string }>")]
+    pub fn update(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string", js_name = memoryId)] memory_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] data: JsValue,
+    ) -> Promise {
+        let engine = self.engine.clone();
+        promise(async move {
+            let (id, text) = (string_arg(&memory_id, "memoryId")?, string_arg(&data, "text")?);
+            engine.update(&id, &text).await?;
+            Ok(message("Memory updated successfully!"))
+        })
+    }
+
+    /// Deletes a memory. Rejects with `NOT_FOUND` for an unknown id.
+    #[wasm_bindgen(js_name = delete, unchecked_return_type = "Promise<{ message: string }>")]
+    pub fn delete_memory(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string", js_name = memoryId)] memory_id: JsValue,
+    ) -> Promise {
+        let engine = self.engine.clone();
+        promise(async move {
+            engine.delete(&string_arg(&memory_id, "memoryId")?).await?;
+            Ok(message("Memory deleted successfully!"))
+        })
+    }
+
+    /// Deletes every memory in a scope.
+    #[wasm_bindgen(js_name = deleteAll, unchecked_return_type = "Promise<{ message: string }>")]
+    pub fn delete_all(&self, #[wasm_bindgen(unchecked_param_type = "Scope")] options: JsValue) -> Promise {
+        let engine = self.engine.clone();
+        promise(async move {
+            let options: QueryOptions = from_js(options, "options", MemoryError::InvalidInput)?;
+            let scope = Scope { user_id: options.user_id, agent_id: options.agent_id, run_id: options.run_id };
+            engine.delete_all(scope).await?;
+            Ok(message("Memories deleted successfully!"))
+        })
+    }
+
+    /// A memory's audit trail, oldest first.
+    #[wasm_bindgen(unchecked_return_type = "Promise<HistoryRecord[]>")]
+    pub fn history(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string", js_name = memoryId)] memory_id: JsValue,
+    ) -> Promise {
+        let engine = self.engine.clone();
+        promise(async move { engine.history(&string_arg(&memory_id, "memoryId")?).await })
+    }
+
+    /// Deletes every memory and all history.
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn reset(&self) -> Promise {
+        let engine = self.engine.clone();
+        promise(async move { engine.reset().await })
+    }
+}

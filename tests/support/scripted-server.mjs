@@ -1,0 +1,340 @@
+// Scripted OpenAI-compatible HTTP server for tests (no real LLM is reachable).
+//
+// In-process:
+//   const server = await startScriptedServer({ port: 0 });
+//   server.script({ kind: "chat", match: ["Extract"], reply: { facts: [] } });
+//   ... point the client at server.baseUrl ...
+//   await server.close();
+//
+// Out-of-process (e.g. browser tests):
+//   node tests/support/scripted-server.mjs --port 8787
+//   -> prints exactly one line "listening http://127.0.0.1:8787" and serves until killed.
+//   Control endpoints: POST /__script (rule or array), POST /__reset, GET /__requests[?kind=chat].
+//
+// Serves POST /v1/chat/completions and POST /v1/embeddings. Replies are chosen by rules
+// (checked in the order they were added; first matching rule with `times` left wins).
+// Only Node built-ins; binds 127.0.0.1 only.
+
+import http from "node:http";
+import { pathToFileURL } from "node:url";
+
+const HOST = "127.0.0.1";
+const DEFAULT_DIM = 64;
+const STOP_WORDS = new Set(
+  "a an the is are was were to of and or in on at for with my i me user user's s".split(" "),
+);
+const CORS_HEADERS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Headers": "*, authorization, content-type",
+  "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+};
+
+// ---------------------------------------------------------------- embeddings
+
+/** FNV-1a 32-bit hash of an ASCII token (tokens are [a-z0-9] only). */
+export function fnv1a32(str) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < str.length; i++) {
+    h ^= str.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+/** Lowercase, split on non-[a-z0-9], drop empties and stop words. */
+export function tokenize(text) {
+  return String(text)
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((t) => t !== "" && !STOP_WORDS.has(t));
+}
+
+/**
+ * Deterministic bag-of-hashed-tokens embedding, L2-normalised.
+ * `concepts` maps a token to its canonical token (see concept rules).
+ */
+export function defaultEmbedding(text, dim = DEFAULT_DIM, concepts = new Map()) {
+  const v = new Array(dim).fill(0);
+  for (const raw of tokenize(text)) {
+    const tok = concepts.get(raw) ?? raw;
+    const h = fnv1a32(tok);
+    v[h % dim] += (h >>> 16) & 1 ? -1 : 1;
+  }
+  const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+  if (norm === 0) {
+    // No tokens (or they cancelled out): fixed unit vector e_0.
+    v.fill(0);
+    v[0] = 1;
+    return v;
+  }
+  return v.map((x) => x / norm);
+}
+
+// ---------------------------------------------------------------- helpers
+
+const asList = (m) => (m === undefined ? [] : Array.isArray(m) ? m : [m]);
+const matches = (rule, text) => asList(rule.match).every((s) => text.includes(String(s)));
+const approxTokens = (s) => Math.ceil(String(s).length / 4);
+const isFailure = (rule) => rule.drop || rule.body !== undefined || (rule.status ?? 200) >= 400;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function errorBody(status, message = "scripted error") {
+  const type = status === 429 ? "rate_limit_error" : status < 500 ? "invalid_request_error" : "server_error";
+  return JSON.stringify({ error: { message, type, code: null } });
+}
+
+/** Text of a chat request: all messages[].content joined with "\n" (array parts -> their text). */
+function chatText(body) {
+  const msgs = Array.isArray(body?.messages) ? body.messages : [];
+  return msgs
+    .map((m) =>
+      Array.isArray(m?.content)
+        ? m.content.map((p) => (typeof p === "string" ? p : p?.text ?? "")).join("\n")
+        : String(m?.content ?? ""),
+    )
+    .join("\n");
+}
+
+function validateRule(rule) {
+  if (!rule || typeof rule !== "object") throw new Error("scripted-server: rule must be an object");
+  if (!["chat", "embedding", "concept"].includes(rule.kind))
+    throw new Error(`scripted-server: unknown rule kind ${JSON.stringify(rule.kind)}`);
+  if (rule.kind === "concept" && (!Array.isArray(rule.words) || rule.words.length === 0))
+    throw new Error("scripted-server: concept rule needs a non-empty `words` array");
+}
+
+// ---------------------------------------------------------------- server
+
+/**
+ * Start the scripted server. Options: { port = 0 }. Resolves to a handle:
+ * { url, baseUrl, port, script(rule|rules), reset(), requests(filter?), count(kind), close() }.
+ */
+export async function startScriptedServer({ port = 0 } = {}) {
+  let rules = []; // { ...rule, used: number }
+  let log = [];
+  let chatCounter = 0;
+  const timers = new Set();
+
+  const delay = (ms) =>
+    ms > 0
+      ? new Promise((resolve) => {
+          const t = setTimeout(() => (timers.delete(t), resolve()), ms);
+          timers.add(t);
+        })
+      : Promise.resolve();
+
+  /** First rule of `kind` with uses left that satisfies `pred`. */
+  const findRule = (kind, pred) =>
+    rules.find((r) => r.kind === kind && (r.times === undefined || r.used < r.times) && pred(r));
+
+  const conceptMap = () => {
+    const map = new Map();
+    for (const r of rules.filter((r) => r.kind === "concept")) {
+      const words = r.words.map((w) => String(w).toLowerCase());
+      for (const w of words) if (!map.has(w)) map.set(w, words[0]);
+    }
+    return map;
+  };
+
+  const handle = {
+    script(rule) {
+      for (const r of asList(rule)) {
+        validateRule(r);
+        rules.push({ ...r, used: 0 });
+      }
+      return handle;
+    },
+    reset() {
+      rules = [];
+      log = [];
+      return handle;
+    },
+    /** filter: "chat" | "embedding" | "other" (by kind) or "/path" (by path). */
+    requests(filter) {
+      if (filter === undefined) return log.slice();
+      const key = String(filter).startsWith("/") ? "path" : "kind";
+      return log.filter((e) => e[key] === filter);
+    },
+    count(kind) {
+      return handle.requests(kind).length;
+    },
+    close() {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      return new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections(); // don't hang on keep-alive sockets
+      });
+    },
+  };
+
+  /** Send a response (always with CORS headers) and record its status in the log entry. */
+  function send(res, entry, status, body, extraHeaders = {}) {
+    if (entry) entry.status = status;
+    if (res.destroyed || res.writableEnded) return;
+    res.writeHead(status, { ...CORS_HEADERS, "Content-Type": "application/json", ...extraHeaders });
+    res.end(body);
+  }
+
+  /** Apply a rule's delay/drop/status/body/headers; `okBody()` builds the normal body. */
+  async function reply(req, res, entry, rule, okBody) {
+    await delay(rule?.delayMs ?? 0);
+    if (rule?.drop) {
+      entry.status = null;
+      entry.dropped = true;
+      req.socket.destroy();
+      return;
+    }
+    const status = rule?.status ?? 200;
+    const body = rule?.body !== undefined ? String(rule.body) : status >= 400 ? errorBody(status) : okBody();
+    send(res, entry, status, body, rule?.headers ?? {});
+  }
+
+  async function handleChat(req, res, entry, body) {
+    const text = chatText(body);
+    const rule = findRule("chat", (r) => matches(r, text));
+    if (rule) rule.used++;
+    else entry.unmatched = true;
+    const content =
+      rule === undefined
+        ? JSON.stringify({ facts: [], memory: [] })
+        : typeof rule.reply === "string"
+          ? rule.reply
+          : JSON.stringify(rule.reply ?? "");
+    await reply(req, res, entry, rule, () => {
+      const prompt = approxTokens(text);
+      const completion = approxTokens(content);
+      return JSON.stringify({
+        id: `chatcmpl-${++chatCounter}`,
+        object: "chat.completion",
+        created: Math.floor(Date.now() / 1000),
+        model: body?.model ?? "scripted",
+        choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+        usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+      });
+    });
+  }
+
+  async function handleEmbeddings(req, res, entry, body) {
+    const input = body?.input;
+    if (input === undefined || input === null)
+      return send(res, entry, 400, errorBody(400, "missing `input`"));
+    const inputs = (Array.isArray(input) ? input : [input]).map(String);
+    const dim = body?.dimensions ?? DEFAULT_DIM;
+    if (!Number.isInteger(dim) || dim <= 0)
+      return send(res, entry, 400, errorBody(400, "`dimensions` must be a positive integer"));
+
+    // One matching rule per input; a rule counts one use per request it applies to.
+    const perInput = inputs.map((s) => findRule("embedding", (r) => matches(r, s)));
+    const applied = [...new Set(perInput.filter(Boolean))];
+    for (const r of applied) r.used++;
+
+    const failing = applied.find(isFailure);
+    const concepts = conceptMap();
+    // The failing rule (if any) decides the whole reply; otherwise merge delays/headers.
+    const effective = failing ?? {
+      delayMs: Math.max(0, ...applied.map((r) => r.delayMs ?? 0)),
+      headers: Object.assign({}, ...applied.map((r) => r.headers ?? {})),
+      status: applied.find((r) => r.status !== undefined)?.status,
+    };
+    await reply(req, res, entry, effective, () => {
+      const data = inputs.map((s, index) => ({
+        object: "embedding",
+        index,
+        embedding: perInput[index]?.vector ?? defaultEmbedding(s, dim, concepts),
+      }));
+      const tokens = inputs.reduce((n, s) => n + approxTokens(s), 0);
+      return JSON.stringify({
+        object: "list",
+        data,
+        model: body?.model ?? "scripted-embedding",
+        usage: { prompt_tokens: tokens, total_tokens: tokens },
+      });
+    });
+  }
+
+  async function handleControl(req, res, url, raw) {
+    const ok = (obj) => send(res, null, 200, JSON.stringify(obj));
+    if (req.method === "POST" && url.pathname === "/__reset") return ok((handle.reset(), { ok: true }));
+    if (req.method === "GET" && url.pathname === "/__requests")
+      return ok(handle.requests(url.searchParams.get("kind") ?? url.searchParams.get("path") ?? undefined));
+    if (req.method === "POST" && url.pathname === "/__script") {
+      try {
+        handle.script(JSON.parse(raw));
+      } catch (e) {
+        return send(res, null, 400, errorBody(400, `bad rule: ${e.message}`));
+      }
+      return ok({ ok: true, rules: rules.length });
+    }
+    send(res, null, 404, errorBody(404, `unknown control endpoint ${req.method} ${url.pathname}`));
+  }
+
+  async function onRequest(req, res) {
+    const time = Date.now();
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, CORS_HEADERS);
+      return res.end();
+    }
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const raw = Buffer.concat(chunks).toString("utf8");
+    const url = new URL(req.url, `http://${HOST}`);
+    if (url.pathname.startsWith("/__")) return handleControl(req, res, url, raw);
+
+    const route =
+      req.method === "POST" && url.pathname === "/v1/chat/completions"
+        ? "chat"
+        : req.method === "POST" && url.pathname === "/v1/embeddings"
+          ? "embedding"
+          : "other";
+    let body = raw; // raw string if it is not JSON
+    let parsed = true;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      parsed = false;
+    }
+    const entry = { kind: route, method: req.method, path: url.pathname, headers: { ...req.headers }, body, time };
+    log.push(entry);
+
+    if (route === "other") return send(res, entry, 404, errorBody(404, `unknown path ${req.method} ${url.pathname}`));
+    if (!parsed || body === null || typeof body !== "object")
+      return send(res, entry, 400, errorBody(400, "request body is not a valid JSON object"));
+    return route === "chat" ? handleChat(req, res, entry, body) : handleEmbeddings(req, res, entry, body);
+  }
+
+  const server = http.createServer((req, res) => {
+    onRequest(req, res).catch((err) => {
+      if (!res.headersSent && !res.destroyed) send(res, null, 500, errorBody(500, `scripted-server bug: ${err.message}`));
+    });
+  });
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, HOST, () => (server.off("error", reject), resolve()));
+  });
+
+  handle.port = server.address().port;
+  handle.url = `http://${HOST}:${handle.port}`;
+  handle.baseUrl = `${handle.url}/v1`;
+  return handle;
+}
+
+// ---------------------------------------------------------------- CLI
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const args = process.argv.slice(2);
+  let port = 8787;
+  for (let i = 0; i < args.length; i++) {
+    const m = /^--port(?:=(.*))?$/.exec(args[i]);
+    if (m) port = Number(m[1] ?? args[++i]);
+  }
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error("usage: node scripted-server.mjs [--port N]   (N = 0 picks a free port)");
+    process.exit(2);
+  }
+  const server = await startScriptedServer({ port });
+  process.stdout.write(`listening ${server.url}\n`);
+  const stop = () => server.close().then(() => process.exit(0));
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
