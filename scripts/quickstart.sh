@@ -3,6 +3,6 @@
 # the example starts the scripted OpenAI-compatible server from tests/support on 127.0.0.1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh rust
 bash scripts/build-pkg.sh
 node examples/quickstart.mjs

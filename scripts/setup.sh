@@ -1,28 +1,14 @@
 #!/usr/bin/env bash
-# Installs what building and testing need on a fresh machine, skipping whatever is already in place:
-# the wasm32 Rust target and the wasm-bindgen CLI that matches Cargo.toml's exact pin.
+# Installs what building and testing need on a fresh machine, skipping whatever is already in place.
+# `setup.sh` runs every step in scripts/setup.d/ (in name order); `setup.sh rust` runs only the named ones
+# (a step's name is its file name without the number and extension, e.g. 10-rust.sh -> rust).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-say() { printf '[setup] %s\n' "$*"; }
-
-wasm_bindgen_version=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)"/\1/p' Cargo.toml)
 export PATH="$HOME/.cargo/bin:$PATH"
 
-if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-  say "adding the wasm32-unknown-unknown target"
-  rustup target add wasm32-unknown-unknown
-fi
-
-if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $wasm_bindgen_version" ]; then
-  say "installing wasm-bindgen-cli $wasm_bindgen_version (a few minutes, once)"
-  cargo install wasm-bindgen-cli --version "$wasm_bindgen_version" --locked \
-    || cargo install wasm-bindgen-cli --version "$wasm_bindgen_version"
-fi
-
-node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-if [ "$node_major" -lt 20 ]; then
-  echo "Node.js >= 20 is required (found: $(node --version 2>/dev/null || echo none))" >&2
-  exit 1
-fi
-say "ready: $(rustc --version), $(wasm-bindgen --version), node $(node --version)"
+for step in scripts/setup.d/*.sh; do
+  name=$(basename "$step" .sh); name=${name#*-}
+  if [ $# -eq 0 ] || printf '%s\n' "$@" | grep -qx "$name"; then
+    bash "$step"
+  fi
+done

@@ -3,16 +3,17 @@
 //!
 //! - [`core`]: the target-agnostic engine (runs natively under `cargo test`).
 //! - [`http`] and [`providers`]: the OpenAI-compatible LLM and embedder over a tiny HTTP trait.
-//! - `platform` and `js` (wasm32 only): the global-`fetch` adapter and the JS binding.
+//! - `platform` (wasm32 only): the global-`fetch` adapter and host environment.
+//! - `js` (wasm32, feature `js`): the JS binding, a thin `Memory` class over the core.
 
 pub mod core;
 pub mod http;
 pub mod providers;
 
 #[cfg(target_arch = "wasm32")]
-mod platform;
+pub mod platform;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "js"))]
 mod js;
 
 pub use crate::core::error::MemoryError;

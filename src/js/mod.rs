@@ -1,8 +1,10 @@
 //! The JS binding: a thin `Memory` class that converts arguments, calls the core engine and maps
 //! errors. Every method returns a Promise and rejects with a coded `MemoryError`.
 
+mod compose;
 mod convert;
 mod error;
+mod live;
 
 use std::future::Future;
 use std::rc::Rc;
@@ -13,21 +15,18 @@ use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
+use self::compose::{parts, Engine, Parts};
 use self::convert::{from_js, string_arg, to_js};
 use self::error::to_js_error;
-use crate::core::config::MemoryConfig;
+use crate::core::config::{MemoryConfig, ResolvedConfig};
 use crate::core::error::MemoryError;
 use crate::core::memory::MemoryEngine;
 use crate::core::options::{AddOptions, QueryOptions};
 use crate::core::scope::Scope;
-use crate::core::storage::InMemoryStorage;
-use crate::platform::{env_var, FetchClient};
-use crate::providers::{OpenAiChat, OpenAiEmbedder};
+use crate::platform::env_var;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = include_str!("types.d.ts");
-
-type Engine = MemoryEngine<OpenAiChat<FetchClient>, OpenAiEmbedder<FetchClient>, InMemoryStorage>;
 
 /// Fact-based AI memory: `add` conversations, `search` what was learned.
 #[wasm_bindgen]
@@ -59,19 +58,40 @@ fn message(text: &str) -> Value {
     json!({ "message": text })
 }
 
+/// Reads a JS config: its JSON part through serde, its live values (callbacks, bindings) as they are.
+fn configure(config: &JsValue) -> Result<(ResolvedConfig, Parts), MemoryError> {
+    let (json, live) = live::split(config);
+    let config: MemoryConfig = from_js(json, "config", MemoryError::InvalidConfig)?;
+    let config = config.resolve(&env_var)?;
+    let parts = parts(&config, &live)?;
+    Ok((config, parts))
+}
+
 #[wasm_bindgen]
 impl Memory {
-    /// Creates a memory. Throws `INVALID_CONFIG` for an unusable config.
+    /// Creates a memory that starts empty (the in-memory store). Throws `INVALID_CONFIG` for an unusable
+    /// config; persistent storage needs `await Memory.open(config)`, which loads what is stored.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_optional_param_type = "MemoryConfig")] config: JsValue,
     ) -> Result<Memory, JsValue> {
-        let config: MemoryConfig = from_js(config, "config", MemoryError::InvalidConfig).map_err(to_js_error)?;
-        let config = config.resolve(&env_var).map_err(to_js_error)?;
-        let llm = OpenAiChat::new(FetchClient, config.llm, config.retry);
-        let embedder = OpenAiEmbedder::new(FetchClient, config.embedder, config.retry);
-        let engine = MemoryEngine::new(llm, embedder, InMemoryStorage::default(), config.prompts);
+        let (config, parts) = configure(&config).map_err(to_js_error)?;
+        if !parts.starts_empty() {
+            let why = "storage: persistent storage must be opened with `await Memory.open(config)`";
+            return Err(to_js_error(MemoryError::InvalidConfig(why.into())));
+        }
+        let engine = MemoryEngine::new(parts.llm, parts.embedder, parts.storage, config.prompts);
         Ok(Memory { engine: Rc::new(engine) })
+    }
+
+    /// Creates a memory and loads everything its storage holds into the search index.
+    #[wasm_bindgen(unchecked_return_type = "Promise<Memory>")]
+    pub fn open(#[wasm_bindgen(unchecked_optional_param_type = "MemoryConfig")] config: JsValue) -> Promise {
+        future_to_promise(async move {
+            let (config, parts) = configure(&config).map_err(to_js_error)?;
+            let engine = MemoryEngine::open(parts.llm, parts.embedder, parts.storage, config.prompts).await;
+            Ok(Memory { engine: Rc::new(engine.map_err(to_js_error)?) }.into())
+        })
     }
 
     /// Extracts facts from `messages` and merges them into the scope's memories.

@@ -1,0 +1,100 @@
+//! Builds the engine the JS `Memory` wraps: the configured LLM, embedder and storage, each an enum over
+//! the implementations this build offers (new providers and storages add a variant here).
+
+use super::live::LiveValues;
+use crate::core::config::ResolvedConfig;
+use crate::core::error::Result;
+use crate::core::memory::MemoryEngine;
+use crate::core::storage::{Changeset, InMemoryStorage, Storage};
+use crate::core::types::{HistoryRecord, StoredMemory};
+use crate::platform::FetchClient;
+use crate::providers::{Embedder, Llm, OpenAiChat, OpenAiEmbedder};
+
+/// The engine behind the JS `Memory` class.
+pub type Engine = MemoryEngine<AnyLlm, AnyEmbedder, AnyStorage>;
+
+/// Every LLM this build can talk to.
+pub enum AnyLlm {
+    OpenAi(OpenAiChat<FetchClient>),
+}
+
+impl Llm for AnyLlm {
+    async fn generate(&self, system: &str, user: &str, json: bool) -> Result<String> {
+        match self {
+            Self::OpenAi(llm) => llm.generate(system, user, json).await,
+        }
+    }
+}
+
+/// Every embedder this build can talk to.
+pub enum AnyEmbedder {
+    OpenAi(OpenAiEmbedder<FetchClient>),
+}
+
+impl Embedder for AnyEmbedder {
+    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {
+        match self {
+            Self::OpenAi(embedder) => embedder.embed(texts).await,
+        }
+    }
+
+    fn dimensions(&self) -> Option<usize> {
+        match self {
+            Self::OpenAi(embedder) => embedder.dimensions(),
+        }
+    }
+}
+
+/// Every storage this build can persist to.
+pub enum AnyStorage {
+    Memory(InMemoryStorage),
+}
+
+impl Storage for AnyStorage {
+    async fn load_memories(&self) -> Result<Vec<StoredMemory>> {
+        match self {
+            Self::Memory(storage) => storage.load_memories().await,
+        }
+    }
+
+    async fn commit(&self, changes: &Changeset) -> Result<()> {
+        match self {
+            Self::Memory(storage) => storage.commit(changes).await,
+        }
+    }
+
+    async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>> {
+        match self {
+            Self::Memory(storage) => storage.history(memory_id).await,
+        }
+    }
+
+    async fn clear(&self) -> Result<()> {
+        match self {
+            Self::Memory(storage) => storage.clear().await,
+        }
+    }
+}
+
+/// The parts of an engine, before storage is opened.
+pub struct Parts {
+    pub llm: AnyLlm,
+    pub embedder: AnyEmbedder,
+    pub storage: AnyStorage,
+}
+
+/// Picks the implementations `config` asks for.
+pub fn parts(config: &ResolvedConfig, _live: &LiveValues) -> Result<Parts> {
+    Ok(Parts {
+        llm: AnyLlm::OpenAi(OpenAiChat::new(FetchClient, config.llm.clone(), config.retry)),
+        embedder: AnyEmbedder::OpenAi(OpenAiEmbedder::new(FetchClient, config.embedder.clone(), config.retry)),
+        storage: AnyStorage::Memory(InMemoryStorage::default()),
+    })
+}
+
+impl Parts {
+    /// True when the storage starts empty, so the engine needs no asynchronous load.
+    pub fn starts_empty(&self) -> bool {
+        matches!(self.storage, AnyStorage::Memory(_))
+    }
+}

@@ -1,0 +1,62 @@
+//! Config values that are live JS objects — callbacks such as `llm.generate`, platform bindings such as
+//! `storage.binding` — cannot pass through serde. They are lifted out here, by path, before the rest of
+//! the config is read as JSON.
+
+use std::collections::HashMap;
+
+use js_sys::{Object, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+
+/// Where live values may appear in a config, as property paths.
+const LIVE_PATHS: &[&[&str]] = &[
+    &["llm", "generate"],
+    &["llm", "binding"],
+    &["embedder", "embed"],
+    &["embedder", "binding"],
+    &["storage", "binding"],
+];
+
+/// The live values of one config, keyed by dotted path (e.g. `"storage.binding"`).
+#[derive(Default)]
+pub struct LiveValues(HashMap<String, JsValue>);
+
+#[allow(dead_code)] // read by providers and storages that take live values
+impl LiveValues {
+    /// The live value at `path`, if the config had one.
+    pub fn get(&self, path: &str) -> Option<&JsValue> {
+        self.0.get(path)
+    }
+}
+
+fn property(value: &JsValue, key: &str) -> Option<JsValue> {
+    if !value.is_object() {
+        return None;
+    }
+    Reflect::get(value, &JsValue::from_str(key)).ok().filter(|v| !v.is_undefined())
+}
+
+/// A copy of `value` without `path` (only the objects along the path are copied).
+fn without(value: &JsValue, path: &[&str]) -> JsValue {
+    let copy: JsValue = Object::assign(&Object::new(), value.unchecked_ref()).into();
+    let key = JsValue::from_str(path[0]);
+    if path.len() == 1 {
+        let _ = Reflect::delete_property(copy.unchecked_ref::<Object>(), &key);
+    } else if let Some(child) = property(value, path[0]) {
+        let _ = Reflect::set(&copy, &key, &without(&child, &path[1..]));
+    }
+    copy
+}
+
+/// Splits `config` into its JSON part and its live values.
+pub fn split(config: &JsValue) -> (JsValue, LiveValues) {
+    let mut json = config.clone();
+    let mut live = LiveValues::default();
+    for path in LIVE_PATHS {
+        let found = path.iter().try_fold(config.clone(), |value, key| property(&value, key));
+        if let Some(found) = found {
+            live.0.insert(path.join("."), found);
+            json = without(&json, path);
+        }
+    }
+    (json, live)
+}
