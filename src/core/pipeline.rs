@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::error::Result;
+use super::error::{MemoryError, Result};
 use super::identity::{content_hash, new_id, now_iso};
 use super::llm_json::{parse_decisions, parse_facts};
 use super::memory::{history_record, MemoryEngine};
@@ -44,7 +44,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let filter = parse_filter(&options.filters)?;
         let metadata = options.metadata.clone().unwrap_or_default();
         let mut result = AddResult::default();
-        if !options.infer.unwrap_or(true) {
+        let infer = options.infer.unwrap_or(self.llm.is_configured());
+        if infer && !self.llm.is_configured() {
+            return Err(MemoryError::InvalidInput("infer: true needs an LLM, and llm.provider is \"none\"".into()));
+        }
+        if !infer {
             let texts = messages.into_iter().filter(|m| m.role != "system").map(|m| (m.content, m.role)).collect();
             return self.add_verbatim(texts, &scope, metadata, result).await;
         }

@@ -2,8 +2,8 @@
 //! the implementations this build offers (new providers and storages add a variant here).
 
 use super::live::LiveValues;
-use crate::core::config::ResolvedConfig;
-use crate::core::error::Result;
+use crate::core::config::{unknown_provider, EmbedderChoice, LlmChoice, ResolvedConfig};
+use crate::core::error::{MemoryError, Result};
 use crate::core::memory::MemoryEngine;
 use crate::core::storage::{Changeset, InMemoryStorage, Storage};
 use crate::core::types::{HistoryRecord, StoredMemory};
@@ -15,33 +15,48 @@ pub type Engine = MemoryEngine<AnyLlm, AnyEmbedder, AnyStorage>;
 
 /// Every LLM this build can talk to.
 pub enum AnyLlm {
+    None,
     OpenAi(OpenAiChat<FetchClient>),
 }
 
 impl Llm for AnyLlm {
     async fn generate(&self, system: &str, user: &str, json: bool) -> Result<String> {
         match self {
+            Self::None => Err(MemoryError::InvalidInput("no LLM is configured (llm.provider is \"none\")".into())),
             Self::OpenAi(llm) => llm.generate(system, user, json).await,
         }
+    }
+
+    fn is_configured(&self) -> bool {
+        !matches!(self, Self::None)
     }
 }
 
 /// Every embedder this build can talk to.
 pub enum AnyEmbedder {
+    None,
     OpenAi(OpenAiEmbedder<FetchClient>),
 }
 
 impl Embedder for AnyEmbedder {
     async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {
         match self {
+            Self::None => {
+                Err(MemoryError::InvalidInput("no embedder is configured (embedder.provider is \"none\")".into()))
+            }
             Self::OpenAi(embedder) => embedder.embed(texts).await,
         }
     }
 
     fn dimensions(&self) -> Option<usize> {
         match self {
+            Self::None => None,
             Self::OpenAi(embedder) => embedder.dimensions(),
         }
+    }
+
+    fn is_configured(&self) -> bool {
+        !matches!(self, Self::None)
     }
 }
 
@@ -85,11 +100,21 @@ pub struct Parts {
 
 /// Picks the implementations `config` asks for.
 pub fn parts(config: &ResolvedConfig, _live: &LiveValues) -> Result<Parts> {
-    Ok(Parts {
-        llm: AnyLlm::OpenAi(OpenAiChat::new(FetchClient, config.llm.clone(), config.retry)),
-        embedder: AnyEmbedder::OpenAi(OpenAiEmbedder::new(FetchClient, config.embedder.clone(), config.retry)),
-        storage: AnyStorage::Memory(InMemoryStorage::default()),
-    })
+    let llm = match &config.llm {
+        LlmChoice::None => AnyLlm::None,
+        LlmChoice::OpenAi(settings) => AnyLlm::OpenAi(OpenAiChat::new(FetchClient, settings.clone(), config.retry)),
+    };
+    let embedder = match &config.embedder {
+        EmbedderChoice::None => AnyEmbedder::None,
+        EmbedderChoice::OpenAi(settings) => {
+            AnyEmbedder::OpenAi(OpenAiEmbedder::new(FetchClient, settings.clone(), config.retry))
+        }
+    };
+    let storage = match config.storage.provider.as_str() {
+        "memory" => AnyStorage::Memory(InMemoryStorage::default()),
+        other => return Err(unknown_provider("storage.provider", other, &["memory"])),
+    };
+    Ok(Parts { llm, embedder, storage })
 }
 
 impl Parts {

@@ -107,7 +107,7 @@ export interface AddOptions extends Scope {
   filters?: FilterExpression;
   /** Replaces the fact-extraction system prompt for this call. */
   prompt?: string;
-  /** `false` stores each non-system message as a memory, with no LLM call. Default `true`. */
+  /** `false` stores each non-system message as a memory, with no LLM call. Default: `true` when an LLM is configured. */
   infer?: boolean;
 }
 
@@ -152,20 +152,23 @@ export interface OpenAiEmbedderConfig {
   dimensions?: number;
 }
 
-export interface LlmConfig {
-  provider: "openai";
-  config?: OpenAiLlmConfig;
-}
+/** The LLM: a discriminated union on `provider`. `"none"` means no LLM: `add()` stores messages as they are. */
+export type LlmConfig =
+  | { provider: "openai"; config?: OpenAiLlmConfig }
+  | { provider: "none" };
 
-export interface EmbedderConfig {
-  provider: "openai";
-  config?: OpenAiEmbedderConfig;
-}
+/** The embedder: a discriminated union on `provider`. `"none"` means no vectors. */
+export type EmbedderConfig =
+  | { provider: "openai"; config?: OpenAiEmbedderConfig }
+  | { provider: "none" };
 
 export interface VectorStoreConfig {
   provider: "memory";
   config?: Record<string, never>;
 }
+
+/** Where memories and history persist. `"memory"` (the default) keeps them for the life of the instance. */
+export type StorageConfig = { provider: "memory" };
 
 export interface RetryConfig {
   /** Retries after the first attempt, on 429, 5xx and network errors. Default 3. */
@@ -187,8 +190,13 @@ export interface MemoryConfig {
   llm?: LlmConfig;
   embedder?: EmbedderConfig;
   vectorStore?: VectorStoreConfig;
+  storage?: StorageConfig;
   customPrompts?: CustomPrompts;
   retry?: RetryConfig;
+  /** mem0 compatibility; ignored. */
+  version?: string;
+  /** mem0 compatibility; ignored. */
+  historyDbPath?: string;
 }
 
 /** Stable error codes carried by every error this library throws. */

@@ -13,6 +13,11 @@ use crate::core::error::Result;
 pub trait Llm {
     /// Returns the model's reply text; `json` asks for a JSON reply when the provider supports it.
     async fn generate(&self, system: &str, user: &str, json: bool) -> Result<String>;
+
+    /// False for the "none" provider: the memory then stores messages as they are.
+    fn is_configured(&self) -> bool {
+        true
+    }
 }
 
 /// A text embedding model.
@@ -24,6 +29,11 @@ pub trait Embedder {
     /// The vector length every embedding must have, when configured.
     fn dimensions(&self) -> Option<usize> {
         None
+    }
+
+    /// False for the "none" provider: memories then have no vectors and search uses keywords.
+    fn is_configured(&self) -> bool {
+        true
     }
 
     /// Embeds a single text.

@@ -76,6 +76,20 @@ describe("config validation", () => {
   });
 });
 
+describe("llm provider none", () => {
+  test("add() stores messages as they are, and infer: true is refused", T, async () => {
+    const memory = new Memory({
+      llm: { provider: "none" },
+      embedder: { provider: "openai", config: { baseUrl: server.baseUrl, dimensions: 64 } },
+    });
+    const { results } = await memory.add([{ role: "user", content: "I like green tea" }], { userId: "u" });
+    assert.deepEqual(results.map((e) => [e.event, e.memory, e.metadata.role]), [["ADD", "I like green tea", "user"]]);
+    await assert.rejects(memory.add("more", { userId: "u", infer: true }), (e) => e.code === "INVALID_INPUT" && /needs an LLM/.test(e.message));
+    assert.equal(server.count("chat"), 0);
+    assert.equal((await memory.getAll({ userId: "u" })).results.length, 1);
+  });
+});
+
 describe("default config (case 42)", () => {
   test("new Memory() works offline for reads of an empty store", T, async () => {
     await withEnv({ OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined }, async () => {

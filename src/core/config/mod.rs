@@ -1,0 +1,197 @@
+//! `new Memory(config)`: the JS config shape (seed 000 §8 in camelCase), defaults, and validation
+//! that names the offending field. Each provider's options live in a module of their own; this file
+//! picks one by `provider`.
+
+mod openai;
+
+pub use openai::{OpenAiEmbedderOptions, OpenAiLlmOptions};
+
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::error::{MemoryError, Result};
+use super::prompts::{FACT_EXTRACTION_PROMPT, UPDATE_MEMORY_PROMPT};
+use crate::http::RetryPolicy;
+use crate::providers::{OpenAiChatSettings, OpenAiEmbedderSettings};
+
+/// Environment lookup (`OPENAI_API_KEY`, …) where the platform has one.
+pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// The whole config object; every part is optional. Unknown keys are rejected (typos would otherwise
+/// pass silently), except mem0's `version` and `historyDbPath`, which are accepted and ignored.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MemoryConfig {
+    pub llm: Option<ProviderConfig>,
+    pub embedder: Option<ProviderConfig>,
+    pub vector_store: Option<ProviderConfig>,
+    pub storage: Option<ProviderConfig>,
+    pub custom_prompts: Option<CustomPrompts>,
+    pub retry: Option<RetryOptions>,
+    /// mem0 compatibility; ignored.
+    pub version: Option<Value>,
+    /// mem0 compatibility (its SQLite path); ignored.
+    pub history_db_path: Option<Value>,
+}
+
+/// `{provider, config}`; `config` is read by the chosen provider.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProviderConfig {
+    pub provider: String,
+    #[serde(default)]
+    pub config: Option<Value>,
+}
+
+/// `customPrompts`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CustomPrompts {
+    pub fact_extraction: Option<String>,
+    pub update_decision: Option<String>,
+}
+
+/// `retry`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RetryOptions {
+    pub max_retries: Option<u32>,
+    pub base_delay_ms: Option<u32>,
+    pub max_delay_ms: Option<u32>,
+}
+
+/// The system prompts in use.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prompts {
+    pub fact_extraction: String,
+    pub update_decision: String,
+}
+
+/// The LLM to use.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LlmChoice {
+    /// `provider: "none"`: no LLM; `add()` stores messages as they are.
+    None,
+    OpenAi(OpenAiChatSettings),
+}
+
+/// The embedder to use.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EmbedderChoice {
+    /// `provider: "none"`: no vectors; search falls back to keywords.
+    None,
+    OpenAi(OpenAiEmbedderSettings),
+}
+
+/// Where memories persist: the provider name and its raw options, which the platform layer reads
+/// (storages are platform-specific: IndexedDB in browsers, KV in Workers).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StorageChoice {
+    pub provider: String,
+    pub options: Option<Value>,
+}
+
+/// A config with every default filled in and every value checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResolvedConfig {
+    pub llm: LlmChoice,
+    pub embedder: EmbedderChoice,
+    pub storage: StorageChoice,
+    pub retry: RetryPolicy,
+    pub prompts: Prompts,
+}
+
+pub(crate) fn invalid(field: &str, why: impl std::fmt::Display) -> MemoryError {
+    MemoryError::InvalidConfig(format!("{field}: {why}"))
+}
+
+pub(crate) fn unknown_provider(field: &str, provider: &str, supported: &[&str]) -> MemoryError {
+    invalid(field, format!("unknown provider \"{provider}\" (supported: {})", supported.join(", ")))
+}
+
+pub(crate) fn non_empty(field: &str, value: Option<String>, default: &str) -> Result<String> {
+    match value {
+        Some(text) if text.trim().is_empty() => Err(invalid(field, "must not be empty")),
+        Some(text) => Ok(text),
+        None => Ok(default.to_owned()),
+    }
+}
+
+/// Reads a provider's `config` object as `T`, with errors prefixed by `field` (e.g. `llm.config`).
+pub fn provider_options<T: DeserializeOwned + Default>(config: &Option<Value>, field: &str) -> Result<T> {
+    match config {
+        None | Some(Value::Null) => Ok(T::default()),
+        Some(value) => serde_path_to_error::deserialize(value).map_err(|error| {
+            let path = error.path().to_string();
+            let field = if path == "." { field.to_owned() } else { format!("{field}.{path}") };
+            invalid(&field, error.into_inner())
+        }),
+    }
+}
+
+fn openai_default() -> ProviderConfig {
+    ProviderConfig { provider: "openai".into(), config: None }
+}
+
+impl MemoryConfig {
+    /// Fills defaults (OpenAI `gpt-4o-mini` and `text-embedding-3-small`, in-memory store) and validates.
+    /// `env` supplies `OPENAI_API_KEY` / `OPENAI_BASE_URL` fallbacks where the platform has them.
+    pub fn resolve(self, env: Env) -> Result<ResolvedConfig> {
+        let llm = self.llm.unwrap_or_else(openai_default);
+        let llm = match llm.provider.as_str() {
+            "openai" => {
+                LlmChoice::OpenAi(provider_options::<OpenAiLlmOptions>(&llm.config, "llm.config")?.resolve(env)?)
+            }
+            "none" => LlmChoice::None,
+            other => return Err(unknown_provider("llm.provider", other, &["openai", "none"])),
+        };
+        let embedder = self.embedder.unwrap_or_else(openai_default);
+        let embedder = match embedder.provider.as_str() {
+            "openai" => EmbedderChoice::OpenAi(
+                provider_options::<OpenAiEmbedderOptions>(&embedder.config, "embedder.config")?.resolve(env)?,
+            ),
+            "none" => EmbedderChoice::None,
+            other => return Err(unknown_provider("embedder.provider", other, &["openai", "none"])),
+        };
+        if let Some(store) = &self.vector_store {
+            if store.provider != "memory" {
+                return Err(unknown_provider("vectorStore.provider", &store.provider, &["memory"]));
+            }
+        }
+        let storage = self.storage.unwrap_or_else(|| ProviderConfig { provider: "memory".into(), config: None });
+        let retry_options = self.retry.unwrap_or_default();
+        let defaults = RetryPolicy::default();
+        let retry = RetryPolicy {
+            max_retries: retry_options.max_retries.unwrap_or(defaults.max_retries),
+            base_delay_ms: retry_options.base_delay_ms.unwrap_or(defaults.base_delay_ms),
+            max_delay_ms: retry_options.max_delay_ms.unwrap_or(defaults.max_delay_ms),
+        };
+        if retry.max_retries > 10 {
+            return Err(invalid("retry.maxRetries", "must be at most 10"));
+        }
+        let prompts = self.custom_prompts.unwrap_or_default();
+        Ok(ResolvedConfig {
+            llm,
+            embedder,
+            storage: StorageChoice { provider: storage.provider, options: storage.config },
+            retry,
+            prompts: Prompts {
+                fact_extraction: non_empty(
+                    "customPrompts.factExtraction",
+                    prompts.fact_extraction,
+                    FACT_EXTRACTION_PROMPT,
+                )?,
+                update_decision: non_empty(
+                    "customPrompts.updateDecision",
+                    prompts.update_decision,
+                    UPDATE_MEMORY_PROMPT,
+                )?,
+            },
+        })
+    }
+}
+
+#[cfg(test)]
+#[path = "tests.rs"]
+mod tests;

@@ -1,0 +1,81 @@
+//! `{provider: "openai", config: {…}}` for the LLM and the embedder.
+
+use serde::Deserialize;
+
+use super::{invalid, non_empty, Env};
+use crate::core::error::Result;
+use crate::providers::{OpenAiChatSettings, OpenAiEmbedderSettings};
+
+const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+
+/// `llm.config` for OpenAI and OpenAI-compatible hosts.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OpenAiLlmOptions {
+    pub model: Option<String>,
+    pub api_key: Option<String>,
+    #[serde(alias = "baseURL")]
+    pub base_url: Option<String>,
+    pub temperature: Option<f64>,
+    pub max_tokens: Option<u32>,
+    pub json_mode: Option<bool>,
+}
+
+/// `embedder.config` for OpenAI and OpenAI-compatible hosts.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OpenAiEmbedderOptions {
+    pub model: Option<String>,
+    pub api_key: Option<String>,
+    #[serde(alias = "baseURL")]
+    pub base_url: Option<String>,
+    pub dimensions: Option<u32>,
+}
+
+/// An http(s) base URL: the given one, else `OPENAI_BASE_URL` from the environment, else OpenAI's.
+pub(crate) fn base_url(field: &str, value: Option<String>, env: Env) -> Result<String> {
+    let url = value.or_else(|| env("OPENAI_BASE_URL")).unwrap_or_else(|| OPENAI_BASE_URL.to_owned());
+    if !(url.starts_with("http://") || url.starts_with("https://")) {
+        return Err(invalid(field, format!("must be an http(s) URL, got \"{url}\"")));
+    }
+    Ok(url)
+}
+
+impl OpenAiLlmOptions {
+    /// Fills defaults (`gpt-4o-mini`, temperature 0, 2000 tokens, JSON mode) and validates.
+    pub fn resolve(self, env: Env) -> Result<OpenAiChatSettings> {
+        let temperature = self.temperature.unwrap_or(0.0);
+        if !(0.0..=2.0).contains(&temperature) {
+            return Err(invalid("llm.config.temperature", "must be between 0 and 2"));
+        }
+        if self.max_tokens == Some(0) {
+            return Err(invalid("llm.config.maxTokens", "must be at least 1"));
+        }
+        Ok(OpenAiChatSettings {
+            model: non_empty("llm.config.model", self.model, "gpt-4o-mini")?,
+            api_key: self.api_key.or_else(|| env("OPENAI_API_KEY")),
+            base_url: base_url("llm.config.baseUrl", self.base_url, env)?,
+            temperature,
+            max_tokens: self.max_tokens.unwrap_or(2000),
+            json_mode: self.json_mode.unwrap_or(true),
+        })
+    }
+}
+
+impl OpenAiEmbedderOptions {
+    /// Fills defaults (`text-embedding-3-small`) and validates.
+    pub fn resolve(self, env: Env) -> Result<OpenAiEmbedderSettings> {
+        if let Some(dimensions) = self.dimensions.filter(|d| !(1..=65_536).contains(d)) {
+            return Err(invalid(
+                "embedder.config.dimensions",
+                format!("must be between 1 and 65536, got {dimensions}"),
+            ));
+        }
+        Ok(OpenAiEmbedderSettings {
+            model: non_empty("embedder.config.model", self.model, "text-embedding-3-small")?,
+            api_key: self.api_key.or_else(|| env("OPENAI_API_KEY")),
+            base_url: base_url("embedder.config.baseUrl", self.base_url, env)?,
+            dimensions: self.dimensions.map(|d| d as usize),
+        })
+    }
+}

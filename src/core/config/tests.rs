@@ -1,0 +1,87 @@
+use serde_json::json;
+
+use super::*;
+
+fn resolve(config: Value) -> Result<ResolvedConfig> {
+    serde_json::from_value::<MemoryConfig>(config).map_err(|e| invalid("config", e))?.resolve(&|_| None)
+}
+
+fn openai_llm(config: &ResolvedConfig) -> &OpenAiChatSettings {
+    match &config.llm {
+        LlmChoice::OpenAi(settings) => settings,
+        other => panic!("expected openai, got {other:?}"),
+    }
+}
+
+#[test]
+fn empty_config_means_openai_defaults_and_memory_storage() {
+    let config = resolve(json!({})).unwrap();
+    let llm = openai_llm(&config);
+    assert_eq!(llm.model, "gpt-4o-mini");
+    assert_eq!(llm.base_url, "https://api.openai.com/v1");
+    assert_eq!((llm.temperature, llm.max_tokens, llm.json_mode), (0.0, 2000, true));
+    let EmbedderChoice::OpenAi(embedder) = &config.embedder else { panic!("expected openai") };
+    assert_eq!(embedder.model, "text-embedding-3-small");
+    assert_eq!(config.storage, StorageChoice { provider: "memory".into(), options: None });
+    assert_eq!(config.retry, RetryPolicy::default());
+    assert_eq!(config.prompts.fact_extraction, FACT_EXTRACTION_PROMPT);
+}
+
+#[test]
+fn none_providers_and_storage_choice() {
+    let config =
+        resolve(json!({"llm": {"provider": "none"}, "embedder": {"provider": "none"}, "storage": {"provider": "indexeddb", "config": {"dbName": "x"}}}))
+            .unwrap();
+    assert_eq!((config.llm, config.embedder), (LlmChoice::None, EmbedderChoice::None));
+    assert_eq!(config.storage.provider, "indexeddb");
+    assert_eq!(config.storage.options, Some(json!({"dbName": "x"})));
+}
+
+#[test]
+fn env_fills_key_and_base_url_but_explicit_values_win() {
+    let env = |name: &str| Some(format!("env-{name}")).filter(|_| name == "OPENAI_API_KEY");
+    let config = MemoryConfig::default().resolve(&env).unwrap();
+    assert_eq!(openai_llm(&config).api_key.as_deref(), Some("env-OPENAI_API_KEY"));
+    let explicit: MemoryConfig = serde_json::from_value(
+        json!({"llm": {"provider": "openai", "config": {"apiKey": "mine", "baseURL": "http://127.0.0.1:1/v1"}}}),
+    )
+    .unwrap();
+    let config = explicit.resolve(&env).unwrap();
+    assert_eq!(openai_llm(&config).api_key.as_deref(), Some("mine"));
+    assert_eq!(openai_llm(&config).base_url, "http://127.0.0.1:1/v1");
+}
+
+#[test]
+fn unknown_keys_are_rejected_but_mem0_extras_tolerated() {
+    for config in
+        [json!({"llmm": {}}), json!({"retry": {"retries": 1}}), json!({"llm": {"provider": "openai", "cfg": {}}})]
+    {
+        assert!(serde_json::from_value::<MemoryConfig>(config.clone()).is_err(), "{config}");
+    }
+    let error = resolve(json!({"llm": {"provider": "openai", "config": {"apikey": "x"}}})).unwrap_err();
+    assert!(error.to_string().contains("llm.config.apikey"), "{error}");
+    let tolerated = json!({"version": "v1.1", "historyDbPath": "memory.db"});
+    assert!(resolve(tolerated).is_ok());
+}
+
+#[test]
+fn bad_values_name_their_field() {
+    let cases = [
+        (json!({"llm": {"provider": "nope"}}), "llm.provider"),
+        (json!({"embedder": {"provider": "x"}}), "embedder.provider"),
+        (json!({"vectorStore": {"provider": "qdrant"}}), "vectorStore.provider"),
+        (json!({"llm": {"provider": "openai", "config": {"temperature": 3}}}), "llm.config.temperature"),
+        (json!({"llm": {"provider": "openai", "config": {"maxTokens": "lots"}}}), "llm.config.maxTokens"),
+        (json!({"llm": {"provider": "openai", "config": {"model": " "}}}), "llm.config.model"),
+        (json!({"llm": {"provider": "openai", "config": {"baseUrl": "ftp://x"}}}), "llm.config.baseUrl"),
+        (json!({"embedder": {"provider": "openai", "config": {"dimensions": 0}}}), "embedder.config.dimensions"),
+        (json!({"embedder": {"provider": "openai", "config": 5}}), "embedder.config"),
+        (json!({"retry": {"maxRetries": 50}}), "retry.maxRetries"),
+        (json!({"customPrompts": {"factExtraction": ""}}), "customPrompts.factExtraction"),
+    ];
+    for (config, field) in cases {
+        let error = resolve(config.clone()).unwrap_err();
+        assert_eq!(error.code(), "INVALID_CONFIG");
+        assert!(error.to_string().contains(field), "{config}: {error}");
+    }
+}
