@@ -93,6 +93,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     pub async fn search(&self, query: &str, options: &QueryOptions) -> Result<Vec<MemoryItem>> {
         let query_text = required_text("query", Some(query))?;
         let query = options.query()?;
+        self.load_scope(&query.scope).await?;
         let vector = self.embed_for_index(query_text).await?;
         let keep = |item: &MemoryItem| {
             query.scope.contains(&item.scope) && query.filter.as_ref().is_none_or(|f| f.matches(item))
@@ -107,31 +108,32 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     }
 
     /// The memory with this id, if any.
-    pub fn get(&self, id: &str) -> Result<Option<MemoryItem>> {
+    pub async fn get(&self, id: &str) -> Result<Option<MemoryItem>> {
         let id = required_text("memoryId", Some(id))?;
-        Ok(self.index.borrow().get(id).map(|memory| memory.item.clone()))
+        Ok(self.find(id).await?.map(|memory| memory.item))
     }
 
     /// The memories in a scope, oldest first.
-    pub fn get_all(&self, options: &QueryOptions) -> Result<Vec<MemoryItem>> {
+    pub async fn get_all(&self, options: &QueryOptions) -> Result<Vec<MemoryItem>> {
         let query = options.query()?;
+        self.load_scope(&query.scope).await?;
         let keep = |item: &MemoryItem| {
             query.scope.contains(&item.scope) && query.filter.as_ref().is_none_or(|f| f.matches(item))
         };
         Ok(self.index.borrow().list(query.limit, &keep).into_iter().map(|m| m.item.clone()).collect())
     }
 
-    fn existing(&self, id: &str) -> Result<StoredMemory> {
+    async fn existing(&self, id: &str) -> Result<StoredMemory> {
         let id = required_text("memoryId", Some(id))?;
-        self.index.borrow().get(id).cloned().ok_or_else(|| MemoryError::NotFound(id.to_owned()))
+        self.find(id).await?.ok_or_else(|| MemoryError::NotFound(id.to_owned()))
     }
 
     /// Replaces a memory's text (re-embedded, re-hashed) and records an UPDATE.
     pub async fn update(&self, id: &str, text: &str) -> Result<()> {
         let text = required_text("text", Some(text))?;
-        self.existing(id)?;
+        self.existing(id).await?;
         let vector = self.embed_for_index(text).await?;
-        let mut memory = self.existing(id)?;
+        let mut memory = self.existing(id).await?;
         let old = std::mem::replace(&mut memory.item.memory, text.to_owned());
         memory.item.hash = content_hash(text);
         memory.item.updated_at = now_iso();
@@ -142,7 +144,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Removes a memory and records a DELETE.
     pub async fn delete(&self, id: &str) -> Result<()> {
-        let memory = self.existing(id)?;
+        let memory = self.existing(id).await?;
         let record = history_record(&memory.item, EventKind::Delete, Some(memory.item.memory.clone()), None);
         self.commit(Changeset { upserts: vec![], deletes: vec![memory.item.id], history: vec![record] }).await
     }
@@ -150,6 +152,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// Removes every memory in a scope, recording a DELETE for each; returns how many.
     pub async fn delete_all(&self, scope: Scope) -> Result<usize> {
         let scope = scope.validated()?;
+        self.load_scope(&scope).await?;
         let doomed: Vec<MemoryItem> = self
             .index
             .borrow()

@@ -41,6 +41,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     pub async fn add(&self, messages: &Value, options: &AddOptions) -> Result<AddResult> {
         let scope = options.scope()?;
         let messages = parse_messages(messages)?;
+        self.load_scope(&scope).await?;
         let filter = parse_filter(&options.filters)?;
         let metadata = options.metadata.clone().unwrap_or_default();
         let mut result = AddResult::default();

@@ -3,6 +3,7 @@
 use std::cell::RefCell;
 
 use super::error::Result;
+use super::scope::Scope;
 use super::types::{HistoryRecord, StoredMemory};
 
 /// Everything one API call writes; a `Storage` applies it all or nothing.
@@ -34,6 +35,17 @@ pub trait Storage {
     async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>>;
     /// Deletes every memory and history record.
     async fn clear(&self) -> Result<()>;
+    /// The stored memories `scope` can see, for storages that load scopes on demand (KV); the engine calls it
+    /// before each scoped call. `None` when there is nothing to add: `load_memories` loaded everything at open
+    /// (the default), or a scope covering this one was loaded already.
+    async fn load_scope(&self, _scope: &Scope) -> Result<Option<Vec<StoredMemory>>> {
+        Ok(None)
+    }
+    /// The stored memory with this id, for storages that load on demand; `None` when unknown, or when
+    /// `load_memories` already loaded everything (the default).
+    async fn load_memory(&self, _id: &str) -> Result<Option<StoredMemory>> {
+        Ok(None)
+    }
 }
 
 /// The default: nothing outlives the instance. Memories live only in the search index, so this keeps history.

@@ -132,7 +132,7 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "string", js_name = memoryId)] memory_id: JsValue,
     ) -> Promise {
         let engine = self.engine.clone();
-        promise(async move { engine.get(&string_arg(&memory_id, "memoryId")?) })
+        promise(async move { engine.get(&string_arg(&memory_id, "memoryId")?).await })
     }
 
     /// The scope's memories, oldest first.
@@ -141,7 +141,7 @@ impl Memory {
         let engine = self.engine.clone();
         promise(async move {
             let options: QueryOptions = from_js(options, "options", MemoryError::InvalidInput)?;
-            Ok(Results { results: engine.get_all(&options)? })
+            Ok(Results { results: engine.get_all(&options).await? })
         })
     }
 

@@ -1,0 +1,112 @@
+//! The key layout of KV storage. Every key starts with the storage's prefix (one per tenant), then:
+//!
+//! - `mem/{id}`: the memory itself (JSON, embedding included), the one key an update rewrites;
+//! - `scope/{userId}/{agentId}/{runId}/{id}`: an empty marker that lists the memory under its scope
+//!   (an absent id is an empty segment), so a scope is listed by prefix without reading any other;
+//! - `hist/{memoryId}/{timestamp}/{recordId}`: one history record, listed oldest first.
+//!
+//! Ids are percent-encoded, so no id can forge a `/` or reach into another prefix.
+
+use crate::core::scope::Scope;
+
+/// Longest key KV accepts, in bytes.
+pub const MAX_KEY_BYTES: usize = 512;
+
+/// Bytes kept as they are in key segments; every other byte is percent-encoded.
+fn is_plain(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.' | b'~')
+}
+
+/// `text` as one key segment: no `/`, no whitespace, no control characters.
+pub fn encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if is_plain(byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+/// The text of a key segment made by [`encode`]; `None` if it was not.
+pub fn decode(segment: &str) -> Option<String> {
+    let bytes = segment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = segment.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Builds and reads the keys under one prefix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KvKeys {
+    prefix: String,
+}
+
+impl KvKeys {
+    /// Keys under `prefix` (e.g. `"memwasm/"`, or `"t/{tenant}/"` for a tenant); may be empty.
+    pub fn new(prefix: &str) -> Self {
+        Self { prefix: prefix.to_owned() }
+    }
+
+    /// The prefix every key of this storage starts with.
+    pub fn all(&self) -> &str {
+        &self.prefix
+    }
+
+    /// Where the memory with this id is stored.
+    pub fn memory(&self, id: &str) -> String {
+        format!("{}mem/{}", self.prefix, encode(id))
+    }
+
+    /// The marker listing memory `id` under `scope`.
+    pub fn scope_marker(&self, scope: &Scope, id: &str) -> String {
+        let part = |id: &Option<String>| id.as_deref().map(encode).unwrap_or_default();
+        let (user, agent, run) = (part(&scope.user_id), part(&scope.agent_id), part(&scope.run_id));
+        format!("{}scope/{user}/{agent}/{run}/{}", self.prefix, encode(id))
+    }
+
+    /// The longest key prefix shared by every marker `scope` can see: the leading ids it names
+    /// (`{userId: "a"}` lists `scope/a/`; a scope without `userId` lists all markers).
+    pub fn scope_prefix(&self, scope: &Scope) -> String {
+        let mut prefix = format!("{}scope/", self.prefix);
+        for id in [&scope.user_id, &scope.agent_id, &scope.run_id] {
+            match id {
+                Some(id) => prefix.push_str(&format!("{}/", encode(id))),
+                None => break,
+            }
+        }
+        prefix
+    }
+
+    /// The scope and memory id of a marker key; `None` for any other key.
+    pub fn parse_scope_marker(&self, key: &str) -> Option<(Scope, String)> {
+        let rest = key.strip_prefix(&self.prefix)?.strip_prefix("scope/")?;
+        let parts: Vec<&str> = rest.split('/').collect();
+        let [user, agent, run, id] = parts.as_slice() else { return None };
+        let part = |segment: &str| if segment.is_empty() { Some(None) } else { decode(segment).map(Some) };
+        let scope = Scope { user_id: part(user)?, agent_id: part(agent)?, run_id: part(run)? };
+        Some((scope, decode(id)?))
+    }
+
+    /// Where one history record of `memory_id` is stored; keys sort by timestamp.
+    pub fn history(&self, memory_id: &str, timestamp: &str, record_id: &str) -> String {
+        format!("{}{}/{}", self.history_prefix(memory_id), encode(timestamp), encode(record_id))
+    }
+
+    /// The prefix of every history record of `memory_id`.
+    pub fn history_prefix(&self, memory_id: &str) -> String {
+        format!("{}hist/{}/", self.prefix, encode(memory_id))
+    }
+}

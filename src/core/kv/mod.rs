@@ -1,0 +1,191 @@
+//! Storage on a key-value store with Cloudflare Workers KV's limits: values up to 25 MiB, one write per
+//! second per key, `list` pages of 1,000 keys, eventual consistency and no transactions.
+//!
+//! Each memory is one key, each history record another, and a scope's memories are listed by key prefix
+//! (see [`keys`]), so nothing is rewritten on every add and a scope loads without reading other scopes.
+//! Scopes are loaded on their first use ([`Storage::load_scope`]), never the whole namespace.
+//!
+//! **What "all or nothing" means here.** KV cannot apply several writes atomically. A commit checks every
+//! key first (nothing is written if one is unusable), then writes in an order that leaves a readable state
+//! after any failure: memory values, then the scope markers that list them, then deletions (value before
+//! marker), then history. A failed write rejects with `STORAGE`, and the writes before it stay; readers skip
+//! markers whose memory is gone. Writes are idempotent, so repeating a failed call's writes converges.
+
+pub mod keys;
+pub mod record;
+
+use std::cell::RefCell;
+
+use self::keys::{KvKeys, MAX_KEY_BYTES};
+use self::record::{decode_history, decode_memory, encode_history, encode_memory};
+use super::error::{MemoryError, Result};
+use super::scope::Scope;
+use super::storage::{Changeset, Storage};
+use super::types::{EventKind, HistoryRecord, StoredMemory};
+
+/// Most keys one bulk read may ask for.
+pub const BULK_READ_KEYS: usize = 100;
+
+/// One page of a key listing.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct KvPage {
+    /// Key names, in key order.
+    pub keys: Vec<String>,
+    /// Where the next page starts; `None` on the last page.
+    pub cursor: Option<String>,
+}
+
+/// The operations of a KV namespace binding. Failures are `MemoryError::Storage`.
+#[allow(async_fn_in_trait)]
+pub trait KvBackend {
+    /// The value at `key`, if any.
+    async fn get(&self, key: &str) -> Result<Option<String>>;
+    /// The values of up to [`BULK_READ_KEYS`] keys, in order. The default reads them one by one.
+    async fn get_many(&self, keys: &[String]) -> Result<Vec<Option<String>>> {
+        let mut values = Vec::with_capacity(keys.len());
+        for key in keys {
+            values.push(self.get(key).await?);
+        }
+        Ok(values)
+    }
+    /// Stores `value` at `key`.
+    async fn put(&self, key: &str, value: &str) -> Result<()>;
+    /// Removes `key` (absent keys are fine).
+    async fn delete(&self, key: &str) -> Result<()>;
+    /// One page of the keys starting with `prefix`, from `cursor` on.
+    async fn list(&self, prefix: &str, cursor: Option<&str>) -> Result<KvPage>;
+}
+
+/// Memories and history in a KV namespace, under one key prefix (one per tenant, for example).
+pub struct KvStorage<B> {
+    backend: B,
+    keys: KvKeys,
+    /// Scopes already handed to the engine by `load_scope`.
+    loaded: RefCell<Vec<Scope>>,
+}
+
+impl<B: KvBackend> KvStorage<B> {
+    /// Storage in `backend`, every key starting with `prefix`.
+    pub fn new(backend: B, prefix: &str) -> Self {
+        Self { backend, keys: KvKeys::new(prefix), loaded: RefCell::default() }
+    }
+
+    /// Every key starting with `prefix`, following cursors across pages.
+    async fn list_all(&self, prefix: &str) -> Result<Vec<String>> {
+        let mut keys = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let page = self.backend.list(prefix, cursor.as_deref()).await?;
+            keys.extend(page.keys);
+            match page.cursor {
+                Some(next) if Some(&next) != cursor.as_ref() => cursor = Some(next),
+                _ => return Ok(keys),
+            }
+        }
+    }
+
+    /// The values at `keys` (absent ones left out), read in bulk.
+    async fn read_all(&self, keys: &[String]) -> Result<Vec<(String, String)>> {
+        let mut found = Vec::with_capacity(keys.len());
+        for chunk in keys.chunks(BULK_READ_KEYS) {
+            let values = self.backend.get_many(chunk).await?;
+            found.extend(chunk.iter().cloned().zip(values).filter_map(|(key, value)| Some((key, value?))));
+        }
+        Ok(found)
+    }
+
+    /// Fails before anything is written when a key would be longer than KV allows.
+    fn check_keys(&self, changes: &Changeset) -> Result<()> {
+        let too_long = |key: String| key.len() > MAX_KEY_BYTES;
+        let scope_keys = changes.upserts.iter().map(|m| self.keys.scope_marker(&m.item.scope, &m.item.id));
+        let history_keys = changes.history.iter().map(|h| self.keys.history(&h.memory_id, &h.timestamp, &h.id));
+        if scope_keys.chain(history_keys).any(too_long) {
+            let why = format!("userId, agentId and runId are too long for KV keys (at most {MAX_KEY_BYTES} bytes)");
+            return Err(MemoryError::InvalidInput(why));
+        }
+        Ok(())
+    }
+}
+
+/// Position of an event among records with the same timestamp.
+fn event_rank(event: EventKind) -> u8 {
+    match event {
+        EventKind::Add => 0,
+        EventKind::Update | EventKind::None => 1,
+        EventKind::Delete => 2,
+    }
+}
+
+impl<B: KvBackend> Storage for KvStorage<B> {
+    /// Nothing: scopes load on demand.
+    async fn load_memories(&self) -> Result<Vec<StoredMemory>> {
+        Ok(Vec::new())
+    }
+
+    async fn load_scope(&self, scope: &Scope) -> Result<Option<Vec<StoredMemory>>> {
+        if self.loaded.borrow().iter().any(|loaded| loaded.contains(scope)) {
+            return Ok(None);
+        }
+        let markers = self.list_all(&self.keys.scope_prefix(scope)).await?;
+        let ids: Vec<String> = markers
+            .iter()
+            .filter_map(|key| self.keys.parse_scope_marker(key))
+            .filter(|(stored, _)| scope.contains(stored))
+            .map(|(_, id)| self.keys.memory(&id))
+            .collect();
+        let mut found = Vec::with_capacity(ids.len());
+        for (key, value) in self.read_all(&ids).await? {
+            found.push(decode_memory(&key, &value)?);
+        }
+        found.sort_by(|a, b| a.memory.item.created_at.cmp(&b.memory.item.created_at).then(a.seq.cmp(&b.seq)));
+        self.loaded.borrow_mut().push(scope.clone());
+        Ok(Some(found.into_iter().map(|loaded| loaded.memory).collect()))
+    }
+
+    async fn load_memory(&self, id: &str) -> Result<Option<StoredMemory>> {
+        let key = self.keys.memory(id);
+        let value = self.backend.get(&key).await?;
+        Ok(value.map(|value| decode_memory(&key, &value)).transpose()?.map(|loaded| loaded.memory))
+    }
+
+    async fn commit(&self, changes: &Changeset) -> Result<()> {
+        self.check_keys(changes)?;
+        for memory in &changes.upserts {
+            self.backend.put(&self.keys.memory(&memory.item.id), &encode_memory(memory)?).await?;
+        }
+        for memory in &changes.upserts {
+            self.backend.put(&self.keys.scope_marker(&memory.item.scope, &memory.item.id), "").await?;
+        }
+        for id in &changes.deletes {
+            if let Some(memory) = self.load_memory(id).await? {
+                self.backend.delete(&self.keys.memory(id)).await?;
+                self.backend.delete(&self.keys.scope_marker(&memory.item.scope, id)).await?;
+            }
+        }
+        for record in &changes.history {
+            let key = self.keys.history(&record.memory_id, &record.timestamp, &record.id);
+            self.backend.put(&key, &encode_history(record)?).await?;
+        }
+        Ok(())
+    }
+
+    async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>> {
+        let keys = self.list_all(&self.keys.history_prefix(memory_id)).await?;
+        let mut records = self
+            .read_all(&keys)
+            .await?
+            .iter()
+            .map(|(key, value)| decode_history(key, value))
+            .collect::<Result<Vec<_>>>()?;
+        records.sort_by(|a, b| a.timestamp.cmp(&b.timestamp).then(event_rank(a.event).cmp(&event_rank(b.event))));
+        Ok(records)
+    }
+
+    async fn clear(&self) -> Result<()> {
+        self.loaded.borrow_mut().clear();
+        for key in self.list_all(self.keys.all()).await? {
+            self.backend.delete(&key).await?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,432 @@
+//! KV storage natively: its key layout (one key per memory and per history record, scopes listed by prefix,
+//! tenants by prefix), paging, failure handling, and the engine loading scopes on demand. The backend here is
+//! an ordered map with KV's paging; the real Workers KV runs in tests/workerd.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+
+use futures_executor::block_on;
+use memwasm::core::config::Prompts;
+use memwasm::core::error::{MemoryError, Result};
+use memwasm::core::kv::keys::{decode, encode, KvKeys};
+use memwasm::core::kv::record::{decode_vector, encode_vector};
+use memwasm::core::kv::{KvBackend, KvPage, KvStorage};
+use memwasm::core::options::{AddOptions, QueryOptions};
+use memwasm::core::prompts::{FACT_EXTRACTION_PROMPT, UPDATE_MEMORY_PROMPT};
+use memwasm::core::scope::Scope;
+use memwasm::core::storage::{Changeset, Storage};
+use memwasm::core::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
+use memwasm::providers::{Embedder, Llm};
+use memwasm::MemoryEngine;
+use serde_json::json;
+
+/// An ordered map with KV's operations: `list` pages of `page` keys with a cursor, writes that can be made to
+/// fail, and a log of every operation.
+#[derive(Clone, Default)]
+struct MapKv(Rc<MapState>);
+
+#[derive(Default)]
+struct MapState {
+    data: RefCell<BTreeMap<String, String>>,
+    page: Cell<usize>,
+    puts_left: Cell<Option<usize>>,
+    log: RefCell<Vec<String>>,
+    writes: RefCell<HashMap<String, usize>>,
+}
+
+impl MapKv {
+    fn new(page: usize) -> Self {
+        let kv = Self::default();
+        kv.0.page.set(page);
+        kv
+    }
+    fn keys(&self) -> Vec<String> {
+        self.0.data.borrow().keys().cloned().collect()
+    }
+    fn log(&self, op: String) {
+        self.0.log.borrow_mut().push(op);
+    }
+    fn ops(&self, kind: &str) -> Vec<String> {
+        self.0.log.borrow().iter().filter(|op| op.starts_with(kind)).cloned().collect()
+    }
+}
+
+impl KvBackend for MapKv {
+    async fn get(&self, key: &str) -> Result<Option<String>> {
+        self.log(format!("get {key}"));
+        Ok(self.0.data.borrow().get(key).cloned())
+    }
+    async fn get_many(&self, keys: &[String]) -> Result<Vec<Option<String>>> {
+        assert!(keys.len() <= 100, "bulk reads take at most 100 keys");
+        self.log(format!("get_many {}", keys.len()));
+        Ok(keys.iter().map(|key| self.0.data.borrow().get(key).cloned()).collect())
+    }
+    async fn put(&self, key: &str, value: &str) -> Result<()> {
+        match self.0.puts_left.get() {
+            Some(0) => return Err(MemoryError::Storage(format!("put {key}: KV write failed"))),
+            Some(n) => self.0.puts_left.set(Some(n - 1)),
+            None => {}
+        }
+        self.log(format!("put {key}"));
+        *self.0.writes.borrow_mut().entry(key.to_owned()).or_default() += 1;
+        self.0.data.borrow_mut().insert(key.to_owned(), value.to_owned());
+        Ok(())
+    }
+    async fn delete(&self, key: &str) -> Result<()> {
+        self.log(format!("delete {key}"));
+        self.0.data.borrow_mut().remove(key);
+        Ok(())
+    }
+    async fn list(&self, prefix: &str, cursor: Option<&str>) -> Result<KvPage> {
+        self.log(format!("list {prefix}"));
+        let data = self.0.data.borrow();
+        let start = cursor.unwrap_or(prefix).to_owned();
+        let mut keys: Vec<String> = data
+            .range(start..)
+            .map(|(key, _)| key.clone())
+            .filter(|key| cursor != Some(key.as_str()))
+            .take_while(|key| key.starts_with(prefix))
+            .take(self.0.page.get() + 1)
+            .collect();
+        let more = keys.len() > self.0.page.get();
+        keys.truncate(self.0.page.get());
+        Ok(KvPage { cursor: more.then(|| keys.last().cloned()).flatten(), keys })
+    }
+}
+
+fn scope(user: Option<&str>, agent: Option<&str>, run: Option<&str>) -> Scope {
+    Scope { user_id: user.map(Into::into), agent_id: agent.map(Into::into), run_id: run.map(Into::into) }
+}
+
+fn memory(id: &str, text: &str, scope: Scope, created: &str, vector: Vec<f32>) -> StoredMemory {
+    StoredMemory {
+        item: MemoryItem {
+            id: id.into(),
+            memory: text.into(),
+            hash: format!("hash of {text}"),
+            metadata: json!({"tag": "t"}).as_object().unwrap().clone(),
+            score: None,
+            created_at: created.into(),
+            updated_at: created.into(),
+            scope,
+        },
+        embedding: Some(vector),
+    }
+}
+
+fn record(memory: &StoredMemory, event: EventKind, timestamp: &str) -> HistoryRecord {
+    HistoryRecord {
+        id: format!("h-{}-{}", memory.item.id, event.name()),
+        memory_id: memory.item.id.clone(),
+        event,
+        old_value: None,
+        new_value: Some(memory.item.memory.clone()),
+        timestamp: timestamp.into(),
+        is_deleted: event == EventKind::Delete,
+        scope: memory.item.scope.clone(),
+    }
+}
+
+fn adds(memories: &[StoredMemory]) -> Changeset {
+    Changeset {
+        upserts: memories.to_vec(),
+        deletes: vec![],
+        history: memories.iter().map(|m| record(m, EventKind::Add, &m.item.created_at)).collect(),
+    }
+}
+
+fn ids(memories: &[StoredMemory]) -> Vec<&str> {
+    memories.iter().map(|m| m.item.id.as_str()).collect()
+}
+
+const T1: &str = "2024-01-01T00:00:00.001Z";
+const T2: &str = "2024-01-01T00:00:00.002Z";
+
+#[test]
+fn key_segments_escape_slashes_and_round_trip() {
+    for text in ["alice", "a/b", "50%", "ünï code", "", "x y\n", "../.."] {
+        let segment = encode(text);
+        assert!(!segment.contains('/') && !segment.contains(' ') && segment != "..", "{segment}");
+        assert_eq!(decode(&segment).as_deref(), Some(text));
+    }
+    assert_eq!(decode("%zz"), None);
+    assert_eq!(decode("%4"), None);
+    let keys = KvKeys::new("t/acme/");
+    let marker = keys.scope_marker(&scope(Some("a/b"), None, Some("r")), "id-1");
+    assert_eq!(marker, "t/acme/scope/a%2Fb//r/id-1");
+    assert_eq!(keys.parse_scope_marker(&marker), Some((scope(Some("a/b"), None, Some("r")), "id-1".into())));
+    assert_eq!(keys.parse_scope_marker("t/other/scope/a///id"), None);
+    assert_eq!(keys.scope_prefix(&scope(Some("a"), Some("h"), None)), "t/acme/scope/a/h/");
+    assert_eq!(keys.scope_prefix(&scope(Some("a"), None, Some("r"))), "t/acme/scope/a/");
+    assert_eq!(keys.scope_prefix(&scope(None, Some("h"), None)), "t/acme/scope/");
+}
+
+#[test]
+fn vectors_are_stored_as_exact_little_endian_base64() {
+    let vector = vec![0.0, -1.5, 1e-30, f32::MAX, 0.123_456_79, -0.0];
+    let text = encode_vector(&vector);
+    assert_eq!(text.len(), (vector.len() * 4).div_ceil(3) * 4);
+    let back = decode_vector(&text).unwrap();
+    assert_eq!(
+        back.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+        vector.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+    );
+    assert_eq!(encode_vector(&[1.0]), "AACAPw==");
+    assert_eq!(decode_vector("AACAPw==").unwrap(), vec![1.0]);
+    assert_eq!(decode_vector("not base64!"), None);
+    assert_eq!(decode_vector("AACA"), None, "3 bytes are not a whole f32");
+}
+
+#[test]
+fn one_key_per_memory_one_per_history_record_and_one_marker_per_scope_entry() {
+    let kv = MapKv::new(1000);
+    let storage = KvStorage::new(kv.clone(), "p/");
+    let a = memory("m1", "likes tea", scope(Some("alice"), None, None), T1, vec![0.6, 0.8]);
+    let b = memory("m2", "likes jazz", scope(Some("alice"), Some("helper"), None), T2, vec![1.0, 0.0]);
+    block_on(storage.commit(&adds(&[a.clone(), b.clone()]))).unwrap();
+    assert_eq!(
+        kv.keys(),
+        [
+            format!("p/hist/m1/{}/h-m1-ADD", encode(T1)),
+            format!("p/hist/m2/{}/h-m2-ADD", encode(T2)),
+            "p/mem/m1".into(),
+            "p/mem/m2".into(),
+            "p/scope/alice///m1".into(),
+            "p/scope/alice/helper//m2".into(),
+        ]
+    );
+    let stored: serde_json::Value = serde_json::from_str(&kv.0.data.borrow()["p/mem/m1"]).unwrap();
+    assert_eq!(stored["memory"], "likes tea");
+    assert_eq!(stored["userId"], "alice");
+    assert_eq!(stored["embedding"], encode_vector(&[0.6, 0.8]));
+    assert_eq!(kv.0.data.borrow()["p/scope/alice///m1"], "");
+    assert_eq!(block_on(storage.load_memory("m1")).unwrap(), Some(a));
+    assert_eq!(block_on(storage.load_memory("nope")).unwrap(), None);
+}
+
+#[test]
+fn a_scope_loads_by_prefix_without_reading_other_scopes() {
+    let kv = MapKv::new(1000);
+    let storage = KvStorage::new(kv.clone(), "p/");
+    let alice = memory("a1", "alice's", scope(Some("alice"), None, None), T2, vec![1.0]);
+    let alice_helper = memory("a2", "alice+helper", scope(Some("alice"), Some("helper"), None), T1, vec![1.0]);
+    let bob = memory("b1", "bob's", scope(Some("bob"), Some("helper"), None), T1, vec![1.0]);
+    block_on(storage.commit(&adds(&[alice.clone(), alice_helper.clone(), bob.clone()]))).unwrap();
+    kv.0.log.borrow_mut().clear();
+
+    let loaded = block_on(storage.load_scope(&scope(Some("alice"), None, None))).unwrap().unwrap();
+    assert_eq!(ids(&loaded), ["a2", "a1"], "oldest first");
+    assert_eq!(kv.ops("list"), ["list p/scope/alice/"]);
+    assert_eq!(kv.ops("get"), ["get_many 2"], "only alice's memories are read, in one bulk read");
+    assert_eq!(block_on(storage.load_scope(&scope(Some("alice"), Some("helper"), None))).unwrap(), None, "covered");
+
+    let storage = KvStorage::new(kv.clone(), "p/");
+    let helper = block_on(storage.load_scope(&scope(None, Some("helper"), None))).unwrap().unwrap();
+    assert_eq!(ids(&helper), ["a2", "b1"], "a scope without userId lists every marker but reads only its own");
+    let run = block_on(storage.load_scope(&scope(Some("alice"), None, Some("r1")))).unwrap().unwrap();
+    assert!(run.is_empty());
+}
+
+#[test]
+fn listing_follows_cursors_and_bulk_reads_take_100_keys() {
+    let kv = MapKv::new(7);
+    let storage = KvStorage::new(kv.clone(), "");
+    let many: Vec<StoredMemory> = (0..250)
+        .map(|i| memory(&format!("m{i:03}"), &format!("fact {i}"), scope(Some("u"), None, None), T1, vec![1.0]))
+        .collect();
+    block_on(storage.commit(&adds(&many))).unwrap();
+    kv.0.log.borrow_mut().clear();
+    let loaded = block_on(storage.load_scope(&scope(Some("u"), None, None))).unwrap().unwrap();
+    assert_eq!(loaded.len(), 250);
+    assert_eq!(kv.ops("list").len(), 250usize.div_ceil(7));
+    assert_eq!(kv.ops("get"), ["get_many 100", "get_many 100", "get_many 50"]);
+}
+
+#[test]
+fn updates_rewrite_only_their_memory_and_nothing_is_rewritten_per_add() {
+    let kv = MapKv::new(1000);
+    let storage = KvStorage::new(kv.clone(), "p/");
+    for i in 0..20 {
+        let m = memory(&format!("m{i}"), "x", scope(Some("u"), None, None), T1, vec![1.0]);
+        block_on(storage.commit(&adds(&[m]))).unwrap();
+    }
+    assert!(kv.0.writes.borrow().values().all(|n| *n == 1), "no key is written twice across 20 adds");
+    let mut m = memory("m3", "y", scope(Some("u"), None, None), T1, vec![0.5]);
+    m.item.updated_at = T2.into();
+    kv.0.log.borrow_mut().clear();
+    let changes =
+        Changeset { upserts: vec![m.clone()], deletes: vec![], history: vec![record(&m, EventKind::Update, T2)] };
+    block_on(storage.commit(&changes)).unwrap();
+    let puts = kv.ops("put");
+    assert_eq!(puts.len(), 3, "{puts:?}");
+    assert!(puts.iter().all(|p| p.contains("m3")), "{puts:?}");
+    assert_eq!(block_on(storage.load_memory("m3")).unwrap(), Some(m));
+}
+
+#[test]
+fn deletes_remove_memory_and_marker_but_keep_history_in_order() {
+    let kv = MapKv::new(1000);
+    let storage = KvStorage::new(kv.clone(), "p/");
+    let m = memory("m1", "x", scope(Some("u"), None, None), T1, vec![1.0]);
+    block_on(storage.commit(&adds(&[m.clone()]))).unwrap();
+    let mut updated = m.clone();
+    updated.item.memory = "y".into();
+    let update = Changeset {
+        upserts: vec![updated.clone()],
+        deletes: vec![],
+        history: vec![record(&updated, EventKind::Update, T2)],
+    };
+    block_on(storage.commit(&update)).unwrap();
+    // DELETE in the same millisecond as the UPDATE still sorts after it.
+    let delete =
+        Changeset { upserts: vec![], deletes: vec!["m1".into()], history: vec![record(&m, EventKind::Delete, T2)] };
+    block_on(storage.commit(&delete)).unwrap();
+    assert!(kv.keys().iter().all(|k| k.starts_with("p/hist/m1/")), "{:?}", kv.keys());
+    assert_eq!(block_on(storage.load_memory("m1")).unwrap(), None);
+    let events: Vec<EventKind> = block_on(storage.history("m1")).unwrap().iter().map(|r| r.event).collect();
+    assert_eq!(events, [EventKind::Add, EventKind::Update, EventKind::Delete]);
+    assert!(block_on(storage.history("unknown")).unwrap().is_empty());
+}
+
+#[test]
+fn tenants_are_prefixes_and_reset_clears_only_its_own() {
+    let kv = MapKv::new(3);
+    let acme = KvStorage::new(kv.clone(), "t/acme/");
+    let initech = KvStorage::new(kv.clone(), "t/initech/");
+    let a = memory("shared-id", "acme's", scope(Some("alice"), None, None), T1, vec![1.0]);
+    let b = memory("other", "initech's", scope(Some("alice"), None, None), T1, vec![1.0]);
+    block_on(acme.commit(&adds(&[a.clone()]))).unwrap();
+    block_on(initech.commit(&adds(&[b.clone()]))).unwrap();
+    assert_eq!(block_on(initech.load_memory("shared-id")).unwrap(), None);
+    assert!(block_on(initech.history("shared-id")).unwrap().is_empty());
+    let seen = block_on(initech.load_scope(&scope(Some("alice"), None, None))).unwrap().unwrap();
+    assert_eq!(ids(&seen), ["other"]);
+    block_on(initech.clear()).unwrap();
+    assert!(kv.keys().iter().all(|k| k.starts_with("t/acme/")));
+    assert_eq!(kv.keys().len(), 3);
+    assert_eq!(block_on(acme.load_memory("shared-id")).unwrap(), Some(a));
+}
+
+#[test]
+fn failed_writes_reject_with_storage_and_readers_skip_what_is_half_written() {
+    let kv = MapKv::new(1000);
+    let storage = KvStorage::new(kv.clone(), "");
+    let m = memory("m1", "x", scope(Some("u"), None, None), T1, vec![1.0]);
+    kv.0.puts_left.set(Some(1));
+    let error = block_on(storage.commit(&adds(&[m.clone()]))).unwrap_err();
+    assert_eq!(error.code(), "STORAGE");
+    assert_eq!(kv.keys(), ["mem/m1"], "the value is written before the marker that lists it");
+    kv.0.puts_left.set(None);
+    block_on(storage.commit(&adds(&[m.clone()]))).unwrap();
+    kv.0.data.borrow_mut().remove("mem/m1");
+    let loaded = block_on(KvStorage::new(kv.clone(), "").load_scope(&scope(Some("u"), None, None))).unwrap();
+    assert_eq!(loaded, Some(vec![]), "a marker whose memory is gone is skipped");
+    kv.0.data.borrow_mut().insert("mem/m1".into(), "{not json".into());
+    let error = block_on(KvStorage::new(kv.clone(), "").load_scope(&scope(Some("u"), None, None))).unwrap_err();
+    assert_eq!(error.code(), "STORAGE");
+}
+
+#[test]
+fn ids_too_long_for_kv_keys_are_rejected_before_anything_is_written() {
+    let kv = MapKv::new(1000);
+    let storage = KvStorage::new(kv.clone(), "");
+    let m = memory("m1", "x", scope(Some(&"u".repeat(600)), None, None), T1, vec![1.0]);
+    let error = block_on(storage.commit(&adds(&[m]))).unwrap_err();
+    assert_eq!(error.code(), "INVALID_INPUT");
+    assert!(kv.keys().is_empty());
+}
+
+// ------------------------------------------------------------------ the engine over KV
+
+struct NoLlm;
+
+impl Llm for NoLlm {
+    async fn generate(&self, _: &str, _: &str, _: bool) -> Result<String> {
+        Err(MemoryError::InvalidInput("no LLM".into()))
+    }
+    fn is_configured(&self) -> bool {
+        false
+    }
+}
+
+/// Letter-frequency vectors.
+struct Letters;
+
+impl Embedder for Letters {
+    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {
+        Ok(texts
+            .iter()
+            .map(|t| {
+                let mut v = vec![0.01f32; 26];
+                t.to_lowercase().bytes().filter(u8::is_ascii_lowercase).for_each(|b| v[(b - b'a') as usize] += 1.0);
+                v
+            })
+            .collect())
+    }
+}
+
+type KvEngine = MemoryEngine<NoLlm, Letters, KvStorage<MapKv>>;
+
+fn kv_engine(kv: &MapKv) -> KvEngine {
+    let prompts =
+        Prompts { fact_extraction: FACT_EXTRACTION_PROMPT.into(), update_decision: UPDATE_MEMORY_PROMPT.into() };
+    block_on(MemoryEngine::open(NoLlm, Letters, KvStorage::new(kv.clone(), "t/x/"), prompts)).unwrap()
+}
+
+fn add(engine: &KvEngine, text: &str, user: &str) -> String {
+    let options = AddOptions { user_id: Some(user.into()), ..AddOptions::default() };
+    block_on(engine.add(&json!(text), &options)).unwrap().results[0].id.clone()
+}
+
+fn user(user: &str) -> QueryOptions {
+    QueryOptions { user_id: Some(user.into()), ..QueryOptions::default() }
+}
+
+#[test]
+fn the_engine_loads_each_scope_on_first_use_and_single_memories_by_id() {
+    let kv = MapKv::new(2);
+    let writer = kv_engine(&kv);
+    let tea = add(&writer, "likes green tea", "alice");
+    add(&writer, "plays chess", "alice");
+    add(&writer, "plays the drums", "alice");
+    let bob = add(&writer, "likes coffee", "bob");
+
+    kv.0.log.borrow_mut().clear();
+    let reader = kv_engine(&kv);
+    assert!(kv.0.log.borrow().is_empty(), "opening reads nothing");
+    let all: Vec<String> = block_on(reader.get_all(&user("alice"))).unwrap().into_iter().map(|m| m.memory).collect();
+    assert_eq!(all, ["likes green tea", "plays chess", "plays the drums"], "oldest first");
+    assert!(kv.ops("list").iter().all(|op| op == "list t/x/scope/alice/"), "{:?}", kv.ops("list"));
+    let listed = kv.ops("list").len();
+    let hits = block_on(reader.search("green tea", &user("alice"))).unwrap();
+    assert_eq!(hits[0].id, tea);
+    assert_eq!(kv.ops("list").len(), listed, "the scope is loaded once");
+
+    assert_eq!(block_on(reader.get(&bob)).unwrap().unwrap().memory, "likes coffee", "by id, without bob's scope");
+    assert!(kv.ops("list").iter().all(|op| !op.contains("bob")));
+    block_on(reader.update(&bob, "likes strong coffee")).unwrap();
+    assert_eq!(block_on(writer.history(&bob)).unwrap().len(), 2);
+    assert_eq!(block_on(kv_engine(&kv).get_all(&user("bob"))).unwrap()[0].memory, "likes strong coffee");
+    block_on(reader.delete(&tea)).unwrap();
+    assert!(block_on(kv_engine(&kv).get(&tea)).unwrap().is_none());
+    assert_eq!(block_on(kv_engine(&kv).delete(&tea)).unwrap_err().code(), "NOT_FOUND");
+
+    let deleted = block_on(kv_engine(&kv).delete_all(Scope { user_id: Some("alice".into()), ..Scope::default() }));
+    assert_eq!(deleted.unwrap(), 2, "delete_all loads the scope first");
+    assert!(block_on(kv_engine(&kv).get_all(&user("alice"))).unwrap().is_empty());
+    block_on(reader.reset()).unwrap();
+    assert!(kv.keys().is_empty());
+    assert!(block_on(reader.get_all(&user("bob"))).unwrap().is_empty(), "reset forgets loaded scopes too");
+}
+
+#[test]
+fn exact_duplicates_are_found_in_a_scope_loaded_from_kv() {
+    let kv = MapKv::new(1000);
+    add(&kv_engine(&kv), "likes green tea", "alice");
+    let options = AddOptions { user_id: Some("alice".into()), ..AddOptions::default() };
+    let again = block_on(kv_engine(&kv).add(&json!("likes green tea"), &options)).unwrap();
+    assert_eq!(again.results[0].event, EventKind::None);
+    assert_eq!(block_on(kv_engine(&kv).get_all(&user("alice"))).unwrap().len(), 1);
+}
