@@ -33,6 +33,12 @@ pub enum MemoryError {
     /// The embedding endpoint answered, but not in a usable shape.
     #[error("embedding response unusable: {0}")]
     EmbeddingResponse(String),
+    /// The app's own `generate` callback (or Workers AI binding) threw or rejected.
+    #[error("LLM callback failed: {0}")]
+    LlmCallback(String),
+    /// The app's own `embed` callback (or Workers AI binding) threw or rejected.
+    #[error("embedding callback failed: {0}")]
+    EmbeddingCallback(String),
     /// A vector's length differs from the configured dimension.
     #[error("embedding has {actual} dimensions, expected {expected}")]
     DimensionMismatch { expected: usize, actual: usize },
@@ -56,6 +62,8 @@ impl MemoryError {
             Self::Embedding(HttpError::Network(_)) => "EMBEDDING_NETWORK",
             Self::Embedding(_) => "EMBEDDING_HTTP",
             Self::EmbeddingResponse(_) => "EMBEDDING_RESPONSE",
+            Self::LlmCallback(_) => "LLM_CALLBACK",
+            Self::EmbeddingCallback(_) => "EMBEDDING_CALLBACK",
             Self::DimensionMismatch { .. } => "DIMENSION_MISMATCH",
             Self::Storage(_) => "STORAGE",
         }

@@ -2,13 +2,16 @@
 //! the implementations this build offers (new providers and storages add a variant here).
 
 use super::live::LiveValues;
-use crate::core::config::{unknown_provider, EmbedderChoice, LlmChoice, ResolvedConfig};
+use crate::core::config::{unknown_provider, ResolvedConfig};
 use crate::core::error::{MemoryError, Result};
 use crate::core::memory::MemoryEngine;
 use crate::core::storage::{Changeset, InMemoryStorage, Storage};
 use crate::core::types::{HistoryRecord, StoredMemory};
 use crate::platform::FetchClient;
-use crate::providers::{Embedder, Llm, OpenAiChat, OpenAiEmbedder};
+use crate::platform::{CallbackEmbedder, CallbackLlm, WorkersAiEmbedder, WorkersAiLlm};
+use crate::providers::{
+    AnthropicChat, Embedder, GeminiChat, GeminiEmbedder, Llm, OllamaChat, OllamaEmbedder, OpenAiChat, OpenAiEmbedder,
+};
 
 /// The engine behind the JS `Memory` class.
 pub type Engine = MemoryEngine<AnyLlm, AnyEmbedder, AnyStorage>;
@@ -16,7 +19,13 @@ pub type Engine = MemoryEngine<AnyLlm, AnyEmbedder, AnyStorage>;
 /// Every LLM this build can talk to.
 pub enum AnyLlm {
     None,
+    /// OpenAI, Azure OpenAI and the OpenAI-compatible hosts.
     OpenAi(OpenAiChat<FetchClient>),
+    Anthropic(AnthropicChat<FetchClient>),
+    Gemini(GeminiChat<FetchClient>),
+    Ollama(OllamaChat<FetchClient>),
+    WorkersAi(WorkersAiLlm),
+    Custom(CallbackLlm),
 }
 
 impl Llm for AnyLlm {
@@ -24,6 +33,11 @@ impl Llm for AnyLlm {
         match self {
             Self::None => Err(MemoryError::InvalidInput("no LLM is configured (llm.provider is \"none\")".into())),
             Self::OpenAi(llm) => llm.generate(system, user, json).await,
+            Self::Anthropic(llm) => llm.generate(system, user, json).await,
+            Self::Gemini(llm) => llm.generate(system, user, json).await,
+            Self::Ollama(llm) => llm.generate(system, user, json).await,
+            Self::WorkersAi(llm) => llm.generate(system, user, json).await,
+            Self::Custom(llm) => llm.generate(system, user, json).await,
         }
     }
 
@@ -35,7 +49,12 @@ impl Llm for AnyLlm {
 /// Every embedder this build can talk to.
 pub enum AnyEmbedder {
     None,
+    /// OpenAI, Azure OpenAI and the OpenAI-compatible hosts.
     OpenAi(OpenAiEmbedder<FetchClient>),
+    Gemini(GeminiEmbedder<FetchClient>),
+    Ollama(OllamaEmbedder<FetchClient>),
+    WorkersAi(WorkersAiEmbedder),
+    Custom(CallbackEmbedder),
 }
 
 impl Embedder for AnyEmbedder {
@@ -45,6 +64,10 @@ impl Embedder for AnyEmbedder {
                 Err(MemoryError::InvalidInput("no embedder is configured (embedder.provider is \"none\")".into()))
             }
             Self::OpenAi(embedder) => embedder.embed(texts).await,
+            Self::Gemini(embedder) => embedder.embed(texts).await,
+            Self::Ollama(embedder) => embedder.embed(texts).await,
+            Self::WorkersAi(embedder) => embedder.embed(texts).await,
+            Self::Custom(embedder) => embedder.embed(texts).await,
         }
     }
 
@@ -52,6 +75,10 @@ impl Embedder for AnyEmbedder {
         match self {
             Self::None => None,
             Self::OpenAi(embedder) => embedder.dimensions(),
+            Self::Gemini(embedder) => embedder.dimensions(),
+            Self::Ollama(embedder) => embedder.dimensions(),
+            Self::WorkersAi(embedder) => embedder.dimensions(),
+            Self::Custom(embedder) => embedder.dimensions(),
         }
     }
 
@@ -99,17 +126,9 @@ pub struct Parts {
 }
 
 /// Picks the implementations `config` asks for.
-pub fn parts(config: &ResolvedConfig, _live: &LiveValues) -> Result<Parts> {
-    let llm = match &config.llm {
-        LlmChoice::None => AnyLlm::None,
-        LlmChoice::OpenAi(settings) => AnyLlm::OpenAi(OpenAiChat::new(FetchClient, settings.clone(), config.retry)),
-    };
-    let embedder = match &config.embedder {
-        EmbedderChoice::None => AnyEmbedder::None,
-        EmbedderChoice::OpenAi(settings) => {
-            AnyEmbedder::OpenAi(OpenAiEmbedder::new(FetchClient, settings.clone(), config.retry))
-        }
-    };
+pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
+    let llm = super::models::llm(config, live)?;
+    let embedder = super::models::embedder(config, live)?;
     let storage = match config.storage.provider.as_str() {
         "memory" => AnyStorage::Memory(InMemoryStorage::default()),
         other => return Err(unknown_provider("storage.provider", other, &["memory"])),

@@ -5,6 +5,7 @@ mod compose;
 mod convert;
 mod error;
 mod live;
+mod models;
 
 use std::future::Future;
 use std::rc::Rc;

@@ -152,14 +152,179 @@ export interface OpenAiEmbedderConfig {
   dimensions?: number;
 }
 
+/** Sampling options most chat providers share. */
+export interface SamplingConfig {
+  /** Default 0. */
+  temperature?: number;
+  /** Longest reply, in tokens. Default 2000. */
+  maxTokens?: number;
+}
+
+/** OpenAI-compatible hosts known by name; each has its default `baseUrl` and API-key variable. */
+export type OpenAiCompatibleHost = "groq" | "together" | "openrouter" | "deepseek" | "lmstudio" | "vllm";
+
+/** `llm.config` of an OpenAI-compatible host. `model` is required: hosts share no default. */
+export interface CompatibleLlmConfig extends SamplingConfig {
+  model: string;
+  /** Bearer token. In Node, the host's own variable (`GROQ_API_KEY`, `TOGETHER_API_KEY`, `OPENROUTER_API_KEY`,
+   * `DEEPSEEK_API_KEY`) is used when absent; never `OPENAI_API_KEY`. */
+  apiKey?: string;
+  /** Required for `openai_compatible`; the other hosts have a default. */
+  baseUrl?: string;
+  baseURL?: string;
+  /** Send `response_format: {type: "json_object"}`. Default `true` (`false` for LM Studio). A host that answers 400
+   * is asked once more without it, and from then on gets prompt-only JSON. */
+  jsonMode?: boolean;
+}
+
+/** `embedder.config` of an OpenAI-compatible host that serves `/embeddings`. */
+export interface CompatibleEmbedderConfig {
+  model: string;
+  apiKey?: string;
+  baseUrl?: string;
+  baseURL?: string;
+  dimensions?: number;
+}
+
+/** One Azure OpenAI deployment: `{endpoint}/openai/deployments/{deployment}/…?api-version=…`, key in `api-key`. */
+export interface AzureOpenAiTarget {
+  /** `https://{resource}.openai.azure.com`. In Node, `AZURE_OPENAI_ENDPOINT` when absent. */
+  endpoint?: string;
+  deployment: string;
+  /** Default `2024-10-21` (or `OPENAI_API_VERSION` in Node). */
+  apiVersion?: string;
+  /** In Node, `AZURE_OPENAI_API_KEY` when absent. */
+  apiKey?: string;
+}
+
+export interface AzureOpenAiLlmConfig extends AzureOpenAiTarget, SamplingConfig {
+  /** `response_format: {type: "json_object"}`. Default `true`. */
+  jsonMode?: boolean;
+}
+
+export interface AzureOpenAiEmbedderConfig extends AzureOpenAiTarget {
+  dimensions?: number;
+}
+
+export interface AnthropicLlmConfig extends SamplingConfig {
+  /** Default `claude-haiku-4-5`. */
+  model?: string;
+  /** Sent as `x-api-key`. In Node, `ANTHROPIC_API_KEY` when absent. */
+  apiKey?: string;
+  /** Default `https://api.anthropic.com/v1`. */
+  baseUrl?: string;
+  baseURL?: string;
+  /** The `anthropic-version` header. Default `2023-06-01`. */
+  anthropicVersion?: string;
+  /** Force the memory's reply shapes through a tool (structured output). Default `true`; `false` reads plain text. */
+  toolOutput?: boolean;
+  /** Browsers only: sends `anthropic-dangerous-direct-browser-access: true`, which CORS requires. Anyone who can
+   * read the page can read the key, so use it with a user's own key, never yours. Default `false`. */
+  dangerouslyAllowBrowser?: boolean;
+}
+
+export interface GeminiLlmConfig extends SamplingConfig {
+  /** Default `gemini-2.5-flash`. */
+  model?: string;
+  /** Sent as `x-goog-api-key`. In Node, `GEMINI_API_KEY` or `GOOGLE_API_KEY` when absent. */
+  apiKey?: string;
+  /** Default `https://generativelanguage.googleapis.com/v1beta`. */
+  baseUrl?: string;
+  baseURL?: string;
+  /** `responseMimeType: "application/json"` with a `responseSchema`. Default `true`. */
+  jsonMode?: boolean;
+}
+
+export interface GeminiEmbedderConfig {
+  /** Default `gemini-embedding-001`. */
+  model?: string;
+  apiKey?: string;
+  baseUrl?: string;
+  baseURL?: string;
+  /** Sent as `outputDimensionality`; every vector must have this length. */
+  dimensions?: number;
+}
+
+export interface OllamaLlmConfig extends SamplingConfig {
+  /** Default `llama3.1`. */
+  model?: string;
+  /** Default `http://localhost:11434`. */
+  baseUrl?: string;
+  baseURL?: string;
+  /** Bearer token, for Ollama behind an authenticating proxy. */
+  apiKey?: string;
+  /** `format: "json"`. Default `true`. */
+  jsonMode?: boolean;
+}
+
+export interface OllamaEmbedderConfig {
+  /** Default `nomic-embed-text`. */
+  model?: string;
+  baseUrl?: string;
+  baseURL?: string;
+  apiKey?: string;
+  dimensions?: number;
+}
+
+/** The part of a Workers AI binding (`env.AI`) memwasm uses. */
+export interface WorkersAiBinding {
+  run(model: string, inputs: Record<string, unknown>): Promise<unknown>;
+}
+
+export interface WorkersAiLlmConfig extends SamplingConfig {
+  /** Default `@cf/meta/llama-3.1-8b-instruct`. */
+  model?: string;
+  /** Send `response_format` (JSON mode). Default `true`; dropped after the first refusal. */
+  jsonMode?: boolean;
+}
+
+export interface WorkersAiEmbedderConfig {
+  /** A `@cf/baai/bge-*` model. Default `@cf/baai/bge-base-en-v1.5` (768 dimensions). */
+  model?: string;
+  /** Known for the BGE models; required to check the vectors of any other. */
+  dimensions?: number;
+}
+
+/** What a custom `generate` callback receives. */
+export interface GenerateRequest {
+  /** The system prompt. */
+  system: string;
+  /** The user message. */
+  user: string;
+  /** True when the reply must be JSON. */
+  json: boolean;
+}
+
 /** The LLM: a discriminated union on `provider`. `"none"` means no LLM: `add()` stores messages as they are. */
 export type LlmConfig =
   | { provider: "openai"; config?: OpenAiLlmConfig }
+  | { provider: "azure_openai"; config: AzureOpenAiLlmConfig }
+  | { provider: OpenAiCompatibleHost; config: CompatibleLlmConfig }
+  | { provider: "openai_compatible"; config: CompatibleLlmConfig & { baseUrl: string } }
+  | { provider: "anthropic"; config?: AnthropicLlmConfig }
+  | { provider: "gemini"; config?: GeminiLlmConfig }
+  | { provider: "ollama"; config?: OllamaLlmConfig }
+  /** Cloudflare Workers AI through the Worker's binding (`env.AI`). */
+  | { provider: "workers-ai"; binding: WorkersAiBinding; config?: WorkersAiLlmConfig }
+  /** Your own model (WebLLM, transformers.js, a browser's built-in model…). What it throws becomes `LLM_CALLBACK`. */
+  | { provider: "custom"; generate: (request: GenerateRequest) => string | Promise<string> }
   | { provider: "none" };
 
 /** The embedder: a discriminated union on `provider`. `"none"` means no vectors. */
 export type EmbedderConfig =
   | { provider: "openai"; config?: OpenAiEmbedderConfig }
+  | { provider: "azure_openai"; config: AzureOpenAiEmbedderConfig }
+  | { provider: "together" | "lmstudio" | "vllm"; config: CompatibleEmbedderConfig }
+  | { provider: "openai_compatible"; config: CompatibleEmbedderConfig & { baseUrl: string } }
+  | { provider: "gemini"; config?: GeminiEmbedderConfig }
+  | { provider: "ollama"; config?: OllamaEmbedderConfig }
+  | { provider: "workers-ai"; binding: WorkersAiBinding; config?: WorkersAiEmbedderConfig }
+  /** Your own embedding model; every vector must have `dimensions` entries. What it throws becomes `EMBEDDING_CALLBACK`. */
+  | {
+      provider: "custom";
+      embed: (texts: string[]) => number[][] | Float32Array[] | Promise<number[][] | Float32Array[]>;
+      dimensions: number;
+    }
   | { provider: "none" };
 
 export interface VectorStoreConfig {
@@ -212,6 +377,8 @@ export type MemoryErrorCode =
   | "EMBEDDING_HTTP"
   | "EMBEDDING_NETWORK"
   | "EMBEDDING_RESPONSE"
+  | "LLM_CALLBACK"
+  | "EMBEDDING_CALLBACK"
   | "DIMENSION_MISMATCH"
   | "STORAGE";
 

@@ -1,8 +1,12 @@
 //! Platform adapters for wasm32: the global `fetch` (Window, Worker, Node, workerd) and the host's
 //! environment variables where it has them.
 
+mod callback;
 mod env;
 mod fetch;
+mod workers_ai;
 
 pub use env::env_var;
+pub use callback::{CallbackEmbedder, CallbackLlm};
 pub use fetch::FetchClient;
+pub use workers_ai::{WorkersAiEmbedder, WorkersAiLlm};

@@ -1,10 +1,29 @@
-//! Model providers: the two small traits the engine needs, and their OpenAI-compatible implementations.
+//! Model providers: the two small traits the engine needs, and their implementations over HTTP, one
+//! module per wire format (OpenAI and Azure OpenAI, Anthropic, Gemini, Ollama).
 
+mod anthropic;
+mod azure_openai;
+mod gemini_chat;
+mod gemini_embedder;
+mod ollama_chat;
+mod ollama_embedder;
 mod openai_chat;
 mod openai_embedder;
+mod reply_schema;
+mod structured;
+mod vectors;
 
+pub use anthropic::{AnthropicChat, AnthropicSettings};
+pub use azure_openai::{AzureOpenAiChatSettings, AzureOpenAiEmbedderSettings, AzureTarget};
+pub use gemini_chat::{GeminiChat, GeminiChatSettings};
+pub use gemini_embedder::{GeminiEmbedder, GeminiEmbedderSettings};
+pub use ollama_chat::{OllamaChat, OllamaChatSettings};
+pub use ollama_embedder::{OllamaEmbedder, OllamaEmbedderSettings};
 pub use openai_chat::{OpenAiChat, OpenAiChatSettings};
 pub use openai_embedder::{OpenAiEmbedder, OpenAiEmbedderSettings};
+pub use reply_schema::{openapi_schema, ReplySchema, ReplySchemas};
+pub use structured::StructuredOutput;
+pub use vectors::{checked_vectors, json_vector, json_vectors};
 
 use crate::core::error::Result;
 
@@ -48,6 +67,20 @@ fn endpoint(base_url: &str, path: &str) -> String {
     format!("{}/{}", base_url.trim_end_matches('/'), path)
 }
 
+/// Where a provider posts its requests, and the headers that go with them.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Target {
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+}
+
+impl Target {
+    /// A POST of `body` to this target.
+    pub fn post(&self, body: serde_json::Value) -> crate::http::HttpRequest {
+        crate::http::HttpRequest { url: self.url.clone(), headers: self.headers.clone(), body: body.to_string() }
+    }
+}
+
 /// JSON and, when a key is set, bearer-auth headers.
 fn json_headers(api_key: Option<&str>) -> Vec<(String, String)> {
     let mut headers = vec![("content-type".to_owned(), "application/json".to_owned())];
@@ -77,8 +110,28 @@ pub(crate) mod testing {
             recorder
         }
 
+        /// Replies with each `(status, body)` in turn.
+        pub fn with_replies(replies: &[(u16, &str)]) -> Self {
+            let recorder = Self::default();
+            for (status, body) in replies {
+                let reply = HttpResponse { status: *status, retry_after: None, body: (*body).into() };
+                recorder.replies.borrow_mut().push(Ok(reply));
+            }
+            recorder
+        }
+
         pub fn body(&self) -> serde_json::Value {
-            serde_json::from_str(&self.requests.borrow()[0].body).unwrap()
+            self.body_of(0)
+        }
+
+        /// The JSON body of request `index`.
+        pub fn body_of(&self, index: usize) -> serde_json::Value {
+            serde_json::from_str(&self.requests.borrow()[index].body).unwrap()
+        }
+
+        /// The value of header `name` in the first request.
+        pub fn header(&self, name: &str) -> Option<String> {
+            self.requests.borrow()[0].headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
         }
     }
 

@@ -1,10 +1,16 @@
-//! OpenAI-compatible chat completions (`POST {baseUrl}/chat/completions`).
+//! OpenAI-compatible chat completions (`POST {baseUrl}/chat/completions`), also used for Azure OpenAI
+//! deployments and hosts such as Groq, Together, OpenRouter, DeepSeek, LM Studio and vLLM. JSON mode
+//! (`response_format`) is dropped for the instance when a host rejects it.
 
 use serde_json::{json, Value};
 
-use super::{endpoint, json_headers, Llm};
+use super::structured::StructuredOutput;
+use super::{endpoint, json_headers, Llm, Target};
 use crate::core::error::{MemoryError, Result};
-use crate::http::{send_with_retry, HttpClient, HttpRequest, RetryPolicy};
+use crate::http::{HttpClient, HttpRequest, RetryPolicy};
+
+/// What hosts name when they refuse JSON mode ("response_format is not supported", "json_object …").
+pub(super) const JSON_MODE_PARAMETER: &[&str] = &["response_format", "json_object", "json mode"];
 
 /// Resolved settings for an OpenAI-compatible chat model.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,31 +26,45 @@ pub struct OpenAiChatSettings {
 
 /// An OpenAI-compatible chat model reached through `C`.
 pub struct OpenAiChat<C> {
-    client: C,
-    settings: OpenAiChatSettings,
-    retry: RetryPolicy,
+    pub(super) client: C,
+    pub(super) target: Target,
+    /// Sent as `model`; `None` for Azure, where the deployment picks the model.
+    pub(super) model: Option<String>,
+    pub(super) temperature: f64,
+    pub(super) max_tokens: u32,
+    pub(super) json_mode: StructuredOutput,
+    pub(super) retry: RetryPolicy,
 }
 
 impl<C: HttpClient> OpenAiChat<C> {
     pub fn new(client: C, settings: OpenAiChatSettings, retry: RetryPolicy) -> Self {
-        Self { client, settings, retry }
+        Self {
+            client,
+            target: Target {
+                url: endpoint(&settings.base_url, "chat/completions"),
+                headers: json_headers(settings.api_key.as_deref()),
+            },
+            model: Some(settings.model),
+            temperature: settings.temperature,
+            max_tokens: settings.max_tokens,
+            json_mode: StructuredOutput::new(settings.json_mode, JSON_MODE_PARAMETER),
+            retry,
+        }
     }
 
-    fn request(&self, system: &str, user: &str, json: bool) -> HttpRequest {
+    fn request(&self, system: &str, user: &str, json_mode: bool) -> HttpRequest {
         let mut body = json!({
-            "model": self.settings.model,
             "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
-            "temperature": self.settings.temperature,
-            "max_tokens": self.settings.max_tokens,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
         });
-        if json && self.settings.json_mode {
+        if let Some(model) = &self.model {
+            body["model"] = json!(model);
+        }
+        if json_mode {
             body["response_format"] = json!({"type": "json_object"});
         }
-        HttpRequest {
-            url: endpoint(&self.settings.base_url, "chat/completions"),
-            headers: json_headers(self.settings.api_key.as_deref()),
-            body: body.to_string(),
-        }
+        self.target.post(body)
     }
 }
 
@@ -61,9 +81,8 @@ fn reply_text(body: &str) -> Result<String> {
 
 impl<C: HttpClient> Llm for OpenAiChat<C> {
     async fn generate(&self, system: &str, user: &str, json: bool) -> Result<String> {
-        let response = send_with_retry(&self.client, &self.request(system, user, json), &self.retry)
-            .await
-            .map_err(MemoryError::Llm)?;
+        let request = |json_mode| self.request(system, user, json_mode);
+        let response = self.json_mode.send(&self.client, &self.retry, json, request).await.map_err(MemoryError::Llm)?;
         reply_text(&response.body)
     }
 }
@@ -85,15 +104,17 @@ mod tests {
         OpenAiChat::new(recorder, settings, RetryPolicy { max_retries: 0, ..RetryPolicy::default() })
     }
 
+    const OK: &str = r#"{"choices":[{"message":{"role":"assistant","content":"hi"}}]}"#;
+
     #[test]
     fn sends_the_openai_request_shape_and_reads_the_content() {
-        let llm =
-            chat(Recorder::replying(200, r#"{"choices":[{"message":{"role":"assistant","content":"hi"}}]}"#), true);
+        let llm = chat(Recorder::replying(200, OK), true);
         assert_eq!(futures_executor::block_on(llm.generate("sys", "usr", true)).unwrap(), "hi");
         let request = llm.client.requests.borrow()[0].clone();
         assert_eq!(request.url, "http://h/v1/chat/completions");
         assert!(request.headers.contains(&("authorization".into(), "Bearer k".into())));
         let body = llm.client.body();
+        assert_eq!(body["model"], "m");
         assert_eq!(body["messages"][0], json!({"role": "system", "content": "sys"}));
         assert_eq!(body["messages"][1]["content"], "usr");
         assert_eq!(body["temperature"], 0.0);
@@ -102,10 +123,24 @@ mod tests {
     }
 
     #[test]
-    fn json_mode_can_be_turned_off() {
-        let llm = chat(Recorder::replying(200, r#"{"choices":[{"message":{"content":"x"}}]}"#), false);
+    fn json_mode_can_be_turned_off_and_is_only_sent_for_json_calls() {
+        let llm = chat(Recorder::replying(200, OK), false);
         futures_executor::block_on(llm.generate("s", "u", true)).unwrap();
         assert!(llm.client.body().get("response_format").is_none());
+        let llm = chat(Recorder::replying(200, OK), true);
+        futures_executor::block_on(llm.generate("s", "u", false)).unwrap();
+        assert!(llm.client.body().get("response_format").is_none());
+    }
+
+    #[test]
+    fn a_host_that_rejects_response_format_gets_prompt_only_json_from_then_on() {
+        let rejection = r#"{"error":{"message":"response_format is not supported","type":"invalid_request_error"}}"#;
+        let llm = chat(Recorder::with_replies(&[(400, rejection), (200, OK), (200, OK)]), true);
+        assert_eq!(futures_executor::block_on(llm.generate("s", "u", true)).unwrap(), "hi");
+        futures_executor::block_on(llm.generate("s", "u", true)).unwrap();
+        let with_format: Vec<bool> =
+            llm.client.requests.borrow().iter().map(|r| r.body.contains("response_format")).collect();
+        assert_eq!(with_format, [true, false, false]);
     }
 
     #[test]

@@ -2,9 +2,9 @@
 
 use serde_json::{json, Value};
 
-use super::{endpoint, json_headers, Embedder};
+use super::{endpoint, json_headers, Embedder, Target};
 use crate::core::error::{MemoryError, Result};
-use crate::http::{send_with_retry, HttpClient, HttpRequest, RetryPolicy};
+use crate::http::{send_with_retry, HttpClient, RetryPolicy};
 
 /// Resolved settings for an OpenAI-compatible embedding model.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,14 +18,26 @@ pub struct OpenAiEmbedderSettings {
 
 /// An OpenAI-compatible embedding model reached through `C`.
 pub struct OpenAiEmbedder<C> {
-    client: C,
-    settings: OpenAiEmbedderSettings,
-    retry: RetryPolicy,
+    pub(super) client: C,
+    pub(super) target: Target,
+    /// Sent as `model`; `None` for Azure, where the deployment picks the model.
+    pub(super) model: Option<String>,
+    pub(super) dimensions: Option<usize>,
+    pub(super) retry: RetryPolicy,
 }
 
 impl<C: HttpClient> OpenAiEmbedder<C> {
     pub fn new(client: C, settings: OpenAiEmbedderSettings, retry: RetryPolicy) -> Self {
-        Self { client, settings, retry }
+        Self {
+            client,
+            target: Target {
+                url: endpoint(&settings.base_url, "embeddings"),
+                headers: json_headers(settings.api_key.as_deref()),
+            },
+            model: Some(settings.model),
+            dimensions: settings.dimensions,
+            retry,
+        }
     }
 }
 
@@ -61,21 +73,20 @@ impl<C: HttpClient> Embedder for OpenAiEmbedder<C> {
         if texts.is_empty() {
             return Ok(Vec::new());
         }
-        let mut body = json!({"model": self.settings.model, "input": texts});
-        if let Some(dimensions) = self.settings.dimensions {
+        let mut body = json!({"input": texts});
+        if let Some(model) = &self.model {
+            body["model"] = json!(model);
+        }
+        if let Some(dimensions) = self.dimensions {
             body["dimensions"] = json!(dimensions);
         }
-        let request = HttpRequest {
-            url: endpoint(&self.settings.base_url, "embeddings"),
-            headers: json_headers(self.settings.api_key.as_deref()),
-            body: body.to_string(),
-        };
+        let request = self.target.post(body);
         let response = send_with_retry(&self.client, &request, &self.retry).await.map_err(MemoryError::Embedding)?;
-        parse_vectors(&response.body, texts.len(), self.settings.dimensions)
+        parse_vectors(&response.body, texts.len(), self.dimensions)
     }
 
     fn dimensions(&self) -> Option<usize> {
-        self.settings.dimensions
+        self.dimensions
     }
 }
 

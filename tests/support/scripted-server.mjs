@@ -11,12 +11,21 @@
 //   -> prints exactly one line "listening http://127.0.0.1:8787" and serves until killed.
 //   Control endpoints: POST /__script (rule or array), POST /__reset, GET /__requests[?kind=chat].
 //
-// Serves POST /v1/chat/completions and POST /v1/embeddings. Replies are chosen by rules
-// (checked in the order they were added; first matching rule with `times` left wins).
-// Only Node built-ins; binds 127.0.0.1 only.
+// Serves chat and embedding requests in every provider's wire format (see wire-formats.mjs): OpenAI
+// (POST /v1/chat/completions, /v1/embeddings), Azure OpenAI deployments, Anthropic /v1/messages, Gemini
+// generateContent / batchEmbedContents, Ollama /api/chat and /api/embed, and Cloudflare's Workers AI REST
+// route (which tests/support/workers-ai-binding.mjs calls to stand in for `env.AI`). Each request is
+// checked the way the real API would check it (path, auth headers, body fields): a request the real API
+// would refuse gets that API's error (4xx) and its log entry an `invalid` reason. Replies and errors come
+// in the wire's own shape. Chat rules match on the prompt text (system + user, whatever the format);
+// a rule may name a `wire` to apply to that format only. For Anthropic, a rule's JSON-object reply to a
+// request that forces a tool comes back as that tool's `tool_use` block (unless the rule has
+// `toolUse: false`). Replies are chosen by rules (checked in the order they were added; first matching
+// rule with `times` left wins). Only Node built-ins; binds 127.0.0.1 only.
 
 import http from "node:http";
 import { pathToFileURL } from "node:url";
+import { route, WIRES, openai } from "./wire-formats.mjs";
 
 const HOST = "127.0.0.1";
 const DEFAULT_DIM = 64;
@@ -25,7 +34,8 @@ const STOP_WORDS = new Set(
 );
 const CORS_HEADERS = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Allow-Headers": "*, authorization, content-type",
+  "Access-Control-Allow-Headers":
+    "*, authorization, content-type, api-key, x-api-key, anthropic-version, anthropic-dangerous-direct-browser-access, x-goog-api-key",
   "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
 };
 
@@ -74,25 +84,12 @@ export function defaultEmbedding(text, dim = DEFAULT_DIM, concepts = new Map()) 
 
 const asList = (m) => (m === undefined ? [] : Array.isArray(m) ? m : [m]);
 const matches = (rule, text) => asList(rule.match).every((s) => text.includes(String(s)));
-const approxTokens = (s) => Math.ceil(String(s).length / 4);
 const isFailure = (rule) => rule.drop || rule.body !== undefined || (rule.status ?? 200) >= 400;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function errorBody(status, message = "scripted error") {
-  const type = status === 429 ? "rate_limit_error" : status < 500 ? "invalid_request_error" : "server_error";
-  return JSON.stringify({ error: { message, type, code: null } });
-}
-
-/** Text of a chat request: all messages[].content joined with "\n" (array parts -> their text). */
-function chatText(body) {
-  const msgs = Array.isArray(body?.messages) ? body.messages : [];
-  return msgs
-    .map((m) =>
-      Array.isArray(m?.content)
-        ? m.content.map((p) => (typeof p === "string" ? p : p?.text ?? "")).join("\n")
-        : String(m?.content ?? ""),
-    )
-    .join("\n");
+/** An error body in `wire`'s format (OpenAI's by default). */
+function errorBody(status, message = "scripted error", wire = openai) {
+  return JSON.stringify(wire.errorBody(status, message));
 }
 
 function validateRule(rule) {
@@ -101,6 +98,8 @@ function validateRule(rule) {
     throw new Error(`scripted-server: unknown rule kind ${JSON.stringify(rule.kind)}`);
   if (rule.kind === "concept" && (!Array.isArray(rule.words) || rule.words.length === 0))
     throw new Error("scripted-server: concept rule needs a non-empty `words` array");
+  if (rule.wire !== undefined && !(rule.wire in WIRES))
+    throw new Error(`scripted-server: unknown wire ${JSON.stringify(rule.wire)} (one of ${Object.keys(WIRES).join(", ")})`);
 }
 
 // ---------------------------------------------------------------- server
@@ -123,9 +122,15 @@ export async function startScriptedServer({ port = 0 } = {}) {
         })
       : Promise.resolve();
 
-  /** First rule of `kind` with uses left that satisfies `pred`. */
-  const findRule = (kind, pred) =>
-    rules.find((r) => r.kind === kind && (r.times === undefined || r.used < r.times) && pred(r));
+  /** First rule of `kind` (for `wire`) with uses left that satisfies `pred`. */
+  const findRule = (kind, wire, pred) =>
+    rules.find(
+      (r) =>
+        r.kind === kind &&
+        (r.wire === undefined || r.wire === wire.name) &&
+        (r.times === undefined || r.used < r.times) &&
+        pred(r),
+    );
 
   const conceptMap = () => {
     const map = new Map();
@@ -149,10 +154,10 @@ export async function startScriptedServer({ port = 0 } = {}) {
       log = [];
       return handle;
     },
-    /** filter: "chat" | "embedding" | "other" (by kind) or "/path" (by path). */
+    /** filter: "chat" | "embedding" | "other" (by kind), a wire name such as "anthropic", or "/path". */
     requests(filter) {
       if (filter === undefined) return log.slice();
-      const key = String(filter).startsWith("/") ? "path" : "kind";
+      const key = String(filter).startsWith("/") ? "path" : filter in WIRES ? "wire" : "kind";
       return log.filter((e) => e[key] === filter);
     },
     count(kind) {
@@ -169,15 +174,16 @@ export async function startScriptedServer({ port = 0 } = {}) {
   };
 
   /** Send a response (always with CORS headers) and record its status in the log entry. */
-  function send(res, entry, status, body, extraHeaders = {}) {
+  function send(res, entry, status, body, extraHeaders = {}, contentType = "application/json") {
     if (entry) entry.status = status;
     if (res.destroyed || res.writableEnded) return;
-    res.writeHead(status, { ...CORS_HEADERS, "Content-Type": "application/json", ...extraHeaders });
+    res.writeHead(status, { ...CORS_HEADERS, "Content-Type": contentType, ...extraHeaders });
     res.end(body);
   }
 
-  /** Apply a rule's delay/drop/status/body/headers; `okBody()` builds the normal body. */
-  async function reply(req, res, entry, rule, okBody) {
+  /** Apply a rule's delay/drop/status/body/headers; `okBody()` builds the normal reply (an object, or
+   * `{ndjson: [...]}` for a streamed one) in `wire`'s format. */
+  async function reply(req, res, entry, rule, wire, okBody) {
     await delay(rule?.delayMs ?? 0);
     if (rule?.drop) {
       entry.status = null;
@@ -186,13 +192,21 @@ export async function startScriptedServer({ port = 0 } = {}) {
       return;
     }
     const status = rule?.status ?? 200;
-    const body = rule?.body !== undefined ? String(rule.body) : status >= 400 ? errorBody(status) : okBody();
-    send(res, entry, status, body, rule?.headers ?? {});
+    if (rule?.body !== undefined) return send(res, entry, status, String(rule.body), rule?.headers ?? {});
+    if (status >= 400) return send(res, entry, status, errorBody(status, "scripted error", wire), rule?.headers ?? {});
+    const out = okBody();
+    if (out?.ndjson) {
+      const lines = out.ndjson.map((line) => JSON.stringify(line) + "\n").join("");
+      return send(res, entry, status, lines, rule?.headers ?? {}, "application/x-ndjson");
+    }
+    send(res, entry, status, JSON.stringify(out), rule?.headers ?? {});
   }
 
-  async function handleChat(req, res, entry, body) {
-    const text = chatText(body);
-    const rule = findRule("chat", (r) => matches(r, text));
+  async function handleChat(req, res, entry, body, wire, params) {
+    const { system, user } = wire.chatText(body);
+    const text = [system, user].filter((t) => t !== "").join("\n");
+    Object.assign(entry, { system, user, text });
+    const rule = findRule("chat", wire, (r) => matches(r, text));
     if (rule) rule.used++;
     else entry.unmatched = true;
     const content =
@@ -201,31 +215,21 @@ export async function startScriptedServer({ port = 0 } = {}) {
         : typeof rule.reply === "string"
           ? rule.reply
           : JSON.stringify(rule.reply ?? "");
-    await reply(req, res, entry, rule, () => {
-      const prompt = approxTokens(text);
-      const completion = approxTokens(content);
-      return JSON.stringify({
-        id: `chatcmpl-${++chatCounter}`,
-        object: "chat.completion",
-        created: Math.floor(Date.now() / 1000),
-        model: body?.model ?? "scripted",
-        choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
-        usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
-      });
-    });
+    await reply(req, res, entry, rule, wire, () =>
+      wire.chatReply({ body, content, prompt: text, counter: ++chatCounter, params, rule }),
+    );
   }
 
-  async function handleEmbeddings(req, res, entry, body) {
-    const input = body?.input;
-    if (input === undefined || input === null)
-      return send(res, entry, 400, errorBody(400, "missing `input`"));
-    const inputs = (Array.isArray(input) ? input : [input]).map(String);
-    const dim = body?.dimensions ?? DEFAULT_DIM;
+  async function handleEmbeddings(req, res, entry, body, wire, params) {
+    const { inputs, error } = wire.inputs(body);
+    if (error) return send(res, entry, 400, errorBody(400, error, wire));
+    entry.inputs = inputs;
+    const dim = wire.dimensions(body, params) ?? DEFAULT_DIM;
     if (!Number.isInteger(dim) || dim <= 0)
-      return send(res, entry, 400, errorBody(400, "`dimensions` must be a positive integer"));
+      return send(res, entry, 400, errorBody(400, "`dimensions` must be a positive integer", wire));
 
     // One matching rule per input; a rule counts one use per request it applies to.
-    const perInput = inputs.map((s) => findRule("embedding", (r) => matches(r, s)));
+    const perInput = inputs.map((s) => findRule("embedding", wire, (r) => matches(r, s)));
     const applied = [...new Set(perInput.filter(Boolean))];
     for (const r of applied) r.used++;
 
@@ -237,19 +241,9 @@ export async function startScriptedServer({ port = 0 } = {}) {
       headers: Object.assign({}, ...applied.map((r) => r.headers ?? {})),
       status: applied.find((r) => r.status !== undefined)?.status,
     };
-    await reply(req, res, entry, effective, () => {
-      const data = inputs.map((s, index) => ({
-        object: "embedding",
-        index,
-        embedding: perInput[index]?.vector ?? defaultEmbedding(s, dim, concepts),
-      }));
-      const tokens = inputs.reduce((n, s) => n + approxTokens(s), 0);
-      return JSON.stringify({
-        object: "list",
-        data,
-        model: body?.model ?? "scripted-embedding",
-        usage: { prompt_tokens: tokens, total_tokens: tokens },
-      });
+    await reply(req, res, entry, effective, wire, () => {
+      const vectors = inputs.map((s, index) => perInput[index]?.vector ?? defaultEmbedding(s, dim, concepts));
+      return wire.embeddingReply({ body, inputs, vectors, params });
     });
   }
 
@@ -281,12 +275,6 @@ export async function startScriptedServer({ port = 0 } = {}) {
     const url = new URL(req.url, `http://${HOST}`);
     if (url.pathname.startsWith("/__")) return handleControl(req, res, url, raw);
 
-    const route =
-      req.method === "POST" && url.pathname === "/v1/chat/completions"
-        ? "chat"
-        : req.method === "POST" && url.pathname === "/v1/embeddings"
-          ? "embedding"
-          : "other";
     let body = raw; // raw string if it is not JSON
     let parsed = true;
     try {
@@ -294,13 +282,24 @@ export async function startScriptedServer({ port = 0 } = {}) {
     } catch {
       parsed = false;
     }
-    const entry = { kind: route, method: req.method, path: url.pathname, headers: { ...req.headers }, body, time };
+    const found = route(req.method, url, body);
+    const kind = found?.kind ?? "other";
+    const entry = { kind, method: req.method, path: url.pathname, headers: { ...req.headers }, body, time };
+    if (found) entry.wire = found.wire.name;
     log.push(entry);
 
-    if (route === "other") return send(res, entry, 404, errorBody(404, `unknown path ${req.method} ${url.pathname}`));
-    if (!parsed || body === null || typeof body !== "object")
-      return send(res, entry, 400, errorBody(400, "request body is not a valid JSON object"));
-    return route === "chat" ? handleChat(req, res, entry, body) : handleEmbeddings(req, res, entry, body);
+    if (!found) return send(res, entry, 404, errorBody(404, `unknown path ${req.method} ${url.pathname}`));
+    const { wire, params } = found;
+    if (!parsed || body === null || typeof body !== "object" || Array.isArray(body))
+      return send(res, entry, 400, errorBody(400, "request body is not a valid JSON object", wire));
+    const problem = wire.check(kind, { body, headers: req.headers, url, params });
+    if (problem) {
+      entry.invalid = problem.message;
+      return send(res, entry, problem.status, errorBody(problem.status, problem.message, wire));
+    }
+    return kind === "chat"
+      ? handleChat(req, res, entry, body, wire, params)
+      : handleEmbeddings(req, res, entry, body, wire, params);
   }
 
   const server = http.createServer((req, res) => {

@@ -2,9 +2,23 @@
 //! that names the offending field. Each provider's options live in a module of their own; this file
 //! picks one by `provider`.
 
+mod anthropic;
+mod azure_openai;
+mod choice;
+mod compatible;
+mod fields;
+mod gemini;
+mod ollama;
 mod openai;
+mod workers_ai;
 
+pub use anthropic::AnthropicOptions;
+pub use azure_openai::{AzureEmbedderOptions, AzureLlmOptions};
+pub use compatible::{find_host, Host, HOSTS};
+pub use gemini::{GeminiEmbedderOptions, GeminiLlmOptions};
+pub use ollama::{OllamaEmbedderOptions, OllamaLlmOptions};
 pub use openai::{OpenAiEmbedderOptions, OpenAiLlmOptions};
+pub use workers_ai::{WorkersAiEmbedderOptions, WorkersAiEmbedderSettings, WorkersAiLlmOptions, WorkersAiLlmSettings};
 
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -13,7 +27,10 @@ use serde_json::Value;
 use super::error::{MemoryError, Result};
 use super::prompts::{FACT_EXTRACTION_PROMPT, UPDATE_MEMORY_PROMPT};
 use crate::http::RetryPolicy;
-use crate::providers::{OpenAiChatSettings, OpenAiEmbedderSettings};
+use crate::providers::{
+    AnthropicSettings, AzureOpenAiChatSettings, AzureOpenAiEmbedderSettings, GeminiChatSettings, GeminiEmbedderSettings,
+    OllamaChatSettings, OllamaEmbedderSettings, OpenAiChatSettings, OpenAiEmbedderSettings,
+};
 
 /// Environment lookup (`OPENAI_API_KEY`, …) where the platform has one.
 pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
@@ -42,6 +59,9 @@ pub struct ProviderConfig {
     pub provider: String,
     #[serde(default)]
     pub config: Option<Value>,
+    /// `embedder: {provider: "custom", embed, dimensions}`: the length of the callback's vectors.
+    #[serde(default)]
+    pub dimensions: Option<u32>,
 }
 
 /// `customPrompts`.
@@ -73,7 +93,16 @@ pub struct Prompts {
 pub enum LlmChoice {
     /// `provider: "none"`: no LLM; `add()` stores messages as they are.
     None,
+    /// OpenAI and the OpenAI-compatible hosts.
     OpenAi(OpenAiChatSettings),
+    AzureOpenAi(AzureOpenAiChatSettings),
+    Anthropic(AnthropicSettings),
+    Gemini(GeminiChatSettings),
+    Ollama(OllamaChatSettings),
+    /// Through the `llm.binding` Workers AI binding.
+    WorkersAi(WorkersAiLlmSettings),
+    /// The app's `llm.generate` callback.
+    Custom,
 }
 
 /// The embedder to use.
@@ -81,7 +110,15 @@ pub enum LlmChoice {
 pub enum EmbedderChoice {
     /// `provider: "none"`: no vectors; search falls back to keywords.
     None,
+    /// OpenAI and the OpenAI-compatible hosts.
     OpenAi(OpenAiEmbedderSettings),
+    AzureOpenAi(AzureOpenAiEmbedderSettings),
+    Gemini(GeminiEmbedderSettings),
+    Ollama(OllamaEmbedderSettings),
+    /// Through the `embedder.binding` Workers AI binding.
+    WorkersAi(WorkersAiEmbedderSettings),
+    /// The app's `embedder.embed` callback, whose vectors have `dimensions` entries.
+    Custom { dimensions: usize },
 }
 
 /// Where memories persist: the provider name and its raw options, which the platform layer reads
@@ -131,35 +168,27 @@ pub fn provider_options<T: DeserializeOwned + Default>(config: &Option<Value>, f
 }
 
 fn openai_default() -> ProviderConfig {
-    ProviderConfig { provider: "openai".into(), config: None }
+    ProviderConfig { provider: "openai".into(), ..ProviderConfig::default() }
 }
 
 impl MemoryConfig {
     /// Fills defaults (OpenAI `gpt-4o-mini` and `text-embedding-3-small`, in-memory store) and validates.
     /// `env` supplies `OPENAI_API_KEY` / `OPENAI_BASE_URL` fallbacks where the platform has them.
     pub fn resolve(self, env: Env) -> Result<ResolvedConfig> {
-        let llm = self.llm.unwrap_or_else(openai_default);
-        let llm = match llm.provider.as_str() {
-            "openai" => {
-                LlmChoice::OpenAi(provider_options::<OpenAiLlmOptions>(&llm.config, "llm.config")?.resolve(env)?)
+        let llm = choice::llm_choice(self.llm.unwrap_or_else(openai_default), env)?;
+        let embedder = choice::embedder_choice(self.embedder.unwrap_or_else(openai_default), env)?;
+        for (part, field) in [(&self.vector_store, "vectorStore.dimensions"), (&self.storage, "storage.dimensions")] {
+            if part.as_ref().is_some_and(|part| part.dimensions.is_some()) {
+                return Err(invalid(field, "unknown field"));
             }
-            "none" => LlmChoice::None,
-            other => return Err(unknown_provider("llm.provider", other, &["openai", "none"])),
-        };
-        let embedder = self.embedder.unwrap_or_else(openai_default);
-        let embedder = match embedder.provider.as_str() {
-            "openai" => EmbedderChoice::OpenAi(
-                provider_options::<OpenAiEmbedderOptions>(&embedder.config, "embedder.config")?.resolve(env)?,
-            ),
-            "none" => EmbedderChoice::None,
-            other => return Err(unknown_provider("embedder.provider", other, &["openai", "none"])),
-        };
+        }
         if let Some(store) = &self.vector_store {
             if store.provider != "memory" {
                 return Err(unknown_provider("vectorStore.provider", &store.provider, &["memory"]));
             }
         }
-        let storage = self.storage.unwrap_or_else(|| ProviderConfig { provider: "memory".into(), config: None });
+        let storage =
+            self.storage.unwrap_or_else(|| ProviderConfig { provider: "memory".into(), ..ProviderConfig::default() });
         let retry_options = self.retry.unwrap_or_default();
         let defaults = RetryPolicy::default();
         let retry = RetryPolicy {

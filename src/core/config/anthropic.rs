@@ -1,0 +1,41 @@
+//! `llm: {provider: "anthropic", config: {…}}`.
+
+use serde::Deserialize;
+
+use super::fields::{http_url, max_tokens, temperature};
+use super::{non_empty, Env};
+use crate::core::error::Result;
+use crate::providers::AnthropicSettings;
+
+/// `llm.config` for Anthropic.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AnthropicOptions {
+    pub model: Option<String>,
+    pub api_key: Option<String>,
+    #[serde(alias = "baseURL")]
+    pub base_url: Option<String>,
+    pub anthropic_version: Option<String>,
+    pub temperature: Option<f64>,
+    pub max_tokens: Option<u32>,
+    /// Force the memory's reply shapes through a tool (default true); false uses the text path only.
+    pub tool_output: Option<bool>,
+    /// Send `anthropic-dangerous-direct-browser-access: true` so browsers may call the API directly.
+    pub dangerously_allow_browser: Option<bool>,
+}
+
+impl AnthropicOptions {
+    /// Fills defaults (`claude-haiku-4-5`, version `2023-06-01`, `ANTHROPIC_API_KEY`) and validates.
+    pub fn resolve(self, env: Env) -> Result<AnthropicSettings> {
+        Ok(AnthropicSettings {
+            model: non_empty("llm.config.model", self.model, "claude-haiku-4-5")?,
+            api_key: self.api_key.or_else(|| env("ANTHROPIC_API_KEY")),
+            base_url: http_url("llm.config.baseUrl", self.base_url, "https://api.anthropic.com/v1")?,
+            version: non_empty("llm.config.anthropicVersion", self.anthropic_version, "2023-06-01")?,
+            temperature: temperature("llm.config.temperature", self.temperature, 1.0)?,
+            max_tokens: max_tokens("llm.config.maxTokens", self.max_tokens)?,
+            tool_output: self.tool_output.unwrap_or(true),
+            browser_access: self.dangerously_allow_browser.unwrap_or(false),
+        })
+    }
+}

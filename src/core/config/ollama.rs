@@ -1,0 +1,62 @@
+//! `{provider: "ollama", config: {…}}` for the LLM and the embedder.
+
+use serde::Deserialize;
+
+use super::fields::{dimensions, http_url, max_tokens, temperature};
+use super::non_empty;
+use crate::core::error::Result;
+use crate::providers::{OllamaChatSettings, OllamaEmbedderSettings};
+
+const OLLAMA_BASE_URL: &str = "http://localhost:11434";
+
+/// `llm.config` for Ollama.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OllamaLlmOptions {
+    pub model: Option<String>,
+    #[serde(alias = "baseURL")]
+    pub base_url: Option<String>,
+    /// Bearer token, for Ollama behind an authenticating proxy.
+    pub api_key: Option<String>,
+    pub temperature: Option<f64>,
+    pub max_tokens: Option<u32>,
+    /// `format: "json"` for JSON replies. Default true.
+    pub json_mode: Option<bool>,
+}
+
+/// `embedder.config` for Ollama.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OllamaEmbedderOptions {
+    pub model: Option<String>,
+    #[serde(alias = "baseURL")]
+    pub base_url: Option<String>,
+    pub api_key: Option<String>,
+    pub dimensions: Option<u32>,
+}
+
+impl OllamaLlmOptions {
+    /// Fills defaults (`llama3.1` at `http://localhost:11434`) and validates.
+    pub fn resolve(self) -> Result<OllamaChatSettings> {
+        Ok(OllamaChatSettings {
+            model: non_empty("llm.config.model", self.model, "llama3.1")?,
+            base_url: http_url("llm.config.baseUrl", self.base_url, OLLAMA_BASE_URL)?,
+            api_key: self.api_key,
+            temperature: temperature("llm.config.temperature", self.temperature, 2.0)?,
+            max_tokens: max_tokens("llm.config.maxTokens", self.max_tokens)?,
+            json_mode: self.json_mode.unwrap_or(true),
+        })
+    }
+}
+
+impl OllamaEmbedderOptions {
+    /// Fills defaults (`nomic-embed-text`) and validates.
+    pub fn resolve(self) -> Result<OllamaEmbedderSettings> {
+        Ok(OllamaEmbedderSettings {
+            model: non_empty("embedder.config.model", self.model, "nomic-embed-text")?,
+            base_url: http_url("embedder.config.baseUrl", self.base_url, OLLAMA_BASE_URL)?,
+            api_key: self.api_key,
+            dimensions: dimensions("embedder.config.dimensions", self.dimensions)?,
+        })
+    }
+}

@@ -1,0 +1,109 @@
+//! Models the app brings as JS functions, the offline path (WebLLM, transformers.js, a browser's
+//! built-in model): `llm.generate({system, user, json})` resolving to the reply text, and
+//! `embedder.embed(texts)` resolving to one vector (`number[]` or `Float32Array`) per text. What they
+//! throw becomes `LLM_CALLBACK` / `EMBEDDING_CALLBACK`, which `add()` degrades like HTTP failures.
+
+use js_sys::{Array, Float32Array, Float64Array, Function, Object, Promise, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+use crate::core::config::invalid;
+use crate::core::error::{MemoryError, Result};
+use crate::providers::{checked_vectors, Embedder, Llm};
+
+/// A readable message for whatever JS threw.
+pub(crate) fn js_message(value: &JsValue) -> String {
+    if let Some(error) = value.dyn_ref::<js_sys::Error>() {
+        return String::from(error.message());
+    }
+    value
+        .as_string()
+        .or_else(|| js_sys::JSON::stringify(value).ok().and_then(|s| s.as_string()))
+        .unwrap_or_else(|| format!("a thrown {}", value.js_typeof().as_string().unwrap_or_default()))
+}
+
+/// Calls `function` with `args` (and `this`), then awaits the result when it is a promise or thenable.
+pub(crate) async fn call(function: &Function, this: &JsValue, args: &[JsValue]) -> Result<JsValue, String> {
+    let args: Array = args.iter().collect();
+    let returned = function.apply(this, &args).map_err(|e| js_message(&e))?;
+    JsFuture::from(Promise::resolve(&returned)).await.map_err(|e| js_message(&e))
+}
+
+/// `value` as a function, or `INVALID_CONFIG` naming `field`.
+pub(crate) fn function(value: &JsValue, field: &str, shape: &str) -> Result<Function> {
+    value.dyn_ref::<Function>().cloned().ok_or_else(|| invalid(field, format!("must be a function {shape}")))
+}
+
+/// `llm: {provider: "custom", generate}`.
+pub struct CallbackLlm {
+    generate: Function,
+}
+
+impl CallbackLlm {
+    /// `generate` is the live value at `llm.generate`.
+    pub fn new(generate: &JsValue) -> Result<Self> {
+        Ok(Self { generate: function(generate, "llm.generate", "({system, user, json}) => string | Promise<string>")? })
+    }
+}
+
+impl Llm for CallbackLlm {
+    async fn generate(&self, system: &str, user: &str, json: bool) -> Result<String> {
+        let request = Object::new();
+        for (key, value) in [("system", JsValue::from_str(system)), ("user", user.into()), ("json", json.into())] {
+            let _ = Reflect::set(&request, &key.into(), &value);
+        }
+        let reply = call(&self.generate, &JsValue::NULL, &[request.into()]).await.map_err(MemoryError::LlmCallback)?;
+        reply.as_string().ok_or_else(|| {
+            let kind = reply.js_typeof().as_string().unwrap_or_default();
+            MemoryError::LlmResponse(format!("generate must resolve to a string, got {kind}"))
+        })
+    }
+}
+
+/// `embedder: {provider: "custom", embed, dimensions}`.
+pub struct CallbackEmbedder {
+    embed: Function,
+    dimensions: usize,
+}
+
+impl CallbackEmbedder {
+    /// `embed` is the live value at `embedder.embed`; every vector must have `dimensions` entries.
+    pub fn new(embed: &JsValue, dimensions: usize) -> Result<Self> {
+        let shape = "(texts: string[]) => number[][] | Float32Array[] (or a Promise of it)";
+        Ok(Self { embed: function(embed, "embedder.embed", shape)?, dimensions })
+    }
+}
+
+/// A `number[]`, `Float32Array` or `Float64Array` as a vector.
+pub(crate) fn js_vector(value: &JsValue) -> Option<Vec<f32>> {
+    if let Some(array) = value.dyn_ref::<Float32Array>() {
+        return Some(array.to_vec());
+    }
+    if let Some(array) = value.dyn_ref::<Float64Array>() {
+        return Some(array.to_vec().into_iter().map(|x| x as f32).collect());
+    }
+    let array = value.dyn_ref::<Array>()?;
+    array.iter().map(|x| x.as_f64().map(|x| x as f32)).collect()
+}
+
+impl Embedder for CallbackEmbedder {
+    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {
+        if texts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let input: Array = texts.iter().map(|text| JsValue::from_str(text)).collect();
+        let reply = call(&self.embed, &JsValue::NULL, &[input.into()]).await.map_err(MemoryError::EmbeddingCallback)?;
+        let bad = |why: String| MemoryError::EmbeddingResponse(why);
+        let list = reply.dyn_ref::<Array>().ok_or_else(|| bad("embed must resolve to an array of vectors".into()))?;
+        let vectors = list
+            .iter()
+            .enumerate()
+            .map(|(i, v)| js_vector(&v).ok_or_else(|| bad(format!("vector {i} is not a number[] or Float32Array"))))
+            .collect::<Result<Vec<_>>>()?;
+        checked_vectors(vectors, texts.len(), Some(self.dimensions))
+    }
+
+    fn dimensions(&self) -> Option<usize> {
+        Some(self.dimensions)
+    }
+}

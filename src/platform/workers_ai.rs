@@ -1,0 +1,125 @@
+//! Cloudflare Workers AI through the Worker's AI binding (`env.AI`): `binding.run(model, inputs)`.
+//! Text generation sends `{messages, max_tokens, temperature}` (plus `response_format` for JSON replies,
+//! dropped for the instance if the model refuses it) and reads `{response}`, a string, or an object in
+//! JSON mode. `@cf/baai/bge-*` embeddings send `{text: [...]}` and read `{shape, data}`.
+
+use std::cell::Cell;
+
+use js_sys::{Function, Reflect};
+use serde_json::{json, Value};
+use wasm_bindgen::{JsCast, JsValue};
+
+use super::callback::call;
+use crate::core::config::{invalid, WorkersAiEmbedderSettings, WorkersAiLlmSettings};
+use crate::core::error::{MemoryError, Result};
+use crate::providers::{checked_vectors, json_vectors, Embedder, Llm, ReplySchemas};
+
+/// The AI binding: an object with a `run(model, inputs)` method.
+struct Binding {
+    object: JsValue,
+    run: Function,
+}
+
+impl Binding {
+    fn new(object: &JsValue, field: &str) -> Result<Self> {
+        let run = Reflect::get(object, &"run".into()).ok().filter(|_| object.is_object());
+        let run = run.and_then(|run| run.dyn_into::<Function>().ok());
+        let run =
+            run.ok_or_else(|| invalid(field, "must be the Worker's AI binding (e.g. env.AI), an object with run()"))?;
+        Ok(Self { object: object.clone(), run })
+    }
+
+    /// `run(model, inputs)`; a throw or rejection comes back as its message.
+    async fn run(&self, model: &str, inputs: &Value) -> Result<Value, String> {
+        let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+        let inputs = serde::Serialize::serialize(inputs, &serializer).map_err(|e| e.to_string())?;
+        let output = call(&self.run, &self.object, &[JsValue::from_str(model), inputs]).await?;
+        serde_wasm_bindgen::from_value(output).map_err(|_| "run() resolved to something that is not JSON data".into())
+    }
+}
+
+/// A Workers AI text-generation model.
+pub struct WorkersAiLlm {
+    binding: Binding,
+    settings: WorkersAiLlmSettings,
+    schemas: ReplySchemas,
+    json_mode: Cell<bool>,
+}
+
+impl WorkersAiLlm {
+    /// `binding` is the live value at `llm.binding`; `schemas` are sent as JSON schemas where known.
+    pub fn new(binding: &JsValue, settings: WorkersAiLlmSettings, schemas: ReplySchemas) -> Result<Self> {
+        let json_mode = Cell::new(settings.json_mode);
+        Ok(Self { binding: Binding::new(binding, "llm.binding")?, settings, schemas, json_mode })
+    }
+
+    fn inputs(&self, system: &str, user: &str, json_mode: bool) -> Value {
+        let mut inputs = json!({
+            "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
+            "max_tokens": self.settings.max_tokens,
+            "temperature": self.settings.temperature,
+        });
+        if json_mode {
+            inputs["response_format"] = match self.schemas.find(system) {
+                Some(shape) => json!({"type": "json_schema", "json_schema": shape.schema}),
+                None => json!({"type": "json_object"}),
+            };
+        }
+        inputs
+    }
+}
+
+/// The reply text of a text-generation output: `response` as a string, or as JSON text in JSON mode.
+fn reply_text(output: &Value) -> Result<String> {
+    match output.get("response") {
+        Some(Value::String(text)) => Ok(text.clone()),
+        Some(value @ (Value::Object(_) | Value::Array(_))) => Ok(value.to_string()),
+        _ => Err(MemoryError::LlmResponse("Workers AI output has no response".into())),
+    }
+}
+
+impl Llm for WorkersAiLlm {
+    async fn generate(&self, system: &str, user: &str, json: bool) -> Result<String> {
+        let model = &self.settings.model;
+        let failed = |why: String| MemoryError::LlmCallback(format!("Workers AI binding: {why}"));
+        let structured = json && self.json_mode.get();
+        let output = match self.binding.run(model, &self.inputs(system, user, structured)).await {
+            Err(_) if structured => {
+                let output = self.binding.run(model, &self.inputs(system, user, false)).await.map_err(failed)?;
+                self.json_mode.set(false);
+                output
+            }
+            other => other.map_err(failed)?,
+        };
+        reply_text(&output)
+    }
+}
+
+/// A Workers AI embedding model (`@cf/baai/bge-*`).
+pub struct WorkersAiEmbedder {
+    binding: Binding,
+    settings: WorkersAiEmbedderSettings,
+}
+
+impl WorkersAiEmbedder {
+    /// `binding` is the live value at `embedder.binding`.
+    pub fn new(binding: &JsValue, settings: WorkersAiEmbedderSettings) -> Result<Self> {
+        Ok(Self { binding: Binding::new(binding, "embedder.binding")?, settings })
+    }
+}
+
+impl Embedder for WorkersAiEmbedder {
+    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {
+        if texts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let output = self.binding.run(&self.settings.model, &json!({"text": texts})).await;
+        let output = output.map_err(|why| MemoryError::EmbeddingCallback(format!("Workers AI binding: {why}")))?;
+        let vectors = json_vectors(output.get("data"), "data")?;
+        checked_vectors(vectors, texts.len(), self.settings.dimensions)
+    }
+
+    fn dimensions(&self) -> Option<usize> {
+        self.settings.dimensions
+    }
+}
