@@ -158,7 +158,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                     embedded.insert(text.clone(), vector);
                 }
                 Err(error) => {
-                    warnings.push(AddWarning::new("EMBEDDING_FAILED", format!("skipped \"{text}\": {error}")))
+                    // A vector of the wrong length is a configuration problem; say so in the code.
+                    let code = match error {
+                        MemoryError::DimensionMismatch { .. } => "DIMENSION_MISMATCH",
+                        _ => "EMBEDDING_FAILED",
+                    };
+                    warnings.push(AddWarning::new(code, format!("skipped \"{text}\": {error}")))
                 }
             }
         }

@@ -1,9 +1,11 @@
-// Scripted OpenAI-compatible HTTP server for tests (no real LLM is reachable).
+// Scripted model server for tests (no real LLM is reachable). It speaks every provider's wire format
+// (see wire-formats.mjs): OpenAI, Azure OpenAI, Anthropic, Gemini, Ollama, and the Workers AI REST route
+// that tests/support/workers-ai-binding.mjs calls to stand in for `env.AI`.
 //
 // In-process:
 //   const server = await startScriptedServer({ port: 0 });
 //   server.script({ kind: "chat", match: ["Extract"], reply: { facts: [] } });
-//   ... point the client at server.baseUrl ...
+//   ... point the client at server.baseUrl (OpenAI), server.url + "/v1" (Anthropic), … ...
 //   await server.close();
 //
 // Out-of-process (e.g. browser tests):
@@ -11,17 +13,22 @@
 //   -> prints exactly one line "listening http://127.0.0.1:8787" and serves until killed.
 //   Control endpoints: POST /__script (rule or array), POST /__reset, GET /__requests[?kind=chat].
 //
-// Serves chat and embedding requests in every provider's wire format (see wire-formats.mjs): OpenAI
-// (POST /v1/chat/completions, /v1/embeddings), Azure OpenAI deployments, Anthropic /v1/messages, Gemini
-// generateContent / batchEmbedContents, Ollama /api/chat and /api/embed, and Cloudflare's Workers AI REST
-// route (which tests/support/workers-ai-binding.mjs calls to stand in for `env.AI`). Each request is
-// checked the way the real API would check it (path, auth headers, body fields): a request the real API
-// would refuse gets that API's error (4xx) and its log entry an `invalid` reason. Replies and errors come
-// in the wire's own shape. Chat rules match on the prompt text (system + user, whatever the format);
-// a rule may name a `wire` to apply to that format only. For Anthropic, a rule's JSON-object reply to a
-// request that forces a tool comes back as that tool's `tool_use` block (unless the rule has
-// `toolUse: false`). Replies are chosen by rules (checked in the order they were added; first matching
-// rule with `times` left wins). Only Node built-ins; binds 127.0.0.1 only.
+// Every request is checked the way the real API checks it (path, auth headers, body fields); one the real
+// API would refuse gets that API's 4xx error and an `invalid` reason in its log entry. Replies and errors
+// come in the wire's own shape.
+//
+// Rules are checked in the order they were added; the first matching rule with `times` left wins:
+//   kind     "chat" | "embedding" | "concept" (words that embed alike)
+//   match    substring(s) of the prompt text (chat: system + user, whatever the format) or of one input
+//   wire     only requests in this format ("openai", "azure", "anthropic", "gemini", "ollama", "workers-ai")
+//   has      dotted body path(s) the request must send, e.g. "response_format", "generationConfig.responseSchema"
+//   reply    chat content (objects are JSON-stringified); for Anthropic requests that force a tool, a JSON
+//            object comes back as that tool's `tool_use` block unless `toolUse: false`
+//   vector   embedding override; status/message (an error in the wire's shape), headers, body (sent
+//            verbatim: malformed replies), drop (close the socket), delayMs, times
+// Log entries: {kind, wire, method, path, query?, headers, body, time, status, reply (the body sent),
+//   system/user/text (chat), inputs (embeddings), invalid?, unmatched?, dropped?}.
+// Only Node built-ins; binds 127.0.0.1 only.
 
 import http from "node:http";
 import { pathToFileURL } from "node:url";
@@ -29,13 +36,13 @@ import { route, WIRES, openai } from "./wire-formats.mjs";
 
 const HOST = "127.0.0.1";
 const DEFAULT_DIM = 64;
-const STOP_WORDS = new Set(
-  "a an the is are was were to of and or in on at for with my i me user user's s".split(" "),
-);
+const STOP_WORDS = new Set("a an the is are was were to of and or in on at for with my i me user user's s".split(" "));
 const CORS_HEADERS = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Allow-Headers":
-    "*, authorization, content-type, api-key, x-api-key, anthropic-version, anthropic-dangerous-direct-browser-access, x-goog-api-key",
+  "Access-Control-Allow-Headers": [
+    "*, authorization, content-type, api-key, x-api-key, x-goog-api-key",
+    "anthropic-version, anthropic-dangerous-direct-browser-access",
+  ].join(", "),
   "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
 };
 
@@ -84,6 +91,13 @@ export function defaultEmbedding(text, dim = DEFAULT_DIM, concepts = new Map()) 
 
 const asList = (m) => (m === undefined ? [] : Array.isArray(m) ? m : [m]);
 const matches = (rule, text) => asList(rule.match).every((s) => text.includes(String(s)));
+/** The value at a dotted `path` of `body`. */
+const at = (body, path) =>
+  String(path)
+    .split(".")
+    .reduce((v, key) => (v == null ? undefined : v[key]), body);
+/** A rule with `has` applies only to requests whose body has every dotted path it lists. */
+const hasAll = (rule, body) => asList(rule.has).every((path) => at(body, path) !== undefined);
 const isFailure = (rule) => rule.drop || rule.body !== undefined || (rule.status ?? 200) >= 400;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -99,7 +113,9 @@ function validateRule(rule) {
   if (rule.kind === "concept" && (!Array.isArray(rule.words) || rule.words.length === 0))
     throw new Error("scripted-server: concept rule needs a non-empty `words` array");
   if (rule.wire !== undefined && !(rule.wire in WIRES))
-    throw new Error(`scripted-server: unknown wire ${JSON.stringify(rule.wire)} (one of ${Object.keys(WIRES).join(", ")})`);
+    throw new Error(
+      `scripted-server: unknown wire ${JSON.stringify(rule.wire)} (one of ${Object.keys(WIRES).join(", ")})`,
+    );
 }
 
 // ---------------------------------------------------------------- server
@@ -175,7 +191,7 @@ export async function startScriptedServer({ port = 0 } = {}) {
 
   /** Send a response (always with CORS headers) and record its status in the log entry. */
   function send(res, entry, status, body, extraHeaders = {}, contentType = "application/json") {
-    if (entry) entry.status = status;
+    if (entry) Object.assign(entry, { status, reply: body });
     if (res.destroyed || res.writableEnded) return;
     res.writeHead(status, { ...CORS_HEADERS, "Content-Type": contentType, ...extraHeaders });
     res.end(body);
@@ -193,7 +209,10 @@ export async function startScriptedServer({ port = 0 } = {}) {
     }
     const status = rule?.status ?? 200;
     if (rule?.body !== undefined) return send(res, entry, status, String(rule.body), rule?.headers ?? {});
-    if (status >= 400) return send(res, entry, status, errorBody(status, "scripted error", wire), rule?.headers ?? {});
+    if (status >= 400) {
+      const body = errorBody(status, rule?.message ?? "scripted error", wire);
+      return send(res, entry, status, body, rule?.headers ?? {});
+    }
     const out = okBody();
     if (out?.ndjson) {
       const lines = out.ndjson.map((line) => JSON.stringify(line) + "\n").join("");
@@ -206,7 +225,7 @@ export async function startScriptedServer({ port = 0 } = {}) {
     const { system, user } = wire.chatText(body);
     const text = [system, user].filter((t) => t !== "").join("\n");
     Object.assign(entry, { system, user, text });
-    const rule = findRule("chat", wire, (r) => matches(r, text));
+    const rule = findRule("chat", wire, (r) => matches(r, text) && hasAll(r, body));
     if (rule) rule.used++;
     else entry.unmatched = true;
     const content =
@@ -229,7 +248,7 @@ export async function startScriptedServer({ port = 0 } = {}) {
       return send(res, entry, 400, errorBody(400, "`dimensions` must be a positive integer", wire));
 
     // One matching rule per input; a rule counts one use per request it applies to.
-    const perInput = inputs.map((s) => findRule("embedding", wire, (r) => matches(r, s)));
+    const perInput = inputs.map((s) => findRule("embedding", wire, (r) => matches(r, s) && hasAll(r, body)));
     const applied = [...new Set(perInput.filter(Boolean))];
     for (const r of applied) r.used++;
 
@@ -285,6 +304,7 @@ export async function startScriptedServer({ port = 0 } = {}) {
     const found = route(req.method, url, body);
     const kind = found?.kind ?? "other";
     const entry = { kind, method: req.method, path: url.pathname, headers: { ...req.headers }, body, time };
+    if (url.search) entry.query = Object.fromEntries(url.searchParams);
     if (found) entry.wire = found.wire.name;
     log.push(entry);
 
@@ -304,7 +324,8 @@ export async function startScriptedServer({ port = 0 } = {}) {
 
   const server = http.createServer((req, res) => {
     onRequest(req, res).catch((err) => {
-      if (!res.headersSent && !res.destroyed) send(res, null, 500, errorBody(500, `scripted-server bug: ${err.message}`));
+      if (!res.headersSent && !res.destroyed)
+        send(res, null, 500, errorBody(500, `scripted-server bug: ${err.message}`));
     });
   });
   await new Promise((resolve, reject) => {
