@@ -44,12 +44,21 @@ pub(crate) fn history_record(
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
     /// A memory with an empty index, for storage that holds nothing yet (the in-memory default).
     pub fn new(llm: L, embedder: E, storage: S, prompts: Prompts) -> Self {
-        Self { llm, embedder, storage, index: RefCell::new(V::default()), prompts }
+        Self::new_with_index(llm, embedder, storage, prompts, V::default())
+    }
+
+    /// Like `new`, with a configured empty search index (e.g. an int8 one).
+    pub fn new_with_index(llm: L, embedder: E, storage: S, prompts: Prompts, index: V) -> Self {
+        Self { llm, embedder, storage, index: RefCell::new(index), prompts }
     }
 
     /// Opens the memory: loads every stored memory into the search index.
     pub async fn open(llm: L, embedder: E, storage: S, prompts: Prompts) -> Result<Self> {
-        let mut index = V::default();
+        Self::open_with_index(llm, embedder, storage, prompts, V::default()).await
+    }
+
+    /// Like `open`, loading into a configured empty search index (e.g. an int8 one).
+    pub async fn open_with_index(llm: L, embedder: E, storage: S, prompts: Prompts, mut index: V) -> Result<Self> {
         for memory in storage.load_memories().await? {
             index.upsert(memory)?;
         }

@@ -7,6 +7,7 @@ use crate::core::error::{MemoryError, Result};
 use crate::core::memory::MemoryEngine;
 use crate::core::storage::{Changeset, InMemoryStorage, Storage};
 use crate::core::types::{HistoryRecord, StoredMemory};
+use crate::core::vector_store::InMemoryVectorStore;
 use crate::platform::FetchClient;
 use crate::platform::{CallbackEmbedder, CallbackLlm, WorkersAiEmbedder, WorkersAiLlm};
 use crate::providers::{
@@ -123,6 +124,8 @@ pub struct Parts {
     pub llm: AnyLlm,
     pub embedder: AnyEmbedder,
     pub storage: AnyStorage,
+    /// The search index, empty and configured (`vectorStore`).
+    pub index: InMemoryVectorStore,
 }
 
 /// Picks the implementations `config` asks for.
@@ -133,7 +136,8 @@ pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
         "memory" => AnyStorage::Memory(InMemoryStorage::default()),
         other => return Err(unknown_provider("storage.provider", other, &["memory"])),
     };
-    Ok(Parts { llm, embedder, storage })
+    let index = InMemoryVectorStore::new(config.vector_store.quantization);
+    Ok(Parts { llm, embedder, storage, index })
 }
 
 impl Parts {

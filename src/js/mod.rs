@@ -1,6 +1,7 @@
 //! The JS binding: a thin `Memory` class that converts arguments, calls the core engine and maps
 //! errors. Every method returns a Promise and rejects with a coded `MemoryError`.
 
+mod bench;
 mod compose;
 mod convert;
 mod error;
@@ -81,7 +82,7 @@ impl Memory {
             let why = "storage: persistent storage must be opened with `await Memory.open(config)`";
             return Err(to_js_error(MemoryError::InvalidConfig(why.into())));
         }
-        let engine = MemoryEngine::new(parts.llm, parts.embedder, parts.storage, config.prompts);
+        let engine = MemoryEngine::new_with_index(parts.llm, parts.embedder, parts.storage, config.prompts, parts.index);
         Ok(Memory { engine: Rc::new(engine) })
     }
 
@@ -90,7 +91,7 @@ impl Memory {
     pub fn open(#[wasm_bindgen(unchecked_optional_param_type = "MemoryConfig")] config: JsValue) -> Promise {
         future_to_promise(async move {
             let (config, parts) = configure(&config).map_err(to_js_error)?;
-            let engine = MemoryEngine::open(parts.llm, parts.embedder, parts.storage, config.prompts).await;
+            let engine = MemoryEngine::open_with_index(parts.llm, parts.embedder, parts.storage, config.prompts, parts.index).await;
             Ok(Memory { engine: Rc::new(engine.map_err(to_js_error)?) }.into())
         })
     }

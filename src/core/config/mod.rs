@@ -10,6 +10,7 @@ mod fields;
 mod gemini;
 mod ollama;
 mod openai;
+mod vector_store;
 mod workers_ai;
 
 pub use anthropic::AnthropicOptions;
@@ -18,6 +19,7 @@ pub use compatible::{find_host, Host, HOSTS};
 pub use gemini::{GeminiEmbedderOptions, GeminiLlmOptions};
 pub use ollama::{OllamaEmbedderOptions, OllamaLlmOptions};
 pub use openai::{OpenAiEmbedderOptions, OpenAiLlmOptions};
+pub use vector_store::{vector_store_settings, MemoryVectorStoreOptions, VectorStoreSettings};
 pub use workers_ai::{WorkersAiEmbedderOptions, WorkersAiEmbedderSettings, WorkersAiLlmOptions, WorkersAiLlmSettings};
 
 use serde::de::DeserializeOwned;
@@ -135,6 +137,8 @@ pub struct ResolvedConfig {
     pub llm: LlmChoice,
     pub embedder: EmbedderChoice,
     pub storage: StorageChoice,
+    /// The in-RAM search index (`vectorStore`).
+    pub vector_store: VectorStoreSettings,
     pub retry: RetryPolicy,
     pub prompts: Prompts,
 }
@@ -182,11 +186,7 @@ impl MemoryConfig {
                 return Err(invalid(field, "unknown field"));
             }
         }
-        if let Some(store) = &self.vector_store {
-            if store.provider != "memory" {
-                return Err(unknown_provider("vectorStore.provider", &store.provider, &["memory"]));
-            }
-        }
+        let vector_store = vector_store_settings(self.vector_store.as_ref())?;
         let storage =
             self.storage.unwrap_or_else(|| ProviderConfig { provider: "memory".into(), ..ProviderConfig::default() });
         let retry_options = self.retry.unwrap_or_default();
@@ -204,6 +204,7 @@ impl MemoryConfig {
             llm,
             embedder,
             storage: StorageChoice { provider: storage.provider, options: storage.config },
+            vector_store,
             retry,
             prompts: Prompts {
                 fact_extraction: non_empty(

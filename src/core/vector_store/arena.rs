@@ -1,0 +1,189 @@
+//! The vectors of all slots in one flat allocation: row `i` starts at `i · stride`, zero-padded to a
+//! multiple of [`LANES`]. Rows are f32, or int8 codes with one scale each (a quarter of the memory).
+
+use super::kernels::{dot_f32, dot_i8, LANES};
+use super::quantize::{decode, encode, QueryCodes};
+use super::Quantization;
+
+#[derive(Debug)]
+enum Rows {
+    F32(Vec<f32>),
+    Int8 { codes: Vec<i8>, scales: Vec<f32> },
+}
+
+/// Row storage. The dimension is fixed by the first vector and forgotten on `clear`.
+#[derive(Debug)]
+pub struct Arena {
+    rows: Rows,
+    dimension: Option<usize>,
+    stride: usize,
+    len: usize,
+}
+
+/// A query prepared for one scan: padded, and quantized in int8 mode.
+pub struct PreparedQuery {
+    padded: Vec<f32>,
+    codes: Option<QueryCodes>,
+}
+
+impl Arena {
+    pub fn new(quantization: Quantization) -> Self {
+        let rows = match quantization {
+            Quantization::None => Rows::F32(Vec::new()),
+            Quantization::Int8 => Rows::Int8 { codes: Vec::new(), scales: Vec::new() },
+        };
+        Self { rows, dimension: None, stride: 0, len: 0 }
+    }
+
+    pub fn quantization(&self) -> Quantization {
+        match self.rows {
+            Rows::F32(_) => Quantization::None,
+            Rows::Int8 { .. } => Quantization::Int8,
+        }
+    }
+
+    /// The vector length, once a vector was stored.
+    pub fn dimension(&self) -> Option<usize> {
+        self.dimension
+    }
+
+    /// Fixes the dimension (the caller checked it against an earlier one), backfilling zero rows.
+    pub fn set_dimension(&mut self, dimension: usize) {
+        if self.dimension.is_none() {
+            self.dimension = Some(dimension);
+            self.stride = dimension.div_ceil(LANES) * LANES;
+            self.resize(self.len);
+        }
+    }
+
+    /// Appends a zero row.
+    pub fn push(&mut self) {
+        self.len += 1;
+        self.resize(self.len);
+    }
+
+    /// Writes `vector` (of the arena's dimension) into row `slot`, or zeroes it.
+    pub fn write(&mut self, slot: usize, vector: Option<&[f32]>) {
+        let range = slot * self.stride..(slot + 1) * self.stride;
+        let dimension = self.dimension.unwrap_or(0);
+        match &mut self.rows {
+            Rows::F32(rows) => {
+                let row = &mut rows[range];
+                row.fill(0.0);
+                if let Some(vector) = vector {
+                    row[..dimension].copy_from_slice(vector);
+                }
+            }
+            Rows::Int8 { codes, scales } => {
+                let row = &mut codes[range];
+                row.fill(0);
+                scales[slot] = vector.map_or(0.0, |vector| encode(vector, &mut row[..dimension]));
+            }
+        }
+    }
+
+    /// Row `slot` as f32 (dequantised in int8 mode), without padding.
+    pub fn vector(&self, slot: usize) -> Vec<f32> {
+        let dimension = self.dimension.unwrap_or(0);
+        let start = slot * self.stride;
+        match &self.rows {
+            Rows::F32(rows) => rows[start..start + dimension].to_vec(),
+            Rows::Int8 { codes, scales } => {
+                let mut out = vec![0.0; dimension];
+                decode(&codes[start..start + dimension], scales[slot], &mut out);
+                out
+            }
+        }
+    }
+
+    /// Moves row `from` to `to` (`to < from`), for compaction.
+    pub fn move_row(&mut self, from: usize, to: usize) {
+        let stride = self.stride;
+        match &mut self.rows {
+            Rows::F32(rows) => rows.copy_within(from * stride..(from + 1) * stride, to * stride),
+            Rows::Int8 { codes, scales } => {
+                codes.copy_within(from * stride..(from + 1) * stride, to * stride);
+                scales[to] = scales[from];
+            }
+        }
+    }
+
+    /// Keeps the first `len` rows.
+    pub fn truncate(&mut self, len: usize) {
+        self.len = len.min(self.len);
+        self.resize(self.len);
+        match &mut self.rows {
+            Rows::F32(rows) => rows.shrink_to(rows.len() * 2),
+            Rows::Int8 { codes, scales } => {
+                codes.shrink_to(codes.len() * 2);
+                scales.shrink_to(scales.len() * 2);
+            }
+        }
+    }
+
+    /// Bytes allocated for vectors.
+    pub fn bytes(&self) -> usize {
+        match &self.rows {
+            Rows::F32(rows) => rows.capacity() * 4,
+            Rows::Int8 { codes, scales } => codes.capacity() + scales.capacity() * 4,
+        }
+    }
+
+    fn resize(&mut self, len: usize) {
+        let values = len * self.stride;
+        match &mut self.rows {
+            Rows::F32(rows) => rows.resize(values, 0.0),
+            Rows::Int8 { codes, scales } => {
+                codes.resize(values, 0);
+                scales.resize(len, 0.0);
+            }
+        }
+    }
+
+    /// Pads (and in int8 mode quantizes) a query of the arena's dimension.
+    pub fn prepare(&self, query: &[f32]) -> PreparedQuery {
+        let mut padded = vec![0.0; self.stride];
+        padded[..query.len()].copy_from_slice(query);
+        let codes = matches!(self.rows, Rows::Int8 { .. }).then(|| QueryCodes::new(&padded));
+        PreparedQuery { padded, codes }
+    }
+
+    /// Calls `visit(slot, score)` for every row whose `admit(slot)` holds. Scores are exact f32 dot
+    /// products, or int8 estimates (see [`Arena::rescore`]).
+    #[inline]
+    pub fn scan(&self, query: &PreparedQuery, mut admit: impl FnMut(usize) -> bool, mut visit: impl FnMut(usize, f32)) {
+        if self.stride == 0 {
+            return;
+        }
+        match (&self.rows, &query.codes) {
+            (Rows::Int8 { codes, scales }, Some(q)) => {
+                for (slot, (row, scale)) in codes.chunks_exact(self.stride).zip(scales).enumerate() {
+                    if admit(slot) {
+                        visit(slot, dot_i8(row, &q.codes) as f32 * (scale * q.scale));
+                    }
+                }
+            }
+            (Rows::F32(rows), _) => {
+                for (slot, row) in rows.chunks_exact(self.stride).enumerate() {
+                    if admit(slot) {
+                        visit(slot, dot_f32(row, &query.padded));
+                    }
+                }
+            }
+            (Rows::Int8 { .. }, None) => {}
+        }
+    }
+
+    /// The f32 dot product of row `slot` (dequantised in int8 mode) with the query.
+    pub fn rescore(&self, query: &PreparedQuery, slot: usize) -> f32 {
+        let range = slot * self.stride..(slot + 1) * self.stride;
+        match &self.rows {
+            Rows::F32(rows) => dot_f32(&rows[range], &query.padded),
+            Rows::Int8 { codes, scales } => {
+                let mut row = vec![0.0; self.stride];
+                decode(&codes[range], scales[slot], &mut row);
+                dot_f32(&row, &query.padded)
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! Dot-product kernels over rows padded to a multiple of [`LANES`] elements. On wasm32 built with
+//! `+simd128` they use SIMD128 (`core::arch::wasm32`); elsewhere a portable version computes the very
+//! same sums in the very same order, so native tests check the arithmetic the browser runs.
+
+/// Rows and queries are padded with zeros to a multiple of this many elements.
+pub const LANES: usize = 16;
+
+/// `Σ a[i]·b[i]` for f32 slices of equal length, a multiple of [`LANES`].
+#[inline(always)]
+pub fn dot_f32(a: &[f32], b: &[f32]) -> f32 {
+    debug_assert!(a.len() == b.len() && a.len() % LANES == 0);
+    imp::dot_f32(a, b)
+}
+
+/// `Σ codes[i]·query[i]` for int8 codes against an i16 query, both a multiple of [`LANES`] long.
+/// The caller bounds `|query[i]|` so that the i32 sum cannot overflow (see `quantize`).
+#[inline(always)]
+pub fn dot_i8(codes: &[i8], query: &[i16]) -> i32 {
+    debug_assert!(codes.len() == query.len() && codes.len() % LANES == 0);
+    imp::dot_i8(codes, query)
+}
+
+/// Four partial sums of four lanes each, reduced as SIMD128 reduces them.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+fn reduce_f32(acc: [[f32; 4]; 4]) -> f32 {
+    let mut lanes = [0.0f32; 4];
+    for (l, lane) in lanes.iter_mut().enumerate() {
+        *lane = (acc[0][l] + acc[1][l]) + (acc[2][l] + acc[3][l]);
+    }
+    (lanes[0] + lanes[1]) + (lanes[2] + lanes[3])
+}
+
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+mod imp {
+    use super::{reduce_f32, LANES};
+
+    pub fn dot_f32(a: &[f32], b: &[f32]) -> f32 {
+        let mut acc = [[0.0f32; 4]; 4];
+        for (x, y) in a.chunks_exact(LANES).zip(b.chunks_exact(LANES)) {
+            for (j, sums) in acc.iter_mut().enumerate() {
+                for (l, sum) in sums.iter_mut().enumerate() {
+                    *sum += x[4 * j + l] * y[4 * j + l];
+                }
+            }
+        }
+        reduce_f32(acc)
+    }
+
+    pub fn dot_i8(codes: &[i8], query: &[i16]) -> i32 {
+        let mut acc = [0i32; 4];
+        for (c, q) in codes.chunks_exact(LANES).zip(query.chunks_exact(LANES)) {
+            for (l, sum) in acc.iter_mut().enumerate() {
+                let pair = |i: usize| i32::from(c[i]) * i32::from(q[i]) + i32::from(c[i + 1]) * i32::from(q[i + 1]);
+                *sum += pair(2 * l) + pair(8 + 2 * l);
+            }
+        }
+        acc.iter().sum()
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod imp {
+    //! Plain locals and pointer offsets rather than arrays and iterator adapters, so that even at
+    //! `opt-level = "s"` the accumulators stay in registers and the loop is one straight block.
+    use core::arch::wasm32::*;
+
+    use super::LANES;
+
+    #[inline(always)]
+    pub fn dot_f32(a: &[f32], b: &[f32]) -> f32 {
+        let chunks = a.len().min(b.len()) / LANES;
+        let (x, y) = (a.as_ptr(), b.as_ptr());
+        let (mut s0, mut s1, mut s2, mut s3) = (f32x4_splat(0.0), f32x4_splat(0.0), f32x4_splat(0.0), f32x4_splat(0.0));
+        for i in 0..chunks {
+            // SAFETY: chunk i covers elements 16i..16i+16 of both slices, in bounds as chunks ≤ len / 16;
+            // v128_load has no alignment requirement.
+            unsafe {
+                let (x, y) = (x.add(i * LANES), y.add(i * LANES));
+                s0 = f32x4_add(s0, f32x4_mul(v128_load(x.cast()), v128_load(y.cast())));
+                s1 = f32x4_add(s1, f32x4_mul(v128_load(x.add(4).cast()), v128_load(y.add(4).cast())));
+                s2 = f32x4_add(s2, f32x4_mul(v128_load(x.add(8).cast()), v128_load(y.add(8).cast())));
+                s3 = f32x4_add(s3, f32x4_mul(v128_load(x.add(12).cast()), v128_load(y.add(12).cast())));
+            }
+        }
+        // The same order as `reduce_f32`: lane-wise (s0 + s1) + (s2 + s3), then (l0 + l1) + (l2 + l3).
+        let sum = f32x4_add(f32x4_add(s0, s1), f32x4_add(s2, s3));
+        (f32x4_extract_lane::<0>(sum) + f32x4_extract_lane::<1>(sum))
+            + (f32x4_extract_lane::<2>(sum) + f32x4_extract_lane::<3>(sum))
+    }
+
+    #[inline(always)]
+    pub fn dot_i8(codes: &[i8], query: &[i16]) -> i32 {
+        let chunks = codes.len().min(query.len()) / LANES;
+        let (c, q) = (codes.as_ptr(), query.as_ptr());
+        let (mut low, mut high) = (i32x4_splat(0), i32x4_splat(0));
+        for i in 0..chunks {
+            // SAFETY: chunk i is 16 codes (one v128) and 16 i16 (two v128), in bounds as chunks ≤ len / 16.
+            unsafe {
+                let (c, q) = (c.add(i * LANES), q.add(i * LANES));
+                let cv = v128_load(c.cast());
+                low = i32x4_add(low, i32x4_dot_i16x8(i16x8_extend_low_i8x16(cv), v128_load(q.cast())));
+                high = i32x4_add(high, i32x4_dot_i16x8(i16x8_extend_high_i8x16(cv), v128_load(q.add(8).cast())));
+            }
+        }
+        let sum = i32x4_add(low, high);
+        i32x4_extract_lane::<0>(sum)
+            + i32x4_extract_lane::<1>(sum)
+            + i32x4_extract_lane::<2>(sum)
+            + i32x4_extract_lane::<3>(sum)
+    }
+}

@@ -1,0 +1,91 @@
+//! The search index: every memory of the instance in RAM, searched by brute-force cosine similarity
+//! (seed 000 §6.2). Persistence is separate (see `storage`); this is what queries read.
+//!
+//! The default [`InMemoryVectorStore`] keeps vectors unit-length in one flat arena (f32, or int8 codes
+//! with [`Quantization::Int8`]), scans them with SIMD128 dot products on wasm32, pre-checks scopes by
+//! interned id and keeps a bounded top-k heap.
+
+mod arena;
+mod kernels;
+mod quantize;
+mod scopes;
+mod store;
+#[cfg(test)]
+mod tests;
+mod top_k;
+
+pub use store::InMemoryVectorStore;
+
+use serde::Deserialize;
+
+use super::error::Result;
+use super::scope::Scope;
+use super::types::{MemoryItem, StoredMemory};
+
+/// A predicate over memories, used for scope and filter checks.
+pub type Predicate<'a> = &'a dyn Fn(&MemoryItem) -> bool;
+
+/// How the index stores vectors (`vectorStore.config.quantization`: `"none"` or `"int8"`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Quantization {
+    /// f32: exact scores.
+    #[default]
+    None,
+    /// One byte per dimension plus one f32 scale per vector (about 4× less memory); the top candidates
+    /// of the int8 scan are rescored in f32 from the dequantised codes.
+    Int8,
+}
+
+/// A pluggable in-RAM index of memories and their vectors.
+pub trait VectorStore {
+    /// Inserts or replaces a memory (by id). Its vector is normalised here; a zero or non-finite one is refused.
+    fn upsert(&mut self, memory: StoredMemory) -> Result<()>;
+    /// Removes a memory, returning it with its vector.
+    fn remove(&mut self, id: &str) -> Option<StoredMemory>;
+    /// The memory with this id. Its `embedding` may be `None` even when it has a vector (stores may keep
+    /// vectors apart, as the default one does): read vectors with [`VectorStore::vector`].
+    fn get(&self, id: &str) -> Option<&StoredMemory>;
+    /// Up to `limit` memories passing `keep`, most similar to the unit vector `query` first.
+    fn search(&self, query: &[f32], limit: usize, keep: Predicate) -> Result<Vec<(f32, &StoredMemory)>>;
+    /// Up to `limit` memories passing `keep`, oldest first.
+    fn list(&self, limit: usize, keep: Predicate) -> Vec<&StoredMemory>;
+    /// Forgets everything.
+    fn clear(&mut self);
+    /// How many memories are held.
+    fn len(&self) -> usize;
+    /// The vector length the index holds, once it holds any vector.
+    fn dimension(&self) -> Option<usize>;
+    /// True when no memory is held.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The first memory passing `keep` whose text has this hash (exact-duplicate detection).
+    fn find_by_hash(&self, hash: &str, keep: Predicate) -> Option<&StoredMemory> {
+        self.list(usize::MAX, &|item| item.hash == hash && keep(item)).into_iter().next()
+    }
+    /// Like `search`, for memories in `scope` only; stores may check the scope before scoring a row.
+    fn search_in_scope(
+        &self,
+        query: &[f32],
+        limit: usize,
+        scope: &Scope,
+        keep: Predicate,
+    ) -> Result<Vec<(f32, &StoredMemory)>> {
+        self.search(query, limit, &|item| scope.contains(&item.scope) && keep(item))
+    }
+    /// The unit vector of a memory (dequantised when the store quantizes).
+    fn vector(&self, id: &str) -> Option<Vec<f32>> {
+        self.get(id).and_then(|memory| memory.embedding.clone())
+    }
+}
+
+/// Scales `vector` to unit length; a zero or non-finite vector is rejected.
+pub fn normalized(mut vector: Vec<f32>) -> Option<Vec<f32>> {
+    let norm = vector.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if !norm.is_finite() || norm == 0.0 {
+        return None;
+    }
+    vector.iter_mut().for_each(|x| *x /= norm);
+    Some(vector)
+}

@@ -1,0 +1,42 @@
+//! Scope interning: each distinct (userId, agentId, runId) a memory is filed under gets a small id, so
+//! a search checks a row's scope with one array lookup instead of string comparisons.
+
+use std::collections::HashMap;
+
+use crate::core::scope::Scope;
+
+/// The distinct scopes of the stored memories.
+#[derive(Debug, Default)]
+pub struct ScopeTable {
+    ids: HashMap<Scope, u32>,
+    scopes: Vec<Scope>,
+}
+
+impl ScopeTable {
+    /// The id of `scope`, assigning the next one when it is new.
+    pub fn intern(&mut self, scope: &Scope) -> u32 {
+        if let Some(id) = self.ids.get(scope) {
+            return *id;
+        }
+        let id = self.scopes.len() as u32;
+        self.ids.insert(scope.clone(), id);
+        self.scopes.push(scope.clone());
+        id
+    }
+
+    /// For every interned id, whether a query in `query` may see memories filed under it.
+    pub fn visible_from(&self, query: &Scope) -> Vec<bool> {
+        self.scopes.iter().map(|scope| query.contains(scope)).collect()
+    }
+
+    /// Every interned id visible (a search with no scope restriction).
+    pub fn all_visible(&self) -> Vec<bool> {
+        vec![true; self.scopes.len()]
+    }
+
+    /// Forgets every scope.
+    pub fn clear(&mut self) {
+        self.ids.clear();
+        self.scopes.clear();
+    }
+}

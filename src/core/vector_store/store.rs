@@ -1,0 +1,244 @@
+//! The default index: memories in insertion order, their vectors in one flat [`Arena`], scope ids
+//! interned for a one-lookup pre-check, and a bounded top-k scan. Removal leaves a tombstone; the
+//! slots are compacted (order kept) once tombstones outnumber the living.
+
+use std::collections::HashMap;
+
+use super::arena::Arena;
+use super::scopes::ScopeTable;
+use super::top_k::TopK;
+use super::{normalized, Predicate, Quantization, VectorStore};
+use crate::core::error::{MemoryError, Result};
+use crate::core::scope::Scope;
+use crate::core::types::StoredMemory;
+
+/// Row key of a removed slot.
+const REMOVED: u32 = u32::MAX;
+/// Row key of a memory without a vector (listed, never searched).
+const NO_VECTOR: u32 = u32::MAX - 1;
+/// In int8 mode, how many candidates per result are rescored in f32 (plus [`RESCORE_EXTRA`]).
+const RESCORE_FACTOR: usize = 4;
+const RESCORE_EXTRA: usize = 32;
+
+/// The in-RAM index. In f32 mode the memories it hands back carry their vector; in int8 mode they carry
+/// `embedding: None` (the codes live in the arena; [`VectorStore::vector`] dequantises them).
+#[derive(Debug)]
+pub struct InMemoryVectorStore {
+    /// Slot → memory (without its vector); `None` once removed.
+    slots: Vec<Option<StoredMemory>>,
+    /// Slot → interned scope id, [`NO_VECTOR`] or [`REMOVED`].
+    keys: Vec<u32>,
+    ids: HashMap<String, u32>,
+    scopes: ScopeTable,
+    arena: Arena,
+    removed: usize,
+}
+
+impl Default for InMemoryVectorStore {
+    fn default() -> Self {
+        Self::new(Quantization::None)
+    }
+}
+
+impl InMemoryVectorStore {
+    /// An empty index storing vectors as `quantization` says.
+    pub fn new(quantization: Quantization) -> Self {
+        Self {
+            slots: Vec::new(),
+            keys: Vec::new(),
+            ids: HashMap::new(),
+            scopes: ScopeTable::default(),
+            arena: Arena::new(quantization),
+            removed: 0,
+        }
+    }
+
+    /// How vectors are stored.
+    pub fn quantization(&self) -> Quantization {
+        self.arena.quantization()
+    }
+
+    /// Bytes allocated for vectors (the arena; memories' text and metadata not included).
+    pub fn vector_bytes(&self) -> usize {
+        self.arena.bytes()
+    }
+
+    fn live(&self) -> impl Iterator<Item = &StoredMemory> {
+        self.slots.iter().flatten()
+    }
+
+    fn item(&self, slot: usize) -> &StoredMemory {
+        self.slots[slot].as_ref().expect("searched slots are live")
+    }
+
+    /// The best `limit` slots among rows whose key is visible and whose memory passes `keep`.
+    fn scan(&self, query: &[f32], limit: usize, visible: &[bool], keep: Predicate) -> Result<Vec<(f32, u32)>> {
+        match self.arena.dimension() {
+            None => return Ok(Vec::new()),
+            Some(expected) if expected != query.len() => {
+                return Err(MemoryError::DimensionMismatch { expected, actual: query.len() })
+            }
+            Some(_) => {}
+        }
+        let query = self.arena.prepare(query);
+        let visible = |slot: usize| visible.get(self.keys[slot] as usize).copied().unwrap_or(false);
+        let live = self.slots.len() - self.removed;
+        let rescoring = self.quantization() == Quantization::Int8;
+        let wanted = if rescoring { limit.saturating_mul(RESCORE_FACTOR).saturating_add(RESCORE_EXTRA) } else { limit };
+        // `keep` runs only for rows that would make the cut, not for every row.
+        let mut top = TopK::new(wanted, live);
+        self.arena.scan(&query, visible, |slot, score| {
+            if top.admits(score, slot as u32) && keep(&self.item(slot).item) {
+                top.push(score, slot as u32);
+            }
+        });
+        let mut hits = top.into_sorted();
+        if rescoring {
+            let mut best = TopK::new(limit, hits.len());
+            for (_, slot) in hits {
+                best.push(self.arena.rescore(&query, slot as usize), slot);
+            }
+            hits = best.into_sorted();
+        }
+        Ok(hits)
+    }
+
+    fn results(&self, hits: Vec<(f32, u32)>) -> Vec<(f32, &StoredMemory)> {
+        hits.into_iter().map(|(score, slot)| (score, self.item(slot as usize))).collect()
+    }
+
+    /// Drops tombstones, keeping the order of the living, and re-interns their scopes.
+    fn compact(&mut self) {
+        let slots = std::mem::take(&mut self.slots);
+        self.scopes.clear();
+        let mut kept = 0;
+        for (from, memory) in slots.into_iter().enumerate() {
+            let Some(memory) = memory else { continue };
+            self.keys[kept] = match self.keys[from] {
+                NO_VECTOR => NO_VECTOR,
+                _ => self.scopes.intern(&memory.item.scope),
+            };
+            if from != kept {
+                self.arena.move_row(from, kept);
+            }
+            self.ids.insert(memory.item.id.clone(), kept as u32);
+            self.slots.push(Some(memory));
+            kept += 1;
+        }
+        self.keys.truncate(kept);
+        self.keys.shrink_to(kept * 2);
+        self.slots.shrink_to(kept * 2);
+        self.arena.truncate(kept);
+        self.removed = 0;
+    }
+}
+
+impl VectorStore for InMemoryVectorStore {
+    fn upsert(&mut self, mut memory: StoredMemory) -> Result<()> {
+        let vector = match memory.embedding.take() {
+            None => None,
+            Some(vector) => {
+                if let Some(expected) = self.arena.dimension().filter(|d| *d != vector.len()) {
+                    return Err(MemoryError::DimensionMismatch { expected, actual: vector.len() });
+                }
+                let length = vector.len();
+                let unit = unit_length(vector)
+                    .ok_or_else(|| MemoryError::InvalidInput("embedding is a zero or non-finite vector".into()))?;
+                self.arena.set_dimension(length);
+                Some(unit)
+            }
+        };
+        let key = match vector {
+            Some(_) => self.scopes.intern(&memory.item.scope),
+            None => NO_VECTOR,
+        };
+        let slot = match self.ids.get(&memory.item.id) {
+            Some(slot) => *slot as usize,
+            None => {
+                let slot = self.slots.len();
+                self.ids.insert(memory.item.id.clone(), slot as u32);
+                self.slots.push(None);
+                self.keys.push(REMOVED);
+                self.arena.push();
+                slot
+            }
+        };
+        self.arena.write(slot, vector.as_deref());
+        // f32 records keep their vector, so `get`/`list` hand it back as they always did; int8 records
+        // keep none (that is the memory saving) and `vector()` dequantises.
+        memory.embedding = vector.filter(|_| self.quantization() == Quantization::None);
+        self.keys[slot] = key;
+        self.slots[slot] = Some(memory);
+        Ok(())
+    }
+
+    fn remove(&mut self, id: &str) -> Option<StoredMemory> {
+        let slot = self.ids.remove(id)? as usize;
+        let mut memory = self.slots[slot].take()?;
+        if self.keys[slot] != NO_VECTOR && memory.embedding.is_none() {
+            memory.embedding = Some(self.arena.vector(slot));
+        }
+        self.keys[slot] = REMOVED;
+        self.arena.write(slot, None);
+        self.removed += 1;
+        if self.ids.is_empty() {
+            self.clear();
+        } else if self.removed > self.ids.len() {
+            self.compact();
+        }
+        Some(memory)
+    }
+
+    fn get(&self, id: &str) -> Option<&StoredMemory> {
+        self.slots[*self.ids.get(id)? as usize].as_ref()
+    }
+
+    fn search(&self, query: &[f32], limit: usize, keep: Predicate) -> Result<Vec<(f32, &StoredMemory)>> {
+        Ok(self.results(self.scan(query, limit, &self.scopes.all_visible(), keep)?))
+    }
+
+    fn search_in_scope(
+        &self,
+        query: &[f32],
+        limit: usize,
+        scope: &Scope,
+        keep: Predicate,
+    ) -> Result<Vec<(f32, &StoredMemory)>> {
+        Ok(self.results(self.scan(query, limit, &self.scopes.visible_from(scope), keep)?))
+    }
+
+    fn list(&self, limit: usize, keep: Predicate) -> Vec<&StoredMemory> {
+        self.live().filter(|memory| keep(&memory.item)).take(limit).collect()
+    }
+
+    fn find_by_hash(&self, hash: &str, keep: Predicate) -> Option<&StoredMemory> {
+        self.live().find(|memory| memory.item.hash == hash && keep(&memory.item))
+    }
+
+    fn vector(&self, id: &str) -> Option<Vec<f32>> {
+        let slot = *self.ids.get(id)? as usize;
+        (self.keys[slot] != NO_VECTOR).then(|| self.arena.vector(slot))
+    }
+
+    fn clear(&mut self) {
+        *self = Self::new(self.quantization());
+    }
+
+    fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    fn dimension(&self) -> Option<usize> {
+        self.arena.dimension()
+    }
+}
+
+/// `vector` scaled to unit length; one already unit length (as the engine hands over) keeps its exact
+/// values, so re-inserting a stored vector never changes it. `None` for a zero or non-finite vector.
+fn unit_length(vector: Vec<f32>) -> Option<Vec<f32>> {
+    let norm = vector.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if (norm - 1.0).abs() <= 1e-4 {
+        return Some(vector);
+    }
+    normalized(vector)
+}
