@@ -327,9 +327,17 @@ export type EmbedderConfig =
     }
   | { provider: "none" };
 
+/** The in-RAM search index. */
 export interface VectorStoreConfig {
   provider: "memory";
-  config?: Record<string, never>;
+  config?: {
+    /**
+     * `"none"` (default): f32 vectors, exact cosine scores. `"int8"`: one byte per dimension (about 4× less
+     * vector memory, a faster scan); the best candidates are rescored from the dequantised codes, so scores
+     * are close to, not exactly, the f32 ones.
+     */
+    quantization?: "none" | "int8";
+  };
 }
 
 /** Where memories and history persist. `"memory"` (the default) keeps them for the life of the instance. */
