@@ -1,0 +1,32 @@
+// Type tests for the provider configs in pkg/index.d.ts: every provider's documented config type-checks,
+// and the mistakes below must not (each `@ts-expect-error` fails the check if its line compiles).
+// Run by scripts/suites/25-types.sh: tsc -p tests/types.
+import { Memory } from "../../pkg/index.js";
+import type { MemoryConfig, LlmConfig, EmbedderConfig, MemoryErrorCode } from "../../pkg/index.js";
+declare const env: { AI: { run(model: string, inputs: Record<string, unknown>): Promise<unknown> } };
+const configs: MemoryConfig[] = [
+  { llm: { provider: "openai", config: { model: "gpt-4o-mini", apiKey: "sk" } } },
+  { llm: { provider: "azure_openai", config: { endpoint: "https://x", deployment: "d" } },
+    embedder: { provider: "azure_openai", config: { deployment: "e", dimensions: 3 } } },
+  { llm: { provider: "groq", config: { model: "llama" } }, embedder: { provider: "vllm", config: { model: "e5" } } },
+  { llm: { provider: "openai_compatible", config: { baseUrl: "http://x", model: "m", jsonMode: false } } },
+  { llm: { provider: "anthropic", config: { dangerouslyAllowBrowser: true, toolOutput: false } } },
+  { llm: { provider: "gemini" }, embedder: { provider: "gemini", config: { dimensions: 768 } } },
+  { llm: { provider: "ollama", config: { model: "llama3.1" } }, embedder: { provider: "ollama" } },
+  { llm: { provider: "workers-ai", binding: env.AI }, embedder: { provider: "workers-ai", binding: env.AI, config: { model: "@cf/baai/bge-small-en-v1.5" } } },
+  { llm: { provider: "custom", generate: async ({ system, user, json }) => `${system}${user}${json}` },
+    embedder: { provider: "custom", dimensions: 2, embed: async (texts) => texts.map(() => new Float32Array(2)) } },
+  { llm: { provider: "custom", generate: ({ user }) => user }, embedder: { provider: "custom", dimensions: 2, embed: (t) => t.map(() => [1, 2]) } },
+  { llm: { provider: "none" }, embedder: { provider: "none" } },
+];
+// @ts-expect-error anthropic has no embedder
+const bad1: EmbedderConfig = { provider: "anthropic" };
+// @ts-expect-error custom needs generate
+const bad2: LlmConfig = { provider: "custom" };
+// @ts-expect-error groq needs a model
+const bad3: LlmConfig = { provider: "groq", config: {} };
+// @ts-expect-error custom embedder needs dimensions
+const bad4: EmbedderConfig = { provider: "custom", embed: async () => [] };
+const code: MemoryErrorCode = "LLM_CALLBACK";
+const code2: MemoryErrorCode = "EMBEDDING_CALLBACK";
+export { configs, bad1, bad2, bad3, bad4, code, code2, Memory };
