@@ -34,7 +34,7 @@ impl Binding {
         let serializer = serde_wasm_bindgen::Serializer::json_compatible();
         let inputs = serde::Serialize::serialize(inputs, &serializer).map_err(|e| e.to_string())?;
         let output = call(&self.run, &self.object, &[JsValue::from_str(model), inputs]).await?;
-        serde_wasm_bindgen::from_value(output).map_err(|_| "run() resolved to something that is not JSON data".into())
+        serde_wasm_bindgen::from_value(output).map_err(|_| "run() resolved to something other than plain data".into())
     }
 }
 
@@ -69,6 +69,12 @@ impl WorkersAiLlm {
     }
 }
 
+/// True when `run()` failed because the model does not do JSON mode (the error names it).
+fn refuses_json_mode(message: &str) -> bool {
+    let message = message.to_lowercase();
+    ["response_format", "json", "schema"].iter().any(|word| message.contains(word))
+}
+
 /// The reply text of a text-generation output: `response` as a string, or as JSON text in JSON mode.
 fn reply_text(output: &Value) -> Result<String> {
     match output.get("response") {
@@ -84,7 +90,7 @@ impl Llm for WorkersAiLlm {
         let failed = |why: String| MemoryError::LlmCallback(format!("Workers AI binding: {why}"));
         let structured = json && self.json_mode.get();
         let output = match self.binding.run(model, &self.inputs(system, user, structured)).await {
-            Err(_) if structured => {
+            Err(why) if structured && refuses_json_mode(&why) => {
                 let output = self.binding.run(model, &self.inputs(system, user, false)).await.map_err(failed)?;
                 self.json_mode.set(false);
                 output

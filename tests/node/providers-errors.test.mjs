@@ -264,6 +264,27 @@ describe("provider options on the wire", () => {
     },
   );
 
+  test("workers-ai: a binding failure that is not about JSON mode keeps JSON mode on", T, async () => {
+    const { config, binding } = providerConfig("workers-ai", server);
+    const mem = new Memory(config);
+    server.script([
+      {
+        kind: "chat",
+        wire: "workers-ai",
+        match: EXTRACT,
+        status: 429,
+        message: "Capacity temporarily exceeded",
+        times: 1,
+      },
+      ...chess(),
+    ]);
+    const res = await mem.add("I like chess", { userId: "u" });
+    assert.deepEqual(warningCodes(res), ["EXTRACTION_FAILED"]);
+    await mem.add("I like chess", { userId: "u" });
+    const formats = binding.calls.filter((c) => c.inputs.messages).map((c) => c.inputs.response_format?.type);
+    assert.deepEqual(formats, ["json_schema", "json_schema", "json_schema"], "no plain retry, JSON mode still on");
+  });
+
   test("workers-ai: vectors checked against the BGE model's size", T, async () => {
     const { config } = providerConfig("workers-ai", server);
     config.embedder.config = { model: "@cf/baai/bge-small-en-v1.5", dimensions: 768 };

@@ -8,7 +8,7 @@ use super::{
 };
 use crate::core::error::Result;
 
-/// Providers whose models run outside this config: a JS callback, or a Workers AI binding.
+/// Providers without HTTP options: a Workers AI binding, a JS callback, or nothing.
 const LIVE_PROVIDERS: &[&str] = &["workers-ai", "custom", "none"];
 
 fn supported(own: &[&'static str]) -> Vec<&'static str> {
