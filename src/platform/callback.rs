@@ -12,7 +12,7 @@ use crate::core::error::{MemoryError, Result};
 use crate::providers::{checked_vectors, Embedder, Llm};
 
 /// A readable message for whatever JS threw.
-pub(crate) fn js_message(value: &JsValue) -> String {
+fn js_message(value: &JsValue) -> String {
     if let Some(error) = value.dyn_ref::<js_sys::Error>() {
         return String::from(error.message());
     }
@@ -30,7 +30,7 @@ pub(crate) async fn call(function: &Function, this: &JsValue, args: &[JsValue]) 
 }
 
 /// `value` as a function, or `INVALID_CONFIG` naming `field`.
-pub(crate) fn function(value: &JsValue, field: &str, shape: &str) -> Result<Function> {
+fn function(value: &JsValue, field: &str, shape: &str) -> Result<Function> {
     value.dyn_ref::<Function>().cloned().ok_or_else(|| invalid(field, format!("must be a function {shape}")))
 }
 

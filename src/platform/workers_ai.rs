@@ -1,7 +1,7 @@
 //! Cloudflare Workers AI through the Worker's AI binding (`env.AI`): `binding.run(model, inputs)`.
 //! Text generation sends `{messages, max_tokens, temperature}` (plus `response_format` for JSON replies,
 //! dropped for the instance if the model refuses it) and reads `{response}`, a string, or an object in
-//! JSON mode. `@cf/baai/bge-*` embeddings send `{text: [...]}` and read `{shape, data}`.
+//! JSON mode. `@cf/baai/bge-*` embeddings send `{text: [...]}` (up to 100 texts per call) and read `{shape, data}`.
 
 use std::cell::Cell;
 
@@ -101,6 +101,9 @@ impl Llm for WorkersAiLlm {
     }
 }
 
+/// The most texts the BGE models take in one `run()`.
+const BATCH_LIMIT: usize = 100;
+
 /// A Workers AI embedding model (`@cf/baai/bge-*`).
 pub struct WorkersAiEmbedder {
     binding: Binding,
@@ -119,10 +122,14 @@ impl Embedder for WorkersAiEmbedder {
         if texts.is_empty() {
             return Ok(Vec::new());
         }
-        let output = self.binding.run(&self.settings.model, &json!({"text": texts})).await;
-        let output = output.map_err(|why| MemoryError::EmbeddingCallback(format!("Workers AI binding: {why}")))?;
-        let vectors = json_vectors(output.get("data"), "data")?;
-        checked_vectors(vectors, texts.len(), self.settings.dimensions)
+        let mut vectors = Vec::with_capacity(texts.len());
+        for batch in texts.chunks(BATCH_LIMIT) {
+            let output = self.binding.run(&self.settings.model, &json!({"text": batch})).await;
+            let output = output.map_err(|why| MemoryError::EmbeddingCallback(format!("Workers AI binding: {why}")))?;
+            let batch_vectors = json_vectors(output.get("data"), "data")?;
+            vectors.extend(checked_vectors(batch_vectors, batch.len(), self.settings.dimensions)?);
+        }
+        Ok(vectors)
     }
 
     fn dimensions(&self) -> Option<usize> {

@@ -285,6 +285,18 @@ describe("provider options on the wire", () => {
     assert.deepEqual(formats, ["json_schema", "json_schema", "json_schema"], "no plain retry, JSON mode still on");
   });
 
+  for (const name of ["gemini", "workers-ai"]) {
+    test(`${name}: more than 100 texts are embedded 100 per request`, T, async () => {
+      const mem = memory(name);
+      const messages = Array.from({ length: 150 }, (_, i) => ({ role: "user", content: `note number ${i}` }));
+      const res = await mem.add(messages, { userId: "u", infer: false });
+      assert.equal(res.results.length, 150);
+      const sizes = server.requests("embedding").map((r) => r.inputs.length);
+      assert.deepEqual(sizes, [100, 50]);
+      assertAllValid(server);
+    });
+  }
+
   test("workers-ai: vectors checked against the BGE model's size", T, async () => {
     const { config } = providerConfig("workers-ai", server);
     config.embedder.config = { model: "@cf/baai/bge-small-en-v1.5", dimensions: 768 };
