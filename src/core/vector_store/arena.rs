@@ -3,6 +3,7 @@
 
 use super::kernels::{dot_f32, dot_i8, LANES};
 use super::quantize::{decode, encode, QueryCodes};
+use super::top_k::TopK;
 use super::Quantization;
 
 #[derive(Debug)]
@@ -148,25 +149,40 @@ impl Arena {
         PreparedQuery { padded, codes }
     }
 
-    /// Calls `visit(slot, score)` for every row whose `admit(slot)` holds. Scores are exact f32 dot
-    /// products, or int8 estimates (see [`Arena::rescore`]).
-    #[inline]
-    pub fn scan(&self, query: &PreparedQuery, mut admit: impl FnMut(usize) -> bool, mut visit: impl FnMut(usize, f32)) {
+    /// Offers to `top` every row whose key is `visible`, scored against the query, calling `keep(slot)`
+    /// only for rows that would make the cut. Scores are exact f32 dot products, or int8 estimates (see
+    /// [`Arena::rescore`]). Written without per-row calls, so it stays one tight loop at any opt-level.
+    pub fn scan(
+        &self,
+        query: &PreparedQuery,
+        keys: &[u32],
+        visible: &[bool],
+        top: &mut TopK,
+        mut keep: impl FnMut(usize) -> bool,
+    ) {
         if self.stride == 0 {
             return;
         }
+        let is_visible = |key: &u32| visible.get(*key as usize).copied().unwrap_or(false);
         match (&self.rows, &query.codes) {
             (Rows::Int8 { codes, scales }, Some(q)) => {
-                for (slot, (row, scale)) in codes.chunks_exact(self.stride).zip(scales).enumerate() {
-                    if admit(slot) {
-                        visit(slot, dot_i8(row, &q.codes) as f32 * (scale * q.scale));
+                let rows = codes.chunks_exact(self.stride).zip(scales).zip(keys).enumerate();
+                for (slot, ((row, scale), key)) in rows {
+                    if is_visible(key) {
+                        let score = dot_i8(row, &q.codes) as f32 * (scale * q.scale);
+                        if top.admits(score, slot as u32) && keep(slot) {
+                            top.push(score, slot as u32);
+                        }
                     }
                 }
             }
             (Rows::F32(rows), _) => {
-                for (slot, row) in rows.chunks_exact(self.stride).enumerate() {
-                    if admit(slot) {
-                        visit(slot, dot_f32(row, &query.padded));
+                for (slot, (row, key)) in rows.chunks_exact(self.stride).zip(keys).enumerate() {
+                    if is_visible(key) {
+                        let score = dot_f32(row, &query.padded);
+                        if top.admits(score, slot as u32) && keep(slot) {
+                            top.push(score, slot as u32);
+                        }
                     }
                 }
             }

@@ -81,17 +81,12 @@ impl InMemoryVectorStore {
             Some(_) => {}
         }
         let query = self.arena.prepare(query);
-        let visible = |slot: usize| visible.get(self.keys[slot] as usize).copied().unwrap_or(false);
         let live = self.slots.len() - self.removed;
         let rescoring = self.quantization() == Quantization::Int8;
         let wanted = if rescoring { limit.saturating_mul(RESCORE_FACTOR).saturating_add(RESCORE_EXTRA) } else { limit };
         // `keep` runs only for rows that would make the cut, not for every row.
         let mut top = TopK::new(wanted, live);
-        self.arena.scan(&query, visible, |slot, score| {
-            if top.admits(score, slot as u32) && keep(&self.item(slot).item) {
-                top.push(score, slot as u32);
-            }
-        });
+        self.arena.scan(&query, &self.keys, visible, &mut top, |slot| keep(&self.item(slot).item));
         let mut hits = top.into_sorted();
         if rescoring {
             let mut best = TopK::new(limit, hits.len());

@@ -13,6 +13,7 @@ struct Hit {
 
 impl Hit {
     /// `Greater` when `self` ranks below `other` (so the heap's top is the weakest hit kept).
+    #[inline(always)]
     fn weakness(&self, other: &Self) -> Ordering {
         other.score.total_cmp(&self.score).then(self.slot.cmp(&other.slot))
     }
@@ -49,7 +50,7 @@ impl TopK {
     }
 
     /// True when a hit with this score and slot would be kept (NaN never is).
-    #[inline]
+    #[inline(always)]
     pub fn admits(&self, score: f32, slot: u32) -> bool {
         if score.is_nan() || self.limit == 0 {
             return false;

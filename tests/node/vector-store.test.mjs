@@ -1,0 +1,94 @@
+// The search index through the public API, on the built (SIMD128) package: f32 scores are the exact
+// cosine of the embeddings, int8 (`vectorStore.config.quantization`) ranks the same with close scores,
+// removal and updates stay correct, and bad options are refused naming the field.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+
+import { defaultEmbedding } from "../support/scripted-server.mjs";
+import { Memory, T, startServer, testConfig, throwsInvalidConfig } from "./helpers.mjs";
+
+const DIM = 64;
+const words = "coffee tea jazz rock hiking chess python rust tokyo paris sushi pasta linux cycling painting".split(" ");
+// 60 short texts sharing words, so that many memories are partly similar to each query.
+const facts = Array.from({ length: 60 }, (_, i) => `likes ${words[i % 15]} and ${words[(i * 7 + 3) % 15]} number${i}`);
+
+let server;
+before(async () => {
+  server = await startServer();
+});
+after(() => server.close());
+
+const cosine = (a, b) => a.reduce((sum, x, i) => sum + x * b[i], 0);
+
+async function filled(quantization) {
+  const memory = new Memory(testConfig(server, { vectorStore: { provider: "memory", config: { quantization } } }));
+  await memory.add(facts.map((content) => ({ role: "user", content })), { userId: "u", infer: false });
+  await memory.add([{ role: "user", content: "likes coffee and jazz elsewhere" }], { userId: "other", infer: false });
+  return memory;
+}
+
+/** Every fact ranked by exact cosine to `query`, best first (ties: the older first). */
+function reference(query) {
+  const q = defaultEmbedding(query, DIM);
+  return facts
+    .map((text, order) => ({ text, order, score: cosine(q, defaultEmbedding(text, DIM)) }))
+    .sort((a, b) => b.score - a.score || a.order - b.order);
+}
+
+test("f32 search returns the exact top-k cosine ranking of the scope", T, async () => {
+  const memory = await filled("none");
+  for (const query of ["coffee jazz", "rust linux", "sushi paris cycling"]) {
+    const { results } = await memory.search(query, { userId: "u", limit: 10 });
+    const ranked = reference(query);
+    const exact = new Map(ranked.map((w) => [w.text, w.score]));
+    assert.equal(results.length, 10);
+    results.forEach((r, i) => {
+      // Each hit's score is its exact cosine, and the i-th best score is the exact i-th best (equal scores may
+      // come in either order, as float sums in another order can split them by an ulp).
+      assert.ok(Math.abs(r.score - exact.get(r.memory)) < 1e-5, `${query}: ${r.memory} ${r.score}`);
+      assert.ok(Math.abs(r.score - ranked[i].score) < 1e-5, `${query}: #${i} ${r.score} vs ${ranked[i].score}`);
+    });
+    assert.ok(results.every((r) => r.userId === "u"));
+  }
+});
+
+test("int8 search finds the same neighbours with scores close to the exact cosine", T, async () => {
+  const memory = await filled("int8");
+  let found = 0;
+  for (const query of ["coffee jazz", "rust linux", "sushi paris cycling", "tea chess hiking"]) {
+    const { results } = await memory.search(query, { userId: "u", limit: 5 });
+    const exact = new Map(reference(query).map((w) => [w.text, w.score]));
+    for (const r of results) assert.ok(Math.abs(r.score - exact.get(r.memory)) < 0.01, `${r.memory}: ${r.score}`);
+    const want = new Set(reference(query).slice(0, 5).map((w) => w.text));
+    found += results.filter((r) => want.has(r.memory)).length;
+  }
+  assert.ok(found >= 19, `int8 recall@5 over 4 queries: ${found}/20`);
+});
+
+test("int8 index: deleted and updated memories are searched as they are now", T, async () => {
+  const memory = await filled("int8");
+  const { results } = await memory.search("coffee jazz", { userId: "u", limit: 3 });
+  await memory.delete(results[0].id);
+  await memory.update(results[1].id, "enjoys painting only");
+  const after = await memory.search("coffee jazz", { userId: "u", limit: 60 });
+  assert.ok(!after.results.some((r) => r.id === results[0].id), "deleted memory is gone");
+  const updated = after.results.find((r) => r.id === results[1].id);
+  assert.equal(updated.memory, "enjoys painting only");
+  const painting = await memory.search("painting", { userId: "u", limit: 1 });
+  assert.equal(painting.results[0].id, results[1].id, "the new text's vector is searched");
+  const listed = await memory.getAll({ userId: "u", limit: 100 });
+  assert.equal(listed.results.length, facts.length - 1);
+});
+
+test("vectorStore options are checked and named", () => {
+  const bad = (vectorStore) => throwsInvalidConfig(testConfig(server, { vectorStore }));
+  bad({ provider: "memory", config: { quantization: "int4" } });
+  bad({ provider: "memory", config: { quantisation: "int8" } });
+  bad({ provider: "qdrant" });
+  assert.throws(
+    () => new Memory(testConfig(server, { vectorStore: { provider: "memory", config: { quantization: "int4" } } })),
+    /vectorStore\.config\.quantization/,
+  );
+  new Memory(testConfig(server, { vectorStore: { provider: "memory", config: { quantization: "none" } } }));
+  new Memory(testConfig(server, { vectorStore: { provider: "memory" } }));
+});
