@@ -6,7 +6,9 @@ use std::cell::RefCell;
 use super::config::Prompts;
 use super::error::{MemoryError, Result};
 use super::identity::{content_hash, new_id, now_iso};
+use super::keyword::KeywordIndex;
 use super::options::{required_text, QueryOptions};
+use super::retrieve::SearchOptions;
 use super::scope::Scope;
 use super::storage::{Changeset, Storage};
 use super::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
@@ -19,6 +21,8 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     pub(crate) embedder: E,
     pub(crate) storage: S,
     pub(crate) index: RefCell<V>,
+    /// BM25 over the same memories' texts, kept in step with `index`.
+    pub(crate) keywords: RefCell<KeywordIndex>,
     pub(crate) prompts: Prompts,
 }
 
@@ -49,7 +53,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Like `new`, with a configured empty search index (e.g. an int8 one).
     pub fn new_with_index(llm: L, embedder: E, storage: S, prompts: Prompts, index: V) -> Self {
-        Self { llm, embedder, storage, index: RefCell::new(index), prompts }
+        Self { llm, embedder, storage, index: RefCell::new(index), keywords: RefCell::default(), prompts }
     }
 
     /// Opens the memory: loads every stored memory into the search index.
@@ -59,10 +63,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Like `open`, loading into a configured empty search index (e.g. an int8 one).
     pub async fn open_with_index(llm: L, embedder: E, storage: S, prompts: Prompts, mut index: V) -> Result<Self> {
+        let mut keywords = KeywordIndex::default();
         for memory in storage.load_memories().await? {
+            keywords.upsert(&memory.item.id, &memory.item.memory);
             index.upsert(memory)?;
         }
-        Ok(Self { llm, embedder, storage, index: RefCell::new(index), prompts })
+        Ok(Self { llm, embedder, storage, index: RefCell::new(index), keywords: RefCell::new(keywords), prompts })
     }
 
     /// Writes `changes` to storage, then mirrors them in the index.
@@ -72,11 +78,15 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         self.storage.commit(&changes).await?;
         let mut index = self.index.borrow_mut();
+        let mut keywords = self.keywords.borrow_mut();
         for id in &changes.deletes {
             index.remove(id);
+            keywords.remove(id);
         }
         for memory in changes.upserts {
+            let (id, text) = (memory.item.id.clone(), memory.item.memory.clone());
             index.upsert(memory)?;
+            keywords.upsert(&id, &text);
         }
         Ok(())
     }
@@ -85,6 +95,14 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     pub(crate) async fn embed_for_index(&self, text: &str) -> Result<Vec<f32>> {
         let vector = self.embedder.embed_one(text).await?;
         self.fit_index(vector)
+    }
+
+    /// Embeds `text` when an embedder is configured; `None` without one (a keyword-only memory).
+    pub(crate) async fn embed_if_configured(&self, text: &str) -> Result<Option<Vec<f32>>> {
+        if !self.embedder.is_configured() {
+            return Ok(None);
+        }
+        self.embed_for_index(text).await.map(Some)
     }
 
     /// Normalises `vector` and checks its length against the index.
@@ -98,22 +116,10 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
     }
 
-    /// The memories in `scope` most similar to `query`, best first.
+    /// The memories in `scope` most similar to `query`, best first, by the default method (see
+    /// `search_with` in `retrieve` for the other methods).
     pub async fn search(&self, query: &str, options: &QueryOptions) -> Result<Vec<MemoryItem>> {
-        let query_text = required_text("query", Some(query))?;
-        let query = options.query()?;
-        self.load_scope(&query.scope).await?;
-        let vector = self.embed_for_index(query_text).await?;
-        let keep = |item: &MemoryItem| {
-            query.scope.contains(&item.scope) && query.filter.as_ref().is_none_or(|f| f.matches(item))
-        };
-        let index = self.index.borrow();
-        let hits = index.search(&vector, query.limit, &keep)?;
-        Ok(hits
-            .into_iter()
-            .filter(|(score, _)| query.threshold.is_none_or(|t| f64::from(*score) >= t))
-            .map(|(score, memory)| MemoryItem { score: Some(f64::from(score)), ..memory.item.clone() })
-            .collect())
+        Ok(self.search_with(query, &SearchOptions::from(options.clone())).await?.results)
     }
 
     /// The memory with this id, if any.
@@ -141,12 +147,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     pub async fn update(&self, id: &str, text: &str) -> Result<()> {
         let text = required_text("text", Some(text))?;
         self.existing(id).await?;
-        let vector = self.embed_for_index(text).await?;
+        let vector = self.embed_if_configured(text).await?;
         let mut memory = self.existing(id).await?;
         let old = std::mem::replace(&mut memory.item.memory, text.to_owned());
         memory.item.hash = content_hash(text);
         memory.item.updated_at = now_iso();
-        memory.embedding = Some(vector);
+        memory.embedding = vector;
         let record = history_record(&memory.item, EventKind::Update, Some(old), Some(text.to_owned()));
         self.commit(Changeset { upserts: vec![memory], deletes: vec![], history: vec![record] }).await
     }
@@ -189,6 +195,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     pub async fn reset(&self) -> Result<()> {
         self.storage.clear().await?;
         self.index.borrow_mut().clear();
+        self.keywords.borrow_mut().clear();
         Ok(())
     }
 }

@@ -21,8 +21,8 @@ use crate::providers::{Embedder, Llm};
 /// Similar memories fetched per fact for the update decision (seed 000 §4.3.2).
 const NEIGHBOURS_PER_FACT: usize = 5;
 
-/// Facts and their unit vectors; texts whose embedding failed are absent.
-type Embedded = HashMap<String, Vec<f32>>;
+/// Facts and their unit vectors (`None` when no embedder is configured); texts whose embedding failed are absent.
+type Embedded = HashMap<String, Option<Vec<f32>>>;
 
 fn event(kind: EventKind, item: &MemoryItem, old: Option<String>, new: Option<String>) -> MemoryEvent {
     let metadata = (kind != EventKind::None).then(|| item.metadata.clone());
@@ -138,6 +138,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// Embeds `texts` in one request; if that fails, one by one, skipping (and reporting) failures.
     async fn embed_all(&self, texts: &[String], warnings: &mut Vec<AddWarning>) -> Embedded {
         let mut embedded = Embedded::new();
+        if !self.embedder.is_configured() {
+            return texts.iter().map(|text| (text.clone(), None)).collect();
+        }
         if texts.is_empty() {
             return embedded;
         }
@@ -155,7 +158,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         for (text, vector) in texts.iter().zip(vectors) {
             match vector.and_then(|v| self.fit_index(v)) {
                 Ok(vector) => {
-                    embedded.insert(text.clone(), vector);
+                    embedded.insert(text.clone(), Some(vector));
                 }
                 Err(error) => {
                     // A vector of the wrong length is a configuration problem; say so in the code.
@@ -177,12 +180,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         embedded: &Embedded,
         keep: &dyn Fn(&MemoryItem) -> bool,
     ) -> Result<Vec<StoredMemory>> {
-        let index = self.index.borrow();
         let mut shown: Vec<StoredMemory> = Vec::new();
         for fact in facts {
-            for (_, memory) in index.search(&embedded[fact], NEIGHBOURS_PER_FACT, keep)? {
+            for memory in self.similar(fact, embedded[fact].as_deref(), NEIGHBOURS_PER_FACT, keep)? {
                 if !shown.iter().any(|m| m.item.id == memory.item.id) {
-                    shown.push(memory.clone());
+                    shown.push(memory);
                 }
             }
         }
@@ -244,7 +246,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                     let old = std::mem::replace(&mut target.item.memory, text.clone());
                     target.item.hash = content_hash(&text);
                     target.item.updated_at = now_iso();
-                    target.embedding = Some(vector.clone());
+                    target.embedding = vector.clone();
                     let record = history_record(&target.item, EventKind::Update, Some(old.clone()), Some(text.clone()));
                     changes.history.push(record);
                     result.results.push(event(EventKind::Update, &target.item, Some(old), Some(text)));
@@ -266,7 +268,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     fn stage_add(
         &self,
         text: &str,
-        vector: Vec<f32>,
+        vector: Option<Vec<f32>>,
         scope: &Scope,
         metadata: Metadata,
         changes: &mut Changeset,
@@ -284,7 +286,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         };
         changes.history.push(history_record(&item, EventKind::Add, None, Some(text.to_owned())));
         let added = event(EventKind::Add, &item, None, Some(text.to_owned()));
-        changes.upserts.push(StoredMemory { item, embedding: Some(vector) });
+        changes.upserts.push(StoredMemory { item, embedding: vector });
         added
     }
 }

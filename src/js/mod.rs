@@ -6,6 +6,7 @@ mod compose;
 mod convert;
 mod error;
 mod live;
+mod tools;
 mod models;
 
 use std::future::Future;
@@ -24,6 +25,7 @@ use crate::core::config::{MemoryConfig, ResolvedConfig};
 use crate::core::error::MemoryError;
 use crate::core::memory::MemoryEngine;
 use crate::core::options::{AddOptions, QueryOptions};
+use crate::core::retrieve::SearchOptions;
 use crate::core::scope::Scope;
 use crate::platform::env_var;
 
@@ -62,6 +64,7 @@ fn message(text: &str) -> Value {
 
 /// Reads a JS config: its JSON part through serde, its live values (callbacks, bindings) as they are.
 fn configure(config: &JsValue) -> Result<(ResolvedConfig, Parts), MemoryError> {
+    crate::core::keyword::set_normalizer(crate::platform::js_nfc);
     let (json, live) = live::split(config);
     let config: MemoryConfig = from_js(json, "config", MemoryError::InvalidConfig)?;
     let config = config.resolve(&env_var)?;
@@ -112,7 +115,7 @@ impl Memory {
         })
     }
 
-    /// The scope's memories most similar to `query`, best first.
+    /// The scope's memories that best match `query` (by `options.method`), best first.
     #[wasm_bindgen(unchecked_return_type = "Promise<SearchResult>")]
     pub fn search(
         &self,
@@ -122,8 +125,8 @@ impl Memory {
         let engine = self.engine.clone();
         promise(async move {
             let query = string_arg(&query, "query")?;
-            let options: QueryOptions = from_js(options, "options", MemoryError::InvalidInput)?;
-            Ok(Results { results: engine.search(&query, &options).await? })
+            let options: SearchOptions = from_js(options, "options", MemoryError::InvalidInput)?;
+            engine.search_with(&query, &options).await
         })
     }
 
@@ -138,7 +141,7 @@ impl Memory {
     }
 
     /// The scope's memories, oldest first.
-    #[wasm_bindgen(js_name = getAll, unchecked_return_type = "Promise<SearchResult>")]
+    #[wasm_bindgen(js_name = getAll, unchecked_return_type = "Promise<GetAllResult>")]
     pub fn get_all(&self, #[wasm_bindgen(unchecked_param_type = "GetAllOptions")] options: JsValue) -> Promise {
         let engine = self.engine.clone();
         promise(async move {

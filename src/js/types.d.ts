@@ -81,9 +81,66 @@ export interface AddResult {
   warnings: AddWarning[];
 }
 
+/** How `search()` ranks memories:
+ * - `"vector"`: cosine similarity of embeddings (the default when an embedder is configured);
+ * - `"keyword"`: BM25 (k1 = 1.2, b = 0.75) over the memory text;
+ * - `"hybrid"`: `weights.vector · max(cosine, 0) + weights.keyword · bm25 / best bm25`, in [0, 1];
+ * - `"rrf"`: reciprocal rank fusion, the sum of 1 / (60 + rank) over the two rankings. */
+export type SearchMethod = "vector" | "keyword" | "hybrid" | "rrf";
+
 export interface SearchResult {
   results: MemoryItem[];
+  /** The method that ranked `results`: always `"keyword"` when no embedder is configured. */
+  method: SearchMethod;
 }
+
+export interface GetAllResult {
+  results: MemoryItem[];
+}
+
+/** What `recall()` returns. */
+export interface RecallResult {
+  /** The memories in `text`, in its order: procedural memories (`metadata.type: "procedural"`) first. */
+  memories: MemoryItem[];
+  /** Approximate tokens of `text` (¼ per ASCII character, 1 per other character, rounded up); never over `tokenBudget`. */
+  totalTokens: number;
+  /** `totalTokens / tokenBudget`. */
+  budgetUsed: number;
+  /** `<memory>`, one `[TYPE] text` line per memory (`TYPE` is `metadata.type` upper-cased, default `SEMANTIC`),
+   * `</memory>`; `""` when nothing was recalled. */
+  text: string;
+  /** The method that ranked the candidates. */
+  method: SearchMethod;
+}
+
+/** A JSON Schema object, as tool definitions carry it. */
+export type JsonSchema = { [key: string]: JsonValue };
+
+/** A tool definition in OpenAI's function-calling format (the default). */
+export interface OpenAiToolDefinition {
+  type: "function";
+  function: { name: "search_memory" | "manage_memory"; description: string; parameters: JsonSchema };
+}
+
+/** A tool definition in Anthropic's format (`tools(scope, {format: "anthropic"})`). */
+export interface AnthropicToolDefinition {
+  name: "search_memory" | "manage_memory";
+  description: string;
+  input_schema: JsonSchema;
+}
+
+export type ToolDefinition = OpenAiToolDefinition | AnthropicToolDefinition;
+
+export interface ToolsOptions {
+  /** Shape of `definitions`. Default `"openai"`. */
+  format?: "openai" | "anthropic";
+}
+
+/** What `runTool` resolves with: `search_memory` gives `{results: [{id, memory, score}]}`, `manage_memory` gives
+ * `{event: "ADD" | "NONE" | "UPDATE" | "DELETE", id, memory?}`. */
+export type ToolResult =
+  | { results: { id: string; memory: string; score: number }[] }
+  | { event: "ADD" | "NONE" | "UPDATE" | "DELETE"; id: string; memory?: string };
 
 /** One entry of a memory's audit trail. */
 export interface HistoryRecord {
@@ -115,8 +172,22 @@ export interface SearchOptions extends Scope {
   /** Default 100. */
   limit?: number;
   filters?: FilterExpression;
-  /** Drop results whose score is below this. */
+  /** Drop results whose final score (that of `method`) is below this. */
   threshold?: number;
+  /** Default `"vector"`; without an embedder every method runs as `"keyword"`. */
+  method?: SearchMethod;
+  /** Relative weights of a `"hybrid"` search, scaled to sum to 1. Default `{vector: 0.7, keyword: 0.3}`. */
+  weights?: { vector?: number; keyword?: number };
+}
+
+export interface RecallOptions extends Scope {
+  /** Most memories to recall. Default 5. */
+  topK?: number;
+  /** Most tokens `text` may take. Default 2000. */
+  tokenBudget?: number;
+  filters?: FilterExpression;
+  /** How candidates are ranked. Default `"hybrid"` (`"keyword"` without an embedder). */
+  method?: SearchMethod;
 }
 
 export interface GetAllOptions extends Scope {

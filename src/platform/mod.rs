@@ -4,9 +4,11 @@
 mod callback;
 mod env;
 mod fetch;
+mod nfc;
 mod workers_ai;
 
 pub use env::env_var;
 pub use callback::{CallbackEmbedder, CallbackLlm};
 pub use fetch::FetchClient;
+pub use nfc::js_nfc;
 pub use workers_ai::{WorkersAiEmbedder, WorkersAiLlm};

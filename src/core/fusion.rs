@@ -1,0 +1,178 @@
+//! Combining a vector ranking and a keyword ranking into one: a weighted sum of normalised scores
+//! ("hybrid") or reciprocal rank fusion ("rrf").
+
+use std::collections::{HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::error::{MemoryError, Result};
+
+/// The `k` of reciprocal rank fusion: a memory at rank r (from 1) earns 1 / (k + r) per list.
+pub const RRF_K: f64 = 60.0;
+
+/// How `search` ranks memories.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// Cosine similarity of embeddings.
+    Vector,
+    /// BM25 over the memory text.
+    Keyword,
+    /// Weighted sum of the normalised vector and keyword scores.
+    Hybrid,
+    /// Reciprocal rank fusion of the vector and keyword rankings.
+    Rrf,
+}
+
+/// The weights of a hybrid search (normalised to sum to 1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Weights {
+    pub vector: f64,
+    pub keyword: f64,
+}
+
+impl Default for Weights {
+    /// 0.7 vector, 0.3 keyword.
+    fn default() -> Self {
+        Self { vector: 0.7, keyword: 0.3 }
+    }
+}
+
+impl Weights {
+    /// Checks that both weights are finite and non-negative, and not both zero; scales them to sum to 1.
+    pub fn normalised(vector: f64, keyword: f64) -> Result<Self> {
+        let valid = |w: f64| w.is_finite() && w >= 0.0;
+        if !valid(vector) || !valid(keyword) || vector + keyword <= 0.0 {
+            return Err(MemoryError::InvalidInput(format!(
+                "weights must be non-negative finite numbers, not both zero; got vector {vector}, keyword {keyword}"
+            )));
+        }
+        let total = vector + keyword;
+        Ok(Self { vector: vector / total, keyword: keyword / total })
+    }
+}
+
+/// A ranking: (score, id), best first.
+pub type Ranking<'a> = Vec<(f64, &'a str)>;
+
+/// Every id of `lists`, each once, in order of first appearance.
+fn union<'a>(lists: &[&Ranking<'a>]) -> Vec<&'a str> {
+    let mut seen = HashSet::new();
+    lists.iter().flat_map(|list| list.iter().map(|&(_, id)| id)).filter(|id| seen.insert(*id)).collect()
+}
+
+/// Each id of `list` with its score.
+fn scores<'a>(list: &Ranking<'a>) -> HashMap<&'a str, f64> {
+    list.iter().map(|&(score, id)| (id, score)).collect()
+}
+
+/// Sorts best first; equal scores keep the order of `ids`.
+fn ranked<'a>(ids: Vec<&'a str>, score: impl Fn(&str) -> f64) -> Ranking<'a> {
+    let mut fused: Ranking<'a> = ids.into_iter().map(|id| (score(id), id)).collect();
+    fused.sort_by(|a, b| b.0.total_cmp(&a.0));
+    fused
+}
+
+/// Hybrid: `weights.vector · max(cosine, 0) + weights.keyword · bm25 / best bm25`. A memory missing from a
+/// list scores 0 there, so every fused score lies in [0, 1].
+pub fn weighted<'a>(vector: &Ranking<'a>, keyword: &Ranking<'a>, weights: Weights) -> Ranking<'a> {
+    let best_keyword = keyword.iter().map(|(score, _)| *score).fold(0.0, f64::max);
+    let (cosines, bm25s) = (scores(vector), scores(keyword));
+    ranked(union(&[vector, keyword]), |id| {
+        let cosine = cosines.get(id).copied().unwrap_or(0.0).max(0.0);
+        let bm25 = if best_keyword > 0.0 { bm25s.get(id).copied().unwrap_or(0.0) / best_keyword } else { 0.0 };
+        weights.vector * cosine + weights.keyword * bm25
+    })
+}
+
+/// RRF: the sum over lists of 1 / (`k` + rank), ranks counted from 1; absent from a list adds nothing.
+pub fn reciprocal_rank<'a>(lists: &[&Ranking<'a>], k: f64) -> Ranking<'a> {
+    let mut fused: HashMap<&'a str, f64> = HashMap::new();
+    for list in lists {
+        for (position, &(_, id)) in list.iter().enumerate() {
+            *fused.entry(id).or_default() += 1.0 / (k + position as f64 + 1.0);
+        }
+    }
+    ranked(union(lists), |id| fused[id])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids<'a>(ranking: &Ranking<'a>) -> Vec<&'a str> {
+        ranking.iter().map(|(_, id)| *id).collect()
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-9
+    }
+
+    // Vector likes a > b > c; keyword likes c > b > d.
+    fn lists() -> (Ranking<'static>, Ranking<'static>) {
+        (vec![(0.9, "a"), (0.8, "b"), (0.1, "c")], vec![(6.0, "c"), (3.0, "b"), (1.5, "d")])
+    }
+
+    #[test]
+    fn weighted_sum_of_normalised_scores() {
+        let (vector, keyword) = lists();
+        let fused = weighted(&vector, &keyword, Weights::default());
+        // b: .7·.8 + .3·.5 = .71; a: .7·.9 = .63; c: .7·.1 + .3·1 = .37; d: .3·.25 = .075
+        assert_eq!(ids(&fused), ["b", "a", "c", "d"]);
+        for ((score, _), want) in fused.iter().zip([0.71, 0.63, 0.37, 0.075]) {
+            assert!(close(*score, want), "{fused:?}");
+        }
+        // Keyword-heavy weights flip the order.
+        let fused = weighted(&vector, &keyword, Weights::normalised(1.0, 3.0).unwrap());
+        // c: .25·.1 + .75·1 = .775; b: .25·.8 + .75·.5 = .575; a: .225; d: .1875
+        assert_eq!(ids(&fused), ["c", "b", "a", "d"]);
+        assert!(close(fused[0].0, 0.775));
+    }
+
+    #[test]
+    fn weighted_handles_empty_lists_and_negative_cosines() {
+        let vector: Ranking = vec![(0.5, "a"), (-0.4, "b")];
+        let fused = weighted(&vector, &Vec::new(), Weights::default());
+        assert_eq!(ids(&fused), ["a", "b"]);
+        assert!(close(fused[0].0, 0.35) && close(fused[1].0, 0.0));
+        assert!(weighted(&Vec::new(), &Vec::new(), Weights::default()).is_empty());
+    }
+
+    #[test]
+    fn weights_are_validated_and_normalised() {
+        assert_eq!(Weights::normalised(7.0, 3.0).unwrap(), Weights { vector: 0.7, keyword: 0.3 });
+        assert_eq!(Weights::normalised(0.0, 2.0).unwrap(), Weights { vector: 0.0, keyword: 1.0 });
+        for (v, k) in [(0.0, 0.0), (-0.1, 1.0), (f64::NAN, 1.0), (1.0, f64::INFINITY)] {
+            assert_eq!(Weights::normalised(v, k).unwrap_err().code(), "INVALID_INPUT");
+        }
+    }
+
+    #[test]
+    fn reciprocal_rank_fusion() {
+        let (vector, keyword) = lists();
+        let fused = reciprocal_rank(&[&vector, &keyword], RRF_K);
+        // c: 1/63 + 1/61 = 124/3843 beats b: 1/62 + 1/62 = 2/62 (being first somewhere pays); a: 1/61; d: 1/63
+        assert_eq!(ids(&fused), ["c", "b", "a", "d"]);
+        let expected = [124.0 / 3843.0, 2.0 / 62.0, 1.0 / 61.0, 1.0 / 63.0];
+        for ((score, _), want) in fused.iter().zip(expected) {
+            assert!(close(*score, want), "{fused:?}");
+        }
+        // Only ranks matter, not score scales.
+        let scaled: Ranking = keyword.iter().map(|(s, id)| (s * 1000.0, *id)).collect();
+        assert_eq!(ids(&reciprocal_rank(&[&vector, &scaled], RRF_K)), ids(&fused));
+    }
+
+    #[test]
+    fn ties_keep_first_appearance() {
+        let fused = reciprocal_rank(&[&vec![(1.0, "x")], &vec![(1.0, "y")]], RRF_K);
+        assert_eq!(ids(&fused), ["x", "y"]);
+        assert!(close(fused[0].0, fused[1].0));
+    }
+
+    #[test]
+    fn method_names() {
+        let parsed: Vec<Method> = serde_json::from_str(r#"["vector","keyword","hybrid","rrf"]"#).unwrap();
+        assert_eq!(parsed, [Method::Vector, Method::Keyword, Method::Hybrid, Method::Rrf]);
+        assert!(serde_json::from_str::<Method>(r#""bm25""#).is_err());
+    }
+}

@@ -1,0 +1,155 @@
+//! An inverted index over memory texts, ranked with Okapi BM25. It is updated one memory at a time
+//! (every commit) and its corpus statistics are taken over the searched scope at query time, so one
+//! user's memories never shift another user's scores.
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+
+use super::tokenizer::tokenize;
+
+/// Term-frequency saturation.
+pub const K1: f64 = 1.2;
+/// Document-length normalisation.
+pub const B: f64 = 0.75;
+
+/// A predicate over memory ids.
+pub type IdPredicate<'a> = &'a dyn Fn(&str) -> bool;
+
+/// One indexed memory text.
+#[derive(Debug)]
+struct Doc {
+    /// Insertion order, kept across updates: ties rank older memories first.
+    seq: u64,
+    /// How often each term occurs.
+    counts: HashMap<String, u32>,
+    /// How many terms the text has.
+    len: u32,
+    /// Fingerprint of the indexed text, to tell whether a memory's text is the one indexed.
+    fingerprint: u64,
+}
+
+fn fingerprint(text: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// The keyword index: memory id → terms, and term → ids of the memories containing it.
+#[derive(Debug, Default)]
+pub struct KeywordIndex {
+    docs: HashMap<String, Doc>,
+    postings: HashMap<String, HashSet<String>>,
+    next_seq: u64,
+}
+
+impl KeywordIndex {
+    /// Indexes (or re-indexes) the text of memory `id`.
+    pub fn upsert(&mut self, id: &str, text: &str) {
+        let seq = match self.remove_doc(id) {
+            Some(doc) => doc.seq,
+            None => {
+                self.next_seq += 1;
+                self.next_seq
+            }
+        };
+        let terms = tokenize(text);
+        let mut counts: HashMap<String, u32> = HashMap::new();
+        for term in &terms {
+            *counts.entry(term.clone()).or_default() += 1;
+        }
+        for term in counts.keys() {
+            self.postings.entry(term.clone()).or_default().insert(id.to_owned());
+        }
+        let len = u32::try_from(terms.len()).unwrap_or(u32::MAX);
+        self.docs.insert(id.to_owned(), Doc { seq, counts, len, fingerprint: fingerprint(text) });
+    }
+
+    /// True when memory `id` is indexed with exactly this text.
+    pub fn holds(&self, id: &str, text: &str) -> bool {
+        self.docs.get(id).is_some_and(|doc| doc.fingerprint == fingerprint(text))
+    }
+
+    /// Forgets memory `id`.
+    pub fn remove(&mut self, id: &str) {
+        self.remove_doc(id);
+    }
+
+    fn remove_doc(&mut self, id: &str) -> Option<Doc> {
+        let doc = self.docs.remove(id)?;
+        for term in doc.counts.keys() {
+            if let Some(ids) = self.postings.get_mut(term) {
+                ids.remove(id);
+                if ids.is_empty() {
+                    self.postings.remove(term);
+                }
+            }
+        }
+        Some(doc)
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        *self = Self::default();
+    }
+
+    /// How many memories are indexed.
+    pub fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    /// True when nothing is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_empty()
+    }
+
+    /// How many distinct terms are indexed.
+    pub fn term_count(&self) -> usize {
+        self.postings.len()
+    }
+
+    /// Up to `limit` memories passing `keep` that share a term with `query`, best BM25 score first.
+    /// Document count, average length and document frequencies are those of the memories passing
+    /// `corpus` (the scope searched); `keep` (scope and filters) should be narrower.
+    pub fn search(&self, query: &str, limit: usize, corpus: IdPredicate, keep: IdPredicate) -> Vec<(f64, &str)> {
+        let mut terms = tokenize(query);
+        terms.sort_unstable();
+        terms.dedup();
+        let postings: Vec<(&str, &HashSet<String>)> = terms
+            .iter()
+            .filter_map(|term| self.postings.get_key_value(term))
+            .map(|(t, ids)| (t.as_str(), ids))
+            .collect();
+        if postings.is_empty() || limit == 0 {
+            return Vec::new();
+        }
+        let (count, total_len) = self
+            .docs
+            .iter()
+            .filter(|(id, _)| corpus(id))
+            .fold((0usize, 0u64), |(n, total), (_, doc)| (n + 1, total + u64::from(doc.len)));
+        let average_len = if total_len == 0 { 1.0 } else { total_len as f64 / count as f64 };
+
+        let mut scores: HashMap<&str, f64> = HashMap::new();
+        for (term, ids) in postings {
+            let frequency = ids.iter().filter(|id| corpus(id)).count();
+            let idf = idf(count, frequency);
+            for id in ids.iter().filter(|id| keep(id)) {
+                let doc = &self.docs[id];
+                let tf = f64::from(doc.counts[term]);
+                let length_norm = 1.0 - B + B * f64::from(doc.len) / average_len;
+                *scores.entry(id.as_str()).or_default() += idf * tf * (K1 + 1.0) / (tf + K1 * length_norm);
+            }
+        }
+        let mut ranked: Vec<(f64, u64, &str)> =
+            scores.into_iter().map(|(id, score)| (score, self.docs[id].seq, id)).collect();
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        ranked.into_iter().take(limit).map(|(score, _, id)| (score, id)).collect()
+    }
+}
+
+/// Lucene's non-negative BM25 idf: ln(1 + (N − df + 0.5) / (df + 0.5)).
+fn idf(documents: usize, frequency: usize) -> f64 {
+    let (n, df) = (documents as f64, frequency as f64);
+    (1.0 + ((n - df).max(0.0) + 0.5) / (df + 0.5)).ln()
+}

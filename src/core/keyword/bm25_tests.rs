@@ -1,0 +1,99 @@
+use super::bm25::KeywordIndex;
+
+/// Scores by hand, with N = 3 and an average length of 3 terms:
+/// idf(df=1) = ln(1 + 2.5/1.5) = 0.980829, idf(df=2) = ln(1 + 1.5/2.5) = 0.470004;
+/// a term's part is idf · tf·2.2 / (tf + 1.2·(0.25 + 0.75·len/3)).
+fn fruit() -> KeywordIndex {
+    let mut index = KeywordIndex::default();
+    index.upsert("d1", "Apple banana apple");
+    index.upsert("d2", "banana, cherry");
+    index.upsert("d3", "cherry durian elderberry fig");
+    index
+}
+
+const ALL: &dyn Fn(&str) -> bool = &|_| true;
+
+fn ranked(index: &KeywordIndex, query: &str) -> Vec<(String, f64)> {
+    index.search(query, 10, ALL, ALL).into_iter().map(|(score, id)| (id.to_owned(), score)).collect()
+}
+
+fn assert_scores(actual: Vec<(String, f64)>, expected: &[(&str, f64)]) {
+    assert_eq!(actual.len(), expected.len(), "{actual:?}");
+    for ((id, score), (want_id, want)) in actual.iter().zip(expected) {
+        assert_eq!(id, want_id, "{actual:?}");
+        assert!((score - want).abs() < 1e-6, "{id}: {score} != {want}");
+    }
+}
+
+#[test]
+fn matches_hand_computed_bm25_scores() {
+    let index = fruit();
+    // d1: tf 2, len 3: 0.980829 · 4.4 / 3.2
+    assert_scores(ranked(&index, "apple"), &[("d1", 1.348_640_2)]);
+    // d2: two terms, each 0.470004 · 2.2 / 1.9; d1: 0.470004 · 2.2 / 2.2; d3: 0.470004 · 2.2 / 2.5
+    assert_scores(ranked(&index, "Banana CHERRY"), &[("d2", 1.088_429_5), ("d1", 0.470_003_6), ("d3", 0.413_603_2)]);
+    // A repeated query term counts once; stop words and unknown terms add nothing.
+    assert_eq!(ranked(&index, "apple apple the kiwi"), ranked(&index, "apple"));
+    assert!(ranked(&index, "kiwi").is_empty());
+    assert!(ranked(&index, "the of and").is_empty());
+}
+
+#[test]
+fn statistics_come_from_the_searched_corpus_only() {
+    let mut index = fruit();
+    index.upsert("other", "banana banana banana apple apple");
+    let mine = |id: &str| id != "other";
+    let scores: Vec<(String, f64)> =
+        index.search("banana cherry", 10, &mine, &mine).into_iter().map(|(s, id)| (id.to_owned(), s)).collect();
+    assert_scores(scores, &[("d2", 1.088_429_5), ("d1", 0.470_003_6), ("d3", 0.413_603_2)]);
+    // `keep` narrows the results, not the statistics.
+    let only_d1 = |id: &str| id == "d1";
+    let hits = index.search("banana cherry", 10, &mine, &only_d1);
+    assert_eq!(hits.len(), 1);
+    assert!((hits[0].0 - 0.470_003_6).abs() < 1e-6);
+}
+
+#[test]
+fn updates_and_removals_are_incremental() {
+    let mut index = fruit();
+    assert_eq!(index.len(), 3);
+    assert!(index.holds("d1", "Apple banana apple") && !index.holds("d1", "kiwi") && !index.holds("zz", "kiwi"));
+    index.upsert("d1", "kiwi");
+    assert!(index.holds("d1", "kiwi"));
+    assert!(ranked(&index, "apple").is_empty());
+    assert_eq!(ranked(&index, "kiwi")[0].0, "d1");
+    index.remove("d2");
+    index.remove("missing");
+    assert_eq!(index.len(), 2);
+    assert_eq!(ranked(&index, "banana").len(), 0);
+    // Terms nobody uses any more leave the index.
+    assert_eq!(index.term_count(), 5, "kiwi cherry durian elderberry fig");
+    index.clear();
+    assert!(index.is_empty() && index.term_count() == 0);
+    assert!(ranked(&index, "kiwi").is_empty());
+}
+
+#[test]
+fn ties_keep_insertion_order_and_limit_applies() {
+    let mut index = KeywordIndex::default();
+    for id in ["x", "y", "z"] {
+        index.upsert(id, "same words here");
+    }
+    index.upsert("x", "same words here"); // re-indexing keeps x's place
+    let ids: Vec<&str> = index.search("words", 10, ALL, ALL).into_iter().map(|(_, id)| id).collect();
+    assert_eq!(ids, ["x", "y", "z"]);
+    assert_eq!(index.search("words", 2, ALL, ALL).len(), 2);
+    assert!(index.search("words", 0, ALL, ALL).is_empty());
+}
+
+#[test]
+fn cjk_and_accented_text_is_searchable() {
+    let mut index = KeywordIndex::default();
+    index.upsert("tokyo", "ユーザーは東京に住んでいる");
+    index.upsert("kyoto", "ユーザーは京都が好き");
+    index.upsert("cafe", "User likes the café on Rue Cler");
+    assert_eq!(ranked(&index, "東京")[0].0, "tokyo");
+    assert_eq!(ranked(&index, "京都")[0].0, "kyoto");
+    assert_eq!(ranked(&index, "cafe\u{301}")[0].0, "cafe");
+    assert!(ranked(&index, "cafe").is_empty(), "accents are kept, not folded");
+}

@@ -1,0 +1,12 @@
+//! Keyword search without an external engine: a Unicode-aware tokenizer and a BM25 inverted index
+//! kept beside the vector index.
+
+mod bm25;
+#[cfg(test)]
+mod bm25_tests;
+mod normalize;
+mod tokenizer;
+
+pub use bm25::{IdPredicate, KeywordIndex, B, K1};
+pub use normalize::{nfc, set_normalizer, Normalizer};
+pub use tokenizer::tokenize;

@@ -1,0 +1,123 @@
+//! Splits text into search terms: Unicode NFC, lowercase, runs of letters and digits, CJK as characters
+//! and character pairs, and a small English stop-word list dropped.
+
+use super::normalize::nfc;
+
+/// Words too common to help a search (Lucene's English list, a few pronouns and auxiliaries, and the
+/// `s` / `t` that apostrophes leave behind).
+const STOP_WORDS: &[&str] = &[
+    "a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "did", "do", "does", "for", "had", "has", "have",
+    "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "no", "not", "of", "on", "or", "s", "such", "t",
+    "that", "the", "their", "then", "there", "these", "they", "this", "to", "was", "were", "what", "which", "who",
+    "will", "with",
+];
+
+/// True for Han ideographs, kana and Hangul: scripts written without spaces between words.
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x1100..=0x11FF       // Hangul Jamo
+        | 0x3005..=0x3007     // 々 〆 〇
+        | 0x3040..=0x30FF     // Hiragana, Katakana
+        | 0x3130..=0x318F     // Hangul compatibility Jamo
+        | 0x31F0..=0x31FF     // Katakana phonetic extensions
+        | 0x3400..=0x4DBF     // CJK extension A
+        | 0x4E00..=0x9FFF     // CJK unified ideographs
+        | 0xAC00..=0xD7AF     // Hangul syllables
+        | 0xF900..=0xFAFF     // CJK compatibility ideographs
+        | 0xFF66..=0xFF9F     // half-width Katakana
+        | 0x20000..=0x3134F // CJK extensions B–G
+    )
+}
+
+/// Collects terms while the text is scanned.
+#[derive(Default)]
+struct Terms {
+    terms: Vec<String>,
+    word: String,
+    cjk: Vec<char>,
+}
+
+impl Terms {
+    fn end_word(&mut self) {
+        if !self.word.is_empty() && !STOP_WORDS.contains(&self.word.as_str()) {
+            self.terms.push(std::mem::take(&mut self.word));
+        }
+        self.word.clear();
+    }
+
+    /// A CJK run becomes each character and each adjacent pair (as Lucene's CJK bigrams with unigrams).
+    fn end_cjk(&mut self) {
+        for (i, &c) in self.cjk.iter().enumerate() {
+            self.terms.push(c.to_string());
+            if let Some(&next) = self.cjk.get(i + 1) {
+                self.terms.push([c, next].iter().collect());
+            }
+        }
+        self.cjk.clear();
+    }
+}
+
+/// The search terms of `text`, in order of appearance (repeats kept: they count as term frequency).
+pub fn tokenize(text: &str) -> Vec<String> {
+    let mut terms = Terms::default();
+    for c in nfc(text).chars().flat_map(char::to_lowercase) {
+        if is_cjk(c) {
+            terms.end_word();
+            terms.cjk.push(c);
+        } else if c.is_alphanumeric() {
+            terms.end_cjk();
+            terms.word.push(c);
+        } else {
+            terms.end_word();
+            terms.end_cjk();
+        }
+    }
+    terms.end_word();
+    terms.end_cjk();
+    terms.terms
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tokenize;
+
+    #[test]
+    fn lowercases_splits_on_punctuation_and_drops_stop_words() {
+        assert_eq!(
+            tokenize("The user's favourite IDE is VS-Code (v1.85)!"),
+            ["user", "favourite", "ide", "vs", "code", "v1", "85"]
+        );
+        assert_eq!(tokenize("  ...!?  "), Vec::<String>::new());
+        assert_eq!(tokenize("it is what it is"), Vec::<String>::new());
+        assert_eq!(tokenize("C++ and C#"), ["c", "c"]);
+    }
+
+    #[test]
+    fn accents_stay_inside_words_and_nfc_unifies_spellings() {
+        let composed = tokenize("Café Zürich");
+        assert_eq!(composed, ["café", "zürich"]);
+        // "e" + combining acute accent (NFD) means the same word as the precomposed "é".
+        assert_eq!(tokenize("Cafe\u{301} Zu\u{308}rich"), composed);
+        assert_eq!(tokenize("ÉCOLE naïve Ωμέγα straße"), ["école", "naïve", "ωμέγα", "straße"]);
+    }
+
+    #[test]
+    fn cjk_runs_become_characters_and_pairs() {
+        assert_eq!(tokenize("東京都"), ["東", "東京", "京", "京都", "都"]);
+        assert_eq!(tokenize("猫"), ["猫"]);
+        // Scripts switch: Latin words and CJK runs are separate terms; CJK punctuation splits runs.
+        assert_eq!(
+            tokenize("I love ラーメン。寿司"),
+            ["love", "ラ", "ラー", "ー", "ーメ", "メ", "メン", "ン", "寿", "寿司", "司"]
+        );
+        assert_eq!(tokenize("서울에 살아"), ["서", "서울", "울", "울에", "에", "살", "살아", "아"]);
+        assert_eq!(tokenize("iPhone15を買った"), ["iphone15", "を", "を買", "買", "買っ", "っ", "った", "た"]);
+    }
+
+    #[test]
+    fn digits_and_other_scripts_are_words() {
+        assert_eq!(tokenize("Meeting on 2024-03-15 at 10:30"), ["meeting", "2024", "03", "15", "10", "30"]);
+        assert_eq!(tokenize("Привет, мир"), ["привет", "мир"]);
+        assert_eq!(tokenize("emoji 🎉 party"), ["emoji", "party"]);
+    }
+}

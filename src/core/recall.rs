@@ -1,0 +1,177 @@
+//! `recall()`: the memories worth putting in a prompt, as the `<memory>` block of seed 004 §4, within a
+//! token budget (seed 004 §2.6), preferences (`metadata.type: "procedural"`) first.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::error::{MemoryError, Result};
+use super::fusion::Method;
+use super::memory::MemoryEngine;
+use super::options::parse_filter;
+use super::retrieve::{SearchOptions, OVERFETCH};
+use super::scope::Scope;
+use super::storage::Storage;
+use super::types::MemoryItem;
+use super::vector_store::VectorStore;
+use crate::providers::{Embedder, Llm};
+
+/// Default number of memories recalled.
+pub const DEFAULT_TOP_K: usize = 5;
+/// Default token budget of the recalled text.
+pub const DEFAULT_TOKEN_BUDGET: usize = 2000;
+
+const OPEN: &str = "<memory>\n";
+const CLOSE: &str = "</memory>";
+
+/// Options of `recall()`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecallOptions {
+    pub user_id: Option<String>,
+    pub agent_id: Option<String>,
+    pub run_id: Option<String>,
+    /// Most memories to return (default 5).
+    pub top_k: Option<f64>,
+    /// Most tokens `text` may take (default 2000), counted by [`approx_tokens`].
+    pub token_budget: Option<f64>,
+    pub filters: Option<Value>,
+    /// Default `hybrid` (or `keyword` without an embedder).
+    pub method: Option<Method>,
+}
+
+/// What `recall()` returns.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecallResult {
+    /// The memories in `text`, in its order.
+    pub memories: Vec<MemoryItem>,
+    /// `approx_tokens(text)`; never more than the budget.
+    pub total_tokens: usize,
+    /// `total_tokens / token_budget`.
+    pub budget_used: f64,
+    /// The `<memory>` block, or `""` when nothing was recalled.
+    pub text: String,
+    /// How candidates were ranked.
+    pub method: Method,
+}
+
+/// Approximate tokens of `text`: a quarter token per ASCII character and one per other character
+/// (so CJK and emoji are not under-counted), rounded up.
+pub fn approx_tokens(text: &str) -> usize {
+    weight(text).div_ceil(4)
+}
+
+/// Quarter tokens of `text`.
+fn weight(text: &str) -> usize {
+    text.chars().map(|c| if c.is_ascii() { 1 } else { 4 }).sum()
+}
+
+/// `metadata.type` upper-cased, `SEMANTIC` when absent (seed 004 §4).
+pub fn memory_type(item: &MemoryItem) -> String {
+    match item.metadata.get("type").and_then(Value::as_str).map(str::trim) {
+        Some(kind) if !kind.is_empty() => kind.to_uppercase(),
+        _ => "SEMANTIC".to_owned(),
+    }
+}
+
+/// One line of the block: `[TYPE] text`, with the text's line breaks and runs of spaces made single spaces.
+pub fn memory_line(item: &MemoryItem) -> String {
+    let text: Vec<&str> = item.memory.split_whitespace().collect();
+    format!("[{}] {}", memory_type(item), text.join(" "))
+}
+
+fn is_procedural(item: &MemoryItem) -> bool {
+    memory_type(item) == "PROCEDURAL"
+}
+
+/// Picks from `ranked` (procedural memories first, each group in its order) while the block stays within
+/// `budget` tokens, up to `top_k` memories; a memory too long for what is left is skipped.
+pub fn assemble(ranked: Vec<MemoryItem>, top_k: usize, budget: usize) -> (Vec<MemoryItem>, String) {
+    let (preferences, others): (Vec<MemoryItem>, Vec<MemoryItem>) = ranked.into_iter().partition(is_procedural);
+    let budget_weight = budget.saturating_mul(4);
+    let mut used = weight(OPEN) + weight(CLOSE);
+    let mut chosen = Vec::new();
+    let mut lines = String::new();
+    for item in preferences.into_iter().chain(others) {
+        if chosen.len() >= top_k {
+            break;
+        }
+        let line = memory_line(&item) + "\n";
+        if used + weight(&line) <= budget_weight {
+            used += weight(&line);
+            lines.push_str(&line);
+            chosen.push(item);
+        }
+    }
+    if chosen.is_empty() {
+        return (chosen, String::new());
+    }
+    (chosen, format!("{OPEN}{lines}{CLOSE}"))
+}
+
+fn positive_whole(name: &str, value: Option<f64>, default: usize) -> Result<usize> {
+    match value {
+        None => Ok(default),
+        Some(n) if n >= 1.0 && n.fract() == 0.0 && n.is_finite() => Ok(n.min(u32::MAX as f64) as usize),
+        Some(n) => Err(MemoryError::InvalidInput(format!("{name} must be a positive whole number, got {n}"))),
+    }
+}
+
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+    /// The scope's memories most relevant to `query`, and every procedural memory of the scope, formatted
+    /// for a prompt within the token budget.
+    pub async fn recall(&self, query: &str, options: &RecallOptions) -> Result<RecallResult> {
+        let top_k = positive_whole("topK", options.top_k, DEFAULT_TOP_K)?;
+        let budget = positive_whole("tokenBudget", options.token_budget, DEFAULT_TOKEN_BUDGET)?;
+        let search = SearchOptions {
+            user_id: options.user_id.clone(),
+            agent_id: options.agent_id.clone(),
+            run_id: options.run_id.clone(),
+            limit: Some(top_k.saturating_mul(OVERFETCH) as f64),
+            filters: options.filters.clone(),
+            method: Some(options.method.unwrap_or(Method::Hybrid)),
+            ..SearchOptions::default()
+        };
+        let found = self.search_with(query, &search).await?;
+        let mut ranked = found.results;
+        ranked.extend(self.unranked_preferences(&options.scope()?, &options.filters, &ranked)?);
+        let (memories, text) = assemble(ranked, top_k, budget);
+        let total_tokens = approx_tokens(&text);
+        Ok(RecallResult {
+            memories,
+            total_tokens,
+            budget_used: total_tokens as f64 / budget as f64,
+            text,
+            method: found.method,
+        })
+    }
+
+    /// Procedural memories of the scope (within `filters`) that the search did not return, newest first.
+    fn unranked_preferences(
+        &self,
+        scope: &Scope,
+        filters: &Option<Value>,
+        ranked: &[MemoryItem],
+    ) -> Result<Vec<MemoryItem>> {
+        let filter = parse_filter(filters)?;
+        let keep = |item: &MemoryItem| {
+            scope.contains(&item.scope)
+                && is_procedural(item)
+                && filter.as_ref().is_none_or(|f| f.matches(item))
+                && !ranked.iter().any(|r| r.id == item.id)
+        };
+        let index = self.index.borrow();
+        Ok(index.list(usize::MAX, &keep).into_iter().rev().map(|m| m.item.clone()).collect())
+    }
+}
+
+impl RecallOptions {
+    fn scope(&self) -> Result<Scope> {
+        Scope { user_id: self.user_id.clone(), agent_id: self.agent_id.clone(), run_id: self.run_id.clone() }
+            .validated()
+    }
+}
+
+#[cfg(test)]
+#[path = "recall_tests.rs"]
+mod tests;

@@ -1,0 +1,175 @@
+//! `search()` by retrieve method: `vector` (cosine), `keyword` (BM25), `hybrid` (weighted sum) or `rrf`
+//! (reciprocal rank fusion). With no embedder configured every method is answered by keywords, and the
+//! response says so.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::error::Result;
+use super::fusion::{reciprocal_rank, weighted, Method, Ranking, Weights, RRF_K};
+use super::memory::MemoryEngine;
+use super::options::{required_text, Query, QueryOptions};
+use super::storage::Storage;
+use super::types::{MemoryItem, StoredMemory};
+use super::vector_store::{Predicate, VectorStore};
+use crate::providers::{Embedder, Llm};
+
+/// Candidates each ranking contributes per wanted result before fusion (seed 004 §2.3: top_k × 4).
+pub const OVERFETCH: usize = 4;
+
+/// Options of `search()`: those of every read, plus how to rank.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchOptions {
+    pub user_id: Option<String>,
+    pub agent_id: Option<String>,
+    pub run_id: Option<String>,
+    pub limit: Option<f64>,
+    pub filters: Option<Value>,
+    /// Applies to the final score of `method`.
+    pub threshold: Option<f64>,
+    /// Default `vector` (or `keyword` without an embedder).
+    pub method: Option<Method>,
+    /// Relative weights of a `hybrid` search.
+    pub weights: Option<WeightOptions>,
+}
+
+impl From<QueryOptions> for SearchOptions {
+    /// The read `options`, ranked by the default method.
+    fn from(options: QueryOptions) -> Self {
+        let QueryOptions { user_id, agent_id, run_id, limit, filters, threshold } = options;
+        Self { user_id, agent_id, run_id, limit, filters, threshold, method: None, weights: None }
+    }
+}
+
+/// `weights: {vector, keyword}`; a weight left out keeps its default (0.7 / 0.3). Scaled to sum to 1.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeightOptions {
+    pub vector: Option<f64>,
+    pub keyword: Option<f64>,
+}
+
+impl SearchOptions {
+    /// Scope, limit, filters and threshold, validated.
+    fn read(&self) -> Result<Query> {
+        QueryOptions {
+            user_id: self.user_id.clone(),
+            agent_id: self.agent_id.clone(),
+            run_id: self.run_id.clone(),
+            limit: self.limit,
+            filters: self.filters.clone(),
+            threshold: self.threshold,
+        }
+        .query()
+    }
+
+    /// The hybrid weights, validated and normalised.
+    pub fn weights(&self) -> Result<Weights> {
+        let given = self.weights.unwrap_or_default();
+        let default = Weights::default();
+        Weights::normalised(given.vector.unwrap_or(default.vector), given.keyword.unwrap_or(default.keyword))
+    }
+}
+
+/// The result of `search()`: best first, and the method that ranked them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SearchResponse {
+    pub results: Vec<MemoryItem>,
+    pub method: Method,
+}
+
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+    /// The method a search really uses: `keyword` when no embedder is configured, else the one asked
+    /// for (default `vector`).
+    pub fn effective_method(&self, requested: Option<Method>) -> Method {
+        match requested {
+            _ if !self.embedder.is_configured() => Method::Keyword,
+            Some(method) => method,
+            None => Method::Vector,
+        }
+    }
+
+    /// The scope's memories that best match `query`, ranked by `options.method`. Every ranking honours
+    /// scope and filters; fused methods take `limit × 4` candidates from each ranking; `threshold`
+    /// applies to the final score.
+    pub async fn search_with(&self, query: &str, options: &SearchOptions) -> Result<SearchResponse> {
+        let text = required_text("query", Some(query))?;
+        let read = options.read()?;
+        let weights = options.weights()?;
+        let method = self.effective_method(options.method);
+        self.load_scope(&read.scope).await?;
+        let vector = match method {
+            Method::Keyword => None,
+            _ => Some(self.embed_for_index(text).await?),
+        };
+        let in_scope = |item: &MemoryItem| read.scope.contains(&item.scope);
+        if method != Method::Vector {
+            self.catch_up_keywords(&in_scope);
+        }
+        let keep = |item: &MemoryItem| in_scope(item) && read.filter.as_ref().is_none_or(|f| f.matches(item));
+        let index = self.index.borrow();
+        let keywords = self.keywords.borrow();
+        let by_vector = |limit: usize| -> Result<Ranking> {
+            let hits = index.search(vector.as_deref().unwrap_or_default(), limit, &keep)?;
+            Ok(hits.into_iter().map(|(score, memory)| (f64::from(score), memory.item.id.as_str())).collect())
+        };
+        let by_keyword = |limit: usize| -> Ranking {
+            let corpus = |id: &str| index.get(id).is_some_and(|m| in_scope(&m.item));
+            let passes = |id: &str| index.get(id).is_some_and(|m| keep(&m.item));
+            keywords.search(text, limit, &corpus, &passes)
+        };
+        let candidates = read.limit.saturating_mul(OVERFETCH);
+        let ranking = match method {
+            Method::Vector => by_vector(read.limit)?,
+            Method::Keyword => by_keyword(read.limit),
+            Method::Hybrid => weighted(&by_vector(candidates)?, &by_keyword(candidates), weights),
+            Method::Rrf => reciprocal_rank(&[&by_vector(candidates)?, &by_keyword(candidates)], RRF_K),
+        };
+        let results = ranking
+            .into_iter()
+            .filter(|(score, _)| read.threshold.is_none_or(|t| *score >= t))
+            .filter_map(|(score, id)| index.get(id).map(|m| MemoryItem { score: Some(score), ..m.item.clone() }))
+            .take(read.limit)
+            .collect();
+        Ok(SearchResponse { results, method })
+    }
+
+    /// Up to `limit` memories passing `keep` most like a text: by its unit `vector`, or by BM25 on `text`
+    /// when it has none (a memory without an embedder).
+    pub(crate) fn similar(
+        &self,
+        text: &str,
+        vector: Option<&[f32]>,
+        limit: usize,
+        keep: Predicate,
+    ) -> Result<Vec<StoredMemory>> {
+        if vector.is_none() {
+            self.catch_up_keywords(keep);
+        }
+        let index = self.index.borrow();
+        if let Some(vector) = vector {
+            return Ok(index.search(vector, limit, keep)?.into_iter().map(|(_, memory)| memory.clone()).collect());
+        }
+        let passes = |id: &str| index.get(id).is_some_and(|m| keep(&m.item));
+        let keywords = self.keywords.borrow();
+        let hits = keywords.search(text, limit, &passes, &passes);
+        Ok(hits.into_iter().filter_map(|(_, id)| index.get(id).cloned()).collect())
+    }
+
+    /// Indexes the keywords of memories passing `keep` that reached the vector index some other way
+    /// (loaded on demand) or whose text is not the one indexed. Costs one pass when all is in step.
+    fn catch_up_keywords(&self, keep: Predicate) {
+        let index = self.index.borrow();
+        let mut keywords = self.keywords.borrow_mut();
+        for memory in index.list(usize::MAX, keep) {
+            if !keywords.holds(&memory.item.id, &memory.item.memory) {
+                keywords.upsert(&memory.item.id, &memory.item.memory);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "retrieve_tests.rs"]
+mod tests;

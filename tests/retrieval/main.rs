@@ -1,0 +1,9 @@
+//! Search methods, recall, agent tools and keyword-only memory, natively against the engine with test
+//! doubles for the model and the storage.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod doubles;
+mod keyword_only;
+mod recall;
+mod search;
+mod tools;

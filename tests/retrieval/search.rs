@@ -1,0 +1,159 @@
+//! The four retrieve methods on one data set where each orders it differently.
+//!
+//! Query "car insurance" (vector e1). Alice's memories, cosine and BM25 (N = 4, average length 3.75):
+//!   automobile  cos 1.0   —
+//!   insurance   cos 0.6   bm25 1.669466 (car + insurance, 5 terms)
+//!   racing      cos 0.8   bm25 0.674745 (car, 4 terms)
+//!   gardening   cos 0.0   —
+//! hybrid (0.7 · cos + 0.3 · bm25 / 1.669466): insurance .72, automobile .70, racing .68125, gardening 0
+//! rrf (k = 60): insurance 1/63 + 1/61, racing 2/62, automobile 1/61, gardening 1/64
+
+use std::rc::Rc;
+
+use futures_executor::block_on;
+use memwasm::core::fusion::Method;
+use memwasm::core::retrieve::{SearchOptions, WeightOptions};
+use memwasm::core::types::MemoryItem;
+use serde_json::json;
+
+use crate::doubles::*;
+
+fn car_memory(log: &Rc<Log>) -> Engine<TableEmbedder> {
+    let engine = engine_with(log, car_embedder(log));
+    store(&engine, "alice", &[AUTOMOBILE, INSURANCE, RACING, GARDENING]);
+    store(&engine, "bob", &["Bob needs car insurance, car insurance, car insurance"]);
+    engine
+}
+
+fn texts(results: &[MemoryItem]) -> Vec<&str> {
+    results.iter().map(|m| m.memory.as_str()).collect()
+}
+
+fn scores(results: &[MemoryItem]) -> Vec<f64> {
+    results.iter().map(|m| m.score.unwrap()).collect()
+}
+
+fn assert_close(actual: Vec<f64>, expected: &[f64]) {
+    assert_eq!(actual.len(), expected.len(), "{actual:?}");
+    for (a, e) in actual.iter().zip(expected) {
+        assert!((a - e).abs() < 1e-5, "{actual:?} != {expected:?}");
+    }
+}
+
+#[test]
+fn every_method_orders_the_same_data_as_documented() {
+    let log = Rc::new(Log::default());
+    let engine = car_memory(&log);
+    let run = |method| block_on(engine.search_with("car insurance", &search("alice", method))).unwrap();
+
+    let vector = run("vector");
+    assert_eq!(vector.method, Method::Vector);
+    assert_eq!(texts(&vector.results), [AUTOMOBILE, RACING, INSURANCE, GARDENING]);
+    assert_close(scores(&vector.results), &[1.0, 0.8, 0.6, 0.0]);
+
+    let keyword = run("keyword");
+    assert_eq!(keyword.method, Method::Keyword);
+    assert_eq!(texts(&keyword.results), [INSURANCE, RACING], "only memories sharing a term");
+    assert_close(scores(&keyword.results), &[1.669_465_6, 0.674_745_0]);
+
+    let hybrid = run("hybrid");
+    assert_eq!(hybrid.method, Method::Hybrid);
+    assert_eq!(texts(&hybrid.results), [INSURANCE, AUTOMOBILE, RACING, GARDENING]);
+    assert_close(scores(&hybrid.results), &[0.72, 0.70, 0.681_250_5, 0.0]);
+
+    let rrf = run("rrf");
+    assert_eq!(rrf.method, Method::Rrf);
+    assert_eq!(texts(&rrf.results), [INSURANCE, RACING, AUTOMOBILE, GARDENING]);
+    assert_close(scores(&rrf.results), &[1.0 / 63.0 + 1.0 / 61.0, 2.0 / 62.0, 1.0 / 61.0, 1.0 / 64.0]);
+
+    // The plain `search` is the vector method.
+    assert_eq!(block_on(engine.search("car insurance", &read("alice"))).unwrap(), vector.results);
+}
+
+#[test]
+fn scope_and_filters_apply_to_every_method() {
+    let log = Rc::new(Log::default());
+    let engine = car_memory(&log);
+    for method in ["vector", "keyword", "hybrid", "rrf"] {
+        let found = block_on(engine.search_with("car insurance", &search("alice", method))).unwrap();
+        assert!(found.results.iter().all(|m| m.scope.user_id.as_deref() == Some("alice")), "{method}");
+        let bobs = block_on(engine.search_with("car insurance", &search("bob", method))).unwrap();
+        assert_eq!(texts(&bobs.results), ["Bob needs car insurance, car insurance, car insurance"], "{method}");
+
+        let mut filtered = search("alice", method);
+        filtered.filters = Some(json!({"field": "memory", "operator": "icontains", "value": "racing"}));
+        let found = block_on(engine.search_with("car insurance", &filtered)).unwrap();
+        assert_eq!(texts(&found.results), [RACING], "{method}");
+    }
+}
+
+#[test]
+fn limit_and_threshold_apply_to_the_final_ranking() {
+    let log = Rc::new(Log::default());
+    let engine = car_memory(&log);
+    let with = |method: &str, limit: Option<f64>, threshold: Option<f64>| {
+        let mut options = search("alice", method);
+        options.limit = limit;
+        options.threshold = threshold;
+        texts(&block_on(engine.search_with("car insurance", &options)).unwrap().results)
+            .into_iter()
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(with("hybrid", None, Some(0.7)), [INSURANCE, AUTOMOBILE]);
+    assert_eq!(with("rrf", None, Some(0.02)), [INSURANCE, RACING]);
+    assert_eq!(with("keyword", None, Some(1.0)), [INSURANCE]);
+    assert_eq!(with("vector", None, Some(0.7)), [AUTOMOBILE, RACING]);
+    assert_eq!(with("hybrid", Some(1.0), None), [INSURANCE]);
+    assert_eq!(with("rrf", Some(2.0), None), [INSURANCE, RACING]);
+}
+
+#[test]
+fn hybrid_weights_are_configurable_and_validated() {
+    let log = Rc::new(Log::default());
+    let engine = car_memory(&log);
+    let weighted = |vector: Option<f64>, keyword: Option<f64>| {
+        let options = SearchOptions { weights: Some(WeightOptions { vector, keyword }), ..search("alice", "hybrid") };
+        block_on(engine.search_with("car insurance", &options))
+    };
+    let keyword_only = weighted(Some(0.0), Some(5.0)).unwrap();
+    assert_eq!(texts(&keyword_only.results)[..2], [INSURANCE, RACING]);
+    assert_close(scores(&keyword_only.results)[..2].to_vec(), &[1.0, 0.674_745_0 / 1.669_465_6]);
+    let vector_only = weighted(Some(1.0), Some(0.0)).unwrap();
+    assert_eq!(texts(&vector_only.results), [AUTOMOBILE, RACING, INSURANCE, GARDENING]);
+    for (v, k) in [(Some(0.0), Some(0.0)), (Some(-1.0), None), (None, Some(f64::INFINITY))] {
+        assert_eq!(weighted(v, k).unwrap_err().code(), "INVALID_INPUT");
+    }
+}
+
+#[test]
+fn the_keyword_index_follows_updates_deletes_reset_and_open() {
+    let log = Rc::new(Log::default());
+    let engine = car_memory(&log);
+    let keyword = |engine: &Engine<TableEmbedder>, query: &str| {
+        let found = block_on(engine.search_with(query, &search("alice", "keyword"))).unwrap();
+        texts(&found.results).into_iter().map(str::to_owned).collect::<Vec<_>>()
+    };
+    let racing = block_on(engine.get_all(&read("alice"))).unwrap()[2].clone();
+    block_on(engine.update(&racing.id, "User likes sailing")).unwrap();
+    assert_eq!(keyword(&engine, "racing"), Vec::<String>::new());
+    assert_eq!(keyword(&engine, "sailing"), ["User likes sailing"]);
+    let insurance = block_on(engine.get_all(&read("alice"))).unwrap()[1].clone();
+    block_on(engine.delete(&insurance.id)).unwrap();
+    assert_eq!(keyword(&engine, "car insurance"), Vec::<String>::new());
+
+    // A second engine over the same storage rebuilds the keyword index when it opens.
+    let reopened = block_on(Engine::open(
+        ScriptedLlm(log.clone()),
+        car_embedder(&log),
+        KeepingStorage(log.clone(), Default::default()),
+        prompts(),
+    ))
+    .unwrap();
+    assert_eq!(keyword(&reopened, "sailing"), ["User likes sailing"]);
+    assert_eq!(keyword(&reopened, "gardening"), [GARDENING]);
+
+    block_on(engine.reset()).unwrap();
+    assert_eq!(keyword(&engine, "sailing"), Vec::<String>::new());
+    assert_eq!(keyword(&engine, "gardening"), Vec::<String>::new());
+}

@@ -1,0 +1,30 @@
+// Type tests for search methods, recall and agent tools in pkg/index.d.ts (each `@ts-expect-error` fails
+// the check if its line compiles). Run by scripts/suites/25-types.sh: tsc -p tests/types.
+import { Memory, MemoryTools } from "../../pkg/index.js";
+import type { SearchMethod, RecallResult, ToolDefinition, ToolResult, OpenAiToolDefinition } from "../../pkg/index.js";
+
+export async function typed(memory: Memory): Promise<string> {
+  const found = await memory.search("q", { userId: "u", method: "rrf", weights: { vector: 0.5 }, threshold: 0.01 });
+  const method: SearchMethod = found.method;
+  const all = await memory.getAll({ userId: "u" });
+  // @ts-expect-error getAll has no ranking method
+  all.method;
+  // @ts-expect-error unknown method
+  await memory.search("q", { userId: "u", method: "bm25" });
+
+  const recalled: RecallResult = await memory.recall("q", { userId: "u", topK: 3, tokenBudget: 500, method: "keyword" });
+  const total: number = recalled.totalTokens + recalled.budgetUsed + recalled.memories.length;
+  // @ts-expect-error tokenBudget is a number
+  await memory.recall("q", { userId: "u", tokenBudget: "500" });
+
+  const tools: MemoryTools = memory.tools({ userId: "u" }, { format: "anthropic" });
+  const definitions: ToolDefinition[] = tools.definitions;
+  const openai = memory.tools({ agentId: "a" }).definitions[0] as OpenAiToolDefinition;
+  const result: ToolResult = await tools.runTool(openai.function.name, '{"query": "q"}');
+  await tools.runTool("manage_memory", { action: "create", content: "x" });
+  // @ts-expect-error unknown format
+  memory.tools({ userId: "u" }, { format: "gemini" });
+  // @ts-expect-error the scope of a tools handle cannot be replaced
+  tools.scope = { userId: "other" };
+  return `${method}${total}${definitions.length}${JSON.stringify(result)}${recalled.text}`;
+}
