@@ -18,3 +18,6 @@ mod js;
 
 pub use crate::core::error::MemoryError;
 pub use crate::core::memory::MemoryEngine;
+/// The JS `Memory` class, reachable from Rust for the browser tests (`tests/browser_*.rs`).
+#[cfg(all(target_arch = "wasm32", feature = "js"))]
+pub use crate::js::Memory;

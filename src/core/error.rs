@@ -45,6 +45,12 @@ pub enum MemoryError {
     /// The persistence layer failed.
     #[error("storage failed: {0}")]
     Storage(String),
+    /// The browser's storage quota is used up; nothing of the failed write was kept.
+    #[error("storage quota exceeded: {0}")]
+    StorageQuota(String),
+    /// Persistent storage cannot be used here (no IndexedDB, e.g. some private modes, or it refused to open).
+    #[error("storage unavailable: {0}")]
+    StorageUnavailable(String),
 }
 
 impl MemoryError {
@@ -66,6 +72,8 @@ impl MemoryError {
             Self::EmbeddingCallback(_) => "EMBEDDING_CALLBACK",
             Self::DimensionMismatch { .. } => "DIMENSION_MISMATCH",
             Self::Storage(_) => "STORAGE",
+            Self::StorageQuota(_) => "STORAGE_QUOTA",
+            Self::StorageUnavailable(_) => "STORAGE_UNAVAILABLE",
         }
     }
 

@@ -77,13 +77,23 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             return Ok(());
         }
         self.storage.commit(&changes).await?;
+        self.mirror(false, &changes.deletes, changes.upserts)
+    }
+
+    /// Brings the in-RAM index in line with what storage now holds: emptied when `cleared`, then `deletes`
+    /// removed and `upserts` written. Every index change goes through here (own commits, reset, other tabs).
+    pub(crate) fn mirror(&self, cleared: bool, deletes: &[String], upserts: Vec<StoredMemory>) -> Result<()> {
         let mut index = self.index.borrow_mut();
         let mut keywords = self.keywords.borrow_mut();
-        for id in &changes.deletes {
+        if cleared {
+            index.clear();
+            keywords.clear();
+        }
+        for id in deletes {
             index.remove(id);
             keywords.remove(id);
         }
-        for memory in changes.upserts {
+        for memory in upserts {
             let (id, text) = (memory.item.id.clone(), memory.item.memory.clone());
             index.upsert(memory)?;
             keywords.upsert(&id, &text);
@@ -194,8 +204,6 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// Deletes every memory and all history.
     pub async fn reset(&self) -> Result<()> {
         self.storage.clear().await?;
-        self.index.borrow_mut().clear();
-        self.keywords.borrow_mut().clear();
-        Ok(())
+        self.mirror(true, &[], Vec::new())
     }
 }

@@ -1,6 +1,7 @@
 //! The target-agnostic core: data model, filters, search index, storage trait, prompts, LLM reply
 //! parsing and the memory pipeline. No JS types here; `cargo test` runs it natively.
 
+pub mod codec;
 pub mod config;
 pub mod error;
 pub mod filter;
@@ -16,9 +17,13 @@ mod pipeline;
 pub mod plan;
 pub mod prompts;
 pub mod recall;
+pub mod remote;
 pub mod retrieve;
 pub mod scope;
 pub mod storage;
+#[cfg(test)]
+mod test_support;
 pub mod tools;
+pub mod transfer;
 pub mod types;
 pub mod vector_store;

@@ -6,6 +6,20 @@ use super::error::Result;
 use super::scope::Scope;
 use super::types::{HistoryRecord, StoredMemory};
 
+/// What another instance (another tab) wrote to the same storage, for this instance's index to mirror.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RemoteChange {
+    /// Everything was deleted (applied before `upserts` and `deletes`).
+    pub cleared: bool,
+    /// Memories written or rewritten, as stored now.
+    pub upserts: Vec<StoredMemory>,
+    /// Ids of memories that no longer exist.
+    pub deletes: Vec<String>,
+}
+
+/// Receives the `RemoteChange`s a storage observes.
+pub type RemoteListener = Box<dyn Fn(RemoteChange)>;
+
 /// Everything one API call writes; a `Storage` applies it all or nothing.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Changeset {
@@ -46,6 +60,14 @@ pub trait Storage {
     async fn load_memory(&self, _id: &str) -> Result<Option<StoredMemory>> {
         Ok(None)
     }
+    /// Every history record, oldest first, when this storage can list them (export uses it to include the
+    /// history of deleted memories); `None` when it cannot.
+    async fn all_history(&self) -> Result<Option<Vec<HistoryRecord>>> {
+        Ok(None)
+    }
+    /// Calls `listener` with each change other instances make to the same storage (e.g. other tabs).
+    /// Storages that nobody else can write ignore it.
+    fn watch(&self, _listener: RemoteListener) {}
 }
 
 /// The default: nothing outlives the instance. Memories live only in the search index, so this keeps history.
@@ -71,5 +93,9 @@ impl Storage for InMemoryStorage {
     async fn clear(&self) -> Result<()> {
         self.history.borrow_mut().clear();
         Ok(())
+    }
+
+    async fn all_history(&self) -> Result<Option<Vec<HistoryRecord>>> {
+        Ok(Some(self.history.borrow().clone()))
     }
 }

@@ -2,12 +2,13 @@
 //! the implementations this build offers (new providers and storages add a variant here).
 
 use super::live::LiveValues;
-use crate::core::config::{unknown_provider, ResolvedConfig};
+use crate::core::config::{indexeddb_settings, unknown_provider, ResolvedConfig};
 use crate::core::error::{MemoryError, Result};
 use crate::core::memory::MemoryEngine;
-use crate::core::storage::{Changeset, InMemoryStorage, Storage};
+use crate::core::storage::{Changeset, InMemoryStorage, RemoteListener, Storage};
 use crate::core::types::{HistoryRecord, StoredMemory};
 use crate::core::vector_store::InMemoryVectorStore;
+use crate::platform::indexeddb::IndexedDbStorage;
 use crate::platform::FetchClient;
 use crate::platform::{CallbackEmbedder, CallbackLlm, WorkersAiEmbedder, WorkersAiLlm};
 use crate::providers::{
@@ -91,30 +92,49 @@ impl Embedder for AnyEmbedder {
 /// Every storage this build can persist to.
 pub enum AnyStorage {
     Memory(InMemoryStorage),
+    IndexedDb(IndexedDbStorage),
 }
 
 impl Storage for AnyStorage {
     async fn load_memories(&self) -> Result<Vec<StoredMemory>> {
         match self {
             Self::Memory(storage) => storage.load_memories().await,
+            Self::IndexedDb(storage) => storage.load_memories().await,
         }
     }
 
     async fn commit(&self, changes: &Changeset) -> Result<()> {
         match self {
             Self::Memory(storage) => storage.commit(changes).await,
+            Self::IndexedDb(storage) => storage.commit(changes).await,
         }
     }
 
     async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>> {
         match self {
             Self::Memory(storage) => storage.history(memory_id).await,
+            Self::IndexedDb(storage) => storage.history(memory_id).await,
         }
     }
 
     async fn clear(&self) -> Result<()> {
         match self {
             Self::Memory(storage) => storage.clear().await,
+            Self::IndexedDb(storage) => storage.clear().await,
+        }
+    }
+
+    async fn all_history(&self) -> Result<Option<Vec<HistoryRecord>>> {
+        match self {
+            Self::Memory(storage) => storage.all_history().await,
+            Self::IndexedDb(storage) => storage.all_history().await,
+        }
+    }
+
+    fn watch(&self, listener: RemoteListener) {
+        match self {
+            Self::Memory(storage) => storage.watch(listener),
+            Self::IndexedDb(storage) => storage.watch(listener),
         }
     }
 }
@@ -134,7 +154,8 @@ pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
     let embedder = super::models::embedder(config, live)?;
     let storage = match config.storage.provider.as_str() {
         "memory" => AnyStorage::Memory(InMemoryStorage::default()),
-        other => return Err(unknown_provider("storage.provider", other, &["memory"])),
+        "indexeddb" => AnyStorage::IndexedDb(IndexedDbStorage::new(&indexeddb_settings(&config.storage.options)?)),
+        other => return Err(unknown_provider("storage.provider", other, &["memory", "indexeddb"])),
     };
     let index = InMemoryVectorStore::new(config.vector_store.quantization);
     Ok(Parts { llm, embedder, storage, index })

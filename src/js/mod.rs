@@ -95,7 +95,9 @@ impl Memory {
         future_to_promise(async move {
             let (config, parts) = configure(&config).map_err(to_js_error)?;
             let engine = MemoryEngine::open_with_index(parts.llm, parts.embedder, parts.storage, config.prompts, parts.index).await;
-            Ok(Memory { engine: Rc::new(engine.map_err(to_js_error)?) }.into())
+            let engine = Rc::new(engine.map_err(to_js_error)?);
+            engine.follow_remote();
+            Ok(Memory { engine }.into())
         })
     }
 
@@ -205,5 +207,19 @@ impl Memory {
     pub fn reset(&self) -> Promise {
         let engine = self.engine.clone();
         promise(async move { engine.reset().await })
+    }
+
+    /// The scope's memories (all memories for `{}`), with embeddings and history, as JSON Lines.
+    #[wasm_bindgen(js_name = exportMemories, unchecked_return_type = "Promise<string>")]
+    pub fn export_memories(&self, #[wasm_bindgen(unchecked_param_type = "Scope")] options: JsValue) -> Promise {
+        let engine = self.engine.clone();
+        promise(async move { engine.export(from_js::<Scope>(options, "options", MemoryError::InvalidInput)?).await })
+    }
+
+    /// Writes back an `exportMemories` text, all or nothing. Rejects with `INVALID_INPUT` naming a bad line.
+    #[wasm_bindgen(js_name = importMemories, unchecked_return_type = "Promise<ImportResult>")]
+    pub fn import_memories(&self, #[wasm_bindgen(unchecked_param_type = "string")] jsonl: JsValue) -> Promise {
+        let engine = self.engine.clone();
+        promise(async move { engine.import(&string_arg(&jsonl, "jsonl")?).await })
     }
 }

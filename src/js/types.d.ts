@@ -81,6 +81,14 @@ export interface AddResult {
   warnings: AddWarning[];
 }
 
+/** What `importMemories` wrote. */
+export interface ImportResult {
+  /** Memories written (new, or replacing the one with the same id). */
+  memories: number;
+  /** History records added (records already stored are not added twice). */
+  history: number;
+}
+
 /** How `search()` ranks memories:
  * - `"vector"`: cosine similarity of embeddings (the default when an embedder is configured);
  * - `"keyword"`: BM25 (k1 = 1.2, b = 0.75) over the memory text;
@@ -411,8 +419,19 @@ export interface VectorStoreConfig {
   };
 }
 
-/** Where memories and history persist. `"memory"` (the default) keeps them for the life of the instance. */
-export type StorageConfig = { provider: "memory" };
+/** `storage.config` of the IndexedDB storage (browsers). */
+export interface IndexedDbStorageConfig {
+  /** One database per memory: its memories (with embeddings) and their history. */
+  dbName: string;
+  /** Ask the browser to exempt the site's storage from eviction (`navigator.storage.persist()`). Default `false`. */
+  persist?: boolean;
+}
+
+/** Where memories and history persist. `"memory"` (the default) keeps them for the life of the instance.
+ * `"indexeddb"` keeps them in the browser across reloads; open it with `await Memory.open(config)`. */
+export type StorageConfig =
+  | { provider: "memory" }
+  | { provider: "indexeddb"; config: IndexedDbStorageConfig };
 
 export interface RetryConfig {
   /** Retries after the first attempt, on 429, 5xx and network errors. Default 3. */
@@ -459,7 +478,9 @@ export type MemoryErrorCode =
   | "LLM_CALLBACK"
   | "EMBEDDING_CALLBACK"
   | "DIMENSION_MISMATCH"
-  | "STORAGE";
+  | "STORAGE"
+  | "STORAGE_QUOTA"
+  | "STORAGE_UNAVAILABLE";
 
 /** The `Error` every failed call rejects with. */
 export interface MemoryError extends Error {

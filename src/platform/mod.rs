@@ -6,6 +6,7 @@ mod env;
 mod fetch;
 mod nfc;
 mod workers_ai;
+pub mod indexeddb;
 
 pub use env::env_var;
 pub use callback::{CallbackEmbedder, CallbackLlm};

@@ -1,0 +1,106 @@
+//! Keeping the index in step with writes made elsewhere: another tab (or another `Memory`) on the same
+//! persistent storage. The storage observes those writes and re-reads them; the engine mirrors them.
+
+use std::rc::Rc;
+
+use super::memory::MemoryEngine;
+use super::storage::{RemoteChange, Storage};
+use super::vector_store::VectorStore;
+use crate::providers::{Embedder, Llm};
+
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+    /// Mirrors a change another instance made to the shared storage in this instance's index. A memory the
+    /// index cannot hold (a vector of another length) stays out of it instead of stopping the rest.
+    pub fn apply_remote(&self, change: RemoteChange) {
+        let _ = self.mirror(change.cleared, &change.deletes, Vec::new());
+        for memory in change.upserts {
+            let _ = self.mirror(false, &[], vec![memory]);
+        }
+    }
+
+    /// Follows the storage's remote changes for as long as this engine lives.
+    pub fn follow_remote(self: &Rc<Self>)
+    where
+        Self: 'static,
+    {
+        let engine = Rc::downgrade(self);
+        self.storage.watch(Box::new(move |change| {
+            if let Some(engine) = engine.upgrade() {
+                engine.apply_remote(change);
+            }
+        }));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+
+    use futures_executor::block_on;
+    use serde_json::json;
+
+    use super::*;
+    use crate::core::error::Result;
+    use crate::core::options::{AddOptions, QueryOptions};
+    use crate::core::storage::{Changeset, InMemoryStorage, RemoteListener};
+    use crate::core::test_support::letter_engine;
+    use crate::core::types::{HistoryRecord, StoredMemory};
+
+    /// In-memory storage that keeps the listener the engine registers, to play "another tab".
+    #[derive(Default)]
+    struct Watched(InMemoryStorage, Rc<RefCell<Option<RemoteListener>>>);
+
+    impl Storage for Watched {
+        async fn load_memories(&self) -> Result<Vec<StoredMemory>> {
+            self.0.load_memories().await
+        }
+        async fn commit(&self, changes: &Changeset) -> Result<()> {
+            self.0.commit(changes).await
+        }
+        async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>> {
+            self.0.history(memory_id).await
+        }
+        async fn clear(&self) -> Result<()> {
+            self.0.clear().await
+        }
+        fn watch(&self, listener: RemoteListener) {
+            self.1.replace(Some(listener));
+        }
+    }
+
+    fn texts<S: Storage>(engine: &MemoryEngine<impl Llm, impl Embedder, S>) -> Vec<String> {
+        let all = QueryOptions { user_id: Some("alice".into()), ..QueryOptions::default() };
+        block_on(engine.get_all(&all)).unwrap().into_iter().map(|item| item.memory).collect()
+    }
+
+    #[test]
+    fn remote_changes_reach_the_index_while_the_engine_lives() {
+        let listener = Rc::new(RefCell::new(None));
+        let engine = Rc::new(letter_engine(Watched(InMemoryStorage::default(), listener.clone())));
+        engine.follow_remote();
+        let add = AddOptions { user_id: Some("alice".into()), ..AddOptions::default() };
+        let tea = block_on(engine.add(&json!("likes tea"), &add)).unwrap().results[0].id.clone();
+        let other = letter_engine(InMemoryStorage::default());
+        block_on(other.add(&json!("walks the dog"), &add)).unwrap();
+        block_on(other.add(&json!("has a cat"), &add)).unwrap();
+        let (dog, cat) = {
+            let index = other.index.borrow();
+            let both = index.list(2, &|_| true);
+            (both[0].clone(), both[1].clone())
+        };
+
+        let notify = |change: RemoteChange| (listener.borrow().as_ref().expect("the engine watches"))(change);
+        notify(RemoteChange { cleared: false, upserts: vec![dog.clone()], deletes: vec![tea] });
+        assert_eq!(texts(&engine), ["walks the dog"]);
+        notify(RemoteChange { cleared: true, ..RemoteChange::default() });
+        assert!(texts(&engine).is_empty());
+
+        let mut odd = StoredMemory { embedding: Some(vec![1.0, 0.0]), ..cat.clone() };
+        odd.item.id = "odd".into();
+        notify(RemoteChange { cleared: false, upserts: vec![dog, odd, cat], deletes: vec![] });
+        assert_eq!(texts(&engine), ["walks the dog", "has a cat"], "a vector of another length is left out");
+
+        drop(engine);
+        notify(RemoteChange { cleared: true, ..RemoteChange::default() });
+    }
+}

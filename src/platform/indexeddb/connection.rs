@@ -1,0 +1,89 @@
+//! One open connection per storage, opened on first use. When another tab upgrades or deletes the
+//! database (`versionchange`), the connection closes itself so it never blocks them; the next call then
+//! reopens it.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use idb::{Database, Factory, Transaction, TransactionMode};
+use js_sys::{Function, Reflect};
+use wasm_bindgen::JsCast;
+use web_sys::IdbDatabase;
+
+use super::outcome::from_idb;
+use super::schema::{upgrade, VERSION};
+use crate::core::error::{MemoryError, Result};
+
+/// A lazily opened, self-closing connection to one database.
+pub struct Connection {
+    name: String,
+    database: RefCell<Option<Rc<Database>>>,
+}
+
+impl Connection {
+    /// A connection to `name`, not opened yet.
+    pub fn new(name: &str) -> Self {
+        Self { name: name.to_owned(), database: RefCell::new(None) }
+    }
+
+    /// A transaction over `stores`, reopening the database if a `versionchange` closed it.
+    pub async fn transaction(&self, stores: &[&str], mode: TransactionMode) -> Result<Transaction> {
+        let database = self.database().await?;
+        match database.transaction(stores, mode) {
+            Ok(transaction) => Ok(transaction),
+            Err(_) => {
+                self.database.replace(None);
+                let database = self.database().await?;
+                database.transaction(stores, mode).map_err(|error| from_idb(&error, "nothing was read or written"))
+            }
+        }
+    }
+
+    async fn database(&self) -> Result<Rc<Database>> {
+        if let Some(database) = self.database.borrow().clone() {
+            return Ok(database);
+        }
+        let database = Rc::new(open(&self.name).await?);
+        self.database.replace(Some(database.clone()));
+        Ok(database)
+    }
+}
+
+/// Opens `name` at the current schema version, upgrading it on the way when it is older.
+pub async fn open(name: &str) -> Result<Database> {
+    let unavailable = |why: &str| MemoryError::StorageUnavailable(format!("IndexedDB {why}; nothing was stored"));
+    let factory =
+        Factory::new().map_err(|_| unavailable("is not available here (private mode, Node, a Worker without it)"))?;
+    let mut request =
+        factory.open(name, Some(VERSION)).map_err(|error| from_idb(&error, "could not open the database"))?;
+    request.on_upgrade_needed(|event| {
+        use idb::event::{DatabaseEvent, Event};
+        use idb::request::Request;
+        let migrated = match (event.database(), event.old_version()) {
+            (Ok(database), Ok(old_version)) => upgrade(&database, old_version),
+            (Err(error), _) | (_, Err(error)) => Err(error),
+        };
+        if migrated.is_err() {
+            if let Some(transaction) = event.target().ok().and_then(|request| request.transaction()) {
+                let _ = transaction.abort();
+            }
+        }
+    });
+    let database = request.await.map_err(|error| match &error {
+        idb::Error::DomException(exception) if exception.name() == "VersionError" => MemoryError::Storage(format!(
+            "database \"{name}\" was written by a newer memwasm (schema newer than version {VERSION}); nothing was read"
+        )),
+        other => from_idb(other, "could not open the database"),
+    })?;
+    Ok(close_on_version_change(database))
+}
+
+/// Makes the connection close itself when another connection needs a new version or a deletion.
+/// The handler is the connection's own `close`, bound in JS: no Rust closure to keep alive.
+fn close_on_version_change(database: Database) -> Database {
+    let raw = IdbDatabase::from(database);
+    if let Ok(close) = Reflect::get(&raw, &"close".into()).map(JsCast::unchecked_into::<Function>) {
+        raw.set_onversionchange(Some(&close.bind0(&raw)));
+    }
+    Database::from(raw)
+}

@@ -1,0 +1,222 @@
+//! IndexedDB storage for browsers: memories (with their embeddings) and history in one database. Each call
+//! writes in one readwrite transaction over both stores, so it is kept whole or not at all; the memory
+//! reads everything once when it opens; other tabs hear about each write and re-read what it changed.
+
+mod connection;
+mod outcome;
+mod persist;
+mod records;
+mod schema;
+mod tab_sync;
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::future::IntoFuture;
+use std::rc::{Rc, Weak};
+
+use idb::{ObjectStore, Query, TransactionMode};
+use wasm_bindgen::JsValue;
+use web_sys::IdbTransaction;
+
+use self::connection::Connection;
+use self::outcome::{abandon, committed, from_idb};
+use self::records::{history_from_js, history_to_js, memory_from_js, memory_to_js};
+use self::schema::{BY_MEMORY, HISTORY, MEMORIES};
+use self::tab_sync::{Notice, TabSync};
+use crate::core::config::IndexedDbSettings;
+use crate::core::error::Result;
+use crate::core::storage::{Changeset, RemoteChange, RemoteListener, Storage};
+use crate::core::types::{HistoryRecord, StoredMemory};
+
+pub use self::connection::open as open_database;
+pub use self::outcome::from_dom as error_from_dom_exception;
+pub use self::schema::{HISTORY as HISTORY_STORE, MEMORIES as MEMORIES_STORE, VERSION as SCHEMA_VERSION};
+
+/// A `Storage` in one IndexedDB database (`storage: {provider: "indexeddb", config: {dbName}}`).
+pub struct IndexedDbStorage {
+    shared: Rc<Shared>,
+    sync: TabSync,
+}
+
+/// What the storage and its channel listener share.
+struct Shared {
+    connection: Connection,
+    persist: Cell<bool>,
+    listener: RefCell<Option<RemoteListener>>,
+    inbox: RefCell<VecDeque<Notice>>,
+    reading: Cell<bool>,
+}
+
+impl IndexedDbStorage {
+    /// A storage for `settings.db_name`; the database opens on first use.
+    pub fn new(settings: &IndexedDbSettings) -> Self {
+        let shared = Rc::new(Shared {
+            connection: Connection::new(&settings.db_name),
+            persist: Cell::new(settings.persist),
+            listener: RefCell::new(None),
+            inbox: RefCell::new(VecDeque::new()),
+            reading: Cell::new(false),
+        });
+        let weak = Rc::downgrade(&shared);
+        let sync = TabSync::join(&settings.db_name, move |notice| receive(&weak, notice));
+        Self { shared, sync }
+    }
+}
+
+impl Storage for IndexedDbStorage {
+    async fn load_memories(&self) -> Result<Vec<StoredMemory>> {
+        if self.shared.persist.replace(false) {
+            persist::request_persistence().await;
+        }
+        let transaction = self.shared.connection.transaction(&[MEMORIES], TransactionMode::ReadOnly).await?;
+        let store = transaction.object_store(MEMORIES).map_err(|e| from_idb(&e, "nothing was read"))?;
+        let records = store.get_all(None, None).map_err(|e| from_idb(&e, "nothing was read"))?.await;
+        let mut memories: Vec<(StoredMemory, f64)> = records
+            .map_err(|e| from_idb(&e, "nothing was read"))?
+            .into_iter()
+            .filter_map(|record| skip_corrupt(MEMORIES, memory_from_js(record)))
+            .collect();
+        memories.sort_by(|(a, a_order), (b, b_order)| {
+            a.item.created_at.cmp(&b.item.created_at).then(a_order.total_cmp(b_order))
+        });
+        Ok(memories.into_iter().map(|(memory, _)| memory).collect())
+    }
+
+    async fn commit(&self, changes: &Changeset) -> Result<()> {
+        let memories: Vec<JsValue> =
+            changes.upserts.iter().enumerate().map(|(order, m)| memory_to_js(m, order)).collect::<Result<_>>()?;
+        let history: Vec<JsValue> = changes.history.iter().map(history_to_js).collect::<Result<_>>()?;
+        let transaction = self.shared.connection.transaction(&[MEMORIES, HISTORY], TransactionMode::ReadWrite).await?;
+        let stores = (transaction.object_store(MEMORIES), transaction.object_store(HISTORY));
+        let raw = IdbTransaction::from(transaction);
+        let (memory_store, history_store) = match stores {
+            (Ok(memories), Ok(history)) => (memories, history),
+            (Err(error), _) | (_, Err(error)) => return Err(abandon(&raw, &error)),
+        };
+        if let Err(error) = write(&memory_store, &history_store, &memories, &changes.deletes, &history) {
+            return Err(abandon(&raw, &error));
+        }
+        committed(&raw).await?;
+        let ids = changes.upserts.iter().map(|m| m.item.id.clone()).chain(changes.deletes.iter().cloned()).collect();
+        self.sync.announce(&Notice { cleared: false, ids });
+        Ok(())
+    }
+
+    async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>> {
+        let key = Query::Key(JsValue::from_str(memory_id));
+        let records = read_history(&self.shared.connection, Some(key)).await?;
+        Ok(records.into_iter().filter_map(|record| skip_corrupt(HISTORY, history_from_js(record))).collect())
+    }
+
+    async fn clear(&self) -> Result<()> {
+        let transaction = self.shared.connection.transaction(&[MEMORIES, HISTORY], TransactionMode::ReadWrite).await?;
+        let cleared = [MEMORIES, HISTORY].map(|name| transaction.object_store(name).and_then(|store| store.clear()));
+        let raw = IdbTransaction::from(transaction);
+        if let Some(Err(error)) = cleared.into_iter().find(Result::is_err) {
+            return Err(abandon(&raw, &error));
+        }
+        committed(&raw).await?;
+        self.sync.announce(&Notice { cleared: true, ids: Vec::new() });
+        Ok(())
+    }
+
+    async fn all_history(&self) -> Result<Option<Vec<HistoryRecord>>> {
+        let records = read_history(&self.shared.connection, None).await?;
+        Ok(Some(records.into_iter().filter_map(|record| skip_corrupt(HISTORY, history_from_js(record))).collect()))
+    }
+
+    fn watch(&self, listener: RemoteListener) {
+        self.shared.listener.replace(Some(listener));
+    }
+}
+
+/// Issues every write of one commit inside its transaction (the transaction, not this, decides success).
+fn write(
+    memory_store: &ObjectStore,
+    history_store: &ObjectStore,
+    memories: &[JsValue],
+    deletes: &[String],
+    history: &[JsValue],
+) -> std::result::Result<(), idb::Error> {
+    for id in deletes {
+        memory_store.delete(Query::Key(JsValue::from_str(id)))?;
+    }
+    for record in memories {
+        memory_store.put(record, None)?;
+    }
+    for record in history {
+        history_store.add(record, None)?;
+    }
+    Ok(())
+}
+
+/// History records, oldest first: all of them, or those of one memory (`key`).
+async fn read_history(connection: &Connection, key: Option<Query>) -> Result<Vec<JsValue>> {
+    let failed = |error: idb::Error| from_idb(&error, "nothing was read");
+    let transaction = connection.transaction(&[HISTORY], TransactionMode::ReadOnly).await?;
+    let store = transaction.object_store(HISTORY).map_err(failed)?;
+    let records = match key {
+        Some(key) => store.index(BY_MEMORY).map_err(failed)?.get_all(Some(key), None).map_err(failed)?.await,
+        None => store.get_all(None, None).map_err(failed)?.await,
+    };
+    records.map_err(failed)
+}
+
+/// A decoded record, or `None` with a console warning for one that does not decode (it stays stored).
+fn skip_corrupt<T>(store: &str, decoded: std::result::Result<T, String>) -> Option<T> {
+    decoded
+        .map_err(|why| warn(&format!("memwasm: skipped a corrupt record in IndexedDB store \"{store}\": {why}")))
+        .ok()
+}
+
+fn warn(text: &str) {
+    web_sys::console::warn_1(&JsValue::from_str(text));
+}
+
+/// Queues a notice from another instance and starts reading if no read is under way (one at a time, in order).
+fn receive(shared: &Weak<Shared>, notice: Notice) {
+    let Some(shared) = shared.upgrade() else { return };
+    shared.inbox.borrow_mut().push_back(notice);
+    if shared.reading.replace(true) {
+        return;
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        loop {
+            let next = shared.inbox.borrow_mut().pop_front();
+            let Some(notice) = next else { break };
+            match reread(&shared.connection, notice).await {
+                Ok(change) => {
+                    if let Some(listener) = shared.listener.borrow().as_ref() {
+                        listener(change);
+                    }
+                }
+                Err(error) => warn(&format!("memwasm: another tab's write could not be re-read: {error}")),
+            }
+        }
+        shared.reading.set(false);
+    });
+}
+
+/// What a notice means for this instance: the memories it names as stored now.
+async fn reread(connection: &Connection, notice: Notice) -> Result<RemoteChange> {
+    let failed = |error: idb::Error| from_idb(&error, "nothing was read");
+    let mut change = RemoteChange { cleared: notice.cleared, ..RemoteChange::default() };
+    if notice.ids.is_empty() {
+        return Ok(change);
+    }
+    let transaction = connection.transaction(&[MEMORIES], TransactionMode::ReadOnly).await?;
+    let store = transaction.object_store(MEMORIES).map_err(failed)?;
+    let requests: Vec<_> = notice
+        .ids
+        .iter()
+        .map(|id| store.get(Query::Key(JsValue::from_str(id))).map(IntoFuture::into_future))
+        .collect::<std::result::Result<_, _>>()
+        .map_err(failed)?;
+    for (id, request) in notice.ids.into_iter().zip(requests) {
+        match request.await.map_err(failed)? {
+            Some(record) => change.upserts.extend(skip_corrupt(MEMORIES, memory_from_js(record)).map(|(m, _)| m)),
+            None => change.deletes.push(id),
+        }
+    }
+    Ok(change)
+}

@@ -1,0 +1,231 @@
+//! All-or-nothing writes and bad data, in headless Chromium against real IndexedDB: a transaction that
+//! aborts (a real quota error; a put the store refuses half-way) leaves neither the database nor the
+//! in-memory index with part of the write; corrupt records are skipped with a warning, never a panic.
+//! Each test deletes its database first and last.
+#![cfg(target_arch = "wasm32")]
+
+mod browser_support;
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use browser_support::*;
+use js_sys::{Reflect, Uint8Array};
+use memwasm::core::config::{IndexedDbSettings, Prompts};
+use memwasm::core::error::{MemoryError, Result};
+use memwasm::core::options::{AddOptions, QueryOptions};
+use memwasm::core::scope::Scope;
+use memwasm::core::storage::{Changeset, Storage};
+use memwasm::core::types::{HistoryRecord, StoredMemory};
+use memwasm::platform::indexeddb::{error_from_dom_exception, open_database, IndexedDbStorage, MEMORIES_STORE};
+use memwasm::providers::{Embedder, Llm};
+use memwasm::MemoryEngine;
+use serde_json::json;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+struct NoLlm;
+
+impl Llm for NoLlm {
+    async fn generate(&self, _: &str, _: &str, _: bool) -> Result<String> {
+        Err(MemoryError::InvalidInput("no LLM".into()))
+    }
+    fn is_configured(&self) -> bool {
+        false
+    }
+}
+
+/// Letter-frequency vectors.
+struct Letters;
+
+impl Embedder for Letters {
+    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {
+        let vector = |text: &String| {
+            let mut v = vec![0.01f32; 26];
+            text.bytes().filter(u8::is_ascii_lowercase).for_each(|b| v[usize::from(b - b'a')] += 1.0);
+            v
+        };
+        Ok(texts.iter().map(vector).collect())
+    }
+}
+
+/// IndexedDB storage that, when armed, slips a second copy of the first history record into a commit: the
+/// history store's unique `id` index refuses that put after every other put of the commit went through.
+struct Sabotaged {
+    inner: IndexedDbStorage,
+    armed: Rc<Cell<bool>>,
+}
+
+impl Storage for Sabotaged {
+    async fn load_memories(&self) -> Result<Vec<StoredMemory>> {
+        self.inner.load_memories().await
+    }
+    async fn commit(&self, changes: &Changeset) -> Result<()> {
+        if !self.armed.get() {
+            return self.inner.commit(changes).await;
+        }
+        let mut poisoned = changes.clone();
+        poisoned.history.push(changes.history[0].clone());
+        self.inner.commit(&poisoned).await
+    }
+    async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>> {
+        self.inner.history(memory_id).await
+    }
+    async fn clear(&self) -> Result<()> {
+        self.inner.clear().await
+    }
+}
+
+fn storage(db: &str) -> IndexedDbStorage {
+    IndexedDbStorage::new(&IndexedDbSettings { db_name: db.into(), persist: false })
+}
+
+type Engine = MemoryEngine<NoLlm, Letters, Sabotaged>;
+
+/// An engine over a `Sabotaged` storage, and the switch that arms it.
+async fn engine(db: &str) -> (Engine, Rc<Cell<bool>>) {
+    let armed = Rc::new(Cell::new(false));
+    let sabotaged = Sabotaged { inner: storage(db), armed: armed.clone() };
+    let prompts = Prompts { fact_extraction: String::new(), update_decision: String::new() };
+    (MemoryEngine::open(NoLlm, Letters, sabotaged, prompts).await.expect("opens"), armed)
+}
+
+async fn texts(engine: &Engine) -> Vec<String> {
+    let all = QueryOptions { user_id: Some("alice".into()), ..QueryOptions::default() };
+    engine.get_all(&all).await.unwrap().into_iter().map(|item| item.memory).collect()
+}
+
+async fn stored_texts(db: &str) -> Vec<String> {
+    storage(db).load_memories().await.unwrap().into_iter().map(|m| m.item.memory).collect()
+}
+
+#[wasm_bindgen_test]
+async fn a_put_refused_half_way_aborts_the_whole_write() {
+    let db = "atomic-refused-put";
+    delete_database(db).await;
+    let (engine, armed) = engine(db).await;
+    let alice = AddOptions { user_id: Some("alice".into()), ..AddOptions::default() };
+    engine.add(&json!("likes tea"), &alice).await.unwrap();
+    let tea = engine.get_all(&QueryOptions { user_id: Some("alice".into()), ..QueryOptions::default() }).await.unwrap()
+        [0]
+    .id
+    .clone();
+
+    armed.set(true);
+    let three = json!([{"role": "user", "content": "owns a cat"}, {"role": "user", "content": "owns a dog"}, {"role": "user", "content": "likes jazz"}]);
+    let error = engine.add(&three, &alice).await.unwrap_err();
+    assert_eq!(error.code(), "STORAGE");
+    assert!(error.to_string().contains("ConstraintError"), "{error}");
+    let error = engine.update(&tea, "likes green tea").await.unwrap_err();
+    assert_eq!(error.code(), "STORAGE");
+    engine.delete(&tea).await.unwrap_err();
+    engine.delete_all(Scope { user_id: Some("alice".into()), ..Scope::default() }).await.unwrap_err();
+
+    assert_eq!(texts(&engine).await, ["likes tea"], "the index kept nothing of the failed writes");
+    assert_eq!(stored_texts(db).await, ["likes tea"], "the database kept nothing of them either");
+    let history = storage(db).all_history().await.unwrap().unwrap();
+    assert_eq!(history.len(), 1, "only the first ADD: {history:?}");
+
+    armed.set(false);
+    engine.add(&three, &alice).await.unwrap();
+    assert_eq!(stored_texts(db).await.len(), 4, "the same write goes through once nothing refuses it");
+    delete_database(db).await;
+}
+
+/// A Storage Bucket's `indexedDB`, with a quota small enough for writes to fail with a real QuotaExceededError.
+const TINY_BUCKET: &str = "navigator.storageBuckets.delete('memwasm-tiny')
+    .then(() => navigator.storageBuckets.open('memwasm-tiny', { quota: 200000 }))
+    .then((bucket) => bucket.indexedDB)";
+
+#[wasm_bindgen_test]
+async fn a_full_quota_is_storage_quota_and_keeps_nothing() {
+    shadow_indexeddb(TINY_BUCKET).await;
+    let db = "atomic-quota";
+    let memory = open(db).await;
+    let tea = remember(&memory, "likes tea", "alice").await;
+    let huge = json!({"userId": "alice", "metadata": {"blob": noise(400_000)}});
+    let three = json!([{"role": "user", "content": "owns a cat"}, {"role": "user", "content": "owns a dog"}]);
+    let refused = fails(memory.add(js(&three), js(&huge))).await;
+    let refused_update = fails(memory.update(js(&tea), js(&noise(400_000)))).await;
+    let after = (all_of(&memory, "alice").await, ok(memory.history(js(&tea))).await);
+    drop(memory);
+    let reopened = open(db).await;
+    let reread = (all_of(&reopened, "alice").await, ok(reopened.history(js(&tea))).await);
+    drop(reopened);
+    restore_indexeddb().await;
+    run_js("await navigator.storageBuckets.delete('memwasm-tiny');").await;
+
+    assert_eq!(refused.0, "STORAGE_QUOTA", "{}", refused.1);
+    assert!(refused.1.contains("QuotaExceededError"), "{}", refused.1);
+    assert_eq!(refused_update.0, "STORAGE_QUOTA");
+    let texts: Vec<&str> = after.0.iter().map(|m| m["memory"].as_str().unwrap()).collect();
+    assert_eq!(texts, ["likes tea"], "the index has neither the added memories nor the new text");
+    assert_eq!(after.1.as_array().unwrap().len(), 1, "only the ADD");
+    assert_eq!(reread, after, "the database kept nothing of the refused writes");
+}
+
+#[wasm_bindgen_test]
+fn browser_errors_map_to_stable_codes() {
+    let dom = |name: &str| web_sys::DomException::new_with_message_and_name("test", name).unwrap();
+    assert_eq!(error_from_dom_exception(&dom("QuotaExceededError"), "x").code(), "STORAGE_QUOTA");
+    assert_eq!(error_from_dom_exception(&dom("InvalidStateError"), "x").code(), "STORAGE_UNAVAILABLE");
+    assert_eq!(error_from_dom_exception(&dom("ConstraintError"), "x").code(), "STORAGE");
+}
+
+#[wasm_bindgen_test]
+async fn corrupt_records_are_skipped_with_a_warning_and_left_in_place() {
+    let db = "atomic-corrupt";
+    delete_database(db).await;
+    let memory = open(db).await;
+    let good = remember(&memory, "likes tea", "alice").await;
+    drop(memory);
+
+    let database = open_database(db).await.unwrap();
+    let transaction = database.transaction(&[MEMORIES_STORE, "history"], idb::TransactionMode::ReadWrite).unwrap();
+    let memories = transaction.object_store(MEMORIES_STORE).unwrap();
+    let history = transaction.object_store("history").unwrap();
+    memories.put(&js(&json!({"id": "not-text", "memory": 5, "userId": "alice"})), None).unwrap();
+    let ragged = js(
+        &json!({"id": "ragged", "memory": "x", "hash": "h", "metadata": {}, "createdAt": "2024-01-01T00:00:00.000Z",
+        "updatedAt": "2024-01-01T00:00:00.000Z", "userId": "alice"}),
+    );
+    Reflect::set(&ragged, &"embedding".into(), &Uint8Array::new_with_length(3)).unwrap();
+    memories.put(&ragged, None).unwrap();
+    history.add(&js(&json!({"id": "h-bad", "memoryId": good, "event": "EXPLODE"})), None).unwrap();
+    transaction.await.unwrap();
+    database.close();
+
+    run_js("globalThis.warnings = []; globalThis.realWarn = console.warn; console.warn = (...a) => warnings.push(a.join(' '));").await;
+    let memory = open_with(config(db)).await;
+    let reads = match &memory {
+        Ok(memory) => Some((all_of(memory, "alice").await, ok(memory.history(js(&good))).await)),
+        Err(_) => None,
+    };
+    let warnings =
+        run_js("console.warn = globalThis.realWarn; return warnings.join('\\n');").await.as_string().unwrap();
+
+    let (items, trail) = reads.expect("the memory opens despite corrupt records");
+    assert_eq!(items.len(), 1);
+    assert_eq!(items[0]["id"], json!(good));
+    assert_eq!(trail.as_array().unwrap().len(), 1, "the corrupt history record is skipped");
+    for id in ["\"not-text\"", "\"ragged\"", "\"h-bad\""] {
+        assert!(warnings.contains(id), "a warning names {id}: {warnings}");
+    }
+    assert_eq!(
+        open_database(db)
+            .await
+            .unwrap()
+            .transaction(&[MEMORIES_STORE], idb::TransactionMode::ReadOnly)
+            .unwrap()
+            .object_store(MEMORIES_STORE)
+            .unwrap()
+            .count(None)
+            .unwrap()
+            .await
+            .unwrap(),
+        3,
+        "corrupt records stay stored (nothing is deleted behind the user's back)"
+    );
+    delete_database(db).await;
+}

@@ -1,0 +1,116 @@
+//! Several `Memory` instances on one IndexedDB database, as in several tabs, in headless Chromium:
+//! concurrent writers lose nothing, every instance's index follows the others' writes (BroadcastChannel +
+//! re-read), and a `versionchange` from another connection closes ours instead of blocking it. Each test
+//! deletes its database first and last.
+#![cfg(target_arch = "wasm32")]
+
+mod browser_support;
+
+use browser_support::*;
+use js_sys::{Array, Function, Promise};
+use memwasm::Memory;
+use serde_json::{json, Value};
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+async fn count(memory: &Memory, user: &str) -> usize {
+    all_of(memory, user).await.len()
+}
+
+async fn texts(memory: &Memory) -> Vec<String> {
+    all_of(memory, "alice").await.iter().map(|m| m["memory"].as_str().unwrap_or("").to_owned()).collect()
+}
+
+#[wasm_bindgen_test]
+async fn two_tabs_adding_fifty_each_at_once_lose_nothing() {
+    let db = "tabs-concurrent";
+    delete_database(db).await;
+    let (left, right) = (open(db).await, open(db).await);
+    let adds = Array::new();
+    for i in 0..50 {
+        let options = js(&json!({"userId": "alice"}));
+        adds.push(&left.add(js(&format!("left tab fact number {i}")), options.clone()));
+        adds.push(&right.add(js(&format!("right tab fact number {i}")), options));
+    }
+    let results = JsFuture::from(Promise::all(&adds)).await.expect("every add succeeds");
+    let results = json_of(results);
+    assert_eq!(results.as_array().unwrap().len(), 100);
+
+    assert!(eventually(5.0, || async { count(&left, "alice").await == 100 }).await, "the left index sees all 100");
+    assert!(eventually(5.0, || async { count(&right, "alice").await == 100 }).await, "the right index sees all 100");
+    let third = open(db).await;
+    assert_eq!(count(&third, "alice").await, 100, "the database holds all 100");
+    let export = ok(third.export_memories(js(&json!({})))).await.as_str().unwrap().to_owned();
+    let history: Vec<Value> = export
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|l: &Value| l["kind"] == "history")
+        .collect();
+    assert_eq!(history.len(), 100);
+    assert!(history.iter().all(|record| record["event"] == "ADD"));
+    delete_database(db).await;
+}
+
+#[wasm_bindgen_test]
+async fn other_tabs_follow_updates_deletes_and_resets() {
+    let db = "tabs-follow";
+    delete_database(db).await;
+    let (writer, reader) = (open(db).await, open(db).await);
+    let tea = remember(&writer, "likes tea", "alice").await;
+    let jazz = remember(&writer, "likes jazz", "alice").await;
+    assert!(eventually(5.0, || async { texts(&reader).await == ["likes tea", "likes jazz"] }).await);
+    let found = scores(&reader, "tea", "alice").await;
+    assert_eq!(found[0].0, tea, "the reader's vector index has the new memories too");
+
+    ok(writer.update(js(&tea), js(&"likes green tea"))).await;
+    assert!(eventually(5.0, || async { ok(reader.get(js(&tea))).await["memory"] == "likes green tea" }).await);
+    ok(writer.delete_memory(js(&jazz))).await;
+    assert!(eventually(5.0, || async { ok(reader.get(js(&jazz))).await.is_null() }).await);
+
+    remember(&reader, "plays chess", "bob").await;
+    assert!(eventually(5.0, || async { count(&writer, "bob").await == 1 }).await, "and the other way round");
+    ok(writer.delete_all(js(&json!({"userId": "bob"})))).await;
+    assert!(eventually(5.0, || async { count(&reader, "bob").await == 0 }).await);
+    ok(writer.reset()).await;
+    assert!(eventually(5.0, || async { count(&reader, "alice").await == 0 }).await);
+    assert_eq!(ok(reader.history(js(&tea))).await, json!([]));
+    delete_database(db).await;
+}
+
+/// Deletes or upgrades `db` from "another tab", resolving to "done", or "blocked" if a connection held on.
+async fn from_another_tab(db: &str, action: &str) -> String {
+    let function = Function::new_with_args(
+        "name, action",
+        "return new Promise((done, failed) => {
+            const request = action === 'delete' ? indexedDB.deleteDatabase(name) : indexedDB.open(name, 1000);
+            request.onblocked = () => done('blocked');
+            request.onerror = () => failed(request.error);
+            request.onsuccess = () => { if (action !== 'delete') request.result.close(); done('done'); };
+        });",
+    );
+    let promise = Promise::from(function.call2(&JsValue::NULL, &db.into(), &action.into()).unwrap());
+    JsFuture::from(promise).await.unwrap().as_string().unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn versionchange_closes_the_connection_and_the_next_call_reopens() {
+    let db = "tabs-versionchange";
+    delete_database(db).await;
+    let memory = open(db).await;
+    remember(&memory, "likes tea", "alice").await;
+    assert_eq!(from_another_tab(db, "delete").await, "done", "our open connection did not block the deletion");
+    let id = remember(&memory, "likes jazz", "alice").await;
+    let fresh = open(db).await;
+    let stored: Vec<Value> = all_of(&fresh, "alice").await.iter().map(|m| m["id"].clone()).collect();
+    assert_eq!(stored, [json!(id)], "the write after the deletion reopened the database and landed in it");
+
+    assert_eq!(from_another_tab(db, "upgrade").await, "done", "nor did it block an upgrade");
+    let (code, message) = fails(memory.add(js(&"likes chess"), js(&json!({"userId": "alice"})))).await;
+    assert_eq!(code, "STORAGE");
+    assert!(message.contains("newer memwasm"), "{message}");
+    delete_database(db).await;
+}
