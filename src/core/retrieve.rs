@@ -104,9 +104,6 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             _ => Some(self.embed_for_index(text).await?),
         };
         let in_scope = |item: &MemoryItem| read.scope.contains(&item.scope);
-        if method != Method::Vector {
-            self.catch_up_keywords(&in_scope);
-        }
         let keep = |item: &MemoryItem| in_scope(item) && read.filter.as_ref().is_none_or(|f| f.matches(item));
         let index = self.index.borrow();
         let keywords = self.keywords.borrow();
@@ -144,9 +141,6 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         limit: usize,
         keep: Predicate,
     ) -> Result<Vec<StoredMemory>> {
-        if vector.is_none() {
-            self.catch_up_keywords(keep);
-        }
         let index = self.index.borrow();
         if let Some(vector) = vector {
             return Ok(index.search(vector, limit, keep)?.into_iter().map(|(_, memory)| memory.clone()).collect());
@@ -155,18 +149,6 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let keywords = self.keywords.borrow();
         let hits = keywords.search(text, limit, &passes, &passes);
         Ok(hits.into_iter().filter_map(|(_, id)| index.get(id).cloned()).collect())
-    }
-
-    /// Indexes the keywords of memories passing `keep` that reached the vector index some other way
-    /// (loaded on demand) or whose text is not the one indexed. Costs one pass when all is in step.
-    fn catch_up_keywords(&self, keep: Predicate) {
-        let index = self.index.borrow();
-        let mut keywords = self.keywords.borrow_mut();
-        for memory in index.list(usize::MAX, keep) {
-            if !keywords.holds(&memory.item.id, &memory.item.memory) {
-                keywords.upsert(&memory.item.id, &memory.item.memory);
-            }
-        }
     }
 }
 

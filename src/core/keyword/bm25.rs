@@ -2,9 +2,7 @@
 //! (every commit) and its corpus statistics are taken over the searched scope at query time, so one
 //! user's memories never shift another user's scores.
 
-use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet};
-use std::hash::{Hash, Hasher};
 
 use super::tokenizer::tokenize;
 
@@ -25,14 +23,6 @@ struct Doc {
     counts: HashMap<String, u32>,
     /// How many terms the text has.
     len: u32,
-    /// Fingerprint of the indexed text, to tell whether a memory's text is the one indexed.
-    fingerprint: u64,
-}
-
-fn fingerprint(text: &str) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    text.hash(&mut hasher);
-    hasher.finish()
 }
 
 /// The keyword index: memory id → terms, and term → ids of the memories containing it.
@@ -62,12 +52,7 @@ impl KeywordIndex {
             self.postings.entry(term.clone()).or_default().insert(id.to_owned());
         }
         let len = u32::try_from(terms.len()).unwrap_or(u32::MAX);
-        self.docs.insert(id.to_owned(), Doc { seq, counts, len, fingerprint: fingerprint(text) });
-    }
-
-    /// True when memory `id` is indexed with exactly this text.
-    pub fn holds(&self, id: &str, text: &str) -> bool {
-        self.docs.get(id).is_some_and(|doc| doc.fingerprint == fingerprint(text))
+        self.docs.insert(id.to_owned(), Doc { seq, counts, len });
     }
 
     /// Forgets memory `id`.
