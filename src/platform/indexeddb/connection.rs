@@ -32,7 +32,11 @@ impl Connection {
         match database.transaction(stores, mode) {
             Ok(transaction) => Ok(transaction),
             Err(_) => {
-                self.database.replace(None);
+                // Closed by a `versionchange`: forget it (unless a concurrent call already reopened) and reopen.
+                let current = self.database.borrow().clone();
+                if current.is_some_and(|current| Rc::ptr_eq(&current, &database)) {
+                    self.database.replace(None);
+                }
                 let database = self.database().await?;
                 database.transaction(stores, mode).map_err(|error| from_idb(&error, "nothing was read or written"))
             }
