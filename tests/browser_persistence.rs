@@ -173,6 +173,7 @@ async fn config_errors_name_the_field() {
 
 #[wasm_bindgen_test]
 async fn missing_indexeddb_is_storage_unavailable() {
+    delete_database("persist-unavailable").await;
     shadow_indexeddb("undefined").await;
     let refused = open_with(config("persist-unavailable")).await.err();
     restore_indexeddb().await;
