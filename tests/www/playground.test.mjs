@@ -1,0 +1,174 @@
+// The www/ playground in real headless Chromium (Debian's, via playwright-core) against the scripted
+// LLM server: an ADD then an UPDATE with their badges, the memory list, the history timeline, reload
+// persistence, search with scores, delete, and offline mode end to end (including with the network cut).
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { chromium } from "playwright-core";
+import { startScriptedServer } from "../support/scripted-server.mjs";
+import { serve } from "../../www/serve.mjs";
+
+const ARTIFACTS = new URL("../artifacts/", import.meta.url);
+const ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
+
+let llm, site, browser, context, page;
+const consoleErrors = [];
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  llm = await startScriptedServer();
+  site = await serve({ port: 0 });
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS });
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.on("console", (message) => {
+    if (message.type() === "error") consoleErrors.push(message.text());
+  });
+  page.on("pageerror", (error) => consoleErrors.push(String(error)));
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.close();
+  await llm?.close();
+});
+
+async function load() {
+  await page.goto(`${site.url}/www/`);
+  await page.waitForFunction(() => document.body.dataset.ready);
+  assert.equal(await page.evaluate(() => document.body.dataset.ready), "true", "the page opened its memory");
+}
+
+async function applySettings(values) {
+  await page.locator("#settings").evaluate((details) => (details.open = true));
+  const form = page.locator("#settings-form");
+  await form.locator('select[name="provider"]').selectOption(values.provider);
+  for (const [name, value] of Object.entries(values)) {
+    if (name !== "provider") await form.locator(`input[name="${name}"]`).fill(value);
+  }
+  await form.locator('button[type="submit"]').click();
+  await page.waitForFunction((mode) => document.getElementById("mode-badge").textContent.startsWith(mode), values.provider);
+}
+
+async function say(text) {
+  const before = await page.locator("#chat-log .events").count();
+  await page.locator('#chat-form input[name="message"]').fill(text);
+  await page.locator('#chat-form button[type="submit"]').click();
+  await page.locator("#chat-log .events").nth(before).waitFor();
+  await page.locator("#progress").waitFor({ state: "hidden" });
+  return page.locator("#chat-log .events").nth(before);
+}
+
+const memoryTexts = () => page.locator("#memory-list .memory-text").allTextContents();
+
+describe("memory playground", () => {
+  test("an ADD then an UPDATE show badges, the list and the history timeline, and survive a reload", async () => {
+    llm.script([
+      { kind: "concept", words: ["paris", "berlin", "lives", "live", "moved"] },
+      // The page sends the recent turns, so the second extraction also sees the first message: match it first.
+      { kind: "chat", match: ["extracting", "I moved to Berlin"], reply: { facts: ["User moved to Berlin"] } },
+      { kind: "chat", match: ["extracting", "I live in Paris"], reply: { facts: ["User lives in Paris"] } },
+      { kind: "chat", match: ["memory management", 'New facts:\n["User lives in Paris"]'],
+        reply: { memory: [{ event: "ADD", text: "User lives in Paris" }] } },
+      { kind: "chat", match: ["memory management", "User moved to Berlin"],
+        reply: { memory: [{ id: "0", event: "UPDATE", text: "User lives in Berlin", old_memory: "User lives in Paris" }] } },
+      { kind: "chat", match: ["You are a friendly assistant"], reply: "Noted!" },
+    ]);
+    await load();
+    await applySettings({ provider: "openai", baseUrl: llm.baseUrl, model: "test-llm", embedModel: "test-embed", apiKey: "sk-test", userId: "alice" });
+
+    const first = await say("Hi! I live in Paris.");
+    assert.deepEqual(await first.locator(".event").evaluateAll((rows) => rows.map((r) => [r.dataset.event, r.textContent])),
+      [["ADD", "ADDUser lives in Paris"]]);
+    assert.deepEqual(await memoryTexts(), ["User lives in Paris"]);
+    assert.equal(await page.locator("#chat-log .msg.assistant").last().textContent(), "Noted!");
+    const answerRequest = llm.requests("chat").find((r) => r.body.messages[0].content.includes("friendly assistant"));
+    assert.ok(answerRequest.body.messages[0].content.includes("<memory>"), "the answer got recall().text as context");
+
+    const second = await say("I moved to Berlin last week.");
+    const update = second.locator('.event[data-event="UPDATE"]');
+    assert.equal(await update.locator("del").textContent(), "User lives in Paris");
+    assert.equal(await update.locator("ins").textContent(), "User lives in Berlin");
+    assert.deepEqual(await memoryTexts(), ["User lives in Berlin"]);
+
+    await page.locator('#memory-list [data-action="history"]').first().click();
+    const timeline = page.locator("#memory-list .timeline li");
+    await timeline.nth(1).waitFor();
+    assert.deepEqual(await timeline.evaluateAll((items) => items.map((i) => i.dataset.event)), ["ADD", "UPDATE"]);
+
+    await page.screenshot({ path: new URL("www-main.png", ARTIFACTS).pathname, fullPage: true });
+    await load();
+    assert.deepEqual(await memoryTexts(), ["User lives in Berlin"], "memories survive a reload (IndexedDB)");
+    assert.equal(await page.locator('#settings-form input[name="apiKey"]').inputValue(), "sk-test", "key kept for the session");
+    assert.equal(await page.evaluate(() => localStorage.getItem("memwasm.playground.apiKey")), null, "key not in localStorage by default");
+  });
+
+  test("search shows scores by the chosen method; edit and delete", async () => {
+    await page.locator('#search-form input[name="query"]').fill("Berlin");
+    await page.locator('#search-form select[name="method"]').selectOption("keyword");
+    await page.locator('#search-form button[type="submit"]').click();
+    await page.locator("#search-note").waitFor();
+    assert.match(await page.locator("#search-note").textContent(), /1 result\(s\) for “Berlin” by keyword/);
+    assert.match(await page.locator("#memory-list .score").first().textContent(), /^score \d\.\d{3}$/);
+    await page.locator("#search-clear").click();
+
+    await page.locator('#memory-list [data-action="edit"]').first().click();
+    await page.locator("#memory-list .memory-text").first().fill("User lives in Berlin, Germany");
+    await page.locator('#memory-list [data-action="edit"]').first().click();
+    await page.waitForFunction(() => document.querySelector("#memory-list .memory-text")?.textContent === "User lives in Berlin, Germany");
+
+    await page.locator('#memory-list [data-action="delete"]').first().click();
+    await page.locator("#memory-empty").waitFor({ state: "visible" });
+    assert.deepEqual(await memoryTexts(), []);
+  });
+
+  test("offline mode works end to end, also with the network cut", async () => {
+    await applySettings({ provider: "offline", userId: "offline-user" });
+    const events = await say("Remember that my locker code is 4711");
+    assert.deepEqual(await events.locator(".event").evaluateAll((rows) => rows.map((r) => r.dataset.event)), ["ADD"]);
+    assert.deepEqual(await memoryTexts(), ["Remember that my locker code is 4711"]);
+
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await load();
+    await context.setOffline(true);
+    try {
+      await load();
+      assert.equal(await page.locator("#network-badge").textContent(), "offline");
+      await say("My bike is blue");
+      assert.deepEqual(await memoryTexts(), ["My bike is blue", "Remember that my locker code is 4711"]);
+      await page.locator('#search-form input[name="query"]').fill("locker");
+      await page.locator('#search-form select[name="method"]').selectOption("hybrid");
+      await page.locator('#search-form button[type="submit"]').click();
+      await page.locator("#search-note").waitFor();
+      assert.match(await page.locator("#search-note").textContent(), /fell back to keyword/);
+      assert.deepEqual(await memoryTexts(), ["Remember that my locker code is 4711"]);
+    } finally {
+      await context.setOffline(false);
+    }
+  });
+
+  test("errors show in place with their code, and reset asks first", async () => {
+    await applySettings({ provider: "openai", baseUrl: llm.baseUrl, model: "m", embedModel: "e", apiKey: "k", userId: "err-user" });
+    llm.script({ kind: "embedding", match: "broken", status: 401 });
+    llm.script({ kind: "chat", match: ["extracting", "broken"], reply: { facts: ["User says broken things"] } });
+    await page.locator('#search-form input[name="query"]').fill("broken");
+    await page.locator('#search-form select[name="method"]').selectOption("vector");
+    await page.locator('#search-form button[type="submit"]').click();
+    await page.locator("#memory-error").waitFor({ state: "visible" });
+    assert.equal(await page.locator("#memory-error code").textContent(), "EMBEDDING_HTTP");
+
+    await page.locator("#reset-button").click();
+    assert.equal(await page.locator("#reset-confirm").isVisible(), true);
+    await page.locator("#reset-no").click();
+    assert.equal(await page.locator("#reset-confirm").isVisible(), false);
+    await page.locator("#reset-button").click();
+    await page.locator("#reset-yes").click();
+    await page.locator("#memory-empty").waitFor({ state: "visible" });
+  });
+
+  test("no console errors", () => {
+    const unexpected = consoleErrors.filter((text) => !/status of 401|ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(text));
+    assert.deepEqual(unexpected, []);
+  });
+});

@@ -1,0 +1,66 @@
+// The playground: opens an IndexedDB-backed memory with the user's settings and wires the panes.
+import { Memory } from "../pkg/index.browser.mjs";
+import { ChatPane } from "./chat.js";
+import { MemoryPane } from "./memories.js";
+import { fillForm, hasLlm, loadSettings, readForm, saveSettings, showProviderFields, toConfig } from "./settings.js";
+import { refreshStorage, showError, watchNetwork } from "./status.js";
+
+const $ = (id) => document.getElementById(id);
+
+const app = {
+  memory: null,
+  settings: loadSettings(),
+  /** Opens (or re-opens) the memory for the current settings. */
+  async open() {
+    const next = await Memory.open(toConfig(this.settings));
+    this.memory?.free();
+    this.memory = next;
+    const mode = hasLlm(this.settings) ? `${this.settings.provider} · user ${this.settings.userId}` : `offline · user ${this.settings.userId}`;
+    $("mode-badge").textContent = mode;
+    $("settings-summary").textContent = mode;
+    await this.memoriesChanged();
+  },
+  async memoriesChanged() {
+    await Promise.all([memories.refresh(), refreshStorage($("storage-badge"))]);
+  },
+};
+
+const chat = new ChatPane(
+  { log: $("chat-log"), form: $("chat-form"), progress: $("progress"), progressText: $("progress-text"), error: $("chat-error") },
+  app,
+);
+const memories = new MemoryPane(
+  {
+    list: $("memory-list"), empty: $("memory-empty"), count: $("memory-count"), template: $("memory-template"),
+    searchForm: $("search-form"), searchClear: $("search-clear"), note: $("search-note"), error: $("memory-error"),
+    exportButton: $("export-button"), importInput: $("import-input"),
+    resetButton: $("reset-button"), resetConfirm: $("reset-confirm"), resetYes: $("reset-yes"), resetNo: $("reset-no"),
+  },
+  app,
+);
+
+const form = $("settings-form");
+fillForm(form, app.settings);
+form.elements.namedItem("provider").addEventListener("change", () => showProviderFields(form));
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  app.settings = readForm(form);
+  saveSettings(app.settings);
+  try {
+    await app.open();
+    showError($("chat-error"), null);
+  } catch (error) {
+    showError($("chat-error"), error);
+  }
+});
+
+watchNetwork($("network-badge"));
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("sw.js").catch(() => {});
+try {
+  await app.open();
+  document.body.dataset.ready = "true";
+} catch (error) {
+  showError($("chat-error"), error);
+  document.body.dataset.ready = "error";
+}
+window.playground = { app, chat, memories };

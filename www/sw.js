@@ -1,0 +1,33 @@
+// Offline support: the page, its modules and the memory package are cached on first load and served
+// from the cache when the network is gone (network first, so updates arrive when online).
+const CACHE = "memwasm-playground-v1";
+const SHELL = [
+  "./", "index.html", "style.css", "app.js", "chat.js", "memories.js", "settings.js", "status.js", "llm.js",
+  "../pkg/index.browser.mjs", "../pkg/dist/memwasm.js", "../pkg/dist/memwasm_bg.wasm",
+];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches.keys()
+      .then((keys) => Promise.all(keys.filter((key) => key !== CACHE).map((key) => caches.delete(key))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
+  event.respondWith(
+    fetch(event.request)
+      .then((response) => {
+        const copy = response.clone();
+        if (response.ok) caches.open(CACHE).then((cache) => cache.put(event.request, copy));
+        return response;
+      })
+      .catch(() => caches.match(event.request, { ignoreSearch: true }).then((hit) => hit ?? Response.error())),
+  );
+});
