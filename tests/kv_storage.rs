@@ -266,6 +266,25 @@ fn updates_rewrite_only_their_memory_and_nothing_is_rewritten_per_add() {
 }
 
 #[test]
+fn memories_created_together_keep_their_order_when_rewritten() {
+    let kv = MapKv::new(1000);
+    let storage = KvStorage::new(kv.clone(), "");
+    let together: Vec<StoredMemory> =
+        ["a", "b", "c"].iter().map(|id| memory(id, id, scope(Some("u"), None, None), T1, vec![1.0])).collect();
+    block_on(storage.commit(&adds(&together))).unwrap();
+    let mut first = together[0].clone();
+    first.item.memory = "a, rewritten".into();
+    let update = Changeset {
+        upserts: vec![first.clone()],
+        deletes: vec![],
+        history: vec![record(&first, EventKind::Update, T2)],
+    };
+    block_on(storage.commit(&update)).unwrap();
+    let loaded = block_on(KvStorage::new(kv.clone(), "").load_scope(&scope(Some("u"), None, None))).unwrap().unwrap();
+    assert_eq!(ids(&loaded), ["a", "b", "c"], "same created_at: creation order, not write order");
+}
+
+#[test]
 fn deletes_remove_memory_and_marker_but_keep_history_in_order() {
     let kv = MapKv::new(1000);
     let storage = KvStorage::new(kv.clone(), "p/");
@@ -288,6 +307,11 @@ fn deletes_remove_memory_and_marker_but_keep_history_in_order() {
     let events: Vec<EventKind> = block_on(storage.history("m1")).unwrap().iter().map(|r| r.event).collect();
     assert_eq!(events, [EventKind::Add, EventKind::Update, EventKind::Delete]);
     assert!(block_on(storage.history("unknown")).unwrap().is_empty());
+    let everything = block_on(storage.all_history()).unwrap().unwrap();
+    assert_eq!(
+        everything.iter().map(|r| r.event).collect::<Vec<_>>(),
+        [EventKind::Add, EventKind::Update, EventKind::Delete]
+    );
 }
 
 #[test]

@@ -15,13 +15,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let Some(memories) = self.storage.load_scope(scope).await? else {
             return Ok(());
         };
-        let mut index = self.index.borrow_mut();
-        for memory in memories {
-            // Re-inserted oldest first, so the index lists the scope in creation order.
-            index.remove(&memory.item.id);
-            index.upsert(memory)?;
-        }
-        Ok(())
+        // Removed and re-inserted oldest first, so the index lists the scope in creation order.
+        let ids: Vec<String> = memories.iter().map(|memory| memory.item.id.clone()).collect();
+        self.mirror(false, &ids, memories)
     }
 
     /// The memory with this id: from the index, else from storage (and then kept in the index).
@@ -32,7 +28,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let Some(memory) = self.storage.load_memory(id).await? else {
             return Ok(None);
         };
-        self.index.borrow_mut().upsert(memory.clone())?;
+        self.mirror(false, &[], vec![memory.clone()])?;
         Ok(Some(memory))
     }
 }

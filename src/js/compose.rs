@@ -2,14 +2,16 @@
 //! the implementations this build offers (new providers and storages add a variant here).
 
 use super::live::LiveValues;
-use crate::core::config::{indexeddb_settings, unknown_provider, ResolvedConfig};
+use crate::core::config::{indexeddb_settings, kv_prefix, unknown_provider, ResolvedConfig};
 use crate::core::error::{MemoryError, Result};
+use crate::core::kv::KvStorage;
 use crate::core::memory::MemoryEngine;
+use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, InMemoryStorage, RemoteListener, Storage};
 use crate::core::types::{HistoryRecord, StoredMemory};
 use crate::core::vector_store::InMemoryVectorStore;
 use crate::platform::indexeddb::IndexedDbStorage;
-use crate::platform::FetchClient;
+use crate::platform::{FetchClient, JsKv};
 use crate::platform::{CallbackEmbedder, CallbackLlm, WorkersAiEmbedder, WorkersAiLlm};
 use crate::providers::{
     AnthropicChat, Embedder, GeminiChat, GeminiEmbedder, Llm, OllamaChat, OllamaEmbedder, OpenAiChat, OpenAiEmbedder,
@@ -93,6 +95,8 @@ impl Embedder for AnyEmbedder {
 pub enum AnyStorage {
     Memory(InMemoryStorage),
     IndexedDb(IndexedDbStorage),
+    /// Workers KV, through a namespace binding.
+    Kv(KvStorage<JsKv>),
 }
 
 impl Storage for AnyStorage {
@@ -100,6 +104,7 @@ impl Storage for AnyStorage {
         match self {
             Self::Memory(storage) => storage.load_memories().await,
             Self::IndexedDb(storage) => storage.load_memories().await,
+            Self::Kv(storage) => storage.load_memories().await,
         }
     }
 
@@ -107,6 +112,7 @@ impl Storage for AnyStorage {
         match self {
             Self::Memory(storage) => storage.commit(changes).await,
             Self::IndexedDb(storage) => storage.commit(changes).await,
+            Self::Kv(storage) => storage.commit(changes).await,
         }
     }
 
@@ -114,6 +120,7 @@ impl Storage for AnyStorage {
         match self {
             Self::Memory(storage) => storage.history(memory_id).await,
             Self::IndexedDb(storage) => storage.history(memory_id).await,
+            Self::Kv(storage) => storage.history(memory_id).await,
         }
     }
 
@@ -121,6 +128,23 @@ impl Storage for AnyStorage {
         match self {
             Self::Memory(storage) => storage.clear().await,
             Self::IndexedDb(storage) => storage.clear().await,
+            Self::Kv(storage) => storage.clear().await,
+        }
+    }
+
+    async fn load_scope(&self, scope: &Scope) -> Result<Option<Vec<StoredMemory>>> {
+        match self {
+            Self::Memory(storage) => storage.load_scope(scope).await,
+            Self::IndexedDb(storage) => storage.load_scope(scope).await,
+            Self::Kv(storage) => storage.load_scope(scope).await,
+        }
+    }
+
+    async fn load_memory(&self, id: &str) -> Result<Option<StoredMemory>> {
+        match self {
+            Self::Memory(storage) => storage.load_memory(id).await,
+            Self::IndexedDb(storage) => storage.load_memory(id).await,
+            Self::Kv(storage) => storage.load_memory(id).await,
         }
     }
 
@@ -128,6 +152,7 @@ impl Storage for AnyStorage {
         match self {
             Self::Memory(storage) => storage.all_history().await,
             Self::IndexedDb(storage) => storage.all_history().await,
+            Self::Kv(storage) => storage.all_history().await,
         }
     }
 
@@ -135,6 +160,7 @@ impl Storage for AnyStorage {
         match self {
             Self::Memory(storage) => storage.watch(listener),
             Self::IndexedDb(storage) => storage.watch(listener),
+            Self::Kv(storage) => storage.watch(listener),
         }
     }
 }
@@ -155,15 +181,22 @@ pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
     let storage = match config.storage.provider.as_str() {
         "memory" => AnyStorage::Memory(InMemoryStorage::default()),
         "indexeddb" => AnyStorage::IndexedDb(IndexedDbStorage::new(&indexeddb_settings(&config.storage.options)?)),
-        other => return Err(unknown_provider("storage.provider", other, &["memory", "indexeddb"])),
+        "cloudflare-kv" => {
+            let binding = live.get("storage.binding").ok_or_else(|| {
+                MemoryError::InvalidConfig("storage.binding: required for cloudflare-kv (e.g. env.MEMORY_KV)".into())
+            })?;
+            AnyStorage::Kv(KvStorage::new(JsKv::new(binding)?, &kv_prefix(&config.storage.options)?))
+        }
+        other => return Err(unknown_provider("storage.provider", other, &["memory", "indexeddb", "cloudflare-kv"])),
     };
     let index = InMemoryVectorStore::new(config.vector_store.quantization);
     Ok(Parts { llm, embedder, storage, index })
 }
 
 impl Parts {
-    /// True when the storage starts empty, so the engine needs no asynchronous load.
+    /// True when opening loads nothing (the storage starts empty, or loads scopes on demand like KV), so the
+    /// synchronous constructor can build the engine.
     pub fn starts_empty(&self) -> bool {
-        matches!(self.storage, AnyStorage::Memory(_))
+        matches!(self.storage, AnyStorage::Memory(_) | AnyStorage::Kv(_))
     }
 }

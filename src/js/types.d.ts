@@ -427,11 +427,32 @@ export interface IndexedDbStorageConfig {
   persist?: boolean;
 }
 
+/** The part of a Workers KV namespace binding (`env.MEMORY_KV`) memwasm uses. */
+export interface KvNamespaceBinding {
+  get(key: string): Promise<string | null>;
+  get(keys: string[]): Promise<Map<string, string | null>>;
+  put(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+  list(options: { prefix?: string; cursor?: string; limit?: number }): Promise<{
+    keys: { name: string }[];
+    list_complete: boolean;
+    cursor?: string;
+  }>;
+}
+
+/** `storage.config` of the Workers KV storage. */
+export interface KvStorageConfig {
+  /** Every key starts with it, so several memories can share one namespace. Default `"memwasm/"`. */
+  prefix?: string;
+}
+
 /** Where memories and history persist. `"memory"` (the default) keeps them for the life of the instance.
- * `"indexeddb"` keeps them in the browser across reloads; open it with `await Memory.open(config)`. */
+ * `"indexeddb"` keeps them in the browser across reloads; open it with `await Memory.open(config)`.
+ * `"cloudflare-kv"` keeps them in a Workers KV namespace and loads each scope on its first use. */
 export type StorageConfig =
   | { provider: "memory" }
-  | { provider: "indexeddb"; config: IndexedDbStorageConfig };
+  | { provider: "indexeddb"; config: IndexedDbStorageConfig }
+  | { provider: "cloudflare-kv"; binding: KvNamespaceBinding; config?: KvStorageConfig };
 
 export interface RetryConfig {
   /** Retries after the first attempt, on 429, 5xx and network errors. Default 3. */

@@ -4,6 +4,7 @@
 mod callback;
 mod env;
 mod fetch;
+mod kv;
 mod nfc;
 mod workers_ai;
 pub mod indexeddb;
@@ -11,5 +12,6 @@ pub mod indexeddb;
 pub use env::env_var;
 pub use callback::{CallbackEmbedder, CallbackLlm};
 pub use fetch::FetchClient;
+pub use kv::JsKv;
 pub use nfc::js_nfc;
 pub use workers_ai::{WorkersAiEmbedder, WorkersAiLlm};

@@ -5,6 +5,7 @@
 mod anthropic;
 mod azure_openai;
 mod choice;
+mod cloudflare_kv;
 mod compatible;
 mod fields;
 mod gemini;
@@ -16,6 +17,7 @@ mod workers_ai;
 
 pub use anthropic::AnthropicOptions;
 pub use azure_openai::{AzureEmbedderOptions, AzureLlmOptions};
+pub use cloudflare_kv::{kv_prefix, KvOptions, DEFAULT_KV_PREFIX};
 pub use compatible::{find_host, Host, HOSTS};
 pub use gemini::{GeminiEmbedderOptions, GeminiLlmOptions};
 pub use indexeddb::{indexeddb_settings, IndexedDbOptions, IndexedDbSettings};

@@ -105,6 +105,11 @@ impl KvKeys {
         format!("{}{}/{}", self.history_prefix(memory_id), encode(timestamp), encode(record_id))
     }
 
+    /// The prefix of every history record.
+    pub fn all_history(&self) -> String {
+        format!("{}hist/", self.prefix)
+    }
+
     /// The prefix of every history record of `memory_id`.
     pub fn history_prefix(&self, memory_id: &str) -> String {
         format!("{}hist/{}/", self.prefix, encode(memory_id))

@@ -17,7 +17,7 @@ pub mod record;
 use std::cell::RefCell;
 
 use self::keys::{KvKeys, MAX_KEY_BYTES};
-use self::record::{decode_history, decode_memory, encode_history, encode_memory};
+use self::record::{decode_history, decode_memory, encode_history, encode_memory, next_seq};
 use super::error::{MemoryError, Result};
 use super::scope::Scope;
 use super::storage::{Changeset, Storage};
@@ -94,6 +94,31 @@ impl<B: KvBackend> KvStorage<B> {
         Ok(found)
     }
 
+    /// The history records under `prefix`, oldest first.
+    async fn read_history(&self, prefix: &str) -> Result<Vec<HistoryRecord>> {
+        let keys = self.list_all(prefix).await?;
+        let mut records = self
+            .read_all(&keys)
+            .await?
+            .iter()
+            .map(|(key, value)| decode_history(key, value))
+            .collect::<Result<Vec<_>>>()?;
+        records.sort_by(|a, b| a.timestamp.cmp(&b.timestamp).then(event_rank(a.event).cmp(&event_rank(b.event))));
+        Ok(records)
+    }
+
+    /// The position of `memory` among those created in its millisecond: a fresh one when `changes` creates it,
+    /// else the stored one (one read), so rewriting a memory never reorders it.
+    async fn position(&self, memory: &StoredMemory, changes: &Changeset) -> Result<u64> {
+        let id = &memory.item.id;
+        if changes.history.iter().any(|record| record.memory_id == *id && record.event == EventKind::Add) {
+            return Ok(next_seq());
+        }
+        let key = self.keys.memory(id);
+        let stored = self.backend.get(&key).await?.map(|value| decode_memory(&key, &value)).transpose()?;
+        Ok(stored.map_or_else(next_seq, |loaded| loaded.seq))
+    }
+
     /// Fails before anything is written when a key would be longer than KV allows.
     fn check_keys(&self, changes: &Changeset) -> Result<()> {
         let too_long = |key: String| key.len() > MAX_KEY_BYTES;
@@ -151,7 +176,8 @@ impl<B: KvBackend> Storage for KvStorage<B> {
     async fn commit(&self, changes: &Changeset) -> Result<()> {
         self.check_keys(changes)?;
         for memory in &changes.upserts {
-            self.backend.put(&self.keys.memory(&memory.item.id), &encode_memory(memory)?).await?;
+            let seq = self.position(memory, changes).await?;
+            self.backend.put(&self.keys.memory(&memory.item.id), &encode_memory(memory, seq)?).await?;
         }
         for memory in &changes.upserts {
             self.backend.put(&self.keys.scope_marker(&memory.item.scope, &memory.item.id), "").await?;
@@ -170,15 +196,11 @@ impl<B: KvBackend> Storage for KvStorage<B> {
     }
 
     async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>> {
-        let keys = self.list_all(&self.keys.history_prefix(memory_id)).await?;
-        let mut records = self
-            .read_all(&keys)
-            .await?
-            .iter()
-            .map(|(key, value)| decode_history(key, value))
-            .collect::<Result<Vec<_>>>()?;
-        records.sort_by(|a, b| a.timestamp.cmp(&b.timestamp).then(event_rank(a.event).cmp(&event_rank(b.event))));
-        Ok(records)
+        self.read_history(&self.keys.history_prefix(memory_id)).await
+    }
+
+    async fn all_history(&self) -> Result<Option<Vec<HistoryRecord>>> {
+        Ok(Some(self.read_history(&self.keys.all_history()).await?))
     }
 
     async fn clear(&self) -> Result<()> {

@@ -21,19 +21,23 @@ struct MemoryRecord {
     seq: u64,
 }
 
-/// Increases with every memory written by this process.
+/// Increases with every memory created by this process.
 static NEXT_SEQ: AtomicU64 = AtomicU64::new(1);
 
-/// A stored memory and the order it was written in.
+/// A fresh position for a new memory.
+pub fn next_seq() -> u64 {
+    NEXT_SEQ.fetch_add(1, Ordering::Relaxed)
+}
+
+/// A stored memory and its position among memories created in the same millisecond.
 pub struct Loaded {
     pub memory: StoredMemory,
     pub seq: u64,
 }
 
-/// The KV value of `memory`.
-pub fn encode_memory(memory: &StoredMemory) -> Result<String> {
+/// The KV value of `memory`, at position `seq` (kept when a memory is rewritten).
+pub fn encode_memory(memory: &StoredMemory, seq: u64) -> Result<String> {
     let item = MemoryItem { score: None, ..memory.item.clone() };
-    let seq = NEXT_SEQ.fetch_add(1, Ordering::Relaxed);
     let record = MemoryRecord { item, embedding: memory.embedding.as_deref().map(encode_vector), seq };
     serde_json::to_string(&record).map_err(|e| MemoryError::Storage(format!("cannot encode memory: {e}")))
 }

@@ -1,0 +1,8 @@
+// Cloudflare Workers entry (the `workerd` export condition, which wrangler's bundler uses): workerd
+// compiles the .wasm at deploy time and hands it over as a module, so instantiation is synchronous and does no I/O.
+import wasm from "./dist/memwasm_bg.wasm";
+import { initSync } from "./dist/memwasm.js";
+
+initSync({ module: wasm });
+
+export * from "./dist/memwasm.js";

@@ -1,0 +1,93 @@
+//! `KvBackend` over a Workers KV namespace binding as JS sees it (`env.MEMORY_KV`): its `get`, `put`,
+//! `delete` and `list` methods, called through `js_sys`. Any object with those methods works.
+
+use js_sys::{Array, Function, Map, Object, Promise, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+use crate::core::error::{MemoryError, Result};
+use crate::core::kv::{KvBackend, KvPage};
+
+/// Keys per `list` page (KV's maximum).
+const LIST_PAGE: u32 = 1000;
+
+/// A KV namespace binding.
+pub struct JsKv {
+    binding: JsValue,
+}
+
+/// The message of a JS exception, as a `STORAGE` error.
+fn storage_error(operation: &str, key: &str, error: JsValue) -> MemoryError {
+    let message = error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| "failed".into());
+    MemoryError::Storage(format!("KV {operation} {key}: {message}"))
+}
+
+impl JsKv {
+    /// Wraps `binding`; `INVALID_CONFIG` unless it has `get`, `put`, `delete` and `list` methods.
+    pub fn new(binding: &JsValue) -> Result<Self> {
+        let has = |name: &str| Reflect::get(binding, &name.into()).is_ok_and(|f| f.is_function());
+        if !binding.is_object() || !["get", "put", "delete", "list"].into_iter().all(has) {
+            let why = "storage.binding: must be a KV namespace binding (such as env.MEMORY_KV) with get, put, delete and list";
+            return Err(MemoryError::InvalidConfig(why.into()));
+        }
+        Ok(Self { binding: binding.clone() })
+    }
+
+    /// Calls `binding[method](...args)` and awaits the result.
+    async fn call(&self, method: &str, key: &str, args: &[JsValue]) -> Result<JsValue> {
+        let function: Function =
+            Reflect::get(&self.binding, &method.into()).map_err(|e| storage_error(method, key, e))?.unchecked_into();
+        let args: Array = args.iter().collect();
+        let returned = function.apply(&self.binding, &args).map_err(|e| storage_error(method, key, e))?;
+        JsFuture::from(Promise::resolve(&returned)).await.map_err(|e| storage_error(method, key, e))
+    }
+}
+
+impl KvBackend for JsKv {
+    async fn get(&self, key: &str) -> Result<Option<String>> {
+        Ok(self.call("get", key, &[key.into()]).await?.as_string())
+    }
+
+    /// One bulk read: `get([keys])` resolves to a `Map` of key → value.
+    async fn get_many(&self, keys: &[String]) -> Result<Vec<Option<String>>> {
+        let names: Array = keys.iter().map(|key| JsValue::from_str(key)).collect();
+        let first = keys.first().map_or("", String::as_str);
+        let found = self.call("get", first, &[names.into()]).await?;
+        let found: Map =
+            found.dyn_into().map_err(|_| storage_error("get", first, "bulk read did not return a Map".into()))?;
+        Ok(keys.iter().map(|key| found.get(&JsValue::from_str(key)).as_string()).collect())
+    }
+
+    async fn put(&self, key: &str, value: &str) -> Result<()> {
+        self.call("put", key, &[key.into(), value.into()]).await.map(drop)
+    }
+
+    async fn delete(&self, key: &str) -> Result<()> {
+        self.call("delete", key, &[key.into()]).await.map(drop)
+    }
+
+    async fn list(&self, prefix: &str, cursor: Option<&str>) -> Result<KvPage> {
+        let options = Object::new();
+        let set = |name: &str, value: JsValue| Reflect::set(&options, &name.into(), &value).map(drop);
+        set("prefix", prefix.into())
+            .and_then(|_| set("limit", LIST_PAGE.into()))
+            .map_err(|e| storage_error("list", prefix, e))?;
+        if let Some(cursor) = cursor {
+            set("cursor", cursor.into()).map_err(|e| storage_error("list", prefix, e))?;
+        }
+        let page = self.call("list", prefix, &[options.into()]).await?;
+        let field = |name: &str| Reflect::get(&page, &name.into()).unwrap_or(JsValue::UNDEFINED);
+        let keys: Vec<String> = field("keys")
+            .dyn_into::<Array>()
+            .unwrap_or_else(|_| Array::new())
+            .iter()
+            .filter_map(|key| Reflect::get(&key, &"name".into()).ok()?.as_string())
+            .collect();
+        let complete = field("list_complete").as_bool().unwrap_or(true);
+        Ok(KvPage { keys, cursor: if complete { None } else { field("cursor").as_string() } })
+    }
+}

@@ -1,0 +1,140 @@
+//! memwasm's REST API (seed 000 §12) on Cloudflare Workers: memories in Workers KV, one tenant per bearer
+//! token, an OpenAI-compatible LLM and embedder from vars and secrets. JSON is snake_case on the wire and
+//! every error is `{"error": {"code", "message"}}`.
+//!
+//! | route | does |
+//! |---|---|
+//! | `POST /v1/memories/` | add (`{messages, user_id?, agent_id?, run_id?, metadata?, filters?, prompt?, infer?}`) |
+//! | `GET /v1/memories/search/?q=…` or `POST` with a body | search |
+//! | `GET /v1/memories/` | list a scope (`user_id`, `agent_id`, `run_id`, `limit`, `filters`) |
+//! | `GET` / `PUT` / `DELETE /v1/memories/:id/` | get / update (`{text}`) / delete one memory |
+//! | `DELETE /v1/memories/` | delete a scope's memories |
+//! | `GET /v1/memories/:id/history/` | a memory's history |
+//! | `POST /v1/reset/` | delete every memory and history record of the caller's tenant |
+
+mod auth;
+mod error;
+mod kv;
+mod requests;
+mod settings;
+mod wire;
+
+use memwasm::core::config::{EmbedderChoice, LlmChoice};
+use memwasm::core::kv::KvStorage;
+use memwasm::platform::FetchClient;
+use memwasm::providers::{OpenAiChat, OpenAiEmbedder};
+use memwasm::MemoryEngine;
+use serde::Serialize;
+use worker::{event, Context, Env, Method, Request, Response};
+
+use self::error::ApiError;
+use self::kv::WorkerKv;
+use self::requests::{parse, AddBody, QueryBody, UpdateBody};
+use self::wire::{Added, History, Item, Message, Results};
+
+/// The engine of one request: the tenant's slice of KV, loaded scope by scope as the request needs it.
+type Engine = MemoryEngine<OpenAiChat<FetchClient>, OpenAiEmbedder<FetchClient>, KvStorage<WorkerKv>>;
+
+#[event(fetch)]
+async fn fetch(request: Request, env: Env, _ctx: Context) -> worker::Result<Response> {
+    match handle(request, &env).await {
+        Ok(response) => Ok(response),
+        Err(error) => error.response(),
+    }
+}
+
+fn json<T: Serialize>(value: &T) -> Result<Response, ApiError> {
+    Ok(Response::from_json(value)?)
+}
+
+fn not_found(what: impl std::fmt::Display) -> ApiError {
+    ApiError::new(404, "NOT_FOUND", format!("{what} not found"))
+}
+
+/// The body, refused with 413 when it is larger than `MAX_BODY_BYTES` (by its header, or once read).
+async fn body(request: &mut Request, env: &Env) -> Result<Vec<u8>, ApiError> {
+    let limit = settings::max_body_bytes(env)?;
+    let too_large = || ApiError::new(413, "PAYLOAD_TOO_LARGE", format!("the request body exceeds {limit} bytes"));
+    let declared = request.headers().get("content-length").ok().flatten().and_then(|n| n.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(too_large());
+    }
+    let bytes = request.bytes().await?;
+    if bytes.len() > limit {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
+/// The engine over the tenant's keys.
+fn engine(env: &Env, tenant: &str) -> Result<Engine, ApiError> {
+    let config = settings::resolved_config(env)?;
+    let (LlmChoice::OpenAi(llm), EmbedderChoice::OpenAi(embedder)) = (config.llm, config.embedder) else {
+        return Err(ApiError::new(500, "INVALID_CONFIG", "the service needs an OpenAI-compatible LLM and embedder"));
+    };
+    let storage = KvStorage::new(WorkerKv(env.kv("MEMORY_KV")?), &auth::tenant_prefix(tenant));
+    let llm = OpenAiChat::new(FetchClient, llm, config.retry);
+    let embedder = OpenAiEmbedder::new(FetchClient, embedder, config.retry);
+    Ok(MemoryEngine::new(llm, embedder, storage, config.prompts))
+}
+
+async fn handle(mut request: Request, env: &Env) -> Result<Response, ApiError> {
+    let path = request.path();
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    if segments.first() != Some(&"v1") {
+        return Err(not_found(format!("route {path}")));
+    }
+    let tenant = auth::tenant(&request, env)?;
+    let method = request.method();
+    let has_body = matches!(method, Method::Post | Method::Put);
+    let body = if has_body { body(&mut request, env).await? } else { Vec::new() };
+    let query =
+        || QueryBody::from_query(request.query::<std::collections::HashMap<String, String>>().unwrap_or_default());
+    let engine = engine(env, &tenant)?;
+
+    match (method, &segments[1..]) {
+        (Method::Post, ["memories"]) => {
+            let add: AddBody = parse(&body)?;
+            json(&Added::from(engine.add(&add.messages, &add.options()).await?))
+        }
+        (Method::Get | Method::Post, ["memories", "search"]) => {
+            let search = if request.method() == Method::Post { parse::<QueryBody>(&body)? } else { query()? };
+            let text = search.query.clone().unwrap_or_default();
+            let found = engine.search(&text, &search.options()).await?;
+            json(&Results { results: found.into_iter().map(Item::from).collect() })
+        }
+        (Method::Get, ["memories"]) => {
+            let all = engine.get_all(&query()?.options()).await?;
+            json(&Results { results: all.into_iter().map(Item::from).collect() })
+        }
+        (Method::Delete, ["memories"]) => {
+            engine.delete_all(query()?.scope()).await?;
+            json(&Message { message: "Memories deleted successfully!" })
+        }
+        (Method::Get, ["memories", id]) => match engine.get(id).await? {
+            Some(item) => json(&Item::from(item)),
+            None => Err(not_found(format!("memory {id}"))),
+        },
+        (Method::Put, ["memories", id]) => {
+            let update: UpdateBody = parse(&body)?;
+            engine.update(id, &update.text).await?;
+            json(&Message { message: "Memory updated successfully!" })
+        }
+        (Method::Delete, ["memories", id]) => {
+            engine.delete(id).await?;
+            json(&Message { message: "Memory deleted successfully!" })
+        }
+        (Method::Get, ["memories", id, "history"]) => {
+            let history = engine.history(id).await?;
+            if history.is_empty() {
+                return Err(not_found(format!("memory {id}")));
+            }
+            json(&history.into_iter().map(History::from).collect::<Vec<_>>())
+        }
+        (Method::Post, ["reset"]) => {
+            engine.reset().await?;
+            json(&Message { message: "Memories reset successfully!" })
+        }
+        (method, _) => Err(not_found(format!("route {method} {path}"))),
+    }
+}

@@ -1,0 +1,128 @@
+// Shared setup for the Worker tests: the built worker (build/index.js) in workerd through Miniflare, its KV
+// namespace workerd's own local KV, and the LLM / embedder the scripted OpenAI-compatible server.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Miniflare } from "miniflare";
+import { startScriptedServer } from "../../tests/support/scripted-server.mjs";
+
+export const WORKER_DIR = fileURLToPath(new URL("..", import.meta.url));
+export const T = { timeout: 60_000 };
+
+/** Start of the default fact-extraction and update-decision system prompts. */
+export const EXTRACT = "You are an expert at extracting structured, atomic facts";
+export const DECIDE = "You are a memory management system";
+
+/** Bearer tokens of the two test tenants. */
+export const ACME = "tok-acme-0123456789";
+export const INITECH = "tok-initech-9876543210";
+export const TOKENS = { [ACME]: "acme", [INITECH]: "initech" };
+
+export const startServer = () => startScriptedServer({ port: 0 });
+
+/** A fresh directory for persisted KV data, removed after test `t`. */
+export function tempDir(t) {
+  const dir = mkdtempSync(join(tmpdir(), "memwasm-worker-"));
+  t?.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** The vars and secrets of the service, pointed at `server`. */
+export function serviceVars(server, over = {}) {
+  return {
+    MEMORY_TOKENS: JSON.stringify(TOKENS),
+    LLM_BASE_URL: server.baseUrl,
+    EMBEDDER_BASE_URL: server.baseUrl,
+    OPENAI_API_KEY: "test-key",
+    LLM_MODEL: "test-llm",
+    EMBEDDER_MODEL: "test-embed",
+    EMBEDDER_DIMENSIONS: "64",
+    MAX_RETRIES: "0",
+    ...over,
+  };
+}
+
+/** The built Rust worker in workerd, with a local KV namespace (persisted to `persist` when given). */
+export async function startWorker(server, { vars = {}, persist } = {}) {
+  const mf = new Miniflare({
+    modules: true,
+    scriptPath: join(WORKER_DIR, "build/index.js"),
+    modulesRoot: join(WORKER_DIR, "build"),
+    modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
+    compatibilityDate: "2026-04-01",
+    kvNamespaces: ["MEMORY_KV"],
+    kvPersist: persist ?? false,
+    bindings: serviceVars(server, vars),
+  });
+  await mf.ready;
+  return client(mf);
+}
+
+/** `call(method, path, {token, body, raw, headers})` → `{status, body}` against a Miniflare instance. */
+export function client(mf) {
+  async function call(method, path, { token = ACME, body, raw, headers = {} } = {}) {
+    const init = { method, headers: { ...headers } };
+    if (token) init.headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      init.headers["content-type"] = "application/json";
+    }
+    if (raw !== undefined) init.body = raw;
+    if (raw instanceof ReadableStream) init.duplex = "half";
+    const response = await mf.dispatchFetch(`http://memwasm.test${path}`, init);
+    const text = await response.text();
+    let parsed;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+    return { status: response.status, body: parsed, headers: response.headers };
+  }
+  return { mf, call, dispose: () => mf.dispose(), kv: () => mf.getKVNamespace("MEMORY_KV") };
+}
+
+/** Every key in a KV namespace (following cursors). */
+export async function allKeys(kv, prefix = "") {
+  const keys = [];
+  let cursor;
+  do {
+    const page = await kv.list({ prefix, cursor });
+    keys.push(...page.keys.map((key) => key.name));
+    cursor = page.list_complete ? undefined : page.cursor;
+  } while (cursor);
+  return keys;
+}
+
+let seedCounter = 0;
+/** Scripts one add: the extraction returns `facts` and the decision ADDs them all. Returns the input text. */
+export function scriptAdd(server, facts) {
+  const input = `conversation-${++seedCounter}`;
+  server.script([
+    { kind: "chat", match: [EXTRACT, input], reply: { facts }, times: 1 },
+    { kind: "chat", match: [DECIDE, ...facts], reply: { memory: facts.map((text) => ({ text, event: "ADD" })) }, times: 1 },
+  ]);
+  return input;
+}
+
+/** Adds `facts` through the LLM pipeline for `scope` and returns their ids in order. */
+export async function seed(call, server, facts, scope, token = ACME) {
+  const messages = scriptAdd(server, facts);
+  const { status, body } = await call("POST", "/v1/memories/", { token, body: { messages, ...scope } });
+  assert.equal(status, 200, JSON.stringify(body));
+  assert.deepEqual(
+    body.results.map((event) => [event.event, event.memory]),
+    facts.map((fact) => ["ADD", fact]),
+  );
+  return body.results.map((event) => event.id);
+}
+
+/** Asserts an error response: status and `{"error": {"code", "message"}}`. */
+export function assertError(response, status, code) {
+  assert.equal(response.status, status, JSON.stringify(response.body));
+  assert.equal(response.body?.error?.code, code, JSON.stringify(response.body));
+  assert.equal(typeof response.body.error.message, "string");
+  assert.ok(response.body.error.message.length > 0);
+}

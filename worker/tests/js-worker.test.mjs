@@ -1,0 +1,92 @@
+// The npm package inside a plain JS Worker: wrangler bundles tests/js-worker/index.mjs (resolving memwasm's
+// `workerd` entry, which imports the .wasm as a module), and workerd runs it with a KV binding.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { Miniflare } from "miniflare";
+import { Memory } from "memwasm";
+import { EXTRACT, T, WORKER_DIR, allKeys, scriptAdd, startServer, tempDir } from "./helpers.mjs";
+
+/** Bundles the JS Worker with wrangler into `outdir`, as `wrangler deploy` would upload it. */
+function bundle(outdir) {
+  execFileSync(
+    join(WORKER_DIR, "node_modules/.bin/wrangler"),
+    ["deploy", "--dry-run", "--outdir", outdir, "--config", "tests/js-worker/wrangler.toml"],
+    { cwd: WORKER_DIR, env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" }, stdio: "pipe" },
+  );
+  return readdirSync(outdir);
+}
+
+function start(outdir, server, persist) {
+  return new Miniflare({
+    modules: true,
+    scriptPath: join(outdir, "index.js"),
+    modulesRoot: outdir,
+    modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
+    compatibilityDate: "2026-04-01",
+    kvNamespaces: ["MEMORY_KV"],
+    kvPersist: persist,
+    bindings: { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "test-key" },
+  });
+}
+
+test("a JS Worker importing memwasm adds and searches memories in KV", { timeout: 120_000 }, async (t) => {
+  const outdir = tempDir(t);
+  const files = bundle(outdir);
+  assert.ok(files.some((file) => file.endsWith(".wasm")), `the .wasm ships as a module: ${files}`);
+  const code = readFileSync(join(outdir, "index.js"), "utf8");
+  assert.match(code, /\/index\.workerd\.mjs/, "wrangler resolved the package's workerd entry");
+  const server = await startServer();
+  t.after(() => server.close());
+  const persist = tempDir(t);
+
+  const first = start(outdir, server, persist);
+  const input = scriptAdd(server, ["User likes green tea", "User lives in Lisbon"]);
+  const added = await first.dispatchFetch("http://js.test/add", {
+    method: "POST",
+    body: JSON.stringify({ text: input, userId: "alice" }),
+  });
+  assert.equal(added.status, 200);
+  const { results } = await added.json();
+  assert.deepEqual(results.map((e) => [e.event, e.memory]), [
+    ["ADD", "User likes green tea"],
+    ["ADD", "User lives in Lisbon"],
+  ]);
+  const keys = await allKeys(await first.getKVNamespace("MEMORY_KV"));
+  assert.ok(keys.length > 0 && keys.every((key) => key.startsWith("memwasm/")), keys.join("\n"));
+  assert.ok(keys.includes(`memwasm/mem/${results[0].id}`));
+  await first.dispose();
+
+  const second = start(outdir, server, persist);
+  t.after(() => second.dispose());
+  const found = await second.dispatchFetch("http://js.test/search?q=where%20does%20she%20live%20Lisbon&userId=alice");
+  assert.equal(found.status, 200);
+  const { results: hits } = await found.json();
+  assert.equal(hits[0].memory, "User lives in Lisbon");
+  assert.equal(hits[0].userId, "alice", "the npm package answers in camelCase");
+  const history = await (await second.dispatchFetch(`http://js.test/history?id=${hits[0].id}`)).json();
+  assert.deepEqual(history.map((r) => r.event), ["ADD"]);
+
+  const noScope = await second.dispatchFetch("http://js.test/search?q=tea");
+  assert.equal(noScope.status, 400);
+  assert.equal((await noScope.json()).error.code, "SCOPE_REQUIRED");
+  assert.equal(server.requests("chat").filter((r) => String(r.body?.messages?.[0]?.content).startsWith(EXTRACT)).length, 1);
+});
+
+test("the KV storage config is checked: binding required, a real binding, a string prefix", T, () => {
+  const invalid = (storage, pattern) =>
+    assert.throws(
+      () => new Memory({ llm: { provider: "none" }, embedder: { provider: "none" }, storage }),
+      (error) => error.code === "INVALID_CONFIG" && pattern.test(error.message),
+    );
+  invalid({ provider: "cloudflare-kv" }, /storage\.binding: required/);
+  invalid({ provider: "cloudflare-kv", binding: {} }, /storage\.binding: must be a KV namespace binding/);
+  invalid({ provider: "cloudflare-kv", binding: "MEMORY_KV" }, /storage\.binding/);
+  const binding = { get() {}, put() {}, delete() {}, list() {} };
+  invalid({ provider: "cloudflare-kv", binding, config: { prefix: 5 } }, /storage\.config\.prefix/);
+  invalid({ provider: "cloudflare-kv", binding, config: { namespace: "x" } }, /unknown field `namespace`/);
+  invalid({ provider: "cloudfare-kv", binding }, /cloudflare-kv/);
+  assert.ok(new Memory({ llm: { provider: "none" }, embedder: { provider: "none" }, storage: { provider: "cloudflare-kv", binding } }));
+});
