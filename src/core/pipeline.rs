@@ -65,7 +65,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             }
         };
         let fresh = self.drop_exact_duplicates(facts, &scope, &mut result);
-        let embedded = self.embed_all(&fresh, &mut result.warnings).await;
+        let embedded = self.embed_all(&fresh, &mut result.warnings).await?;
         let facts: Vec<String> = fresh.into_iter().filter(|fact| embedded.contains_key(fact)).collect();
         if facts.is_empty() {
             return Ok(result);
@@ -101,7 +101,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     ) -> Result<AddResult> {
         let roles: HashMap<String, String> = texts.iter().map(|(text, role)| (text.clone(), role.clone())).collect();
         let fresh = self.drop_exact_duplicates(texts.into_iter().map(|(text, _)| text).collect(), scope, &mut result);
-        let embedded = self.embed_all(&fresh, &mut result.warnings).await;
+        let embedded = self.embed_all(&fresh, &mut result.warnings).await?;
         let mut changes = Changeset::default();
         for text in fresh {
             let Some(vector) = embedded.get(&text) else {
@@ -136,13 +136,14 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     }
 
     /// Embeds `texts` in one request; if that fails, one by one, skipping (and reporting) failures.
-    async fn embed_all(&self, texts: &[String], warnings: &mut Vec<AddWarning>) -> Embedded {
+    /// A vector of the wrong length is a configuration error, not a passing failure: it fails the call.
+    async fn embed_all(&self, texts: &[String], warnings: &mut Vec<AddWarning>) -> Result<Embedded> {
         let mut embedded = Embedded::new();
         if !self.embedder.is_configured() {
-            return texts.iter().map(|text| (text.clone(), None)).collect();
+            return Ok(texts.iter().map(|text| (text.clone(), None)).collect());
         }
         if texts.is_empty() {
-            return embedded;
+            return Ok(embedded);
         }
         let vectors = match self.embedder.embed(texts).await {
             Ok(vectors) => vectors.into_iter().map(Ok).collect(),
@@ -160,17 +161,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 Ok(vector) => {
                     embedded.insert(text.clone(), Some(vector));
                 }
-                Err(error) => {
-                    // A vector of the wrong length is a configuration problem; say so in the code.
-                    let code = match error {
-                        MemoryError::DimensionMismatch { .. } => "DIMENSION_MISMATCH",
-                        _ => "EMBEDDING_FAILED",
-                    };
-                    warnings.push(AddWarning::new(code, format!("skipped \"{text}\": {error}")))
-                }
+                Err(error @ MemoryError::DimensionMismatch { .. }) => return Err(error),
+                Err(error) => warnings.push(AddWarning::new("EMBEDDING_FAILED", format!("skipped \"{text}\": {error}"))),
             }
         }
-        embedded
+        Ok(embedded)
     }
 
     /// The top neighbours of every fact, de-duplicated, in order of first appearance.
@@ -209,7 +204,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             })
             .filter(|text| seen.insert(text.clone()))
             .collect();
-        embedded.extend(self.embed_all(&rewritten, &mut result.warnings).await);
+        embedded.extend(self.embed_all(&rewritten, &mut result.warnings).await?);
         let changes = self.stage(ops, &embedded, scope, metadata, &mut result);
         self.commit(changes).await?;
         Ok(result)

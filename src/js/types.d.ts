@@ -70,7 +70,7 @@ export interface MemoryEvent {
 
 /** Something add() skipped rather than failing the whole call (see `code`). */
 export interface AddWarning {
-  /** `EXTRACTION_FAILED`, `DECISION_FAILED`, `EMBEDDING_FAILED`, `DIMENSION_MISMATCH` or `UNKNOWN_MEMORY_ID`. */
+  /** `EXTRACTION_FAILED`, `DECISION_FAILED`, `INVALID_DECISION`, `EMBEDDING_FAILED` or `UNKNOWN_MEMORY_ID`. */
   code: string;
   message: string;
 }
