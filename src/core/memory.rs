@@ -64,7 +64,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// Like `open`, loading into a configured empty search index (e.g. an int8 one).
     pub async fn open_with_index(llm: L, embedder: E, storage: S, prompts: Prompts, mut index: V) -> Result<Self> {
         let mut keywords = KeywordIndex::default();
-        for memory in storage.load_memories().await? {
+        let memories = storage.load_memories().await?;
+        index.reserve(memories.len());
+        for memory in memories {
             keywords.upsert(&memory.item.id, &memory.item.memory);
             index.upsert(memory)?;
         }

@@ -59,6 +59,7 @@ impl BenchIndex {
     /// Inserts row `i` of `vectors` (row-major) as memory `b{i}` of user `u{users[i]}`.
     pub fn load(&mut self, vectors: &[f32], dimension: usize, users: &[u32]) -> Result<(), JsValue> {
         let now = now_iso();
+        self.store.reserve(users.len());
         for (row, (vector, user)) in rows(vectors, dimension)?.zip(users).enumerate() {
             self.store.upsert(bench_memory(row, format!("u{user}"), vector, &now)).map_err(to_js_error)?;
         }
@@ -93,7 +94,7 @@ impl Memory {
         let engine = self.engine.clone();
         promise(async move {
             let upserts = upserts.map_err(|_| MemoryError::InvalidInput("bad vectors".into()))?;
-            engine.commit(Changeset { upserts, deletes: Vec::new(), history: Vec::new() }).await
+            engine.commit(Changeset { upserts, deletes: Vec::new(), history: Vec::new(), ..Changeset::default() }).await
         })
     }
 }

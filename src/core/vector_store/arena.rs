@@ -19,6 +19,8 @@ pub struct Arena {
     dimension: Option<usize>,
     stride: usize,
     len: usize,
+    /// Rows to make room for once the dimension is known.
+    reserved: usize,
 }
 
 /// A query prepared for one scan: padded, and quantized in int8 mode.
@@ -33,7 +35,7 @@ impl Arena {
             Quantization::None => Rows::F32(Vec::new()),
             Quantization::Int8 => Rows::Int8 { codes: Vec::new(), scales: Vec::new() },
         };
-        Self { rows, dimension: None, stride: 0, len: 0 }
+        Self { rows, dimension: None, stride: 0, len: 0, reserved: 0 }
     }
 
     pub fn quantization(&self) -> Quantization {
@@ -53,7 +55,24 @@ impl Arena {
         if self.dimension.is_none() {
             self.dimension = Some(dimension);
             self.stride = dimension.div_ceil(LANES) * LANES;
+            self.reserve(self.reserved.saturating_sub(self.len));
             self.resize(self.len);
+        }
+    }
+
+    /// Makes room for `additional` more rows (once the dimension is known, if it is not yet).
+    pub fn reserve(&mut self, additional: usize) {
+        self.reserved = self.reserved.max(additional);
+        if self.dimension.is_none() {
+            return;
+        }
+        let (rows, values) = (additional, additional * self.stride);
+        match &mut self.rows {
+            Rows::F32(data) => data.reserve_exact(values),
+            Rows::Int8 { codes, scales } => {
+                codes.reserve_exact(values);
+                scales.reserve_exact(rows);
+            }
         }
     }
 
@@ -190,15 +209,15 @@ impl Arena {
         }
     }
 
-    /// The f32 dot product of row `slot` (dequantised in int8 mode) with the query.
-    pub fn rescore(&self, query: &PreparedQuery, slot: usize) -> f32 {
+    /// The f32 dot product of row `slot` (dequantised into `buffer` in int8 mode) with the query.
+    pub fn rescore(&self, query: &PreparedQuery, slot: usize, buffer: &mut Vec<f32>) -> f32 {
         let range = slot * self.stride..(slot + 1) * self.stride;
         match &self.rows {
             Rows::F32(rows) => dot_f32(&rows[range], &query.padded),
             Rows::Int8 { codes, scales } => {
-                let mut row = vec![0.0; self.stride];
-                decode(&codes[range], scales[slot], &mut row);
-                dot_f32(&row, &query.padded)
+                buffer.resize(self.stride, 0.0);
+                decode(&codes[range], scales[slot], buffer);
+                dot_f32(buffer, &query.padded)
             }
         }
     }

@@ -74,6 +74,8 @@ pub trait VectorStore {
     ) -> Result<Vec<(f32, &StoredMemory)>> {
         self.search(query, limit, &|item| scope.contains(&item.scope) && keep(item))
     }
+    /// Makes room for `additional` more memories (a hint; loading many at once allocates once).
+    fn reserve(&mut self, _additional: usize) {}
     /// The unit vector of a memory (dequantised when the store quantizes).
     fn vector(&self, id: &str) -> Option<Vec<f32>> {
         self.get(id).and_then(|memory| memory.embedding.clone())

@@ -16,9 +16,10 @@ use crate::core::types::StoredMemory;
 const REMOVED: u32 = u32::MAX;
 /// Row key of a memory without a vector (listed, never searched).
 const NO_VECTOR: u32 = u32::MAX - 1;
-/// In int8 mode, how many candidates per result are rescored in f32 (plus [`RESCORE_EXTRA`]).
-const RESCORE_FACTOR: usize = 4;
-const RESCORE_EXTRA: usize = 32;
+/// In int8 mode, how many candidates per result are rescored in f32 (plus [`RESCORE_EXTRA`]). The int8
+/// estimate and the rescored value differ only by the query's (i16) rounding, so a small margin is enough.
+const RESCORE_FACTOR: usize = 2;
+const RESCORE_EXTRA: usize = 8;
 
 /// The in-RAM index. In f32 mode the memories it hands back carry their vector; in int8 mode they carry
 /// `embedding: None` (the codes live in the arena; [`VectorStore::vector`] dequantises them).
@@ -90,8 +91,9 @@ impl InMemoryVectorStore {
         let mut hits = top.into_sorted();
         if rescoring {
             let mut best = TopK::new(limit, hits.len());
+            let mut row = Vec::new();
             for (_, slot) in hits {
-                best.push(self.arena.rescore(&query, slot as usize), slot);
+                best.push(self.arena.rescore(&query, slot as usize, &mut row), slot);
             }
             hits = best.into_sorted();
         }
@@ -208,6 +210,13 @@ impl VectorStore for InMemoryVectorStore {
 
     fn find_by_hash(&self, hash: &str, keep: Predicate) -> Option<&StoredMemory> {
         self.live().find(|memory| memory.item.hash == hash && keep(&memory.item))
+    }
+
+    fn reserve(&mut self, additional: usize) {
+        self.slots.reserve_exact(additional);
+        self.keys.reserve_exact(additional);
+        self.ids.reserve(additional);
+        self.arena.reserve(additional);
     }
 
     fn vector(&self, id: &str) -> Option<Vec<f32>> {

@@ -250,6 +250,12 @@ fn int8_keeps_a_quarter_of_the_memory_and_dequantises_on_demand() {
         f32_store.upsert(memory(&format!("m{i}"), "alice", Some(v.clone()))).unwrap();
         int8_store.upsert(memory(&format!("m{i}"), "alice", Some(v))).unwrap();
     }
+    let mut reserved = InMemoryVectorStore::new(Quantization::Int8);
+    reserved.reserve(1000);
+    for i in 0..1000 {
+        reserved.upsert(memory(&format!("m{i}"), "alice", Some(rng.vector(384)))).unwrap();
+    }
+    assert_eq!(reserved.vector_bytes(), 1000 * (384 + 4), "reserve() allocates once, exactly");
     let ratio = f32_store.vector_bytes() as f64 / int8_store.vector_bytes() as f64;
     assert!(ratio > 3.8, "f32 / int8 vector bytes {ratio}");
     assert!(int8_store.get("m1").unwrap().embedding.is_none(), "int8 records keep no f32 copy");

@@ -1,0 +1,149 @@
+// The search implementations a scan figure compares. Each has a name, build(data) (timed as "load"),
+// and search(query) -> rows of the best K (best first); search may return a promise.
+import { create, insertMultiple, search as oramaSearch } from "@orama/orama";
+import { __BenchIndex, Memory } from "memwasm";
+
+export const K = 10;
+/** The searched user owns every row whose users[] entry is 0 (9 rows in 10). */
+const USER = 0;
+
+/** memwasm's search index on its own (a hidden bench export): the scan the engine runs, no embedding call. */
+export function memwasmIndex(quantization) {
+  let index;
+  return {
+    name: quantization === "int8" ? "memwasm int8" : "memwasm f32",
+    build({ vectors, users, dim }) {
+      index = new __BenchIndex(quantization);
+      index.load(vectors, dim, users);
+    },
+    search: (query) => index.search(query, K, USER),
+    vectorBytes: () => index.vectorBytes(),
+  };
+}
+
+/**
+ * memwasm's public `memory.search(text, {userId, limit})`: the query text goes to the scripted
+ * OpenAI-compatible server, which answers with the data set's query vector (an embedding rule per query),
+ * so this path pays one local HTTP round trip plus result objects on top of the scan.
+ */
+export function memwasmPublic(server, quantization) {
+  let memory;
+  return {
+    name: quantization === "int8" ? "memwasm search() int8" : "memwasm search()",
+    async build({ vectors, users, dim, queries }) {
+      for (let q = 0; q < queries.length; q++) {
+        server.script({ kind: "embedding", match: [`bench query ${q} end`], vector: Array.from(queries[q]) });
+      }
+      memory = new Memory({
+        llm: { provider: "openai", config: { baseUrl: server.baseUrl, apiKey: "bench", model: "bench" } },
+        embedder: { provider: "openai", config: { baseUrl: server.baseUrl, apiKey: "bench", model: "bench", dimensions: dim } },
+        vectorStore: { provider: "memory", config: { quantization } },
+      });
+      await memory.__benchInsert(vectors, dim, users);
+    },
+    async search(_query, q) {
+      const { results } = await memory.search(`bench query ${q} end`, { userId: "u0", limit: K });
+      return results.map((item) => Number(item.id.slice(1)));
+    },
+  };
+}
+
+/** A plain JS loop over Float32Arrays: pre-normalised vectors, one dot product per row, a top-K insertion. */
+export function jsLoop() {
+  let records;
+  return {
+    name: "JS loop (top-k)",
+    build({ vectors, users, dim }) {
+      records = Array.from(users, (user, row) => ({
+        row,
+        userId: `u${user}`,
+        vector: vectors.subarray(row * dim, (row + 1) * dim),
+      }));
+    },
+    search(query) {
+      const userId = `u${USER}`;
+      const best = []; // [score, row], best first
+      for (const record of records) {
+        if (record.userId !== userId) continue;
+        const v = record.vector;
+        let dot = 0;
+        for (let i = 0; i < v.length; i++) dot += v[i] * query[i];
+        if (best.length < K || dot > best[best.length - 1][0]) {
+          let at = best.length;
+          while (at > 0 && best[at - 1][0] < dot) at--;
+          best.splice(at, 0, [dot, record.row]);
+          if (best.length > K) best.pop();
+        }
+      }
+      return best.map(([, row]) => row);
+    },
+  };
+}
+
+/**
+ * What typical JS in-memory stores (mem0's, LangChain's) do per query: cosine similarity with both norms
+ * computed for every row, every passing row collected, all of them sorted, the first K kept.
+ */
+export function jsTypical() {
+  let records;
+  return {
+    name: "JS typical store",
+    build({ vectors, users, dim }) {
+      records = Array.from(users, (user, row) => ({
+        id: row,
+        payload: { userId: `u${user}` },
+        vector: vectors.subarray(row * dim, (row + 1) * dim),
+      }));
+    },
+    search(query) {
+      const userId = `u${USER}`;
+      const scored = [];
+      for (const record of records) {
+        if (record.payload.userId !== userId) continue;
+        const v = record.vector;
+        let dot = 0;
+        let normA = 0;
+        let normB = 0;
+        for (let i = 0; i < v.length; i++) {
+          dot += query[i] * v[i];
+          normA += query[i] * query[i];
+          normB += v[i] * v[i];
+        }
+        scored.push({ id: record.id, score: dot / (Math.sqrt(normA) * Math.sqrt(normB)) });
+      }
+      scored.sort((a, b) => b.score - a.score);
+      return scored.slice(0, K).map((hit) => hit.id);
+    },
+  };
+}
+
+/**
+ * Orama 3 vector search with a `where` filter on the user. `similarity: 0` is the loosest threshold that
+ * still yields the exact top 10 on these data sets (Orama keeps every vector at or above it, then sorts).
+ */
+export function orama() {
+  let db;
+  return {
+    name: "Orama 3",
+    async build({ vectors, users, dim }) {
+      db = create({ schema: { userId: "enum", embedding: `vector[${dim}]` } });
+      const docs = Array.from(users, (user, row) => ({
+        id: String(row),
+        userId: `u${user}`,
+        // Orama's schema check wants a plain array; it stores a Float32Array copy.
+        embedding: Array.from(vectors.subarray(row * dim, (row + 1) * dim)),
+      }));
+      await insertMultiple(db, docs, 5000);
+    },
+    async search(query) {
+      const found = await oramaSearch(db, {
+        mode: "vector",
+        vector: { value: query, property: "embedding" },
+        similarity: 0,
+        limit: K,
+        where: { userId: { eq: `u${USER}` } },
+      });
+      return found.hits.map((hit) => Number(hit.id));
+    },
+  };
+}

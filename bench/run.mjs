@@ -1,0 +1,165 @@
+// The benchmark: `npm run bench` (or `node bench/run.mjs`). Builds the npm package and the native
+// reference, installs Orama from npm, then runs each figure in a Node process of its own (scan.mjs: every
+// contender over the same data, the native reference in a child process, timed in interleaved rounds;
+// add.mjs: add() against the scripted server) and prints tables of medians with ratios and the targets.
+// Results go to bench/results/latest.json. Options: --no-build, --quick (the small figures only).
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const bench = dirname(fileURLToPath(import.meta.url));
+const root = dirname(bench);
+const args = new Set(process.argv.slice(2));
+const say = (text) => process.stderr.write(`[bench] ${text}\n`);
+const run = (cmd, argv, cwd = root) => execFileSync(cmd, argv, { cwd, stdio: ["ignore", "inherit", "inherit"] });
+
+const QUERIES = 20;
+const SEED = 1;
+const ALL = ["memwasm-f32", "memwasm-int8", "js-loop", "js-typical", "orama"];
+/** Scan figures: data set, rounds of QUERIES searches per contender, contenders. */
+const FIGURES = [
+  { kind: "random", n: 1_000, dim: 384, rounds: 30, contenders: ALL },
+  { kind: "random", n: 10_000, dim: 384, rounds: 10, contenders: ALL },
+  { kind: "random", n: 100_000, dim: 384, rounds: 4, contenders: ALL },
+  { kind: "clustered", n: 100_000, dim: 384, rounds: 4, contenders: [...ALL, "public-f32", "public-int8"] },
+  { kind: "random", n: 10_000, dim: 1536, rounds: 6, contenders: ALL },
+  { kind: "random", n: 100_000, dim: 1536, rounds: 3, contenders: ALL },
+].filter((f) => !args.has("--quick") || f.n <= 10_000);
+
+function build() {
+  say("building the npm package (scripts/build-pkg.sh) and the native reference");
+  run("bash", ["scripts/setup.sh", "rust"]);
+  run("bash", ["scripts/build-pkg.sh"]);
+  run("cargo", ["build", "--quiet", "--release", "--manifest-path", join(bench, "native", "Cargo.toml")]);
+  say("installing Orama 3 and the package (npm install in bench/)");
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], bench);
+}
+
+function json(cmd, argv) {
+  const out = spawnSync(cmd, argv, { cwd: bench, encoding: "utf8", maxBuffer: 1 << 26, stdio: ["ignore", "pipe", "inherit"] });
+  if (out.status !== 0) throw new Error(`${cmd} ${argv[0]} failed with status ${out.status}`);
+  return JSON.parse(out.stdout);
+}
+
+function scanFigure(figure) {
+  const spec = {
+    binary: join(bench, "native", "target", "release", "memwasm-bench-native"),
+    dataDir: join(bench, ".data"),
+    queries: QUERIES,
+    seed: SEED,
+    ...figure,
+  };
+  const result = json(process.execPath, ["--max-old-space-size=8192", join(bench, "scan.mjs"), JSON.stringify(spec)]);
+  return { ...figure, ...result };
+}
+
+const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
+const times = (x) => `${x >= 10 ? x.toFixed(0) : x.toFixed(1)}×`;
+const label = (f) => `${f.kind} ${f.n >= 1000 ? `${f.n / 1000}k` : f.n}×${f.dim}`;
+
+function scanTable(figures) {
+  const lines = [
+    "| data (top-10, scope filter) | native Rust f32 | memwasm f32 | memwasm ÷ native | JS loop (top-k) | ÷ memwasm | JS typical store | ÷ memwasm | Orama 3 | ÷ memwasm | memwasm int8 | f32 ÷ int8 | int8 recall@10 |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const f of figures) {
+    const c = f.contenders;
+    const [nat, m, i8, js, ty, or] = [c["native-f32"], c["memwasm-f32"], c["memwasm-int8"], c["js-loop"], c["js-typical"], c.orama];
+    lines.push(
+      `| ${label(f)} | ${fmt(nat.medianMs)} ms | ${fmt(m.medianMs)} ms | ${(m.medianMs / nat.medianMs).toFixed(2)} | ` +
+        `${fmt(js.medianMs)} ms | ${times(js.medianMs / m.medianMs)} | ${fmt(ty.medianMs)} ms | ${times(ty.medianMs / m.medianMs)} | ` +
+        `${fmt(or.medianMs)} ms | ${times(or.medianMs / m.medianMs)} | ` +
+        `${fmt(i8.medianMs)} ms | ${(m.medianMs / i8.medianMs).toFixed(2)}× | ${i8.recall.toFixed(3)} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+function detailTable(f) {
+  const lines = ["| contender | median ms/query | recall@10 | build ms | vector MB |", "|---|---|---|---|---|"];
+  const mb = (bytes) => (bytes ? (bytes / 1e6).toFixed(1) : "");
+  for (const c of Object.values(f.contenders)) {
+    lines.push(`| ${c.name} | ${fmt(c.medianMs)} | ${c.recall.toFixed(3)} | ${c.loadMs.toFixed(0)} | ${mb(c.vectorBytes)} |`);
+  }
+  return lines.join("\n");
+}
+
+function addTable(add) {
+  const lines = [
+    `One bare LLM call through the scripted server (${add.delayMs} ms delay per LLM and embedding call): ${fmt(add.llmMs)} ms.`,
+    "",
+    "| add() of a 10-fact conversation | median | ÷ one LLM call | LLM calls | embedding requests |",
+    "|---|---|---|---|---|",
+  ];
+  for (const s of add.scenarios) {
+    lines.push(`| ${s.name} | ${fmt(s.medianMs)} ms | ${(s.medianMs / add.llmMs).toFixed(2)} | ${s.llmCalls} | ${s.embeddingRequests} |`);
+  }
+  return lines.join("\n");
+}
+
+/** Every target of the issue, with the measured value and whether it is met. */
+function targets(figures, add, wasm) {
+  const find = (kind, n, dim) => figures.find((f) => f.kind === kind && f.n === n && f.dim === dim)?.contenders;
+  const rows = [];
+  const check = (what, value, ok, shown) => rows.push(`| ${what} | ${shown ?? value} | ${ok ? "met" : "NOT met"} |`);
+  for (const kind of ["random", "clustered"]) {
+    const c = find(kind, 100_000, 384);
+    if (!c) continue;
+    const m = c["memwasm-f32"].medianMs;
+    check(`${kind} 100k×384: memwasm f32 ÷ native f32 ≤ 1.3`, (m / c["native-f32"].medianMs).toFixed(2), m / c["native-f32"].medianMs <= 1.3);
+    check(`${kind} 100k×384: JS loop (top-k) ÷ memwasm ≥ 10`, times(c["js-loop"].medianMs / m), c["js-loop"].medianMs / m >= 10);
+    check(`${kind} 100k×384: JS typical store ÷ memwasm ≥ 10`, times(c["js-typical"].medianMs / m), c["js-typical"].medianMs / m >= 10);
+    check(`${kind} 100k×384: Orama ÷ memwasm ≥ 10`, times(c.orama.medianMs / m), c.orama.medianMs / m >= 10);
+    const speedup = m / c["memwasm-int8"].medianMs;
+    check(`${kind} 100k×384: int8 ≥ 2.5× faster than f32`, `${speedup.toFixed(2)}×`, speedup >= 2.5);
+    if (kind === "clustered") {
+      check("clustered 100k×384: int8 recall@10 ≥ 0.98", c["memwasm-int8"].recall.toFixed(3), c["memwasm-int8"].recall >= 0.98);
+      const memory = c["memwasm-f32"].vectorBytes / c["memwasm-int8"].vectorBytes;
+      check("int8 vector memory ~4× less", `${memory.toFixed(2)}× less`, memory >= 3.5);
+    }
+  }
+  for (const s of add.scenarios) {
+    const ratio = s.medianMs / add.llmMs;
+    check(`add(), ${s.name}: ≤ 2.3 × one LLM call`, ratio.toFixed(2), ratio <= 2.3);
+  }
+  check("browser .wasm ≤ 300 KB gzipped", wasm.gzipBytes, wasm.gzipBytes <= 300_000, `${wasm.gzipBytes} bytes`);
+  return ["| target | measured | |", "|---|---|---|", ...rows].join("\n");
+}
+
+function size() {
+  const wasm = readFileSync(join(root, "pkg", "dist", "memwasm_bg.wasm"));
+  return { rawBytes: wasm.length, gzipBytes: gzipSync(wasm, { level: 9 }).length };
+}
+
+if (!args.has("--no-build")) build();
+const started = Date.now();
+const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version };
+const figures = [];
+for (const figure of FIGURES) {
+  say(`scan: ${label(figure)} (${figure.contenders.join(", ")})`);
+  figures.push(scanFigure(figure));
+}
+say("add(): scripted server, 200 ms per LLM and embedding call");
+const add = json(process.execPath, [join(bench, "add.mjs"), JSON.stringify({ rounds: 5, delayMs: 200 })]);
+const wasm = size();
+const results = { date: new Date().toISOString(), machine, seconds: (Date.now() - started) / 1000, figures, add, size: wasm };
+
+const report = [
+  `Machine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}. Medians of ${QUERIES} queries × rounds.`,
+  "",
+  scanTable(figures),
+  "",
+  ...figures.filter((f) => f.contenders["public-f32"]).flatMap((f) => [`${label(f)}, every contender:`, "", detailTable(f), ""]),
+  addTable(add),
+  "",
+  `Browser .wasm: ${wasm.rawBytes} bytes raw, ${wasm.gzipBytes} bytes gzipped (${(wasm.gzipBytes / 1024).toFixed(0)} KiB).`,
+  "",
+  targets(figures, add, wasm),
+].join("\n");
+process.stdout.write(report + "\n");
+mkdirSync(join(bench, "results"), { recursive: true });
+writeFileSync(join(bench, "results", "latest.json"), JSON.stringify(results, null, 2) + "\n");
+say(`wrote bench/results/latest.json (${results.seconds.toFixed(0)} s)`);
