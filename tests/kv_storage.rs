@@ -134,6 +134,7 @@ fn adds(memories: &[StoredMemory]) -> Changeset {
         upserts: memories.to_vec(),
         deletes: vec![],
         history: memories.iter().map(|m| record(m, EventKind::Add, &m.item.created_at)).collect(),
+        graph: Default::default(),
     }
 }
 
@@ -257,7 +258,7 @@ fn updates_rewrite_only_their_memory_and_nothing_is_rewritten_per_add() {
     m.item.updated_at = T2.into();
     kv.0.log.borrow_mut().clear();
     let changes =
-        Changeset { upserts: vec![m.clone()], deletes: vec![], history: vec![record(&m, EventKind::Update, T2)] };
+        Changeset { upserts: vec![m.clone()], deletes: vec![], history: vec![record(&m, EventKind::Update, T2)], ..Changeset::default() };
     block_on(storage.commit(&changes)).unwrap();
     let puts = kv.ops("put");
     assert_eq!(puts.len(), 3, "{puts:?}");
@@ -278,6 +279,7 @@ fn memories_created_together_keep_their_order_when_rewritten() {
         upserts: vec![first.clone()],
         deletes: vec![],
         history: vec![record(&first, EventKind::Update, T2)],
+        graph: Default::default(),
     };
     block_on(storage.commit(&update)).unwrap();
     let loaded = block_on(KvStorage::new(kv.clone(), "").load_scope(&scope(Some("u"), None, None))).unwrap().unwrap();
@@ -296,11 +298,12 @@ fn deletes_remove_memory_and_marker_but_keep_history_in_order() {
         upserts: vec![updated.clone()],
         deletes: vec![],
         history: vec![record(&updated, EventKind::Update, T2)],
+        graph: Default::default(),
     };
     block_on(storage.commit(&update)).unwrap();
     // DELETE in the same millisecond as the UPDATE still sorts after it.
     let delete =
-        Changeset { upserts: vec![], deletes: vec!["m1".into()], history: vec![record(&m, EventKind::Delete, T2)] };
+        Changeset { upserts: vec![], deletes: vec!["m1".into()], history: vec![record(&m, EventKind::Delete, T2)], ..Changeset::default() };
     block_on(storage.commit(&delete)).unwrap();
     assert!(kv.keys().iter().all(|k| k.starts_with("p/hist/m1/")), "{:?}", kv.keys());
     assert_eq!(block_on(storage.load_memory("m1")).unwrap(), None);

@@ -5,6 +5,7 @@ use std::cell::RefCell;
 
 use super::config::Prompts;
 use super::error::{MemoryError, Result};
+use super::graph::Graph;
 use super::identity::{content_hash, new_id, now_iso};
 use super::keyword::KeywordIndex;
 use super::options::{required_text, QueryOptions};
@@ -24,6 +25,8 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     /// BM25 over the same memories' texts, kept in step with `index`.
     pub(crate) keywords: RefCell<KeywordIndex>,
     pub(crate) prompts: Prompts,
+    /// The entity graph; `None` while graph memory is off.
+    pub(crate) graph: RefCell<Option<Graph>>,
 }
 
 /// A history record for `item`.
@@ -53,7 +56,15 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Like `new`, with a configured empty search index (e.g. an int8 one).
     pub fn new_with_index(llm: L, embedder: E, storage: S, prompts: Prompts, index: V) -> Self {
-        Self { llm, embedder, storage, index: RefCell::new(index), keywords: RefCell::default(), prompts }
+        Self {
+            llm,
+            embedder,
+            storage,
+            index: RefCell::new(index),
+            keywords: RefCell::default(),
+            prompts,
+            graph: RefCell::new(None),
+        }
     }
 
     /// Opens the memory: loads every stored memory into the search index.
@@ -70,15 +81,29 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             keywords.upsert(&memory.item.id, &memory.item.memory);
             index.upsert(memory)?;
         }
-        Ok(Self { llm, embedder, storage, index: RefCell::new(index), keywords: RefCell::new(keywords), prompts })
+        Ok(Self {
+            llm,
+            embedder,
+            storage,
+            index: RefCell::new(index),
+            keywords: RefCell::new(keywords),
+            prompts,
+            graph: RefCell::new(None),
+        })
     }
 
     /// Writes `changes` to storage, then mirrors them in the index.
-    pub(crate) async fn commit(&self, changes: Changeset) -> Result<()> {
+    pub(crate) async fn commit(&self, mut changes: Changeset) -> Result<()> {
+        if let Some(graph) = self.graph.borrow().as_ref() {
+            graph.cascade(&mut changes.graph, &changes.deletes);
+        }
         if changes.is_empty() {
             return Ok(());
         }
         self.storage.commit(&changes).await?;
+        if let Some(graph) = self.graph.borrow_mut().as_mut() {
+            graph.apply(&changes.graph);
+        }
         self.mirror(false, &changes.deletes, changes.upserts)
     }
 
@@ -90,6 +115,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         if cleared {
             index.clear();
             keywords.clear();
+            if let Some(graph) = self.graph.borrow_mut().as_mut() {
+                graph.clear();
+            }
         }
         for id in deletes {
             index.remove(id);
@@ -166,14 +194,14 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         memory.item.updated_at = now_iso();
         memory.embedding = vector;
         let record = history_record(&memory.item, EventKind::Update, Some(old), Some(text.to_owned()));
-        self.commit(Changeset { upserts: vec![memory], deletes: vec![], history: vec![record] }).await
+        self.commit(Changeset { upserts: vec![memory], deletes: vec![], history: vec![record], ..Changeset::default() }).await
     }
 
     /// Removes a memory and records a DELETE.
     pub async fn delete(&self, id: &str) -> Result<()> {
         let memory = self.existing(id).await?;
         let record = history_record(&memory.item, EventKind::Delete, Some(memory.item.memory.clone()), None);
-        self.commit(Changeset { upserts: vec![], deletes: vec![memory.item.id], history: vec![record] }).await
+        self.commit(Changeset { upserts: vec![], deletes: vec![memory.item.id], history: vec![record], ..Changeset::default() }).await
     }
 
     /// Removes every memory in a scope, recording a DELETE for each; returns how many.
@@ -193,7 +221,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             .collect();
         let deletes: Vec<String> = doomed.into_iter().map(|item| item.id).collect();
         let count = deletes.len();
-        self.commit(Changeset { upserts: vec![], deletes, history }).await?;
+        self.commit(Changeset { upserts: vec![], deletes, history, ..Changeset::default() }).await?;
         Ok(count)
     }
 

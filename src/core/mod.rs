@@ -6,6 +6,7 @@ pub mod config;
 pub mod error;
 pub mod filter;
 pub mod fusion;
+pub mod graph;
 pub mod identity;
 pub mod keyword;
 pub mod kv;

@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::error::{MemoryError, Result};
+use super::filter::Filter;
 use super::identity::{content_hash, new_id, now_iso};
 use super::llm_json::{parse_decisions, parse_facts};
 use super::memory::{history_record, MemoryEngine};
@@ -14,7 +15,7 @@ use super::plan::{plan, Op};
 use super::prompts::{decision_input, extraction_input};
 use super::scope::Scope;
 use super::storage::{Changeset, Storage};
-use super::types::{AddResult, AddWarning, EventKind, MemoryEvent, MemoryItem, Metadata, StoredMemory};
+use super::types::{AddResult, AddWarning, EventKind, Message, MemoryEvent, MemoryItem, Metadata, StoredMemory};
 use super::vector_store::VectorStore;
 use crate::providers::{Embedder, Llm};
 
@@ -44,7 +45,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.load_scope(&scope).await?;
         let filter = parse_filter(&options.filters)?;
         let metadata = options.metadata.clone().unwrap_or_default();
-        let mut result = AddResult::default();
+        let result = AddResult::default();
         let infer = options.infer.unwrap_or(self.llm.is_configured());
         if infer && !self.llm.is_configured() {
             return Err(MemoryError::InvalidInput("infer: true needs an LLM, and llm.provider is \"none\"".into()));
@@ -53,22 +54,49 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             let texts = messages.into_iter().filter(|m| m.role != "system").map(|m| (m.content, m.role)).collect();
             return self.add_verbatim(texts, &scope, metadata, result).await;
         }
+        let vector_path = self.infer(&messages, &scope, &filter, metadata, options, result);
+        let (outcome, graph) = if self.graph_enabled() {
+            let (outcome, graph) = futures_util::future::join(vector_path, self.extract_graph(&messages)).await;
+            (outcome, Some(graph))
+        } else {
+            (vector_path.await, None)
+        };
+        let (mut result, mut changes) = outcome?;
+        match graph {
+            Some(Ok(extracted)) => self.stage_graph(&extracted, &scope, &result, &mut changes),
+            Some(Err(why)) => result.warnings.push(AddWarning::new("GRAPH_FAILED", why)),
+            None => {}
+        }
+        self.commit(changes).await?;
+        Ok(result)
+    }
 
+    /// The vector path of an inferring `add()`: extraction, embedding, neighbours, decision. Returns the
+    /// events and the writes, not yet committed.
+    async fn infer(
+        &self,
+        messages: &[Message],
+        scope: &Scope,
+        filter: &Option<Filter>,
+        metadata: Metadata,
+        options: &AddOptions,
+        mut result: AddResult,
+    ) -> Result<(AddResult, Changeset)> {
         let system =
             options.prompt.as_deref().filter(|p| !p.trim().is_empty()).unwrap_or(&self.prompts.fact_extraction);
-        let reply = self.llm.generate(system, &extraction_input(&messages), true).await;
+        let reply = self.llm.generate(system, &extraction_input(messages), true).await;
         let facts = match reply.map_err(|e| e.to_string()).and_then(|text| parse_facts(&text)) {
             Ok(facts) => facts,
             Err(why) => {
                 result.warnings.push(AddWarning::new("EXTRACTION_FAILED", why));
-                return Ok(result);
+                return Ok((result, Changeset::default()));
             }
         };
-        let fresh = self.drop_exact_duplicates(facts, &scope, &mut result);
+        let fresh = self.drop_exact_duplicates(facts, scope, &mut result);
         let embedded = self.embed_all(&fresh, &mut result.warnings).await?;
         let facts: Vec<String> = fresh.into_iter().filter(|fact| embedded.contains_key(fact)).collect();
         if facts.is_empty() {
-            return Ok(result);
+            return Ok((result, Changeset::default()));
         }
 
         let in_scope =
@@ -81,14 +109,14 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             Ok(decisions) => decisions,
             Err(why) => {
                 result.warnings.push(AddWarning::new("DECISION_FAILED", why));
-                return Ok(result);
+                return Ok((result, Changeset::default()));
             }
         };
         let in_scope_with_hash =
             |hash: &str| self.index.borrow().find_by_hash(hash, &|item| scope.contains(&item.scope)).cloned();
         let (ops, warnings) = plan(decisions, &shown, in_scope_with_hash);
         result.warnings.extend(warnings);
-        self.apply(ops, embedded, &scope, metadata, result).await
+        self.apply(ops, embedded, scope, metadata, result).await
     }
 
     /// `infer: false`: each (text, role) becomes a memory as it is.
@@ -186,7 +214,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         Ok(shown)
     }
 
-    /// Embeds rewritten texts (one batch), then commits every operation at once.
+    /// Embeds rewritten texts (one batch), then stages every operation, to be committed at once.
     async fn apply(
         &self,
         ops: Vec<Op>,
@@ -194,7 +222,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         scope: &Scope,
         metadata: Metadata,
         mut result: AddResult,
-    ) -> Result<AddResult> {
+    ) -> Result<(AddResult, Changeset)> {
         let mut seen = HashSet::new();
         let rewritten: Vec<String> = ops
             .iter()
@@ -206,8 +234,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             .collect();
         embedded.extend(self.embed_all(&rewritten, &mut result.warnings).await?);
         let changes = self.stage(ops, &embedded, scope, metadata, &mut result);
-        self.commit(changes).await?;
-        Ok(result)
+        Ok((result, changes))
     }
 
     /// The writes and events of `ops`; ops whose text has no vector, or whose memory vanished meanwhile, are skipped.

@@ -32,13 +32,15 @@ pub struct SearchOptions {
     pub method: Option<Method>,
     /// Relative weights of a `hybrid` search.
     pub weights: Option<WeightOptions>,
+    /// Graph-enhanced search; default on when graph memory is enabled.
+    pub graph: Option<bool>,
 }
 
 impl From<QueryOptions> for SearchOptions {
     /// The read `options`, ranked by the default method.
     fn from(options: QueryOptions) -> Self {
         let QueryOptions { user_id, agent_id, run_id, limit, filters, threshold } = options;
-        Self { user_id, agent_id, run_id, limit, filters, threshold, method: None, weights: None }
+        Self { user_id, agent_id, run_id, limit, filters, threshold, method: None, weights: None, graph: None }
     }
 }
 
@@ -77,6 +79,9 @@ impl SearchOptions {
 pub struct SearchResponse {
     pub results: Vec<MemoryItem>,
     pub method: Method,
+    /// Relations walked by a graph-enhanced search (absent when graph memory is off or not asked for).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relations: Option<Vec<super::graph::RelationTriple>>,
 }
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
@@ -123,13 +128,29 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             Method::Hybrid => weighted(&by_vector(candidates)?, &by_keyword(candidates), weights),
             Method::Rrf => reciprocal_rank(&[&by_vector(candidates)?, &by_keyword(candidates)], RRF_K),
         };
-        let results = ranking
+        let mut results: Vec<MemoryItem> = ranking
             .into_iter()
             .filter(|(score, _)| read.threshold.is_none_or(|t| *score >= t))
             .filter_map(|(score, id)| index.get(id).map(|m| MemoryItem { score: Some(score), ..m.item.clone() }))
             .take(read.limit)
             .collect();
-        Ok(SearchResponse { results, method })
+        let mut relations = None;
+        if options.graph.unwrap_or(true) && self.graph_enabled() {
+            let hits = self.graph_hits(text, &read.scope).unwrap_or_default();
+            if !hits.memory_ids.is_empty() {
+                let linked = |id: &str| hits.memory_ids.iter().any(|m| m == id);
+                let shown = |id: &str| results.iter().any(|item| item.id == id);
+                let passes = |id: &str| (linked(id) || shown(id)) && index.get(id).is_some_and(|m| keep(&m.item));
+                let corpus = |id: &str| index.get(id).is_some_and(|m| in_scope(&m.item));
+                let bm25: Vec<(f64, &str)> = keywords.search(text, usize::MAX, &corpus, &passes);
+                results = super::graph::merge_by_bm25(results, &bm25, &hits.memory_ids, &|id| {
+                    index.get(id).filter(|m| keep(&m.item)).map(|m| m.item.clone())
+                });
+                results.truncate(read.limit);
+            }
+            relations = Some(hits.relations.iter().map(super::graph::RelationTriple::from).collect());
+        }
+        Ok(SearchResponse { results, method, relations })
     }
 
     /// Up to `limit` memories passing `keep` most like a text: by its unit `vector`, or by BM25 on `text`

@@ -3,6 +3,7 @@
 use std::cell::RefCell;
 
 use super::error::Result;
+use super::graph::{GraphChanges, GraphRecord};
 use super::scope::Scope;
 use super::types::{HistoryRecord, StoredMemory};
 
@@ -29,12 +30,14 @@ pub struct Changeset {
     pub deletes: Vec<String>,
     /// History records to append.
     pub history: Vec<HistoryRecord>,
+    /// Graph records to write or remove (graph memory).
+    pub graph: GraphChanges,
 }
 
 impl Changeset {
     /// True when there is nothing to write.
     pub fn is_empty(&self) -> bool {
-        self.upserts.is_empty() && self.deletes.is_empty() && self.history.is_empty()
+        self.upserts.is_empty() && self.deletes.is_empty() && self.history.is_empty() && self.graph.is_empty()
     }
 }
 
@@ -63,6 +66,11 @@ pub trait Storage {
     /// Every history record, oldest first, when this storage can list them (export uses it to include the
     /// history of deleted memories); `None` when it cannot.
     async fn all_history(&self) -> Result<Option<Vec<HistoryRecord>>> {
+        Ok(None)
+    }
+    /// Every stored graph record, to fill the in-RAM graph when graph memory is on; `None` when this storage
+    /// does not persist the graph (graph memory is then refused rather than silently lost).
+    async fn load_graph(&self) -> Result<Option<Vec<GraphRecord>>> {
         Ok(None)
     }
     /// Calls `listener` with each change other instances make to the same storage (e.g. other tabs).
@@ -97,5 +105,10 @@ impl Storage for InMemoryStorage {
 
     async fn all_history(&self) -> Result<Option<Vec<HistoryRecord>>> {
         Ok(Some(self.history.borrow().clone()))
+    }
+
+    /// Like memories, the graph lives only in the engine's RAM copy; it starts empty.
+    async fn load_graph(&self) -> Result<Option<Vec<GraphRecord>>> {
+        Ok(Some(Vec::new()))
     }
 }

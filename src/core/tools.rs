@@ -211,7 +211,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         };
         let reply = json!({"event": EventKind::Add, "id": item.id, "memory": content});
         let history = vec![history_record(&item, EventKind::Add, None, Some(content.to_owned()))];
-        self.commit(Changeset { upserts: vec![StoredMemory { item, embedding }], deletes: vec![], history }).await?;
+        self.commit(Changeset { upserts: vec![StoredMemory { item, embedding }], deletes: vec![], history, ..Changeset::default() }).await?;
         Ok(reply)
     }
 

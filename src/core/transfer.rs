@@ -193,7 +193,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let stored = self.stored_history_ids(&bundle.history).await?;
         let history: Vec<HistoryRecord> = bundle.history.into_iter().filter(|r| !stored.contains(&r.id)).collect();
         let summary = ImportSummary { memories: bundle.memories.len(), history: history.len() };
-        self.commit(Changeset { upserts: bundle.memories, deletes: Vec::new(), history }).await?;
+        self.commit(Changeset { upserts: bundle.memories, deletes: Vec::new(), history, ..Changeset::default() }).await?;
         Ok(summary)
     }
 

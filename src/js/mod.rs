@@ -5,6 +5,7 @@ mod bench;
 mod compose;
 mod convert;
 mod error;
+mod graph;
 mod live;
 mod tools;
 mod models;
@@ -86,6 +87,9 @@ impl Memory {
             return Err(to_js_error(MemoryError::InvalidConfig(why.into())));
         }
         let engine = MemoryEngine::new_with_index(parts.llm, parts.embedder, parts.storage, config.prompts, parts.index);
+        if config.graph_enabled {
+            engine.set_graph(Vec::new());
+        }
         Ok(Memory { engine: Rc::new(engine) })
     }
 
@@ -96,6 +100,9 @@ impl Memory {
             let (config, parts) = configure(&config).map_err(to_js_error)?;
             let engine = MemoryEngine::open_with_index(parts.llm, parts.embedder, parts.storage, config.prompts, parts.index).await;
             let engine = Rc::new(engine.map_err(to_js_error)?);
+            if config.graph_enabled {
+                engine.enable_graph().await.map_err(to_js_error)?;
+            }
             engine.follow_remote();
             Ok(Memory { engine }.into())
         })

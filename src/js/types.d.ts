@@ -100,6 +100,43 @@ export interface SearchResult {
   results: MemoryItem[];
   /** The method that ranked `results`: always `"keyword"` when no embedder is configured. */
   method: SearchMethod;
+  /** Graph memory: the relations walked from the entities the query names (absent when graph search is off). */
+  relations?: RelationTriple[];
+}
+
+/** Graph memory: an entity type (seed 000 §4.5). */
+export type EntityType = "person" | "organization" | "concept" | "location" | "event" | "technology" | "product";
+
+/** Graph memory: a named entity of one scope; `name` is title case. */
+export interface Entity {
+  name: string;
+  type: EntityType;
+  description?: string;
+  /** Ids of the memories the entity was extracted with. */
+  memoryIds: string[];
+  createdAt: string;
+  updatedAt: string;
+  userId?: string;
+  agentId?: string;
+  runId?: string;
+}
+
+/** Graph memory: `source —relation→ target`. */
+export interface RelationTriple {
+  source: string;
+  /** Lower snake case, e.g. `works_at`. */
+  relation: string;
+  target: string;
+}
+
+/** Graph memory: a stored relation; removed when the last memory in `memoryIds` is deleted. */
+export interface Relation extends RelationTriple {
+  memoryIds: string[];
+  createdAt: string;
+  updatedAt: string;
+  userId?: string;
+  agentId?: string;
+  runId?: string;
 }
 
 export interface GetAllResult {
@@ -186,6 +223,8 @@ export interface SearchOptions extends Scope {
   method?: SearchMethod;
   /** Relative weights of a `"hybrid"` search, scaled to sum to 1. Default `{vector: 0.7, keyword: 0.3}`. */
   weights?: { vector?: number; keyword?: number };
+  /** Graph-enhanced search (entities named in the query, one hop). Default `true` when graph memory is enabled. */
+  graph?: boolean;
 }
 
 export interface RecallOptions extends Scope {
@@ -477,6 +516,8 @@ export interface MemoryConfig {
   storage?: StorageConfig;
   customPrompts?: CustomPrompts;
   retry?: RetryConfig;
+  /** Graph memory: one extra LLM call per add() extracts entities and relations. Default off. */
+  graph?: { enabled?: boolean };
   /** mem0 compatibility; ignored. */
   version?: string;
   /** mem0 compatibility; ignored. */

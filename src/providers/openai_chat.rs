@@ -68,15 +68,26 @@ impl<C: HttpClient> OpenAiChat<C> {
     }
 }
 
-/// `choices[0].message.content` of a chat completion.
+/// `choices[0].message.content` of a chat completion; when it has none but tool calls, their arguments
+/// objects merged into one (e.g. `extract_entities` + `extract_relations` → `{entities, relations}`).
 fn reply_text(body: &str) -> Result<String> {
     let value: Value = serde_json::from_str(body)
         .map_err(|error| MemoryError::LlmResponse(format!("response is not JSON: {error}")))?;
-    value
-        .pointer("/choices/0/message/content")
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-        .ok_or_else(|| MemoryError::LlmResponse("no choices[0].message.content in response".into()))
+    if let Some(text) = value.pointer("/choices/0/message/content").and_then(Value::as_str) {
+        return Ok(text.to_owned());
+    }
+    let calls = value.pointer("/choices/0/message/tool_calls").and_then(Value::as_array);
+    let mut merged = serde_json::Map::new();
+    for call in calls.into_iter().flatten() {
+        let arguments = call.pointer("/function/arguments").and_then(Value::as_str).unwrap_or("{}");
+        if let Ok(Value::Object(fields)) = serde_json::from_str::<Value>(arguments) {
+            merged.extend(fields);
+        }
+    }
+    if merged.is_empty() {
+        return Err(MemoryError::LlmResponse("no choices[0].message.content in response".into()));
+    }
+    Ok(Value::Object(merged).to_string())
 }
 
 impl<C: HttpClient> Llm for OpenAiChat<C> {

@@ -52,10 +52,41 @@ fn decisions() -> ReplySchema {
     }
 }
 
+/// Seed 000's `extract_entities` and `extract_relations` tools as one reply: the graph call of `add()`.
+fn graph() -> ReplySchema {
+    let entity = json!({
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "type": {"type": "string", "enum": crate::core::graph::model::ENTITY_TYPES},
+            "description": {"type": "string"},
+        },
+        "required": ["name", "type"],
+    });
+    let relation = json!({
+        "type": "object",
+        "properties": {"source": {"type": "string"}, "relation": {"type": "string"}, "target": {"type": "string"}},
+        "required": ["source", "relation", "target"],
+    });
+    ReplySchema {
+        name: "extract_graph",
+        description: "Extract entities and the relationships between them",
+        schema: json!({
+            "type": "object",
+            "properties": {"entities": {"type": "array", "items": entity}, "relations": {"type": "array", "items": relation}},
+            "required": ["entities", "relations"],
+        }),
+    }
+}
+
 impl ReplySchemas {
     /// The shapes of the fact-extraction and update-decision prompts in use.
     pub fn for_prompts(prompts: &Prompts) -> Self {
-        Self(vec![(prompts.fact_extraction.clone(), facts()), (prompts.update_decision.clone(), decisions())])
+        Self(vec![
+            (prompts.fact_extraction.clone(), facts()),
+            (prompts.update_decision.clone(), decisions()),
+            (crate::core::graph::GRAPH_EXTRACTION_PROMPT.to_owned(), graph()),
+        ])
     }
 
     /// The shape the call with this system prompt must reply in, if known.

@@ -52,6 +52,8 @@ pub struct MemoryConfig {
     pub storage: Option<ProviderConfig>,
     pub custom_prompts: Option<CustomPrompts>,
     pub retry: Option<RetryOptions>,
+    /// Graph memory (`{enabled: true}`); off by default.
+    pub graph: Option<crate::core::graph::GraphOptions>,
     /// mem0 compatibility; ignored.
     pub version: Option<Value>,
     /// mem0 compatibility (its SQLite path); ignored.
@@ -145,6 +147,8 @@ pub struct ResolvedConfig {
     pub vector_store: VectorStoreSettings,
     pub retry: RetryPolicy,
     pub prompts: Prompts,
+    /// `graph.enabled`.
+    pub graph_enabled: bool,
 }
 
 pub(crate) fn invalid(field: &str, why: impl std::fmt::Display) -> MemoryError {
@@ -210,6 +214,7 @@ impl MemoryConfig {
             storage: StorageChoice { provider: storage.provider, options: storage.config },
             vector_store,
             retry,
+            graph_enabled: self.graph.is_some_and(|graph| graph.enabled),
             prompts: Prompts {
                 fact_extraction: non_empty(
                     "customPrompts.factExtraction",

@@ -1,0 +1,138 @@
+//! The engine's graph operations: enabling it, the graph call of `add()`, staging its MERGE, reading and
+//! deleting entities, and the one-hop expansion of `search()`.
+
+use std::collections::HashSet;
+
+use super::extract::{parse_graph, Extracted, GRAPH_EXTRACTION_PROMPT};
+use super::model::{Entity, GraphRecord, Relation};
+use super::store::Graph;
+use crate::core::error::{MemoryError, Result};
+use crate::core::identity::now_iso;
+use crate::core::keyword::tokenize;
+use crate::core::memory::MemoryEngine;
+use crate::core::options::required_text;
+use crate::core::prompts::extraction_input;
+use crate::core::scope::Scope;
+use crate::core::storage::{Changeset, Storage};
+use crate::core::types::{AddResult, EventKind, Message};
+use crate::core::vector_store::VectorStore;
+use crate::providers::{Embedder, Llm};
+
+/// What a graph-enhanced search found: memory ids linked to the entities of the query (and their
+/// neighbours), and the relations walked.
+#[derive(Debug, Default)]
+pub(crate) struct GraphHits {
+    pub memory_ids: Vec<String>,
+    pub relations: Vec<Relation>,
+}
+
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+    /// Turns graph memory on, holding `records` (what storage has). The in-memory storage starts empty.
+    pub fn set_graph(&self, records: Vec<GraphRecord>) {
+        *self.graph.borrow_mut() = Some(Graph::from_records(records));
+    }
+
+    /// Turns graph memory on, loading the graph from storage; `INVALID_CONFIG` when the storage cannot keep it.
+    pub async fn enable_graph(&self) -> Result<()> {
+        let records = self.storage.load_graph().await?.ok_or_else(|| {
+            MemoryError::InvalidConfig("graph.enabled: this storage does not persist the graph yet".into())
+        })?;
+        self.set_graph(records);
+        Ok(())
+    }
+
+    /// True when `graph: {enabled: true}`.
+    pub fn graph_enabled(&self) -> bool {
+        self.graph.borrow().is_some()
+    }
+
+    /// The one graph LLM call of `add()`.
+    pub(crate) async fn extract_graph(&self, messages: &[Message]) -> std::result::Result<Extracted, String> {
+        let reply = self.llm.generate(GRAPH_EXTRACTION_PROMPT, &extraction_input(messages), true).await;
+        reply.map_err(|e| e.to_string()).and_then(|text| parse_graph(&text))
+    }
+
+    /// Stages the MERGE of `extracted` into `changes`, linked to the memories `result` added, updated or kept.
+    pub(crate) fn stage_graph(
+        &self,
+        extracted: &Extracted,
+        scope: &Scope,
+        result: &AddResult,
+        changes: &mut Changeset,
+    ) {
+        let ids: Vec<String> =
+            result.results.iter().filter(|e| e.event != EventKind::Delete).map(|e| e.id.clone()).collect();
+        let graph = self.graph.borrow();
+        let (Some(graph), false) = (graph.as_ref(), ids.is_empty()) else { return };
+        let staged = graph.merge(extracted, scope, &ids, &now_iso());
+        changes.graph.upserts.extend(staged.upserts);
+    }
+
+    fn graph_or_error(&self) -> Result<std::cell::Ref<'_, Graph>> {
+        let graph = self.graph.borrow();
+        if graph.is_none() {
+            return Err(MemoryError::InvalidInput("graph memory is off; enable it with graph: {enabled: true}".into()));
+        }
+        Ok(std::cell::Ref::map(graph, |g| g.as_ref().expect("checked above")))
+    }
+
+    /// The entities `scope` can see, by name.
+    pub async fn get_entities(&self, scope: Scope) -> Result<Vec<Entity>> {
+        let scope = scope.validated()?;
+        Ok(self.graph_or_error()?.entities(&scope).into_iter().cloned().collect())
+    }
+
+    /// The relations `scope` can see that start or end at the entity `name`.
+    pub async fn get_relations(&self, name: &str, scope: Scope) -> Result<Vec<Relation>> {
+        let name = required_text("name", Some(name))?;
+        let scope = scope.validated()?;
+        Ok(self.graph_or_error()?.relations_of(&scope, name).into_iter().cloned().collect())
+    }
+
+    /// Deletes the entity `name` and its relations; returns how many records went.
+    pub async fn delete_entity(&self, name: &str, scope: Scope) -> Result<usize> {
+        let name = required_text("name", Some(name))?;
+        let scope = scope.validated()?;
+        let graph = self.graph_or_error()?.delete_entity(&scope, name);
+        let count = graph.deletes.len();
+        self.commit(Changeset { graph, ..Changeset::default() }).await?;
+        Ok(count)
+    }
+
+    /// The entities of `scope` named in `query` (whole words, any case), one hop along relations, and the
+    /// memories all of them came from. `None` when graph memory is off or the query names no entity.
+    pub(crate) fn graph_hits(&self, query: &str, scope: &Scope) -> Option<GraphHits> {
+        let graph = self.graph.borrow();
+        let graph = graph.as_ref()?;
+        let words = format!(" {} ", tokenize(query).join(" "));
+        let named: HashSet<String> = graph
+            .entities(scope)
+            .into_iter()
+            .filter(|e| {
+                let name = tokenize(&e.name).join(" ");
+                !name.is_empty() && words.contains(&format!(" {name} "))
+            })
+            .map(|e| e.name.clone())
+            .collect();
+        if named.is_empty() {
+            return None;
+        }
+        let relations: Vec<Relation> = graph
+            .relations(scope)
+            .into_iter()
+            .filter(|r| named.contains(&r.source) || named.contains(&r.target))
+            .cloned()
+            .collect();
+        let reached: HashSet<&String> =
+            named.iter().chain(relations.iter().flat_map(|r| [&r.source, &r.target])).collect();
+        let mut memory_ids: Vec<String> = Vec::new();
+        let entities = graph.entities(scope);
+        let sources = entities.iter().filter(|e| reached.contains(&e.name)).flat_map(|e| e.memory_ids.iter());
+        for id in sources.chain(relations.iter().flat_map(|r| r.memory_ids.iter())) {
+            if !memory_ids.contains(id) {
+                memory_ids.push(id.clone());
+            }
+        }
+        Some(GraphHits { memory_ids, relations })
+    }
+}

@@ -1,0 +1,21 @@
+//! Graph memory (seed 000 §4.5): entities and relations extracted by one extra LLM call in `add()`,
+//! kept beside the memories in the same storage, and walked one hop by `search()`.
+
+mod engine;
+pub mod extract;
+pub mod model;
+mod search;
+pub mod store;
+
+pub use extract::{parse_graph, Extracted, GRAPH_EXTRACTION_PROMPT};
+pub use model::{entity_name, relation_name, Entity, GraphRecord, Relation};
+pub use search::{merge_by_bm25, RelationTriple};
+pub use store::{Graph, GraphChanges};
+
+/// `graph: {enabled}` in the config; off by default.
+#[derive(Debug, Clone, Copy, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GraphOptions {
+    #[serde(default)]
+    pub enabled: bool,
+}
