@@ -257,8 +257,12 @@ fn updates_rewrite_only_their_memory_and_nothing_is_rewritten_per_add() {
     let mut m = memory("m3", "y", scope(Some("u"), None, None), T1, vec![0.5]);
     m.item.updated_at = T2.into();
     kv.0.log.borrow_mut().clear();
-    let changes =
-        Changeset { upserts: vec![m.clone()], deletes: vec![], history: vec![record(&m, EventKind::Update, T2)], ..Changeset::default() };
+    let changes = Changeset {
+        upserts: vec![m.clone()],
+        deletes: vec![],
+        history: vec![record(&m, EventKind::Update, T2)],
+        ..Changeset::default()
+    };
     block_on(storage.commit(&changes)).unwrap();
     let puts = kv.ops("put");
     assert_eq!(puts.len(), 3, "{puts:?}");
@@ -302,9 +306,15 @@ fn deletes_remove_memory_and_marker_but_keep_history_in_order() {
     };
     block_on(storage.commit(&update)).unwrap();
     // DELETE in the same millisecond as the UPDATE still sorts after it.
-    let delete =
-        Changeset { upserts: vec![], deletes: vec!["m1".into()], history: vec![record(&m, EventKind::Delete, T2)], ..Changeset::default() };
+    let delete = Changeset {
+        upserts: vec![],
+        deletes: vec!["m1".into()],
+        history: vec![record(&m, EventKind::Delete, T2)],
+        ..Changeset::default()
+    };
+    kv.0.log.borrow_mut().clear();
     block_on(storage.commit(&delete)).unwrap();
+    assert!(kv.ops("get").is_empty(), "the DELETE record names the scope, so nothing is read");
     assert!(kv.keys().iter().all(|k| k.starts_with("p/hist/m1/")), "{:?}", kv.keys());
     assert_eq!(block_on(storage.load_memory("m1")).unwrap(), None);
     let events: Vec<EventKind> = block_on(storage.history("m1")).unwrap().iter().map(|r| r.event).collect();
@@ -315,6 +325,11 @@ fn deletes_remove_memory_and_marker_but_keep_history_in_order() {
         everything.iter().map(|r| r.event).collect::<Vec<_>>(),
         [EventKind::Add, EventKind::Update, EventKind::Delete]
     );
+    let orphan = memory("m2", "z", scope(Some("v"), None, None), T1, vec![1.0]);
+    block_on(storage.commit(&adds(&[orphan]))).unwrap();
+    let bare = Changeset { deletes: vec!["m2".into()], ..Changeset::default() };
+    block_on(storage.commit(&bare)).unwrap();
+    assert!(kv.keys().iter().all(|k| k.contains("/hist/")), "without a record the scope is read: {:?}", kv.keys());
 }
 
 #[test]

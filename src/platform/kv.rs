@@ -31,7 +31,7 @@ impl JsKv {
     pub fn new(binding: &JsValue) -> Result<Self> {
         let has = |name: &str| Reflect::get(binding, &name.into()).is_ok_and(|f| f.is_function());
         if !binding.is_object() || !["get", "put", "delete", "list"].into_iter().all(has) {
-            let why = "storage.binding: must be a KV namespace binding (such as env.MEMORY_KV) with get, put, delete and list";
+            let why = "storage.binding: must be a KV namespace binding (get, put, delete, list), e.g. env.MEMORY_KV";
             return Err(MemoryError::InvalidConfig(why.into()));
         }
         Ok(Self { binding: binding.clone() })

@@ -119,6 +119,15 @@ impl<B: KvBackend> KvStorage<B> {
         Ok(stored.map_or_else(next_seq, |loaded| loaded.seq))
     }
 
+    /// The scope of a memory being deleted: from its DELETE record in `changes`, else read from KV.
+    async fn scope_of(&self, id: &str, changes: &Changeset) -> Result<Option<Scope>> {
+        let deleted = changes.history.iter().find(|record| record.memory_id == id && record.event == EventKind::Delete);
+        match deleted {
+            Some(record) => Ok(Some(record.scope.clone())),
+            None => Ok(self.load_memory(id).await?.map(|memory| memory.item.scope)),
+        }
+    }
+
     /// Fails before anything is written when a key would be longer than KV allows.
     fn check_keys(&self, changes: &Changeset) -> Result<()> {
         let too_long = |key: String| key.len() > MAX_KEY_BYTES;
@@ -183,9 +192,9 @@ impl<B: KvBackend> Storage for KvStorage<B> {
             self.backend.put(&self.keys.scope_marker(&memory.item.scope, &memory.item.id), "").await?;
         }
         for id in &changes.deletes {
-            if let Some(memory) = self.load_memory(id).await? {
+            if let Some(scope) = self.scope_of(id, changes).await? {
                 self.backend.delete(&self.keys.memory(id)).await?;
-                self.backend.delete(&self.keys.scope_marker(&memory.item.scope, id)).await?;
+                self.backend.delete(&self.keys.scope_marker(&scope, id)).await?;
             }
         }
         for record in &changes.history {
