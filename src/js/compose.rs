@@ -156,6 +156,14 @@ impl Storage for AnyStorage {
         }
     }
 
+    async fn load_graph(&self) -> Result<Option<Vec<crate::core::graph::GraphRecord>>> {
+        match self {
+            Self::Memory(storage) => storage.load_graph().await,
+            Self::IndexedDb(storage) => storage.load_graph().await,
+            Self::Kv(storage) => storage.load_graph().await,
+        }
+    }
+
     fn watch(&self, listener: RemoteListener) {
         match self {
             Self::Memory(storage) => storage.watch(listener),

@@ -1,8 +1,10 @@
-//! IndexedDB storage for browsers: memories (with their embeddings) and history in one database. Each call
-//! writes in one readwrite transaction over both stores, so it is kept whole or not at all; the memory
-//! reads everything once when it opens; other tabs hear about each write and re-read what it changed.
+//! IndexedDB storage for browsers: memories (with their embeddings), history and the graph (graph memory)
+//! in one database. Each call writes in one readwrite transaction over all the stores, so it is kept whole
+//! or not at all; the memory reads everything once when it opens; other tabs hear about each write and
+//! re-read the memories it changed (not the graph: another tab's graph writes show after a reopen).
 
 mod connection;
+mod graph;
 mod outcome;
 mod persist;
 mod records;
@@ -19,18 +21,22 @@ use wasm_bindgen::JsValue;
 use web_sys::IdbTransaction;
 
 use self::connection::Connection;
+use self::graph::{graph_from_js, GraphWrites};
 use self::outcome::{abandon, committed, from_idb};
 use self::records::{history_from_js, history_to_js, memory_from_js, memory_to_js};
-use self::schema::{BY_MEMORY, HISTORY, MEMORIES};
+use self::schema::{BY_MEMORY, GRAPH, HISTORY, MEMORIES};
 use self::tab_sync::{Notice, TabSync};
 use crate::core::config::IndexedDbSettings;
 use crate::core::error::Result;
+use crate::core::graph::GraphRecord;
 use crate::core::storage::{Changeset, RemoteChange, RemoteListener, Storage};
 use crate::core::types::{HistoryRecord, StoredMemory};
 
 pub use self::connection::open as open_database;
 pub use self::outcome::from_dom as error_from_dom_exception;
-pub use self::schema::{HISTORY as HISTORY_STORE, MEMORIES as MEMORIES_STORE, VERSION as SCHEMA_VERSION};
+pub use self::schema::{
+    GRAPH as GRAPH_STORE, HISTORY as HISTORY_STORE, MEMORIES as MEMORIES_STORE, VERSION as SCHEMA_VERSION,
+};
 
 /// A `Storage` in one IndexedDB database (`storage: {provider: "indexeddb", config: {dbName}}`).
 pub struct IndexedDbStorage {
@@ -86,14 +92,19 @@ impl Storage for IndexedDbStorage {
         let memories: Vec<JsValue> =
             changes.upserts.iter().enumerate().map(|(order, m)| memory_to_js(m, order)).collect::<Result<_>>()?;
         let history: Vec<JsValue> = changes.history.iter().map(history_to_js).collect::<Result<_>>()?;
-        let transaction = self.shared.connection.transaction(&[MEMORIES, HISTORY], TransactionMode::ReadWrite).await?;
+        let graph = GraphWrites::encode(&changes.graph)?;
+        let transaction =
+            self.shared.connection.transaction(&[MEMORIES, HISTORY, GRAPH], TransactionMode::ReadWrite).await?;
         let stores = (transaction.object_store(MEMORIES), transaction.object_store(HISTORY));
+        let graph_store = transaction.object_store(GRAPH);
         let raw = IdbTransaction::from(transaction);
-        let (memory_store, history_store) = match stores {
-            (Ok(memories), Ok(history)) => (memories, history),
-            (Err(error), _) | (_, Err(error)) => return Err(abandon(&raw, &error)),
+        let (memory_store, history_store, graph_store) = match (stores, graph_store) {
+            ((Ok(memories), Ok(history)), Ok(graph)) => (memories, history, graph),
+            ((Err(error), _), _) | ((_, Err(error)), _) | (_, Err(error)) => return Err(abandon(&raw, &error)),
         };
-        if let Err(error) = write(&memory_store, &history_store, &memories, &changes.deletes, &history) {
+        let written = write(&memory_store, &history_store, &memories, &changes.deletes, &history)
+            .and_then(|()| graph.write(&graph_store));
+        if let Err(error) = written {
             return Err(abandon(&raw, &error));
         }
         committed(&raw).await?;
@@ -109,8 +120,9 @@ impl Storage for IndexedDbStorage {
     }
 
     async fn clear(&self) -> Result<()> {
-        let transaction = self.shared.connection.transaction(&[MEMORIES, HISTORY], TransactionMode::ReadWrite).await?;
-        let cleared = [MEMORIES, HISTORY].map(|name| transaction.object_store(name).and_then(|store| store.clear()));
+        let stores = [MEMORIES, HISTORY, GRAPH];
+        let transaction = self.shared.connection.transaction(&stores, TransactionMode::ReadWrite).await?;
+        let cleared = stores.map(|name| transaction.object_store(name).and_then(|store| store.clear()));
         let raw = IdbTransaction::from(transaction);
         if let Some(Err(error)) = cleared.into_iter().find(Result::is_err) {
             return Err(abandon(&raw, &error));
@@ -123,6 +135,14 @@ impl Storage for IndexedDbStorage {
     async fn all_history(&self) -> Result<Option<Vec<HistoryRecord>>> {
         let records = read_history(&self.shared.connection, None).await?;
         Ok(Some(records.into_iter().filter_map(|record| skip_corrupt(HISTORY, history_from_js(record))).collect()))
+    }
+
+    async fn load_graph(&self) -> Result<Option<Vec<GraphRecord>>> {
+        let failed = |error: idb::Error| from_idb(&error, "nothing was read");
+        let transaction = self.shared.connection.transaction(&[GRAPH], TransactionMode::ReadOnly).await?;
+        let records = transaction.object_store(GRAPH).map_err(failed)?.get_all(None, None).map_err(failed)?.await;
+        let records = records.map_err(failed)?.into_iter();
+        Ok(Some(records.filter_map(|record| skip_corrupt(GRAPH, graph_from_js(record))).collect()))
     }
 
     fn watch(&self, listener: RemoteListener) {

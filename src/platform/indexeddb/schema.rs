@@ -5,15 +5,18 @@
 //! - `memories`: one record per memory, keyed by `id` (see `records`).
 //! - `history`: one record per event, keyed by an auto-incremented `seq` (so reads come back oldest
 //!   first), with indexes `id` (unique), `memoryId` and `timestamp`.
+//! - `graph` (version 2): graph memory's entities and relations, keyed by `GraphRecord::key()` (see `graph`).
 
 use idb::{Database, IndexParams, KeyPath, ObjectStoreParams};
 
 /// The schema version this library writes.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// Memories, keyed by id.
 pub const MEMORIES: &str = "memories";
 /// History records, keyed by insertion order.
 pub const HISTORY: &str = "history";
+/// Graph records (entities and relations), keyed by their key (out of line).
+pub const GRAPH: &str = "graph";
 /// History index on the memory a record belongs to.
 pub const BY_MEMORY: &str = "memoryId";
 
@@ -33,6 +36,9 @@ pub fn upgrade(database: &Database, old_version: u32) -> Result<(), idb::Error> 
         history.create_index(BY_MEMORY, KeyPath::new_single("memoryId"), None)?;
         history.create_index("timestamp", KeyPath::new_single("timestamp"), None)?;
     }
-    // Later versions add `if old_version < 2 { … }` here.
+    if old_version < 2 {
+        database.create_object_store(GRAPH, ObjectStoreParams::new())?;
+    }
+    // Later versions add `if old_version < 3 { … }` here.
     Ok(())
 }
