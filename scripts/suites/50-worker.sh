@@ -5,6 +5,8 @@
 set -uo pipefail
 source scripts/lib.sh
 export PATH="$HOME/.cargo/bin:$PATH"
+# No telemetry and no interactive prompts from wrangler, whatever a test forgets to pass.
+export WRANGLER_SEND_METRICS=false CI=true
 (cd worker && npm install --no-audit --no-fund --loglevel=error) || { echo "0 passed, 1 failed"; exit 0; }
 sh worker/build.sh || { echo "worker build failed"; echo "0 passed, 1 failed"; exit 0; }
 node_suite --test-concurrency=1 worker/tests/*.test.mjs
