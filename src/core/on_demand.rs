@@ -1,7 +1,9 @@
 //! Storages that load on demand (KV): a scope's memories enter the search index on the scope's first use,
-//! and a memory asked for by id is fetched on its own. Storages that load everything at open answer `None`.
+//! with its graph records when graph memory is on, and a memory asked for by id is fetched on its own (with
+//! its scope's graph, so deleting it cascades). Storages that load everything at open answer `None`.
 
 use super::error::Result;
+use super::graph::GraphChanges;
 use super::memory::MemoryEngine;
 use super::scope::Scope;
 use super::storage::Storage;
@@ -17,7 +19,14 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         };
         // Removed and re-inserted oldest first, so the index lists the scope in creation order.
         let ids: Vec<String> = memories.iter().map(|memory| memory.item.id.clone()).collect();
-        self.mirror(false, &ids, memories)
+        self.mirror(false, &ids, memories)?;
+        if self.graph_enabled() {
+            let upserts = self.storage.load_scope_graph(scope).await?;
+            if let Some(graph) = self.graph.borrow_mut().as_mut() {
+                graph.apply(&GraphChanges { upserts, deletes: Vec::new() });
+            }
+        }
+        Ok(())
     }
 
     /// The memory with this id: from the index, else from storage (and then kept in the index).
@@ -29,6 +38,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             return Ok(None);
         };
         self.mirror(false, &[], vec![memory.clone()])?;
+        if self.graph_enabled() {
+            self.load_scope(&memory.item.scope).await?;
+        }
         Ok(Some(memory))
     }
 }

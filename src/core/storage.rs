@@ -73,6 +73,11 @@ pub trait Storage {
     async fn load_graph(&self) -> Result<Option<Vec<GraphRecord>>> {
         Ok(None)
     }
+    /// The stored graph records `scope` can see, for storages that load on demand (KV); the engine calls it
+    /// when `load_scope` returned the scope's memories. Empty by default (`load_graph` loaded everything).
+    async fn load_scope_graph(&self, _scope: &Scope) -> Result<Vec<GraphRecord>> {
+        Ok(Vec::new())
+    }
     /// Calls `listener` with each change other instances make to the same storage (e.g. other tabs).
     /// Storages that nobody else can write ignore it.
     fn watch(&self, _listener: RemoteListener) {}

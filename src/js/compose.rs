@@ -164,6 +164,14 @@ impl Storage for AnyStorage {
         }
     }
 
+    async fn load_scope_graph(&self, scope: &Scope) -> Result<Vec<crate::core::graph::GraphRecord>> {
+        match self {
+            Self::Memory(storage) => storage.load_scope_graph(scope).await,
+            Self::IndexedDb(storage) => storage.load_scope_graph(scope).await,
+            Self::Kv(storage) => storage.load_scope_graph(scope).await,
+        }
+    }
+
     fn watch(&self, listener: RemoteListener) {
         match self {
             Self::Memory(storage) => storage.watch(listener),

@@ -11,6 +11,10 @@
 //! | `DELETE /v1/memories/` | delete a scope's memories |
 //! | `GET /v1/memories/:id/history/` | a memory's history |
 //! | `POST /v1/reset/` | delete every memory and history record of the caller's tenant |
+//! | `GET /v1/entities/` | graph memory: the entities of a scope (`user_id`, `agent_id`, `run_id`) |
+//! | `GET /v1/entities/:name/relations/` | graph memory: the relations starting or ending at entity `name` |
+//!
+//! Graph memory is on when the var `GRAPH_ENABLED` is `"true"`; search then also returns `relations`.
 
 mod auth;
 mod error;
@@ -20,7 +24,9 @@ mod settings;
 mod wire;
 
 use memwasm::core::config::{EmbedderChoice, LlmChoice};
+use memwasm::core::kv::keys::decode;
 use memwasm::core::kv::KvStorage;
+use memwasm::core::retrieve::SearchOptions;
 use memwasm::platform::FetchClient;
 use memwasm::providers::{OpenAiChat, OpenAiEmbedder};
 use memwasm::MemoryEngine;
@@ -30,7 +36,7 @@ use worker::{event, Context, Env, Method, Request, Response};
 use self::error::ApiError;
 use self::kv::WorkerKv;
 use self::requests::{parse, AddBody, QueryBody, UpdateBody};
-use self::wire::{Added, History, Item, Message, Results};
+use self::wire::{Added, EntityItem, Found, History, Item, Message, RelationItem, Results};
 
 /// The engine of one request: the tenant's slice of KV, loaded scope by scope as the request needs it.
 type Engine = MemoryEngine<OpenAiChat<FetchClient>, OpenAiEmbedder<FetchClient>, KvStorage<WorkerKv>>;
@@ -69,13 +75,18 @@ async fn body(request: &mut Request, env: &Env) -> Result<Vec<u8>, ApiError> {
 /// The engine over the tenant's keys.
 fn engine(env: &Env, tenant: &str) -> Result<Engine, ApiError> {
     let config = settings::resolved_config(env)?;
+    let graph_enabled = config.graph_enabled;
     let (LlmChoice::OpenAi(llm), EmbedderChoice::OpenAi(embedder)) = (config.llm, config.embedder) else {
         return Err(ApiError::new(500, "INVALID_CONFIG", "the service needs an OpenAI-compatible LLM and embedder"));
     };
     let storage = KvStorage::new(WorkerKv(env.kv("MEMORY_KV")?), &auth::tenant_prefix(tenant));
     let llm = OpenAiChat::new(FetchClient, llm, config.retry);
     let embedder = OpenAiEmbedder::new(FetchClient, embedder, config.retry);
-    Ok(MemoryEngine::new(llm, embedder, storage, config.prompts))
+    let engine = MemoryEngine::new(llm, embedder, storage, config.prompts);
+    if graph_enabled {
+        engine.set_graph(Vec::new()); // each scope's graph loads from KV with the scope
+    }
+    Ok(engine)
 }
 
 async fn handle(mut request: Request, env: &Env) -> Result<Response, ApiError> {
@@ -100,8 +111,8 @@ async fn handle(mut request: Request, env: &Env) -> Result<Response, ApiError> {
         (Method::Get | Method::Post, ["memories", "search"]) => {
             let search = if request.method() == Method::Post { parse::<QueryBody>(&body)? } else { query()? };
             let text = search.query.clone().unwrap_or_default();
-            let found = engine.search(&text, &search.options()).await?;
-            json(&Results { results: found.into_iter().map(Item::from).collect() })
+            let found = engine.search_with(&text, &SearchOptions::from(search.options())).await?;
+            json(&Found { results: found.results.into_iter().map(Item::from).collect(), relations: found.relations })
         }
         (Method::Get, ["memories"]) => {
             let all = engine.get_all(&query()?.options()).await?;
@@ -130,6 +141,15 @@ async fn handle(mut request: Request, env: &Env) -> Result<Response, ApiError> {
                 return Err(not_found(format!("memory {id}")));
             }
             json(&history.into_iter().map(History::from).collect::<Vec<_>>())
+        }
+        (Method::Get, ["entities"]) => {
+            let entities = engine.get_entities(query()?.scope()).await?;
+            json(&Results { results: entities.into_iter().map(EntityItem::from).collect() })
+        }
+        (Method::Get, ["entities", name, "relations"]) => {
+            let name = decode(name).unwrap_or_else(|| (*name).to_owned());
+            let relations = engine.get_relations(&name, query()?.scope()).await?;
+            json(&Results { results: relations.into_iter().map(RelationItem::from).collect() })
         }
         (Method::Post, ["reset"]) => {
             engine.reset().await?;

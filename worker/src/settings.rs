@@ -1,6 +1,7 @@
 //! The service's configuration, from `wrangler.toml` vars and secrets: an OpenAI-compatible LLM and embedder
 //! (`LLM_BASE_URL`, `LLM_MODEL`, `LLM_API_KEY`, `EMBEDDER_BASE_URL`, `EMBEDDER_MODEL`, `EMBEDDER_API_KEY`,
-//! `EMBEDDER_DIMENSIONS`; `OPENAI_BASE_URL` / `OPENAI_API_KEY` serve both), `MAX_RETRIES` and `MAX_BODY_BYTES`.
+//! `EMBEDDER_DIMENSIONS`; `OPENAI_BASE_URL` / `OPENAI_API_KEY` serve both), `MAX_RETRIES`, `MAX_BODY_BYTES` and
+//! `GRAPH_ENABLED` (`"true"` turns graph memory on, `"false"` or unset leaves it off).
 //! They go through memwasm's own config reader, so they get its defaults and its checks.
 
 use memwasm::core::config::{MemoryConfig, ResolvedConfig};
@@ -63,6 +64,13 @@ pub fn resolved_config(env: &Env) -> Result<ResolvedConfig, ApiError> {
     });
     if let Some(retries) = number(env, "MAX_RETRIES")? {
         config["retry"] = json!({ "maxRetries": retries });
+    }
+    match text(env, "GRAPH_ENABLED").as_deref().map(str::trim) {
+        None | Some("false") => {}
+        Some("true") => config["graph"] = json!({ "enabled": true }),
+        Some(other) => {
+            return Err(config_error(format!("GRAPH_ENABLED: must be \"true\" or \"false\", got {other:?}")))
+        }
     }
     let config: MemoryConfig = serde_json::from_value(config).map_err(|e| config_error(e.to_string()))?;
     Ok(config.resolve(&|name| text(env, name))?)

@@ -1,5 +1,7 @@
 //! What goes over the wire: seed 000's snake_case shapes (memwasm's own types are camelCase, for JS).
 
+use memwasm::core::graph::{Entity, Relation, RelationTriple};
+use memwasm::core::scope::Scope;
 use memwasm::core::types::{AddResult, AddWarning, EventKind, HistoryRecord, MemoryEvent, MemoryItem, Metadata};
 use serde::Serialize;
 
@@ -124,4 +126,85 @@ pub struct Results<T> {
 #[derive(Serialize)]
 pub struct Message {
     pub message: &'static str,
+}
+
+/// Search results, with the relations a graph-enhanced search walked (when graph memory is on).
+#[derive(Serialize)]
+pub struct Found {
+    pub results: Vec<Item>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relations: Option<Vec<RelationTriple>>,
+}
+
+/// A graph memory entity.
+#[derive(Serialize)]
+pub struct EntityItem {
+    name: String,
+    #[serde(rename = "type")]
+    entity_type: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<String>,
+    memory_ids: Vec<String>,
+    created_at: String,
+    updated_at: String,
+    #[serde(flatten)]
+    scope: ScopeIds,
+}
+
+impl From<Entity> for EntityItem {
+    fn from(entity: Entity) -> Self {
+        Self {
+            name: entity.name,
+            entity_type: entity.entity_type,
+            description: entity.description,
+            memory_ids: entity.memory_ids,
+            created_at: entity.created_at,
+            updated_at: entity.updated_at,
+            scope: ScopeIds::from(entity.scope),
+        }
+    }
+}
+
+/// A graph memory relation `source —relation→ target`.
+#[derive(Serialize)]
+pub struct RelationItem {
+    source: String,
+    relation: String,
+    target: String,
+    memory_ids: Vec<String>,
+    created_at: String,
+    updated_at: String,
+    #[serde(flatten)]
+    scope: ScopeIds,
+}
+
+impl From<Relation> for RelationItem {
+    fn from(relation: Relation) -> Self {
+        Self {
+            source: relation.source,
+            relation: relation.relation,
+            target: relation.target,
+            memory_ids: relation.memory_ids,
+            created_at: relation.created_at,
+            updated_at: relation.updated_at,
+            scope: ScopeIds::from(relation.scope),
+        }
+    }
+}
+
+/// `user_id`, `agent_id`, `run_id`, each only when set.
+#[derive(Serialize)]
+pub struct ScopeIds {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    user_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agent_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    run_id: Option<String>,
+}
+
+impl From<Scope> for ScopeIds {
+    fn from(scope: Scope) -> Self {
+        Self { user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id }
+    }
 }

@@ -76,23 +76,31 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         Ok(std::cell::Ref::map(graph, |g| g.as_ref().expect("checked above")))
     }
 
+    /// `scope` checked, once graph memory is known to be on and the scope is loaded (storages that load on demand).
+    async fn graph_scope(&self, scope: Scope) -> Result<Scope> {
+        let scope = scope.validated()?;
+        drop(self.graph_or_error()?);
+        self.load_scope(&scope).await?;
+        Ok(scope)
+    }
+
     /// The entities `scope` can see, by name.
     pub async fn get_entities(&self, scope: Scope) -> Result<Vec<Entity>> {
-        let scope = scope.validated()?;
+        let scope = self.graph_scope(scope).await?;
         Ok(self.graph_or_error()?.entities(&scope).into_iter().cloned().collect())
     }
 
     /// The relations `scope` can see that start or end at the entity `name`.
     pub async fn get_relations(&self, name: &str, scope: Scope) -> Result<Vec<Relation>> {
         let name = required_text("name", Some(name))?;
-        let scope = scope.validated()?;
+        let scope = self.graph_scope(scope).await?;
         Ok(self.graph_or_error()?.relations_of(&scope, name).into_iter().cloned().collect())
     }
 
     /// Deletes the entity `name` and its relations; returns how many records went.
     pub async fn delete_entity(&self, name: &str, scope: Scope) -> Result<usize> {
         let name = required_text("name", Some(name))?;
-        let scope = scope.validated()?;
+        let scope = self.graph_scope(scope).await?;
         let graph = self.graph_or_error()?.delete_entity(&scope, name);
         let count = graph.deletes.len();
         self.commit(Changeset { graph, ..Changeset::default() }).await?;

@@ -3,7 +3,9 @@
 //! - `mem/{id}`: the memory itself (JSON, embedding included), the one key an update rewrites;
 //! - `scope/{userId}/{agentId}/{runId}/{id}`: an empty marker that lists the memory under its scope
 //!   (an absent id is an empty segment), so a scope is listed by prefix without reading any other;
-//! - `hist/{memoryId}/{timestamp}/{recordId}`: one history record, listed oldest first.
+//! - `hist/{memoryId}/{timestamp}/{recordId}`: one history record, listed oldest first;
+//! - `graph/{userId}/{agentId}/{runId}/{recordKey}`: one graph memory entity or relation (its
+//!   `GraphRecord::key()`), listed by scope like the markers.
 //!
 //! Ids are percent-encoded, so no id can forge a `/` or reach into another prefix.
 
@@ -72,15 +74,33 @@ impl KvKeys {
 
     /// The marker listing memory `id` under `scope`.
     pub fn scope_marker(&self, scope: &Scope, id: &str) -> String {
+        self.scoped("scope/", scope, id)
+    }
+
+    /// Where the graph record with this `GraphRecord::key()` of `scope` is stored.
+    pub fn graph(&self, scope: &Scope, record_key: &str) -> String {
+        self.scoped("graph/", scope, record_key)
+    }
+
+    fn scoped(&self, kind: &str, scope: &Scope, last: &str) -> String {
         let part = |id: &Option<String>| id.as_deref().map(encode).unwrap_or_default();
         let (user, agent, run) = (part(&scope.user_id), part(&scope.agent_id), part(&scope.run_id));
-        format!("{}scope/{user}/{agent}/{run}/{}", self.prefix, encode(id))
+        format!("{}{kind}{user}/{agent}/{run}/{}", self.prefix, encode(last))
     }
 
     /// The longest key prefix shared by every marker `scope` can see: the leading ids it names
     /// (`{userId: "a"}` lists `scope/a/`; a scope without `userId` lists all markers).
     pub fn scope_prefix(&self, scope: &Scope) -> String {
-        let mut prefix = format!("{}scope/", self.prefix);
+        self.scoped_prefix("scope/", scope)
+    }
+
+    /// Like `scope_prefix`, for the graph records `scope` can see.
+    pub fn graph_prefix(&self, scope: &Scope) -> String {
+        self.scoped_prefix("graph/", scope)
+    }
+
+    fn scoped_prefix(&self, kind: &str, scope: &Scope) -> String {
+        let mut prefix = format!("{}{kind}", self.prefix);
         for id in [&scope.user_id, &scope.agent_id, &scope.run_id] {
             match id {
                 Some(id) => prefix.push_str(&format!("{}/", encode(id))),
@@ -92,7 +112,16 @@ impl KvKeys {
 
     /// The scope and memory id of a marker key; `None` for any other key.
     pub fn parse_scope_marker(&self, key: &str) -> Option<(Scope, String)> {
-        let rest = key.strip_prefix(&self.prefix)?.strip_prefix("scope/")?;
+        self.parse_scoped("scope/", key)
+    }
+
+    /// The scope and record key of a graph key; `None` for any other key.
+    pub fn parse_graph(&self, key: &str) -> Option<(Scope, String)> {
+        self.parse_scoped("graph/", key)
+    }
+
+    fn parse_scoped(&self, kind: &str, key: &str) -> Option<(Scope, String)> {
+        let rest = key.strip_prefix(&self.prefix)?.strip_prefix(kind)?;
         let parts: Vec<&str> = rest.split('/').collect();
         let [user, agent, run, id] = parts.as_slice() else { return None };
         let part = |segment: &str| if segment.is_empty() { Some(None) } else { decode(segment).map(Some) };

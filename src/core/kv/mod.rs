@@ -10,7 +10,10 @@
 //! after any failure: memory values, then the scope markers that list them, then deletions (value before
 //! marker), then history. A failed write rejects with `STORAGE`, and the writes before it stay; readers skip
 //! markers whose memory is gone. Writes are idempotent, so repeating a failed call's writes converges.
+//! Graph memory's records (one key each, see [`graph`]) are written after the memories and markers and
+//! deleted with them, before the history.
 
+mod graph;
 pub mod keys;
 pub mod record;
 
@@ -19,6 +22,7 @@ use std::cell::RefCell;
 use self::keys::{KvKeys, MAX_KEY_BYTES};
 use self::record::{decode_history, decode_memory, encode_history, encode_memory, next_seq};
 use super::error::{MemoryError, Result};
+use super::graph::GraphRecord;
 use super::scope::Scope;
 use super::storage::{Changeset, Storage};
 use super::types::{EventKind, HistoryRecord, StoredMemory};
@@ -133,8 +137,11 @@ impl<B: KvBackend> KvStorage<B> {
         let too_long = |key: String| key.len() > MAX_KEY_BYTES;
         let scope_keys = changes.upserts.iter().map(|m| self.keys.scope_marker(&m.item.scope, &m.item.id));
         let history_keys = changes.history.iter().map(|h| self.keys.history(&h.memory_id, &h.timestamp, &h.id));
-        if scope_keys.chain(history_keys).any(too_long) {
-            let why = format!("userId, agentId and runId are too long for KV keys (at most {MAX_KEY_BYTES} bytes)");
+        let (graph_puts, graph_deletes) = self.graph_keys(&changes.graph)?;
+        if scope_keys.chain(history_keys).chain(graph_puts).chain(graph_deletes).any(too_long) {
+            let why = format!(
+                "userId, agentId and runId (or entity names) are too long for KV keys (at most {MAX_KEY_BYTES} bytes)"
+            );
             return Err(MemoryError::InvalidInput(why));
         }
         Ok(())
@@ -191,17 +198,28 @@ impl<B: KvBackend> Storage for KvStorage<B> {
         for memory in &changes.upserts {
             self.backend.put(&self.keys.scope_marker(&memory.item.scope, &memory.item.id), "").await?;
         }
+        self.put_graph(&changes.graph).await?;
         for id in &changes.deletes {
             if let Some(scope) = self.scope_of(id, changes).await? {
                 self.backend.delete(&self.keys.memory(id)).await?;
                 self.backend.delete(&self.keys.scope_marker(&scope, id)).await?;
             }
         }
+        self.delete_graph(&changes.graph).await?;
         for record in &changes.history {
             let key = self.keys.history(&record.memory_id, &record.timestamp, &record.id);
             self.backend.put(&key, &encode_history(record)?).await?;
         }
         Ok(())
+    }
+
+    /// Nothing yet: each scope's graph loads with the scope (`load_scope_graph`).
+    async fn load_graph(&self) -> Result<Option<Vec<GraphRecord>>> {
+        Ok(Some(Vec::new()))
+    }
+
+    async fn load_scope_graph(&self, scope: &Scope) -> Result<Vec<GraphRecord>> {
+        self.read_graph(scope).await
     }
 
     async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>> {
