@@ -5,7 +5,7 @@
 // Results go to bench/results/latest.json. Options: --no-build, --quick (the small figures only).
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -136,7 +136,13 @@ function size() {
 
 if (!args.has("--no-build")) build();
 const started = Date.now();
-const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version };
+const machine = {
+  cpus: cpus().length,
+  cpu: cpus()[0]?.model,
+  memoryGb: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  loadAverageAtStart: loadavg()[0],
+};
 const figures = [];
 for (const figure of FIGURES) {
   say(`scan: ${label(figure)} (${figure.contenders.join(", ")})`);
@@ -145,10 +151,13 @@ for (const figure of FIGURES) {
 say("add(): scripted server, 200 ms per LLM and embedding call");
 const add = json(process.execPath, [join(bench, "add.mjs"), JSON.stringify({ rounds: 5, delayMs: 200 })]);
 const wasm = size();
+machine.loadAverageAtEnd = loadavg()[0];
 const results = { date: new Date().toISOString(), machine, seconds: (Date.now() - started) / 1000, figures, add, size: wasm };
 
 const report = [
-  `Machine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}. Medians of ${QUERIES} queries × rounds.`,
+  `Machine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}; 1-minute load average ` +
+    `${machine.loadAverageAtStart.toFixed(1)} at the start, ${machine.loadAverageAtEnd.toFixed(1)} at the end. ` +
+    `Medians of ${QUERIES} queries × rounds, in ms per query.`,
   "",
   scanTable(figures),
   "",

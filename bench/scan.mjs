@@ -1,15 +1,16 @@
 // One scan figure, in one Node process: the native reference (a child process) writes the data set,
-// every Node contender is built over the same bytes, then top-10 searches are timed in interleaved
-// rounds — native f32, native int8, memwasm f32, memwasm int8, two JS loops, Orama — so that load and
+// every contender is built over the same bytes (the pure-JS ones in a worker thread, an isolate of their
+// own: see lib/js-worker.mjs), then top-10 searches are timed in interleaved rounds — native f32, native int8, memwasm f32, memwasm int8, two JS loops, Orama — so that load and
 // drift hit all of them alike. Prints one JSON object.
 //
 // Usage: node scan.mjs '{"binary":…,"dataDir":…,"kind":…,"n":…,"dim":…,"queries":…,"seed":…,"rounds":…,"contenders":[…]}'
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { Worker } from "node:worker_threads";
 
 import { startScriptedServer } from "../tests/support/scripted-server.mjs";
-import { K, jsLoop, jsTypical, memwasmIndex, memwasmPublic, orama } from "./lib/contenders.mjs";
+import { K, memwasmIndex, memwasmPublic } from "./lib/contenders.mjs";
 import { nativeContender, startNative } from "./lib/native.mjs";
 import { floats, median, recall, uints } from "./lib/stats.mjs";
 
@@ -25,6 +26,34 @@ const data = { vectors, users, dim: spec.dim, queries };
 const exact = native.header.exact;
 
 const server = spec.contenders.some((c) => c.startsWith("public")) ? await startScriptedServer({ port: 0 }) : null;
+
+// The pure-JS contenders live in a worker thread (an isolate of their own, see lib/js-worker.mjs).
+const worker = new Worker(new URL("./lib/js-worker.mjs", import.meta.url), {
+  workerData: { dataDir: spec.dataDir, name: native.header.name, dim: spec.dim },
+  resourceLimits: { maxOldGenerationSizeMb: 8192 },
+});
+const pending = new Map();
+let nextId = 0;
+worker.on("message", (reply) => pending.get(reply.id)?.(reply));
+const ask = (message) =>
+  new Promise((resolve, reject) => {
+    const id = nextId++;
+    pending.set(id, (reply) => (pending.delete(id), reply.error ? reject(new Error(reply.error)) : resolve(reply)));
+    worker.postMessage({ id, ...message });
+  });
+/** A JS contender whose builds and rounds run in the worker (timed there). */
+function inWorker(key) {
+  return {
+    name: key,
+    async build() {
+      const reply = await ask({ op: "build", key });
+      this.name = reply.name;
+      this.workerLoadMs = reply.loadMs;
+      this.recall = recall(exact, reply.found);
+    },
+    round: async () => (await ask({ op: "round", key })).times,
+  };
+}
 const make = {
   "native-f32": () => nativeContender(native, "f32"),
   "native-int8": () => nativeContender(native, "int8"),
@@ -32,16 +61,16 @@ const make = {
   "memwasm-int8": () => memwasmIndex("int8"),
   "public-f32": () => memwasmPublic(server, "none"),
   "public-int8": () => memwasmPublic(server, "int8"),
-  "js-loop": () => jsLoop(),
-  "js-typical": () => jsTypical(),
-  orama: () => orama(),
+  "js-loop": () => inWorker("js-loop"),
+  "js-typical": () => inWorker("js-typical"),
+  orama: () => inWorker("orama"),
 };
 const contenders = ["native-f32", "native-int8", ...spec.contenders].map((key) => ({ key, ...make[key](), times: [] }));
 
 for (const c of contenders) {
   const start = performance.now();
   await c.build(data);
-  c.loadMs = performance.now() - start;
+  c.loadMs = c.workerLoadMs ?? performance.now() - start;
   if (c.search) c.recall = recall(exact, await Promise.all(queries.map((query, q) => c.search(query, q))));
 }
 
@@ -66,6 +95,7 @@ for (let r = -1; r < spec.rounds; r++) {
   }
 }
 await native.close();
+await worker.terminate();
 await server?.close();
 
 const result = { name: native.header.name, contenders: {} };
