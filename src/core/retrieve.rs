@@ -113,7 +113,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let index = self.index.borrow();
         let keywords = self.keywords.borrow();
         let by_vector = |limit: usize| -> Result<Ranking> {
-            let hits = index.search(vector.as_deref().unwrap_or_default(), limit, &keep)?;
+            let hits = index.search_in_scope(vector.as_deref().unwrap_or_default(), limit, &read.scope, &keep)?;
             Ok(hits.into_iter().map(|(score, memory)| (f64::from(score), memory.item.id.as_str())).collect())
         };
         let by_keyword = |limit: usize| -> Ranking {

@@ -165,8 +165,13 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     pub async fn export(&self, scope: Scope) -> Result<String> {
         let scope = if scope == Scope::default() { scope } else { scope.validated()? };
         self.load_scope(&scope).await?;
-        let memories: Vec<StoredMemory> =
-            self.index.borrow().list(usize::MAX, &|item| scope.contains(&item.scope)).into_iter().cloned().collect();
+        let memories: Vec<StoredMemory> = {
+            let index = self.index.borrow();
+            let listed = index.list(usize::MAX, &|item| scope.contains(&item.scope));
+            // An int8 index keeps no f32 copy in its memories: export its (dequantised) vectors.
+            let with_vector = |m: &StoredMemory| m.embedding.clone().or_else(|| index.vector(&m.item.id));
+            listed.into_iter().map(|m| StoredMemory { item: m.item.clone(), embedding: with_vector(m) }).collect()
+        };
         let history = match self.storage.all_history().await? {
             Some(all) => all.into_iter().filter(|record| scope.contains(&record.scope)).collect(),
             None => {

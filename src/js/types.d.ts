@@ -452,7 +452,7 @@ export interface VectorStoreConfig {
     /**
      * `"none"` (default): f32 vectors, exact cosine scores. `"int8"`: one byte per dimension (about 4× less
      * vector memory, a faster scan); the best candidates are rescored from the dequantised codes, so scores
-     * are close to, not exactly, the f32 ones.
+     * are close to, not exactly, the f32 ones, and `exportMemories()` writes the dequantised vectors.
      */
     quantization?: "none" | "int8";
   };

@@ -92,3 +92,23 @@ test("vectorStore options are checked and named", () => {
   new Memory(testConfig(server, { vectorStore: { provider: "memory", config: { quantization: "none" } } }));
   new Memory(testConfig(server, { vectorStore: { provider: "memory" } }));
 });
+
+test("an int8 memory exports its vectors (dequantised, unit length) and they import into an f32 one", T, async () => {
+  const memory = await filled("int8");
+  const jsonl = await memory.exportMemories({ userId: "u" });
+  const lines = jsonl.trim().split("\n").map((line) => JSON.parse(line)).filter((line) => line.kind === "memory");
+  assert.equal(lines.length, facts.length);
+  assert.ok(lines.every((line) => typeof line.embedding === "string" && line.embedding.length > 0), "every memory has its vector");
+  const copy = new Memory(testConfig(server));
+  await copy.importMemories(jsonl);
+  for (const query of ["coffee jazz", "rust linux"]) {
+    const [original, imported] = await Promise.all([
+      memory.search(query, { userId: "u", limit: 5 }),
+      copy.search(query, { userId: "u", limit: 5 }),
+    ]);
+    // Same neighbours, scores within int8 rounding (ties may come in another order).
+    const ids = new Set(original.results.map((r) => r.id));
+    assert.ok(imported.results.filter((r) => ids.has(r.id)).length >= 4, query);
+    imported.results.forEach((r, i) => assert.ok(Math.abs(r.score - original.results[i].score) < 0.01, query));
+  }
+});

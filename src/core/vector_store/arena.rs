@@ -4,7 +4,7 @@
 use super::kernels::{dot_f32, dot_i8, LANES};
 use super::quantize::{decode, encode, QueryCodes};
 use super::top_k::TopK;
-use super::Quantization;
+use super::{normalized, Quantization};
 
 #[derive(Debug)]
 enum Rows {
@@ -102,7 +102,7 @@ impl Arena {
         }
     }
 
-    /// Row `slot` as f32 (dequantised in int8 mode), without padding.
+    /// Row `slot` as a unit f32 vector (dequantised and renormalised in int8 mode), without padding.
     pub fn vector(&self, slot: usize) -> Vec<f32> {
         let dimension = self.dimension.unwrap_or(0);
         let start = slot * self.stride;
@@ -111,7 +111,7 @@ impl Arena {
             Rows::Int8 { codes, scales } => {
                 let mut out = vec![0.0; dimension];
                 decode(&codes[start..start + dimension], scales[slot], &mut out);
-                out
+                normalized(out.clone()).unwrap_or(out)
             }
         }
     }

@@ -208,7 +208,7 @@ fn f32_search_is_exact_against_a_naive_reference() {
     }
 }
 
-/// 40 clusters of 150 vectors (64-d); queries near the centres. Returns the store's recall@10.
+/// 40 clusters of 150 vectors; one query near each centre. Returns the store's recall@10.
 fn clustered_recall(dim: usize, noise: f32) -> f64 {
     let mut rng = Rng(3);
     let centres: Vec<Vec<f32>> = (0..40).map(|_| rng.vector(dim)).collect();
@@ -219,8 +219,8 @@ fn clustered_recall(dim: usize, noise: f32) -> f64 {
         store.upsert(memory(id, "alice", Some(v.clone()))).unwrap();
     }
     let (mut found, mut wanted) = (0, 0);
-    for q in 0..40 {
-        let query = rng.near(&centres[q], noise);
+    for centre in &centres {
+        let query = rng.near(centre, noise);
         let want = naive_top(&rows, &query, 10);
         let got = store.search(&query, 10, &|_| true).unwrap();
         for (score, hit) in &got {
@@ -261,6 +261,8 @@ fn int8_keeps_a_quarter_of_the_memory_and_dequantises_on_demand() {
     assert!(int8_store.get("m1").unwrap().embedding.is_none(), "int8 records keep no f32 copy");
     let (exact, approx) = (f32_store.vector("m1").unwrap(), int8_store.vector("m1").unwrap());
     assert!(exact.iter().zip(&approx).all(|(a, b)| (a - b).abs() < 0.01));
+    let norm = approx.iter().map(|x| x * x).sum::<f32>().sqrt();
+    assert!((norm - 1.0).abs() < 1e-5, "dequantised vectors come back unit length: {norm}");
     assert_eq!(int8_store.remove("m1").unwrap().embedding, Some(approx), "removal hands the vector back");
 }
 
