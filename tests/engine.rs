@@ -16,11 +16,14 @@ use memwasm::providers::{Embedder, Llm};
 use memwasm::MemoryEngine;
 use serde_json::{json, Value};
 
+/// A scripted answer to the update-decision prompt.
+type Decide = Box<dyn Fn(&str) -> Value>;
+
 /// What the test doubles were asked and what they answer; shared with the test through `Rc`.
 #[derive(Default)]
 struct Script {
     facts: RefCell<Value>,
-    decision: RefCell<Option<Box<dyn Fn(&str) -> Value>>>,
+    decision: RefCell<Option<Decide>>,
     llm_calls: Cell<usize>,
     embed_requests: Cell<usize>,
     commits_left: Cell<Option<usize>>,

@@ -295,7 +295,7 @@ fn deletes_remove_memory_and_marker_but_keep_history_in_order() {
     let kv = MapKv::new(1000);
     let storage = KvStorage::new(kv.clone(), "p/");
     let m = memory("m1", "x", scope(Some("u"), None, None), T1, vec![1.0]);
-    block_on(storage.commit(&adds(&[m.clone()]))).unwrap();
+    block_on(storage.commit(&adds(std::slice::from_ref(&m)))).unwrap();
     let mut updated = m.clone();
     updated.item.memory = "y".into();
     let update = Changeset {
@@ -339,8 +339,8 @@ fn tenants_are_prefixes_and_reset_clears_only_its_own() {
     let initech = KvStorage::new(kv.clone(), "t/initech/");
     let a = memory("shared-id", "acme's", scope(Some("alice"), None, None), T1, vec![1.0]);
     let b = memory("other", "initech's", scope(Some("alice"), None, None), T1, vec![1.0]);
-    block_on(acme.commit(&adds(&[a.clone()]))).unwrap();
-    block_on(initech.commit(&adds(&[b.clone()]))).unwrap();
+    block_on(acme.commit(&adds(std::slice::from_ref(&a)))).unwrap();
+    block_on(initech.commit(&adds(std::slice::from_ref(&b)))).unwrap();
     assert_eq!(block_on(initech.load_memory("shared-id")).unwrap(), None);
     assert!(block_on(initech.history("shared-id")).unwrap().is_empty());
     let seen = block_on(initech.load_scope(&scope(Some("alice"), None, None))).unwrap().unwrap();
@@ -357,11 +357,11 @@ fn failed_writes_reject_with_storage_and_readers_skip_what_is_half_written() {
     let storage = KvStorage::new(kv.clone(), "");
     let m = memory("m1", "x", scope(Some("u"), None, None), T1, vec![1.0]);
     kv.0.puts_left.set(Some(1));
-    let error = block_on(storage.commit(&adds(&[m.clone()]))).unwrap_err();
+    let error = block_on(storage.commit(&adds(std::slice::from_ref(&m)))).unwrap_err();
     assert_eq!(error.code(), "STORAGE");
     assert_eq!(kv.keys(), ["mem/m1"], "the value is written before the marker that lists it");
     kv.0.puts_left.set(None);
-    block_on(storage.commit(&adds(&[m.clone()]))).unwrap();
+    block_on(storage.commit(&adds(std::slice::from_ref(&m)))).unwrap();
     kv.0.data.borrow_mut().remove("mem/m1");
     let loaded = block_on(KvStorage::new(kv.clone(), "").load_scope(&scope(Some("u"), None, None))).unwrap();
     assert_eq!(loaded, Some(vec![]), "a marker whose memory is gone is skipped");

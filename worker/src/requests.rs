@@ -35,7 +35,6 @@ impl AddBody {
             filters: self.filters.clone(),
             prompt: self.prompt.clone(),
             infer: self.infer,
-            ..AddOptions::default()
         }
     }
 }
@@ -64,7 +63,6 @@ impl QueryBody {
             limit: self.limit,
             filters: self.filters.clone(),
             threshold: self.threshold,
-            ..QueryOptions::default()
         }
     }
 
