@@ -12,88 +12,38 @@ use std::rc::Rc;
 use browser_support::*;
 use js_sys::{Reflect, Uint8Array};
 use memwasm::core::config::{IndexedDbSettings, Prompts};
-use memwasm::core::error::{MemoryError, Result};
-use memwasm::core::options::{AddOptions, QueryOptions};
+use memwasm::core::options::AddOptions;
+use memwasm::core::read::{Read, DEFAULT_LIMIT};
 use memwasm::core::scope::Scope;
-use memwasm::core::storage::{Changeset, Storage};
-use memwasm::core::types::{HistoryRecord, StoredMemory};
+use memwasm::core::storage::Storage;
+use memwasm::core::testing::{Letters, NoLlm, Sabotaged};
 use memwasm::platform::indexeddb::{error_from_dom_exception, open_database, IndexedDbStorage, MEMORIES_STORE};
-use memwasm::providers::{Embedder, Llm};
 use memwasm::MemoryEngine;
 use serde_json::json;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-struct NoLlm;
-
-impl Llm for NoLlm {
-    async fn generate(&self, _: &str, _: &str, _: bool) -> Result<String> {
-        Err(MemoryError::InvalidInput("no LLM".into()))
-    }
-    fn is_configured(&self) -> bool {
-        false
-    }
-}
-
-/// Letter-frequency vectors.
-struct Letters;
-
-impl Embedder for Letters {
-    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {
-        let vector = |text: &String| {
-            let mut v = vec![0.01f32; 26];
-            text.bytes().filter(u8::is_ascii_lowercase).for_each(|b| v[usize::from(b - b'a')] += 1.0);
-            v
-        };
-        Ok(texts.iter().map(vector).collect())
-    }
-}
-
-/// IndexedDB storage that, when armed, slips a second copy of the first history record into a commit: the
-/// history store's unique `id` index refuses that put after every other put of the commit went through.
-struct Sabotaged {
-    inner: IndexedDbStorage,
-    armed: Rc<Cell<bool>>,
-}
-
-impl Storage for Sabotaged {
-    async fn load_memories(&self) -> Result<Vec<StoredMemory>> {
-        self.inner.load_memories().await
-    }
-    async fn commit(&self, changes: &Changeset) -> Result<()> {
-        if !self.armed.get() {
-            return self.inner.commit(changes).await;
-        }
-        let mut poisoned = changes.clone();
-        poisoned.history.push(changes.history[0].clone());
-        self.inner.commit(&poisoned).await
-    }
-    async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>> {
-        self.inner.history(memory_id).await
-    }
-    async fn clear(&self) -> Result<()> {
-        self.inner.clear().await
-    }
-}
-
 fn storage(db: &str) -> IndexedDbStorage {
     IndexedDbStorage::new(&IndexedDbSettings { db_name: db.into(), persist: false })
 }
 
-type Engine = MemoryEngine<NoLlm, Letters, Sabotaged>;
+type Engine = MemoryEngine<NoLlm, Letters, Sabotaged<IndexedDbStorage>>;
 
-/// An engine over a `Sabotaged` storage, and the switch that arms it.
+/// An engine over IndexedDB storage that, once armed, has a put of each commit refused half-way (see
+/// `Sabotaged`), and the switch that arms it.
 async fn engine(db: &str) -> (Engine, Rc<Cell<bool>>) {
     let armed = Rc::new(Cell::new(false));
     let sabotaged = Sabotaged { inner: storage(db), armed: armed.clone() };
-    let prompts = Prompts { fact_extraction: String::new(), update_decision: String::new() };
-    (MemoryEngine::open(NoLlm, Letters, sabotaged, prompts).await.expect("opens"), armed)
+    (MemoryEngine::open(NoLlm, Letters::new(26), sabotaged, Prompts::default()).await.expect("opens"), armed)
+}
+
+fn alices() -> Read {
+    Read::of(Scope { user_id: Some("alice".into()), ..Scope::default() }, DEFAULT_LIMIT)
 }
 
 async fn texts(engine: &Engine) -> Vec<String> {
-    let all = QueryOptions { user_id: Some("alice".into()), ..QueryOptions::default() };
-    engine.get_all(&all).await.unwrap().into_iter().map(|item| item.memory).collect()
+    engine.get_all(&alices()).await.unwrap().into_iter().map(|item| item.memory).collect()
 }
 
 async fn stored_texts(db: &str) -> Vec<String> {
@@ -107,10 +57,7 @@ async fn a_put_refused_half_way_aborts_the_whole_write() {
     let (engine, armed) = engine(db).await;
     let alice = AddOptions { user_id: Some("alice".into()), ..AddOptions::default() };
     engine.add(&json!("likes tea"), &alice).await.unwrap();
-    let tea = engine.get_all(&QueryOptions { user_id: Some("alice".into()), ..QueryOptions::default() }).await.unwrap()
-        [0]
-    .id
-    .clone();
+    let tea = engine.get_all(&alices()).await.unwrap()[0].id.clone();
 
     armed.set(true);
     let three = json!([{"role": "user", "content": "owns a cat"}, {"role": "user", "content": "owns a dog"}, {"role": "user", "content": "likes jazz"}]);
@@ -120,7 +67,7 @@ async fn a_put_refused_half_way_aborts_the_whole_write() {
     let error = engine.update(&tea, "likes green tea").await.unwrap_err();
     assert_eq!(error.code(), "STORAGE");
     engine.delete(&tea).await.unwrap_err();
-    engine.delete_all(Scope { user_id: Some("alice".into()), ..Scope::default() }).await.unwrap_err();
+    engine.delete_all(&alices()).await.unwrap_err();
 
     assert_eq!(texts(&engine).await, ["likes tea"], "the index kept nothing of the failed writes");
     assert_eq!(stored_texts(db).await, ["likes tea"], "the database kept nothing of them either");

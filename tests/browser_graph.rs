@@ -12,13 +12,10 @@ use std::rc::Rc;
 
 use browser_support::*;
 use memwasm::core::config::{IndexedDbSettings, Prompts};
-use memwasm::core::error::{MemoryError, Result};
-use memwasm::core::graph::GRAPH_EXTRACTION_PROMPT;
+use memwasm::core::error::MemoryError;
 use memwasm::core::options::AddOptions;
-use memwasm::core::storage::{Changeset, Storage};
-use memwasm::core::types::{HistoryRecord, StoredMemory};
+use memwasm::core::testing::{Letters, Sabotaged, ScriptedLlm};
 use memwasm::platform::indexeddb::{IndexedDbStorage, GRAPH_STORE, MEMORIES_STORE};
-use memwasm::providers::{Embedder, Llm};
 use memwasm::{Memory, MemoryEngine};
 use serde_json::{json, Value};
 use wasm_bindgen_test::*;
@@ -146,58 +143,19 @@ async fn deleting_the_source_memory_removes_its_relations_for_good() {
     delete_database(db).await;
 }
 
-/// Replies by system prompt: one fact, its ADD, and Alice —works_at→ Google.
-struct Scripted;
-
-impl Llm for Scripted {
-    async fn generate(&self, system: &str, _: &str, _: bool) -> Result<String> {
-        Ok(match system {
-            GRAPH_EXTRACTION_PROMPT => {
+/// Replies by the shape asked for: one fact, its ADD, and Alice —works_at→ Google.
+fn scripted() -> ScriptedLlm {
+    ScriptedLlm::responding(|request| {
+        match request.reply.map(|shape| shape.name) {
+            Some("extract_graph") => {
                 json!({"entities": [{"name": "Alice", "type": "person"}, {"name": "Google", "type": "organization"}],
                 "relations": [{"source": "Alice", "relation": "works_at", "target": "Google"}]})
             }
-            "FACTS" => json!({"facts": ["Name is Alice"]}),
+            Some("record_facts") => json!({"facts": ["Name is Alice"]}),
             _ => json!({"memory": [{"text": "Name is Alice", "event": "ADD"}]}),
         }
-        .to_string())
-    }
-}
-
-struct Letters;
-
-impl Embedder for Letters {
-    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {
-        Ok(texts
-            .iter()
-            .map(|t| (b'a'..=b'z').map(|c| 0.01 + t.bytes().filter(|b| *b == c).count() as f32).collect())
-            .collect())
-    }
-}
-
-/// IndexedDB storage that, when armed, duplicates a history record: the unique `id` index refuses it after
-/// the memory and graph puts of the same transaction went through, so the browser aborts the whole write.
-struct Sabotaged(IndexedDbStorage, Rc<Cell<bool>>);
-
-impl Storage for Sabotaged {
-    async fn load_memories(&self) -> Result<Vec<StoredMemory>> {
-        self.0.load_memories().await
-    }
-    async fn commit(&self, changes: &Changeset) -> Result<()> {
-        let mut changes = changes.clone();
-        if self.1.get() {
-            changes.history.push(changes.history[0].clone());
-        }
-        self.0.commit(&changes).await
-    }
-    async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>> {
-        self.0.history(memory_id).await
-    }
-    async fn clear(&self) -> Result<()> {
-        self.0.clear().await
-    }
-    async fn load_graph(&self) -> Result<Option<Vec<memwasm::core::graph::GraphRecord>>> {
-        self.0.load_graph().await
-    }
+        .to_string()
+    })
 }
 
 #[wasm_bindgen_test]
@@ -206,9 +164,9 @@ async fn an_aborted_transaction_leaves_no_graph_rows() {
     delete_database(db).await;
     let armed = Rc::new(Cell::new(true));
     let storage = IndexedDbStorage::new(&IndexedDbSettings { db_name: db.into(), persist: false });
-    let prompts = Prompts { fact_extraction: "FACTS".into(), update_decision: "DECIDE".into() };
-    let engine: MemoryEngine<Scripted, Letters, Sabotaged> =
-        MemoryEngine::open(Scripted, Letters, Sabotaged(storage, armed.clone()), prompts).await.unwrap();
+    let sabotaged = Sabotaged { inner: storage, armed: armed.clone() };
+    let engine: MemoryEngine<_, _, _> =
+        MemoryEngine::open(scripted(), Letters::new(26), sabotaged, Prompts::default()).await.unwrap();
     engine.enable_graph().await.unwrap();
     let alice = AddOptions { user_id: Some("u".into()), ..AddOptions::default() };
     let error = engine.add(&json!("Alice works at Google"), &alice).await.unwrap_err();

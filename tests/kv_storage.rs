@@ -1,100 +1,21 @@
 //! KV storage natively: its key layout (one key per memory and per history record, scopes listed by prefix,
 //! tenants by prefix), paging, failure handling, and the engine loading scopes on demand. The backend here is
-//! an ordered map with KV's paging; the real Workers KV runs in tests/workerd.
+//! `MapKv` (`core::testing`), an ordered map with KV's paging; the real Workers KV runs in tests/workerd.
 #![cfg(not(target_arch = "wasm32"))]
-
-use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, HashMap};
-use std::rc::Rc;
 
 use futures_executor::block_on;
 use memwasm::core::config::Prompts;
-use memwasm::core::error::{MemoryError, Result};
 use memwasm::core::kv::keys::{decode, encode, KvKeys};
 use memwasm::core::kv::record::{decode_vector, encode_vector};
-use memwasm::core::kv::{KvBackend, KvPage, KvStorage};
-use memwasm::core::options::{AddOptions, QueryOptions};
-use memwasm::core::prompts::{FACT_EXTRACTION_PROMPT, UPDATE_MEMORY_PROMPT};
+use memwasm::core::kv::KvStorage;
+use memwasm::core::options::AddOptions;
+use memwasm::core::read::{Read, DEFAULT_LIMIT};
 use memwasm::core::scope::Scope;
 use memwasm::core::storage::{Changeset, Storage};
+use memwasm::core::testing::{Letters, MapKv, NoLlm};
 use memwasm::core::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
-use memwasm::providers::{Embedder, Llm};
 use memwasm::MemoryEngine;
 use serde_json::json;
-
-/// An ordered map with KV's operations: `list` pages of `page` keys with a cursor, writes that can be made to
-/// fail, and a log of every operation.
-#[derive(Clone, Default)]
-struct MapKv(Rc<MapState>);
-
-#[derive(Default)]
-struct MapState {
-    data: RefCell<BTreeMap<String, String>>,
-    page: Cell<usize>,
-    puts_left: Cell<Option<usize>>,
-    log: RefCell<Vec<String>>,
-    writes: RefCell<HashMap<String, usize>>,
-}
-
-impl MapKv {
-    fn new(page: usize) -> Self {
-        let kv = Self::default();
-        kv.0.page.set(page);
-        kv
-    }
-    fn keys(&self) -> Vec<String> {
-        self.0.data.borrow().keys().cloned().collect()
-    }
-    fn log(&self, op: String) {
-        self.0.log.borrow_mut().push(op);
-    }
-    fn ops(&self, kind: &str) -> Vec<String> {
-        self.0.log.borrow().iter().filter(|op| op.starts_with(kind)).cloned().collect()
-    }
-}
-
-impl KvBackend for MapKv {
-    async fn get(&self, key: &str) -> Result<Option<String>> {
-        self.log(format!("get {key}"));
-        Ok(self.0.data.borrow().get(key).cloned())
-    }
-    async fn get_many(&self, keys: &[String]) -> Result<Vec<Option<String>>> {
-        assert!(keys.len() <= 100, "bulk reads take at most 100 keys");
-        self.log(format!("get_many {}", keys.len()));
-        Ok(keys.iter().map(|key| self.0.data.borrow().get(key).cloned()).collect())
-    }
-    async fn put(&self, key: &str, value: &str) -> Result<()> {
-        match self.0.puts_left.get() {
-            Some(0) => return Err(MemoryError::Storage(format!("put {key}: KV write failed"))),
-            Some(n) => self.0.puts_left.set(Some(n - 1)),
-            None => {}
-        }
-        self.log(format!("put {key}"));
-        *self.0.writes.borrow_mut().entry(key.to_owned()).or_default() += 1;
-        self.0.data.borrow_mut().insert(key.to_owned(), value.to_owned());
-        Ok(())
-    }
-    async fn delete(&self, key: &str) -> Result<()> {
-        self.log(format!("delete {key}"));
-        self.0.data.borrow_mut().remove(key);
-        Ok(())
-    }
-    async fn list(&self, prefix: &str, cursor: Option<&str>) -> Result<KvPage> {
-        self.log(format!("list {prefix}"));
-        let data = self.0.data.borrow();
-        let start = cursor.unwrap_or(prefix).to_owned();
-        let mut keys: Vec<String> = data
-            .range(start..)
-            .map(|(key, _)| key.clone())
-            .filter(|key| cursor != Some(key.as_str()))
-            .take_while(|key| key.starts_with(prefix))
-            .take(self.0.page.get() + 1)
-            .collect();
-        let more = keys.len() > self.0.page.get();
-        keys.truncate(self.0.page.get());
-        Ok(KvPage { cursor: more.then(|| keys.last().cloned()).flatten(), keys })
-    }
-}
 
 fn scope(user: Option<&str>, agent: Option<&str>, run: Option<&str>) -> Scope {
     Scope { user_id: user.map(Into::into), agent_id: agent.map(Into::into), run_id: run.map(Into::into) }
@@ -198,11 +119,11 @@ fn one_key_per_memory_one_per_history_record_and_one_marker_per_scope_entry() {
             "p/scope/alice/helper//m2".into(),
         ]
     );
-    let stored: serde_json::Value = serde_json::from_str(&kv.0.data.borrow()["p/mem/m1"]).unwrap();
+    let stored: serde_json::Value = serde_json::from_str(&kv.value("p/mem/m1").unwrap()).unwrap();
     assert_eq!(stored["memory"], "likes tea");
     assert_eq!(stored["userId"], "alice");
     assert_eq!(stored["embedding"], encode_vector(&[0.6, 0.8]));
-    assert_eq!(kv.0.data.borrow()["p/scope/alice///m1"], "");
+    assert_eq!(kv.value("p/scope/alice///m1").as_deref(), Some(""));
     assert_eq!(block_on(storage.load_memory("m1")).unwrap(), Some(a));
     assert_eq!(block_on(storage.load_memory("nope")).unwrap(), None);
 }
@@ -215,7 +136,7 @@ fn a_scope_loads_by_prefix_without_reading_other_scopes() {
     let alice_helper = memory("a2", "alice+helper", scope(Some("alice"), Some("helper"), None), T1, vec![1.0]);
     let bob = memory("b1", "bob's", scope(Some("bob"), Some("helper"), None), T1, vec![1.0]);
     block_on(storage.commit(&adds(&[alice.clone(), alice_helper.clone(), bob.clone()]))).unwrap();
-    kv.0.log.borrow_mut().clear();
+    kv.clear_log();
 
     let loaded = block_on(storage.load_scope(&scope(Some("alice"), None, None))).unwrap().unwrap();
     assert_eq!(ids(&loaded), ["a2", "a1"], "oldest first");
@@ -238,7 +159,7 @@ fn listing_follows_cursors_and_bulk_reads_take_100_keys() {
         .map(|i| memory(&format!("m{i:03}"), &format!("fact {i}"), scope(Some("u"), None, None), T1, vec![1.0]))
         .collect();
     block_on(storage.commit(&adds(&many))).unwrap();
-    kv.0.log.borrow_mut().clear();
+    kv.clear_log();
     let loaded = block_on(storage.load_scope(&scope(Some("u"), None, None))).unwrap().unwrap();
     assert_eq!(loaded.len(), 250);
     assert_eq!(kv.ops("list").len(), 250usize.div_ceil(7));
@@ -253,10 +174,10 @@ fn updates_rewrite_only_their_memory_and_nothing_is_rewritten_per_add() {
         let m = memory(&format!("m{i}"), "x", scope(Some("u"), None, None), T1, vec![1.0]);
         block_on(storage.commit(&adds(&[m]))).unwrap();
     }
-    assert!(kv.0.writes.borrow().values().all(|n| *n == 1), "no key is written twice across 20 adds");
+    assert!(kv.writes().values().all(|n| *n == 1), "no key is written twice across 20 adds");
     let mut m = memory("m3", "y", scope(Some("u"), None, None), T1, vec![0.5]);
     m.item.updated_at = T2.into();
-    kv.0.log.borrow_mut().clear();
+    kv.clear_log();
     let changes = Changeset {
         upserts: vec![m.clone()],
         deletes: vec![],
@@ -312,7 +233,7 @@ fn deletes_remove_memory_and_marker_but_keep_history_in_order() {
         history: vec![record(&m, EventKind::Delete, T2)],
         ..Changeset::default()
     };
-    kv.0.log.borrow_mut().clear();
+    kv.clear_log();
     block_on(storage.commit(&delete)).unwrap();
     assert!(kv.ops("get").is_empty(), "the DELETE record names the scope, so nothing is read");
     assert!(kv.keys().iter().all(|k| k.starts_with("p/hist/m1/")), "{:?}", kv.keys());
@@ -356,16 +277,16 @@ fn failed_writes_reject_with_storage_and_readers_skip_what_is_half_written() {
     let kv = MapKv::new(1000);
     let storage = KvStorage::new(kv.clone(), "");
     let m = memory("m1", "x", scope(Some("u"), None, None), T1, vec![1.0]);
-    kv.0.puts_left.set(Some(1));
+    kv.fail_puts_after(Some(1));
     let error = block_on(storage.commit(&adds(std::slice::from_ref(&m)))).unwrap_err();
     assert_eq!(error.code(), "STORAGE");
     assert_eq!(kv.keys(), ["mem/m1"], "the value is written before the marker that lists it");
-    kv.0.puts_left.set(None);
+    kv.fail_puts_after(None);
     block_on(storage.commit(&adds(std::slice::from_ref(&m)))).unwrap();
-    kv.0.data.borrow_mut().remove("mem/m1");
+    kv.remove_value("mem/m1");
     let loaded = block_on(KvStorage::new(kv.clone(), "").load_scope(&scope(Some("u"), None, None))).unwrap();
     assert_eq!(loaded, Some(vec![]), "a marker whose memory is gone is skipped");
-    kv.0.data.borrow_mut().insert("mem/m1".into(), "{not json".into());
+    kv.set_value("mem/m1", "{not json");
     let error = block_on(KvStorage::new(kv.clone(), "").load_scope(&scope(Some("u"), None, None))).unwrap_err();
     assert_eq!(error.code(), "STORAGE");
 }
@@ -382,39 +303,11 @@ fn ids_too_long_for_kv_keys_are_rejected_before_anything_is_written() {
 
 // ------------------------------------------------------------------ the engine over KV
 
-struct NoLlm;
-
-impl Llm for NoLlm {
-    async fn generate(&self, _: &str, _: &str, _: bool) -> Result<String> {
-        Err(MemoryError::InvalidInput("no LLM".into()))
-    }
-    fn is_configured(&self) -> bool {
-        false
-    }
-}
-
-/// Letter-frequency vectors.
-struct Letters;
-
-impl Embedder for Letters {
-    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {
-        Ok(texts
-            .iter()
-            .map(|t| {
-                let mut v = vec![0.01f32; 26];
-                t.to_lowercase().bytes().filter(u8::is_ascii_lowercase).for_each(|b| v[(b - b'a') as usize] += 1.0);
-                v
-            })
-            .collect())
-    }
-}
-
 type KvEngine = MemoryEngine<NoLlm, Letters, KvStorage<MapKv>>;
 
 fn kv_engine(kv: &MapKv) -> KvEngine {
-    let prompts =
-        Prompts { fact_extraction: FACT_EXTRACTION_PROMPT.into(), update_decision: UPDATE_MEMORY_PROMPT.into() };
-    block_on(MemoryEngine::open(NoLlm, Letters, KvStorage::new(kv.clone(), "t/x/"), prompts)).unwrap()
+    let storage = KvStorage::new(kv.clone(), "t/x/");
+    block_on(MemoryEngine::open(NoLlm, Letters::new(26).folding_case(), storage, Prompts::default())).unwrap()
 }
 
 fn add(engine: &KvEngine, text: &str, user: &str) -> String {
@@ -422,8 +315,8 @@ fn add(engine: &KvEngine, text: &str, user: &str) -> String {
     block_on(engine.add(&json!(text), &options)).unwrap().results[0].id.clone()
 }
 
-fn user(user: &str) -> QueryOptions {
-    QueryOptions { user_id: Some(user.into()), ..QueryOptions::default() }
+fn user(user: &str) -> Read {
+    Read::of(Scope { user_id: Some(user.into()), ..Scope::default() }, DEFAULT_LIMIT)
 }
 
 #[test]
@@ -435,14 +328,14 @@ fn the_engine_loads_each_scope_on_first_use_and_single_memories_by_id() {
     add(&writer, "plays the drums", "alice");
     let bob = add(&writer, "likes coffee", "bob");
 
-    kv.0.log.borrow_mut().clear();
+    kv.clear_log();
     let reader = kv_engine(&kv);
-    assert!(kv.0.log.borrow().is_empty(), "opening reads nothing");
+    assert!(kv.log().is_empty(), "opening reads nothing");
     let all: Vec<String> = block_on(reader.get_all(&user("alice"))).unwrap().into_iter().map(|m| m.memory).collect();
     assert_eq!(all, ["likes green tea", "plays chess", "plays the drums"], "oldest first");
     assert!(kv.ops("list").iter().all(|op| op == "list t/x/scope/alice/"), "{:?}", kv.ops("list"));
     let listed = kv.ops("list").len();
-    let hits = block_on(reader.search("green tea", &user("alice"))).unwrap();
+    let hits = block_on(reader.search("green tea", &user("alice"))).unwrap().results;
     assert_eq!(hits[0].id, tea);
     assert_eq!(kv.ops("list").len(), listed, "the scope is loaded once");
 
@@ -455,7 +348,7 @@ fn the_engine_loads_each_scope_on_first_use_and_single_memories_by_id() {
     assert!(block_on(kv_engine(&kv).get(&tea)).unwrap().is_none());
     assert_eq!(block_on(kv_engine(&kv).delete(&tea)).unwrap_err().code(), "NOT_FOUND");
 
-    let deleted = block_on(kv_engine(&kv).delete_all(Scope { user_id: Some("alice".into()), ..Scope::default() }));
+    let deleted = block_on(kv_engine(&kv).delete_all(&user("alice")));
     assert_eq!(deleted.unwrap(), 2, "delete_all loads the scope first");
     assert!(block_on(kv_engine(&kv).get_all(&user("alice"))).unwrap().is_empty());
     block_on(reader.reset()).unwrap();

@@ -1,9 +1,9 @@
 // Offline support: the page, its modules and the memory package are cached on first load and served
 // from the cache when the network is gone (network first, so updates arrive when online).
-const CACHE = "memwasm-playground-v1";
+const CACHE = "memwasm-playground-v2";
 const SHELL = [
   "./", "index.html", "style.css", "app.js", "chat.js", "memories.js", "settings.js", "status.js", "llm.js",
-  "../pkg/index.browser.mjs", "../pkg/dist/memwasm.js", "../pkg/dist/memwasm_bg.wasm",
+  "../pkg/index.browser.mjs", "../pkg/dist/memwasm.js", "../pkg/dist/memwasm_bg.wasm", "../pkg/dist/errors.js",
 ];
 
 self.addEventListener("install", (event) => {

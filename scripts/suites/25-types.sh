@@ -4,7 +4,7 @@
 set -uo pipefail
 (cd tests/types && npm install --no-audit --no-fund --loglevel=error) || { echo "0 passed, 1 failed"; exit 0; }
 if tests/types/node_modules/.bin/tsc -p tests/types; then
-  echo "tests/types/providers.ts: types check"
+  echo "tests/types/{providers,recall,options}.ts: types check"
   echo "1 passed, 0 failed"
 else
   echo "0 passed, 1 failed"

@@ -1,6 +1,23 @@
 //! The core's error type. Every variant maps to one stable code that JS callers can match on.
 
-use crate::http::HttpError;
+/// A model service that failed: no answer at all (`status: None`, a network failure) or a non-2xx status.
+/// Providers turn their transport's errors into this, so the core never sees HTTP types.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UpstreamError {
+    pub status: Option<u16>,
+    pub message: String,
+}
+
+impl std::fmt::Display for UpstreamError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.status {
+            Some(status) => write!(f, "HTTP {status}: {}", self.message),
+            None => write!(f, "network error: {}", self.message),
+        }
+    }
+}
+
+impl std::error::Error for UpstreamError {}
 
 /// Everything the memory engine can fail with.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -23,13 +40,13 @@ pub enum MemoryError {
     NotFound(String),
     /// The LLM call failed.
     #[error("LLM request failed: {0}")]
-    Llm(HttpError),
+    Llm(UpstreamError),
     /// The LLM answered, but not in a usable shape.
     #[error("LLM response unusable: {0}")]
     LlmResponse(String),
     /// The embedding call failed.
     #[error("embedding request failed: {0}")]
-    Embedding(HttpError),
+    Embedding(UpstreamError),
     /// The embedding endpoint answered, but not in a usable shape.
     #[error("embedding response unusable: {0}")]
     EmbeddingResponse(String),
@@ -54,6 +71,27 @@ pub enum MemoryError {
 }
 
 impl MemoryError {
+    /// Every code `code()` can return: the `MemoryErrorCode` union of the package's TypeScript types.
+    pub const CODES: &'static [&'static str] = &[
+        "SCOPE_REQUIRED",
+        "INVALID_FILTER",
+        "INVALID_CONFIG",
+        "INVALID_INPUT",
+        "NOT_FOUND",
+        "LLM_HTTP",
+        "LLM_NETWORK",
+        "LLM_RESPONSE",
+        "EMBEDDING_HTTP",
+        "EMBEDDING_NETWORK",
+        "EMBEDDING_RESPONSE",
+        "LLM_CALLBACK",
+        "EMBEDDING_CALLBACK",
+        "DIMENSION_MISMATCH",
+        "STORAGE",
+        "STORAGE_QUOTA",
+        "STORAGE_UNAVAILABLE",
+    ];
+
     /// The stable, documented code for this error (e.g. `SCOPE_REQUIRED`).
     pub fn code(&self) -> &'static str {
         match self {
@@ -62,10 +100,10 @@ impl MemoryError {
             Self::InvalidConfig(_) => "INVALID_CONFIG",
             Self::InvalidInput(_) => "INVALID_INPUT",
             Self::NotFound(_) => "NOT_FOUND",
-            Self::Llm(HttpError::Network(_)) => "LLM_NETWORK",
+            Self::Llm(UpstreamError { status: None, .. }) => "LLM_NETWORK",
             Self::Llm(_) => "LLM_HTTP",
             Self::LlmResponse(_) => "LLM_RESPONSE",
-            Self::Embedding(HttpError::Network(_)) => "EMBEDDING_NETWORK",
+            Self::Embedding(UpstreamError { status: None, .. }) => "EMBEDDING_NETWORK",
             Self::Embedding(_) => "EMBEDDING_HTTP",
             Self::EmbeddingResponse(_) => "EMBEDDING_RESPONSE",
             Self::LlmCallback(_) => "LLM_CALLBACK",
@@ -80,9 +118,7 @@ impl MemoryError {
     /// The HTTP status behind an `LLM_HTTP` / `EMBEDDING_HTTP` error.
     pub fn http_status(&self) -> Option<u16> {
         match self {
-            Self::Llm(HttpError::Status { status, .. }) | Self::Embedding(HttpError::Status { status, .. }) => {
-                Some(*status)
-            }
+            Self::Llm(upstream) | Self::Embedding(upstream) => upstream.status,
             _ => None,
         }
     }
@@ -90,3 +126,7 @@ impl MemoryError {
 
 /// Shorthand for core results.
 pub type Result<T, E = MemoryError> = std::result::Result<T, E>;
+
+#[cfg(test)]
+#[path = "error_tests.rs"]
+mod tests;

@@ -3,7 +3,13 @@
 
 use serde_json::Value;
 
+use super::error::MemoryError;
 use super::types::EventKind;
+
+/// An unusable reply, with the reason.
+fn unusable(why: impl Into<String>) -> MemoryError {
+    MemoryError::LlmResponse(why.into())
+}
 
 /// The first JSON object or array in `reply`, after removing `<think>…</think>` and code fences.
 pub fn extract_json(reply: &str) -> Option<Value> {
@@ -43,20 +49,20 @@ fn strip_fences(text: &str) -> &str {
 }
 
 /// The facts of an extraction reply: `{"facts": [..]}` or a bare array of strings.
-pub fn parse_facts(reply: &str) -> Result<Vec<String>, String> {
-    let value = extract_json(reply).ok_or("no JSON found in the reply")?;
+pub fn parse_facts(reply: &str) -> Result<Vec<String>, MemoryError> {
+    let value = extract_json(reply).ok_or_else(|| unusable("no JSON found in the reply"))?;
     let list = match &value {
         Value::Array(items) => items,
         Value::Object(object) => match object.get("facts") {
             Some(Value::Array(items)) => items,
-            Some(other) => return Err(format!("\"facts\" is not an array: {other}")),
-            None => return Err("reply has no \"facts\" array".into()),
+            Some(other) => return Err(unusable(format!("\"facts\" is not an array: {other}"))),
+            None => return Err(unusable("reply has no \"facts\" array")),
         },
-        other => return Err(format!("expected a JSON array of facts, got {other}")),
+        other => return Err(unusable(format!("expected a JSON array of facts, got {other}"))),
     };
     let mut facts = Vec::with_capacity(list.len());
     for (index, item) in list.iter().enumerate() {
-        let text = item.as_str().ok_or_else(|| format!("fact {index} is not a string: {item}"))?;
+        let text = item.as_str().ok_or_else(|| unusable(format!("fact {index} is not a string: {item}")))?;
         let text = text.trim();
         if !text.is_empty() && !facts.iter().any(|fact| fact == text) {
             facts.push(text.to_owned());
@@ -75,29 +81,29 @@ pub struct Decision {
 
 /// The decisions of an update reply: mem0's `{"memory": [..]}`, the seed's bare event array, or
 /// `{"events"|"operations": [..]}`. Entries that are not usable come back as `Err` with the reason.
-pub fn parse_decisions(reply: &str) -> Result<Vec<Result<Decision, String>>, String> {
-    let value = extract_json(reply).ok_or("no JSON found in the reply")?;
+pub fn parse_decisions(reply: &str) -> Result<Vec<Result<Decision, MemoryError>>, MemoryError> {
+    let value = extract_json(reply).ok_or_else(|| unusable("no JSON found in the reply"))?;
     let list = match &value {
         Value::Array(items) => items,
         Value::Object(object) => ["memory", "events", "operations"]
             .iter()
             .find_map(|key| object.get(*key).and_then(Value::as_array))
-            .ok_or("reply has no \"memory\" array")?,
-        other => return Err(format!("expected a JSON array of operations, got {other}")),
+            .ok_or_else(|| unusable("reply has no \"memory\" array"))?,
+        other => return Err(unusable(format!("expected a JSON array of operations, got {other}"))),
     };
     Ok(list.iter().map(parse_decision).collect())
 }
 
-fn parse_decision(entry: &Value) -> Result<Decision, String> {
-    let object = entry.as_object().ok_or_else(|| format!("operation is not an object: {entry}"))?;
-    let name =
-        object.get("event").and_then(Value::as_str).ok_or_else(|| format!("operation without event: {entry}"))?;
+fn parse_decision(entry: &Value) -> Result<Decision, MemoryError> {
+    let object = entry.as_object().ok_or_else(|| unusable(format!("operation is not an object: {entry}")))?;
+    let event = object.get("event").and_then(Value::as_str);
+    let name = event.ok_or_else(|| unusable(format!("operation without event: {entry}")))?;
     let event = match name.trim().to_ascii_uppercase().as_str() {
         "ADD" => EventKind::Add,
         "UPDATE" => EventKind::Update,
         "DELETE" => EventKind::Delete,
         "NONE" | "NOOP" => EventKind::None,
-        _ => return Err(format!("unknown event \"{name}\"")),
+        _ => return Err(unusable(format!("unknown event \"{name}\""))),
     };
     let id = match object.get("id") {
         Some(Value::String(id)) if !id.trim().is_empty() => Some(id.trim().to_owned()),

@@ -72,7 +72,7 @@ fn decisions_accept_mem0_and_seed_shapes() {
 fn bad_decision_entries_are_reported_one_by_one() {
     let entries =
         parse_decisions(r#"[{"event":"MERGE","id":"0"}, "ADD", {"id":"1"}, {"event":"ADD","text":"ok"}]"#).unwrap();
-    assert!(entries[0].as_ref().unwrap_err().contains("MERGE"));
+    assert!(entries[0].as_ref().unwrap_err().to_string().contains("MERGE"));
     assert!(entries[1].is_err() && entries[2].is_err() && entries[3].is_ok());
     for bad in ["nothing", r#"{"facts": []}"#, r#"{"memory": "x"}"#, "7"] {
         assert!(parse_decisions(bad).is_err(), "{bad}");

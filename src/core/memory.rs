@@ -8,13 +8,12 @@ use super::error::{MemoryError, Result};
 use super::graph::Graph;
 use super::identity::{content_hash, new_id, now_iso};
 use super::keyword::KeywordIndex;
-use super::options::{required_text, QueryOptions};
-use super::retrieve::SearchOptions;
-use super::scope::Scope;
+use super::models::{Embedder, Llm};
+use super::options::required_text;
+use super::read::Read;
 use super::storage::{Changeset, Storage};
 use super::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
 use super::vector_store::{normalized, InMemoryVectorStore, VectorStore};
-use crate::providers::{Embedder, Llm};
 
 /// Fact-based memory over an LLM `L`, an embedder `E`, persistence `S` and a search index `V`.
 pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
@@ -156,26 +155,17 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
     }
 
-    /// The memories in `scope` most similar to `query`, best first, by the default method (see
-    /// `search_with` in `retrieve` for the other methods).
-    pub async fn search(&self, query: &str, options: &QueryOptions) -> Result<Vec<MemoryItem>> {
-        Ok(self.search_with(query, &SearchOptions::from(options.clone())).await?.results)
-    }
-
     /// The memory with this id, if any.
     pub async fn get(&self, id: &str) -> Result<Option<MemoryItem>> {
         let id = required_text("memoryId", Some(id))?;
         Ok(self.find(id).await?.map(|memory| memory.item))
     }
 
-    /// The memories in a scope, oldest first.
-    pub async fn get_all(&self, options: &QueryOptions) -> Result<Vec<MemoryItem>> {
-        let query = options.query()?;
-        self.load_scope(&query.scope).await?;
-        let keep = |item: &MemoryItem| {
-            query.scope.contains(&item.scope) && query.filter.as_ref().is_none_or(|f| f.matches(item))
-        };
-        Ok(self.index.borrow().list(query.limit, &keep).into_iter().map(|m| m.item.clone()).collect())
+    /// The memories of a scope (that pass its filter), oldest first, at most `read.limit`.
+    pub async fn get_all(&self, read: &Read) -> Result<Vec<MemoryItem>> {
+        self.load_scope(&read.scope).await?;
+        let keep = |item: &MemoryItem| read.keeps(item);
+        Ok(self.index.borrow().list(read.limit, &keep).into_iter().map(|m| m.item.clone()).collect())
     }
 
     async fn existing(&self, id: &str) -> Result<StoredMemory> {
@@ -194,24 +184,31 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         memory.item.updated_at = now_iso();
         memory.embedding = vector;
         let record = history_record(&memory.item, EventKind::Update, Some(old), Some(text.to_owned()));
-        self.commit(Changeset { upserts: vec![memory], deletes: vec![], history: vec![record], ..Changeset::default() }).await
+        self.commit(Changeset { upserts: vec![memory], deletes: vec![], history: vec![record], ..Changeset::default() })
+            .await
     }
 
     /// Removes a memory and records a DELETE.
     pub async fn delete(&self, id: &str) -> Result<()> {
         let memory = self.existing(id).await?;
         let record = history_record(&memory.item, EventKind::Delete, Some(memory.item.memory.clone()), None);
-        self.commit(Changeset { upserts: vec![], deletes: vec![memory.item.id], history: vec![record], ..Changeset::default() }).await
+        self.commit(Changeset {
+            upserts: vec![],
+            deletes: vec![memory.item.id],
+            history: vec![record],
+            ..Changeset::default()
+        })
+        .await
     }
 
-    /// Removes every memory in a scope, recording a DELETE for each; returns how many.
-    pub async fn delete_all(&self, scope: Scope) -> Result<usize> {
-        let scope = scope.validated()?;
-        self.load_scope(&scope).await?;
+    /// Removes every memory of a scope that passes its filter, recording a DELETE for each; returns how many.
+    pub async fn delete_all(&self, read: &Read) -> Result<usize> {
+        read.scope.clone().validated()?; // never "every scope", whoever built `read`
+        self.load_scope(&read.scope).await?;
         let doomed: Vec<MemoryItem> = self
             .index
             .borrow()
-            .list(usize::MAX, &|item| scope.contains(&item.scope))
+            .list(usize::MAX, &|item| read.keeps(item))
             .into_iter()
             .map(|m| m.item.clone())
             .collect();

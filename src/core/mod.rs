@@ -12,19 +12,23 @@ pub mod keyword;
 pub mod kv;
 pub mod llm_json;
 pub mod memory;
+pub mod models;
 mod on_demand;
 pub mod options;
 mod pipeline;
 pub mod plan;
 pub mod prompts;
+pub mod read;
 pub mod recall;
 pub mod remote;
+pub mod reply_schema;
 pub mod retrieve;
 pub mod scope;
 pub mod storage;
-#[cfg(test)]
-mod test_support;
+#[doc(hidden)]
+pub mod testing;
 pub mod tools;
 pub mod transfer;
 pub mod types;
 pub mod vector_store;
+pub mod warning;

@@ -1,22 +1,22 @@
-//! Per-call options as JS passes them (camelCase), and input validation.
+//! `add()`'s options and arguments as JS passes them (camelCase), and input validation. Reads take
+//! `read::ReadOptions`.
 
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::error::{MemoryError, Result};
-use super::filter::Filter;
 use super::scope::Scope;
 use super::types::{Message, Metadata};
 
-/// Default `limit` of search and getAll (seed 000 §3.3).
-pub const DEFAULT_LIMIT: usize = 100;
-
-/// Options of `add()`.
+/// Options of `add()`. Unknown keys are refused; scope keys may be snake_case too.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AddOptions {
+    #[serde(alias = "user_id")]
     pub user_id: Option<String>,
+    #[serde(alias = "agent_id")]
     pub agent_id: Option<String>,
+    #[serde(alias = "run_id")]
     pub run_id: Option<String>,
     pub metadata: Option<Metadata>,
     pub filters: Option<Value>,
@@ -24,59 +24,11 @@ pub struct AddOptions {
     pub infer: Option<bool>,
 }
 
-/// Options of `search()`, `getAll()` and `deleteAll()` (which ignores all but the scope).
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct QueryOptions {
-    pub user_id: Option<String>,
-    pub agent_id: Option<String>,
-    pub run_id: Option<String>,
-    pub limit: Option<f64>,
-    pub filters: Option<Value>,
-    pub threshold: Option<f64>,
-}
-
-/// The scope, limit and filter of a read, validated.
-pub struct Query {
-    pub scope: Scope,
-    pub limit: usize,
-    pub filter: Option<Filter>,
-    pub threshold: Option<f64>,
-}
-
-fn scope_of(user_id: &Option<String>, agent_id: &Option<String>, run_id: &Option<String>) -> Result<Scope> {
-    Scope { user_id: user_id.clone(), agent_id: agent_id.clone(), run_id: run_id.clone() }.validated()
-}
-
-/// Parses an optional filter expression.
-pub fn parse_filter(filters: &Option<Value>) -> Result<Option<Filter>> {
-    filters.as_ref().filter(|value| !value.is_null()).map(Filter::parse).transpose()
-}
-
 impl AddOptions {
     /// The validated scope.
     pub fn scope(&self) -> Result<Scope> {
-        scope_of(&self.user_id, &self.agent_id, &self.run_id)
-    }
-}
-
-impl QueryOptions {
-    /// Validates scope, limit (a positive whole number), filter and threshold.
-    pub fn query(&self) -> Result<Query> {
-        let scope = scope_of(&self.user_id, &self.agent_id, &self.run_id)?;
-        let limit = match self.limit {
-            None => DEFAULT_LIMIT,
-            Some(limit) if limit >= 1.0 && limit.fract() == 0.0 && limit.is_finite() => {
-                limit.min(u32::MAX as f64) as usize
-            }
-            Some(limit) => {
-                return Err(MemoryError::InvalidInput(format!("limit must be a positive whole number, got {limit}")))
-            }
-        };
-        if let Some(threshold) = self.threshold.filter(|t| !t.is_finite()) {
-            return Err(MemoryError::InvalidInput(format!("threshold must be a finite number, got {threshold}")));
-        }
-        Ok(Query { scope, limit, filter: parse_filter(&self.filters)?, threshold: self.threshold })
+        Scope { user_id: self.user_id.clone(), agent_id: self.agent_id.clone(), run_id: self.run_id.clone() }
+            .validated()
     }
 }
 
@@ -146,25 +98,11 @@ mod tests {
     }
 
     #[test]
-    fn query_options_validate_limit_threshold_filter_and_scope() {
-        let base = QueryOptions { user_id: Some("u".into()), ..Default::default() };
-        assert_eq!(base.query().unwrap().limit, DEFAULT_LIMIT);
-        assert_eq!(QueryOptions { limit: Some(3.0), ..base.clone() }.query().unwrap().limit, 3);
-        for limit in [0.0, -1.0, 2.5, f64::NAN] {
-            assert_eq!(
-                QueryOptions { limit: Some(limit), ..base.clone() }.query().err().unwrap().code(),
-                "INVALID_INPUT"
-            );
-        }
-        assert_eq!(
-            QueryOptions { threshold: Some(f64::INFINITY), ..base.clone() }.query().err().unwrap().code(),
-            "INVALID_INPUT"
-        );
-        assert_eq!(
-            QueryOptions { filters: Some(json!({"AND": 1})), ..base.clone() }.query().err().unwrap().code(),
-            "INVALID_FILTER"
-        );
-        assert_eq!(QueryOptions::default().query().err().unwrap().code(), "SCOPE_REQUIRED");
+    fn add_options_refuse_unknown_keys_and_take_snake_case_scopes() {
+        let options: AddOptions = serde_json::from_value(json!({"user_id": "u", "infer": false})).unwrap();
+        assert_eq!(options.scope().unwrap().user_id.as_deref(), Some("u"));
+        let error = serde_json::from_value::<AddOptions>(json!({"userId": "u", "metdata": {}})).unwrap_err();
+        assert!(error.to_string().contains("metdata"), "{error}");
     }
 
     #[test]

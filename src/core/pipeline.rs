@@ -10,14 +10,18 @@ use super::filter::Filter;
 use super::identity::{content_hash, new_id, now_iso};
 use super::llm_json::{parse_decisions, parse_facts};
 use super::memory::{history_record, MemoryEngine};
-use super::options::{parse_filter, parse_messages, AddOptions};
+use super::models::{Embedder, Llm, LlmRequest};
+use super::options::{parse_messages, AddOptions};
 use super::plan::{plan, Op};
 use super::prompts::{decision_input, extraction_input};
+use super::read::parse_filter;
+use super::reply_schema;
 use super::scope::Scope;
 use super::storage::{Changeset, Storage};
-use super::types::{AddResult, AddWarning, EventKind, Message, MemoryEvent, MemoryItem, Metadata, StoredMemory};
+use super::types::{
+    AddResult, AddWarning, EventKind, MemoryEvent, MemoryItem, Message, Metadata, StoredMemory, WarningCode,
+};
 use super::vector_store::VectorStore;
-use crate::providers::{Embedder, Llm};
 
 /// Similar memories fetched per fact for the update decision (seed 000 §4.3.2).
 const NEIGHBOURS_PER_FACT: usize = 5;
@@ -64,7 +68,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let (mut result, mut changes) = outcome?;
         match graph {
             Some(Ok(extracted)) => self.stage_graph(&extracted, &scope, &result, &mut changes),
-            Some(Err(why)) => result.warnings.push(AddWarning::new("GRAPH_FAILED", why)),
+            Some(Err(why)) => result.warnings.push(AddWarning::caused_by(WarningCode::GraphFailed, &why)),
             None => {}
         }
         self.commit(changes).await?;
@@ -84,11 +88,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     ) -> Result<(AddResult, Changeset)> {
         let system =
             options.prompt.as_deref().filter(|p| !p.trim().is_empty()).unwrap_or(&self.prompts.fact_extraction);
-        let reply = self.llm.generate(system, &extraction_input(messages), true).await;
-        let facts = match reply.map_err(|e| e.to_string()).and_then(|text| parse_facts(&text)) {
+        let (input, shape) = (extraction_input(messages), reply_schema::facts());
+        let reply = self.llm.generate(&LlmRequest::json(system, &input, &shape)).await;
+        let facts = match reply.and_then(|text| parse_facts(&text)) {
             Ok(facts) => facts,
             Err(why) => {
-                result.warnings.push(AddWarning::new("EXTRACTION_FAILED", why));
+                result.warnings.push(AddWarning::caused_by(WarningCode::ExtractionFailed, &why));
                 return Ok((result, Changeset::default()));
             }
         };
@@ -104,11 +109,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let shown = self.neighbours(&facts, &embedded, &in_scope)?;
         let existing: Vec<(String, String)> =
             shown.iter().enumerate().map(|(i, m)| (i.to_string(), m.item.memory.clone())).collect();
-        let reply = self.llm.generate(&self.prompts.update_decision, &decision_input(&existing, &facts), true).await;
-        let decisions = match reply.map_err(|e| e.to_string()).and_then(|text| parse_decisions(&text)) {
+        let (input, shape) = (decision_input(&existing, &facts), reply_schema::decisions());
+        let reply = self.llm.generate(&LlmRequest::json(&self.prompts.update_decision, &input, &shape)).await;
+        let decisions = match reply.and_then(|text| parse_decisions(&text)) {
             Ok(decisions) => decisions,
             Err(why) => {
-                result.warnings.push(AddWarning::new("DECISION_FAILED", why));
+                result.warnings.push(AddWarning::caused_by(WarningCode::DecisionFailed, &why));
                 return Ok((result, Changeset::default()));
             }
         };
@@ -190,7 +196,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                     embedded.insert(text.clone(), Some(vector));
                 }
                 Err(error @ MemoryError::DimensionMismatch { .. }) => return Err(error),
-                Err(error) => warnings.push(AddWarning::new("EMBEDDING_FAILED", format!("skipped \"{text}\": {error}"))),
+                Err(error) => warnings.push(AddWarning::caused_by_with(
+                    WarningCode::EmbeddingFailed,
+                    &format!("skipped \"{text}\""),
+                    &error,
+                )),
             }
         }
         Ok(embedded)
@@ -253,7 +263,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 Op::Add { .. } => None,
             };
             if target.is_some_and(|id| self.index.borrow().get(id).is_none()) {
-                result.warnings.push(AddWarning::new("UNKNOWN_MEMORY_ID", "memory was deleted while add() ran"));
+                let why = "memory was deleted while add() ran";
+                result.warnings.push(AddWarning::new(WarningCode::UnknownMemoryId, why));
                 continue;
             }
             match op {

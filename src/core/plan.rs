@@ -3,9 +3,10 @@
 
 use std::collections::HashSet;
 
+use super::error::MemoryError;
 use super::identity::content_hash;
 use super::llm_json::Decision;
-use super::types::{AddWarning, EventKind, StoredMemory};
+use super::types::{AddWarning, EventKind, StoredMemory, WarningCode};
 
 /// A checked operation of one `add()`.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,7 +20,7 @@ pub enum Op {
 /// Checks `decisions` against the memories shown to the LLM (`shown[i]` had temporary id `i`).
 /// `stored_with_hash` finds an existing in-scope memory with the given text hash.
 pub fn plan(
-    decisions: Vec<Result<Decision, String>>,
+    decisions: Vec<Result<Decision, MemoryError>>,
     shown: &[StoredMemory],
     stored_with_hash: impl Fn(&str) -> Option<StoredMemory>,
 ) -> (Vec<Op>, Vec<AddWarning>) {
@@ -31,13 +32,13 @@ pub fn plan(
         let decision = match decision {
             Ok(decision) => decision,
             Err(why) => {
-                warnings.push(AddWarning::new("INVALID_DECISION", why));
+                warnings.push(AddWarning::caused_by(WarningCode::InvalidDecision, &why));
                 continue;
             }
         };
         if decision.event == EventKind::Add {
             let Some(text) = decision.text else {
-                warnings.push(AddWarning::new("INVALID_DECISION", "ADD without text"));
+                warnings.push(AddWarning::new(WarningCode::InvalidDecision, "ADD without text"));
                 continue;
             };
             let hash = content_hash(&text);
@@ -51,20 +52,26 @@ pub fn plan(
         }
         let Some(id) = decision.id else {
             if decision.event != EventKind::None {
-                warnings.push(AddWarning::new("INVALID_DECISION", format!("{} without an id", decision.event.name())));
+                warnings.push(AddWarning::new(
+                    WarningCode::InvalidDecision,
+                    format!("{} without an id", decision.event.name()),
+                ));
             }
             continue;
         };
         let Some(target) = id.parse::<usize>().ok().filter(|i| i.to_string() == id).and_then(|i| shown.get(i)) else {
             warnings.push(AddWarning::new(
-                "UNKNOWN_MEMORY_ID",
+                WarningCode::UnknownMemoryId,
                 format!("ignored {} for id \"{id}\": not one of the memories shown to the LLM", decision.event.name()),
             ));
             continue;
         };
         if !touched.insert(target.item.id.clone()) {
             if decision.event != EventKind::None {
-                warnings.push(AddWarning::new("INVALID_DECISION", format!("memory \"{id}\" already has an operation")));
+                warnings.push(AddWarning::new(
+                    WarningCode::InvalidDecision,
+                    format!("memory \"{id}\" already has an operation"),
+                ));
             }
             continue;
         }
@@ -73,7 +80,8 @@ pub fn plan(
             (EventKind::Update, Some(text)) if text != target.item.memory => Op::Update { target, text },
             (EventKind::Update, Some(_)) | (EventKind::None, _) => Op::Keep { target },
             (EventKind::Update, None) => {
-                warnings.push(AddWarning::new("INVALID_DECISION", format!("UPDATE of \"{id}\" without text")));
+                warnings
+                    .push(AddWarning::new(WarningCode::InvalidDecision, format!("UPDATE of \"{id}\" without text")));
                 touched.remove(&target.item.id);
                 continue;
             }

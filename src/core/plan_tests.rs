@@ -18,7 +18,7 @@ fn stored(id: &str, text: &str) -> StoredMemory {
     }
 }
 
-fn decision(event: EventKind, id: Option<&str>, text: Option<&str>) -> Result<Decision, String> {
+fn decision(event: EventKind, id: Option<&str>, text: Option<&str>) -> Result<Decision, MemoryError> {
     Ok(Decision { event, id: id.map(Into::into), text: text.map(Into::into) })
 }
 
@@ -64,7 +64,7 @@ fn invented_and_real_uuid_ids_are_refused_and_reported() {
     let (ops, warnings) = plan(decisions, &shown, nothing_stored);
     assert!(ops.is_empty());
     assert_eq!(warnings.len(), 4);
-    assert!(warnings.iter().all(|w| w.code == "UNKNOWN_MEMORY_ID"));
+    assert!(warnings.iter().all(|w| w.code == WarningCode::UnknownMemoryId));
     assert!(warnings[1].message.contains("uuid-a"));
 }
 
@@ -91,14 +91,14 @@ fn duplicates_collapse_and_each_memory_is_touched_once() {
         ]
     );
     assert_eq!(warnings.len(), 1);
-    assert_eq!(warnings[0].code, "INVALID_DECISION");
+    assert_eq!(warnings[0].code, WarningCode::InvalidDecision);
 }
 
 #[test]
 fn unusable_entries_become_warnings() {
     let shown = [stored("uuid-a", "x")];
     let decisions = vec![
-        Err("unknown event \"MERGE\"".to_string()),
+        Err(MemoryError::LlmResponse("unknown event \"MERGE\"".into())),
         decision(EventKind::Add, None, None),
         decision(EventKind::Update, None, Some("t")),
         decision(EventKind::Update, Some("0"), None),
@@ -106,5 +106,5 @@ fn unusable_entries_become_warnings() {
     ];
     let (ops, warnings) = plan(decisions, &shown, nothing_stored);
     assert_eq!(ops, vec![Op::Delete { target: shown[0].clone() }]);
-    assert_eq!(warnings.iter().map(|w| w.code).collect::<Vec<_>>(), ["INVALID_DECISION"; 4]);
+    assert_eq!(warnings.iter().map(|w| w.code).collect::<Vec<_>>(), [WarningCode::InvalidDecision; 4]);
 }

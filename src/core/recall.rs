@@ -1,43 +1,21 @@
 //! `recall()`: the memories worth putting in a prompt, as the `<memory>` block of seed 004 §4, within a
 //! token budget (seed 004 §2.6), preferences (`metadata.type: "procedural"`) first.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
-use super::error::{MemoryError, Result};
+use super::error::Result;
 use super::fusion::Method;
 use super::memory::MemoryEngine;
-use super::options::parse_filter;
-use super::retrieve::{SearchOptions, OVERFETCH};
-use super::scope::Scope;
+use super::models::{Embedder, Llm};
+use super::read::Read;
+use super::retrieve::OVERFETCH;
 use super::storage::Storage;
 use super::types::MemoryItem;
 use super::vector_store::VectorStore;
-use crate::providers::{Embedder, Llm};
-
-/// Default number of memories recalled.
-pub const DEFAULT_TOP_K: usize = 5;
-/// Default token budget of the recalled text.
-pub const DEFAULT_TOKEN_BUDGET: usize = 2000;
 
 const OPEN: &str = "<memory>\n";
 const CLOSE: &str = "</memory>";
-
-/// Options of `recall()`.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RecallOptions {
-    pub user_id: Option<String>,
-    pub agent_id: Option<String>,
-    pub run_id: Option<String>,
-    /// Most memories to return (default 5).
-    pub top_k: Option<f64>,
-    /// Most tokens `text` may take (default 2000), counted by [`approx_tokens`].
-    pub token_budget: Option<f64>,
-    pub filters: Option<Value>,
-    /// Default `hybrid` (or `keyword` without an embedder).
-    pub method: Option<Method>,
-}
 
 /// What `recall()` returns.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -109,32 +87,20 @@ pub fn assemble(ranked: Vec<MemoryItem>, top_k: usize, budget: usize) -> (Vec<Me
     (chosen, format!("{OPEN}{lines}{CLOSE}"))
 }
 
-fn positive_whole(name: &str, value: Option<f64>, default: usize) -> Result<usize> {
-    match value {
-        None => Ok(default),
-        Some(n) if n >= 1.0 && n.fract() == 0.0 && n.is_finite() => Ok(n.min(u32::MAX as f64) as usize),
-        Some(n) => Err(MemoryError::InvalidInput(format!("{name} must be a positive whole number, got {n}"))),
-    }
-}
-
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
     /// The scope's memories most relevant to `query`, and every procedural memory of the scope, formatted
     /// for a prompt within the token budget.
-    pub async fn recall(&self, query: &str, options: &RecallOptions) -> Result<RecallResult> {
-        let top_k = positive_whole("topK", options.top_k, DEFAULT_TOP_K)?;
-        let budget = positive_whole("tokenBudget", options.token_budget, DEFAULT_TOKEN_BUDGET)?;
-        let search = SearchOptions {
-            user_id: options.user_id.clone(),
-            agent_id: options.agent_id.clone(),
-            run_id: options.run_id.clone(),
-            limit: Some(top_k.saturating_mul(OVERFETCH) as f64),
-            filters: options.filters.clone(),
-            method: Some(options.method.unwrap_or(Method::Hybrid)),
-            ..SearchOptions::default()
+    /// `read.limit` is the most memories recalled (default 5), `read.method` ranks them (default `hybrid`).
+    pub async fn recall(&self, query: &str, read: &Read) -> Result<RecallResult> {
+        let (top_k, budget) = (read.limit, read.token_budget);
+        let search = Read {
+            limit: top_k.saturating_mul(OVERFETCH),
+            method: Some(read.method.unwrap_or(Method::Hybrid)),
+            ..read.clone()
         };
-        let found = self.search_with(query, &search).await?;
+        let found = self.search(query, &search).await?;
         let mut ranked = found.results;
-        ranked.extend(self.unranked_preferences(&options.scope()?, &options.filters, &ranked)?);
+        ranked.extend(self.unranked_preferences(read, &ranked));
         let (memories, text) = assemble(ranked, top_k, budget);
         let total_tokens = approx_tokens(&text);
         Ok(RecallResult {
@@ -147,28 +113,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     }
 
     /// Procedural memories of the scope (within `filters`) that the search did not return, newest first.
-    fn unranked_preferences(
-        &self,
-        scope: &Scope,
-        filters: &Option<Value>,
-        ranked: &[MemoryItem],
-    ) -> Result<Vec<MemoryItem>> {
-        let filter = parse_filter(filters)?;
-        let keep = |item: &MemoryItem| {
-            scope.contains(&item.scope)
-                && is_procedural(item)
-                && filter.as_ref().is_none_or(|f| f.matches(item))
-                && !ranked.iter().any(|r| r.id == item.id)
-        };
+    fn unranked_preferences(&self, read: &Read, ranked: &[MemoryItem]) -> Vec<MemoryItem> {
+        let keep =
+            |item: &MemoryItem| read.keeps(item) && is_procedural(item) && !ranked.iter().any(|r| r.id == item.id);
         let index = self.index.borrow();
-        Ok(index.list(usize::MAX, &keep).into_iter().rev().map(|m| m.item.clone()).collect())
-    }
-}
-
-impl RecallOptions {
-    fn scope(&self) -> Result<Scope> {
-        Scope { user_id: self.user_id.clone(), agent_id: self.agent_id.clone(), run_id: self.run_id.clone() }
-            .validated()
+        index.list(usize::MAX, &keep).into_iter().rev().map(|m| m.item.clone()).collect()
     }
 }
 

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use super::memory::MemoryEngine;
 use super::storage::{RemoteChange, Storage};
 use super::vector_store::VectorStore;
-use crate::providers::{Embedder, Llm};
+use crate::core::models::{Embedder, Llm};
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
     /// Mirrors a change another instance made to the shared storage in this instance's index. A memory the
@@ -34,49 +34,26 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
 #[cfg(test)]
 mod tests {
-    use std::cell::RefCell;
-
     use futures_executor::block_on;
     use serde_json::json;
 
     use super::*;
-    use crate::core::error::Result;
-    use crate::core::options::{AddOptions, QueryOptions};
-    use crate::core::storage::{Changeset, InMemoryStorage, RemoteListener};
-    use crate::core::test_support::letter_engine;
-    use crate::core::types::{HistoryRecord, StoredMemory};
-
-    /// In-memory storage that keeps the listener the engine registers, to play "another tab".
-    #[derive(Default)]
-    struct Watched(InMemoryStorage, Rc<RefCell<Option<RemoteListener>>>);
-
-    impl Storage for Watched {
-        async fn load_memories(&self) -> Result<Vec<StoredMemory>> {
-            self.0.load_memories().await
-        }
-        async fn commit(&self, changes: &Changeset) -> Result<()> {
-            self.0.commit(changes).await
-        }
-        async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>> {
-            self.0.history(memory_id).await
-        }
-        async fn clear(&self) -> Result<()> {
-            self.0.clear().await
-        }
-        fn watch(&self, listener: RemoteListener) {
-            self.1.replace(Some(listener));
-        }
-    }
+    use crate::core::options::AddOptions;
+    use crate::core::read::{Read, DEFAULT_LIMIT};
+    use crate::core::scope::Scope;
+    use crate::core::storage::InMemoryStorage;
+    use crate::core::testing::{letter_engine, KeepingStorage};
+    use crate::core::types::StoredMemory;
 
     fn texts<S: Storage>(engine: &MemoryEngine<impl Llm, impl Embedder, S>) -> Vec<String> {
-        let all = QueryOptions { user_id: Some("alice".into()), ..QueryOptions::default() };
+        let all = Read::of(Scope { user_id: Some("alice".into()), ..Scope::default() }, DEFAULT_LIMIT);
         block_on(engine.get_all(&all)).unwrap().into_iter().map(|item| item.memory).collect()
     }
 
     #[test]
     fn remote_changes_reach_the_index_while_the_engine_lives() {
-        let listener = Rc::new(RefCell::new(None));
-        let engine = Rc::new(letter_engine(Watched(InMemoryStorage::default(), listener.clone())));
+        let storage = KeepingStorage::new();
+        let engine = Rc::new(letter_engine(storage.clone()));
         engine.follow_remote();
         let add = AddOptions { user_id: Some("alice".into()), ..AddOptions::default() };
         let tea = block_on(engine.add(&json!("likes tea"), &add)).unwrap().results[0].id.clone();
@@ -89,7 +66,7 @@ mod tests {
             (both[0].clone(), both[1].clone())
         };
 
-        let notify = |change: RemoteChange| (listener.borrow().as_ref().expect("the engine watches"))(change);
+        let notify = |change: RemoteChange| storage.notify(change);
         notify(RemoteChange { cleared: false, upserts: vec![dog.clone()], deletes: vec![tea] });
         assert_eq!(texts(&engine), ["walks the dog"]);
         notify(RemoteChange { cleared: true, ..RemoteChange::default() });

@@ -2,77 +2,20 @@
 //! (reciprocal rank fusion). With no embedder configured every method is answered by keywords, and the
 //! response says so.
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde::Serialize;
 
 use super::error::Result;
-use super::fusion::{reciprocal_rank, weighted, Method, Ranking, Weights, RRF_K};
+use super::fusion::{reciprocal_rank, weighted, Method, Ranking, RRF_K};
 use super::memory::MemoryEngine;
-use super::options::{required_text, Query, QueryOptions};
+use super::options::required_text;
+use super::read::Read;
 use super::storage::Storage;
 use super::types::{MemoryItem, StoredMemory};
 use super::vector_store::{Predicate, VectorStore};
-use crate::providers::{Embedder, Llm};
+use crate::core::models::{Embedder, Llm};
 
 /// Candidates each ranking contributes per wanted result before fusion (seed 004 §2.3: top_k × 4).
 pub const OVERFETCH: usize = 4;
-
-/// Options of `search()`: those of every read, plus how to rank.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SearchOptions {
-    pub user_id: Option<String>,
-    pub agent_id: Option<String>,
-    pub run_id: Option<String>,
-    pub limit: Option<f64>,
-    pub filters: Option<Value>,
-    /// Applies to the final score of `method`.
-    pub threshold: Option<f64>,
-    /// Default `vector` (or `keyword` without an embedder).
-    pub method: Option<Method>,
-    /// Relative weights of a `hybrid` search.
-    pub weights: Option<WeightOptions>,
-    /// Graph-enhanced search; default on when graph memory is enabled.
-    pub graph: Option<bool>,
-}
-
-impl From<QueryOptions> for SearchOptions {
-    /// The read `options`, ranked by the default method.
-    fn from(options: QueryOptions) -> Self {
-        let QueryOptions { user_id, agent_id, run_id, limit, filters, threshold } = options;
-        Self { user_id, agent_id, run_id, limit, filters, threshold, method: None, weights: None, graph: None }
-    }
-}
-
-/// `weights: {vector, keyword}`; a weight left out keeps its default (0.7 / 0.3). Scaled to sum to 1.
-#[derive(Debug, Clone, Copy, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WeightOptions {
-    pub vector: Option<f64>,
-    pub keyword: Option<f64>,
-}
-
-impl SearchOptions {
-    /// Scope, limit, filters and threshold, validated.
-    fn read(&self) -> Result<Query> {
-        QueryOptions {
-            user_id: self.user_id.clone(),
-            agent_id: self.agent_id.clone(),
-            run_id: self.run_id.clone(),
-            limit: self.limit,
-            filters: self.filters.clone(),
-            threshold: self.threshold,
-        }
-        .query()
-    }
-
-    /// The hybrid weights, validated and normalised.
-    pub fn weights(&self) -> Result<Weights> {
-        let given = self.weights.unwrap_or_default();
-        let default = Weights::default();
-        Weights::normalised(given.vector.unwrap_or(default.vector), given.keyword.unwrap_or(default.keyword))
-    }
-}
 
 /// The result of `search()`: best first, and the method that ranked them.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -95,21 +38,19 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
     }
 
-    /// The scope's memories that best match `query`, ranked by `options.method`. Every ranking honours
-    /// scope and filters; fused methods take `limit × 4` candidates from each ranking; `threshold`
-    /// applies to the final score.
-    pub async fn search_with(&self, query: &str, options: &SearchOptions) -> Result<SearchResponse> {
+    /// The scope's memories that best match `query`, ranked by `read.method` (default `vector`). Every
+    /// ranking honours scope and filters; fused methods take `limit × 4` candidates from each ranking;
+    /// `threshold` applies to the final score.
+    pub async fn search(&self, query: &str, read: &Read) -> Result<SearchResponse> {
         let text = required_text("query", Some(query))?;
-        let read = options.read()?;
-        let weights = options.weights()?;
-        let method = self.effective_method(options.method);
+        let (weights, method) = (read.weights, self.effective_method(read.method));
         self.load_scope(&read.scope).await?;
         let vector = match method {
             Method::Keyword => None,
             _ => Some(self.embed_for_index(text).await?),
         };
         let in_scope = |item: &MemoryItem| read.scope.contains(&item.scope);
-        let keep = |item: &MemoryItem| in_scope(item) && read.filter.as_ref().is_none_or(|f| f.matches(item));
+        let keep = |item: &MemoryItem| read.keeps(item);
         let index = self.index.borrow();
         let keywords = self.keywords.borrow();
         let by_vector = |limit: usize| -> Result<Ranking> {
@@ -135,7 +76,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             .take(read.limit)
             .collect();
         let mut relations = None;
-        if options.graph.unwrap_or(true) && self.graph_enabled() {
+        if read.graph.unwrap_or(true) && self.graph_enabled() {
             let hits = self.graph_hits(text, &read.scope).unwrap_or_default();
             if !hits.memory_ids.is_empty() {
                 let linked = |id: &str| hits.memory_ids.iter().any(|m| m == id);

@@ -4,57 +4,14 @@ use futures_executor::block_on;
 use serde_json::json;
 
 use crate::core::config::Prompts;
-use crate::core::error::{MemoryError, Result};
 use crate::core::memory::MemoryEngine;
-use crate::core::options::{AddOptions, QueryOptions};
+use crate::core::options::AddOptions;
+use crate::core::read::{Read, DEFAULT_LIMIT};
 use crate::core::scope::Scope;
-use crate::core::storage::{Changeset, InMemoryStorage, Storage};
-use crate::core::types::{HistoryRecord, MemoryItem, StoredMemory};
+use crate::core::storage::{InMemoryStorage, Storage};
+use crate::core::testing::{KeepingStorage, NoEmbedder, NoLlm};
+use crate::core::types::{MemoryItem, StoredMemory};
 use crate::core::vector_store::VectorStore;
-use crate::providers::{Embedder, Llm};
-
-/// Neither an LLM nor an embedder.
-struct Off;
-
-impl Llm for Off {
-    async fn generate(&self, _: &str, _: &str, _: bool) -> Result<String> {
-        Err(MemoryError::InvalidInput("off".into()))
-    }
-    fn is_configured(&self) -> bool {
-        false
-    }
-}
-
-impl Embedder for Off {
-    async fn embed(&self, _: &[String]) -> Result<Vec<Vec<f32>>> {
-        Err(MemoryError::InvalidInput("off".into()))
-    }
-    fn is_configured(&self) -> bool {
-        false
-    }
-}
-
-/// Storage that already holds one memory when opened.
-struct Holding(StoredMemory);
-
-impl Storage for Holding {
-    async fn load_memories(&self) -> Result<Vec<StoredMemory>> {
-        Ok(vec![self.0.clone()])
-    }
-    async fn commit(&self, _: &Changeset) -> Result<()> {
-        Ok(())
-    }
-    async fn history(&self, _: &str) -> Result<Vec<HistoryRecord>> {
-        Ok(Vec::new())
-    }
-    async fn clear(&self) -> Result<()> {
-        Ok(())
-    }
-}
-
-fn prompts() -> Prompts {
-    Prompts { fact_extraction: String::new(), update_decision: String::new() }
-}
 
 /// Ids the keyword index alone finds for `query`, looked up without going through a search.
 fn indexed<L, E, S: Storage>(engine: &MemoryEngine<L, E, S>, query: &str) -> Vec<String> {
@@ -67,7 +24,7 @@ fn alice() -> AddOptions {
 
 #[test]
 fn commits_and_reset_update_the_keyword_index_directly() {
-    let engine = MemoryEngine::<Off, Off, InMemoryStorage>::new(Off, Off, InMemoryStorage::default(), prompts());
+    let engine = MemoryEngine::new(NoLlm, NoEmbedder::new(), InMemoryStorage::default(), Prompts::default());
     let added = block_on(engine.add(&json!("User likes tea"), &alice())).unwrap();
     let id = added.results[0].id.clone();
     assert_eq!(indexed(&engine, "tea"), [id.as_str()]);
@@ -97,15 +54,10 @@ fn open_builds_the_keyword_index_from_storage() {
         updated_at: String::new(),
         scope: Scope { user_id: Some("alice".into()), ..Scope::default() },
     };
-    let engine = block_on(MemoryEngine::<Off, Off, Holding>::open(
-        Off,
-        Off,
-        Holding(StoredMemory { item, embedding: None }),
-        prompts(),
-    ))
-    .unwrap();
+    let storage = KeepingStorage::holding(vec![StoredMemory { item, embedding: None }]);
+    let engine = block_on(MemoryEngine::open(NoLlm, NoEmbedder::new(), storage, Prompts::default())).unwrap();
     assert_eq!(indexed(&engine, "portuguese"), ["m1"]);
-    let read = QueryOptions { user_id: Some("alice".into()), ..QueryOptions::default() };
+    let read = Read::of(Scope { user_id: Some("alice".into()), ..Scope::default() }, DEFAULT_LIMIT);
     let found = block_on(engine.search("portuguese", &read)).unwrap();
-    assert_eq!(found[0].id, "m1");
+    assert_eq!(found.results[0].id, "m1");
 }

@@ -11,12 +11,12 @@ use super::error::{MemoryError, Result};
 use super::fusion::Method;
 use super::identity::{content_hash, new_id, now_iso};
 use super::memory::{history_record, MemoryEngine};
-use super::retrieve::SearchOptions;
+use super::read::Read;
 use super::scope::Scope;
 use super::storage::{Changeset, Storage};
 use super::types::{EventKind, MemoryItem, Metadata, StoredMemory};
 use super::vector_store::VectorStore;
-use crate::providers::{Embedder, Llm};
+use crate::core::models::{Embedder, Llm};
 
 /// The tool that searches memories.
 pub const SEARCH_MEMORY: &str = "search_memory";
@@ -157,15 +157,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 return Err(MemoryError::InvalidInput(why));
             }
         };
-        let options = SearchOptions {
-            user_id: scope.user_id,
-            agent_id: scope.agent_id,
-            run_id: scope.run_id,
-            limit: Some(limit),
-            method: Some(Method::Hybrid),
-            ..SearchOptions::default()
-        };
-        let found = self.search_with(&args.query, &options).await?;
+        let read = Read { method: Some(Method::Hybrid), ..Read::of(scope, limit as usize) };
+        let found = self.search(&args.query, &read).await?;
         let results: Vec<Value> =
             found.results.iter().map(|m| json!({"id": m.id, "memory": m.memory, "score": m.score})).collect();
         Ok(json!({ "results": results }))
@@ -211,7 +204,13 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         };
         let reply = json!({"event": EventKind::Add, "id": item.id, "memory": content});
         let history = vec![history_record(&item, EventKind::Add, None, Some(content.to_owned()))];
-        self.commit(Changeset { upserts: vec![StoredMemory { item, embedding }], deletes: vec![], history, ..Changeset::default() }).await?;
+        self.commit(Changeset {
+            upserts: vec![StoredMemory { item, embedding }],
+            deletes: vec![],
+            history,
+            ..Changeset::default()
+        })
+        .await?;
         Ok(reply)
     }
 

@@ -17,7 +17,7 @@ use super::scope::Scope;
 use super::storage::{Changeset, Storage};
 use super::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
 use super::vector_store::VectorStore;
-use crate::providers::{Embedder, Llm};
+use crate::core::models::{Embedder, Llm};
 
 /// The format version this library writes and reads.
 pub const EXPORT_VERSION: u32 = 1;
@@ -198,7 +198,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let stored = self.stored_history_ids(&bundle.history).await?;
         let history: Vec<HistoryRecord> = bundle.history.into_iter().filter(|r| !stored.contains(&r.id)).collect();
         let summary = ImportSummary { memories: bundle.memories.len(), history: history.len() };
-        self.commit(Changeset { upserts: bundle.memories, deletes: Vec::new(), history, ..Changeset::default() }).await?;
+        self.commit(Changeset { upserts: bundle.memories, deletes: Vec::new(), history, ..Changeset::default() })
+            .await?;
         Ok(summary)
     }
 

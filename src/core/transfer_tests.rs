@@ -3,19 +3,15 @@ use serde_json::json;
 
 use super::*;
 use crate::core::config::Prompts;
-use crate::core::options::{AddOptions, QueryOptions};
+use crate::core::options::AddOptions;
+use crate::core::read::{Read, DEFAULT_LIMIT};
 use crate::core::storage::InMemoryStorage;
-use crate::core::test_support::{Letters, NoLlm};
+use crate::core::testing::{Letters, NoLlm};
 
 type Engine = MemoryEngine<NoLlm, Letters, InMemoryStorage>;
 
 fn engine(dimension: usize) -> Engine {
-    MemoryEngine::new(
-        NoLlm,
-        Letters(dimension),
-        InMemoryStorage::default(),
-        Prompts { fact_extraction: "".into(), update_decision: "".into() },
-    )
+    MemoryEngine::new(NoLlm, Letters::new(dimension), InMemoryStorage::default(), Prompts::default())
 }
 
 fn user(id: &str) -> Scope {
@@ -43,8 +39,7 @@ fn filled() -> Engine {
 }
 
 fn everything(engine: &Engine, who: &str) -> Vec<StoredMemory> {
-    let items =
-        block_on(engine.get_all(&QueryOptions { user_id: Some(who.into()), ..QueryOptions::default() })).unwrap();
+    let items = block_on(engine.get_all(&Read::of(user(who), DEFAULT_LIMIT))).unwrap();
     items.iter().map(|item| engine.index.borrow().get(&item.id).unwrap().clone()).collect()
 }
 
@@ -65,7 +60,7 @@ fn export_then_import_into_an_empty_memory_is_exact() {
         assert_eq!(block_on(target.history(id)).unwrap(), block_on(source.history(id)).unwrap());
     }
     assert_eq!(block_on(target.export(Scope::default())).unwrap(), jsonl, "a second export is identical");
-    let search = QueryOptions { user_id: Some("alice".into()), ..QueryOptions::default() };
+    let search = Read::of(user("alice"), DEFAULT_LIMIT);
     assert_eq!(block_on(target.search("green", &search)).unwrap(), block_on(source.search("green", &search)).unwrap());
 }
 

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::scope::Scope;
+pub use super::warning::{AddWarning, WarningCode};
 
 /// Arbitrary JSON key/value pairs attached to a memory.
 pub type Metadata = Map<String, Value>;
@@ -76,20 +77,6 @@ pub struct MemoryEvent {
     pub new_memory: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Metadata>,
-}
-
-/// Something `add()` skipped instead of failing the whole call.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AddWarning {
-    /// `EXTRACTION_FAILED`, `DECISION_FAILED`, `INVALID_DECISION`, `EMBEDDING_FAILED` or `UNKNOWN_MEMORY_ID`.
-    pub code: &'static str,
-    pub message: String,
-}
-
-impl AddWarning {
-    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
-        Self { code, message: message.into() }
-    }
 }
 
 /// The result of `add()`.

@@ -7,6 +7,7 @@ use serde::Serialize;
 use wasm_bindgen::JsValue;
 
 use crate::core::error::MemoryError;
+use crate::core::read::{Read, ReadCall, ReadOptions};
 
 /// Reads the argument `name` as `T`; `undefined`/`null` give `T::default()`. `wrap` makes the error.
 pub fn from_js<T: DeserializeOwned + Default>(
@@ -24,6 +25,11 @@ pub fn from_js<T: DeserializeOwned + Default>(
         let inner = error.into_inner();
         wrap(if path == "." { format!("{name}: {inner}") } else { format!("{path}: {inner}") })
     })
+}
+
+/// A read's options (`undefined` is `{}`), checked for `call`.
+pub fn read_options(value: JsValue, call: ReadCall) -> Result<Read, MemoryError> {
+    from_js::<ReadOptions>(value, "options", MemoryError::InvalidInput)?.check(call)
 }
 
 /// A string argument, or `INVALID_INPUT` naming it.

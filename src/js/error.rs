@@ -1,18 +1,21 @@
-//! The one place core errors become JS: an `Error` named `MemoryError` with a stable `code`
-//! (and `status` for HTTP failures).
+//! The one place core errors become JS: a `MemoryError` (a subclass of `Error` defined in
+//! `memory_error.js` and exported by the package) with a stable `code`, and `status` for HTTP failures.
 
-use js_sys::Reflect;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::prelude::*;
 
 use crate::core::error::MemoryError;
 
-/// Converts a core error into a JS `Error` with `code` (and `status` when an HTTP status is known).
+#[wasm_bindgen(module = "/src/js/memory_error.js")]
+extern "C" {
+    /// The JS class `MemoryError`.
+    #[wasm_bindgen(js_name = MemoryError)]
+    type JsMemoryError;
+
+    #[wasm_bindgen(constructor, js_class = "MemoryError")]
+    fn new(message: &str, code: &str, status: Option<u16>) -> JsMemoryError;
+}
+
+/// Converts a core error into a JS `MemoryError` with `code` (and `status` when an HTTP status is known).
 pub fn to_js_error(error: MemoryError) -> JsValue {
-    let js_error = js_sys::Error::new(&error.to_string());
-    js_error.set_name("MemoryError");
-    let _ = Reflect::set(&js_error, &"code".into(), &error.code().into());
-    if let Some(status) = error.http_status() {
-        let _ = Reflect::set(&js_error, &"status".into(), &JsValue::from(status));
-    }
-    js_error.into()
+    JsMemoryError::new(&error.to_string(), error.code(), error.http_status()).into()
 }

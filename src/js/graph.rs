@@ -4,15 +4,14 @@ use js_sys::Promise;
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{from_js, string_arg};
+use super::convert::{read_options, string_arg};
 use super::{promise, Memory};
 use crate::core::error::MemoryError;
-use crate::core::options::QueryOptions;
+use crate::core::read::ReadCall;
 use crate::core::scope::Scope;
 
 fn scope_of(options: JsValue) -> Result<Scope, MemoryError> {
-    let options: QueryOptions = from_js(options, "options", MemoryError::InvalidInput)?;
-    Ok(Scope { user_id: options.user_id, agent_id: options.agent_id, run_id: options.run_id })
+    Ok(read_options(options, ReadCall::ScopeOnly)?.scope)
 }
 
 #[wasm_bindgen]

@@ -1,14 +1,12 @@
 //! The JS binding: a thin `Memory` class that converts arguments, calls the core engine and maps
 //! errors. Every method returns a Promise and rejects with a coded `MemoryError`.
 
+#[cfg(feature = "bench")]
 mod bench;
-mod compose;
 mod convert;
 mod error;
 mod graph;
-mod live;
 mod tools;
-mod models;
 
 use std::future::Future;
 use std::rc::Rc;
@@ -19,16 +17,14 @@ use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use self::compose::{parts, Engine, Parts};
-use self::convert::{from_js, string_arg, to_js};
+use self::convert::{from_js, read_options, string_arg, to_js};
 use self::error::to_js_error;
-use crate::core::config::{MemoryConfig, ResolvedConfig};
 use crate::core::error::MemoryError;
-use crate::core::memory::MemoryEngine;
-use crate::core::options::{AddOptions, QueryOptions};
-use crate::core::retrieve::SearchOptions;
-use crate::core::scope::Scope;
+use crate::core::options::AddOptions;
+use crate::core::read::{ReadCall, ReadOptions};
+use crate::platform::compose::{parts, split, Engine, Parts};
 use crate::platform::env_var;
+use crate::providers::config::{MemoryConfig, ResolvedConfig};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = include_str!("types.d.ts");
@@ -66,7 +62,7 @@ fn message(text: &str) -> Value {
 /// Reads a JS config: its JSON part through serde, its live values (callbacks, bindings) as they are.
 fn configure(config: &JsValue) -> Result<(ResolvedConfig, Parts), MemoryError> {
     crate::core::keyword::set_normalizer(crate::platform::js_nfc);
-    let (json, live) = live::split(config);
+    let (json, live) = split(config);
     let config: MemoryConfig = from_js(json, "config", MemoryError::InvalidConfig)?;
     let config = config.resolve(&env_var)?;
     let parts = parts(&config, &live)?;
@@ -86,11 +82,7 @@ impl Memory {
             let why = "storage: persistent storage must be opened with `await Memory.open(config)`";
             return Err(to_js_error(MemoryError::InvalidConfig(why.into())));
         }
-        let engine = MemoryEngine::new_with_index(parts.llm, parts.embedder, parts.storage, config.prompts, parts.index);
-        if config.graph_enabled {
-            engine.set_graph(Vec::new());
-        }
-        Ok(Memory { engine: Rc::new(engine) })
+        Ok(Memory { engine: Rc::new(parts.engine(&config)) })
     }
 
     /// Creates a memory and loads everything its storage holds into the search index.
@@ -98,11 +90,7 @@ impl Memory {
     pub fn open(#[wasm_bindgen(unchecked_optional_param_type = "MemoryConfig")] config: JsValue) -> Promise {
         future_to_promise(async move {
             let (config, parts) = configure(&config).map_err(to_js_error)?;
-            let engine = MemoryEngine::open_with_index(parts.llm, parts.embedder, parts.storage, config.prompts, parts.index).await;
-            let engine = Rc::new(engine.map_err(to_js_error)?);
-            if config.graph_enabled {
-                engine.enable_graph().await.map_err(to_js_error)?;
-            }
+            let engine = Rc::new(parts.open(&config).await.map_err(to_js_error)?);
             engine.follow_remote();
             Ok(Memory { engine }.into())
         })
@@ -134,8 +122,7 @@ impl Memory {
         let engine = self.engine.clone();
         promise(async move {
             let query = string_arg(&query, "query")?;
-            let options: SearchOptions = from_js(options, "options", MemoryError::InvalidInput)?;
-            engine.search_with(&query, &options).await
+            engine.search(&query, &read_options(options, ReadCall::Search)?).await
         })
     }
 
@@ -153,10 +140,9 @@ impl Memory {
     #[wasm_bindgen(js_name = getAll, unchecked_return_type = "Promise<GetAllResult>")]
     pub fn get_all(&self, #[wasm_bindgen(unchecked_param_type = "GetAllOptions")] options: JsValue) -> Promise {
         let engine = self.engine.clone();
-        promise(async move {
-            let options: QueryOptions = from_js(options, "options", MemoryError::InvalidInput)?;
-            Ok(Results { results: engine.get_all(&options).await? })
-        })
+        promise(
+            async move { Ok(Results { results: engine.get_all(&read_options(options, ReadCall::GetAll)?).await? }) },
+        )
     }
 
     /// Replaces a memory's text. Rejects with `NOT_FOUND` for an unknown id.
@@ -187,14 +173,12 @@ impl Memory {
         })
     }
 
-    /// Deletes every memory in a scope.
+    /// Deletes every memory of a scope that passes `filters` (all of the scope's without).
     #[wasm_bindgen(js_name = deleteAll, unchecked_return_type = "Promise<{ message: string }>")]
-    pub fn delete_all(&self, #[wasm_bindgen(unchecked_param_type = "Scope")] options: JsValue) -> Promise {
+    pub fn delete_all(&self, #[wasm_bindgen(unchecked_param_type = "DeleteAllOptions")] options: JsValue) -> Promise {
         let engine = self.engine.clone();
         promise(async move {
-            let options: QueryOptions = from_js(options, "options", MemoryError::InvalidInput)?;
-            let scope = Scope { user_id: options.user_id, agent_id: options.agent_id, run_id: options.run_id };
-            engine.delete_all(scope).await?;
+            engine.delete_all(&read_options(options, ReadCall::DeleteAll)?).await?;
             Ok(message("Memories deleted successfully!"))
         })
     }
@@ -220,7 +204,10 @@ impl Memory {
     #[wasm_bindgen(js_name = exportMemories, unchecked_return_type = "Promise<string>")]
     pub fn export_memories(&self, #[wasm_bindgen(unchecked_param_type = "Scope")] options: JsValue) -> Promise {
         let engine = self.engine.clone();
-        promise(async move { engine.export(from_js::<Scope>(options, "options", MemoryError::InvalidInput)?).await })
+        promise(async move {
+            let options: ReadOptions = from_js(options, "options", MemoryError::InvalidInput)?;
+            engine.export(options.any_scope()?).await
+        })
     }
 
     /// Writes back an `exportMemories` text, all or nothing. Rejects with `INVALID_INPUT` naming a bad line.

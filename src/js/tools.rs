@@ -8,14 +8,14 @@ use serde::Deserialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::compose::Engine;
-use super::convert::{from_js, string_arg, to_js};
+use super::convert::{from_js, read_options, string_arg, to_js};
 use super::error::to_js_error;
 use super::{promise, Memory};
 use crate::core::error::MemoryError;
-use crate::core::recall::RecallOptions;
+use crate::core::read::ReadCall;
 use crate::core::scope::Scope;
 use crate::core::tools::{tool_definitions, ToolFormat};
+use crate::platform::compose::Engine;
 
 /// `tools()`'s second argument.
 #[derive(Default, Deserialize)]
@@ -36,8 +36,7 @@ impl Memory {
         let engine = self.engine.clone();
         promise(async move {
             let query = string_arg(&query, "query")?;
-            let options: RecallOptions = from_js(options, "options", MemoryError::InvalidInput)?;
-            engine.recall(&query, &options).await
+            engine.recall(&query, &read_options(options, ReadCall::Recall)?).await
         })
     }
 
@@ -48,9 +47,8 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "Scope")] scope: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ToolsOptions")] options: JsValue,
     ) -> Result<MemoryTools, JsValue> {
-        let scope: Scope = from_js(scope, "scope", MemoryError::InvalidInput).map_err(to_js_error)?;
+        let scope = read_options(scope, ReadCall::ScopeOnly).map_err(to_js_error)?.scope;
         let options: ToolsOptions = from_js(options, "options", MemoryError::InvalidInput).map_err(to_js_error)?;
-        let scope = scope.validated().map_err(to_js_error)?;
         Ok(MemoryTools { engine: self.engine.clone(), scope, format: options.format.unwrap_or_default() })
     }
 }

@@ -4,7 +4,11 @@ export interface Message {
   content: string;
 }
 
-/** Who a memory belongs to. Every call that reads or writes memories needs at least one of these. */
+/**
+ * Who a memory belongs to. Every call that reads or writes memories needs at least one of these. Every
+ * options object is strict: an unknown key (or one the call does not use) rejects with `INVALID_INPUT`
+ * naming it. mem0's snake_case `user_id`, `agent_id`, `run_id` are accepted as aliases.
+ */
 export interface Scope {
   userId?: string;
   agentId?: string;
@@ -69,10 +73,22 @@ export interface MemoryEvent {
 }
 
 /** Something add() skipped rather than failing the whole call (see `code`). */
+/** Why part of an `add()` was skipped. */
+export type WarningCode =
+  | "EXTRACTION_FAILED"
+  | "DECISION_FAILED"
+  | "INVALID_DECISION"
+  | "EMBEDDING_FAILED"
+  | "UNKNOWN_MEMORY_ID"
+  | "GRAPH_FAILED";
+
 export interface AddWarning {
-  /** `EXTRACTION_FAILED`, `DECISION_FAILED`, `INVALID_DECISION`, `EMBEDDING_FAILED` or `UNKNOWN_MEMORY_ID`. */
-  code: string;
+  code: WarningCode;
   message: string;
+  /** The code of the error behind the warning (e.g. `LLM_HTTP` for a model service's 429). */
+  cause?: MemoryErrorCode;
+  /** The HTTP status behind it, when a model service answered with one. */
+  status?: number;
 }
 
 export interface AddResult {
@@ -214,8 +230,10 @@ export interface AddOptions extends Scope {
 }
 
 export interface SearchOptions extends Scope {
-  /** Default 100. */
+  /** Most results. Default 100. */
   limit?: number;
+  /** `limit` by mem0's other name; give one of the two. */
+  topK?: number;
   filters?: FilterExpression;
   /** Drop results whose final score (that of `method`) is below this. */
   threshold?: number;
@@ -229,6 +247,8 @@ export interface SearchOptions extends Scope {
 
 export interface RecallOptions extends Scope {
   /** Most memories to recall. Default 5. */
+  limit?: number;
+  /** `limit` by another name; give one of the two. */
   topK?: number;
   /** Most tokens `text` may take. Default 2000. */
   tokenBudget?: number;
@@ -238,8 +258,15 @@ export interface RecallOptions extends Scope {
 }
 
 export interface GetAllOptions extends Scope {
-  /** Default 100. */
+  /** Most memories. Default 100. */
   limit?: number;
+  /** `limit` by mem0's other name; give one of the two. */
+  topK?: number;
+  filters?: FilterExpression;
+}
+
+export interface DeleteAllOptions extends Scope {
+  /** Delete only the scope's memories that match. Default: all of them. */
   filters?: FilterExpression;
 }
 
@@ -411,6 +438,8 @@ export interface GenerateRequest {
   user: string;
   /** True when the reply must be JSON. */
   json: boolean;
+  /** With `json`: the JSON Schema the reply must match (`name` suits a tool or `response_format` name). */
+  schema?: { name: string; description: string; schema: Record<string, JsonValue> };
 }
 
 /** The LLM: a discriminated union on `provider`. `"none"` means no LLM: `add()` stores messages as they are. */
@@ -544,8 +573,10 @@ export type MemoryErrorCode =
   | "STORAGE_QUOTA"
   | "STORAGE_UNAVAILABLE";
 
-/** The `Error` every failed call rejects with. */
-export interface MemoryError extends Error {
+/** The `Error` every failed call rejects with (and `new Memory` throws); `err instanceof MemoryError` works. */
+export class MemoryError extends Error {
+  constructor(message: string, code: MemoryErrorCode, status?: number);
+  readonly name: "MemoryError";
   code: MemoryErrorCode;
   /** HTTP status, for `LLM_HTTP` and `EMBEDDING_HTTP`. */
   status?: number;

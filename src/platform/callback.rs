@@ -9,7 +9,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::core::config::invalid;
 use crate::core::error::{MemoryError, Result};
-use crate::providers::{checked_vectors, Embedder, Llm};
+use crate::providers::{checked_vectors, Embedder, Llm, LlmRequest};
 
 /// A readable message for whatever JS threw.
 fn js_message(value: &JsValue) -> String {
@@ -47,10 +47,21 @@ impl CallbackLlm {
 }
 
 impl Llm for CallbackLlm {
-    async fn generate(&self, system: &str, user: &str, json: bool) -> Result<String> {
+    /// Calls `generate({system, user, json, schema?})`; `schema` is `{name, description, schema}` (a JSON
+    /// Schema) when the reply must be JSON of that shape.
+    async fn generate(&self, wanted: &LlmRequest<'_>) -> Result<String> {
         let request = Object::new();
+        let (system, user, json) = (wanted.system, wanted.user, wanted.wants_json());
         for (key, value) in [("system", JsValue::from_str(system)), ("user", user.into()), ("json", json.into())] {
             let _ = Reflect::set(&request, &key.into(), &value);
+        }
+        if let Some(shape) = wanted.reply {
+            let shape =
+                serde_json::json!({"name": shape.name, "description": shape.description, "schema": shape.schema});
+            let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+            if let Ok(shape) = serde::Serialize::serialize(&shape, &serializer) {
+                let _ = Reflect::set(&request, &"schema".into(), &shape);
+            }
         }
         let reply = call(&self.generate, &JsValue::NULL, &[request.into()]).await.map_err(MemoryError::LlmCallback)?;
         reply.as_string().ok_or_else(|| {

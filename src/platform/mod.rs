@@ -2,15 +2,16 @@
 //! environment variables where it has them.
 
 mod callback;
+pub mod compose;
 mod env;
 mod fetch;
+pub mod indexeddb;
 mod kv;
 mod nfc;
 mod workers_ai;
-pub mod indexeddb;
 
-pub use env::env_var;
 pub use callback::{CallbackEmbedder, CallbackLlm};
+pub use env::env_var;
 pub use fetch::FetchClient;
 pub use kv::JsKv;
 pub use nfc::js_nfc;

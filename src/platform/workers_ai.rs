@@ -10,9 +10,11 @@ use serde_json::{json, Value};
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::callback::call;
-use crate::core::config::{invalid, WorkersAiEmbedderSettings, WorkersAiLlmSettings};
+use crate::core::config::invalid;
 use crate::core::error::{MemoryError, Result};
-use crate::providers::{checked_vectors, json_vectors, Embedder, Llm, ReplySchemas};
+use crate::core::reply_schema::ReplySchema;
+use crate::providers::config::{WorkersAiEmbedderSettings, WorkersAiLlmSettings};
+use crate::providers::{checked_vectors, json_vectors, Embedder, Llm, LlmRequest};
 
 /// The AI binding: an object with a `run(model, inputs)` method.
 struct Binding {
@@ -42,28 +44,25 @@ impl Binding {
 pub struct WorkersAiLlm {
     binding: Binding,
     settings: WorkersAiLlmSettings,
-    schemas: ReplySchemas,
     json_mode: Cell<bool>,
 }
 
 impl WorkersAiLlm {
-    /// `binding` is the live value at `llm.binding`; `schemas` are sent as JSON schemas where known.
-    pub fn new(binding: &JsValue, settings: WorkersAiLlmSettings, schemas: ReplySchemas) -> Result<Self> {
+    /// `binding` is the live value at `llm.binding`.
+    pub fn new(binding: &JsValue, settings: WorkersAiLlmSettings) -> Result<Self> {
         let json_mode = Cell::new(settings.json_mode);
-        Ok(Self { binding: Binding::new(binding, "llm.binding")?, settings, schemas, json_mode })
+        Ok(Self { binding: Binding::new(binding, "llm.binding")?, settings, json_mode })
     }
 
-    fn inputs(&self, system: &str, user: &str, json_mode: bool) -> Value {
+    /// The inputs for `system` + `user`; with `shape`, JSON mode with that schema.
+    fn inputs(&self, system: &str, user: &str, shape: Option<&ReplySchema>) -> Value {
         let mut inputs = json!({
             "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
             "max_tokens": self.settings.max_tokens,
             "temperature": self.settings.temperature,
         });
-        if json_mode {
-            inputs["response_format"] = match self.schemas.find(system) {
-                Some(shape) => json!({"type": "json_schema", "json_schema": shape.schema}),
-                None => json!({"type": "json_object"}),
-            };
+        if let Some(shape) = shape {
+            inputs["response_format"] = json!({"type": "json_schema", "json_schema": shape.schema});
         }
         inputs
     }
@@ -85,13 +84,14 @@ fn reply_text(output: &Value) -> Result<String> {
 }
 
 impl Llm for WorkersAiLlm {
-    async fn generate(&self, system: &str, user: &str, json: bool) -> Result<String> {
+    async fn generate(&self, request: &LlmRequest<'_>) -> Result<String> {
         let model = &self.settings.model;
         let failed = |why: String| MemoryError::LlmCallback(format!("Workers AI binding: {why}"));
-        let structured = json && self.json_mode.get();
-        let output = match self.binding.run(model, &self.inputs(system, user, structured)).await {
-            Err(why) if structured && refuses_json_mode(&why) => {
-                let output = self.binding.run(model, &self.inputs(system, user, false)).await.map_err(failed)?;
+        let (system, user) = (request.system, request.user);
+        let shape = request.reply.filter(|_| self.json_mode.get());
+        let output = match self.binding.run(model, &self.inputs(system, user, shape)).await {
+            Err(why) if shape.is_some() && refuses_json_mode(&why) => {
+                let output = self.binding.run(model, &self.inputs(system, user, None)).await.map_err(failed)?;
                 self.json_mode.set(false);
                 output
             }

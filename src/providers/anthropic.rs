@@ -5,10 +5,10 @@
 
 use serde_json::{json, Value};
 
-use super::reply_schema::{ReplySchema, ReplySchemas};
 use super::structured::StructuredOutput;
-use super::{endpoint, Llm, Target};
+use super::{endpoint, upstream, Llm, LlmRequest, Target};
 use crate::core::error::{MemoryError, Result};
+use crate::core::reply_schema::ReplySchema;
 use crate::http::{HttpClient, HttpRequest, RetryPolicy};
 
 /// Resolved settings for an Anthropic model.
@@ -34,14 +34,12 @@ pub struct AnthropicChat<C> {
     client: C,
     target: Target,
     settings: AnthropicSettings,
-    schemas: ReplySchemas,
     tool_output: StructuredOutput,
     retry: RetryPolicy,
 }
 
 impl<C: HttpClient> AnthropicChat<C> {
-    /// `schemas` are the reply shapes to force through tools.
-    pub fn new(client: C, settings: AnthropicSettings, schemas: ReplySchemas, retry: RetryPolicy) -> Self {
+    pub fn new(client: C, settings: AnthropicSettings, retry: RetryPolicy) -> Self {
         let mut headers = vec![
             ("content-type".to_owned(), "application/json".to_owned()),
             ("anthropic-version".to_owned(), settings.version.clone()),
@@ -54,7 +52,7 @@ impl<C: HttpClient> AnthropicChat<C> {
         }
         let target = Target { url: endpoint(&settings.base_url, "messages"), headers };
         let tool_output = StructuredOutput::new(settings.tool_output, &["tool"]);
-        Self { client, target, settings, schemas, tool_output, retry }
+        Self { client, target, settings, tool_output, retry }
     }
 
     fn request(&self, system: &str, user: &str, tool: Option<&ReplySchema>) -> HttpRequest {
@@ -94,22 +92,20 @@ fn reply_text(body: &str) -> Result<String> {
 }
 
 impl<C: HttpClient> Llm for AnthropicChat<C> {
-    async fn generate(&self, system: &str, user: &str, json: bool) -> Result<String> {
-        let tool = if json { self.schemas.find(system) } else { None };
-        let request = |forced: bool| self.request(system, user, tool.filter(|_| forced));
-        let response = self
-            .tool_output
-            .send(&self.client, &self.retry, tool.is_some(), request)
-            .await
-            .map_err(MemoryError::Llm)?;
+    async fn generate(&self, call: &LlmRequest<'_>) -> Result<String> {
+        let request = |forced: bool| self.request(call.system, call.user, call.reply.filter(|_| forced));
+        let response = self.tool_output.send(&self.client, &self.retry, call.wants_json(), request).await;
+        let response = response.map_err(|e| MemoryError::Llm(upstream(e)))?;
         reply_text(&response.body)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use futures_executor::block_on;
+
     use super::*;
-    use crate::core::config::Prompts;
+    use crate::core::reply_schema;
     use crate::providers::testing::Recorder;
 
     fn settings(browser_access: bool) -> AnthropicSettings {
@@ -126,9 +122,8 @@ mod tests {
     }
 
     fn chat(recorder: Recorder, browser_access: bool) -> AnthropicChat<Recorder> {
-        let prompts = Prompts { fact_extraction: "EXTRACT".into(), update_decision: "DECIDE".into() };
         let retry = RetryPolicy { max_retries: 0, ..RetryPolicy::default() };
-        AnthropicChat::new(recorder, settings(browser_access), ReplySchemas::for_prompts(&prompts), retry)
+        AnthropicChat::new(recorder, settings(browser_access), retry)
     }
 
     const TOOL_REPLY: &str = r#"{"id":"msg_1","type":"message","role":"assistant","model":"claude-x",
@@ -138,9 +133,10 @@ mod tests {
         "content":[{"type":"text","text":"{\"facts\":"},{"type":"text","text":" []}"}],"stop_reason":"end_turn"}"#;
 
     #[test]
-    fn known_shapes_are_forced_through_a_tool() {
+    fn json_requests_are_forced_through_a_tool_of_their_shape() {
         let llm = chat(Recorder::replying(200, TOOL_REPLY), false);
-        let reply = futures_executor::block_on(llm.generate("EXTRACT", "Input: hi", true)).unwrap();
+        let facts = reply_schema::facts();
+        let reply = block_on(llm.generate(&LlmRequest::json("EXTRACT", "Input: hi", &facts))).unwrap();
         assert_eq!(serde_json::from_str::<Value>(&reply).unwrap(), json!({"facts": ["User likes tea"]}));
         let request = llm.client.requests.borrow()[0].clone();
         assert_eq!(request.url, "https://api.anthropic.com/v1/messages");
@@ -158,21 +154,27 @@ mod tests {
     }
 
     #[test]
-    fn other_prompts_and_tool_less_replies_take_the_text_path() {
-        let llm = chat(Recorder::with_replies(&[(200, TEXT_REPLY), (200, TEXT_REPLY)]), true);
-        assert_eq!(futures_executor::block_on(llm.generate("a custom prompt", "u", true)).unwrap(), "{\"facts\": []}");
+    fn text_requests_and_tool_less_replies_take_the_text_path() {
+        let llm = chat(Recorder::with_replies(&[(200, TEXT_REPLY), (200, TEXT_REPLY), (200, TEXT_REPLY)]), true);
+        assert_eq!(block_on(llm.generate(&LlmRequest::text("a custom prompt", "u"))).unwrap(), "{\"facts\": []}");
         assert!(llm.client.body().get("tools").is_none());
         assert_eq!(llm.client.header("anthropic-dangerous-direct-browser-access").as_deref(), Some("true"));
-        assert_eq!(futures_executor::block_on(llm.generate("DECIDE", "u", true)).unwrap(), "{\"facts\": []}");
+        let decisions = reply_schema::decisions();
+        assert_eq!(block_on(llm.generate(&LlmRequest::json("DECIDE", "u", &decisions))).unwrap(), "{\"facts\": []}");
         assert_eq!(llm.client.body_of(1)["tools"][0]["name"], "record_memory_operations");
+        // The shape comes with the request, so a custom system prompt gets the tool too.
+        block_on(llm.generate(&LlmRequest::json("a custom prompt", "u", &decisions))).unwrap();
+        assert_eq!(llm.client.body_of(2)["system"], "a custom prompt");
+        assert_eq!(llm.client.body_of(2)["tool_choice"], json!({"type": "tool", "name": "record_memory_operations"}));
     }
 
     #[test]
     fn a_host_that_rejects_tools_gets_the_text_path_from_then_on() {
         let rejection = r#"{"type":"error","error":{"type":"invalid_request_error","message":"tools: not supported"}}"#;
         let llm = chat(Recorder::with_replies(&[(400, rejection), (200, TEXT_REPLY), (200, TEXT_REPLY)]), false);
-        futures_executor::block_on(llm.generate("EXTRACT", "u", true)).unwrap();
-        futures_executor::block_on(llm.generate("DECIDE", "u", true)).unwrap();
+        let (facts, decisions) = (reply_schema::facts(), reply_schema::decisions());
+        block_on(llm.generate(&LlmRequest::json("EXTRACT", "u", &facts))).unwrap();
+        block_on(llm.generate(&LlmRequest::json("DECIDE", "u", &decisions))).unwrap();
         let tools: Vec<bool> = llm.client.requests.borrow().iter().map(|r| r.body.contains("\"tools\"")).collect();
         assert_eq!(tools, [true, false, false]);
     }
@@ -180,14 +182,13 @@ mod tests {
     #[test]
     fn anthropic_errors_and_bad_bodies_carry_codes() {
         let overloaded = r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#;
-        let error =
-            futures_executor::block_on(chat(Recorder::replying(529, overloaded), false).generate("s", "u", true))
-                .unwrap_err();
+        let facts = reply_schema::facts();
+        let request = LlmRequest::json("s", "u", &facts);
+        let error = block_on(chat(Recorder::replying(529, overloaded), false).generate(&request)).unwrap_err();
         assert_eq!((error.code(), error.http_status()), ("LLM_HTTP", Some(529)));
         assert!(error.to_string().contains("Overloaded"), "{error}");
         for body in ["nope", r#"{"content":[]}"#, r#"{"content":[{"type":"thinking","thinking":"hm"}]}"#, "{}"] {
-            let error = futures_executor::block_on(chat(Recorder::replying(200, body), false).generate("s", "u", true))
-                .unwrap_err();
+            let error = block_on(chat(Recorder::replying(200, body), false).generate(&request)).unwrap_err();
             assert_eq!(error.code(), "LLM_RESPONSE", "{body}");
         }
     }

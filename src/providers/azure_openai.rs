@@ -81,9 +81,12 @@ impl<C: HttpClient> OpenAiEmbedder<C> {
 mod tests {
     use serde_json::json;
 
+    use futures_executor::block_on;
+
     use super::*;
+    use crate::core::reply_schema;
     use crate::providers::testing::Recorder;
-    use crate::providers::{Embedder, Llm};
+    use crate::providers::{Embedder, Llm, LlmRequest};
 
     fn target() -> AzureTarget {
         AzureTarget {
@@ -99,7 +102,8 @@ mod tests {
         let reply = r#"{"choices":[{"message":{"role":"assistant","content":"{}"}}]}"#;
         let settings = AzureOpenAiChatSettings { target: target(), temperature: 0.0, max_tokens: 100, json_mode: true };
         let llm = OpenAiChat::azure(Recorder::replying(200, reply), settings, RetryPolicy::default());
-        assert_eq!(futures_executor::block_on(llm.generate("s", "u", true)).unwrap(), "{}");
+        let facts = reply_schema::facts();
+        assert_eq!(block_on(llm.generate(&LlmRequest::json("s", "u", &facts))).unwrap(), "{}");
         let request = llm.client.requests.borrow()[0].clone();
         assert_eq!(
             request.url,
@@ -118,7 +122,7 @@ mod tests {
         let reply = r#"{"data":[{"index":0,"embedding":[1,0]},{"index":1,"embedding":[0,1]}]}"#;
         let settings = AzureOpenAiEmbedderSettings { target: target(), dimensions: Some(2) };
         let embedder = OpenAiEmbedder::azure(Recorder::replying(200, reply), settings, RetryPolicy::default());
-        let vectors = futures_executor::block_on(embedder.embed(&["a".into(), "b".into()])).unwrap();
+        let vectors = block_on(embedder.embed(&["a".into(), "b".into()])).unwrap();
         assert_eq!(vectors.len(), 2);
         let url = embedder.client.requests.borrow()[0].url.clone();
         assert_eq!(url, "https://res.openai.azure.com/openai/deployments/gpt4o-prod/embeddings?api-version=2024-10-21");
@@ -131,7 +135,8 @@ mod tests {
         let settings = AzureOpenAiChatSettings { target: target(), temperature: 0.0, max_tokens: 1, json_mode: false };
         let policy = RetryPolicy { max_retries: 0, ..RetryPolicy::default() };
         let llm = OpenAiChat::azure(Recorder::replying(404, reply), settings, policy);
-        let error = futures_executor::block_on(llm.generate("s", "u", true)).unwrap_err();
+        let facts = reply_schema::facts();
+        let error = block_on(llm.generate(&LlmRequest::json("s", "u", &facts))).unwrap_err();
         assert_eq!((error.code(), error.http_status()), ("LLM_HTTP", Some(404)));
         assert!(error.to_string().contains("deployment for this resource does not exist"), "{error}");
     }

@@ -5,10 +5,11 @@
 
 use serde_json::{json, Value};
 
-use super::reply_schema::{openapi_schema, ReplySchemas};
+use super::openapi_schema::openapi_schema;
 use super::structured::StructuredOutput;
-use super::{endpoint, Llm, Target};
+use super::{endpoint, upstream, Llm, LlmRequest, Target};
 use crate::core::error::{MemoryError, Result};
+use crate::core::reply_schema::ReplySchema;
 use crate::http::{HttpClient, HttpRequest, RetryPolicy};
 
 /// What Gemini names when it refuses JSON mode or a schema (e.g. `Unknown name "responseSchema"`).
@@ -43,26 +44,23 @@ pub struct GeminiChat<C> {
     client: C,
     target: Target,
     settings: GeminiChatSettings,
-    schemas: ReplySchemas,
     json_mode: StructuredOutput,
     retry: RetryPolicy,
 }
 
 impl<C: HttpClient> GeminiChat<C> {
-    /// `schemas` are the reply shapes sent as `responseSchema`.
-    pub fn new(client: C, settings: GeminiChatSettings, schemas: ReplySchemas, retry: RetryPolicy) -> Self {
+    pub fn new(client: C, settings: GeminiChatSettings, retry: RetryPolicy) -> Self {
         let target = gemini_target(&settings.base_url, &settings.model, "generateContent", settings.api_key.as_deref());
         let json_mode = StructuredOutput::new(settings.json_mode, JSON_MODE_PARAMETER);
-        Self { client, target, settings, schemas, json_mode, retry }
+        Self { client, target, settings, json_mode, retry }
     }
 
-    fn request(&self, system: &str, user: &str, json_mode: bool) -> HttpRequest {
+    /// The request for `system` + `user`; in JSON mode with `shape` as the `responseSchema`.
+    fn request(&self, system: &str, user: &str, shape: Option<&ReplySchema>) -> HttpRequest {
         let mut config = json!({"temperature": self.settings.temperature, "maxOutputTokens": self.settings.max_tokens});
-        if json_mode {
+        if let Some(shape) = shape {
             config["responseMimeType"] = json!("application/json");
-            if let Some(shape) = self.schemas.find(system) {
-                config["responseSchema"] = openapi_schema(&shape.schema);
-            }
+            config["responseSchema"] = openapi_schema(&shape.schema);
         }
         self.target.post(json!({
             "systemInstruction": {"parts": [{"text": system}]},
@@ -95,17 +93,20 @@ fn reply_text(body: &str) -> Result<String> {
 }
 
 impl<C: HttpClient> Llm for GeminiChat<C> {
-    async fn generate(&self, system: &str, user: &str, json: bool) -> Result<String> {
-        let request = |json_mode| self.request(system, user, json_mode);
-        let response = self.json_mode.send(&self.client, &self.retry, json, request).await.map_err(MemoryError::Llm)?;
+    async fn generate(&self, call: &LlmRequest<'_>) -> Result<String> {
+        let request = |json_mode: bool| self.request(call.system, call.user, call.reply.filter(|_| json_mode));
+        let response = self.json_mode.send(&self.client, &self.retry, call.wants_json(), request).await;
+        let response = response.map_err(|e| MemoryError::Llm(upstream(e)))?;
         reply_text(&response.body)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use futures_executor::block_on;
+
     use super::*;
-    use crate::core::config::Prompts;
+    use crate::core::reply_schema;
     use crate::providers::testing::Recorder;
 
     fn chat(recorder: Recorder) -> GeminiChat<Recorder> {
@@ -117,9 +118,8 @@ mod tests {
             max_tokens: 500,
             json_mode: true,
         };
-        let prompts = Prompts { fact_extraction: "EXTRACT".into(), update_decision: "DECIDE".into() };
         let retry = RetryPolicy { max_retries: 0, ..RetryPolicy::default() };
-        GeminiChat::new(recorder, settings, ReplySchemas::for_prompts(&prompts), retry)
+        GeminiChat::new(recorder, settings, retry)
     }
 
     const REPLY: &str = r#"{"candidates":[{"content":{"role":"model","parts":[{"text":"{\"facts\":"},{"text":"[]}"}]},
@@ -128,7 +128,9 @@ mod tests {
     #[test]
     fn sends_generate_content_with_json_mode_and_schema() {
         let llm = chat(Recorder::replying(200, REPLY));
-        assert_eq!(futures_executor::block_on(llm.generate("EXTRACT", "Input: hi", true)).unwrap(), "{\"facts\":[]}");
+        let facts = reply_schema::facts();
+        let reply = block_on(llm.generate(&LlmRequest::json("EXTRACT", "Input: hi", &facts))).unwrap();
+        assert_eq!(reply, "{\"facts\":[]}");
         let request = llm.client.requests.borrow()[0].clone();
         assert_eq!(request.url, "https://generativelanguage.googleapis.com/v1beta/models/gemini-x:generateContent");
         assert_eq!(llm.client.header("x-goog-api-key").as_deref(), Some("gk"));
@@ -143,22 +145,27 @@ mod tests {
     }
 
     #[test]
-    fn unknown_prompts_get_json_mode_without_schema_and_text_calls_get_neither() {
+    fn custom_prompts_get_the_schema_of_their_request_and_text_calls_get_neither() {
         let llm = chat(Recorder::with_replies(&[(200, REPLY), (200, REPLY)]));
-        futures_executor::block_on(llm.generate("custom", "u", true)).unwrap();
-        futures_executor::block_on(llm.generate("EXTRACT", "u", false)).unwrap();
+        let decisions = reply_schema::decisions();
+        block_on(llm.generate(&LlmRequest::json("custom", "u", &decisions))).unwrap();
+        block_on(llm.generate(&LlmRequest::text("EXTRACT", "u"))).unwrap();
         let (json_call, text_call) = (llm.client.body_of(0), llm.client.body_of(1));
+        assert_eq!(json_call["systemInstruction"], json!({"parts": [{"text": "custom"}]}));
         assert_eq!(json_call["generationConfig"]["responseMimeType"], "application/json");
-        assert!(json_call["generationConfig"].get("responseSchema").is_none());
+        let schema = &json_call["generationConfig"]["responseSchema"];
+        assert_eq!((schema["type"].as_str(), &schema["required"]), (Some("OBJECT"), &json!(["memory"])));
         assert!(text_call["generationConfig"].get("responseMimeType").is_none());
+        assert!(text_call["generationConfig"].get("responseSchema").is_none());
     }
 
     #[test]
     fn a_model_without_json_mode_gets_plain_prompts_from_then_on() {
         let refusal = r#"{"error":{"code":400,"message":"Invalid JSON payload received. Unknown name \"responseSchema\" at 'generation_config': Cannot find field.","status":"INVALID_ARGUMENT"}}"#;
         let llm = chat(Recorder::with_replies(&[(400, refusal), (200, REPLY), (200, REPLY)]));
-        futures_executor::block_on(llm.generate("EXTRACT", "u", true)).unwrap();
-        futures_executor::block_on(llm.generate("DECIDE", "u", true)).unwrap();
+        let (facts, decisions) = (reply_schema::facts(), reply_schema::decisions());
+        block_on(llm.generate(&LlmRequest::json("EXTRACT", "u", &facts))).unwrap();
+        block_on(llm.generate(&LlmRequest::json("DECIDE", "u", &decisions))).unwrap();
         let asked: Vec<bool> =
             llm.client.requests.borrow().iter().map(|r| r.body.contains("responseMimeType")).collect();
         assert_eq!(asked, [true, false, false]);
@@ -167,8 +174,9 @@ mod tests {
     #[test]
     fn gemini_errors_blocks_and_empty_candidates_carry_codes() {
         let quota = r#"{"error":{"code":429,"message":"Resource has been exhausted","status":"RESOURCE_EXHAUSTED"}}"#;
-        let error =
-            futures_executor::block_on(chat(Recorder::replying(429, quota)).generate("s", "u", true)).unwrap_err();
+        let facts = reply_schema::facts();
+        let request = LlmRequest::json("s", "u", &facts);
+        let error = block_on(chat(Recorder::replying(429, quota)).generate(&request)).unwrap_err();
         assert_eq!((error.code(), error.http_status()), ("LLM_HTTP", Some(429)));
         assert!(error.to_string().contains("Resource has been exhausted"), "{error}");
         let cases = [
@@ -178,8 +186,7 @@ mod tests {
             (r#"{"candidates":[{"content":{"parts":[{"text":"x","thought":true}]}}]}"#, "no text"),
         ];
         for (body, why) in cases {
-            let error =
-                futures_executor::block_on(chat(Recorder::replying(200, body)).generate("s", "u", true)).unwrap_err();
+            let error = block_on(chat(Recorder::replying(200, body)).generate(&request)).unwrap_err();
             assert_eq!(error.code(), "LLM_RESPONSE", "{body}");
             assert!(error.to_string().contains(why), "{error}");
         }

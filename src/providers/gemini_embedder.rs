@@ -52,7 +52,9 @@ impl<C: HttpClient> GeminiEmbedder<C> {
             })
             .collect();
         let request = self.target.post(json!({"requests": requests}));
-        let response = send_with_retry(&self.client, &request, &self.retry).await.map_err(MemoryError::Embedding)?;
+        let response = send_with_retry(&self.client, &request, &self.retry)
+            .await
+            .map_err(|e| MemoryError::Embedding(super::upstream(e)))?;
         parse_vectors(&response.body)
     }
 }

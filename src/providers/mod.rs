@@ -1,15 +1,18 @@
-//! Model providers: the two small traits the engine needs, and their implementations over HTTP, one
-//! module per wire format (OpenAI and Azure OpenAI, Anthropic, Gemini, Ollama).
+//! Model providers: the core's `Llm` and `Embedder` over HTTP, one module per wire format (OpenAI and
+//! Azure OpenAI, Anthropic, Gemini, Ollama), each with its settings; `config` reads the JS config that
+//! picks them, and `any` composes whichever was picked.
 
 mod anthropic;
+pub mod any;
 mod azure_openai;
+pub mod config;
 mod gemini_chat;
 mod gemini_embedder;
 mod ollama_chat;
 mod ollama_embedder;
 mod openai_chat;
 mod openai_embedder;
-mod reply_schema;
+mod openapi_schema;
 mod structured;
 mod vectors;
 
@@ -21,44 +24,20 @@ pub use ollama_chat::{OllamaChat, OllamaChatSettings};
 pub use ollama_embedder::{OllamaEmbedder, OllamaEmbedderSettings};
 pub use openai_chat::{OpenAiChat, OpenAiChatSettings};
 pub use openai_embedder::{OpenAiEmbedder, OpenAiEmbedderSettings};
-pub use reply_schema::{openapi_schema, ReplySchema, ReplySchemas};
+pub use openapi_schema::openapi_schema;
 pub use structured::StructuredOutput;
 pub use vectors::{checked_vectors, json_vector, json_vectors};
 
-use crate::core::error::Result;
+pub use crate::core::models::{Embedder, Llm, LlmRequest};
 
-/// A chat model that answers one system + user prompt.
-#[allow(async_fn_in_trait)]
-pub trait Llm {
-    /// Returns the model's reply text; `json` asks for a JSON reply when the provider supports it.
-    async fn generate(&self, system: &str, user: &str, json: bool) -> Result<String>;
+use crate::core::error::UpstreamError;
+use crate::http::HttpError;
 
-    /// False for the "none" provider: the memory then stores messages as they are.
-    fn is_configured(&self) -> bool {
-        true
-    }
-}
-
-/// A text embedding model.
-#[allow(async_fn_in_trait)]
-pub trait Embedder {
-    /// One vector per text, in order, in as few requests as the API allows.
-    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>>;
-
-    /// The vector length every embedding must have, when configured.
-    fn dimensions(&self) -> Option<usize> {
-        None
-    }
-
-    /// False for the "none" provider: memories then have no vectors and search uses keywords.
-    fn is_configured(&self) -> bool {
-        true
-    }
-
-    /// Embeds a single text.
-    async fn embed_one(&self, text: &str) -> Result<Vec<f32>> {
-        let mut vectors = self.embed(&[text.to_owned()]).await?;
-        vectors.pop().ok_or_else(|| crate::core::error::MemoryError::EmbeddingResponse("no vector returned".into()))
+/// The transport's failure as the core sees it: a status (or none for a network failure) and a message.
+pub(crate) fn upstream(error: HttpError) -> UpstreamError {
+    match error {
+        HttpError::Network(message) => UpstreamError { status: None, message },
+        HttpError::Status { status, message } => UpstreamError { status: Some(status), message },
     }
 }
 

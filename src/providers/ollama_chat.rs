@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use super::structured::StructuredOutput;
-use super::{endpoint, json_headers, Llm, Target};
+use super::{endpoint, json_headers, Llm, LlmRequest, Target};
 use crate::core::error::{MemoryError, Result};
 use crate::http::{HttpClient, HttpRequest, RetryPolicy};
 
@@ -68,16 +68,20 @@ fn reply_text(body: &str) -> Result<String> {
 }
 
 impl<C: HttpClient> Llm for OllamaChat<C> {
-    async fn generate(&self, system: &str, user: &str, json: bool) -> Result<String> {
-        let request = |json_mode| self.request(system, user, json_mode);
-        let response = self.json_mode.send(&self.client, &self.retry, json, request).await.map_err(MemoryError::Llm)?;
+    async fn generate(&self, call: &LlmRequest<'_>) -> Result<String> {
+        let request = |json_mode| self.request(call.system, call.user, json_mode);
+        let response = self.json_mode.send(&self.client, &self.retry, call.wants_json(), request).await;
+        let response = response.map_err(|e| MemoryError::Llm(super::upstream(e)))?;
         reply_text(&response.body)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use futures_executor::block_on;
+
     use super::*;
+    use crate::core::reply_schema;
     use crate::providers::testing::Recorder;
 
     fn chat(recorder: Recorder) -> OllamaChat<Recorder> {
@@ -98,7 +102,8 @@ mod tests {
     #[test]
     fn sends_api_chat_unstreamed_with_format_json() {
         let llm = chat(Recorder::replying(200, REPLY));
-        assert_eq!(futures_executor::block_on(llm.generate("sys", "usr", true)).unwrap(), "{\"facts\":[]}");
+        let facts = reply_schema::facts();
+        assert_eq!(block_on(llm.generate(&LlmRequest::json("sys", "usr", &facts))).unwrap(), "{\"facts\":[]}");
         let request = llm.client.requests.borrow()[0].clone();
         assert_eq!(request.url, "http://localhost:11434/api/chat");
         assert_eq!(llm.client.header("authorization"), None);
@@ -109,23 +114,23 @@ mod tests {
         assert_eq!(body["messages"][0], json!({"role": "system", "content": "sys"}));
         assert_eq!(body["messages"][1], json!({"role": "user", "content": "usr"}));
         assert_eq!(body["options"], json!({"temperature": 0.0, "num_predict": 700}));
-        futures_executor::block_on(chat(Recorder::replying(200, REPLY)).generate("s", "u", false)).unwrap();
+        let text = chat(Recorder::replying(200, REPLY));
+        block_on(text.generate(&LlmRequest::text("s", "u"))).unwrap();
+        assert!(text.client.body().get("format").is_none(), "a text call is not forced into JSON");
     }
 
     #[test]
     fn ollama_errors_and_streamed_bodies_carry_codes() {
-        let error = futures_executor::block_on(
-            chat(Recorder::replying(404, r#"{"error":"model \"llama3.1\" not found, try pulling it first"}"#))
-                .generate("s", "u", true),
-        )
-        .unwrap_err();
+        let facts = reply_schema::facts();
+        let request = LlmRequest::json("s", "u", &facts);
+        let missing = r#"{"error":"model \"llama3.1\" not found, try pulling it first"}"#;
+        let error = block_on(chat(Recorder::replying(404, missing)).generate(&request)).unwrap_err();
         assert_eq!((error.code(), error.http_status()), ("LLM_HTTP", Some(404)));
         assert!(error.to_string().contains("try pulling it first"), "{error}");
         let streamed =
             "{\"message\":{\"content\":\"a\"},\"done\":false}\n{\"message\":{\"content\":\"b\"},\"done\":true}";
         for body in [streamed, r#"{"done":true}"#] {
-            let error =
-                futures_executor::block_on(chat(Recorder::replying(200, body)).generate("s", "u", true)).unwrap_err();
+            let error = block_on(chat(Recorder::replying(200, body)).generate(&request)).unwrap_err();
             assert_eq!(error.code(), "LLM_RESPONSE", "{body}");
         }
     }

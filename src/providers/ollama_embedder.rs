@@ -48,7 +48,7 @@ impl<C: HttpClient> Embedder for OllamaEmbedder<C> {
         }
         let response = send_with_retry(&self.client, &self.target.post(body), &self.retry)
             .await
-            .map_err(MemoryError::Embedding)?;
+            .map_err(|e| MemoryError::Embedding(super::upstream(e)))?;
         let value: Value = serde_json::from_str(&response.body)
             .map_err(|_| MemoryError::EmbeddingResponse("response is not JSON".into()))?;
         checked_vectors(json_vectors(value.get("embeddings"), "embeddings")?, texts.len(), self.dimensions)

@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 
 use super::structured::StructuredOutput;
-use super::{endpoint, json_headers, Llm, Target};
+use super::{endpoint, json_headers, upstream, Llm, LlmRequest, Target};
 use crate::core::error::{MemoryError, Result};
 use crate::http::{HttpClient, HttpRequest, RetryPolicy};
 
@@ -91,16 +91,20 @@ fn reply_text(body: &str) -> Result<String> {
 }
 
 impl<C: HttpClient> Llm for OpenAiChat<C> {
-    async fn generate(&self, system: &str, user: &str, json: bool) -> Result<String> {
-        let request = |json_mode| self.request(system, user, json_mode);
-        let response = self.json_mode.send(&self.client, &self.retry, json, request).await.map_err(MemoryError::Llm)?;
+    async fn generate(&self, call: &LlmRequest<'_>) -> Result<String> {
+        let request = |json_mode| self.request(call.system, call.user, json_mode);
+        let response = self.json_mode.send(&self.client, &self.retry, call.wants_json(), request).await;
+        let response = response.map_err(|e| MemoryError::Llm(upstream(e)))?;
         reply_text(&response.body)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use futures_executor::block_on;
+
     use super::*;
+    use crate::core::reply_schema;
     use crate::providers::testing::Recorder;
 
     fn chat(recorder: Recorder, json_mode: bool) -> OpenAiChat<Recorder> {
@@ -119,8 +123,9 @@ mod tests {
 
     #[test]
     fn sends_the_openai_request_shape_and_reads_the_content() {
+        let facts = reply_schema::facts();
         let llm = chat(Recorder::replying(200, OK), true);
-        assert_eq!(futures_executor::block_on(llm.generate("sys", "usr", true)).unwrap(), "hi");
+        assert_eq!(block_on(llm.generate(&LlmRequest::json("sys", "usr", &facts))).unwrap(), "hi");
         let request = llm.client.requests.borrow()[0].clone();
         assert_eq!(request.url, "http://h/v1/chat/completions");
         assert!(request.headers.contains(&("authorization".into(), "Bearer k".into())));
@@ -135,20 +140,22 @@ mod tests {
 
     #[test]
     fn json_mode_can_be_turned_off_and_is_only_sent_for_json_calls() {
+        let facts = reply_schema::facts();
         let llm = chat(Recorder::replying(200, OK), false);
-        futures_executor::block_on(llm.generate("s", "u", true)).unwrap();
+        block_on(llm.generate(&LlmRequest::json("s", "u", &facts))).unwrap();
         assert!(llm.client.body().get("response_format").is_none());
         let llm = chat(Recorder::replying(200, OK), true);
-        futures_executor::block_on(llm.generate("s", "u", false)).unwrap();
+        block_on(llm.generate(&LlmRequest::text("s", "u"))).unwrap();
         assert!(llm.client.body().get("response_format").is_none());
     }
 
     #[test]
     fn a_host_that_rejects_response_format_gets_prompt_only_json_from_then_on() {
+        let facts = reply_schema::facts();
         let rejection = r#"{"error":{"message":"response_format is not supported","type":"invalid_request_error"}}"#;
         let llm = chat(Recorder::with_replies(&[(400, rejection), (200, OK), (200, OK)]), true);
-        assert_eq!(futures_executor::block_on(llm.generate("s", "u", true)).unwrap(), "hi");
-        futures_executor::block_on(llm.generate("s", "u", true)).unwrap();
+        assert_eq!(block_on(llm.generate(&LlmRequest::json("s", "u", &facts))).unwrap(), "hi");
+        block_on(llm.generate(&LlmRequest::json("s", "u", &facts))).unwrap();
         let with_format: Vec<bool> =
             llm.client.requests.borrow().iter().map(|r| r.body.contains("response_format")).collect();
         assert_eq!(with_format, [true, false, false]);
@@ -156,13 +163,14 @@ mod tests {
 
     #[test]
     fn errors_carry_codes() {
+        let facts = reply_schema::facts();
         let llm = chat(Recorder::replying(401, r#"{"error":{"message":"bad key"}}"#), true);
-        let error = futures_executor::block_on(llm.generate("s", "u", true)).unwrap_err();
+        let error = block_on(llm.generate(&LlmRequest::json("s", "u", &facts))).unwrap_err();
         assert_eq!((error.code(), error.http_status()), ("LLM_HTTP", Some(401)));
         assert!(error.to_string().contains("bad key"));
         for body in ["{not json", r#"{"choices":[]}"#, r#"{"choices":[{"message":{"content":null}}]}"#] {
             let llm = chat(Recorder::replying(200, body), true);
-            let error = futures_executor::block_on(llm.generate("s", "u", true)).unwrap_err();
+            let error = block_on(llm.generate(&LlmRequest::json("s", "u", &facts))).unwrap_err();
             assert_eq!(error.code(), "LLM_RESPONSE", "{body}");
         }
     }

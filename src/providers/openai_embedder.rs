@@ -81,7 +81,9 @@ impl<C: HttpClient> Embedder for OpenAiEmbedder<C> {
             body["dimensions"] = json!(dimensions);
         }
         let request = self.target.post(body);
-        let response = send_with_retry(&self.client, &request, &self.retry).await.map_err(MemoryError::Embedding)?;
+        let response = send_with_retry(&self.client, &request, &self.retry)
+            .await
+            .map_err(|e| MemoryError::Embedding(super::upstream(e)))?;
         parse_vectors(&response.body, texts.len(), self.dimensions)
     }
 

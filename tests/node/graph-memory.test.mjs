@@ -1,19 +1,12 @@
 // Graph memory (seed 000 §4.5, §15 cases 33–35): one extra LLM call per add() (run beside the vector
 // path) returns entities and relations as OpenAI tool calls; search walks the graph one hop.
-import { describe, test, before, after, beforeEach } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { T, startServer, makeMemory, extraction, decision, addsFor, chatCalls, warningCodes } from "./helpers.mjs";
+import { T, makeMemory, extraction, decision, addsFor, chatCalls, warningCodes, scriptedServer } from "./helpers.mjs";
 
 const GRAPH = "You extract a knowledge graph";
 
-let server;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server?.close();
-});
-beforeEach(() => server.reset());
+const server = scriptedServer();
 
 /** An OpenAI chat completion answering with the seed's two tools. */
 function toolCalls(entities, relations) {

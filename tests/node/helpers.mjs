@@ -1,4 +1,5 @@
 // Shared setup for the memwasm Node test suite (node:test + node:assert/strict only).
+import { before, after, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { Memory } from "memwasm";
@@ -22,6 +23,31 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function startServer() {
   return startScriptedServer({ port: 0 });
+}
+
+/**
+ * One scripted server for the calling test file: started before its tests, closed after them, and reset
+ * before each one. Returns a stand-in that forwards to the server once it is up (`server.script(…)`,
+ * `server.baseUrl`, …), so a file declares `const server = scriptedServer();` and uses it as the server.
+ */
+export function scriptedServer() {
+  let real;
+  before(async () => {
+    real = await startServer();
+  });
+  after(async () => {
+    await real?.close();
+  });
+  beforeEach(() => real.reset());
+  return new Proxy(
+    {},
+    {
+      get(_, key) {
+        const value = real?.[key];
+        return typeof value === "function" ? value.bind(real) : value;
+      },
+    },
+  );
 }
 
 /** The standard test config, pointed at `server`. `over` may replace llm/embedder config fields or top-level keys. */
@@ -123,9 +149,11 @@ function jsonArrayAfter(text, label) {
 /**
  * Assert that `fn()` returns a promise rejecting with an Error whose `code` is `code`
  * (a synchronous throw is a contract violation: methods must reject). `check(err)` may assert more.
+ * Returns the error.
  */
 export async function rejectsWith(fn, code, check) {
   let promise;
+  let caught;
   try {
     promise = fn();
   } catch (err) {
@@ -137,8 +165,10 @@ export async function rejectsWith(fn, code, check) {
     assert.equal(typeof err.code, "string", `error has no string code: ${err.message}`);
     assert.equal(err.code, code, `expected code ${code}, got ${err.code}: ${err.message}`);
     if (check) check(err);
+    caught = err;
     return true;
   });
+  return caught;
 }
 
 /** Assert `() => new Memory(config)` throws synchronously with code INVALID_CONFIG. */

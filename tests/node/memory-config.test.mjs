@@ -1,19 +1,23 @@
 // Configuration: validation, defaults (seed spec §15 case 42), env fallbacks, and the wire format of requests.
-import { describe, test, before, after, beforeEach } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  T, EXTRACT, DECIDE, Memory, startServer, makeMemory, testConfig, extraction, decision, addsFor, texts,
-  chatCalls, throwsInvalidConfig,
+  T,
+  EXTRACT,
+  DECIDE,
+  Memory,
+  makeMemory,
+  testConfig,
+  extraction,
+  decision,
+  addsFor,
+  texts,
+  chatCalls,
+  throwsInvalidConfig,
+  scriptedServer,
 } from "./helpers.mjs";
 
-let server;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server?.close();
-});
-beforeEach(() => server.reset());
+const server = scriptedServer();
 
 /** Run `fn` with process.env patched, restoring it afterwards. */
 async function withEnv(vars, fn) {

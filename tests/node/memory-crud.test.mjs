@@ -1,19 +1,29 @@
 // CRUD behaviour (seed spec §15 cases 1–13) and history (cases 23–26).
-import { describe, test, before, after, beforeEach } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  T, DECIDE, EXTRACT, UUID_V4, ISO_8601, md5, sleep, startServer, makeMemory, extraction, decision, addsFor,
-  seed, idOf, texts, chatCalls, userContent, assertAddResult, rejectsWith,
+  T,
+  DECIDE,
+  EXTRACT,
+  UUID_V4,
+  ISO_8601,
+  md5,
+  sleep,
+  makeMemory,
+  extraction,
+  decision,
+  addsFor,
+  seed,
+  idOf,
+  texts,
+  chatCalls,
+  userContent,
+  assertAddResult,
+  rejectsWith,
+  scriptedServer,
 } from "./helpers.mjs";
 
-let server;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server?.close();
-});
-beforeEach(() => server.reset());
+const server = scriptedServer();
 
 /** Assert a MemoryItem's documented shape and values. */
 function assertItem(item, { memory, userId, agentId, runId, metadata = {} }) {

@@ -1,20 +1,27 @@
 // Failure handling: graceful add() degradation (seed spec §14.3, §15 cases 36–37), retries (§14.2),
 // typed errors for embedding failures and bad input.
-import { describe, test, before, after, beforeEach } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  T, EXTRACT, DECIDE, startServer, makeMemory, extraction, decision, addsFor, seed, texts, chatCalls,
-  decisionPayload, assertAddResult, warningCodes, rejectsWith,
+  T,
+  EXTRACT,
+  DECIDE,
+  startServer,
+  makeMemory,
+  extraction,
+  decision,
+  addsFor,
+  seed,
+  texts,
+  chatCalls,
+  decisionPayload,
+  assertAddResult,
+  warningCodes,
+  rejectsWith,
+  scriptedServer,
 } from "./helpers.mjs";
 
-let server;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server?.close();
-});
-beforeEach(() => server.reset());
+const server = scriptedServer();
 
 /** Script a successful extraction + decision for "I like chess". */
 const chessOk = () => [

@@ -1,20 +1,28 @@
 // The LLM pipeline: update intelligence (seed spec §15 cases 14–18), batching, decision ids,
 // reply formats, infer:false and custom prompts (case 39).
-import { describe, test, before, after, beforeEach } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  T, DECIDE, EXTRACT, md5, startServer, makeMemory, extraction, decision, addsFor, seed, idOf, texts,
-  chatCalls, userContent, decisionPayload, assertAddResult, warningCodes,
+  T,
+  DECIDE,
+  EXTRACT,
+  md5,
+  makeMemory,
+  extraction,
+  decision,
+  addsFor,
+  seed,
+  idOf,
+  texts,
+  chatCalls,
+  userContent,
+  decisionPayload,
+  assertAddResult,
+  warningCodes,
+  scriptedServer,
 } from "./helpers.mjs";
 
-let server;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server?.close();
-});
-beforeEach(() => server.reset());
+const server = scriptedServer();
 
 const sortedInputs = (req) => [...req.body.input].sort();
 

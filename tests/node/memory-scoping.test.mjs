@@ -1,18 +1,11 @@
 // Scoping (seed spec §15 cases 19–22, 38): userId / agentId / runId isolation and the scope requirement.
-import { describe, test, before, after, beforeEach } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { T, startServer, makeMemory, seed, texts, rejectsWith } from "./helpers.mjs";
+import { T, makeMemory, seed, texts, rejectsWith, scriptedServer } from "./helpers.mjs";
 
 const SCOPE_MESSAGE = "At least one of userId, agentId, or runId must be provided";
 
-let server;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server?.close();
-});
-beforeEach(() => server.reset());
+const server = scriptedServer();
 
 describe("scope isolation", () => {
   test("alice's memories are invisible to bob (case 19)", T, async () => {

@@ -1,17 +1,10 @@
 // Export / import (JSON Lines with embeddings and history) on the in-memory store, and the IndexedDB storage
 // where there is no IndexedDB (Node): a clear STORAGE_UNAVAILABLE, never a silent in-memory fall back.
-import { describe, test, before, after, beforeEach } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { T, Memory, startServer, testConfig } from "./helpers.mjs";
+import { T, Memory, testConfig, scriptedServer } from "./helpers.mjs";
 
-let server;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server?.close();
-});
-beforeEach(() => server.reset());
+const server = scriptedServer();
 
 const noLlm = () => new Memory({ ...testConfig(server), llm: { provider: "none" } });
 const alice = { userId: "alice" };

@@ -1,20 +1,13 @@
 // Bring-your-own models from JS (the offline path): `generate` / `embed` callbacks with no network at all,
 // callbacks that throw or answer nonsense, live values given to the wrong provider, and vectors of the
 // wrong length (DIMENSION_MISMATCH, nothing stored).
-import { describe, test, before, after, beforeEach } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { defaultEmbedding } from "../support/scripted-server.mjs";
-import { T, EXTRACT, DECIDE, Memory, startServer, rejectsWith, throwsInvalidConfig, warningCodes } from "./helpers.mjs";
+import { T, EXTRACT, DECIDE, Memory, rejectsWith, throwsInvalidConfig, warningCodes, scriptedServer } from "./helpers.mjs";
 import { workersAiBinding } from "../support/workers-ai-binding.mjs";
 
-let server;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server?.close();
-});
-beforeEach(() => server.reset());
+const server = scriptedServer();
 
 /** A tiny rule-based "model": extraction turns "I like X" into "User likes X"; decisions ADD every fact. */
 function localModel() {

@@ -1,30 +1,23 @@
 // Failures in each provider's own wire format, through the built package: rate limits with Retry-After,
 // error bodies whose message must surface, malformed bodies, and hosts that refuse structured output
 // (JSON mode, tools, response schemas) and get prompt-only JSON from then on.
-import { describe, test, before, after, beforeEach } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
   T,
   EXTRACT,
   DECIDE,
   Memory,
-  startServer,
   extraction,
   decision,
   addsFor,
   rejectsWith,
   warningCodes,
+  scriptedServer,
 } from "./helpers.mjs";
 import { PROVIDERS, providerConfig, assertAllValid } from "./provider-configs.mjs";
 
-let server;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server?.close();
-});
-beforeEach(() => server.reset());
+const server = scriptedServer();
 
 const HTTP = ["openai", "azure_openai", "groq", "anthropic", "gemini", "ollama"];
 const chess = () => [
@@ -201,25 +194,21 @@ describe("provider options on the wire", () => {
     );
   });
 
-  test(
-    "gemini: configured prompts (custom ones too) get their schema; a per-call prompt gets JSON mode only",
-    T,
-    async () => {
-      const mem = memory("gemini", { customPrompts: { factExtraction: 'List facts as JSON: {"facts": [...]}' } });
-      server.script([
-        { kind: "chat", match: "List facts as JSON", reply: { facts: ["User likes chess"] } },
-        { kind: "chat", match: "Facts, one per line", reply: { facts: ["User likes tea"] } },
-        decision("User likes", [], { times: 2 }),
-      ]);
-      await mem.add("I like chess", { userId: "u" });
-      await mem.add("I like tea", { userId: "u", prompt: "Facts, one per line, as JSON" });
-      const [custom, decide, perCall] = server.requests("chat");
-      assert.equal(custom.body.generationConfig.responseSchema.properties.facts.type, "ARRAY");
-      assert.equal(decide.body.generationConfig.responseSchema.properties.memory.type, "ARRAY");
-      assert.equal(perCall.body.generationConfig.responseMimeType, "application/json");
-      assert.equal(perCall.body.generationConfig.responseSchema, undefined);
-    },
-  );
+  test("gemini: configured prompts (custom ones too) and per-call prompts get their schema", T, async () => {
+    const mem = memory("gemini", { customPrompts: { factExtraction: 'List facts as JSON: {"facts": [...]}' } });
+    server.script([
+      { kind: "chat", match: "List facts as JSON", reply: { facts: ["User likes chess"] } },
+      { kind: "chat", match: "Facts, one per line", reply: { facts: ["User likes tea"] } },
+      decision("User likes", [], { times: 2 }),
+    ]);
+    await mem.add("I like chess", { userId: "u" });
+    await mem.add("I like tea", { userId: "u", prompt: "Facts, one per line, as JSON" });
+    const [custom, decide, perCall] = server.requests("chat");
+    assert.equal(custom.body.generationConfig.responseSchema.properties.facts.type, "ARRAY");
+    assert.equal(decide.body.generationConfig.responseSchema.properties.memory.type, "ARRAY");
+    assert.equal(perCall.body.generationConfig.responseMimeType, "application/json");
+    assert.equal(perCall.body.generationConfig.responseSchema.properties.facts.type, "ARRAY");
+  });
 
   test(
     "workers-ai: model and JSON mode options reach the binding; a failing binding is LLM_CALLBACK / EMBEDDING_CALLBACK",
@@ -306,5 +295,74 @@ describe("provider options on the wire", () => {
       "DIMENSION_MISMATCH",
       (e) => assert.match(e.message, /384 dimensions, expected 768/),
     );
+  });
+});
+
+describe("a per-call prompt keeps structured output on every wire", () => {
+  /** How each wire asks for the reply's shape, read from a request the scripted server logged. */
+  const shapeOf = {
+    openai: (request) => request.body.response_format?.type,
+    azure_openai: (request) => request.body.response_format?.type,
+    groq: (request) => request.body.response_format?.type,
+    anthropic: (request) => request.body.tool_choice?.name,
+    gemini: (request) => request.body.generationConfig?.responseSchema?.required?.[0],
+    ollama: (request) => request.body.format,
+  };
+  const expected = {
+    openai: "json_object",
+    azure_openai: "json_object",
+    groq: "json_object",
+    anthropic: "record_facts",
+    gemini: "facts",
+    ollama: "json",
+  };
+  const PROMPT = "Only keep facts about drinks; reply as JSON.";
+  for (const name of HTTP) {
+    test(`${name}: add(…, {prompt}) asks for the facts shape`, T, async () => {
+      const mem = memory(name);
+      server.script([
+        { kind: "chat", match: [PROMPT, "I like tea"], reply: { facts: ["User likes tea"] } },
+        decision("User likes tea", addsFor(["User likes tea"])),
+      ]);
+      const res = await mem.add("I like tea", { userId: "u", prompt: PROMPT });
+      assert.deepEqual(res.warnings, []);
+      const [extract] = server.requests("chat");
+      assert.ok(extract.system?.includes(PROMPT) || extract.text.includes(PROMPT), "the custom prompt was sent");
+      assert.equal(shapeOf[name](extract), expected[name]);
+      assert.deepEqual(await stored(mem), ["User likes tea"]);
+    });
+  }
+
+  test("workers-ai: add(…, {prompt}) sends the facts JSON schema", T, async () => {
+    const { config, binding } = providerConfig("workers-ai", server);
+    const mem = new Memory(config);
+    server.script([
+      { kind: "chat", match: [PROMPT, "I like tea"], reply: { facts: ["User likes tea"] } },
+      decision("User likes tea", addsFor(["User likes tea"])),
+    ]);
+    await mem.add("I like tea", { userId: "u", prompt: PROMPT });
+    const [extract] = binding.calls.filter((c) => c.inputs.messages);
+    assert.equal(extract.inputs.messages[0].content, PROMPT);
+    assert.equal(extract.inputs.response_format.type, "json_schema");
+    assert.deepEqual(extract.inputs.response_format.json_schema.required, ["facts"]);
+  });
+
+  test("custom: generate() receives the facts schema with a per-call prompt", T, async () => {
+    const requests = [];
+    const mem = new Memory({
+      llm: {
+        provider: "custom",
+        generate: (request) => {
+          requests.push(request);
+          return request.system === PROMPT ? JSON.stringify({ facts: ["User likes tea"] }) : JSON.stringify({ memory: [] });
+        },
+      },
+      embedder: { provider: "none" },
+    });
+    await mem.add("I like tea", { userId: "u", prompt: PROMPT });
+    assert.equal(requests[0].json, true);
+    assert.equal(requests[0].schema.name, "record_facts");
+    assert.deepEqual(requests[0].schema.schema.required, ["facts"]);
+    assert.equal(requests[1].schema.name, "record_memory_operations");
   });
 });

@@ -1,19 +1,12 @@
 // Every provider runs the same add → search → update → history scenario through the built package,
 // against its own wire format on the scripted server (Workers AI through a binding stand-in). Each
 // request is checked the way the real API checks it, and each provider's request shape is asserted.
-import { describe, test, before, after, beforeEach } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { T, EXTRACT, DECIDE, Memory, startServer, extraction, decision, addsFor } from "./helpers.mjs";
+import { T, EXTRACT, DECIDE, Memory, extraction, decision, addsFor, scriptedServer } from "./helpers.mjs";
 import { PROVIDERS, providerConfig, assertAllValid } from "./provider-configs.mjs";
 
-let server;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server?.close();
-});
-beforeEach(() => server.reset());
+const server = scriptedServer();
 
 const FACTS = ["User's name is Alice", "User works at Acme Corp as a data scientist"];
 const MOVED = "User works at BigTech Inc as a data scientist";

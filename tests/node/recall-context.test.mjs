@@ -1,8 +1,8 @@
 // recall(query, {…scope, topK, tokenBudget, filters}): the <memory> block of seed 004 §4, procedural
 // memories first, never over the token budget.
-import { test, before, after, beforeEach } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { T, startServer, makeMemory, rejectsWith } from "./helpers.mjs";
+import { T, makeMemory, rejectsWith, scriptedServer } from "./helpers.mjs";
 
 // Seed 004 §4's example memories, in the order the seed lists them.
 const SEED = [
@@ -17,14 +17,7 @@ const QUERY = "What is the user working on?";
 /** The documented token rule: ¼ token per ASCII character, 1 per other character, rounded up. */
 const approxTokens = (text) => Math.ceil([...text].reduce((n, c) => n + (c.charCodeAt(0) < 128 ? 1 : 4), 0) / 4);
 
-let server;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server?.close();
-});
-beforeEach(() => server.reset());
+const server = scriptedServer();
 
 /** The seed memories for alice, with vectors whose cosine to the query falls in the seed's order. */
 async function seedMemory() {

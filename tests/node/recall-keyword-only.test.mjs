@@ -1,18 +1,11 @@
 // embedder: {provider: "none"}: a keyword-only memory end to end. add() stores memories without vectors
 // and shows the LLM BM25 neighbours, exact duplicates are still caught, every search method answers with
 // keywords and says so, update() works, recall and tools work, and no embedding request is ever sent.
-import { test, before, after, beforeEach } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { T, Memory, startServer, testConfig, extraction, decision, decisionPayload, chatCalls, DECIDE } from "./helpers.mjs";
+import { T, Memory, testConfig, extraction, decision, decisionPayload, chatCalls, DECIDE, scriptedServer } from "./helpers.mjs";
 
-let server;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server?.close();
-});
-beforeEach(() => server.reset());
+const server = scriptedServer();
 
 const keywordOnly = () => new Memory({ ...testConfig(server), embedder: { provider: "none" } });
 

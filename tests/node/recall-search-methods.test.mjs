@@ -4,9 +4,9 @@
 //
 // Query "car insurance" has vector e1. Alice's memories (cosine, BM25 over her 4 memories):
 //   automobile 1.0 / —, insurance 0.6 / 1.669466, racing 0.8 / 0.674745, gardening 0.0 / —
-import { test, before, after, beforeEach } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { T, startServer, makeMemory, rejectsWith } from "./helpers.mjs";
+import { T, makeMemory, rejectsWith, scriptedServer } from "./helpers.mjs";
 
 const AUTOMOBILE = "User owns an automobile";
 const INSURANCE = "User pays car insurance monthly";
@@ -17,14 +17,7 @@ const BOB = "Bob needs car insurance, car insurance, car insurance";
 /** A 64-dimensional vector from its first four components. */
 const vec = (...head) => [...head, ...new Array(64 - head.length).fill(0)];
 
-let server;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server?.close();
-});
-beforeEach(() => server.reset());
+const server = scriptedServer();
 
 /** Alice's four memories and one of Bob's, stored verbatim, with the vectors above. */
 async function carMemory() {

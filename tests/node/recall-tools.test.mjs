@@ -1,17 +1,10 @@
 // memory.tools(scope, {format}): definitions for search_memory / manage_memory in OpenAI and Anthropic
 // formats, and runTool bound to the scope given to tools(): no call can reach another scope.
-import { test, before, after, beforeEach } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { T, startServer, makeMemory, rejectsWith } from "./helpers.mjs";
+import { T, makeMemory, rejectsWith, scriptedServer } from "./helpers.mjs";
 
-let server;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server?.close();
-});
-beforeEach(() => server.reset());
+const server = scriptedServer();
 
 async function twoUsers() {
   const memory = makeMemory(server);

@@ -1,17 +1,15 @@
 //! `embedder: {provider: "none"}`: memories without vectors, BM25 neighbours for the update decision,
 //! every search answered by keywords, and never an embedding call.
 
-use std::rc::Rc;
-
 use futures_executor::block_on;
 use memwasm::core::fusion::Method;
 use memwasm::core::options::AddOptions;
-use memwasm::core::recall::RecallOptions;
 use memwasm::core::scope::Scope;
+use memwasm::core::testing::NoEmbedder;
 use memwasm::core::types::EventKind;
 use serde_json::json;
 
-use crate::doubles::*;
+use crate::fixtures::*;
 
 fn inferring(user: &str) -> AddOptions {
     AddOptions { user_id: Some(user.into()), ..AddOptions::default() }
@@ -19,20 +17,19 @@ fn inferring(user: &str) -> AddOptions {
 
 #[test]
 fn add_update_search_recall_and_tools_work_without_vectors() {
-    let log = Rc::new(Log::default());
-    let engine = engine_with(&log, NoEmbedder(log.clone()));
+    let doubles = doubles(NoEmbedder::new());
+    let engine = doubles.engine();
     store(&engine, "alice", &["User likes tea", "User lives in Paris", "User owns a cat"]);
     store(&engine, "bob", &["User likes tea with milk"]);
     assert!(block_on(engine.get_all(&read("alice"))).unwrap().iter().all(|m| m.score.is_none()));
 
     // The update decision is shown the BM25 neighbours of the new fact, from the caller's scope only.
-    log.llm_replies.borrow_mut().extend([
-        json!({"facts": ["User likes green tea"]}).to_string(),
-        json!({"memory": [{"id": "0", "event": "UPDATE", "text": "User likes green tea", "old_memory": "User likes tea"}]})
-            .to_string(),
-    ]);
+    doubles.llm.queue(json!({"facts": ["User likes green tea"]}));
+    doubles.llm.queue(
+        json!({"memory": [{"id": "0", "event": "UPDATE", "text": "User likes green tea", "old_memory": "User likes tea"}]}),
+    );
     let result = block_on(engine.add(&json!("Actually I prefer green tea"), &inferring("alice"))).unwrap();
-    let decision_prompt = log.llm_prompts.borrow()[1].clone();
+    let decision_prompt = doubles.llm.calls()[1].user.clone();
     assert!(decision_prompt.contains("User likes tea"), "{decision_prompt}");
     assert!(!decision_prompt.contains("with milk"), "bob's memory is not a neighbour");
     let rank = |text: &str| decision_prompt.find(text).unwrap_or(usize::MAX);
@@ -42,27 +39,25 @@ fn add_update_search_recall_and_tools_work_without_vectors() {
     assert_eq!(result.results[0].new_memory.as_deref(), Some("User likes green tea"));
 
     // Exact duplicates are still caught, by hash.
-    log.llm_replies.borrow_mut().push_back(json!({"facts": ["User owns a cat"]}).to_string());
+    doubles.llm.queue(json!({"facts": ["User owns a cat"]}));
     let again = block_on(engine.add(&json!("I have a cat"), &inferring("alice"))).unwrap();
     assert_eq!(again.results[0].event, EventKind::None);
 
     // Every method degrades to keyword, and says so.
     for method in ["vector", "keyword", "hybrid", "rrf"] {
-        let found = block_on(engine.search_with("green tea", &search("alice", method))).unwrap();
+        let found = search_with(&engine, "green tea", &search("alice", method)).unwrap();
         assert_eq!(found.method, Method::Keyword, "{method}");
         assert_eq!(found.results[0].memory, "User likes green tea", "{method}");
     }
-    assert_eq!(block_on(engine.search("cat", &read("alice"))).unwrap()[0].memory, "User owns a cat");
+    assert_eq!(block_on(engine.search("cat", &read("alice"))).unwrap().results[0].memory, "User owns a cat");
 
     // update() without re-embedding.
     let cat = block_on(engine.get_all(&read("alice"))).unwrap().into_iter().find(|m| m.memory.contains("cat")).unwrap();
     block_on(engine.update(&cat.id, "User owns two cats")).unwrap();
-    let found = block_on(engine.search_with("cats", &search("alice", "hybrid"))).unwrap();
+    let found = search_with(&engine, "cats", &search("alice", "hybrid")).unwrap();
     assert_eq!(found.results[0].memory, "User owns two cats");
 
-    let recalled =
-        block_on(engine.recall("tea", &RecallOptions { user_id: Some("alice".into()), ..Default::default() }));
-    let recalled = recalled.unwrap();
+    let recalled = recall_with(&engine, "tea", &user_options("alice")).unwrap();
     assert_eq!(recalled.method, Method::Keyword);
     assert_eq!(recalled.text, "<memory>\n[SEMANTIC] User likes green tea\n</memory>");
 
@@ -73,5 +68,5 @@ fn add_update_search_recall_and_tools_work_without_vectors() {
     let found = block_on(engine.run_tool(&scope, "search_memory", &json!({"query": "chess"}))).unwrap();
     assert_eq!(found["results"][0]["memory"], "User plays chess");
 
-    assert_eq!(log.embed_requests.get(), 0, "no embedding request, ever");
+    assert_eq!(doubles.embedder.requests(), 0, "no embedding request, ever");
 }

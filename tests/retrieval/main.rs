@@ -2,7 +2,7 @@
 //! doubles for the model and the storage.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod doubles;
+mod fixtures;
 mod keyword_only;
 mod recall;
 mod search;

@@ -1,20 +1,20 @@
 //! recall(): the seed 004 §4 block, procedural memories first, within the token budget.
 
-use std::rc::Rc;
-
 use futures_executor::block_on;
 use memwasm::core::fusion::Method;
 use memwasm::core::options::AddOptions;
-use memwasm::core::recall::{approx_tokens, RecallOptions};
+use memwasm::core::read::ReadOptions;
+use memwasm::core::recall::approx_tokens;
+use memwasm::core::testing::TableEmbedder;
 use serde_json::json;
 
-use crate::doubles::*;
+use crate::fixtures::*;
 
 const PREFERENCE: &str = "Always answer in metric units";
 const TRIP: &str = "2024-05-02: User drove to Lyon by car";
 
-fn memory(log: &Rc<Log>) -> Engine<TableEmbedder> {
-    let engine = engine_with(log, car_embedder(log));
+fn memory() -> Engine<TableEmbedder> {
+    let engine = doubles(car_embedder()).engine();
     store(&engine, "alice", &[AUTOMOBILE, INSURANCE, RACING, GARDENING]);
     let typed = |text: &str, kind: &str, user: &str| {
         let options =
@@ -27,15 +27,14 @@ fn memory(log: &Rc<Log>) -> Engine<TableEmbedder> {
     engine
 }
 
-fn options(top_k: Option<f64>, budget: Option<f64>) -> RecallOptions {
-    RecallOptions { user_id: Some("alice".into()), top_k, token_budget: budget, ..RecallOptions::default() }
+fn options(top_k: Option<f64>, budget: Option<f64>) -> ReadOptions {
+    ReadOptions { top_k, token_budget: budget, ..user_options("alice") }
 }
 
 #[test]
 fn text_is_the_seed_block_with_preferences_first() {
-    let log = Rc::new(Log::default());
-    let engine = memory(&log);
-    let recalled = block_on(engine.recall("car insurance", &options(Some(4.0), None))).unwrap();
+    let engine = memory();
+    let recalled = recall_with(&engine, "car insurance", &options(Some(4.0), None)).unwrap();
     assert_eq!(recalled.method, Method::Hybrid);
     assert_eq!(
         recalled.text,
@@ -49,10 +48,9 @@ fn text_is_the_seed_block_with_preferences_first() {
 
 #[test]
 fn preferences_come_first_even_when_the_query_misses_them() {
-    let log = Rc::new(Log::default());
-    let engine = memory(&log);
-    let keyword = RecallOptions { method: Some(Method::Keyword), ..options(Some(2.0), None) };
-    let recalled = block_on(engine.recall("Lyon trip", &keyword)).unwrap();
+    let engine = memory();
+    let keyword = ReadOptions { method: Some(Method::Keyword), ..options(Some(2.0), None) };
+    let recalled = recall_with(&engine, "Lyon trip", &keyword).unwrap();
     assert_eq!(recalled.method, Method::Keyword);
     assert_eq!(recalled.text, format!("<memory>\n[PROCEDURAL] {PREFERENCE}\n[EPISODIC] {TRIP}\n</memory>"));
     assert!(!recalled.text.contains("imperial"), "bob's preference stays out");
@@ -60,10 +58,9 @@ fn preferences_come_first_even_when_the_query_misses_them() {
 
 #[test]
 fn the_budget_is_never_exceeded() {
-    let log = Rc::new(Log::default());
-    let engine = memory(&log);
+    let engine = memory();
     for budget in 1..=80 {
-        let recalled = block_on(engine.recall("car insurance", &options(Some(10.0), Some(budget as f64)))).unwrap();
+        let recalled = recall_with(&engine, "car insurance", &options(Some(10.0), Some(budget as f64))).unwrap();
         assert!(recalled.total_tokens <= budget, "{budget}: {}", recalled.text);
         assert_eq!(recalled.total_tokens, approx_tokens(&recalled.text));
         // The preference goes first whenever it fits (16 tokens with the wrapper, see below).
@@ -71,22 +68,21 @@ fn the_budget_is_never_exceeded() {
         assert_eq!(texts.first() == Some(&PREFERENCE), budget >= 16, "{budget}: {texts:?}");
     }
     // "<memory>\n</memory>" + "[PROCEDURAL] Always answer in metric units\n" = 61 characters: 16 tokens.
-    let tight = block_on(engine.recall("car", &options(None, Some(16.0)))).unwrap();
+    let tight = recall_with(&engine, "car", &options(None, Some(16.0))).unwrap();
     assert_eq!(tight.memories[0].memory, PREFERENCE);
     // Too small for any line: nothing, not a broken block.
-    let none = block_on(engine.recall("car", &options(None, Some(5.0)))).unwrap();
+    let none = recall_with(&engine, "car", &options(None, Some(5.0))).unwrap();
     assert_eq!((none.text.as_str(), none.total_tokens, none.memories.len()), ("", 0, 0));
 }
 
 #[test]
 fn options_are_validated() {
-    let log = Rc::new(Log::default());
-    let engine = memory(&log);
+    let engine = memory();
     for (top_k, budget) in [(Some(0.0), None), (Some(1.5), None), (None, Some(-3.0)), (None, Some(f64::NAN))] {
-        assert_eq!(block_on(engine.recall("car", &options(top_k, budget))).unwrap_err().code(), "INVALID_INPUT");
+        assert_eq!(recall_with(&engine, "car", &options(top_k, budget)).unwrap_err().code(), "INVALID_INPUT");
     }
-    assert_eq!(block_on(engine.recall("car", &RecallOptions::default())).unwrap_err().code(), "SCOPE_REQUIRED");
-    assert_eq!(block_on(engine.recall(" ", &options(None, None))).unwrap_err().code(), "INVALID_INPUT");
-    let bad_filter = RecallOptions { filters: Some(json!({"AND": 1})), ..options(None, None) };
-    assert_eq!(block_on(engine.recall("car", &bad_filter)).unwrap_err().code(), "INVALID_FILTER");
+    assert_eq!(recall_with(&engine, "car", &ReadOptions::default()).unwrap_err().code(), "SCOPE_REQUIRED");
+    assert_eq!(recall_with(&engine, " ", &options(None, None)).unwrap_err().code(), "INVALID_INPUT");
+    let bad_filter = ReadOptions { filters: Some(json!({"AND": 1})), ..options(None, None) };
+    assert_eq!(recall_with(&engine, "car", &bad_filter).unwrap_err().code(), "INVALID_FILTER");
 }

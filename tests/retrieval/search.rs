@@ -8,21 +8,21 @@
 //! hybrid (0.7 · cos + 0.3 · bm25 / 1.669466): insurance .72, automobile .70, racing .68125, gardening 0
 //! rrf (k = 60): insurance 1/63 + 1/61, racing 2/62, automobile 1/61, gardening 1/64
 
-use std::rc::Rc;
-
 use futures_executor::block_on;
 use memwasm::core::fusion::Method;
-use memwasm::core::retrieve::{SearchOptions, WeightOptions};
+use memwasm::core::read::{ReadOptions, WeightOptions};
+use memwasm::core::testing::TableEmbedder;
 use memwasm::core::types::MemoryItem;
 use serde_json::json;
 
-use crate::doubles::*;
+use crate::fixtures::*;
 
-fn car_memory(log: &Rc<Log>) -> Engine<TableEmbedder> {
-    let engine = engine_with(log, car_embedder(log));
+fn car_memory() -> (Engine<TableEmbedder>, Doubles<TableEmbedder>) {
+    let doubles = doubles(car_embedder());
+    let engine = doubles.engine();
     store(&engine, "alice", &[AUTOMOBILE, INSURANCE, RACING, GARDENING]);
     store(&engine, "bob", &["Bob needs car insurance, car insurance, car insurance"]);
-    engine
+    (engine, doubles)
 }
 
 fn texts(results: &[MemoryItem]) -> Vec<&str> {
@@ -42,9 +42,8 @@ fn assert_close(actual: Vec<f64>, expected: &[f64]) {
 
 #[test]
 fn every_method_orders_the_same_data_as_documented() {
-    let log = Rc::new(Log::default());
-    let engine = car_memory(&log);
-    let run = |method| block_on(engine.search_with("car insurance", &search("alice", method))).unwrap();
+    let (engine, _) = car_memory();
+    let run = |method| search_with(&engine, "car insurance", &search("alice", method)).unwrap();
 
     let vector = run("vector");
     assert_eq!(vector.method, Method::Vector);
@@ -67,35 +66,33 @@ fn every_method_orders_the_same_data_as_documented() {
     assert_close(scores(&rrf.results), &[1.0 / 63.0 + 1.0 / 61.0, 2.0 / 62.0, 1.0 / 61.0, 1.0 / 64.0]);
 
     // The plain `search` is the vector method.
-    assert_eq!(block_on(engine.search("car insurance", &read("alice"))).unwrap(), vector.results);
+    assert_eq!(block_on(engine.search("car insurance", &read("alice"))).unwrap().results, vector.results);
 }
 
 #[test]
 fn scope_and_filters_apply_to_every_method() {
-    let log = Rc::new(Log::default());
-    let engine = car_memory(&log);
+    let (engine, _) = car_memory();
     for method in ["vector", "keyword", "hybrid", "rrf"] {
-        let found = block_on(engine.search_with("car insurance", &search("alice", method))).unwrap();
+        let found = search_with(&engine, "car insurance", &search("alice", method)).unwrap();
         assert!(found.results.iter().all(|m| m.scope.user_id.as_deref() == Some("alice")), "{method}");
-        let bobs = block_on(engine.search_with("car insurance", &search("bob", method))).unwrap();
+        let bobs = search_with(&engine, "car insurance", &search("bob", method)).unwrap();
         assert_eq!(texts(&bobs.results), ["Bob needs car insurance, car insurance, car insurance"], "{method}");
 
         let mut filtered = search("alice", method);
         filtered.filters = Some(json!({"field": "memory", "operator": "icontains", "value": "racing"}));
-        let found = block_on(engine.search_with("car insurance", &filtered)).unwrap();
+        let found = search_with(&engine, "car insurance", &filtered).unwrap();
         assert_eq!(texts(&found.results), [RACING], "{method}");
     }
 }
 
 #[test]
 fn limit_and_threshold_apply_to_the_final_ranking() {
-    let log = Rc::new(Log::default());
-    let engine = car_memory(&log);
+    let (engine, _) = car_memory();
     let with = |method: &str, limit: Option<f64>, threshold: Option<f64>| {
         let mut options = search("alice", method);
         options.limit = limit;
         options.threshold = threshold;
-        texts(&block_on(engine.search_with("car insurance", &options)).unwrap().results)
+        texts(&search_with(&engine, "car insurance", &options).unwrap().results)
             .into_iter()
             .map(str::to_owned)
             .collect::<Vec<_>>()
@@ -110,11 +107,10 @@ fn limit_and_threshold_apply_to_the_final_ranking() {
 
 #[test]
 fn hybrid_weights_are_configurable_and_validated() {
-    let log = Rc::new(Log::default());
-    let engine = car_memory(&log);
+    let (engine, _) = car_memory();
     let weighted = |vector: Option<f64>, keyword: Option<f64>| {
-        let options = SearchOptions { weights: Some(WeightOptions { vector, keyword }), ..search("alice", "hybrid") };
-        block_on(engine.search_with("car insurance", &options))
+        let options = ReadOptions { weights: Some(WeightOptions { vector, keyword }), ..search("alice", "hybrid") };
+        search_with(&engine, "car insurance", &options)
     };
     let keyword_only = weighted(Some(0.0), Some(5.0)).unwrap();
     assert_eq!(texts(&keyword_only.results)[..2], [INSURANCE, RACING]);
@@ -128,10 +124,9 @@ fn hybrid_weights_are_configurable_and_validated() {
 
 #[test]
 fn the_keyword_index_follows_updates_deletes_reset_and_open() {
-    let log = Rc::new(Log::default());
-    let engine = car_memory(&log);
+    let (engine, doubles) = car_memory();
     let keyword = |engine: &Engine<TableEmbedder>, query: &str| {
-        let found = block_on(engine.search_with(query, &search("alice", "keyword"))).unwrap();
+        let found = search_with(engine, query, &search("alice", "keyword")).unwrap();
         texts(&found.results).into_iter().map(str::to_owned).collect::<Vec<_>>()
     };
     let racing = block_on(engine.get_all(&read("alice"))).unwrap()[2].clone();
@@ -143,13 +138,7 @@ fn the_keyword_index_follows_updates_deletes_reset_and_open() {
     assert_eq!(keyword(&engine, "car insurance"), Vec::<String>::new());
 
     // A second engine over the same storage rebuilds the keyword index when it opens.
-    let reopened = block_on(Engine::open(
-        ScriptedLlm(log.clone()),
-        car_embedder(&log),
-        KeepingStorage(log.clone(), Default::default()),
-        prompts(),
-    ))
-    .unwrap();
+    let reopened = block_on(doubles.open()).unwrap();
     assert_eq!(keyword(&reopened, "sailing"), ["User likes sailing"]);
     assert_eq!(keyword(&reopened, "gardening"), [GARDENING]);
 

@@ -1,13 +1,12 @@
 //! Agent tools: definitions in both formats, and calls that stay inside the scope they were made for.
 
-use std::rc::Rc;
-
 use futures_executor::block_on;
 use memwasm::core::scope::Scope;
+use memwasm::core::testing::TableEmbedder;
 use memwasm::core::tools::{tool_definitions, ToolFormat};
 use serde_json::{json, Value};
 
-use crate::doubles::*;
+use crate::fixtures::*;
 
 fn alice() -> Scope {
     Scope { user_id: Some("alice".into()), ..Scope::default() }
@@ -37,8 +36,8 @@ fn definitions_in_openai_and_anthropic_format() {
 
 #[test]
 fn search_and_manage_within_the_scope() {
-    let log = Rc::new(Log::default());
-    let engine = engine_with(&log, car_embedder(&log));
+    let doubles = doubles(car_embedder());
+    let engine = doubles.engine();
     store(&engine, "alice", &[AUTOMOBILE, INSURANCE]);
     store(&engine, "bob", &["Bob pays car insurance yearly"]);
 
@@ -68,8 +67,8 @@ fn search_and_manage_within_the_scope() {
 
 #[test]
 fn another_scope_is_out_of_reach() {
-    let log = Rc::new(Log::default());
-    let engine = engine_with(&log, car_embedder(&log));
+    let doubles = doubles(car_embedder());
+    let engine = doubles.engine();
     store(&engine, "alice", &[AUTOMOBILE]);
     store(&engine, "bob", &["Bob pays car insurance yearly"]);
     let bobs = block_on(engine.get_all(&read("bob"))).unwrap()[0].clone();
@@ -93,8 +92,8 @@ fn another_scope_is_out_of_reach() {
 
 #[test]
 fn bad_calls_are_coded_errors() {
-    let log = Rc::new(Log::default());
-    let engine = engine_with(&log, car_embedder(&log));
+    let doubles = doubles(car_embedder());
+    let engine = doubles.engine();
     let cases = [
         ("forget_everything", json!({})),
         ("search_memory", json!({})),
@@ -116,5 +115,5 @@ fn bad_calls_are_coded_errors() {
         block_on(engine.run_tool(&Scope::default(), "search_memory", &json!({"query": "x"}))).unwrap_err().code(),
         "SCOPE_REQUIRED"
     );
-    assert_eq!(log.embed_requests.get(), 0, "nothing reached the embedder");
+    assert_eq!(doubles.embedder.requests(), 0, "nothing reached the embedder");
 }

@@ -42,15 +42,19 @@ impl From<MemoryError> for ApiError {
     /// Caller mistakes are 4xx; an upstream model that rate-limits is 429, one that fails otherwise 502;
     /// storage and configuration failures are 500.
     fn from(error: MemoryError) -> Self {
-        let code = error.code();
-        let status = match code {
-            "SCOPE_REQUIRED" | "INVALID_INPUT" | "INVALID_FILTER" => 400,
-            "NOT_FOUND" => 404,
-            _ if error.http_status() == Some(429) => 429,
-            _ if code.starts_with("LLM_") || code.starts_with("EMBEDDING_") => 502,
+        let status = match &error {
+            MemoryError::ScopeRequired | MemoryError::InvalidInput(_) | MemoryError::InvalidFilter(_) => 400,
+            MemoryError::NotFound(_) => 404,
+            MemoryError::Llm(upstream) | MemoryError::Embedding(upstream) if upstream.status == Some(429) => 429,
+            MemoryError::Llm(_)
+            | MemoryError::LlmResponse(_)
+            | MemoryError::LlmCallback(_)
+            | MemoryError::Embedding(_)
+            | MemoryError::EmbeddingResponse(_)
+            | MemoryError::EmbeddingCallback(_) => 502,
             _ => 500,
         };
-        Self::new(status, code, error.to_string())
+        Self::new(status, error.code(), error.to_string())
     }
 }
 

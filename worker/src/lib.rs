@@ -1,5 +1,5 @@
 //! memwasm's REST API (seed 000 §12) on Cloudflare Workers: memories in Workers KV, one tenant per bearer
-//! token, an OpenAI-compatible LLM and embedder from vars and secrets. JSON is snake_case on the wire and
+//! token, any of the library's LLMs and embedders from vars and secrets (see `settings`). JSON is snake_case on the wire and
 //! every error is `{"error": {"code", "message"}}`.
 //!
 //! | route | does |
@@ -18,28 +18,21 @@
 
 mod auth;
 mod error;
-mod kv;
 mod requests;
 mod settings;
 mod wire;
 
-use memwasm::core::config::{EmbedderChoice, LlmChoice};
+use std::collections::HashMap;
+
 use memwasm::core::kv::keys::decode;
-use memwasm::core::kv::KvStorage;
-use memwasm::core::retrieve::SearchOptions;
-use memwasm::platform::FetchClient;
-use memwasm::providers::{OpenAiChat, OpenAiEmbedder};
-use memwasm::MemoryEngine;
+use memwasm::core::read::ReadCall;
+use memwasm::platform::compose::{parts, Engine};
 use serde::Serialize;
 use worker::{event, Context, Env, Method, Request, Response};
 
 use self::error::ApiError;
-use self::kv::WorkerKv;
-use self::requests::{parse, AddBody, QueryBody, UpdateBody};
+use self::requests::{add_body, parse, read_query, search_body, search_query, UpdateBody};
 use self::wire::{Added, EntityItem, Found, History, Item, Message, RelationItem, Results};
-
-/// The engine of one request: the tenant's slice of KV, loaded scope by scope as the request needs it.
-type Engine = MemoryEngine<OpenAiChat<FetchClient>, OpenAiEmbedder<FetchClient>, KvStorage<WorkerKv>>;
 
 #[event(fetch)]
 async fn fetch(request: Request, env: Env, _ctx: Context) -> worker::Result<Response> {
@@ -72,21 +65,12 @@ async fn body(request: &mut Request, env: &Env) -> Result<Vec<u8>, ApiError> {
     Ok(bytes)
 }
 
-/// The engine over the tenant's keys.
+/// The engine of one request: the configured models over the tenant's slice of KV, loaded scope by scope
+/// as the request needs it (each scope's graph with it).
 fn engine(env: &Env, tenant: &str) -> Result<Engine, ApiError> {
-    let config = settings::resolved_config(env)?;
-    let graph_enabled = config.graph_enabled;
-    let (LlmChoice::OpenAi(llm), EmbedderChoice::OpenAi(embedder)) = (config.llm, config.embedder) else {
-        return Err(ApiError::new(500, "INVALID_CONFIG", "the service needs an OpenAI-compatible LLM and embedder"));
-    };
-    let storage = KvStorage::new(WorkerKv(env.kv("MEMORY_KV")?), &auth::tenant_prefix(tenant));
-    let llm = OpenAiChat::new(FetchClient, llm, config.retry);
-    let embedder = OpenAiEmbedder::new(FetchClient, embedder, config.retry);
-    let engine = MemoryEngine::new(llm, embedder, storage, config.prompts);
-    if graph_enabled {
-        engine.set_graph(Vec::new()); // each scope's graph loads from KV with the scope
-    }
-    Ok(engine)
+    let config = settings::resolved_config(env, &auth::tenant_prefix(tenant))?;
+    let live = settings::live_values(env, &config)?;
+    Ok(parts(&config, &live)?.engine(&config))
 }
 
 async fn handle(mut request: Request, env: &Env) -> Result<Response, ApiError> {
@@ -99,27 +83,26 @@ async fn handle(mut request: Request, env: &Env) -> Result<Response, ApiError> {
     let method = request.method();
     let has_body = matches!(method, Method::Post | Method::Put);
     let body = if has_body { body(&mut request, env).await? } else { Vec::new() };
-    let query =
-        || QueryBody::from_query(request.query::<std::collections::HashMap<String, String>>().unwrap_or_default());
+    let pairs = || request.query::<HashMap<String, String>>().unwrap_or_default();
+    let read = |call: ReadCall| -> Result<_, ApiError> { Ok(read_query(pairs())?.check(call)?) };
     let engine = engine(env, &tenant)?;
 
     match (method, &segments[1..]) {
         (Method::Post, ["memories"]) => {
-            let add: AddBody = parse(&body)?;
-            json(&Added::from(engine.add(&add.messages, &add.options()).await?))
+            let add = add_body(&body)?;
+            json(&Added::from(engine.add(&add.messages, &add.options).await?))
         }
         (Method::Get | Method::Post, ["memories", "search"]) => {
-            let search = if request.method() == Method::Post { parse::<QueryBody>(&body)? } else { query()? };
-            let text = search.query.clone().unwrap_or_default();
-            let found = engine.search_with(&text, &SearchOptions::from(search.options())).await?;
+            let search = if request.method() == Method::Post { search_body(&body)? } else { search_query(pairs())? };
+            let found = engine.search(&search.query, &search.options.check(ReadCall::Search)?).await?;
             json(&Found { results: found.results.into_iter().map(Item::from).collect(), relations: found.relations })
         }
         (Method::Get, ["memories"]) => {
-            let all = engine.get_all(&query()?.options()).await?;
+            let all = engine.get_all(&read(ReadCall::GetAll)?).await?;
             json(&Results { results: all.into_iter().map(Item::from).collect() })
         }
         (Method::Delete, ["memories"]) => {
-            engine.delete_all(query()?.scope()).await?;
+            engine.delete_all(&read(ReadCall::DeleteAll)?).await?;
             json(&Message { message: "Memories deleted successfully!" })
         }
         (Method::Get, ["memories", id]) => match engine.get(id).await? {
@@ -143,12 +126,12 @@ async fn handle(mut request: Request, env: &Env) -> Result<Response, ApiError> {
             json(&history.into_iter().map(History::from).collect::<Vec<_>>())
         }
         (Method::Get, ["entities"]) => {
-            let entities = engine.get_entities(query()?.scope()).await?;
+            let entities = engine.get_entities(read(ReadCall::ScopeOnly)?.scope).await?;
             json(&Results { results: entities.into_iter().map(EntityItem::from).collect() })
         }
         (Method::Get, ["entities", name, "relations"]) => {
             let name = decode(name).unwrap_or_else(|| (*name).to_owned());
-            let relations = engine.get_relations(&name, query()?.scope()).await?;
+            let relations = engine.get_relations(&name, read(ReadCall::ScopeOnly)?.scope).await?;
             json(&Results { results: relations.into_iter().map(RelationItem::from).collect() })
         }
         (Method::Post, ["reset"]) => {

@@ -1,103 +1,26 @@
 //! What comes in: JSON bodies (unknown fields are errors that name them) and query strings, both snake_case.
+//! Reads go straight into memwasm's one `ReadOptions` type, which takes the snake_case names as aliases.
 
 use std::collections::HashMap;
 
-use memwasm::core::options::{AddOptions, QueryOptions};
-use memwasm::core::scope::Scope;
-use memwasm::core::types::Metadata;
+use memwasm::core::options::AddOptions;
+use memwasm::core::read::ReadOptions;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{Map, Number, Value};
 
 use crate::error::ApiError;
 
-/// `POST /v1/memories/`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+/// `POST /v1/memories/`: the messages, and `add()`'s options (`user_id`, `metadata`, `filters`, `prompt`, …).
 pub struct AddBody {
     pub messages: Value,
-    pub user_id: Option<String>,
-    pub agent_id: Option<String>,
-    pub run_id: Option<String>,
-    pub metadata: Option<Metadata>,
-    pub filters: Option<Value>,
-    pub prompt: Option<String>,
-    pub infer: Option<bool>,
+    pub options: AddOptions,
 }
 
-impl AddBody {
-    pub fn options(&self) -> AddOptions {
-        AddOptions {
-            user_id: self.user_id.clone(),
-            agent_id: self.agent_id.clone(),
-            run_id: self.run_id.clone(),
-            metadata: self.metadata.clone(),
-            filters: self.filters.clone(),
-            prompt: self.prompt.clone(),
-            infer: self.infer,
-        }
-    }
-}
-
-/// Search, list and delete-all parameters: a `POST /v1/memories/search/` body or a query string.
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-pub struct QueryBody {
-    /// The search text (`q` in query strings).
-    #[serde(alias = "q")]
-    pub query: Option<String>,
-    pub user_id: Option<String>,
-    pub agent_id: Option<String>,
-    pub run_id: Option<String>,
-    pub limit: Option<f64>,
-    pub filters: Option<Value>,
-    pub threshold: Option<f64>,
-}
-
-impl QueryBody {
-    pub fn options(&self) -> QueryOptions {
-        QueryOptions {
-            user_id: self.user_id.clone(),
-            agent_id: self.agent_id.clone(),
-            run_id: self.run_id.clone(),
-            limit: self.limit,
-            filters: self.filters.clone(),
-            threshold: self.threshold,
-        }
-    }
-
-    pub fn scope(&self) -> Scope {
-        Scope { user_id: self.user_id.clone(), agent_id: self.agent_id.clone(), run_id: self.run_id.clone() }
-    }
-
-    /// Reads a query string: `limit` and `threshold` are numbers, `filters` is JSON; other names are ignored.
-    pub fn from_query(pairs: HashMap<String, String>) -> Result<Self, ApiError> {
-        let number = |name: &str| -> Result<Option<f64>, ApiError> {
-            pairs
-                .get(name)
-                .map(|text| {
-                    text.trim().parse::<f64>().map_err(|_| {
-                        ApiError::new(400, "INVALID_INPUT", format!("{name} must be a number, got {text:?}"))
-                    })
-                })
-                .transpose()
-        };
-        let filters = match pairs.get("filters") {
-            None => None,
-            Some(text) => Some(
-                serde_json::from_str(text).map_err(|e| ApiError::invalid_json(format!("filters parameter: {e}")))?,
-            ),
-        };
-        Ok(Self {
-            query: pairs.get("q").or_else(|| pairs.get("query")).cloned(),
-            user_id: pairs.get("user_id").cloned(),
-            agent_id: pairs.get("agent_id").cloned(),
-            run_id: pairs.get("run_id").cloned(),
-            limit: number("limit")?,
-            filters,
-            threshold: number("threshold")?,
-        })
-    }
+/// A search: its text (`query`, or `q` in query strings) and the read options.
+pub struct SearchBody {
+    pub query: String,
+    pub options: ReadOptions,
 }
 
 /// `PUT /v1/memories/:id/`.
@@ -107,11 +30,72 @@ pub struct UpdateBody {
     pub text: String,
 }
 
-/// Reads a JSON body as `T`: malformed JSON is `INVALID_JSON`, a wrong shape `INVALID_INPUT` naming the field.
-pub fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    let value: Value = serde_json::from_slice(body).map_err(ApiError::invalid_json)?;
-    if !value.is_object() {
-        return Err(ApiError::new(400, "INVALID_INPUT", "the body must be a JSON object"));
+fn invalid(why: impl Into<String>) -> ApiError {
+    ApiError::new(400, "INVALID_INPUT", why)
+}
+
+/// The body as a JSON object: malformed JSON is `INVALID_JSON`, anything but an object `INVALID_INPUT`.
+fn object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
+    match serde_json::from_slice(body).map_err(ApiError::invalid_json)? {
+        Value::Object(object) => Ok(object),
+        _ => Err(invalid("the body must be a JSON object")),
     }
-    serde_json::from_value(value).map_err(|e| ApiError::new(400, "INVALID_INPUT", format!("body: {e}")))
+}
+
+/// Reads `value` as `T`; a wrong shape is `INVALID_INPUT` naming the field. The wire is snake_case: the
+/// library's camelCase names (`userId`) are refused here, though the library itself would take them.
+fn shaped<T: DeserializeOwned>(what: &str, value: Value) -> Result<T, ApiError> {
+    if let Some(key) = value.as_object().and_then(|fields| fields.keys().find(|k| k.chars().any(char::is_uppercase))) {
+        return Err(invalid(format!("{what}: unknown field `{key}` (the REST API's fields are snake_case)")));
+    }
+    serde_json::from_value(value).map_err(|e| invalid(format!("{what}: {e}")))
+}
+
+/// Reads a JSON body as `T`.
+pub fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    shaped("body", Value::Object(object(body)?))
+}
+
+/// `POST /v1/memories/`.
+pub fn add_body(body: &[u8]) -> Result<AddBody, ApiError> {
+    let mut fields = object(body)?;
+    let messages = fields.remove("messages").ok_or_else(|| invalid("body: missing field `messages`"))?;
+    Ok(AddBody { messages, options: shaped("body", Value::Object(fields))? })
+}
+
+/// `POST /v1/memories/search/` with a JSON body.
+pub fn search_body(body: &[u8]) -> Result<SearchBody, ApiError> {
+    let mut fields = object(body)?;
+    let query = match fields.remove("query") {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(text)) => text,
+        Some(other) => return Err(invalid(format!("body: query must be a string, got {other}"))),
+    };
+    Ok(SearchBody { query, options: shaped("body", Value::Object(fields))? })
+}
+
+/// A query string's parameters as a read's options: `limit`, `top_k` and `threshold` are numbers, `filters`
+/// is JSON, the rest strings. Unknown names are refused, like unknown body fields.
+pub fn read_query(mut pairs: HashMap<String, String>) -> Result<ReadOptions, ApiError> {
+    let mut fields = Map::new();
+    for (name, text) in pairs.drain() {
+        let value = match name.as_str() {
+            "limit" | "top_k" | "threshold" => {
+                let number = text.trim().parse::<f64>().ok().and_then(Number::from_f64);
+                Value::Number(number.ok_or_else(|| invalid(format!("{name} must be a number, got {text:?}")))?)
+            }
+            "filters" => {
+                serde_json::from_str(&text).map_err(|e| ApiError::invalid_json(format!("filters parameter: {e}")))?
+            }
+            _ => Value::String(text),
+        };
+        fields.insert(name, value);
+    }
+    shaped("query", Value::Object(fields))
+}
+
+/// `GET /v1/memories/search/?q=…`: the text and the other parameters.
+pub fn search_query(mut pairs: HashMap<String, String>) -> Result<SearchBody, ApiError> {
+    let query = pairs.remove("q").or_else(|| pairs.remove("query")).unwrap_or_default();
+    Ok(SearchBody { query, options: read_query(pairs)? })
 }

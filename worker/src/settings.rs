@@ -1,10 +1,17 @@
-//! The service's configuration, from `wrangler.toml` vars and secrets: an OpenAI-compatible LLM and embedder
-//! (`LLM_BASE_URL`, `LLM_MODEL`, `LLM_API_KEY`, `EMBEDDER_BASE_URL`, `EMBEDDER_MODEL`, `EMBEDDER_API_KEY`,
-//! `EMBEDDER_DIMENSIONS`; `OPENAI_BASE_URL` / `OPENAI_API_KEY` serve both), `MAX_RETRIES`, `MAX_BODY_BYTES` and
-//! `GRAPH_ENABLED` (`"true"` turns graph memory on, `"false"` or unset leaves it off).
-//! They go through memwasm's own config reader, so they get its defaults and its checks.
+//! The service's configuration, from `wrangler.toml` vars and secrets, read through memwasm's own config
+//! reader (so it gets the library's defaults and checks, and every provider the library has):
+//!
+//! | var | means |
+//! |---|---|
+//! | `LLM_PROVIDER` | `openai` (default), `azure_openai`, `anthropic`, `gemini`, `ollama`, an OpenAI-compatible host (`groq`, `openai_compatible`, …), `workers-ai` (the `AI` binding) or `none` |
+//! | `LLM_MODEL`, `LLM_BASE_URL`, `LLM_API_KEY` | the provider's `model`, `baseUrl`, `apiKey` |
+//! | `LLM_CONFIG` | a JSON object of any other `llm.config` option (e.g. Azure's `{"deployment": …, "apiVersion": …}`) |
+//! | `EMBEDDER_PROVIDER`, `EMBEDDER_MODEL`, `EMBEDDER_BASE_URL`, `EMBEDDER_API_KEY`, `EMBEDDER_DIMENSIONS`, `EMBEDDER_CONFIG` | the same for the embedder |
+//! | `OPENAI_BASE_URL`, `OPENAI_API_KEY` (and each host's own key variable) | fallbacks, as in Node |
+//! | `MAX_RETRIES`, `MAX_BODY_BYTES`, `GRAPH_ENABLED` (`"true"` / `"false"`) | retries, request size, graph memory |
 
-use memwasm::core::config::{MemoryConfig, ResolvedConfig};
+use memwasm::platform::compose::LiveValues;
+use memwasm::providers::config::{EmbedderChoice, LlmChoice, MemoryConfig, ResolvedConfig};
 use serde_json::{json, Map, Value};
 use worker::Env;
 
@@ -12,6 +19,10 @@ use crate::error::ApiError;
 
 /// Largest request body when `MAX_BODY_BYTES` is not set: 1 MiB.
 const DEFAULT_MAX_BODY_BYTES: usize = 1 << 20;
+/// The binding Workers AI models run through.
+const AI_BINDING: &str = "AI";
+/// The KV namespace binding holding memories and history.
+pub const KV_BINDING: &str = "MEMORY_KV";
 
 /// A non-empty var or secret.
 pub fn text(env: &Env, name: &str) -> Option<String> {
@@ -34,33 +45,43 @@ fn number(env: &Env, name: &str) -> Result<Option<u64>, ApiError> {
     }
 }
 
-/// `{key: var}` for the vars that are set.
-fn options(env: &Env, fields: &[(&str, &str)]) -> Value {
-    let mut object = Map::new();
-    for (key, var) in fields {
-        if let Some(value) = text(env, var) {
-            object.insert((*key).to_owned(), Value::String(value));
-        }
-    }
-    Value::Object(object)
-}
-
 /// The largest request body accepted.
 pub fn max_body_bytes(env: &Env) -> Result<usize, ApiError> {
     Ok(number(env, "MAX_BODY_BYTES")?.map_or(DEFAULT_MAX_BODY_BYTES, |n| n as usize))
 }
 
-/// The memwasm config the vars describe, checked.
-pub fn resolved_config(env: &Env) -> Result<ResolvedConfig, ApiError> {
-    let llm = options(env, &[("baseUrl", "LLM_BASE_URL"), ("model", "LLM_MODEL"), ("apiKey", "LLM_API_KEY")]);
-    let mut embedder =
-        options(env, &[("baseUrl", "EMBEDDER_BASE_URL"), ("model", "EMBEDDER_MODEL"), ("apiKey", "EMBEDDER_API_KEY")]);
+/// `{provider, config}` of the LLM or the embedder from the vars starting with `prefix` (`LLM` / `EMBEDDER`).
+fn model_part(env: &Env, prefix: &str) -> Result<Value, ApiError> {
+    let mut config = match text(env, &format!("{prefix}_CONFIG")) {
+        None => Map::new(),
+        Some(raw) => match serde_json::from_str(&raw) {
+            Ok(Value::Object(object)) => object,
+            _ => return Err(config_error(format!("{prefix}_CONFIG: must be a JSON object, got {raw:?}"))),
+        },
+    };
+    for (key, suffix) in [("model", "MODEL"), ("baseUrl", "BASE_URL"), ("apiKey", "API_KEY")] {
+        if let Some(value) = text(env, &format!("{prefix}_{suffix}")) {
+            config.insert(key.to_owned(), Value::String(value));
+        }
+    }
+    let provider = text(env, &format!("{prefix}_PROVIDER")).unwrap_or_else(|| "openai".to_owned());
+    if provider == "custom" {
+        return Err(config_error(format!("{prefix}_PROVIDER: \"custom\" needs a JS callback; the service has none")));
+    }
+    let takes_config = !config.is_empty() && !matches!(provider.as_str(), "none");
+    Ok(if takes_config { json!({"provider": provider, "config": config}) } else { json!({ "provider": provider }) })
+}
+
+/// The memwasm config the vars describe for `tenant`'s slice of KV, checked.
+pub fn resolved_config(env: &Env, kv_prefix: &str) -> Result<ResolvedConfig, ApiError> {
+    let mut embedder = model_part(env, "EMBEDDER")?;
     if let Some(dimensions) = number(env, "EMBEDDER_DIMENSIONS")? {
-        embedder["dimensions"] = json!(dimensions);
+        embedder["config"]["dimensions"] = json!(dimensions);
     }
     let mut config = json!({
-        "llm": {"provider": "openai", "config": llm},
-        "embedder": {"provider": "openai", "config": embedder},
+        "llm": model_part(env, "LLM")?,
+        "embedder": embedder,
+        "storage": {"provider": "cloudflare-kv", "config": {"prefix": kv_prefix}},
     });
     if let Some(retries) = number(env, "MAX_RETRIES")? {
         config["retry"] = json!({ "maxRetries": retries });
@@ -74,4 +95,21 @@ pub fn resolved_config(env: &Env) -> Result<ResolvedConfig, ApiError> {
     }
     let config: MemoryConfig = serde_json::from_value(config).map_err(|e| config_error(e.to_string()))?;
     Ok(config.resolve(&|name| text(env, name))?)
+}
+
+/// The bindings `config` needs: the KV namespace, and the AI binding for Workers AI models.
+pub fn live_values(env: &Env, config: &ResolvedConfig) -> Result<LiveValues, ApiError> {
+    let binding = |name: &str| {
+        let value = js_sys::Reflect::get(env, &name.into()).ok().filter(|value| !value.is_undefined());
+        value.ok_or_else(|| config_error(format!("the binding {name} is missing (see wrangler.toml)")))
+    };
+    let mut live = LiveValues::default();
+    live.insert("storage.binding", binding(KV_BINDING)?);
+    if matches!(config.llm, LlmChoice::WorkersAi(_)) {
+        live.insert("llm.binding", binding(AI_BINDING)?);
+    }
+    if matches!(config.embedder, EmbedderChoice::WorkersAi(_)) {
+        live.insert("embedder.binding", binding(AI_BINDING)?);
+    }
+    Ok(live)
 }

@@ -1,30 +1,14 @@
-//! `new Memory(config)`: the JS config shape (seed 000 §8 in camelCase), defaults, and validation
-//! that names the offending field. Each provider's options live in a module of their own; this file
-//! picks one by `provider`.
+//! The engine's own settings (prompts, the search index, storage options) and the helpers every config
+//! reader shares: `{provider, config}` parts and errors that name the offending field. Which models to
+//! call is the providers' business (`crate::providers::config`).
 
-mod anthropic;
-mod azure_openai;
-mod choice;
 mod cloudflare_kv;
-mod compatible;
-mod fields;
-mod gemini;
 mod indexeddb;
-mod ollama;
-mod openai;
 mod vector_store;
-mod workers_ai;
 
-pub use anthropic::AnthropicOptions;
-pub use azure_openai::{AzureEmbedderOptions, AzureLlmOptions};
 pub use cloudflare_kv::{kv_prefix, KvOptions, DEFAULT_KV_PREFIX};
-pub use compatible::{find_host, Host, HOSTS};
-pub use gemini::{GeminiEmbedderOptions, GeminiLlmOptions};
 pub use indexeddb::{indexeddb_settings, IndexedDbOptions, IndexedDbSettings};
-pub use ollama::{OllamaEmbedderOptions, OllamaLlmOptions};
-pub use openai::{OpenAiEmbedderOptions, OpenAiLlmOptions};
 pub use vector_store::{vector_store_settings, MemoryVectorStoreOptions, VectorStoreSettings};
-pub use workers_ai::{WorkersAiEmbedderOptions, WorkersAiEmbedderSettings, WorkersAiLlmOptions, WorkersAiLlmSettings};
 
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -32,33 +16,6 @@ use serde_json::Value;
 
 use super::error::{MemoryError, Result};
 use super::prompts::{FACT_EXTRACTION_PROMPT, UPDATE_MEMORY_PROMPT};
-use crate::http::RetryPolicy;
-use crate::providers::{
-    AnthropicSettings, AzureOpenAiChatSettings, AzureOpenAiEmbedderSettings, GeminiChatSettings, GeminiEmbedderSettings,
-    OllamaChatSettings, OllamaEmbedderSettings, OpenAiChatSettings, OpenAiEmbedderSettings,
-};
-
-/// Environment lookup (`OPENAI_API_KEY`, …) where the platform has one.
-pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
-
-/// The whole config object; every part is optional. Unknown keys are rejected (typos would otherwise
-/// pass silently), except mem0's `version` and `historyDbPath`, which are accepted and ignored.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct MemoryConfig {
-    pub llm: Option<ProviderConfig>,
-    pub embedder: Option<ProviderConfig>,
-    pub vector_store: Option<ProviderConfig>,
-    pub storage: Option<ProviderConfig>,
-    pub custom_prompts: Option<CustomPrompts>,
-    pub retry: Option<RetryOptions>,
-    /// Graph memory (`{enabled: true}`); off by default.
-    pub graph: Option<crate::core::graph::GraphOptions>,
-    /// mem0 compatibility; ignored.
-    pub version: Option<Value>,
-    /// mem0 compatibility (its SQLite path); ignored.
-    pub history_db_path: Option<Value>,
-}
 
 /// `{provider, config}`; `config` is read by the chosen provider.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -80,15 +37,6 @@ pub struct CustomPrompts {
     pub update_decision: Option<String>,
 }
 
-/// `retry`.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct RetryOptions {
-    pub max_retries: Option<u32>,
-    pub base_delay_ms: Option<u32>,
-    pub max_delay_ms: Option<u32>,
-}
-
 /// The system prompts in use.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prompts {
@@ -96,70 +44,35 @@ pub struct Prompts {
     pub update_decision: String,
 }
 
-/// The LLM to use.
-#[derive(Debug, Clone, PartialEq)]
-pub enum LlmChoice {
-    /// `provider: "none"`: no LLM; `add()` stores messages as they are.
-    None,
-    /// OpenAI and the OpenAI-compatible hosts.
-    OpenAi(OpenAiChatSettings),
-    AzureOpenAi(AzureOpenAiChatSettings),
-    Anthropic(AnthropicSettings),
-    Gemini(GeminiChatSettings),
-    Ollama(OllamaChatSettings),
-    /// Through the `llm.binding` Workers AI binding.
-    WorkersAi(WorkersAiLlmSettings),
-    /// The app's `llm.generate` callback.
-    Custom,
+impl Default for Prompts {
+    /// Seed 000's prompts.
+    fn default() -> Self {
+        Self { fact_extraction: FACT_EXTRACTION_PROMPT.to_owned(), update_decision: UPDATE_MEMORY_PROMPT.to_owned() }
+    }
 }
 
-/// The embedder to use.
-#[derive(Debug, Clone, PartialEq)]
-pub enum EmbedderChoice {
-    /// `provider: "none"`: no vectors; search falls back to keywords.
-    None,
-    /// OpenAI and the OpenAI-compatible hosts.
-    OpenAi(OpenAiEmbedderSettings),
-    AzureOpenAi(AzureOpenAiEmbedderSettings),
-    Gemini(GeminiEmbedderSettings),
-    Ollama(OllamaEmbedderSettings),
-    /// Through the `embedder.binding` Workers AI binding.
-    WorkersAi(WorkersAiEmbedderSettings),
-    /// The app's `embedder.embed` callback, whose vectors have `dimensions` entries.
-    Custom { dimensions: usize },
+impl CustomPrompts {
+    /// The prompts in use: each custom one (never blank), else seed 000's.
+    pub fn resolve(self) -> Result<Prompts> {
+        Ok(Prompts {
+            fact_extraction: non_empty("customPrompts.factExtraction", self.fact_extraction, FACT_EXTRACTION_PROMPT)?,
+            update_decision: non_empty("customPrompts.updateDecision", self.update_decision, UPDATE_MEMORY_PROMPT)?,
+        })
+    }
 }
 
-/// Where memories persist: the provider name and its raw options, which the platform layer reads
-/// (storages are platform-specific: IndexedDB in browsers, KV in Workers).
-#[derive(Debug, Clone, PartialEq)]
-pub struct StorageChoice {
-    pub provider: String,
-    pub options: Option<Value>,
-}
-
-/// A config with every default filled in and every value checked.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ResolvedConfig {
-    pub llm: LlmChoice,
-    pub embedder: EmbedderChoice,
-    pub storage: StorageChoice,
-    /// The in-RAM search index (`vectorStore`).
-    pub vector_store: VectorStoreSettings,
-    pub retry: RetryPolicy,
-    pub prompts: Prompts,
-    /// `graph.enabled`.
-    pub graph_enabled: bool,
-}
-
-pub(crate) fn invalid(field: &str, why: impl std::fmt::Display) -> MemoryError {
+/// `INVALID_CONFIG` naming `field`.
+pub fn invalid(field: &str, why: impl std::fmt::Display) -> MemoryError {
     MemoryError::InvalidConfig(format!("{field}: {why}"))
 }
 
-pub(crate) fn unknown_provider(field: &str, provider: &str, supported: &[&str]) -> MemoryError {
+/// `INVALID_CONFIG` for a provider name nobody implements, listing the ones that exist.
+pub fn unknown_provider(field: &str, provider: &str, supported: &[&str]) -> MemoryError {
     invalid(field, format!("unknown provider \"{provider}\" (supported: {})", supported.join(", ")))
 }
 
-pub(crate) fn non_empty(field: &str, value: Option<String>, default: &str) -> Result<String> {
+/// `value` unless it is blank (an error), else `default`.
+pub fn non_empty(field: &str, value: Option<String>, default: &str) -> Result<String> {
     match value {
         Some(text) if text.trim().is_empty() => Err(invalid(field, "must not be empty")),
         Some(text) => Ok(text),
@@ -178,59 +91,3 @@ pub fn provider_options<T: DeserializeOwned + Default>(config: &Option<Value>, f
         }),
     }
 }
-
-fn openai_default() -> ProviderConfig {
-    ProviderConfig { provider: "openai".into(), ..ProviderConfig::default() }
-}
-
-impl MemoryConfig {
-    /// Fills defaults (OpenAI `gpt-4o-mini` and `text-embedding-3-small`, in-memory store) and validates.
-    /// `env` supplies `OPENAI_API_KEY` / `OPENAI_BASE_URL` fallbacks where the platform has them.
-    pub fn resolve(self, env: Env) -> Result<ResolvedConfig> {
-        let llm = choice::llm_choice(self.llm.unwrap_or_else(openai_default), env)?;
-        let embedder = choice::embedder_choice(self.embedder.unwrap_or_else(openai_default), env)?;
-        for (part, field) in [(&self.vector_store, "vectorStore.dimensions"), (&self.storage, "storage.dimensions")] {
-            if part.as_ref().is_some_and(|part| part.dimensions.is_some()) {
-                return Err(invalid(field, "unknown field"));
-            }
-        }
-        let vector_store = vector_store_settings(self.vector_store.as_ref())?;
-        let storage =
-            self.storage.unwrap_or_else(|| ProviderConfig { provider: "memory".into(), ..ProviderConfig::default() });
-        let retry_options = self.retry.unwrap_or_default();
-        let defaults = RetryPolicy::default();
-        let retry = RetryPolicy {
-            max_retries: retry_options.max_retries.unwrap_or(defaults.max_retries),
-            base_delay_ms: retry_options.base_delay_ms.unwrap_or(defaults.base_delay_ms),
-            max_delay_ms: retry_options.max_delay_ms.unwrap_or(defaults.max_delay_ms),
-        };
-        if retry.max_retries > 10 {
-            return Err(invalid("retry.maxRetries", "must be at most 10"));
-        }
-        let prompts = self.custom_prompts.unwrap_or_default();
-        Ok(ResolvedConfig {
-            llm,
-            embedder,
-            storage: StorageChoice { provider: storage.provider, options: storage.config },
-            vector_store,
-            retry,
-            graph_enabled: self.graph.is_some_and(|graph| graph.enabled),
-            prompts: Prompts {
-                fact_extraction: non_empty(
-                    "customPrompts.factExtraction",
-                    prompts.fact_extraction,
-                    FACT_EXTRACTION_PROMPT,
-                )?,
-                update_decision: non_empty(
-                    "customPrompts.updateDecision",
-                    prompts.update_decision,
-                    UPDATE_MEMORY_PROMPT,
-                )?,
-            },
-        })
-    }
-}
-
-#[cfg(test)]
-#[path = "tests.rs"]
-mod tests;

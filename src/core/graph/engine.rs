@@ -10,13 +10,14 @@ use crate::core::error::{MemoryError, Result};
 use crate::core::identity::now_iso;
 use crate::core::keyword::tokenize;
 use crate::core::memory::MemoryEngine;
+use crate::core::models::{Embedder, Llm, LlmRequest};
 use crate::core::options::required_text;
 use crate::core::prompts::extraction_input;
+use crate::core::reply_schema;
 use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::types::{AddResult, EventKind, Message};
 use crate::core::vector_store::VectorStore;
-use crate::providers::{Embedder, Llm};
 
 /// What a graph-enhanced search found: memory ids linked to the entities of the query (and their
 /// neighbours), and the relations walked.
@@ -47,9 +48,10 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     }
 
     /// The one graph LLM call of `add()`.
-    pub(crate) async fn extract_graph(&self, messages: &[Message]) -> std::result::Result<Extracted, String> {
-        let reply = self.llm.generate(GRAPH_EXTRACTION_PROMPT, &extraction_input(messages), true).await;
-        reply.map_err(|e| e.to_string()).and_then(|text| parse_graph(&text))
+    pub(crate) async fn extract_graph(&self, messages: &[Message]) -> Result<Extracted> {
+        let (input, shape) = (extraction_input(messages), reply_schema::graph());
+        let reply = self.llm.generate(&LlmRequest::json(GRAPH_EXTRACTION_PROMPT, &input, &shape)).await?;
+        parse_graph(&reply)
     }
 
     /// Stages the MERGE of `extracted` into `changes`, linked to the memories `result` added, updated or kept.

@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use crate::core::error::MemoryError;
 use crate::core::llm_json::extract_json;
 
 /// System prompt of the graph call. Providers with tools or response schemas enforce its shape.
@@ -53,10 +54,11 @@ fn items<'a>(value: &'a Value, key: &str) -> &'a [Value] {
 /// Reads `{"entities": […], "relations": […]}` (either may be missing, not both), also inside prose or code
 /// fences; mem0's `entity`/`entity_type` and `relationship`/`destination` spellings are accepted. Items
 /// without a name, or relations without all three parts, are skipped.
-pub fn parse_graph(reply: &str) -> Result<Extracted, String> {
-    let value = extract_json(reply).ok_or("graph reply is not JSON")?;
+pub fn parse_graph(reply: &str) -> Result<Extracted, MemoryError> {
+    let unusable = |why: &str| MemoryError::LlmResponse(why.to_owned());
+    let value = extract_json(reply).ok_or_else(|| unusable("graph reply is not JSON"))?;
     if value.get("entities").is_none() && value.get("relations").is_none() {
-        return Err("graph reply has neither \"entities\" nor \"relations\"".into());
+        return Err(unusable("graph reply has neither \"entities\" nor \"relations\""));
     }
     let entities = items(&value, "entities")
         .iter()

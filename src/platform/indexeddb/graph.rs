@@ -29,7 +29,6 @@ impl GraphWrites {
         Ok(Self { puts, deletes })
     }
 
-
     /// Issues the writes inside the caller's transaction.
     pub fn write(&self, store: &ObjectStore) -> std::result::Result<(), idb::Error> {
         for key in &self.deletes {

@@ -20,11 +20,16 @@ const LIVE_PATHS: &[&[&str]] = &[
 #[derive(Default)]
 pub struct LiveValues(HashMap<String, JsValue>);
 
-#[allow(dead_code)] // read by providers and storages that take live values
 impl LiveValues {
     /// The live value at `path`, if the config had one.
     pub fn get(&self, path: &str) -> Option<&JsValue> {
         self.0.get(path)
+    }
+
+    /// Puts `value` at `path` (e.g. `"storage.binding"`), for hosts that hold their bindings outside the
+    /// config object (the Worker's `env`).
+    pub fn insert(&mut self, path: &str, value: JsValue) {
+        self.0.insert(path.to_owned(), value);
     }
 }
 

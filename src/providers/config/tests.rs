@@ -1,6 +1,7 @@
 use serde_json::json;
 
 use super::*;
+use crate::core::prompts::FACT_EXTRACTION_PROMPT;
 
 fn resolve(config: Value) -> Result<ResolvedConfig> {
     serde_json::from_value::<MemoryConfig>(config).map_err(|e| invalid("config", e))?.resolve(&|_| None)

@@ -1,0 +1,82 @@
+use std::collections::BTreeSet;
+
+use super::*;
+
+/// One error of every variant: the match has no wildcard, so a new variant does not compile until it is
+/// listed here (and so checked against `CODES` and the TypeScript union).
+fn one_of_each() -> Vec<MemoryError> {
+    let upstream = |status| UpstreamError { status, message: "x".into() };
+    let all = vec![
+        MemoryError::ScopeRequired,
+        MemoryError::InvalidFilter("x".into()),
+        MemoryError::InvalidConfig("x".into()),
+        MemoryError::InvalidInput("x".into()),
+        MemoryError::NotFound("x".into()),
+        MemoryError::Llm(upstream(Some(500))),
+        MemoryError::Llm(upstream(None)),
+        MemoryError::LlmResponse("x".into()),
+        MemoryError::Embedding(upstream(Some(500))),
+        MemoryError::Embedding(upstream(None)),
+        MemoryError::EmbeddingResponse("x".into()),
+        MemoryError::LlmCallback("x".into()),
+        MemoryError::EmbeddingCallback("x".into()),
+        MemoryError::DimensionMismatch { expected: 1, actual: 2 },
+        MemoryError::Storage("x".into()),
+        MemoryError::StorageQuota("x".into()),
+        MemoryError::StorageUnavailable("x".into()),
+    ];
+    for error in &all {
+        match error {
+            MemoryError::ScopeRequired
+            | MemoryError::InvalidFilter(_)
+            | MemoryError::InvalidConfig(_)
+            | MemoryError::InvalidInput(_)
+            | MemoryError::NotFound(_)
+            | MemoryError::Llm(_)
+            | MemoryError::LlmResponse(_)
+            | MemoryError::Embedding(_)
+            | MemoryError::EmbeddingResponse(_)
+            | MemoryError::LlmCallback(_)
+            | MemoryError::EmbeddingCallback(_)
+            | MemoryError::DimensionMismatch { .. }
+            | MemoryError::Storage(_)
+            | MemoryError::StorageQuota(_)
+            | MemoryError::StorageUnavailable(_) => {}
+        }
+    }
+    all
+}
+
+#[test]
+fn codes_lists_exactly_the_codes_errors_have() {
+    let produced: BTreeSet<&str> = one_of_each().iter().map(MemoryError::code).collect();
+    let listed: BTreeSet<&str> = MemoryError::CODES.iter().copied().collect();
+    assert_eq!(produced, listed);
+    assert_eq!(listed.len(), MemoryError::CODES.len(), "CODES has no duplicates");
+}
+
+/// The string literals of `export type NAME = | "A" | "B";` in a `.d.ts` text.
+fn union_members<'a>(types: &'a str, name: &str) -> BTreeSet<&'a str> {
+    let start = types.find(&format!("export type {name} =")).unwrap_or_else(|| panic!("{name} is not in the types"));
+    let body = &types[start..];
+    let body = &body[..body.find(';').expect("the union ends with ;")];
+    body.split('"').skip(1).step_by(2).collect()
+}
+
+#[test]
+fn the_typescript_error_code_union_is_exactly_the_codes() {
+    let types = include_str!("../js/types.d.ts");
+    let listed: BTreeSet<&str> = MemoryError::CODES.iter().copied().collect();
+    assert_eq!(union_members(types, "MemoryErrorCode"), listed);
+    let warnings: BTreeSet<&str> = crate::core::warning::WarningCode::ALL.iter().map(|code| code.as_str()).collect();
+    assert_eq!(union_members(types, "WarningCode"), warnings);
+}
+
+#[test]
+fn upstream_errors_keep_their_status() {
+    let limited = MemoryError::Embedding(UpstreamError { status: Some(429), message: "slow".into() });
+    assert_eq!((limited.code(), limited.http_status()), ("EMBEDDING_HTTP", Some(429)));
+    assert_eq!(limited.to_string(), "embedding request failed: HTTP 429: slow");
+    let down = MemoryError::Llm(UpstreamError { status: None, message: "refused".into() });
+    assert_eq!((down.code(), down.http_status()), ("LLM_NETWORK", None));
+}

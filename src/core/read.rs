@@ -1,0 +1,219 @@
+//! The one options type of every read (`search`, `getAll`, `recall`, `deleteAll`, `getEntities`, `export`),
+//! parsed once at the boundary. Unknown keys are refused with `INVALID_INPUT` naming the key, and so are
+//! keys the call does not use (a `threshold` given to `getAll`), so nothing is silently ignored.
+//!
+//! `limit` and `topK` name the same option (mem0 uses both): either is accepted wherever a count is;
+//! giving both with different values is an error. Scope keys may be camelCase or snake_case (`userId`,
+//! `user_id`).
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::error::{MemoryError, Result};
+use super::filter::Filter;
+use super::fusion::{Method, Weights};
+use super::scope::Scope;
+
+/// Default count of `search` and `getAll` (seed 000 §3.3).
+pub const DEFAULT_LIMIT: usize = 100;
+/// Default count of `recall`.
+pub const DEFAULT_RECALL_LIMIT: usize = 5;
+/// Default token budget of `recall`'s text.
+pub const DEFAULT_TOKEN_BUDGET: usize = 2000;
+
+/// A read's options as the caller gave them.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReadOptions {
+    #[serde(alias = "user_id")]
+    pub user_id: Option<String>,
+    #[serde(alias = "agent_id")]
+    pub agent_id: Option<String>,
+    #[serde(alias = "run_id")]
+    pub run_id: Option<String>,
+    pub limit: Option<f64>,
+    #[serde(alias = "top_k")]
+    pub top_k: Option<f64>,
+    pub filters: Option<Value>,
+    /// `search`: drop results whose final score is below this.
+    pub threshold: Option<f64>,
+    /// `search`, `recall`: how to rank.
+    pub method: Option<Method>,
+    /// `search`: relative weights of a `hybrid` search.
+    pub weights: Option<WeightOptions>,
+    /// `search`: graph-enhanced search (default on when graph memory is enabled).
+    pub graph: Option<bool>,
+    /// `recall`: most tokens its text may take.
+    #[serde(alias = "token_budget")]
+    pub token_budget: Option<f64>,
+}
+
+/// `weights: {vector, keyword}`; a weight left out keeps its default (0.7 / 0.3). Scaled to sum to 1.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeightOptions {
+    pub vector: Option<f64>,
+    pub keyword: Option<f64>,
+}
+
+/// The call a read is for: it decides which keys are taken and the default count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadCall {
+    Search,
+    GetAll,
+    Recall,
+    DeleteAll,
+    /// Calls that take a scope and nothing else (`getEntities`, `getRelations`, `tools`).
+    ScopeOnly,
+}
+
+impl ReadCall {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Search => "search",
+            Self::GetAll => "getAll",
+            Self::Recall => "recall",
+            Self::DeleteAll => "deleteAll",
+            Self::ScopeOnly => "this call",
+        }
+    }
+
+    /// The non-scope keys this call takes.
+    fn keys(self) -> &'static [&'static str] {
+        match self {
+            Self::Search => &["limit", "topK", "filters", "threshold", "method", "weights", "graph"],
+            Self::GetAll => &["limit", "topK", "filters"],
+            Self::Recall => &["limit", "topK", "filters", "method", "tokenBudget"],
+            Self::DeleteAll => &["filters"],
+            Self::ScopeOnly => &[],
+        }
+    }
+
+    fn default_limit(self) -> usize {
+        match self {
+            Self::Recall => DEFAULT_RECALL_LIMIT,
+            _ => DEFAULT_LIMIT,
+        }
+    }
+}
+
+/// A read's options, checked: a valid scope, a count, a parsed filter, and how to rank.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Read {
+    pub scope: Scope,
+    pub limit: usize,
+    pub filter: Option<Filter>,
+    pub threshold: Option<f64>,
+    /// `None`: the call's default method.
+    pub method: Option<Method>,
+    pub weights: Weights,
+    pub graph: Option<bool>,
+    pub token_budget: usize,
+}
+
+impl Read {
+    /// A read of `scope` with every other option at its default (for calls the engine makes itself).
+    pub fn of(scope: Scope, limit: usize) -> Self {
+        Self {
+            scope,
+            limit,
+            filter: None,
+            threshold: None,
+            method: None,
+            weights: Weights::default(),
+            graph: None,
+            token_budget: DEFAULT_TOKEN_BUDGET,
+        }
+    }
+
+    /// True when `item` is in the scope and passes the filter.
+    pub fn keeps(&self, item: &super::types::MemoryItem) -> bool {
+        self.scope.contains(&item.scope) && self.filter.as_ref().is_none_or(|filter| filter.matches(item))
+    }
+}
+
+/// A positive whole number named `name`, else `default`.
+pub fn positive_whole(name: &str, value: Option<f64>, default: usize) -> Result<usize> {
+    match value {
+        None => Ok(default),
+        Some(n) if n >= 1.0 && n.fract() == 0.0 && n.is_finite() => Ok(n.min(u32::MAX as f64) as usize),
+        Some(n) => Err(MemoryError::InvalidInput(format!("{name} must be a positive whole number, got {n}"))),
+    }
+}
+
+/// Parses an optional filter expression.
+pub fn parse_filter(filters: &Option<Value>) -> Result<Option<Filter>> {
+    filters.as_ref().filter(|value| !value.is_null()).map(Filter::parse).transpose()
+}
+
+impl ReadOptions {
+    /// The scope these options name, not yet checked (`export` takes an empty one to mean everything).
+    pub fn scope(&self) -> Scope {
+        Scope { user_id: self.user_id.clone(), agent_id: self.agent_id.clone(), run_id: self.run_id.clone() }
+    }
+
+    /// The non-scope keys that were given.
+    fn given(&self) -> impl Iterator<Item = &'static str> + '_ {
+        [
+            ("limit", self.limit.is_some()),
+            ("topK", self.top_k.is_some()),
+            ("filters", self.filters.is_some()),
+            ("threshold", self.threshold.is_some()),
+            ("method", self.method.is_some()),
+            ("weights", self.weights.is_some()),
+            ("graph", self.graph.is_some()),
+            ("tokenBudget", self.token_budget.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(key, given)| given.then_some(key))
+    }
+
+    fn only_keys_of(&self, call: ReadCall) -> Result<()> {
+        match self.given().find(|key| !call.keys().contains(key)) {
+            Some(key) => Err(MemoryError::InvalidInput(format!("{key}: not an option of {}", call.name()))),
+            None => Ok(()),
+        }
+    }
+
+    /// A scope and nothing else, which may be empty (`exportMemories({})` exports everything).
+    pub fn any_scope(&self) -> Result<Scope> {
+        self.only_keys_of(ReadCall::ScopeOnly)?;
+        Ok(self.scope())
+    }
+
+    /// Checks the options for `call`: every key one it takes, a scope, a positive whole count, a valid
+    /// filter, threshold and weights.
+    pub fn check(&self, call: ReadCall) -> Result<Read> {
+        self.only_keys_of(call)?;
+        let scope = self.scope().validated()?;
+        let count = match (self.limit, self.top_k) {
+            (Some(limit), Some(top_k)) if limit != top_k => {
+                let why = format!("limit ({limit}) and topK ({top_k}) are the same option; give one");
+                return Err(MemoryError::InvalidInput(why));
+            }
+            (limit, top_k) => limit.or(top_k),
+        };
+        let limit = positive_whole(if self.limit.is_some() { "limit" } else { "topK" }, count, call.default_limit())?;
+        if let Some(threshold) = self.threshold.filter(|t| !t.is_finite()) {
+            return Err(MemoryError::InvalidInput(format!("threshold must be a finite number, got {threshold}")));
+        }
+        let given = self.weights.unwrap_or_default();
+        let default = Weights::default();
+        let weights =
+            Weights::normalised(given.vector.unwrap_or(default.vector), given.keyword.unwrap_or(default.keyword))?;
+        Ok(Read {
+            scope,
+            limit,
+            filter: parse_filter(&self.filters)?,
+            threshold: self.threshold,
+            method: self.method,
+            weights,
+            graph: self.graph,
+            token_budget: positive_whole("tokenBudget", self.token_budget, DEFAULT_TOKEN_BUDGET)?,
+        })
+    }
+}
+
+#[cfg(test)]
+#[path = "read_tests.rs"]
+mod tests;

@@ -1,0 +1,76 @@
+//! The JSON shapes the memory's own prompts ask for, as JSON Schemas. Every LLM call carries its shape
+//! (`LlmRequest::reply`), so providers with structured output (Anthropic tools, Gemini response schemas,
+//! Workers AI JSON mode) can enforce it whatever the prompt's text.
+
+use serde_json::{json, Value};
+
+/// One reply shape: a name (used as a tool name), what it is, and its JSON Schema.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplySchema {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub schema: Value,
+}
+
+/// The fact-extraction reply: `{"facts": [string]}`.
+pub fn facts() -> ReplySchema {
+    ReplySchema {
+        name: "record_facts",
+        description: "Record the facts extracted from the conversation.",
+        schema: json!({
+            "type": "object",
+            "properties": {"facts": {"type": "array", "items": {"type": "string"}}},
+            "required": ["facts"],
+        }),
+    }
+}
+
+/// The update-decision reply: `{"memory": [{id, text, event, old_memory}]}`.
+pub fn decisions() -> ReplySchema {
+    let operation = json!({
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "text": {"type": "string"},
+            "event": {"type": "string", "enum": ["ADD", "UPDATE", "DELETE", "NONE"]},
+            "old_memory": {"type": "string"},
+        },
+        "required": ["text", "event"],
+    });
+    ReplySchema {
+        name: "record_memory_operations",
+        description: "Record the memory operations decided for the new facts.",
+        schema: json!({
+            "type": "object",
+            "properties": {"memory": {"type": "array", "items": operation}},
+            "required": ["memory"],
+        }),
+    }
+}
+
+/// Seed 000's `extract_entities` and `extract_relations` tools as one reply: the graph call of `add()`.
+pub fn graph() -> ReplySchema {
+    let entity = json!({
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "type": {"type": "string", "enum": super::graph::model::ENTITY_TYPES},
+            "description": {"type": "string"},
+        },
+        "required": ["name", "type"],
+    });
+    let relation = json!({
+        "type": "object",
+        "properties": {"source": {"type": "string"}, "relation": {"type": "string"}, "target": {"type": "string"}},
+        "required": ["source", "relation", "target"],
+    });
+    ReplySchema {
+        name: "extract_graph",
+        description: "Extract entities and the relationships between them",
+        schema: json!({
+            "type": "object",
+            "properties": {"entities": {"type": "array", "items": entity}, "relations": {"type": "array", "items": relation}},
+            "required": ["entities", "relations"],
+        }),
+    }
+}

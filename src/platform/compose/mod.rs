@@ -1,0 +1,85 @@
+//! Builds an engine from a resolved config: the configured LLM, embedder and storage, each one type over
+//! every implementation a wasm32 build offers. The JS binding and the Cloudflare Worker both use it.
+
+mod live;
+mod models;
+mod storage;
+
+pub use live::{split, LiveValues};
+pub use models::{LiveEmbedder, LiveLlm};
+pub use storage::AnyStorage;
+
+use crate::core::config::{indexeddb_settings, kv_prefix, unknown_provider};
+use crate::core::error::{MemoryError, Result};
+use crate::core::kv::KvStorage;
+use crate::core::memory::MemoryEngine;
+use crate::core::storage::InMemoryStorage;
+use crate::core::vector_store::InMemoryVectorStore;
+use crate::platform::indexeddb::IndexedDbStorage;
+use crate::platform::{FetchClient, JsKv};
+use crate::providers::any::{AnyEmbedder, AnyLlm};
+use crate::providers::config::ResolvedConfig;
+
+/// The LLM of a wasm32 build: an HTTP provider over `fetch`, or a live one.
+pub type Llm = AnyLlm<FetchClient, LiveLlm>;
+/// The embedder of a wasm32 build: an HTTP provider over `fetch`, or a live one.
+pub type Embedder = AnyEmbedder<FetchClient, LiveEmbedder>;
+/// The engine behind the JS `Memory` class and the Worker's routes.
+pub type Engine = MemoryEngine<Llm, Embedder, AnyStorage>;
+
+/// The parts of an engine, before storage is opened.
+pub struct Parts {
+    pub llm: Llm,
+    pub embedder: Embedder,
+    pub storage: AnyStorage,
+    /// The search index, empty and configured (`vectorStore`).
+    pub index: InMemoryVectorStore,
+}
+
+/// Picks the implementations `config` asks for.
+pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
+    let llm = models::llm(config, live)?;
+    let embedder = models::embedder(config, live)?;
+    let storage = match config.storage.provider.as_str() {
+        "memory" => AnyStorage::Memory(InMemoryStorage::default()),
+        "indexeddb" => AnyStorage::IndexedDb(IndexedDbStorage::new(&indexeddb_settings(&config.storage.options)?)),
+        "cloudflare-kv" => {
+            let binding = live.get("storage.binding").ok_or_else(|| {
+                MemoryError::InvalidConfig("storage.binding: required for cloudflare-kv (e.g. env.MEMORY_KV)".into())
+            })?;
+            AnyStorage::Kv(KvStorage::new(JsKv::new(binding)?, &kv_prefix(&config.storage.options)?))
+        }
+        other => return Err(unknown_provider("storage.provider", other, &["memory", "indexeddb", "cloudflare-kv"])),
+    };
+    let index = InMemoryVectorStore::new(config.vector_store.quantization);
+    Ok(Parts { llm, embedder, storage, index })
+}
+
+impl Parts {
+    /// An engine over these parts that starts with an empty index (see `starts_empty`), graph memory on
+    /// when configured (each scope's graph then loads with the scope).
+    pub fn engine(self, config: &ResolvedConfig) -> Engine {
+        let engine =
+            MemoryEngine::new_with_index(self.llm, self.embedder, self.storage, config.prompts.clone(), self.index);
+        if config.graph_enabled {
+            engine.set_graph(Vec::new());
+        }
+        engine
+    }
+
+    /// An engine over these parts with everything the storage holds loaded into the index.
+    pub async fn open(self, config: &ResolvedConfig) -> Result<Engine> {
+        let prompts = config.prompts.clone();
+        let engine = MemoryEngine::open_with_index(self.llm, self.embedder, self.storage, prompts, self.index).await?;
+        if config.graph_enabled {
+            engine.enable_graph().await?;
+        }
+        Ok(engine)
+    }
+
+    /// True when opening loads nothing (the storage starts empty, or loads scopes on demand like KV), so the
+    /// synchronous constructor can build the engine.
+    pub fn starts_empty(&self) -> bool {
+        matches!(self.storage, AnyStorage::Memory(_) | AnyStorage::Kv(_))
+    }
+}

@@ -1,0 +1,100 @@
+//! Builds the configured LLM and embedder: the HTTP providers over `fetch`, and those that live in JS (a
+//! `generate` / `embed` callback, the Workers AI binding). Checks that each live value was given to the
+//! one provider that takes it.
+
+use wasm_bindgen::JsValue;
+
+use super::live::LiveValues;
+use super::{Embedder, Llm};
+use crate::core::config::invalid;
+use crate::core::error::Result;
+use crate::platform::{CallbackEmbedder, CallbackLlm, FetchClient, WorkersAiEmbedder, WorkersAiLlm};
+use crate::providers::any::{AnyEmbedder, AnyLlm};
+use crate::providers::config::{EmbedderChoice, LlmChoice, ResolvedConfig};
+use crate::providers::LlmRequest;
+
+/// The LLMs a wasm32 platform brings itself.
+pub enum LiveLlm {
+    WorkersAi(WorkersAiLlm),
+    Custom(CallbackLlm),
+}
+
+impl crate::core::models::Llm for LiveLlm {
+    async fn generate(&self, request: &LlmRequest<'_>) -> Result<String> {
+        match self {
+            Self::WorkersAi(llm) => llm.generate(request).await,
+            Self::Custom(llm) => llm.generate(request).await,
+        }
+    }
+}
+
+/// The embedders a wasm32 platform brings itself.
+pub enum LiveEmbedder {
+    WorkersAi(WorkersAiEmbedder),
+    Custom(CallbackEmbedder),
+}
+
+impl crate::core::models::Embedder for LiveEmbedder {
+    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {
+        match self {
+            Self::WorkersAi(embedder) => embedder.embed(texts).await,
+            Self::Custom(embedder) => embedder.embed(texts).await,
+        }
+    }
+
+    fn dimensions(&self) -> Option<usize> {
+        match self {
+            Self::WorkersAi(embedder) => embedder.dimensions(),
+            Self::Custom(embedder) => embedder.dimensions(),
+        }
+    }
+}
+
+/// Fails when `path` holds a live value but the chosen provider is not `owner`.
+fn only_for(live: &LiveValues, path: &str, owner: &str, chosen: bool) -> Result<()> {
+    match live.get(path) {
+        Some(_) if !chosen => Err(invalid(path, format!("only the \"{owner}\" provider takes this"))),
+        _ => Ok(()),
+    }
+}
+
+/// The live value at `path`, which the chosen provider needs.
+fn needed<'a>(live: &'a LiveValues, path: &str, what: &str) -> Result<&'a JsValue> {
+    live.get(path).ok_or_else(|| invalid(path, format!("is required ({what})")))
+}
+
+/// The LLM `config` asks for.
+pub fn llm(config: &ResolvedConfig, live: &LiveValues) -> Result<Llm> {
+    only_for(live, "llm.generate", "custom", matches!(config.llm, LlmChoice::Custom))?;
+    only_for(live, "llm.binding", "workers-ai", matches!(config.llm, LlmChoice::WorkersAi(_)))?;
+    Ok(match &config.llm {
+        LlmChoice::WorkersAi(settings) => {
+            let binding = needed(live, "llm.binding", "the Worker's AI binding, e.g. env.AI")?;
+            AnyLlm::Live(LiveLlm::WorkersAi(WorkersAiLlm::new(binding, settings.clone())?))
+        }
+        LlmChoice::Custom => {
+            let generate = needed(live, "llm.generate", "a function ({system, user, json}) => string")?;
+            AnyLlm::Live(LiveLlm::Custom(CallbackLlm::new(generate)?))
+        }
+        http => AnyLlm::over_http(http, FetchClient, config.retry)
+            .ok_or_else(|| invalid("llm.provider", "is not available in this build"))?,
+    })
+}
+
+/// The embedder `config` asks for.
+pub fn embedder(config: &ResolvedConfig, live: &LiveValues) -> Result<Embedder> {
+    only_for(live, "embedder.embed", "custom", matches!(config.embedder, EmbedderChoice::Custom { .. }))?;
+    only_for(live, "embedder.binding", "workers-ai", matches!(config.embedder, EmbedderChoice::WorkersAi(_)))?;
+    Ok(match &config.embedder {
+        EmbedderChoice::WorkersAi(settings) => {
+            let binding = needed(live, "embedder.binding", "the Worker's AI binding, e.g. env.AI")?;
+            AnyEmbedder::Live(LiveEmbedder::WorkersAi(WorkersAiEmbedder::new(binding, settings.clone())?))
+        }
+        EmbedderChoice::Custom { dimensions } => {
+            let embed = needed(live, "embedder.embed", "a function (texts: string[]) => number[][]")?;
+            AnyEmbedder::Live(LiveEmbedder::Custom(CallbackEmbedder::new(embed, *dimensions)?))
+        }
+        http => AnyEmbedder::over_http(http, FetchClient, config.retry)
+            .ok_or_else(|| invalid("embedder.provider", "is not available in this build"))?,
+    })
+}

@@ -1,0 +1,101 @@
+//! Every storage a wasm32 build can persist to, as one type: in memory, IndexedDB (browsers) and Workers
+//! KV (through a namespace binding).
+
+use crate::core::error::Result;
+use crate::core::graph::GraphRecord;
+use crate::core::kv::KvStorage;
+use crate::core::scope::Scope;
+use crate::core::storage::{Changeset, InMemoryStorage, RemoteListener, Storage};
+use crate::core::types::{HistoryRecord, StoredMemory};
+use crate::platform::indexeddb::IndexedDbStorage;
+use crate::platform::JsKv;
+
+/// Every storage this build can persist to.
+pub enum AnyStorage {
+    Memory(InMemoryStorage),
+    IndexedDb(IndexedDbStorage),
+    /// Workers KV, through a namespace binding.
+    Kv(KvStorage<JsKv>),
+}
+
+impl Storage for AnyStorage {
+    async fn load_memories(&self) -> Result<Vec<StoredMemory>> {
+        match self {
+            Self::Memory(storage) => storage.load_memories().await,
+            Self::IndexedDb(storage) => storage.load_memories().await,
+            Self::Kv(storage) => storage.load_memories().await,
+        }
+    }
+
+    async fn commit(&self, changes: &Changeset) -> Result<()> {
+        match self {
+            Self::Memory(storage) => storage.commit(changes).await,
+            Self::IndexedDb(storage) => storage.commit(changes).await,
+            Self::Kv(storage) => storage.commit(changes).await,
+        }
+    }
+
+    async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>> {
+        match self {
+            Self::Memory(storage) => storage.history(memory_id).await,
+            Self::IndexedDb(storage) => storage.history(memory_id).await,
+            Self::Kv(storage) => storage.history(memory_id).await,
+        }
+    }
+
+    async fn clear(&self) -> Result<()> {
+        match self {
+            Self::Memory(storage) => storage.clear().await,
+            Self::IndexedDb(storage) => storage.clear().await,
+            Self::Kv(storage) => storage.clear().await,
+        }
+    }
+
+    async fn load_scope(&self, scope: &Scope) -> Result<Option<Vec<StoredMemory>>> {
+        match self {
+            Self::Memory(storage) => storage.load_scope(scope).await,
+            Self::IndexedDb(storage) => storage.load_scope(scope).await,
+            Self::Kv(storage) => storage.load_scope(scope).await,
+        }
+    }
+
+    async fn load_memory(&self, id: &str) -> Result<Option<StoredMemory>> {
+        match self {
+            Self::Memory(storage) => storage.load_memory(id).await,
+            Self::IndexedDb(storage) => storage.load_memory(id).await,
+            Self::Kv(storage) => storage.load_memory(id).await,
+        }
+    }
+
+    async fn all_history(&self) -> Result<Option<Vec<HistoryRecord>>> {
+        match self {
+            Self::Memory(storage) => storage.all_history().await,
+            Self::IndexedDb(storage) => storage.all_history().await,
+            Self::Kv(storage) => storage.all_history().await,
+        }
+    }
+
+    async fn load_graph(&self) -> Result<Option<Vec<GraphRecord>>> {
+        match self {
+            Self::Memory(storage) => storage.load_graph().await,
+            Self::IndexedDb(storage) => storage.load_graph().await,
+            Self::Kv(storage) => storage.load_graph().await,
+        }
+    }
+
+    async fn load_scope_graph(&self, scope: &Scope) -> Result<Vec<GraphRecord>> {
+        match self {
+            Self::Memory(storage) => storage.load_scope_graph(scope).await,
+            Self::IndexedDb(storage) => storage.load_scope_graph(scope).await,
+            Self::Kv(storage) => storage.load_scope_graph(scope).await,
+        }
+    }
+
+    fn watch(&self, listener: RemoteListener) {
+        match self {
+            Self::Memory(storage) => storage.watch(listener),
+            Self::IndexedDb(storage) => storage.watch(listener),
+            Self::Kv(storage) => storage.watch(listener),
+        }
+    }
+}

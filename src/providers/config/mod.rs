@@ -1,0 +1,165 @@
+//! `new Memory(config)`: the whole JS config shape (seed 000 §8 in camelCase), defaults, and validation
+//! that names the offending field. Each provider's options live in a module of their own; `choice` picks
+//! one by `provider`. The engine's own parts (prompts, index, storage options) are read by `core::config`.
+
+mod anthropic;
+mod azure_openai;
+mod choice;
+mod compatible;
+mod fields;
+mod gemini;
+mod ollama;
+mod openai;
+mod workers_ai;
+
+pub use anthropic::AnthropicOptions;
+pub use azure_openai::{AzureEmbedderOptions, AzureLlmOptions};
+pub use compatible::{find_host, Host, HOSTS};
+pub use gemini::{GeminiEmbedderOptions, GeminiLlmOptions};
+pub use ollama::{OllamaEmbedderOptions, OllamaLlmOptions};
+pub use openai::{OpenAiEmbedderOptions, OpenAiLlmOptions};
+pub use workers_ai::{WorkersAiEmbedderOptions, WorkersAiEmbedderSettings, WorkersAiLlmOptions, WorkersAiLlmSettings};
+
+use serde::Deserialize;
+use serde_json::Value;
+
+pub use crate::core::config::{invalid, non_empty, provider_options, unknown_provider, ProviderConfig};
+use crate::core::config::{vector_store_settings, CustomPrompts, Prompts, VectorStoreSettings};
+use crate::core::error::Result;
+use crate::http::RetryPolicy;
+use crate::providers::{
+    AnthropicSettings, AzureOpenAiChatSettings, AzureOpenAiEmbedderSettings, GeminiChatSettings,
+    GeminiEmbedderSettings, OllamaChatSettings, OllamaEmbedderSettings, OpenAiChatSettings, OpenAiEmbedderSettings,
+};
+
+/// Environment lookup (`OPENAI_API_KEY`, …) where the platform has one.
+pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// The whole config object; every part is optional. Unknown keys are rejected (typos would otherwise
+/// pass silently), except mem0's `version` and `historyDbPath`, which are accepted and ignored.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MemoryConfig {
+    pub llm: Option<ProviderConfig>,
+    pub embedder: Option<ProviderConfig>,
+    pub vector_store: Option<ProviderConfig>,
+    pub storage: Option<ProviderConfig>,
+    pub custom_prompts: Option<CustomPrompts>,
+    pub retry: Option<RetryOptions>,
+    /// Graph memory (`{enabled: true}`); off by default.
+    pub graph: Option<crate::core::graph::GraphOptions>,
+    /// mem0 compatibility; ignored.
+    pub version: Option<Value>,
+    /// mem0 compatibility (its SQLite path); ignored.
+    pub history_db_path: Option<Value>,
+}
+
+/// `retry`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RetryOptions {
+    pub max_retries: Option<u32>,
+    pub base_delay_ms: Option<u32>,
+    pub max_delay_ms: Option<u32>,
+}
+
+/// The LLM to use.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LlmChoice {
+    /// `provider: "none"`: no LLM; `add()` stores messages as they are.
+    None,
+    /// OpenAI and the OpenAI-compatible hosts.
+    OpenAi(OpenAiChatSettings),
+    AzureOpenAi(AzureOpenAiChatSettings),
+    Anthropic(AnthropicSettings),
+    Gemini(GeminiChatSettings),
+    Ollama(OllamaChatSettings),
+    /// Through the `llm.binding` Workers AI binding.
+    WorkersAi(WorkersAiLlmSettings),
+    /// The app's `llm.generate` callback.
+    Custom,
+}
+
+/// The embedder to use.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EmbedderChoice {
+    /// `provider: "none"`: no vectors; search falls back to keywords.
+    None,
+    /// OpenAI and the OpenAI-compatible hosts.
+    OpenAi(OpenAiEmbedderSettings),
+    AzureOpenAi(AzureOpenAiEmbedderSettings),
+    Gemini(GeminiEmbedderSettings),
+    Ollama(OllamaEmbedderSettings),
+    /// Through the `embedder.binding` Workers AI binding.
+    WorkersAi(WorkersAiEmbedderSettings),
+    /// The app's `embedder.embed` callback, whose vectors have `dimensions` entries.
+    Custom {
+        dimensions: usize,
+    },
+}
+
+/// Where memories persist: the provider name and its raw options, which the platform layer reads
+/// (storages are platform-specific: IndexedDB in browsers, KV in Workers).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StorageChoice {
+    pub provider: String,
+    pub options: Option<Value>,
+}
+
+/// A config with every default filled in and every value checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResolvedConfig {
+    pub llm: LlmChoice,
+    pub embedder: EmbedderChoice,
+    pub storage: StorageChoice,
+    /// The in-RAM search index (`vectorStore`).
+    pub vector_store: VectorStoreSettings,
+    pub retry: RetryPolicy,
+    pub prompts: Prompts,
+    /// `graph.enabled`.
+    pub graph_enabled: bool,
+}
+
+fn openai_default() -> ProviderConfig {
+    ProviderConfig { provider: "openai".into(), ..ProviderConfig::default() }
+}
+
+impl MemoryConfig {
+    /// Fills defaults (OpenAI `gpt-4o-mini` and `text-embedding-3-small`, in-memory store) and validates.
+    /// `env` supplies `OPENAI_API_KEY` / `OPENAI_BASE_URL` fallbacks where the platform has them.
+    pub fn resolve(self, env: Env) -> Result<ResolvedConfig> {
+        let llm = choice::llm_choice(self.llm.unwrap_or_else(openai_default), env)?;
+        let embedder = choice::embedder_choice(self.embedder.unwrap_or_else(openai_default), env)?;
+        for (part, field) in [(&self.vector_store, "vectorStore.dimensions"), (&self.storage, "storage.dimensions")] {
+            if part.as_ref().is_some_and(|part| part.dimensions.is_some()) {
+                return Err(invalid(field, "unknown field"));
+            }
+        }
+        let vector_store = vector_store_settings(self.vector_store.as_ref())?;
+        let storage =
+            self.storage.unwrap_or_else(|| ProviderConfig { provider: "memory".into(), ..ProviderConfig::default() });
+        let retry_options = self.retry.unwrap_or_default();
+        let defaults = RetryPolicy::default();
+        let retry = RetryPolicy {
+            max_retries: retry_options.max_retries.unwrap_or(defaults.max_retries),
+            base_delay_ms: retry_options.base_delay_ms.unwrap_or(defaults.base_delay_ms),
+            max_delay_ms: retry_options.max_delay_ms.unwrap_or(defaults.max_delay_ms),
+        };
+        if retry.max_retries > 10 {
+            return Err(invalid("retry.maxRetries", "must be at most 10"));
+        }
+        Ok(ResolvedConfig {
+            llm,
+            embedder,
+            storage: StorageChoice { provider: storage.provider, options: storage.config },
+            vector_store,
+            retry,
+            graph_enabled: self.graph.is_some_and(|graph| graph.enabled),
+            prompts: self.custom_prompts.unwrap_or_default().resolve()?,
+        })
+    }
+}
+
+#[cfg(test)]
+#[path = "tests.rs"]
+mod tests;
