@@ -43,7 +43,7 @@ fn alices() -> Read {
 }
 
 async fn texts(engine: &Engine) -> Vec<String> {
-    engine.get_all(&alices()).await.unwrap().into_iter().map(|item| item.memory).collect()
+    engine.get_all(&alices()).await.unwrap().results.into_iter().map(|item| item.memory).collect()
 }
 
 async fn stored_texts(db: &str) -> Vec<String> {
@@ -57,7 +57,7 @@ async fn a_put_refused_half_way_aborts_the_whole_write() {
     let (engine, armed) = engine(db).await;
     let alice = AddOptions { user_id: Some("alice".into()), ..AddOptions::default() };
     engine.add(&json!("likes tea"), &alice).await.unwrap();
-    let tea = engine.get_all(&alices()).await.unwrap()[0].id.clone();
+    let tea = engine.get_all(&alices()).await.unwrap().results[0].id.clone();
 
     armed.set(true);
     let three = json!([{"role": "user", "content": "owns a cat"}, {"role": "user", "content": "owns a dog"}, {"role": "user", "content": "likes jazz"}]);
@@ -66,7 +66,7 @@ async fn a_put_refused_half_way_aborts_the_whole_write() {
     assert!(error.to_string().contains("ConstraintError"), "{error}");
     let error = engine.update(&tea, "likes green tea").await.unwrap_err();
     assert_eq!(error.code(), "STORAGE");
-    engine.delete(&tea).await.unwrap_err();
+    engine.delete(&tea, false).await.unwrap_err();
     engine.delete_all(&alices()).await.unwrap_err();
 
     assert_eq!(texts(&engine).await, ["likes tea"], "the index kept nothing of the failed writes");

@@ -9,13 +9,14 @@ mod browser_support;
 
 use std::cell::Cell;
 use std::rc::Rc;
+use wasm_bindgen::JsValue;
 
 use browser_support::*;
 use memwasm::core::config::{IndexedDbSettings, Prompts};
 use memwasm::core::error::MemoryError;
 use memwasm::core::options::AddOptions;
 use memwasm::core::testing::{Letters, Sabotaged, ScriptedLlm};
-use memwasm::platform::indexeddb::{IndexedDbStorage, GRAPH_STORE, MEMORIES_STORE};
+use memwasm::platform::indexeddb::{IndexedDbStorage, GRAPH_STORE, MEMORIES_STORE, SCHEMA_VERSION};
 use memwasm::{Memory, MemoryEngine};
 use serde_json::{json, Value};
 use wasm_bindgen_test::*;
@@ -131,7 +132,7 @@ async fn deleting_the_source_memory_removes_its_relations_for_good() {
     let added = ok(first.add(js(&"Alice works at Google (cascade)"), js(&json!({"userId": "u"})))).await;
     let id = added["results"][0]["id"].as_str().unwrap().to_owned();
     assert_eq!(relations(&first, "Alice", "u").await.as_array().unwrap().len(), 1);
-    ok(first.delete_memory(js(&id))).await;
+    ok(first.delete_memory(js(&id), JsValue::UNDEFINED)).await;
     assert_eq!(relations(&first, "Alice", "u").await, json!([]));
     drop(first);
 
@@ -211,7 +212,7 @@ async fn a_version_1_database_is_upgraded_and_keeps_its_memories() {
     run_js(&format!(
         "const db = await new Promise((ok) => {{ const r = indexedDB.open('{db}'); r.onsuccess = () => ok(r.result); }});
          const stores = [...db.objectStoreNames]; const version = db.version; db.close();
-         if (version !== 2 || !stores.includes('graph')) throw new Error('not upgraded: ' + version + ' ' + stores);"
+         if (version !== {SCHEMA_VERSION} || !stores.includes('graph')) throw new Error('not upgraded: ' + version + ' ' + stores);"
     ))
     .await;
     script_add("Alice works at Google (upgrade)", &["Name is Alice"]).await;

@@ -9,6 +9,7 @@ mod browser_support;
 use browser_support::*;
 use memwasm::Memory;
 use serde_json::{json, Value};
+use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -42,7 +43,7 @@ async fn history_survives_reopening() {
     let first = open(db).await;
     let id = remember(&first, "lives in Paris", "alice").await;
     ok(first.update(js(&id), js(&"lives in Berlin"))).await;
-    ok(first.delete_memory(js(&id))).await;
+    ok(first.delete_memory(js(&id), JsValue::UNDEFINED)).await;
     let trail = ok(first.history(js(&id))).await;
     drop(first);
 
@@ -66,7 +67,7 @@ async fn delete_delete_all_and_reset_persist() {
     remember(&memory, "likes coffee", "alice").await;
     let bobs = remember(&memory, "plays chess", "bob").await;
     remember(&memory, "plays go", "bob").await;
-    ok(memory.delete_memory(js(&doomed))).await;
+    ok(memory.delete_memory(js(&doomed), JsValue::UNDEFINED)).await;
     drop(memory);
 
     let memory = open(db).await;
@@ -100,7 +101,7 @@ async fn export_reset_import_round_trip_is_exact() {
     let gone = remember(&memory, "owns a bike", "alice").await;
     remember(&memory, "plays chess", "bob").await;
     ok(memory.update(js(&job), js(&"works at BigTech"))).await;
-    ok(memory.delete_memory(js(&gone))).await;
+    ok(memory.delete_memory(js(&gone), JsValue::UNDEFINED)).await;
 
     let everything = ok(memory.export_memories(js(&json!({})))).await.as_str().unwrap().to_owned();
     let alice_only = ok(memory.export_memories(js(&json!({"userId": "alice"})))).await;

@@ -68,7 +68,7 @@ async fn other_tabs_follow_updates_deletes_and_resets() {
 
     ok(writer.update(js(&tea), js(&"likes green tea"))).await;
     assert!(eventually(5.0, || async { ok(reader.get(js(&tea))).await["memory"] == "likes green tea" }).await);
-    ok(writer.delete_memory(js(&jazz))).await;
+    ok(writer.delete_memory(js(&jazz), JsValue::UNDEFINED)).await;
     assert!(eventually(5.0, || async { ok(reader.get(js(&jazz))).await.is_null() }).await);
 
     remember(&reader, "plays chess", "bob").await;

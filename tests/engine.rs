@@ -62,7 +62,7 @@ fn ten_facts_cost_two_llm_calls_and_at_most_two_embedding_requests() {
     assert!(result.results.iter().all(|e| e.event == EventKind::Add));
     assert_eq!(doubles.llm.calls().len(), 2);
     assert_eq!(doubles.embedder.requests(), 2, "one batch for the facts, one for the rewritten text");
-    assert_eq!(block_on(engine.get_all(&all_of("alice"))).unwrap().len(), 10);
+    assert_eq!(block_on(engine.get_all(&all_of("alice"))).unwrap().results.len(), 10);
 }
 
 #[test]
@@ -92,7 +92,7 @@ fn ids_outside_the_shown_list_never_touch_other_scopes() {
     let codes: Vec<WarningCode> = result.warnings.iter().map(|w| w.code).collect();
     assert_eq!(codes, [WarningCode::UnknownMemoryId, WarningCode::UnknownMemoryId]);
     assert_eq!(block_on(engine.get(&bobs)).unwrap().unwrap().memory, "User likes tea");
-    assert!(block_on(engine.get_all(&all_of("alice"))).unwrap().is_empty());
+    assert!(block_on(engine.get_all(&all_of("alice"))).unwrap().results.is_empty());
 }
 
 #[test]
@@ -103,10 +103,10 @@ fn a_refused_commit_changes_neither_storage_nor_index() {
     script(&doubles.llm, json!({"facts": ["User likes jazz"]}), add_all);
     let error = block_on(engine.add(&json!("y"), &scope("alice"))).unwrap_err();
     assert_eq!(error.code(), "STORAGE");
-    assert_eq!(block_on(engine.get_all(&all_of("alice"))).unwrap().len(), 2);
+    assert_eq!(block_on(engine.get_all(&all_of("alice"))).unwrap().results.len(), 2);
     let id = &first.results[0].id;
     assert_eq!(block_on(engine.update(id, "User likes green tea")).unwrap_err().code(), "STORAGE");
-    assert_eq!(block_on(engine.delete(id)).unwrap_err().code(), "STORAGE");
+    assert_eq!(block_on(engine.delete(id, false)).unwrap_err().code(), "STORAGE");
     assert_eq!(block_on(engine.get(id)).unwrap().unwrap().memory, "User likes tea");
     assert_eq!(block_on(engine.history(id)).unwrap().len(), 1, "only the original ADD");
 }

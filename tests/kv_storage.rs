@@ -1,13 +1,17 @@
 //! KV storage natively: its key layout (one key per memory and per history record, scopes listed by prefix,
-//! tenants by prefix), paging, failure handling, and the engine loading scopes on demand. The backend here is
-//! `MapKv` (`core::testing`), an ordered map with KV's paging; the real Workers KV runs in tests/workerd.
+//! tenants by prefix), paging, failure handling, the engine loading scopes on demand, and versioned memory
+//! records (lifecycle fields kept exactly, old records read with defaults, newer ones refused). The backend
+//! here is `MapKv` (`core::testing`), an ordered map with KV's paging; the real Workers KV runs in tests/workerd.
 #![cfg(not(target_arch = "wasm32"))]
 
 use futures_executor::block_on;
 use memwasm::core::config::Prompts;
+use memwasm::core::identity::content_hash;
 use memwasm::core::kv::keys::{decode, encode, KvKeys};
-use memwasm::core::kv::record::{decode_vector, encode_vector};
+use memwasm::core::kv::record::{decode_vector, encode_vector, RECORD_VERSION};
 use memwasm::core::kv::KvStorage;
+use memwasm::core::lifecycle::write::WriteLifecycle;
+use memwasm::core::lifecycle::{Lifecycle, MemoryType};
 use memwasm::core::options::AddOptions;
 use memwasm::core::read::{Read, DEFAULT_LIMIT};
 use memwasm::core::scope::Scope;
@@ -32,6 +36,7 @@ fn memory(id: &str, text: &str, scope: Scope, created: &str, vector: Vec<f32>) -
             created_at: created.into(),
             updated_at: created.into(),
             scope,
+            lifecycle: Default::default(),
         },
         embedding: Some(vector),
     }
@@ -331,7 +336,8 @@ fn the_engine_loads_each_scope_on_first_use_and_single_memories_by_id() {
     kv.clear_log();
     let reader = kv_engine(&kv);
     assert!(kv.log().is_empty(), "opening reads nothing");
-    let all: Vec<String> = block_on(reader.get_all(&user("alice"))).unwrap().into_iter().map(|m| m.memory).collect();
+    let all: Vec<String> =
+        block_on(reader.get_all(&user("alice"))).unwrap().results.into_iter().map(|m| m.memory).collect();
     assert_eq!(all, ["likes green tea", "plays chess", "plays the drums"], "oldest first");
     assert!(kv.ops("list").iter().all(|op| op == "list t/x/scope/alice/"), "{:?}", kv.ops("list"));
     let listed = kv.ops("list").len();
@@ -343,17 +349,17 @@ fn the_engine_loads_each_scope_on_first_use_and_single_memories_by_id() {
     assert!(kv.ops("list").iter().all(|op| !op.contains("bob")));
     block_on(reader.update(&bob, "likes strong coffee")).unwrap();
     assert_eq!(block_on(writer.history(&bob)).unwrap().len(), 2);
-    assert_eq!(block_on(kv_engine(&kv).get_all(&user("bob"))).unwrap()[0].memory, "likes strong coffee");
-    block_on(reader.delete(&tea)).unwrap();
+    assert_eq!(block_on(kv_engine(&kv).get_all(&user("bob"))).unwrap().results[0].memory, "likes strong coffee");
+    block_on(reader.delete(&tea, false)).unwrap();
     assert!(block_on(kv_engine(&kv).get(&tea)).unwrap().is_none());
-    assert_eq!(block_on(kv_engine(&kv).delete(&tea)).unwrap_err().code(), "NOT_FOUND");
+    assert_eq!(block_on(kv_engine(&kv).delete(&tea, false)).unwrap_err().code(), "NOT_FOUND");
 
     let deleted = block_on(kv_engine(&kv).delete_all(&user("alice")));
     assert_eq!(deleted.unwrap(), 2, "delete_all loads the scope first");
-    assert!(block_on(kv_engine(&kv).get_all(&user("alice"))).unwrap().is_empty());
+    assert!(block_on(kv_engine(&kv).get_all(&user("alice"))).unwrap().results.is_empty());
     block_on(reader.reset()).unwrap();
     assert!(kv.keys().is_empty());
-    assert!(block_on(reader.get_all(&user("bob"))).unwrap().is_empty(), "reset forgets loaded scopes too");
+    assert!(block_on(reader.get_all(&user("bob"))).unwrap().results.is_empty(), "reset forgets loaded scopes too");
 }
 
 #[test]
@@ -363,5 +369,102 @@ fn exact_duplicates_are_found_in_a_scope_loaded_from_kv() {
     let options = AddOptions { user_id: Some("alice".into()), ..AddOptions::default() };
     let again = block_on(kv_engine(&kv).add(&json!("likes green tea"), &options)).unwrap();
     assert_eq!(again.results[0].event, EventKind::None);
-    assert_eq!(block_on(kv_engine(&kv).get_all(&user("alice"))).unwrap().len(), 1);
+    assert_eq!(block_on(kv_engine(&kv).get_all(&user("alice"))).unwrap().results.len(), 1);
+}
+
+// ------------------------------------------------------------------ lifecycle fields and record versions
+
+/// A memory with every lifecycle field set (an importance and a metadata number that need all 17 digits).
+fn with_lifecycle() -> StoredMemory {
+    let mut m = memory("m1", "likes tea", scope(Some("alice"), None, None), T1, vec![0.6, 0.8]);
+    m.item.metadata.insert("ratio".into(), json!(0.205_996_777_083_423_45));
+    m.item.lifecycle = Lifecycle {
+        memory_type: MemoryType::Episodic,
+        importance: 0.385_957_716_695_298_44,
+        pinned: true,
+        expires_at: Some("2030-01-01T00:00:00.000Z".into()),
+        key: Some("drink".into()),
+        deleted_at: Some(T2.into()),
+        last_accessed_at: Some(T1.into()),
+        decayed_at: Some(T2.into()),
+    };
+    m
+}
+
+#[test]
+fn lifecycle_fields_persist_in_kv_and_reload_exactly() {
+    let kv = MapKv::new(1000);
+    let m = with_lifecycle();
+    block_on(KvStorage::new(kv.clone(), "p/").commit(&adds(std::slice::from_ref(&m)))).unwrap();
+    let stored: serde_json::Value = serde_json::from_str(&kv.value("p/mem/m1").unwrap()).unwrap();
+    assert_eq!(stored["version"], RECORD_VERSION);
+    assert_eq!(
+        (&stored["memoryType"], &stored["key"], &stored["pinned"]),
+        (&json!("episodic"), &json!("drink"), &json!(true))
+    );
+    let fresh = KvStorage::new(kv.clone(), "p/");
+    assert_eq!(block_on(fresh.load_memory("m1")).unwrap(), Some(m.clone()), "bit for bit, floats included");
+    assert_eq!(block_on(fresh.load_scope(&scope(Some("alice"), None, None))).unwrap(), Some(vec![m]));
+
+    let writer = kv_engine(&kv);
+    let alice = scope(Some("alice"), None, None);
+    let write = WriteLifecycle { memory_type: Some(MemoryType::Profile), pinned: true, ..WriteLifecycle::default() };
+    block_on(writer.store("city", "lives in Lyon", &alice, None, Default::default(), &write)).unwrap();
+    let reader = kv_engine(&kv);
+    let item = block_on(reader.get_by_key("city", &alice)).unwrap();
+    assert_eq!(
+        (item.memory.as_str(), item.lifecycle.memory_type, item.lifecycle.pinned),
+        ("lives in Lyon", MemoryType::Profile, true)
+    );
+}
+
+#[test]
+fn an_unversioned_kv_record_from_before_lifecycle_reads_with_defaults() {
+    let kv = MapKv::new(1000);
+    let old = json!({"id": "old", "memory": "likes tea", "hash": content_hash("likes tea"), "metadata": {},
+        "createdAt": T1, "updatedAt": T1, "userId": "alice", "embedding": encode_vector(&[0.6, 0.8]), "seq": 7});
+    kv.set_value("t/x/mem/old", &old.to_string());
+    kv.set_value("t/x/scope/alice///old", "");
+    let loaded = block_on(KvStorage::new(kv.clone(), "t/x/").load_memory("old")).unwrap().unwrap();
+    assert_eq!(loaded.item.lifecycle, Lifecycle::default());
+    assert_eq!(loaded.embedding, Some(vec![0.6, 0.8]));
+
+    let engine = kv_engine(&kv);
+    let page = block_on(engine.get_all(&user("alice"))).unwrap().results;
+    assert_eq!(page.len(), 1);
+    assert_eq!((page[0].lifecycle.importance, page[0].lifecycle.memory_type), (0.5, MemoryType::Semantic));
+    block_on(engine.pin("old", true)).unwrap();
+    let rewritten: serde_json::Value = serde_json::from_str(&kv.value("t/x/mem/old").unwrap()).unwrap();
+    assert_eq!(
+        (&rewritten["version"], &rewritten["pinned"], &rewritten["seq"]),
+        (&json!(RECORD_VERSION), &json!(true), &json!(7))
+    );
+}
+
+#[test]
+fn a_kv_record_from_a_newer_version_is_refused_with_storage() {
+    let kv = MapKv::new(1000);
+    let newer = json!({"version": RECORD_VERSION + 1, "id": "new", "memory": "x", "hash": "h", "createdAt": T1,
+        "updatedAt": T1, "userId": "alice", "memoryType": "dream", "seq": 1});
+    kv.set_value("t/x/mem/new", &newer.to_string());
+    kv.set_value("t/x/scope/alice///new", "");
+    let storage = KvStorage::new(kv.clone(), "t/x/");
+    let error = block_on(storage.load_memory("new")).unwrap_err();
+    assert_eq!(error.code(), "STORAGE");
+    assert!(error.to_string().contains("newer memwasm"), "{error}");
+    assert_eq!(block_on(storage.load_scope(&scope(Some("alice"), None, None))).unwrap_err().code(), "STORAGE");
+    assert_eq!(block_on(kv_engine(&kv).get_all(&user("alice"))).unwrap_err().code(), "STORAGE");
+    let mut rewrite = memory("new", "y", scope(Some("alice"), None, None), T1, vec![1.0]);
+    rewrite.item.updated_at = T2.into();
+    let update = Changeset {
+        upserts: vec![rewrite.clone()],
+        history: vec![record(&rewrite, EventKind::Update, T2)],
+        ..Changeset::default()
+    };
+    assert_eq!(
+        block_on(storage.commit(&update)).unwrap_err().code(),
+        "STORAGE",
+        "never overwritten by an older library"
+    );
+    assert_eq!(kv.value("t/x/mem/new"), Some(newer.to_string()));
 }

@@ -38,6 +38,9 @@ pub enum MemoryError {
     /// No memory has this id.
     #[error("memory {0} not found")]
     NotFound(String),
+    /// The memory existed but its TTL has run out (it is purged now).
+    #[error("memory {0} has expired")]
+    Expired(String),
     /// The LLM call failed.
     #[error("LLM request failed: {0}")]
     Llm(UpstreamError),
@@ -78,6 +81,7 @@ impl MemoryError {
         "INVALID_CONFIG",
         "INVALID_INPUT",
         "NOT_FOUND",
+        "EXPIRED",
         "LLM_HTTP",
         "LLM_NETWORK",
         "LLM_RESPONSE",
@@ -100,6 +104,7 @@ impl MemoryError {
             Self::InvalidConfig(_) => "INVALID_CONFIG",
             Self::InvalidInput(_) => "INVALID_INPUT",
             Self::NotFound(_) => "NOT_FOUND",
+            Self::Expired(_) => "EXPIRED",
             Self::Llm(UpstreamError { status: None, .. }) => "LLM_NETWORK",
             Self::Llm(_) => "LLM_HTTP",
             Self::LlmResponse(_) => "LLM_RESPONSE",

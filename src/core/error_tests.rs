@@ -12,6 +12,7 @@ fn one_of_each() -> Vec<MemoryError> {
         MemoryError::InvalidConfig("x".into()),
         MemoryError::InvalidInput("x".into()),
         MemoryError::NotFound("x".into()),
+        MemoryError::Expired("x".into()),
         MemoryError::Llm(upstream(Some(500))),
         MemoryError::Llm(upstream(None)),
         MemoryError::LlmResponse("x".into()),
@@ -32,6 +33,7 @@ fn one_of_each() -> Vec<MemoryError> {
             | MemoryError::InvalidConfig(_)
             | MemoryError::InvalidInput(_)
             | MemoryError::NotFound(_)
+            | MemoryError::Expired(_)
             | MemoryError::Llm(_)
             | MemoryError::LlmResponse(_)
             | MemoryError::Embedding(_)

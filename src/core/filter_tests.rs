@@ -13,6 +13,7 @@ fn item(memory: &str, metadata: Value) -> MemoryItem {
         created_at: "2024-03-15T10:00:00.000Z".into(),
         updated_at: "2024-03-16T10:00:00.000Z".into(),
         scope: Scope { user_id: Some("alice".into()), agent_id: None, run_id: None },
+        lifecycle: Default::default(),
     }
 }
 

@@ -2,16 +2,17 @@
 //! Every write goes to storage first (all or nothing) and only then into the index.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 use super::config::Prompts;
 use super::error::{MemoryError, Result};
 use super::graph::Graph;
-use super::identity::{content_hash, new_id, now_iso};
+use super::identity::new_id;
 use super::keyword::KeywordIndex;
+use super::lifecycle::LifecycleSettings;
 use super::models::{Embedder, Llm};
-use super::options::required_text;
-use super::read::Read;
 use super::storage::{Changeset, Storage};
+use super::time::Clock;
 use super::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
 use super::vector_store::{normalized, InMemoryVectorStore, VectorStore};
 
@@ -26,14 +27,20 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     pub(crate) prompts: Prompts,
     /// The entity graph; `None` while graph memory is off.
     pub(crate) graph: RefCell<Option<Graph>>,
+    /// Where "now" comes from (TTL, decay, timestamps).
+    pub(crate) clock: Clock,
+    pub(crate) lifecycle: LifecycleSettings,
+    /// Last accesses by search not yet written (memory id → ISO time), written in batches.
+    pub(crate) accessed: RefCell<HashMap<String, String>>,
 }
 
-/// A history record for `item`.
+/// A history record for `item` at `timestamp`.
 pub(crate) fn history_record(
     item: &MemoryItem,
     event: EventKind,
     old_value: Option<String>,
     new_value: Option<String>,
+    timestamp: String,
 ) -> HistoryRecord {
     HistoryRecord {
         id: new_id(),
@@ -41,7 +48,7 @@ pub(crate) fn history_record(
         event,
         old_value,
         new_value,
-        timestamp: now_iso(),
+        timestamp,
         is_deleted: event == EventKind::Delete,
         scope: item.scope.clone(),
     }
@@ -63,6 +70,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             keywords: RefCell::default(),
             prompts,
             graph: RefCell::new(None),
+            clock: Clock::default(),
+            lifecycle: LifecycleSettings::default(),
+            accessed: RefCell::default(),
         }
     }
 
@@ -88,6 +98,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             keywords: RefCell::new(keywords),
             prompts,
             graph: RefCell::new(None),
+            clock: Clock::default(),
+            lifecycle: LifecycleSettings::default(),
+            accessed: RefCell::default(),
         })
     }
 
@@ -144,93 +157,23 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.embed_for_index(text).await.map(Some)
     }
 
-    /// Normalises `vector` and checks its length against the index.
+    /// Normalises the embedder's `vector` and checks its length against the index (or, while the index
+    /// holds no vector yet, against the embedder's configured dimensions).
     pub(crate) fn fit_index(&self, vector: Vec<f32>) -> Result<Vec<f32>> {
         let length = vector.len();
         let vector = normalized(vector)
             .ok_or_else(|| MemoryError::EmbeddingResponse("embedding is a zero or non-finite vector".into()))?;
-        match self.index.borrow().dimension() {
+        match self.index.borrow().dimension().or(self.embedder.dimensions()) {
             Some(expected) if expected != length => Err(MemoryError::DimensionMismatch { expected, actual: length }),
             _ => Ok(vector),
         }
     }
 
-    /// The memory with this id, if any.
-    pub async fn get(&self, id: &str) -> Result<Option<MemoryItem>> {
-        let id = required_text("memoryId", Some(id))?;
-        Ok(self.find(id).await?.map(|memory| memory.item))
-    }
-
-    /// The memories of a scope (that pass its filter), oldest first, at most `read.limit`.
-    pub async fn get_all(&self, read: &Read) -> Result<Vec<MemoryItem>> {
-        self.load_scope(&read.scope).await?;
-        let keep = |item: &MemoryItem| read.keeps(item);
-        Ok(self.index.borrow().list(read.limit, &keep).into_iter().map(|m| m.item.clone()).collect())
-    }
-
-    async fn existing(&self, id: &str) -> Result<StoredMemory> {
-        let id = required_text("memoryId", Some(id))?;
-        self.find(id).await?.ok_or_else(|| MemoryError::NotFound(id.to_owned()))
-    }
-
-    /// Replaces a memory's text (re-embedded, re-hashed) and records an UPDATE.
-    pub async fn update(&self, id: &str, text: &str) -> Result<()> {
-        let text = required_text("text", Some(text))?;
-        self.existing(id).await?;
-        let vector = self.embed_if_configured(text).await?;
-        let mut memory = self.existing(id).await?;
-        let old = std::mem::replace(&mut memory.item.memory, text.to_owned());
-        memory.item.hash = content_hash(text);
-        memory.item.updated_at = now_iso();
-        memory.embedding = vector;
-        let record = history_record(&memory.item, EventKind::Update, Some(old), Some(text.to_owned()));
-        self.commit(Changeset { upserts: vec![memory], deletes: vec![], history: vec![record], ..Changeset::default() })
-            .await
-    }
-
-    /// Removes a memory and records a DELETE.
-    pub async fn delete(&self, id: &str) -> Result<()> {
-        let memory = self.existing(id).await?;
-        let record = history_record(&memory.item, EventKind::Delete, Some(memory.item.memory.clone()), None);
-        self.commit(Changeset {
-            upserts: vec![],
-            deletes: vec![memory.item.id],
-            history: vec![record],
-            ..Changeset::default()
-        })
-        .await
-    }
-
-    /// Removes every memory of a scope that passes its filter, recording a DELETE for each; returns how many.
-    pub async fn delete_all(&self, read: &Read) -> Result<usize> {
-        read.scope.clone().validated()?; // never "every scope", whoever built `read`
-        self.load_scope(&read.scope).await?;
-        let doomed: Vec<MemoryItem> = self
-            .index
-            .borrow()
-            .list(usize::MAX, &|item| read.keeps(item))
-            .into_iter()
-            .map(|m| m.item.clone())
-            .collect();
-        let history = doomed
-            .iter()
-            .map(|item| history_record(item, EventKind::Delete, Some(item.memory.clone()), None))
-            .collect();
-        let deletes: Vec<String> = doomed.into_iter().map(|item| item.id).collect();
-        let count = deletes.len();
-        self.commit(Changeset { upserts: vec![], deletes, history, ..Changeset::default() }).await?;
-        Ok(count)
-    }
-
-    /// A memory's audit trail, oldest first.
-    pub async fn history(&self, id: &str) -> Result<Vec<HistoryRecord>> {
-        let id = required_text("memoryId", Some(id))?;
-        self.storage.history(id).await
-    }
-
-    /// Deletes every memory and all history.
-    pub async fn reset(&self) -> Result<()> {
-        self.storage.clear().await?;
-        self.mirror(true, &[], Vec::new())
+    /// Like `fit_index`, for a vector the caller gave: a zero or non-finite one is `INVALID_INPUT`.
+    pub(crate) fn fit_given(&self, vector: Vec<f32>) -> Result<Vec<f32>> {
+        if vector.is_empty() || normalized(vector.clone()).is_none() {
+            return Err(MemoryError::InvalidInput("embedding must be a non-empty, non-zero, finite vector".into()));
+        }
+        self.fit_index(vector)
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod codec;
 pub mod config;
+pub mod crud;
 pub mod error;
 pub mod filter;
 pub mod fusion;
@@ -10,6 +11,7 @@ pub mod graph;
 pub mod identity;
 pub mod keyword;
 pub mod kv;
+pub mod lifecycle;
 pub mod llm_json;
 pub mod memory;
 pub mod models;
@@ -27,6 +29,7 @@ pub mod scope;
 pub mod storage;
 #[doc(hidden)]
 pub mod testing;
+pub mod time;
 pub mod tools;
 pub mod transfer;
 pub mod types;

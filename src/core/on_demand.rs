@@ -29,10 +29,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         Ok(())
     }
 
-    /// The memory with this id: from the index, else from storage (and then kept in the index).
+    /// The memory with this id, with its vector: from the index, else from storage (and then kept in the
+    /// index).
     pub(crate) async fn find(&self, id: &str) -> Result<Option<StoredMemory>> {
-        if let Some(memory) = self.index.borrow().get(id) {
-            return Ok(Some(memory.clone()));
+        if let Some(memory) = self.indexed(id) {
+            return Ok(Some(memory));
         }
         let Some(memory) = self.storage.load_memory(id).await? else {
             return Ok(None);
@@ -42,5 +43,14 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             self.load_scope(&memory.item.scope).await?;
         }
         Ok(Some(memory))
+    }
+
+    /// The indexed memory with this id, its vector attached: a store that keeps vectors apart (int8)
+    /// holds records without them, and a record written back without its vector would lose it.
+    pub(crate) fn indexed(&self, id: &str) -> Option<StoredMemory> {
+        let index = self.index.borrow();
+        let memory = index.get(id)?;
+        let embedding = memory.embedding.clone().or_else(|| index.vector(id));
+        Some(StoredMemory { item: memory.item.clone(), embedding })
     }
 }

@@ -5,6 +5,8 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::error::{MemoryError, Result};
+use super::lifecycle::write::LifecycleInput;
+use super::lifecycle::MemoryType;
 use super::scope::Scope;
 use super::types::{Message, Metadata};
 
@@ -22,9 +24,32 @@ pub struct AddOptions {
     pub filters: Option<Value>,
     pub prompt: Option<String>,
     pub infer: Option<bool>,
+    /// The type of every memory this call adds (default: procedural for preferences, else semantic).
+    #[serde(alias = "memory_type")]
+    pub memory_type: Option<MemoryType>,
+    /// Milliseconds until the memories expire (0: never).
+    pub ttl: Option<f64>,
+    /// When they expire (ISO 8601 with a time zone); not with `ttl`.
+    #[serde(alias = "expires_at")]
+    pub expires_at: Option<String>,
+    /// Pin them (exempt from decay, trimming and `minToStore`).
+    pub pinned: Option<bool>,
+    /// Their importance, in [0, 1], instead of the computed one.
+    pub importance: Option<f64>,
 }
 
 impl AddOptions {
+    /// The lifecycle options, to be checked at the engine's "now".
+    pub fn lifecycle(&self) -> LifecycleInput {
+        LifecycleInput {
+            memory_type: self.memory_type,
+            ttl: self.ttl,
+            expires_at: self.expires_at.clone(),
+            pinned: self.pinned,
+            importance: self.importance,
+        }
+    }
+
     /// The validated scope.
     pub fn scope(&self) -> Result<Scope> {
         Scope { user_id: self.user_id.clone(), agent_id: self.agent_id.clone(), run_id: self.run_id.clone() }

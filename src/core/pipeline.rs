@@ -7,9 +7,10 @@ use serde_json::Value;
 
 use super::error::{MemoryError, Result};
 use super::filter::Filter;
-use super::identity::{content_hash, new_id, now_iso};
+use super::identity::{content_hash, new_id};
+use super::lifecycle::write::WriteLifecycle;
 use super::llm_json::{parse_decisions, parse_facts};
-use super::memory::{history_record, MemoryEngine};
+use super::memory::MemoryEngine;
 use super::models::{Embedder, Llm, LlmRequest};
 use super::options::{parse_messages, AddOptions};
 use super::plan::{plan, Op};
@@ -25,6 +26,15 @@ use super::vector_store::VectorStore;
 
 /// Similar memories fetched per fact for the update decision (seed 000 §4.3.2).
 const NEIGHBOURS_PER_FACT: usize = 5;
+
+/// Where new memories go and what they carry: the scope, the caller's metadata and lifecycle options, and
+/// the scope's centroid for importance (taken once, before the add).
+struct Destination {
+    scope: Scope,
+    metadata: Metadata,
+    write: WriteLifecycle,
+    centroid: Option<Vec<f64>>,
+}
 
 /// Facts and their unit vectors (`None` when no embedder is configured); texts whose embedding failed are absent.
 type Embedded = HashMap<String, Option<Vec<f32>>>;
@@ -46,9 +56,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     pub async fn add(&self, messages: &Value, options: &AddOptions) -> Result<AddResult> {
         let scope = options.scope()?;
         let messages = parse_messages(messages)?;
+        let write = options.lifecycle().check(self.now_ms())?;
         self.load_scope(&scope).await?;
         let filter = parse_filter(&options.filters)?;
         let metadata = options.metadata.clone().unwrap_or_default();
+        let to = Destination { centroid: self.centroid(&scope), scope: scope.clone(), metadata, write };
         let result = AddResult::default();
         let infer = options.infer.unwrap_or(self.llm.is_configured());
         if infer && !self.llm.is_configured() {
@@ -56,9 +68,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         if !infer {
             let texts = messages.into_iter().filter(|m| m.role != "system").map(|m| (m.content, m.role)).collect();
-            return self.add_verbatim(texts, &scope, metadata, result).await;
+            return self.add_verbatim(texts, &to, result).await;
         }
-        let vector_path = self.infer(&messages, &scope, &filter, metadata, options, result);
+        let vector_path = self.infer(&messages, &to, &filter, options, result);
         let (outcome, graph) = if self.graph_enabled() {
             let (outcome, graph) = futures_util::future::join(vector_path, self.extract_graph(&messages)).await;
             (outcome, Some(graph))
@@ -71,6 +83,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             Some(Err(why)) => result.warnings.push(AddWarning::caused_by(WarningCode::GraphFailed, &why)),
             None => {}
         }
+        self.trim(&scope, &mut changes);
         self.commit(changes).await?;
         Ok(result)
     }
@@ -80,12 +93,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     async fn infer(
         &self,
         messages: &[Message],
-        scope: &Scope,
+        to: &Destination,
         filter: &Option<Filter>,
-        metadata: Metadata,
         options: &AddOptions,
         mut result: AddResult,
     ) -> Result<(AddResult, Changeset)> {
+        let scope = &to.scope;
         let system =
             options.prompt.as_deref().filter(|p| !p.trim().is_empty()).unwrap_or(&self.prompts.fact_extraction);
         let (input, shape) = (extraction_input(messages), reply_schema::facts());
@@ -104,8 +117,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             return Ok((result, Changeset::default()));
         }
 
-        let in_scope =
-            |item: &MemoryItem| scope.contains(&item.scope) && filter.as_ref().is_none_or(|f| f.matches(item));
+        let now = self.now_iso();
+        let in_scope = |item: &MemoryItem| {
+            scope.contains(&item.scope)
+                && item.lifecycle.is_live(&now)
+                && filter.as_ref().is_none_or(|f| f.matches(item))
+        };
         let shown = self.neighbours(&facts, &embedded, &in_scope)?;
         let existing: Vec<(String, String)> =
             shown.iter().enumerate().map(|(i, m)| (i.to_string(), m.item.memory.clone())).collect();
@@ -118,21 +135,21 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 return Ok((result, Changeset::default()));
             }
         };
-        let in_scope_with_hash =
-            |hash: &str| self.index.borrow().find_by_hash(hash, &|item| scope.contains(&item.scope)).cloned();
+        let live_in_scope = |item: &MemoryItem| scope.contains(&item.scope) && item.lifecycle.is_live(&now);
+        let in_scope_with_hash = |hash: &str| self.index.borrow().find_by_hash(hash, &live_in_scope).cloned();
         let (ops, warnings) = plan(decisions, &shown, in_scope_with_hash);
         result.warnings.extend(warnings);
-        self.apply(ops, embedded, scope, metadata, result).await
+        self.apply(ops, embedded, to, result).await
     }
 
     /// `infer: false`: each (text, role) becomes a memory as it is.
     async fn add_verbatim(
         &self,
         texts: Vec<(String, String)>,
-        scope: &Scope,
-        metadata: Metadata,
+        to: &Destination,
         mut result: AddResult,
     ) -> Result<AddResult> {
+        let scope = &to.scope;
         let roles: HashMap<String, String> = texts.iter().map(|(text, role)| (text.clone(), role.clone())).collect();
         let fresh = self.drop_exact_duplicates(texts.into_iter().map(|(text, _)| text).collect(), scope, &mut result);
         let embedded = self.embed_all(&fresh, &mut result.warnings).await?;
@@ -141,16 +158,20 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             let Some(vector) = embedded.get(&text) else {
                 continue;
             };
-            let mut metadata = metadata.clone();
+            let mut metadata = to.metadata.clone();
             metadata.insert("role".into(), Value::String(roles.get(&text).cloned().unwrap_or_default()));
-            result.results.push(self.stage_add(&text, vector.clone(), scope, metadata, &mut changes));
+            if let Some(added) = self.stage_add(&text, vector.clone(), to, metadata, &mut changes, &mut result) {
+                result.results.push(added);
+            }
         }
+        self.trim(scope, &mut changes);
         self.commit(changes).await?;
         Ok(result)
     }
 
     /// Turns facts already stored verbatim in scope into NONE events; returns the rest, de-duplicated.
     fn drop_exact_duplicates(&self, texts: Vec<String>, scope: &Scope, result: &mut AddResult) -> Vec<String> {
+        let now = self.now_iso();
         let index = self.index.borrow();
         let mut fresh: Vec<String> = Vec::new();
         for text in texts {
@@ -158,7 +179,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             if text.is_empty() || fresh.contains(&text) {
                 continue;
             }
-            match index.find_by_hash(&content_hash(&text), &|item| scope.contains(&item.scope)) {
+            let live = |item: &MemoryItem| scope.contains(&item.scope) && item.lifecycle.is_live(&now);
+            match index.find_by_hash(&content_hash(&text), &live) {
                 Some(existing) if !result.results.iter().any(|e| e.id == existing.item.id) => {
                     result.results.push(event(EventKind::None, &existing.item, None, None));
                 }
@@ -229,8 +251,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         &self,
         ops: Vec<Op>,
         mut embedded: Embedded,
-        scope: &Scope,
-        metadata: Metadata,
+        to: &Destination,
         mut result: AddResult,
     ) -> Result<(AddResult, Changeset)> {
         let mut seen = HashSet::new();
@@ -243,19 +264,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             .filter(|text| seen.insert(text.clone()))
             .collect();
         embedded.extend(self.embed_all(&rewritten, &mut result.warnings).await?);
-        let changes = self.stage(ops, &embedded, scope, metadata, &mut result);
+        let changes = self.stage(ops, &embedded, to, &mut result);
         Ok((result, changes))
     }
 
     /// The writes and events of `ops`; ops whose text has no vector, or whose memory vanished meanwhile, are skipped.
-    fn stage(
-        &self,
-        ops: Vec<Op>,
-        embedded: &Embedded,
-        scope: &Scope,
-        metadata: Metadata,
-        result: &mut AddResult,
-    ) -> Changeset {
+    fn stage(&self, ops: Vec<Op>, embedded: &Embedded, to: &Destination, result: &mut AddResult) -> Changeset {
         let mut changes = Changeset::default();
         for op in ops {
             let target = match &op {
@@ -270,24 +284,26 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             match op {
                 Op::Add { text } => {
                     if let Some(vector) = embedded.get(&text) {
-                        let added = self.stage_add(&text, vector.clone(), scope, metadata.clone(), &mut changes);
-                        result.results.push(added);
+                        let metadata = to.metadata.clone();
+                        if let Some(added) = self.stage_add(&text, vector.clone(), to, metadata, &mut changes, result) {
+                            result.results.push(added);
+                        }
                     }
                 }
                 Op::Update { mut target, text } => {
                     let Some(vector) = embedded.get(&text) else { continue };
                     let old = std::mem::replace(&mut target.item.memory, text.clone());
                     target.item.hash = content_hash(&text);
-                    target.item.updated_at = now_iso();
+                    target.item.updated_at = self.now_iso();
                     target.embedding = vector.clone();
-                    let record = history_record(&target.item, EventKind::Update, Some(old.clone()), Some(text.clone()));
+                    let record = self.record(&target.item, EventKind::Update, Some(old.clone()), Some(text.clone()));
                     changes.history.push(record);
                     result.results.push(event(EventKind::Update, &target.item, Some(old), Some(text)));
                     changes.upserts.push(target);
                 }
                 Op::Delete { target } => {
                     let old = target.item.memory.clone();
-                    changes.history.push(history_record(&target.item, EventKind::Delete, Some(old.clone()), None));
+                    changes.history.push(self.record(&target.item, EventKind::Delete, Some(old.clone()), None));
                     result.results.push(event(EventKind::Delete, &target.item, Some(old), None));
                     changes.deletes.push(target.item.id);
                 }
@@ -297,16 +313,24 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         changes
     }
 
-    /// Adds a new memory to `changes` and returns its ADD event.
+    /// Adds a new memory to `changes` and returns its ADD event; `None` (with a `LOW_IMPORTANCE` warning)
+    /// when it is below `importance.minToStore` and not pinned.
     fn stage_add(
         &self,
         text: &str,
         vector: Option<Vec<f32>>,
-        scope: &Scope,
+        to: &Destination,
         metadata: Metadata,
         changes: &mut Changeset,
-    ) -> MemoryEvent {
-        let now = now_iso();
+        result: &mut AddResult,
+    ) -> Option<MemoryEvent> {
+        let lifecycle = to.write.for_new(text, vector.as_deref(), to.centroid.as_deref());
+        if !lifecycle.pinned && lifecycle.importance < self.lifecycle.min_to_store {
+            let why = format!("\"{text}\" has importance {:.2}, below minToStore", lifecycle.importance);
+            result.warnings.push(AddWarning::new(WarningCode::LowImportance, why));
+            return None;
+        }
+        let now = self.now_iso();
         let item = MemoryItem {
             id: new_id(),
             memory: text.to_owned(),
@@ -315,11 +339,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             score: None,
             created_at: now.clone(),
             updated_at: now,
-            scope: scope.clone(),
+            scope: to.scope.clone(),
+            lifecycle,
         };
-        changes.history.push(history_record(&item, EventKind::Add, None, Some(text.to_owned())));
+        changes.history.push(self.record(&item, EventKind::Add, None, Some(text.to_owned())));
         let added = event(EventKind::Add, &item, None, Some(text.to_owned()));
         changes.upserts.push(StoredMemory { item, embedding: vector });
-        added
+        Some(added)
     }
 }

@@ -13,6 +13,7 @@ fn stored(id: &str, text: &str) -> StoredMemory {
             created_at: String::new(),
             updated_at: String::new(),
             scope: Scope { user_id: Some("alice".into()), ..Scope::default() },
+            lifecycle: Default::default(),
         },
         embedding: None,
     }

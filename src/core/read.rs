@@ -12,7 +12,9 @@ use serde_json::Value;
 use super::error::{MemoryError, Result};
 use super::filter::Filter;
 use super::fusion::{Method, Weights};
+use super::lifecycle::MemoryType;
 use super::scope::Scope;
+use super::types::MemoryItem;
 
 /// Default count of `search` and `getAll` (seed 000 §3.3).
 pub const DEFAULT_LIMIT: usize = 100;
@@ -46,6 +48,16 @@ pub struct ReadOptions {
     /// `recall`: most tokens its text may take.
     #[serde(alias = "token_budget")]
     pub token_budget: Option<f64>,
+    /// `getAll`: how many matching memories to skip (pagination).
+    pub offset: Option<f64>,
+    /// `getAll`: soft-deleted memories too.
+    #[serde(alias = "include_deleted")]
+    pub include_deleted: Option<bool>,
+    /// `search`, `recall`, `getAll`: only memories of these types.
+    #[serde(alias = "memory_types")]
+    pub memory_types: Option<Vec<MemoryType>>,
+    /// `deleteAll`: mark the memories deleted (restorable) instead of removing them.
+    pub soft: Option<bool>,
 }
 
 /// `weights: {vector, keyword}`; a weight left out keeps its default (0.7 / 0.3). Scaled to sum to 1.
@@ -81,10 +93,10 @@ impl ReadCall {
     /// The non-scope keys this call takes.
     fn keys(self) -> &'static [&'static str] {
         match self {
-            Self::Search => &["limit", "topK", "filters", "threshold", "method", "weights", "graph"],
-            Self::GetAll => &["limit", "topK", "filters"],
-            Self::Recall => &["limit", "topK", "filters", "method", "tokenBudget"],
-            Self::DeleteAll => &["filters"],
+            Self::Search => &["limit", "topK", "filters", "threshold", "method", "weights", "graph", "memoryTypes"],
+            Self::GetAll => &["limit", "topK", "filters", "offset", "includeDeleted", "memoryTypes"],
+            Self::Recall => &["limit", "topK", "filters", "method", "tokenBudget", "memoryTypes"],
+            Self::DeleteAll => &["filters", "soft"],
             Self::ScopeOnly => &[],
         }
     }
@@ -109,6 +121,13 @@ pub struct Read {
     pub weights: Weights,
     pub graph: Option<bool>,
     pub token_budget: usize,
+    pub offset: usize,
+    pub include_deleted: bool,
+    /// `None`: every type.
+    pub memory_types: Option<Vec<MemoryType>>,
+    pub soft: bool,
+    /// Set by `recall`: memories less important than this are left out, unless pinned or procedural.
+    pub importance_floor: Option<f64>,
 }
 
 impl Read {
@@ -123,13 +142,35 @@ impl Read {
             weights: Weights::default(),
             graph: None,
             token_budget: DEFAULT_TOKEN_BUDGET,
+            offset: 0,
+            include_deleted: false,
+            memory_types: None,
+            soft: false,
+            importance_floor: None,
         }
     }
 
-    /// True when `item` is in the scope and passes the filter.
-    pub fn keeps(&self, item: &super::types::MemoryItem) -> bool {
-        self.scope.contains(&item.scope) && self.filter.as_ref().is_none_or(|filter| filter.matches(item))
+    /// True when `item` is in the scope, passes the filter and the type list, and is live at `now` (not
+    /// expired, and not soft-deleted unless `include_deleted`).
+    pub fn keeps(&self, item: &MemoryItem, now: &str) -> bool {
+        let life = &item.lifecycle;
+        self.scope.contains(&item.scope)
+            && !life.is_expired(now)
+            && (self.include_deleted || !life.is_deleted())
+            && self.memory_types.as_ref().is_none_or(|types| types.contains(&life.memory_type))
+            && self.importance_floor.is_none_or(|floor| life.importance >= floor || life.pinned || is_procedural(item))
+            && self.filter.as_ref().is_none_or(|filter| filter.matches(item))
     }
+}
+
+/// True for a preference: `memoryType: procedural`, or (as before memory types) `metadata.type: "procedural"`.
+pub fn is_procedural(item: &MemoryItem) -> bool {
+    item.lifecycle.memory_type == MemoryType::Procedural
+        || item
+            .metadata
+            .get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|kind| kind.trim().eq_ignore_ascii_case("procedural"))
 }
 
 /// A positive whole number named `name`, else `default`.
@@ -163,6 +204,10 @@ impl ReadOptions {
             ("weights", self.weights.is_some()),
             ("graph", self.graph.is_some()),
             ("tokenBudget", self.token_budget.is_some()),
+            ("offset", self.offset.is_some()),
+            ("includeDeleted", self.include_deleted.is_some()),
+            ("memoryTypes", self.memory_types.is_some()),
+            ("soft", self.soft.is_some()),
         ]
         .into_iter()
         .filter_map(|(key, given)| given.then_some(key))
@@ -210,6 +255,17 @@ impl ReadOptions {
             weights,
             graph: self.graph,
             token_budget: positive_whole("tokenBudget", self.token_budget, DEFAULT_TOKEN_BUDGET)?,
+            offset: match self.offset {
+                None => 0,
+                Some(n) if n >= 0.0 && n.fract() == 0.0 && n.is_finite() => n.min(u32::MAX as f64) as usize,
+                Some(n) => {
+                    return Err(MemoryError::InvalidInput(format!("offset must be a whole number ≥ 0, got {n}")))
+                }
+            },
+            include_deleted: self.include_deleted.unwrap_or(false),
+            memory_types: self.memory_types.clone(),
+            soft: self.soft.unwrap_or(false),
+            importance_floor: None,
         })
     }
 }

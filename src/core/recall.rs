@@ -44,11 +44,16 @@ fn weight(text: &str) -> usize {
     text.chars().map(|c| if c.is_ascii() { 1 } else { 4 }).sum()
 }
 
-/// `metadata.type` upper-cased, `SEMANTIC` when absent (seed 004 §4).
+/// Recall drops memories less important than this (seed 004 §2.4); pinned and procedural ones (which seed
+/// 004 §2.6 always includes) excepted.
+pub const MIN_RECALL_IMPORTANCE: f64 = 0.2;
+
+/// The line label (seed 004 §4): `metadata.type` upper-cased when set (as before memory types existed),
+/// else the memory's `memoryType` (`SEMANTIC`, `PROCEDURAL`, `EVENT_LOG`, …).
 pub fn memory_type(item: &MemoryItem) -> String {
     match item.metadata.get("type").and_then(Value::as_str).map(str::trim) {
         Some(kind) if !kind.is_empty() => kind.to_uppercase(),
-        _ => "SEMANTIC".to_owned(),
+        _ => item.lifecycle.memory_type.as_str().to_uppercase(),
     }
 }
 
@@ -59,18 +64,19 @@ pub fn memory_line(item: &MemoryItem) -> String {
 }
 
 fn is_procedural(item: &MemoryItem) -> bool {
-    memory_type(item) == "PROCEDURAL"
+    memory_type(item) == "PROCEDURAL" || super::read::is_procedural(item)
 }
 
-/// Picks from `ranked` (procedural memories first, each group in its order) while the block stays within
-/// `budget` tokens, up to `top_k` memories; a memory too long for what is left is skipped.
+/// Picks from `ranked` (procedural memories first, then pinned ones, each group in its order) while the
+/// block stays within `budget` tokens, up to `top_k` memories; a memory too long for what is left is skipped.
 pub fn assemble(ranked: Vec<MemoryItem>, top_k: usize, budget: usize) -> (Vec<MemoryItem>, String) {
     let (preferences, others): (Vec<MemoryItem>, Vec<MemoryItem>) = ranked.into_iter().partition(is_procedural);
+    let (pinned, others): (Vec<MemoryItem>, Vec<MemoryItem>) = others.into_iter().partition(|m| m.lifecycle.pinned);
     let budget_weight = budget.saturating_mul(4);
     let mut used = weight(OPEN) + weight(CLOSE);
     let mut chosen = Vec::new();
     let mut lines = String::new();
-    for item in preferences.into_iter().chain(others) {
+    for item in preferences.into_iter().chain(pinned).chain(others) {
         if chosen.len() >= top_k {
             break;
         }
@@ -96,6 +102,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let search = Read {
             limit: top_k.saturating_mul(OVERFETCH),
             method: Some(read.method.unwrap_or(Method::Hybrid)),
+            importance_floor: Some(MIN_RECALL_IMPORTANCE),
             ..read.clone()
         };
         let found = self.search(query, &search).await?;
@@ -114,8 +121,10 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Procedural memories of the scope (within `filters`) that the search did not return, newest first.
     fn unranked_preferences(&self, read: &Read, ranked: &[MemoryItem]) -> Vec<MemoryItem> {
-        let keep =
-            |item: &MemoryItem| read.keeps(item) && is_procedural(item) && !ranked.iter().any(|r| r.id == item.id);
+        let now = self.now_iso();
+        let keep = |item: &MemoryItem| {
+            read.keeps(item, &now) && is_procedural(item) && !ranked.iter().any(|r| r.id == item.id)
+        };
         let index = self.index.borrow();
         index.list(usize::MAX, &keep).into_iter().rev().map(|m| m.item.clone()).collect()
     }

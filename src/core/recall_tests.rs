@@ -14,6 +14,7 @@ fn item(id: &str, text: &str, kind: Option<&str>) -> MemoryItem {
         created_at: String::new(),
         updated_at: String::new(),
         scope: Scope { user_id: Some("alice".into()), ..Scope::default() },
+        lifecycle: Default::default(),
     }
 }
 

@@ -47,7 +47,7 @@ mod tests {
 
     fn texts<S: Storage>(engine: &MemoryEngine<impl Llm, impl Embedder, S>) -> Vec<String> {
         let all = Read::of(Scope { user_id: Some("alice".into()), ..Scope::default() }, DEFAULT_LIMIT);
-        block_on(engine.get_all(&all)).unwrap().into_iter().map(|item| item.memory).collect()
+        block_on(engine.get_all(&all)).unwrap().results.into_iter().map(|item| item.memory).collect()
     }
 
     #[test]

@@ -19,9 +19,12 @@ pub const OVERFETCH: usize = 4;
 
 /// The result of `search()`: best first, and the method that ranked them.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SearchResponse {
     pub results: Vec<MemoryItem>,
     pub method: Method,
+    /// How many live memories of the scope pass the filters: the candidates the ranking chose from.
+    pub total_count: usize,
     /// Relations walked by a graph-enhanced search (absent when graph memory is off or not asked for).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub relations: Option<Vec<super::graph::RelationTriple>>,
@@ -49,8 +52,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             Method::Keyword => None,
             _ => Some(self.embed_for_index(text).await?),
         };
+        let now = self.now_iso();
         let in_scope = |item: &MemoryItem| read.scope.contains(&item.scope);
-        let keep = |item: &MemoryItem| read.keeps(item);
+        let keep = |item: &MemoryItem| read.keeps(item, &now);
         let index = self.index.borrow();
         let keywords = self.keywords.borrow();
         let by_vector = |limit: usize| -> Result<Ranking> {
@@ -91,7 +95,28 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             }
             relations = Some(hits.relations.iter().map(super::graph::RelationTriple::from).collect());
         }
-        Ok(SearchResponse { results, method, relations })
+        let total_count = index.list(usize::MAX, &keep).len();
+        self.touch(results.iter().map(|item| item.id.as_str()));
+        Ok(SearchResponse { results, method, total_count, relations })
+    }
+
+    /// The scope's memories most similar to a caller's `embedding` (seed 003 "vector-search by embedding"),
+    /// by cosine; its length must match the stored vectors (`DIMENSION_MISMATCH`).
+    pub async fn search_by_vector(&self, embedding: Vec<f32>, read: &Read) -> Result<SearchResponse> {
+        let vector = self.fit_given(embedding)?;
+        self.load_scope(&read.scope).await?;
+        let now = self.now_iso();
+        let keep = |item: &MemoryItem| read.keeps(item, &now);
+        let index = self.index.borrow();
+        let hits = index.search_in_scope(&vector, read.limit, &read.scope, &keep)?;
+        let results: Vec<MemoryItem> = hits
+            .into_iter()
+            .map(|(score, memory)| MemoryItem { score: Some(f64::from(score)), ..memory.item.clone() })
+            .filter(|item| read.threshold.is_none_or(|t| item.score.unwrap_or_default() >= t))
+            .collect();
+        let total_count = index.list(usize::MAX, &keep).len();
+        self.touch(results.iter().map(|item| item.id.as_str()));
+        Ok(SearchResponse { results, method: Method::Vector, total_count, relations: None })
     }
 
     /// Up to `limit` memories passing `keep` most like a text: by its unit `vector`, or by BM25 on `text`

@@ -33,7 +33,7 @@ fn commits_and_reset_update_the_keyword_index_directly() {
     block_on(engine.update(&id, "User likes coffee")).unwrap();
     assert_eq!(indexed(&engine, "coffee"), [id.as_str()]);
     assert!(indexed(&engine, "tea").is_empty());
-    block_on(engine.delete(&id)).unwrap();
+    block_on(engine.delete(&id, false)).unwrap();
     assert!(engine.keywords.borrow().is_empty());
 
     block_on(engine.add(&json!("User owns a cat"), &alice())).unwrap();
@@ -53,6 +53,7 @@ fn open_builds_the_keyword_index_from_storage() {
         created_at: String::new(),
         updated_at: String::new(),
         scope: Scope { user_id: Some("alice".into()), ..Scope::default() },
+        lifecycle: Default::default(),
     };
     let storage = KeepingStorage::holding(vec![StoredMemory { item, embedding: None }]);
     let engine = block_on(MemoryEngine::open(NoLlm, NoEmbedder::new(), storage, Prompts::default())).unwrap();

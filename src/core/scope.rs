@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::error::{MemoryError, Result};
 
 /// The ids a memory is filed under. Empty strings count as absent.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Scope {
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -9,8 +9,9 @@ use serde_json::{json, Value};
 
 use super::error::{MemoryError, Result};
 use super::fusion::Method;
-use super::identity::{content_hash, new_id, now_iso};
-use super::memory::{history_record, MemoryEngine};
+use super::identity::{content_hash, new_id};
+use super::lifecycle::write::WriteLifecycle;
+use super::memory::MemoryEngine;
 use super::read::Read;
 use super::scope::Scope;
 use super::storage::{Changeset, Storage};
@@ -175,7 +176,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             }
             Action::Delete => {
                 let id = self.in_scope(&scope, required(MANAGE_MEMORY, "id", &args.id)?).await?;
-                self.delete(&id).await?;
+                self.delete(&id, false).await?;
                 Ok(json!({"event": "DELETE", "id": id}))
             }
         }
@@ -185,13 +186,15 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     async fn create_memory(&self, scope: Scope, content: &str) -> Result<Value> {
         self.load_scope(&scope).await?;
         let hash = content_hash(content);
-        let duplicate =
-            self.index.borrow().find_by_hash(&hash, &|item| scope.contains(&item.scope)).map(|m| m.item.id.clone());
+        let now = self.now_iso();
+        let live = |item: &MemoryItem| scope.contains(&item.scope) && item.lifecycle.is_live(&now);
+        let duplicate = self.index.borrow().find_by_hash(&hash, &live).map(|m| m.item.id.clone());
         if let Some(id) = duplicate {
             return Ok(json!({"event": EventKind::None, "id": id, "memory": content}));
         }
         let embedding = self.embed_if_configured(content).await?;
-        let now = now_iso();
+        let lifecycle =
+            WriteLifecycle::default().for_new(content, embedding.as_deref(), self.centroid(&scope).as_deref());
         let item = MemoryItem {
             id: new_id(),
             memory: content.to_owned(),
@@ -200,17 +203,15 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             score: None,
             created_at: now.clone(),
             updated_at: now,
-            scope,
+            scope: scope.clone(),
+            lifecycle,
         };
         let reply = json!({"event": EventKind::Add, "id": item.id, "memory": content});
-        let history = vec![history_record(&item, EventKind::Add, None, Some(content.to_owned()))];
-        self.commit(Changeset {
-            upserts: vec![StoredMemory { item, embedding }],
-            deletes: vec![],
-            history,
-            ..Changeset::default()
-        })
-        .await?;
+        let history = vec![self.record(&item, EventKind::Add, None, Some(content.to_owned()))];
+        let mut changes =
+            Changeset { upserts: vec![StoredMemory { item, embedding }], history, ..Changeset::default() };
+        self.trim(&scope, &mut changes);
+        self.commit(changes).await?;
         Ok(reply)
     }
 

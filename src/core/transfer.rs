@@ -1,9 +1,14 @@
 //! Export and import: memories (with their embeddings) and history as JSON Lines, for backups and for
 //! moving memory between a browser and a Worker. The round trip is exact, whatever the storage.
 //!
-//! The first line is a header, `{"kind":"memwasm-export","version":1,"memories":M,"history":H}`; then M
+//! The first line is a header, `{"kind":"memwasm-export","version":2,"memories":M,"history":H}`; then M
 //! `{"kind":"memory",…MemoryItem, "embedding":"<base64 of little-endian f32>"}` lines and H
 //! `{"kind":"history",…HistoryRecord}` lines. An import checks every line before it writes anything.
+//!
+//! Version 2 added the lifecycle fields to memory lines (soft-deleted and expired memories are exported
+//! too, marked as such); version 1 files still import, their memories with the lifecycle defaults. The
+//! version changed so that an older memwasm refuses a version 2 file instead of importing it without those
+//! fields (which would bring soft-deleted memories back and drop expiries, pins and keys).
 
 use std::collections::HashSet;
 
@@ -19,8 +24,10 @@ use super::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
 use super::vector_store::VectorStore;
 use crate::core::models::{Embedder, Llm};
 
-/// The format version this library writes and reads.
-pub const EXPORT_VERSION: u32 = 1;
+/// The format version this library writes (and the newest it reads).
+pub const EXPORT_VERSION: u32 = 2;
+/// The oldest format version this library reads.
+pub const OLDEST_EXPORT_VERSION: u32 = 1;
 
 /// One line of an export.
 #[derive(Serialize, Deserialize)]
@@ -83,8 +90,9 @@ pub fn from_jsonl(text: &str) -> Result<Bundle> {
     let Ok(Line::Header { version, memories, history }) = serde_json::from_str(first) else {
         return Err(bad(1, "not a memwasm export (the first line must be its header)".into()));
     };
-    if version != EXPORT_VERSION {
-        return Err(bad(1, format!("export version {version} is not supported (this library reads {EXPORT_VERSION})")));
+    if !(OLDEST_EXPORT_VERSION..=EXPORT_VERSION).contains(&version) {
+        let reads = format!("this library reads versions {OLDEST_EXPORT_VERSION} to {EXPORT_VERSION}");
+        return Err(bad(1, format!("export version {version} is not supported ({reads})")));
     }
     let mut bundle = Bundle::default();
     let mut ids = HashSet::new();

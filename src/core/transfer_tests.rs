@@ -3,10 +3,15 @@ use serde_json::json;
 
 use super::*;
 use crate::core::config::Prompts;
+use crate::core::lifecycle::decay::DecayPlan;
+use crate::core::lifecycle::fields::LEGACY_IMPORTANCE;
+use crate::core::lifecycle::write::WriteLifecycle;
+use crate::core::lifecycle::{Lifecycle, MemoryType};
 use crate::core::options::AddOptions;
 use crate::core::read::{Read, DEFAULT_LIMIT};
 use crate::core::storage::InMemoryStorage;
 use crate::core::testing::{Letters, NoLlm};
+use crate::core::types::Metadata;
 
 type Engine = MemoryEngine<NoLlm, Letters, InMemoryStorage>;
 
@@ -34,12 +39,14 @@ fn filled() -> Engine {
     let chess = add("plays chess", "bob", json!({}));
     add("reads novels", "bob", json!({}));
     block_on(engine.update(&dog, "walks her two dogs")).unwrap();
-    block_on(engine.delete(&chess)).unwrap();
+    block_on(engine.delete(&chess, false)).unwrap();
     engine
 }
 
+/// Every memory of `who`, soft-deleted ones included, as stored.
 fn everything(engine: &Engine, who: &str) -> Vec<StoredMemory> {
-    let items = block_on(engine.get_all(&Read::of(user(who), DEFAULT_LIMIT))).unwrap();
+    let read = Read { include_deleted: true, ..Read::of(user(who), DEFAULT_LIMIT) };
+    let items = block_on(engine.get_all(&read)).unwrap().results;
     items.iter().map(|item| engine.index.borrow().get(&item.id).unwrap().clone()).collect()
 }
 
@@ -48,7 +55,7 @@ fn export_then_import_into_an_empty_memory_is_exact() {
     let source = filled();
     let jsonl = block_on(source.export(Scope::default())).unwrap();
     assert_eq!(jsonl.lines().count(), 1 + 3 + 6, "header, 3 live memories, 6 history records (4 ADD, UPDATE, DELETE)");
-    assert!(jsonl.starts_with(r#"{"kind":"memwasm-export","version":1,"memories":3,"history":6}"#));
+    assert!(jsonl.starts_with(r#"{"kind":"memwasm-export","version":2,"memories":3,"history":6}"#));
     let target = engine(26);
     let summary = block_on(target.import(&jsonl)).unwrap();
     assert_eq!(summary, ImportSummary { memories: 3, history: 6 });
@@ -100,7 +107,8 @@ fn a_bad_line_names_itself_and_nothing_is_imported() {
         (with_line(6, r#"{"kind":"gossip"}"#), "import line 7"),
         (lines[1..].join("\n"), "import line 1: not a memwasm export"),
         (lines[..5].join("\n"), "header promises 3 memories and 6 history records"),
-        (with_line(0, &lines[0].replace(":1,", ":2,")), "version 2 is not supported"),
+        (with_line(0, &lines[0].replace(":2,", ":3,")), "version 3 is not supported"),
+        (with_line(0, &lines[0].replace(":2,", ":0,")), "version 0 is not supported"),
         (format!("{}\n{}", jsonl, lines[4]), "appears twice"),
         (String::new(), "empty input"),
     ];
@@ -128,4 +136,80 @@ fn vectors_of_another_length_are_refused_before_anything_is_written() {
 fn export_needs_a_usable_scope_when_one_is_given() {
     let error = block_on(filled().export(Scope { user_id: Some(" ".into()), ..Scope::default() })).unwrap_err();
     assert_eq!(error, MemoryError::ScopeRequired);
+}
+
+/// 2025-01-01T00:00:00Z.
+const START: i64 = 1_735_689_600_000;
+
+/// Alice's pinned, keyed, expiring profile fact and her searched-then-decayed episodic one; Bob's soft-deleted
+/// one. Every lifecycle field is set on at least one of them.
+fn with_lifecycle() -> Engine {
+    let mut engine = engine(26);
+    let now = std::rc::Rc::new(std::cell::Cell::new(START));
+    engine.set_clock(crate::core::time::Clock::from_fn({
+        let now = now.clone();
+        move || now.get()
+    }));
+    let write = WriteLifecycle {
+        memory_type: Some(MemoryType::Profile),
+        expires_at: Some("2099-01-01T00:00:00.000Z".into()),
+        pinned: true,
+        importance: Some(0.385_957_716_695_298_44), // needs all 17 digits to come back exact
+    };
+    block_on(engine.store("drink", "likes green tea", &user("alice"), None, Metadata::new(), &write)).unwrap();
+    let episodic = |who: &str| AddOptions {
+        user_id: Some(who.into()),
+        memory_type: Some(MemoryType::Episodic),
+        ..AddOptions::default()
+    };
+    block_on(engine.add(&json!("walked the dog today"), &episodic("alice"))).unwrap();
+    let chess = block_on(engine.add(&json!("plays chess"), &episodic("bob"))).unwrap().results[0].id.clone();
+    block_on(engine.delete(&chess, true)).unwrap();
+    block_on(engine.search("walked dog", &Read::of(user("alice"), DEFAULT_LIMIT))).unwrap();
+    now.set(START + 86_400_000);
+    block_on(engine.decay(&user("alice"), DecayPlan { half_life_days: 30.0, forget_below: 0.0 })).unwrap();
+    engine
+}
+
+#[test]
+fn every_lifecycle_field_survives_export_and_import_exactly() {
+    let source = with_lifecycle();
+    let all = [everything(&source, "alice"), everything(&source, "bob")].concat();
+    let lives: Vec<&Lifecycle> = all.iter().map(|m| &m.item.lifecycle).collect();
+    assert_eq!(lives.len(), 3);
+    assert!(lives.iter().any(|l| l.pinned && l.key.is_some() && l.expires_at.is_some()));
+    assert!(lives.iter().any(|l| l.deleted_at.is_some()));
+    assert!(lives.iter().any(|l| l.last_accessed_at.is_some() && l.decayed_at.is_some()));
+    assert!(lives.iter().all(|l| l.memory_type != MemoryType::Semantic && l.importance != LEGACY_IMPORTANCE));
+
+    let jsonl = block_on(source.export(Scope::default())).unwrap();
+    let target = engine(26);
+    assert_eq!(block_on(target.import(&jsonl)).unwrap().memories, 3, "the soft-deleted memory is exported too");
+    for who in ["alice", "bob"] {
+        assert_eq!(everything(&target, who), everything(&source, who));
+    }
+    assert_eq!(block_on(target.get_by_key("drink", &user("alice"))).unwrap().memory, "likes green tea");
+    assert_eq!(block_on(target.get_all(&Read::of(user("bob"), DEFAULT_LIMIT))).unwrap().total_count, 0);
+    assert_eq!(block_on(target.export(Scope::default())).unwrap(), jsonl, "a second export is identical");
+}
+
+#[test]
+fn a_version_1_export_without_lifecycle_fields_imports_with_defaults() {
+    let vector = vector_to_base64(&[0.6, 0.8]);
+    let jsonl = [
+        json!({"kind": "memwasm-export", "version": 1, "memories": 1, "history": 1}),
+        json!({"kind": "memory", "id": "m1", "memory": "likes tea", "hash": content_hash("likes tea"), "metadata": {},
+            "createdAt": "2024-01-01T00:00:00.000Z", "updatedAt": "2024-01-01T00:00:00.000Z", "userId": "alice",
+            "embedding": vector}),
+        json!({"kind": "history", "id": "h1", "memoryId": "m1", "event": "ADD", "oldValue": null,
+            "newValue": "likes tea", "timestamp": "2024-01-01T00:00:00.000Z", "isDeleted": false, "userId": "alice"}),
+    ]
+    .map(|line| line.to_string())
+    .join("\n");
+    let target = engine(2);
+    assert_eq!(block_on(target.import(&jsonl)).unwrap(), ImportSummary { memories: 1, history: 1 });
+    let imported = everything(&target, "alice");
+    assert_eq!(imported.len(), 1);
+    assert_eq!(imported[0].item.lifecycle, Lifecycle::default());
+    assert_eq!(imported[0].embedding, Some(vec![0.6, 0.8]));
 }

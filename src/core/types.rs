@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::lifecycle::Lifecycle;
 use super::scope::Scope;
 pub use super::warning::{AddWarning, WarningCode};
 
@@ -32,6 +33,9 @@ pub struct MemoryItem {
     /// Who the memory belongs to.
     #[serde(flatten)]
     pub scope: Scope,
+    /// Type, importance, pin, expiry, key, soft deletion, last access.
+    #[serde(flatten)]
+    pub lifecycle: Lifecycle,
 }
 
 /// A memory together with its embedding (unit length; `None` when it has no vector).

@@ -22,6 +22,10 @@ pub enum WarningCode {
     UnknownMemoryId,
     /// The graph extraction call failed; memories were stored without graph changes.
     GraphFailed,
+    /// A new memory's importance was below `importance.minToStore`; it was not stored.
+    LowImportance,
+    /// `store()` could not embed the value; it was stored without a vector (found by keywords only).
+    NotEmbedded,
 }
 
 impl WarningCode {
@@ -33,6 +37,8 @@ impl WarningCode {
         Self::EmbeddingFailed,
         Self::UnknownMemoryId,
         Self::GraphFailed,
+        Self::LowImportance,
+        Self::NotEmbedded,
     ];
 
     /// The code as callers see it, e.g. `EXTRACTION_FAILED`.
@@ -44,6 +50,8 @@ impl WarningCode {
             Self::EmbeddingFailed => "EMBEDDING_FAILED",
             Self::UnknownMemoryId => "UNKNOWN_MEMORY_ID",
             Self::GraphFailed => "GRAPH_FAILED",
+            Self::LowImportance => "LOW_IMPORTANCE",
+            Self::NotEmbedded => "NOT_EMBEDDED",
         }
     }
 }

@@ -8,11 +8,11 @@ use wasm_bindgen::prelude::*;
 use super::error::to_js_error;
 use super::{promise, Memory};
 use crate::core::error::MemoryError;
-use crate::core::identity::{content_hash, now_iso};
 use crate::core::scope::Scope;
 use crate::core::storage::Changeset;
 use crate::core::types::{MemoryItem, StoredMemory};
 use crate::core::vector_store::{InMemoryVectorStore, Quantization, VectorStore};
+use crate::core::{identity::content_hash, time::now_iso};
 
 /// Bench row `row` of user `user`: id `b{row}`.
 fn bench_memory(row: usize, user: String, vector: &[f32], now: &str) -> StoredMemory {

@@ -4,7 +4,7 @@
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 use crate::core::error::MemoryError;
 use crate::core::read::{Read, ReadCall, ReadOptions};
@@ -18,6 +18,9 @@ pub fn from_js<T: DeserializeOwned + Default>(
     if value.is_undefined() || value.is_null() {
         return Ok(T::default());
     }
+    if let Some(path) = non_finite(&value, name, 0) {
+        return Err(wrap(format!("{path}: must be a finite number (NaN and Infinity are not)")));
+    }
     let json: serde_json::Value = serde_wasm_bindgen::from_value(value)
         .map_err(|_| wrap(format!("{name} must be plain JSON data (no functions, symbols or BigInts)")))?;
     serde_path_to_error::deserialize(json).map_err(|error| {
@@ -30,6 +33,26 @@ pub fn from_js<T: DeserializeOwned + Default>(
 /// A read's options (`undefined` is `{}`), checked for `call`.
 pub fn read_options(value: JsValue, call: ReadCall) -> Result<Read, MemoryError> {
     from_js::<ReadOptions>(value, "options", MemoryError::InvalidInput)?.check(call)
+}
+
+/// The path of the first NaN or ±Infinity inside `value` (plain objects and arrays, 32 levels deep), which
+/// the JSON conversion would otherwise turn into `null`, i.e. "not given".
+fn non_finite(value: &JsValue, path: &str, depth: usize) -> Option<String> {
+    if let Some(number) = value.as_f64() {
+        return (!number.is_finite()).then(|| path.to_owned());
+    }
+    if depth > 32 || !value.is_object() || value.is_function() {
+        return None;
+    }
+    if let Some(array) = value.dyn_ref::<js_sys::Array>() {
+        return array.iter().enumerate().find_map(|(i, item)| non_finite(&item, &format!("{path}[{i}]"), depth + 1));
+    }
+    let object: &js_sys::Object = value.unchecked_ref();
+    js_sys::Object::entries(object).iter().find_map(|entry| {
+        let entry: js_sys::Array = entry.unchecked_into();
+        let key = entry.get(0).as_string().unwrap_or_default();
+        non_finite(&entry.get(1), &format!("{path}.{key}"), depth + 1)
+    })
 }
 
 /// A string argument, or `INVALID_INPUT` naming it.

@@ -6,6 +6,7 @@ mod bench;
 mod convert;
 mod error;
 mod graph;
+mod lifecycle;
 mod tools;
 
 use std::future::Future;
@@ -20,6 +21,7 @@ use wasm_bindgen_futures::future_to_promise;
 use self::convert::{from_js, read_options, string_arg, to_js};
 use self::error::to_js_error;
 use crate::core::error::MemoryError;
+use crate::core::lifecycle::options::DeleteOptions;
 use crate::core::options::AddOptions;
 use crate::core::read::{ReadCall, ReadOptions};
 use crate::platform::compose::{parts, split, Engine, Parts};
@@ -49,10 +51,26 @@ where
     })
 }
 
-/// `{results}`, the envelope of search and getAll.
-#[derive(Serialize)]
-struct Results<T> {
-    results: T,
+/// `{embedding}` as a search query: the vector, or `INVALID_INPUT`.
+fn vector_query(query: &JsValue) -> Result<Vec<f32>, MemoryError> {
+    #[derive(serde::Deserialize, Default)]
+    #[serde(deny_unknown_fields)]
+    struct VectorQuery {
+        embedding: Vec<f32>,
+    }
+    let why = "query must be a string or {embedding: number[]}";
+    if !query.is_object() {
+        return Err(MemoryError::InvalidInput(why.into()));
+    }
+    let embedding = js_sys::Reflect::get(query, &"embedding".into()).unwrap_or(JsValue::UNDEFINED);
+    if let Some(array) = embedding.dyn_ref::<js_sys::Float32Array>() {
+        return Ok(array.to_vec());
+    }
+    let parsed: VectorQuery = from_js(query.clone(), "query", MemoryError::InvalidInput)?;
+    if parsed.embedding.is_empty() {
+        return Err(MemoryError::InvalidInput(why.into()));
+    }
+    Ok(parsed.embedding)
 }
 
 fn message(text: &str) -> Value {
@@ -112,17 +130,21 @@ impl Memory {
         })
     }
 
-    /// The scope's memories that best match `query` (by `options.method`), best first.
+    /// The scope's memories that best match `query` (by `options.method`), best first; `query` may be
+    /// `{embedding}`, a vector to search by.
     #[wasm_bindgen(unchecked_return_type = "Promise<SearchResult>")]
     pub fn search(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | { embedding: number[] | Float32Array }")] query: JsValue,
         #[wasm_bindgen(unchecked_param_type = "SearchOptions")] options: JsValue,
     ) -> Promise {
         let engine = self.engine.clone();
         promise(async move {
-            let query = string_arg(&query, "query")?;
-            engine.search(&query, &read_options(options, ReadCall::Search)?).await
+            let read = read_options(options, ReadCall::Search)?;
+            match query.as_string() {
+                Some(text) => engine.search(&text, &read).await,
+                None => engine.search_by_vector(vector_query(&query)?, &read).await,
+            }
         })
     }
 
@@ -140,9 +162,7 @@ impl Memory {
     #[wasm_bindgen(js_name = getAll, unchecked_return_type = "Promise<GetAllResult>")]
     pub fn get_all(&self, #[wasm_bindgen(unchecked_param_type = "GetAllOptions")] options: JsValue) -> Promise {
         let engine = self.engine.clone();
-        promise(
-            async move { Ok(Results { results: engine.get_all(&read_options(options, ReadCall::GetAll)?).await? }) },
-        )
+        promise(async move { engine.get_all(&read_options(options, ReadCall::GetAll)?).await })
     }
 
     /// Replaces a memory's text. Rejects with `NOT_FOUND` for an unknown id.
@@ -160,15 +180,18 @@ impl Memory {
         })
     }
 
-    /// Deletes a memory. Rejects with `NOT_FOUND` for an unknown id.
+    /// Deletes a memory (`{soft: true}`: marks it deleted, restorable). Rejects with `NOT_FOUND` for an
+    /// unknown id.
     #[wasm_bindgen(js_name = delete, unchecked_return_type = "Promise<{ message: string }>")]
     pub fn delete_memory(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string", js_name = memoryId)] memory_id: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "{ soft?: boolean }")] options: JsValue,
     ) -> Promise {
         let engine = self.engine.clone();
         promise(async move {
-            engine.delete(&string_arg(&memory_id, "memoryId")?).await?;
+            let options: DeleteOptions = from_js(options, "options", MemoryError::InvalidInput)?;
+            engine.delete(&string_arg(&memory_id, "memoryId")?, options.soft.unwrap_or(false)).await?;
             Ok(message("Memory deleted successfully!"))
         })
     }

@@ -38,6 +38,13 @@ export type FilterExpression =
   | { NOT: FilterExpression }
   | Record<string, string | number | boolean | null>;
 
+/**
+ * What kind of memory an item is (seed 004). `add()` routes each new fact: a preference ("prefers", "always",
+ * "never", "hate", "favorite", "dislike", "can't stand", …) is `"procedural"`, anything else `"semantic"`,
+ * unless the call gives `memoryType`. Recall puts procedural memories first.
+ */
+export type MemoryType = "semantic" | "episodic" | "procedural" | "working" | "profile" | "foresight" | "event_log";
+
 /** A stored memory. */
 export interface MemoryItem {
   id: string;
@@ -55,6 +62,24 @@ export interface MemoryItem {
   userId?: string;
   agentId?: string;
   runId?: string;
+  /** See `MemoryType`. Memories written before memory types existed read back as `"semantic"`. */
+  memoryType: MemoryType;
+  /** In [0, 1]: `0.6 · novelty + 0.4 · salience` at write time unless given; lowered by `decay()`. Recall
+   * drops memories below 0.2 (pinned and procedural ones excepted). Older memories read back as 0.5. */
+  importance: number;
+  /** Pinned memories never decay, are never trimmed by `limits`, skip `importance.minToStore`, and are
+   * recalled right after procedural ones. */
+  pinned: boolean;
+  /** ISO 8601 (UTC). From this instant on the memory is invisible to every read, and purged. */
+  expiresAt?: string;
+  /** The key it was stored under with `store()` (unique within its scope). */
+  key?: string;
+  /** ISO 8601: when it was soft-deleted (only seen through `getAll({includeDeleted: true})`). */
+  deletedAt?: string;
+  /** ISO 8601: when a search last returned it (written with the next `decay()`). */
+  lastAccessedAt?: string;
+  /** ISO 8601: when `decay()` last lowered its importance. */
+  decayedAt?: string;
 }
 
 export type MemoryEventKind = "ADD" | "UPDATE" | "DELETE" | "NONE";
@@ -72,15 +97,17 @@ export interface MemoryEvent {
   metadata?: Metadata;
 }
 
-/** Something add() skipped rather than failing the whole call (see `code`). */
-/** Why part of an `add()` was skipped. */
+/** Why part of an `add()` was skipped (`LOW_IMPORTANCE`: a new memory below `importance.minToStore`), or,
+ * for `store()`, that the value was stored without a vector (`NOT_EMBEDDED`). */
 export type WarningCode =
   | "EXTRACTION_FAILED"
   | "DECISION_FAILED"
   | "INVALID_DECISION"
   | "EMBEDDING_FAILED"
   | "UNKNOWN_MEMORY_ID"
-  | "GRAPH_FAILED";
+  | "GRAPH_FAILED"
+  | "LOW_IMPORTANCE"
+  | "NOT_EMBEDDED";
 
 export interface AddWarning {
   code: WarningCode;
@@ -114,8 +141,12 @@ export type SearchMethod = "vector" | "keyword" | "hybrid" | "rrf";
 
 export interface SearchResult {
   results: MemoryItem[];
-  /** The method that ranked `results`: always `"keyword"` when no embedder is configured. */
+  /** The method that ranked `results`: always `"keyword"` when no embedder is configured (`"vector"` for a
+   * `{embedding}` query). */
   method: SearchMethod;
+  /** How many live memories of the scope pass the filters and `memoryTypes`: the candidates `results` were
+   * ranked from, whatever the `limit`. */
+  totalCount: number;
   /** Graph memory: the relations walked from the entities the query names (absent when graph search is off). */
   relations?: RelationTriple[];
 }
@@ -155,19 +186,115 @@ export interface Relation extends RelationTriple {
   runId?: string;
 }
 
+/** One page of `getAll()`. */
 export interface GetAllResult {
   results: MemoryItem[];
+  /** How many memories match, over all pages. */
+  totalCount: number;
+  /** True when a later page (a larger `offset`) has more. */
+  hasMore: boolean;
+}
+
+/** A search by a vector you computed: cosine similarity to each memory's embedding (its length must match
+ * the stored vectors, else `DIMENSION_MISMATCH`). The embedder is not called. */
+export interface VectorQuery {
+  embedding: number[] | Float32Array;
+}
+
+/** The lifecycle of what a write (`add`, `store`) creates. */
+export interface WriteLifecycleOptions {
+  /** The type of every memory the call creates. Default: routed per fact (see `MemoryType`). */
+  memoryType?: MemoryType;
+  /** Milliseconds until the new memories expire (a finite number ≥ 0; 0 means never). Not with `expiresAt`. */
+  ttl?: number;
+  /** When the new memories expire: ISO 8601 with a time zone (`Z` or `±HH:MM`). Not with `ttl`. */
+  expiresAt?: string;
+  /** Pin the new memories (see `MemoryItem.pinned`). Default `false`. */
+  pinned?: boolean;
+  /** Their importance, in [0, 1], instead of the computed one. */
+  importance?: number;
+}
+
+/** `store(key, value, options)`. */
+export interface StoreOptions extends Scope, WriteLifecycleOptions {
+  /** A precomputed vector, used as is (normalised; its length must match the stored vectors, else
+   * `DIMENSION_MISMATCH`). Without it the value is embedded when an embedder is configured. */
+  embedding?: number[];
+  metadata?: Metadata;
+}
+
+/** What `store()` did. */
+export interface StoreResult {
+  /** The memory's id; the same for every store under one key and scope. */
+  id: string;
+  /** `"ADD"` for a new key, `"UPDATE"` for an existing one. */
+  event: "ADD" | "UPDATE";
+  /** `NOT_EMBEDDED` when the value could not be embedded (it is stored, found by keywords only). */
+  warnings: AddWarning[];
+}
+
+/** `delete(id, options)`. */
+export interface DeleteOptions {
+  /** Mark the memory deleted (restorable with `restore(id)`) instead of removing it. Default `false`. */
+  soft?: boolean;
+}
+
+/** `share({from, to, pattern})`: copy the keyed memories of `from` whose key matches `pattern` into `to`. */
+export interface ShareOptions {
+  from: Scope;
+  to: Scope;
+  /** A key glob: `*` matches any run of characters (none included), `?` exactly one, anything else itself.
+   * 1–256 characters, no control characters. */
+  pattern: string;
+}
+
+/** `decay(options)`. Without a scope, every memory held decays. */
+export interface DecayOptions extends Scope {
+  /** Days for importance to halve. A positive number; default 30. */
+  halfLifeDays?: number;
+  /** Memories whose importance ends below this are deleted. In [0, 1]; default 0.2. */
+  forgetBelow?: number;
+}
+
+/** What `decay()` did. */
+export interface DecayResult {
+  /** Memories whose importance was lowered and kept. */
+  decayed: number;
+  /** Memories that fell below `forgetBelow` and were deleted. */
+  forgotten: number;
+}
+
+/** One exact scope's count in `stats()`. */
+export interface ScopeCount extends Scope {
+  count: number;
+}
+
+/** What `stats()` counts. */
+export interface MemoryStats {
+  /** Live memories: neither expired nor soft-deleted. */
+  totalEntries: number;
+  /** Live memories per exact scope (`{userId}` and `{userId, agentId}` are counted apart). */
+  byScope: ScopeCount[];
+  /** Live memories per type; every type is present. */
+  byType: Record<MemoryType, number>;
+  /** Live pinned memories. */
+  pinned: number;
+  /** Expired memories not purged yet. */
+  expired: number;
 }
 
 /** What `recall()` returns. */
 export interface RecallResult {
-  /** The memories in `text`, in its order: procedural memories (`metadata.type: "procedural"`) first. */
+  /** The memories in `text`, in its order: procedural memories (`memoryType` or `metadata.type` `"procedural"`)
+   * first, then pinned ones, then the rest by rank. Memories less important than 0.2 are left out unless
+   * pinned or procedural. */
   memories: MemoryItem[];
   /** Approximate tokens of `text` (¼ per ASCII character, 1 per other character, rounded up); never over `tokenBudget`. */
   totalTokens: number;
   /** `totalTokens / tokenBudget`. */
   budgetUsed: number;
-  /** `<memory>`, one `[TYPE] text` line per memory (`TYPE` is `metadata.type` upper-cased, default `SEMANTIC`),
+  /** `<memory>`, one `[TYPE] text` line per memory (`TYPE` is `metadata.type` upper-cased when set, else the
+   * `memoryType`, e.g. `SEMANTIC`, `EVENT_LOG`),
    * `</memory>`; `""` when nothing was recalled. */
   text: string;
   /** The method that ranked the candidates. */
@@ -218,7 +345,7 @@ export interface HistoryRecord {
   runId?: string;
 }
 
-export interface AddOptions extends Scope {
+export interface AddOptions extends Scope, WriteLifecycleOptions {
   /** Attached to every memory this call adds. */
   metadata?: Metadata;
   /** Narrows which existing memories the LLM compares new facts with. */
@@ -243,6 +370,8 @@ export interface SearchOptions extends Scope {
   weights?: { vector?: number; keyword?: number };
   /** Graph-enhanced search (entities named in the query, one hop). Default `true` when graph memory is enabled. */
   graph?: boolean;
+  /** Only memories of these types. Default: every type. */
+  memoryTypes?: MemoryType[];
 }
 
 export interface RecallOptions extends Scope {
@@ -255,19 +384,29 @@ export interface RecallOptions extends Scope {
   filters?: FilterExpression;
   /** How candidates are ranked. Default `"hybrid"` (`"keyword"` without an embedder). */
   method?: SearchMethod;
+  /** Only memories of these types (procedural ones are then only recalled when listed). Default: every type. */
+  memoryTypes?: MemoryType[];
 }
 
 export interface GetAllOptions extends Scope {
-  /** Most memories. Default 100. */
+  /** Most memories (one page). Default 100. */
   limit?: number;
   /** `limit` by mem0's other name; give one of the two. */
   topK?: number;
   filters?: FilterExpression;
+  /** How many matching memories to skip, oldest first (a whole number ≥ 0). Default 0. */
+  offset?: number;
+  /** Soft-deleted memories too (they carry `deletedAt`). Default `false`. */
+  includeDeleted?: boolean;
+  /** Only memories of these types. Default: every type. */
+  memoryTypes?: MemoryType[];
 }
 
 export interface DeleteAllOptions extends Scope {
   /** Delete only the scope's memories that match. Default: all of them. */
   filters?: FilterExpression;
+  /** Mark them deleted (each restorable with `restore(id)`) instead of removing them. Default `false`. */
+  soft?: boolean;
 }
 
 export interface OpenAiLlmConfig {
@@ -547,6 +686,19 @@ export interface MemoryConfig {
   retry?: RetryConfig;
   /** Graph memory: one extra LLM call per add() extracts entities and relations. Default off. */
   graph?: { enabled?: boolean };
+  /** `minToStore` (in [0, 1], default 0): `add()` skips new memories less important than this, with a
+   * `LOW_IMPORTANCE` warning; pinned ones are always stored. */
+  importance?: { minToStore?: number };
+  /** `maxMemoriesPerScope` (a whole number ≥ 1; `true` or left out of `{}` means 500, `false` no limit): a write
+   * that leaves a scope over it deletes, in the same transaction and with history, the least important
+   * unpinned memories, oldest first among equals. What the write itself adds is never trimmed. Default: no limit. */
+  limits?: { maxMemoriesPerScope?: number | boolean };
+  /**
+   * The clock TTL, decay, `lastAccessedAt` and every timestamp read (milliseconds since the epoch, or a
+   * `Date`), called each time the memory needs "now". Default: the system clock, which is also used when the
+   * function throws or returns no finite time. Lets tests move time instead of sleeping.
+   */
+  now?: () => number | Date;
   /** mem0 compatibility; ignored. */
   version?: string;
   /** mem0 compatibility; ignored. */
@@ -560,6 +712,7 @@ export type MemoryErrorCode =
   | "INVALID_CONFIG"
   | "INVALID_INPUT"
   | "NOT_FOUND"
+  | "EXPIRED"
   | "LLM_HTTP"
   | "LLM_NETWORK"
   | "LLM_RESPONSE"

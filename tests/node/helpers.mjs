@@ -67,6 +67,17 @@ export function makeMemory(server, over) {
   return new Memory(testConfig(server, over));
 }
 
+/** 2025-01-01T00:00:00Z, where clocked memories' time starts. */
+export const START = Date.parse("2025-01-01T00:00:00Z");
+
+/** A memory whose clock the test moves (`clock.t` is "now" in milliseconds): TTL, decay and timestamps
+ * read it through the config's `now`, so no test sleeps. */
+export function clockedMemory(server, over = {}) {
+  const clock = { t: START };
+  const mem = makeMemory(server, { now: () => clock.t, ...over });
+  return { mem, clock };
+}
+
 /** Scripted reply to the fact-extraction call whose prompt contains every string of `match`. */
 export function extraction(match, facts, extra = {}) {
   return { kind: "chat", match: [EXTRACT, ...[].concat(match)], reply: { facts }, ...extra };

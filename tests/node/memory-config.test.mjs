@@ -99,7 +99,7 @@ describe("default config (case 42)", () => {
     await withEnv({ OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined }, async () => {
       const mem = new Memory();
       assert.equal(await mem.get("x"), null);
-      assert.deepEqual(await mem.getAll({ userId: "u" }), { results: [] });
+      assert.deepEqual(await mem.getAll({ userId: "u" }), { results: [], totalCount: 0, hasMore: false });
       assert.deepEqual(await mem.history("x"), []);
     });
   });

@@ -21,7 +21,7 @@ fn add_update_search_recall_and_tools_work_without_vectors() {
     let engine = doubles.engine();
     store(&engine, "alice", &["User likes tea", "User lives in Paris", "User owns a cat"]);
     store(&engine, "bob", &["User likes tea with milk"]);
-    assert!(block_on(engine.get_all(&read("alice"))).unwrap().iter().all(|m| m.score.is_none()));
+    assert!(block_on(engine.get_all(&read("alice"))).unwrap().results.iter().all(|m| m.score.is_none()));
 
     // The update decision is shown the BM25 neighbours of the new fact, from the caller's scope only.
     doubles.llm.queue(json!({"facts": ["User likes green tea"]}));
@@ -52,7 +52,12 @@ fn add_update_search_recall_and_tools_work_without_vectors() {
     assert_eq!(block_on(engine.search("cat", &read("alice"))).unwrap().results[0].memory, "User owns a cat");
 
     // update() without re-embedding.
-    let cat = block_on(engine.get_all(&read("alice"))).unwrap().into_iter().find(|m| m.memory.contains("cat")).unwrap();
+    let cat = block_on(engine.get_all(&read("alice")))
+        .unwrap()
+        .results
+        .into_iter()
+        .find(|m| m.memory.contains("cat"))
+        .unwrap();
     block_on(engine.update(&cat.id, "User owns two cats")).unwrap();
     let found = search_with(&engine, "cats", &search("alice", "hybrid")).unwrap();
     assert_eq!(found.results[0].memory, "User owns two cats");

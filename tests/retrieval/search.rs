@@ -129,12 +129,12 @@ fn the_keyword_index_follows_updates_deletes_reset_and_open() {
         let found = search_with(engine, query, &search("alice", "keyword")).unwrap();
         texts(&found.results).into_iter().map(str::to_owned).collect::<Vec<_>>()
     };
-    let racing = block_on(engine.get_all(&read("alice"))).unwrap()[2].clone();
+    let racing = block_on(engine.get_all(&read("alice"))).unwrap().results[2].clone();
     block_on(engine.update(&racing.id, "User likes sailing")).unwrap();
     assert_eq!(keyword(&engine, "racing"), Vec::<String>::new());
     assert_eq!(keyword(&engine, "sailing"), ["User likes sailing"]);
-    let insurance = block_on(engine.get_all(&read("alice"))).unwrap()[1].clone();
-    block_on(engine.delete(&insurance.id)).unwrap();
+    let insurance = block_on(engine.get_all(&read("alice"))).unwrap().results[1].clone();
+    block_on(engine.delete(&insurance.id, false)).unwrap();
     assert_eq!(keyword(&engine, "car insurance"), Vec::<String>::new());
 
     // A second engine over the same storage rebuilds the keyword index when it opens.

@@ -71,7 +71,7 @@ fn another_scope_is_out_of_reach() {
     let engine = doubles.engine();
     store(&engine, "alice", &[AUTOMOBILE]);
     store(&engine, "bob", &["Bob pays car insurance yearly"]);
-    let bobs = block_on(engine.get_all(&read("bob"))).unwrap()[0].clone();
+    let bobs = block_on(engine.get_all(&read("bob"))).unwrap().results[0].clone();
 
     let found = run(&engine, "search_memory", json!({"query": "Bob pays car insurance yearly"})).unwrap();
     assert!(found["results"].as_array().unwrap().iter().all(|r| r["id"] != json!(bobs.id)));
@@ -87,7 +87,7 @@ fn another_scope_is_out_of_reach() {
     assert_eq!(run(&engine, "manage_memory", widened), Err("INVALID_INPUT".into()));
     assert_eq!(run(&engine, "search_memory", json!({"query": "car", "user_id": "bob"})), Err("INVALID_INPUT".into()));
     assert_eq!(block_on(engine.get(&bobs.id)).unwrap().unwrap(), bobs);
-    assert_eq!(block_on(engine.get_all(&read("bob"))).unwrap().len(), 1);
+    assert_eq!(block_on(engine.get_all(&read("bob"))).unwrap().results.len(), 1);
 }
 
 #[test]

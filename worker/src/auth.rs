@@ -1,37 +1,91 @@
-//! Bearer tokens → tenants. `MEMORY_TOKENS` (a secret) is a JSON object mapping each token to its tenant;
-//! every key a tenant's requests touch lives under `t/<tenant>/`, so tenants never see each other's data.
+//! Bearer tokens → callers. `MEMORY_TOKENS` (a secret) is a JSON object mapping each token to either a
+//! tenant name (`"acme"`: a tenant-wide admin token with no user, the format before users existed) or
+//! `{"tenant": "acme", "user": "u-1", "admin": false}` (`user` optional, `admin` default false). Every key
+//! a tenant's requests touch lives under `t/<tenant>/`, so tenants never see each other's data.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use memwasm::core::kv::keys::encode;
+use serde::Deserialize;
 use worker::{Env, Request};
 
 use crate::error::ApiError;
 use crate::settings::text;
+
+/// Who a request comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caller {
+    pub tenant: String,
+    /// The user its memory entries are tagged with; `None` writes system entries.
+    pub user: Option<String>,
+    /// Sees and changes every entry of the tenant, and may use the tenant-wide routes.
+    pub admin: bool,
+}
+
+/// One value of `MEMORY_TOKENS`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Grant {
+    Tenant(String),
+    Full(FullGrant),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FullGrant {
+    tenant: String,
+    #[serde(default)]
+    user: Option<String>,
+    #[serde(default)]
+    admin: bool,
+}
+
+impl Grant {
+    fn caller(self) -> Caller {
+        match self {
+            Grant::Tenant(tenant) => Caller { tenant, user: None, admin: true },
+            Grant::Full(FullGrant { tenant, user, admin }) => {
+                Caller { tenant, user: user.filter(|user| !user.trim().is_empty()), admin }
+            }
+        }
+    }
+}
 
 /// Equal strings, compared without stopping at the first difference.
 fn same(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
 }
 
-/// The tenant whose token authorises `request`.
-pub fn tenant(request: &Request, env: &Env) -> Result<String, ApiError> {
+/// Every token with its caller, as `MEMORY_TOKENS` says.
+fn grants(env: &Env) -> Result<Vec<(String, Caller)>, ApiError> {
     let config_error = |why: &str| ApiError::new(500, "INVALID_CONFIG", format!("MEMORY_TOKENS: {why}"));
-    let tokens = text(env, "MEMORY_TOKENS").ok_or_else(|| config_error("not set (a JSON object: token -> tenant)"))?;
-    let tokens: HashMap<String, String> =
-        serde_json::from_str(&tokens).map_err(|_| config_error("must be a JSON object of token -> tenant strings"))?;
+    let shape = "a JSON object of token -> tenant, or token -> {\"tenant\", \"user\"?, \"admin\"?}";
+    let tokens = text(env, "MEMORY_TOKENS").ok_or_else(|| config_error(&format!("not set ({shape})")))?;
+    let tokens: HashMap<String, Grant> =
+        serde_json::from_str(&tokens).map_err(|_| config_error(&format!("must be {shape}")))?;
+    Ok(tokens.into_iter().map(|(token, grant)| (token, grant.caller())).collect())
+}
+
+/// The caller whose token authorises `request`.
+pub fn caller(request: &Request, env: &Env) -> Result<Caller, ApiError> {
+    let grants = grants(env)?;
     let header = request.headers().get("authorization").ok().flatten().unwrap_or_default();
     let (scheme, presented) = header.trim().split_once(' ').unwrap_or_default();
     if !scheme.eq_ignore_ascii_case("bearer") || presented.trim().is_empty() {
         return Err(ApiError::unauthorized());
     }
     let mut found = None;
-    for (token, tenant) in &tokens {
-        if same(token, presented.trim()) && !tenant.is_empty() {
-            found = Some(tenant.clone());
+    for (token, caller) in grants {
+        if same(&token, presented.trim()) && !caller.tenant.is_empty() {
+            found = Some(caller);
         }
     }
     found.ok_or_else(ApiError::unauthorized)
+}
+
+/// Every tenant some token names (what the scheduled decay walks).
+pub fn tenants(env: &Env) -> Result<BTreeSet<String>, ApiError> {
+    Ok(grants(env)?.into_iter().map(|(_, caller)| caller.tenant).filter(|tenant| !tenant.is_empty()).collect())
 }
 
 /// The KV key prefix of a tenant.

@@ -22,6 +22,21 @@ impl ApiError {
         Self::new(401, "UNAUTHORIZED", "missing or unknown bearer token (Authorization: Bearer <token>)")
     }
 
+    /// 403: an authenticated caller that may not do this.
+    pub fn forbidden(why: impl Into<String>) -> Self {
+        Self::new(403, "FORBIDDEN", why)
+    }
+
+    /// 400: a wrong field or parameter (the message names it).
+    pub fn invalid(why: impl Into<String>) -> Self {
+        Self::new(400, "INVALID_INPUT", why)
+    }
+
+    /// 404: nothing at this id, key or route.
+    pub fn not_found(what: impl std::fmt::Display) -> Self {
+        Self::new(404, "NOT_FOUND", format!("{what} not found"))
+    }
+
     /// 400: a body or parameter that is not the JSON it should be.
     pub fn invalid_json(why: impl std::fmt::Display) -> Self {
         Self::new(400, "INVALID_JSON", format!("malformed JSON: {why}"))
@@ -45,6 +60,7 @@ impl From<MemoryError> for ApiError {
         let status = match &error {
             MemoryError::ScopeRequired | MemoryError::InvalidInput(_) | MemoryError::InvalidFilter(_) => 400,
             MemoryError::NotFound(_) => 404,
+            MemoryError::Expired(_) => 410,
             MemoryError::Llm(upstream) | MemoryError::Embedding(upstream) if upstream.status == Some(429) => 429,
             MemoryError::Llm(_)
             | MemoryError::LlmResponse(_)

@@ -9,7 +9,10 @@
 //! | `EMBEDDER_PROVIDER`, `EMBEDDER_MODEL`, `EMBEDDER_BASE_URL`, `EMBEDDER_API_KEY`, `EMBEDDER_DIMENSIONS`, `EMBEDDER_CONFIG` | the same for the embedder |
 //! | `OPENAI_BASE_URL`, `OPENAI_API_KEY` (and each host's own key variable) | fallbacks, as in Node |
 //! | `MAX_RETRIES`, `MAX_BODY_BYTES`, `GRAPH_ENABLED` (`"true"` / `"false"`) | retries, request size, graph memory |
+//! | `MEMORY_API_ENABLED` (`"true"` default / `"false"`) | the `/api/v1/memory/` routes (503 when off) |
+//! | `DECAY_HALF_LIFE_DAYS`, `DECAY_FORGET_BELOW` | defaults of importance decay (30 days, 0.2) |
 
+use memwasm::core::lifecycle::decay::DecayOptions;
 use memwasm::platform::compose::LiveValues;
 use memwasm::providers::config::{EmbedderChoice, LlmChoice, MemoryConfig, ResolvedConfig};
 use serde_json::{json, Map, Value};
@@ -43,6 +46,35 @@ fn number(env: &Env, name: &str) -> Result<Option<u64>, ApiError> {
             .map(Some)
             .map_err(|_| config_error(format!("{name}: must be a whole number, got {value:?}"))),
     }
+}
+
+/// A `"true"` / `"false"` var, `default` when unset.
+pub fn flag(env: &Env, name: &str, default: bool) -> Result<bool, ApiError> {
+    match text(env, name).as_deref().map(str::trim) {
+        None => Ok(default),
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        Some(other) => Err(config_error(format!("{name}: must be \"true\" or \"false\", got {other:?}"))),
+    }
+}
+
+/// A var holding a number, if set.
+fn decimal(env: &Env, name: &str) -> Result<Option<f64>, ApiError> {
+    match text(env, name) {
+        None => Ok(None),
+        Some(value) => match value.trim().parse::<f64>() {
+            Ok(number) if number.is_finite() => Ok(Some(number)),
+            _ => Err(config_error(format!("{name}: must be a number, got {value:?}"))),
+        },
+    }
+}
+
+/// The decay parameters the vars set (unset ones take the library's defaults when planned).
+pub fn decay_defaults(env: &Env) -> Result<DecayOptions, ApiError> {
+    Ok(DecayOptions {
+        half_life_days: decimal(env, "DECAY_HALF_LIFE_DAYS")?,
+        forget_below: decimal(env, "DECAY_FORGET_BELOW")?,
+    })
 }
 
 /// The largest request body accepted.
@@ -86,12 +118,8 @@ pub fn resolved_config(env: &Env, kv_prefix: &str) -> Result<ResolvedConfig, Api
     if let Some(retries) = number(env, "MAX_RETRIES")? {
         config["retry"] = json!({ "maxRetries": retries });
     }
-    match text(env, "GRAPH_ENABLED").as_deref().map(str::trim) {
-        None | Some("false") => {}
-        Some("true") => config["graph"] = json!({ "enabled": true }),
-        Some(other) => {
-            return Err(config_error(format!("GRAPH_ENABLED: must be \"true\" or \"false\", got {other:?}")))
-        }
+    if flag(env, "GRAPH_ENABLED", false)? {
+        config["graph"] = json!({ "enabled": true });
     }
     let config: MemoryConfig = serde_json::from_value(config).map_err(|e| config_error(e.to_string()))?;
     Ok(config.resolve(&|name| text(env, name))?)

@@ -7,7 +7,6 @@ use super::extract::{parse_graph, Extracted, GRAPH_EXTRACTION_PROMPT};
 use super::model::{Entity, GraphRecord, Relation};
 use super::store::Graph;
 use crate::core::error::{MemoryError, Result};
-use crate::core::identity::now_iso;
 use crate::core::keyword::tokenize;
 use crate::core::memory::MemoryEngine;
 use crate::core::models::{Embedder, Llm, LlmRequest};
@@ -16,6 +15,7 @@ use crate::core::prompts::extraction_input;
 use crate::core::reply_schema;
 use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};
+use crate::core::time::now_iso;
 use crate::core::types::{AddResult, EventKind, Message};
 use crate::core::vector_store::VectorStore;
 

@@ -1,5 +1,11 @@
 //! How a memory is stored as one KV value: its JSON (the `MemoryItem` shape) plus the embedding as
 //! base64 of little-endian `f32`s — about 2 KiB for 1,536 dimensions instead of ~20 KiB of JSON numbers.
+//!
+//! Each memory value carries `version`, numbered like the IndexedDB schema: values without one were
+//! written before memory lifecycle (schema versions 1 and 2 stored the same memory record) and read back
+//! with the lifecycle defaults; version 3 added the lifecycle fields. A value of a later version was
+//! written by a newer memwasm and is refused with `STORAGE` rather than read (and rewritten) without the
+//! fields it does not know. History and graph values are unversioned: their shape has not changed.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -8,9 +14,17 @@ use serde::{Deserialize, Serialize};
 use crate::core::error::{MemoryError, Result};
 use crate::core::types::{HistoryRecord, MemoryItem, StoredMemory};
 
+/// The memory record version this library writes (and the newest it reads).
+pub const RECORD_VERSION: u32 = 3;
+/// The version of a memory value without `version`: before lifecycle fields existed.
+const UNVERSIONED: u32 = 2;
+
 /// The stored JSON of one memory.
 #[derive(Serialize, Deserialize)]
 struct MemoryRecord {
+    /// Absent in values written before lifecycle fields existed.
+    #[serde(default = "unversioned")]
+    version: u32,
     #[serde(flatten)]
     item: MemoryItem,
     /// Base64 of the little-endian `f32` vector.
@@ -19,6 +33,17 @@ struct MemoryRecord {
     /// Orders memories created in the same millisecond (Workers' clock stands still during a request).
     #[serde(default)]
     seq: u64,
+}
+
+fn unversioned() -> u32 {
+    UNVERSIONED
+}
+
+/// Only the version of a memory value, read before the rest (a newer value may not decode as a whole).
+#[derive(Deserialize)]
+struct Version {
+    #[serde(default = "unversioned")]
+    version: u32,
 }
 
 /// Increases with every memory created by this process.
@@ -38,12 +63,20 @@ pub struct Loaded {
 /// The KV value of `memory`, at position `seq` (kept when a memory is rewritten).
 pub fn encode_memory(memory: &StoredMemory, seq: u64) -> Result<String> {
     let item = MemoryItem { score: None, ..memory.item.clone() };
-    let record = MemoryRecord { item, embedding: memory.embedding.as_deref().map(encode_vector), seq };
+    let embedding = memory.embedding.as_deref().map(encode_vector);
+    let record = MemoryRecord { version: RECORD_VERSION, item, embedding, seq };
     serde_json::to_string(&record).map_err(|e| MemoryError::Storage(format!("cannot encode memory: {e}")))
 }
 
-/// The memory stored at `key`, with its write order.
+/// The memory stored at `key`, with its write order; `STORAGE` for a value this library cannot read.
 pub fn decode_memory(key: &str, value: &str) -> Result<Loaded> {
+    let Version { version } = serde_json::from_str(value).map_err(|e| corrupt(key, e))?;
+    if version > RECORD_VERSION {
+        return Err(MemoryError::Storage(format!(
+            "the memory at KV key {key} was written by a newer memwasm (record version {version}, this library \
+             reads up to {RECORD_VERSION}); nothing was read"
+        )));
+    }
     let record: MemoryRecord = serde_json::from_str(value).map_err(|e| corrupt(key, e))?;
     let embedding =
         record.embedding.as_deref().map(|text| decode_vector(text).ok_or_else(|| corrupt(key, "bad vector")));

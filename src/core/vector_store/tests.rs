@@ -46,6 +46,7 @@ fn memory_in(id: &str, scope: Scope, vector: Option<Vec<f32>>) -> StoredMemory {
             created_at: String::new(),
             updated_at: String::new(),
             scope,
+            lifecycle: Default::default(),
         },
         embedding: vector,
     }

@@ -7,6 +7,8 @@ use std::collections::HashMap;
 use js_sys::{Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
+use crate::core::time::Clock;
+
 /// Where live values may appear in a config, as property paths.
 const LIVE_PATHS: &[&[&str]] = &[
     &["llm", "generate"],
@@ -14,6 +16,7 @@ const LIVE_PATHS: &[&[&str]] = &[
     &["embedder", "embed"],
     &["embedder", "binding"],
     &["storage", "binding"],
+    &["now"],
 ];
 
 /// The live values of one config, keyed by dotted path (e.g. `"storage.binding"`).
@@ -64,4 +67,25 @@ pub fn split(config: &JsValue) -> (JsValue, LiveValues) {
         }
     }
     (json, live)
+}
+
+/// `now: () => number | Date` in the config: the clock TTL, decay and timestamps read (tests move it
+/// instead of sleeping). A call that throws or returns no finite time reads the system clock instead.
+pub fn js_clock(now: &JsValue) -> crate::core::error::Result<Clock> {
+    let now: js_sys::Function = now
+        .dyn_ref::<js_sys::Function>()
+        .cloned()
+        .ok_or_else(|| crate::core::config::invalid("now", "must be a function () => number (milliseconds) or Date"))?;
+    Ok(Clock::from_fn(move || {
+        let value = now.call0(&JsValue::NULL).unwrap_or(JsValue::UNDEFINED);
+        let millis = match value.dyn_ref::<js_sys::Date>() {
+            Some(date) => date.get_time(),
+            None => value.as_f64().unwrap_or(f64::NAN),
+        };
+        if millis.is_finite() {
+            millis as i64
+        } else {
+            Clock::default().now_ms()
+        }
+    }))
 }

@@ -5,7 +5,7 @@ mod live;
 mod models;
 mod storage;
 
-pub use live::{split, LiveValues};
+pub use live::{js_clock, split, LiveValues};
 pub use models::{LiveEmbedder, LiveLlm};
 pub use storage::AnyStorage;
 
@@ -14,6 +14,7 @@ use crate::core::error::{MemoryError, Result};
 use crate::core::kv::KvStorage;
 use crate::core::memory::MemoryEngine;
 use crate::core::storage::InMemoryStorage;
+use crate::core::time::Clock;
 use crate::core::vector_store::InMemoryVectorStore;
 use crate::platform::indexeddb::IndexedDbStorage;
 use crate::platform::{FetchClient, JsKv};
@@ -34,6 +35,8 @@ pub struct Parts {
     pub storage: AnyStorage,
     /// The search index, empty and configured (`vectorStore`).
     pub index: InMemoryVectorStore,
+    /// The config's `now` callback, else the system clock.
+    pub clock: Clock,
 }
 
 /// Picks the implementations `config` asks for.
@@ -52,15 +55,22 @@ pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
         other => return Err(unknown_provider("storage.provider", other, &["memory", "indexeddb", "cloudflare-kv"])),
     };
     let index = InMemoryVectorStore::new(config.vector_store.quantization);
-    Ok(Parts { llm, embedder, storage, index })
+    let clock = match live.get("now") {
+        Some(now) => js_clock(now)?,
+        None => Clock::default(),
+    };
+    Ok(Parts { llm, embedder, storage, index, clock })
 }
 
 impl Parts {
     /// An engine over these parts that starts with an empty index (see `starts_empty`), graph memory on
     /// when configured (each scope's graph then loads with the scope).
     pub fn engine(self, config: &ResolvedConfig) -> Engine {
-        let engine =
+        let clock = self.clock;
+        let mut engine =
             MemoryEngine::new_with_index(self.llm, self.embedder, self.storage, config.prompts.clone(), self.index);
+        engine.set_lifecycle(config.lifecycle);
+        engine.set_clock(clock);
         if config.graph_enabled {
             engine.set_graph(Vec::new());
         }
@@ -69,8 +79,11 @@ impl Parts {
 
     /// An engine over these parts with everything the storage holds loaded into the index.
     pub async fn open(self, config: &ResolvedConfig) -> Result<Engine> {
-        let prompts = config.prompts.clone();
-        let engine = MemoryEngine::open_with_index(self.llm, self.embedder, self.storage, prompts, self.index).await?;
+        let (prompts, clock) = (config.prompts.clone(), self.clock);
+        let mut engine =
+            MemoryEngine::open_with_index(self.llm, self.embedder, self.storage, prompts, self.index).await?;
+        engine.set_lifecycle(config.lifecycle);
+        engine.set_clock(clock);
         if config.graph_enabled {
             engine.enable_graph().await?;
         }

@@ -63,12 +63,14 @@ pub async fn open(name: &str) -> Result<Database> {
     request.on_upgrade_needed(|event| {
         use idb::event::{DatabaseEvent, Event};
         use idb::request::Request;
-        let migrated = match (event.database(), event.old_version()) {
-            (Ok(database), Ok(old_version)) => upgrade(&database, old_version),
-            (Err(error), _) | (_, Err(error)) => Err(error),
+        let transaction = event.target().ok().and_then(|request| request.transaction());
+        let migrated = match (event.database(), event.old_version(), &transaction) {
+            (Ok(database), Ok(old_version), Some(transaction)) => upgrade(&database, transaction, old_version).is_ok(),
+            _ => false,
         };
-        if migrated.is_err() {
-            if let Some(transaction) = event.target().ok().and_then(|request| request.transaction()) {
+        if !migrated {
+            // The open then fails (AbortError) and the database keeps its old layout.
+            if let Some(transaction) = transaction {
                 let _ = transaction.abort();
             }
         }

@@ -35,7 +35,8 @@ use crate::core::types::{HistoryRecord, StoredMemory};
 pub use self::connection::open as open_database;
 pub use self::outcome::from_dom as error_from_dom_exception;
 pub use self::schema::{
-    GRAPH as GRAPH_STORE, HISTORY as HISTORY_STORE, MEMORIES as MEMORIES_STORE, VERSION as SCHEMA_VERSION,
+    BY_KEY as KEY_INDEX, GRAPH as GRAPH_STORE, HISTORY as HISTORY_STORE, MEMORIES as MEMORIES_STORE,
+    VERSION as SCHEMA_VERSION,
 };
 
 /// A `Storage` in one IndexedDB database (`storage: {provider: "indexeddb", config: {dbName}}`).

@@ -1,7 +1,9 @@
 //! Memories and history records as IndexedDB values. A memory record is the `MemoryItem` as a plain
-//! object (camelCase, scope ids at the top level, metadata as an object) plus `embedding`, the vector as
-//! little-endian `f32` bytes in a `Uint8Array` (compact and exact, unlike a number array), and `order`,
-//! its position within the write that stored it (ties of `createdAt` keep their order across reloads).
+//! object (camelCase, scope ids and lifecycle fields at the top level, metadata as an object) plus
+//! `embedding`, the vector as little-endian `f32` bytes in a `Uint8Array` (compact and exact, unlike a
+//! number array), and `order`, its position within the write that stored it (ties of `createdAt` keep
+//! their order across reloads). Records from before schema version 3 have no lifecycle fields and read
+//! back with their defaults.
 //! A history record is the `HistoryRecord` object plus the store's auto-incremented `seq`.
 //!
 //! Decoding never panics: a record that does not decode is reported as `Err(why)` for the caller to skip.

@@ -2,15 +2,22 @@
 //! brings a database of any older version (0 = new) up to `VERSION` step by step, inside the browser's
 //! upgrade transaction, so an interrupted upgrade leaves the old layout intact.
 //!
-//! - `memories`: one record per memory, keyed by `id` (see `records`).
+//! - `memories`: one record per memory, keyed by `id` (see `records`), with index `key` (version 3).
 //! - `history`: one record per event, keyed by an auto-incremented `seq` (so reads come back oldest
 //!   first), with indexes `id` (unique), `memoryId` and `timestamp`.
 //! - `graph` (version 2): graph memory's entities and relations, keyed by `GraphRecord::key()` (see `graph`).
+//!
+//! Version 3 (memory lifecycle) adds no store: the lifecycle fields (`memoryType`, `importance`, `pinned`,
+//! `expiresAt`, `key`, `deletedAt`, `lastAccessedAt`, `decayedAt`) ride inside each memory record, and
+//! records of versions 1 and 2 read back with their defaults, so nothing is rewritten. The version number
+//! changes so that an older memwasm, which would drop those fields when it rewrites a record (bringing
+//! soft-deleted memories back, unpinning, forgetting expiries), refuses the database instead. It also adds
+//! the non-unique `key` index on `memories` (`store(key, value)` keys; records without a key stay out of it).
 
-use idb::{Database, IndexParams, KeyPath, ObjectStoreParams};
+use idb::{Database, IndexParams, KeyPath, ObjectStoreParams, Transaction};
 
 /// The schema version this library writes.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// Memories, keyed by id.
 pub const MEMORIES: &str = "memories";
 /// History records, keyed by insertion order.
@@ -19,9 +26,11 @@ pub const HISTORY: &str = "history";
 pub const GRAPH: &str = "graph";
 /// History index on the memory a record belongs to.
 pub const BY_MEMORY: &str = "memoryId";
+/// Memory index on the lifecycle `key` (unique per scope only, so not a unique index).
+pub const BY_KEY: &str = "key";
 
-/// Creates or migrates the stores of `database`, which is at `old_version`.
-pub fn upgrade(database: &Database, old_version: u32) -> Result<(), idb::Error> {
+/// Creates or migrates the stores of `database`, which is at `old_version`, inside its upgrade `transaction`.
+pub fn upgrade(database: &Database, transaction: &Transaction, old_version: u32) -> Result<(), idb::Error> {
     if old_version < 1 {
         let mut memories = ObjectStoreParams::new();
         memories.key_path(Some(KeyPath::new_single("id")));
@@ -39,6 +48,10 @@ pub fn upgrade(database: &Database, old_version: u32) -> Result<(), idb::Error> 
     if old_version < 2 {
         database.create_object_store(GRAPH, ObjectStoreParams::new())?;
     }
-    // Later versions add `if old_version < 3 { … }` here.
+    if old_version < 3 {
+        // Built over the records already stored (those with a `key`), within this same transaction.
+        transaction.object_store(MEMORIES)?.create_index(BY_KEY, KeyPath::new_single("key"), None)?;
+    }
+    // Later versions add `if old_version < 4 { … }` here.
     Ok(())
 }

@@ -26,6 +26,8 @@ use serde_json::Value;
 pub use crate::core::config::{invalid, non_empty, provider_options, unknown_provider, ProviderConfig};
 use crate::core::config::{vector_store_settings, CustomPrompts, Prompts, VectorStoreSettings};
 use crate::core::error::Result;
+use crate::core::lifecycle::settings::{ImportanceOptions, LimitOptions};
+use crate::core::lifecycle::LifecycleSettings;
 use crate::http::RetryPolicy;
 use crate::providers::{
     AnthropicSettings, AzureOpenAiChatSettings, AzureOpenAiEmbedderSettings, GeminiChatSettings,
@@ -48,6 +50,10 @@ pub struct MemoryConfig {
     pub retry: Option<RetryOptions>,
     /// Graph memory (`{enabled: true}`); off by default.
     pub graph: Option<crate::core::graph::GraphOptions>,
+    /// `{minToStore}`: new memories below this importance are not stored.
+    pub importance: Option<ImportanceOptions>,
+    /// `{maxMemoriesPerScope}`: trim a scope back to this many memories on each write.
+    pub limits: Option<LimitOptions>,
     /// mem0 compatibility; ignored.
     pub version: Option<Value>,
     /// mem0 compatibility (its SQLite path); ignored.
@@ -118,6 +124,8 @@ pub struct ResolvedConfig {
     pub prompts: Prompts,
     /// `graph.enabled`.
     pub graph_enabled: bool,
+    /// `importance` and `limits`.
+    pub lifecycle: LifecycleSettings,
 }
 
 fn openai_default() -> ProviderConfig {
@@ -156,6 +164,7 @@ impl MemoryConfig {
             retry,
             graph_enabled: self.graph.is_some_and(|graph| graph.enabled),
             prompts: self.custom_prompts.unwrap_or_default().resolve()?,
+            lifecycle: LifecycleSettings::resolve(self.importance, self.limits)?,
         })
     }
 }

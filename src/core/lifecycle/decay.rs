@@ -1,0 +1,83 @@
+//! Importance decay (seed 003 "Trigger Importance Decay"): each unpinned memory's importance falls by half
+//! every `halfLifeDays` since it was last accessed (or written), and memories that fall below
+//! `forgetBelow` are forgotten.
+
+use serde::Deserialize;
+
+use crate::core::error::{MemoryError, Result};
+
+/// Default half-life, in days.
+pub const DEFAULT_HALF_LIFE_DAYS: f64 = 30.0;
+/// Default importance below which a decayed memory is deleted.
+pub const DEFAULT_FORGET_BELOW: f64 = 0.2;
+
+const DAY_MS: f64 = 86_400_000.0;
+
+/// `importance · 0.5^(elapsed days / half_life_days)`, rounded to 4 decimals; no decay for a non-positive
+/// elapsed time.
+pub fn decayed(importance: f64, elapsed_ms: i64, half_life_days: f64) -> f64 {
+    let days = (elapsed_ms.max(0) as f64) / DAY_MS;
+    super::importance::round4(importance * 0.5f64.powf(days / half_life_days))
+}
+
+/// `decay()`'s parameters, checked.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DecayPlan {
+    pub half_life_days: f64,
+    pub forget_below: f64,
+}
+
+/// `decay({halfLifeDays, forgetBelow})` as given (the scope is read separately).
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DecayOptions {
+    pub half_life_days: Option<f64>,
+    pub forget_below: Option<f64>,
+}
+
+impl DecayOptions {
+    /// A positive finite half-life and a threshold in [0, 1].
+    pub fn plan(self) -> Result<DecayPlan> {
+        let half_life_days = self.half_life_days.unwrap_or(DEFAULT_HALF_LIFE_DAYS);
+        if !(half_life_days.is_finite() && half_life_days > 0.0) {
+            return Err(MemoryError::InvalidInput(format!(
+                "halfLifeDays must be a positive number, got {half_life_days}"
+            )));
+        }
+        let forget_below = self.forget_below.unwrap_or(DEFAULT_FORGET_BELOW);
+        if !(0.0..=1.0).contains(&forget_below) {
+            return Err(MemoryError::InvalidInput(format!("forgetBelow must be between 0 and 1, got {forget_below}")));
+        }
+        Ok(DecayPlan { half_life_days, forget_below })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DAY: i64 = 86_400_000;
+
+    #[test]
+    fn halves_every_half_life() {
+        assert!((decayed(0.8, 30 * DAY, 30.0) - 0.4).abs() < 1e-12);
+        assert!((decayed(0.8, 60 * DAY, 30.0) - 0.2).abs() < 1e-12);
+        assert_eq!(decayed(0.8, 15 * DAY, 30.0), 0.5657, "0.8 · √½ = 0.565685…, to 4 decimals");
+        assert_eq!(decayed(0.8, 0, 30.0), 0.8);
+        assert_eq!(decayed(0.8, -DAY, 30.0), 0.8, "a clock going back never raises importance");
+    }
+
+    #[test]
+    fn options_default_and_are_checked() {
+        let plan = DecayOptions::default().plan().unwrap();
+        assert_eq!((plan.half_life_days, plan.forget_below), (30.0, 0.2));
+        for bad in [
+            DecayOptions { half_life_days: Some(0.0), ..Default::default() },
+            DecayOptions { half_life_days: Some(f64::NAN), ..Default::default() },
+            DecayOptions { forget_below: Some(1.5), ..Default::default() },
+            DecayOptions { forget_below: Some(-0.1), ..Default::default() },
+        ] {
+            assert_eq!(bad.plan().unwrap_err().code(), "INVALID_INPUT");
+        }
+    }
+}

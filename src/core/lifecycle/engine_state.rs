@@ -1,0 +1,78 @@
+//! The engine's clock and lifecycle settings, and what every write needs from them: timestamps, history
+//! records at the engine's "now", and the batch of last accesses that searches leave behind.
+
+use std::collections::HashMap;
+
+use super::settings::LifecycleSettings;
+use crate::core::memory::{history_record, MemoryEngine};
+use crate::core::models::{Embedder, Llm};
+use crate::core::storage::Storage;
+use crate::core::time::Clock;
+use crate::core::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
+use crate::core::vector_store::VectorStore;
+
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+    /// Reads time from `clock` from now on (an app's or a test's).
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.clock = clock;
+    }
+
+    /// Uses `settings` (`importance.minToStore`, `limits`) from now on.
+    pub fn set_lifecycle(&mut self, settings: LifecycleSettings) {
+        self.lifecycle = settings;
+    }
+
+    /// Milliseconds since the Unix epoch, by the engine's clock.
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
+    /// Now, as ISO 8601, by the engine's clock.
+    pub fn now_iso(&self) -> String {
+        self.clock.now_iso()
+    }
+
+    /// A history record for `item`, now.
+    pub(crate) fn record(
+        &self,
+        item: &MemoryItem,
+        event: EventKind,
+        old: Option<String>,
+        new: Option<String>,
+    ) -> HistoryRecord {
+        history_record(item, event, old, new, self.now_iso())
+    }
+
+    /// Notes that a search returned `ids` now; written later, in one batch (see `take_accesses`).
+    pub(crate) fn touch<'a>(&self, ids: impl IntoIterator<Item = &'a str>) {
+        let now = self.now_iso();
+        let mut accessed = self.accessed.borrow_mut();
+        for id in ids {
+            accessed.insert(id.to_owned(), now.clone());
+        }
+    }
+
+    /// The memories whose noted last access is newer than what they hold, with it applied; the notes are
+    /// cleared. Callers write them with their next commit.
+    pub(crate) fn take_accesses(&self) -> Vec<StoredMemory> {
+        let accessed: HashMap<String, String> = std::mem::take(&mut *self.accessed.borrow_mut());
+        accessed
+            .into_iter()
+            .filter_map(|(id, at)| {
+                let mut memory = self.indexed(&id)?;
+                let newer = memory.item.lifecycle.last_accessed_at.as_ref().is_none_or(|held| *held < at);
+                newer.then(|| {
+                    memory.item.lifecycle.last_accessed_at = Some(at);
+                    memory
+                })
+            })
+            .collect()
+    }
+
+    /// Writes the last accesses searches noted (one commit for all of them). `decay()` does it first on its
+    /// own; hosts whose engine lives for one request (the Worker) call it after a search.
+    pub async fn flush_accesses(&self) -> crate::core::error::Result<()> {
+        let touched = self.take_accesses();
+        self.commit(crate::core::storage::Changeset { upserts: touched, ..Default::default() }).await
+    }
+}

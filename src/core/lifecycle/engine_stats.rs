@@ -1,0 +1,59 @@
+//! `stats()`: counts over the memories held (seed 003 "Memory Statistics").
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::MemoryType;
+use crate::core::error::Result;
+use crate::core::memory::MemoryEngine;
+use crate::core::models::{Embedder, Llm};
+use crate::core::scope::Scope;
+use crate::core::storage::Storage;
+use crate::core::vector_store::VectorStore;
+
+/// One scope's count in `stats()`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScopeCount {
+    #[serde(flatten)]
+    pub scope: Scope,
+    pub count: usize,
+}
+
+/// What `stats()` reports over the memories held.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stats {
+    /// Live memories (not expired, not soft-deleted).
+    pub total_entries: usize,
+    pub by_scope: Vec<ScopeCount>,
+    pub by_type: BTreeMap<&'static str, usize>,
+    pub pinned: usize,
+    /// Expired memories not purged yet.
+    pub expired: usize,
+}
+
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+    /// Counts over the memories of `scope` (every memory held for an empty scope).
+    pub async fn stats(&self, scope: &Scope) -> Result<Stats> {
+        let now = self.now_iso();
+        let memories = self.scope_memories(scope, &|item| !item.lifecycle.is_deleted()).await?;
+        let mut stats = Stats::default();
+        let mut by_scope: BTreeMap<Scope, usize> = BTreeMap::new();
+        for kind in MemoryType::ALL {
+            stats.by_type.insert(kind.as_str(), 0);
+        }
+        for memory in memories.iter().map(|m| &m.item) {
+            if memory.lifecycle.is_expired(&now) {
+                stats.expired += 1;
+                continue;
+            }
+            stats.total_entries += 1;
+            stats.pinned += usize::from(memory.lifecycle.pinned);
+            *stats.by_type.entry(memory.lifecycle.memory_type.as_str()).or_default() += 1;
+            *by_scope.entry(memory.scope.clone()).or_default() += 1;
+        }
+        stats.by_scope = by_scope.into_iter().map(|(scope, count)| ScopeCount { scope, count }).collect();
+        Ok(stats)
+    }
+}

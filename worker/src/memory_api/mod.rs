@@ -1,0 +1,80 @@
+//! Seed 003's memory API: key-value entries per agent, owned by users, under `/api/v1/memory/`.
+//!
+//! | route | does |
+//! |---|---|
+//! | `POST /api/v1/memory/:agent_id/store` | `{key, value, ttl?, embedding?}` → `{status}` |
+//! | `GET` / `DELETE /api/v1/memory/:agent_id/:key` | `{key, value, created_at}` / `{status}` (404, 410, 403) |
+//! | `GET /api/v1/memory/:agent_id/search?q=…&limit=20` | keyword search → `{results: [{key, value, created_at}]}` |
+//! | `POST /api/v1/memory/:agent_id/vector-search` | `{text` or `embedding, threshold?, limit?}` → `{results: [{key, value, similarity}]}` |
+//! | `GET /api/v1/memory/:agent_id/list?limit=50&offset=0` | `{entries, total, has_more}` |
+//! | `DELETE /api/v1/memory/:agent_id/clear` | deletes the caller's entries → `{status, deleted}` |
+//! | `POST /api/v1/memory/:agent_id/:key/pin` | `{pinned}` → `{status, pinned}` |
+//! | `GET /api/v1/memory/:agent_id/reflections` | `{reflections: [{key, value}]}` |
+//! | `GET /api/v1/memory/stats`, `POST …/decay`, `POST …/share` | admin only: tenant-wide |
+//!
+//! The var `MEMORY_API_ENABLED = "false"` turns every route off (503 `MEMORY_DISABLED`).
+
+mod admin;
+mod bodies;
+mod entry;
+mod namespace;
+mod queries;
+pub mod route;
+mod wire;
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+use worker::{Env, Method, Response};
+
+use self::namespace::Namespace;
+use self::route::Route;
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::settings;
+
+fn json<T: Serialize>(value: &T) -> Result<Response, ApiError> {
+    Ok(Response::from_json(value)?)
+}
+
+/// Answers `method` on the segments after `/api/v1/memory/` for `caller`.
+pub async fn handle(
+    env: &Env,
+    caller: &Caller,
+    method: &Method,
+    rest: &[&str],
+    pairs: HashMap<String, String>,
+    body: &[u8],
+) -> Result<Response, ApiError> {
+    if !settings::flag(env, "MEMORY_API_ENABLED", true)? {
+        return Err(ApiError::new(503, "MEMORY_DISABLED", "the memory API is disabled (MEMORY_API_ENABLED)"));
+    }
+    let route = Route::parse(method, rest)?;
+    if route.admin_only() && !caller.admin {
+        return Err(ApiError::forbidden("only an admin token may call this route"));
+    }
+    let (engine, dimensions) = crate::engine(env, &caller.tenant)?;
+    let space = |agent: &str| Namespace { agent: agent.to_owned(), caller };
+    match route {
+        Route::Stats => json(&admin::stats(&engine).await?),
+        Route::Decay => json(&admin::decay(&engine, body, settings::decay_defaults(env)?).await?),
+        Route::Share => json(&admin::share(&engine, body).await?),
+        Route::Store(agent) => json(&entry::store(&engine, &space(&agent), body, dimensions).await?),
+        Route::Get(agent, key) => json(&entry::get(&engine, &space(&agent), &key).await?),
+        Route::Delete(agent, key) => json(&entry::delete(&engine, &space(&agent), &key).await?),
+        Route::Pin(agent, key) => json(&entry::pin(&engine, &space(&agent), &key, body).await?),
+        Route::Search(agent) => {
+            let found = queries::search(&engine, &space(&agent), pairs).await?;
+            engine.flush_accesses().await?; // decay counts from the last access
+            json(&found)
+        }
+        Route::VectorSearch(agent) => {
+            let found = queries::vector_search(&engine, &space(&agent), body, dimensions).await?;
+            engine.flush_accesses().await?;
+            json(&found)
+        }
+        Route::List(agent) => json(&queries::list(&engine, &space(&agent), pairs).await?),
+        Route::Clear(agent) => json(&queries::clear(&engine, &space(&agent)).await?),
+        Route::Reflections(agent) => json(&queries::reflections(&engine, &space(&agent)).await?),
+    }
+}
