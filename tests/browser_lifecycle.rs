@@ -1,5 +1,5 @@
 //! Memory lifecycle in IndexedDB, in headless Chromium: databases of schema versions 1 and 2 (written here
-//! as those versions laid them out) upgrade in place to version 3 with their memories, history and graph
+//! as those versions laid them out) upgrade in place to the current version with their memories, history and graph
 //! intact and the lifecycle defaults; every lifecycle field survives a reopen; and an add over
 //! `maxMemoriesPerScope` whose transaction aborts trims nothing and adds nothing. Each test deletes its
 //! database first and last.
@@ -100,6 +100,7 @@ async fn old_database(db: &str, version: u32, vector: &[f32]) {
              const h = r.result.createObjectStore('history', {{keyPath: 'seq', autoIncrement: true}});
              h.createIndex('id', 'id', {{unique: true}}); h.createIndex('memoryId', 'memoryId'); h.createIndex('timestamp', 'timestamp');
              if ({version} >= 2) r.result.createObjectStore('graph');
+             if ({version} >= 3) r.transaction.objectStore('memories').createIndex('key', 'key');
            }};
            r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); }});
          const stores = [...db.objectStoreNames];
@@ -134,7 +135,7 @@ async fn upgrades_from(version: u32) {
     old_database(db, version, &vector).await;
     let engine = engine(db).await;
     engine.enable_graph().await.unwrap();
-    assert_eq!(layout(db).await, json!([SCHEMA_VERSION, ["graph", "history", "memories"], [KEY_INDEX]]));
+    assert_eq!(layout(db).await, json!([SCHEMA_VERSION, ["graph", "history", "memories", "side"], [KEY_INDEX]]));
 
     let item: MemoryItem = serde_json::from_value(old_memory()).unwrap();
     assert_eq!(item.lifecycle, Lifecycle::default(), "no lifecycle fields: the defaults");
@@ -159,13 +160,18 @@ async fn upgrades_from(version: u32) {
 }
 
 #[wasm_bindgen_test]
-async fn a_version_1_database_upgrades_to_3_with_lifecycle_defaults() {
+async fn a_version_1_database_upgrades_in_place_with_lifecycle_defaults() {
     upgrades_from(1).await;
 }
 
 #[wasm_bindgen_test]
-async fn a_version_2_database_upgrades_to_3_keeping_memories_history_and_graph() {
+async fn a_version_2_database_upgrades_in_place_keeping_memories_history_and_graph() {
     upgrades_from(2).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_version_3_database_gains_the_side_store_and_keeps_everything() {
+    upgrades_from(3).await;
 }
 
 #[wasm_bindgen_test]

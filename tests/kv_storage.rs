@@ -61,6 +61,7 @@ fn adds(memories: &[StoredMemory]) -> Changeset {
         deletes: vec![],
         history: memories.iter().map(|m| record(m, EventKind::Add, &m.item.created_at)).collect(),
         graph: Default::default(),
+        side: vec![],
     }
 }
 
@@ -210,6 +211,7 @@ fn memories_created_together_keep_their_order_when_rewritten() {
         deletes: vec![],
         history: vec![record(&first, EventKind::Update, T2)],
         graph: Default::default(),
+        side: vec![],
     };
     block_on(storage.commit(&update)).unwrap();
     let loaded = block_on(KvStorage::new(kv.clone(), "").load_scope(&scope(Some("u"), None, None))).unwrap().unwrap();
@@ -229,6 +231,7 @@ fn deletes_remove_memory_and_marker_but_keep_history_in_order() {
         deletes: vec![],
         history: vec![record(&updated, EventKind::Update, T2)],
         graph: Default::default(),
+        side: vec![],
     };
     block_on(storage.commit(&update)).unwrap();
     // DELETE in the same millisecond as the UPDATE still sorts after it.
@@ -467,4 +470,27 @@ fn a_kv_record_from_a_newer_version_is_refused_with_storage() {
         "never overwritten by an older library"
     );
     assert_eq!(kv.value("t/x/mem/new"), Some(newer.to_string()));
+}
+
+#[test]
+fn side_records_live_under_their_own_prefix_and_reload() {
+    use memwasm::core::side_records::SideWrite;
+    let kv = MapKv::new(2);
+    let storage = KvStorage::new(kv.clone(), "app/");
+    let writes = vec![
+        SideWrite::put("buffer", "group/1", json!({"messages": [1, 2]})),
+        SideWrite::put("buffer", "group 2", json!(null)),
+        SideWrite::put("cache", "h1", json!([0.5])),
+    ];
+    block_on(storage.commit(&Changeset { side: writes, ..Changeset::default() })).unwrap();
+    block_on(storage.commit(&Changeset { side: vec![SideWrite::delete("buffer", "group 2")], ..Changeset::default() }))
+        .unwrap();
+    assert!(kv.keys().iter().all(|key| key.starts_with("app/side/")), "{:?}", kv.keys());
+    let reader = KvStorage::new(kv.clone(), "app/");
+    let buffers = block_on(reader.load_side("buffer")).unwrap();
+    assert_eq!(buffers.len(), 1);
+    assert_eq!((buffers[0].key.as_str(), &buffers[0].value), ("group/1", &json!({"messages": [1, 2]})));
+    assert_eq!(block_on(reader.load_side("cache")).unwrap()[0].value, json!([0.5]));
+    kv.set_value("app/side/cache/broken", "{not json");
+    assert_eq!(block_on(reader.load_side("cache")).unwrap_err().code(), "STORAGE");
 }

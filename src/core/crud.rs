@@ -151,6 +151,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// Deletes every memory and all history.
     pub async fn reset(&self) -> Result<()> {
         self.storage.clear().await?;
+        self.side.borrow_mut().clear();
         self.mirror(true, &[], Vec::new())
     }
 }

@@ -11,6 +11,7 @@ use super::identity::new_id;
 use super::keyword::KeywordIndex;
 use super::lifecycle::LifecycleSettings;
 use super::models::{Embedder, Llm};
+use super::side_records::SideMap;
 use super::storage::{Changeset, Storage};
 use super::time::Clock;
 use super::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
@@ -32,6 +33,8 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     pub(crate) lifecycle: LifecycleSettings,
     /// Last accesses by search not yet written (memory id → ISO time), written in batches.
     pub(crate) accessed: RefCell<HashMap<String, String>>,
+    /// The side records of the kinds read so far, kept in step with storage by `commit`.
+    pub(crate) side: RefCell<SideMap>,
 }
 
 /// A history record for `item` at `timestamp`.
@@ -73,6 +76,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             clock: Clock::default(),
             lifecycle: LifecycleSettings::default(),
             accessed: RefCell::default(),
+            side: RefCell::default(),
         }
     }
 
@@ -101,6 +105,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             clock: Clock::default(),
             lifecycle: LifecycleSettings::default(),
             accessed: RefCell::default(),
+            side: RefCell::default(),
         })
     }
 
@@ -113,6 +118,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             return Ok(());
         }
         self.storage.commit(&changes).await?;
+        self.side.borrow_mut().apply(&changes.side);
         if let Some(graph) = self.graph.borrow_mut().as_mut() {
             graph.apply(&changes.graph);
         }

@@ -26,6 +26,8 @@ pub mod remote;
 pub mod reply_schema;
 pub mod retrieve;
 pub mod scope;
+mod side_access;
+pub mod side_records;
 pub mod storage;
 #[doc(hidden)]
 pub mod testing;

@@ -5,6 +5,7 @@ use std::cell::RefCell;
 use super::error::Result;
 use super::graph::{GraphChanges, GraphRecord};
 use super::scope::Scope;
+use super::side_records::{SideMap, SideRecord, SideWrite};
 use super::types::{HistoryRecord, StoredMemory};
 
 /// What another instance (another tab) wrote to the same storage, for this instance's index to mirror.
@@ -32,12 +33,18 @@ pub struct Changeset {
     pub history: Vec<HistoryRecord>,
     /// Graph records to write or remove (graph memory).
     pub graph: GraphChanges,
+    /// Side records to write or delete (buffers, caches, metadata).
+    pub side: Vec<SideWrite>,
 }
 
 impl Changeset {
     /// True when there is nothing to write.
     pub fn is_empty(&self) -> bool {
-        self.upserts.is_empty() && self.deletes.is_empty() && self.history.is_empty() && self.graph.is_empty()
+        self.upserts.is_empty()
+            && self.deletes.is_empty()
+            && self.history.is_empty()
+            && self.graph.is_empty()
+            && self.side.is_empty()
     }
 }
 
@@ -78,6 +85,8 @@ pub trait Storage {
     async fn load_scope_graph(&self, _scope: &Scope) -> Result<Vec<GraphRecord>> {
         Ok(Vec::new())
     }
+    /// Every side record of `kind`, in key order.
+    async fn load_side(&self, kind: &str) -> Result<Vec<SideRecord>>;
     /// Calls `listener` with each change other instances make to the same storage (e.g. other tabs).
     /// Storages that nobody else can write ignore it.
     fn watch(&self, _listener: RemoteListener) {}
@@ -87,6 +96,7 @@ pub trait Storage {
 #[derive(Debug, Default)]
 pub struct InMemoryStorage {
     history: RefCell<Vec<HistoryRecord>>,
+    side: RefCell<SideMap>,
 }
 
 impl Storage for InMemoryStorage {
@@ -96,7 +106,12 @@ impl Storage for InMemoryStorage {
 
     async fn commit(&self, changes: &Changeset) -> Result<()> {
         self.history.borrow_mut().extend(changes.history.iter().cloned());
+        self.side.borrow_mut().apply(&changes.side);
         Ok(())
+    }
+
+    async fn load_side(&self, kind: &str) -> Result<Vec<SideRecord>> {
+        Ok(self.side.borrow().records(kind))
     }
 
     async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>> {
@@ -105,6 +120,7 @@ impl Storage for InMemoryStorage {
 
     async fn clear(&self) -> Result<()> {
         self.history.borrow_mut().clear();
+        self.side.borrow_mut().clear();
         Ok(())
     }
 

@@ -143,4 +143,19 @@ impl KvKeys {
     pub fn history_prefix(&self, memory_id: &str) -> String {
         format!("{}hist/{}/", self.prefix, encode(memory_id))
     }
+
+    /// Where the side record `kind` / `key` is stored.
+    pub fn side(&self, kind: &str, key: &str) -> String {
+        format!("{}{}", self.side_prefix(kind), encode(key))
+    }
+
+    /// The prefix of every side record of `kind`.
+    pub fn side_prefix(&self, kind: &str) -> String {
+        format!("{}side/{}/", self.prefix, encode(kind))
+    }
+
+    /// The key of a side record, from where it is stored under `kind`.
+    pub fn parse_side(&self, kind: &str, stored: &str) -> Option<String> {
+        decode(stored.strip_prefix(&self.side_prefix(kind))?)
+    }
 }

@@ -24,6 +24,7 @@ use self::record::{decode_history, decode_memory, encode_history, encode_memory,
 use super::error::{MemoryError, Result};
 use super::graph::GraphRecord;
 use super::scope::Scope;
+use super::side_records::SideRecord;
 use super::storage::{Changeset, Storage};
 use super::types::{EventKind, HistoryRecord, StoredMemory};
 
@@ -138,9 +139,10 @@ impl<B: KvBackend> KvStorage<B> {
         let scope_keys = changes.upserts.iter().map(|m| self.keys.scope_marker(&m.item.scope, &m.item.id));
         let history_keys = changes.history.iter().map(|h| self.keys.history(&h.memory_id, &h.timestamp, &h.id));
         let (graph_puts, graph_deletes) = self.graph_keys(&changes.graph)?;
-        if scope_keys.chain(history_keys).chain(graph_puts).chain(graph_deletes).any(too_long) {
+        let side_keys = changes.side.iter().map(|w| self.keys.side(&w.kind, &w.key));
+        if scope_keys.chain(history_keys).chain(graph_puts).chain(graph_deletes).chain(side_keys).any(too_long) {
             let why = format!(
-                "userId, agentId and runId (or entity names) are too long for KV keys (at most {MAX_KEY_BYTES} bytes)"
+                "userId, agentId and runId (or entity names, or side-record keys) are too long for KV keys (at most {MAX_KEY_BYTES} bytes)"
             );
             return Err(MemoryError::InvalidInput(why));
         }
@@ -210,7 +212,27 @@ impl<B: KvBackend> Storage for KvStorage<B> {
             let key = self.keys.history(&record.memory_id, &record.timestamp, &record.id);
             self.backend.put(&key, &encode_history(record)?).await?;
         }
+        for write in &changes.side {
+            let key = self.keys.side(&write.kind, &write.key);
+            match &write.value {
+                Some(value) => self.backend.put(&key, &value.to_string()).await?,
+                None => self.backend.delete(&key).await?,
+            }
+        }
         Ok(())
+    }
+
+    async fn load_side(&self, kind: &str) -> Result<Vec<SideRecord>> {
+        let keys = self.list_all(&self.keys.side_prefix(kind)).await?;
+        let mut records = Vec::with_capacity(keys.len());
+        for (stored, text) in self.read_all(&keys).await? {
+            let Some(key) = self.keys.parse_side(kind, &stored) else { continue };
+            let value = serde_json::from_str(&text)
+                .map_err(|e| MemoryError::Storage(format!("side record {stored} is not JSON: {e}")))?;
+            records.push(SideRecord { key, value });
+        }
+        records.sort_by(|a, b| a.key.cmp(&b.key));
+        Ok(records)
     }
 
     /// Nothing yet: each scope's graph loads with the scope (`load_scope_graph`).

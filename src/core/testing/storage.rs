@@ -7,6 +7,7 @@ use std::rc::Rc;
 use crate::core::error::{MemoryError, Result};
 use crate::core::graph::GraphRecord;
 use crate::core::scope::Scope;
+use crate::core::side_records::{SideMap, SideRecord};
 use crate::core::storage::{Changeset, RemoteChange, RemoteListener, Storage};
 use crate::core::types::{HistoryRecord, StoredMemory};
 
@@ -16,6 +17,7 @@ struct Kept {
     history: RefCell<Vec<HistoryRecord>>,
     commits_left: Cell<Option<usize>>,
     listener: RefCell<Option<RemoteListener>>,
+    side: RefCell<SideMap>,
 }
 
 /// Memories and history in RAM that outlive the engine: an engine opened on a clone loads what the first
@@ -72,7 +74,12 @@ impl Storage for KeepingStorage {
         }
         memories.retain(|m| !changes.deletes.contains(&m.item.id));
         self.0.history.borrow_mut().extend(changes.history.iter().cloned());
+        self.0.side.borrow_mut().apply(&changes.side);
         Ok(())
+    }
+
+    async fn load_side(&self, kind: &str) -> Result<Vec<SideRecord>> {
+        Ok(self.0.side.borrow().records(kind))
     }
 
     async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>> {
@@ -82,6 +89,7 @@ impl Storage for KeepingStorage {
     async fn clear(&self) -> Result<()> {
         self.0.memories.borrow_mut().clear();
         self.0.history.borrow_mut().clear();
+        self.0.side.borrow_mut().clear();
         Ok(())
     }
 
@@ -105,6 +113,10 @@ pub struct Sabotaged<S> {
 impl<S: Storage> Storage for Sabotaged<S> {
     async fn load_memories(&self) -> Result<Vec<StoredMemory>> {
         self.inner.load_memories().await
+    }
+
+    async fn load_side(&self, kind: &str) -> Result<Vec<SideRecord>> {
+        self.inner.load_side(kind).await
     }
 
     async fn commit(&self, changes: &Changeset) -> Result<()> {

@@ -5,6 +5,7 @@ use crate::core::error::Result;
 use crate::core::graph::GraphRecord;
 use crate::core::kv::KvStorage;
 use crate::core::scope::Scope;
+use crate::core::side_records::SideRecord;
 use crate::core::storage::{Changeset, InMemoryStorage, RemoteListener, Storage};
 use crate::core::types::{HistoryRecord, StoredMemory};
 use crate::platform::indexeddb::IndexedDbStorage;
@@ -88,6 +89,14 @@ impl Storage for AnyStorage {
             Self::Memory(storage) => storage.load_scope_graph(scope).await,
             Self::IndexedDb(storage) => storage.load_scope_graph(scope).await,
             Self::Kv(storage) => storage.load_scope_graph(scope).await,
+        }
+    }
+
+    async fn load_side(&self, kind: &str) -> Result<Vec<SideRecord>> {
+        match self {
+            Self::Memory(storage) => storage.load_side(kind).await,
+            Self::IndexedDb(storage) => storage.load_side(kind).await,
+            Self::Kv(storage) => storage.load_side(kind).await,
         }
     }
 

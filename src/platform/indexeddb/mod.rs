@@ -9,6 +9,7 @@ mod outcome;
 mod persist;
 mod records;
 mod schema;
+mod side;
 mod tab_sync;
 
 use std::cell::{Cell, RefCell};
@@ -24,11 +25,13 @@ use self::connection::Connection;
 use self::graph::{graph_from_js, GraphWrites};
 use self::outcome::{abandon, committed, from_idb};
 use self::records::{history_from_js, history_to_js, memory_from_js, memory_to_js};
-use self::schema::{BY_MEMORY, GRAPH, HISTORY, MEMORIES};
+use self::schema::{BY_MEMORY, GRAPH, HISTORY, MEMORIES, SIDE};
+use self::side::{kind_range, side_from_js, SideWrites};
 use self::tab_sync::{Notice, TabSync};
 use crate::core::config::IndexedDbSettings;
 use crate::core::error::Result;
 use crate::core::graph::GraphRecord;
+use crate::core::side_records::SideRecord;
 use crate::core::storage::{Changeset, RemoteChange, RemoteListener, Storage};
 use crate::core::types::{HistoryRecord, StoredMemory};
 
@@ -94,17 +97,21 @@ impl Storage for IndexedDbStorage {
             changes.upserts.iter().enumerate().map(|(order, m)| memory_to_js(m, order)).collect::<Result<_>>()?;
         let history: Vec<JsValue> = changes.history.iter().map(history_to_js).collect::<Result<_>>()?;
         let graph = GraphWrites::encode(&changes.graph)?;
+        let side = SideWrites::encode(&changes.side)?;
         let transaction =
-            self.shared.connection.transaction(&[MEMORIES, HISTORY, GRAPH], TransactionMode::ReadWrite).await?;
+            self.shared.connection.transaction(&[MEMORIES, HISTORY, GRAPH, SIDE], TransactionMode::ReadWrite).await?;
         let stores = (transaction.object_store(MEMORIES), transaction.object_store(HISTORY));
-        let graph_store = transaction.object_store(GRAPH);
+        let more = (transaction.object_store(GRAPH), transaction.object_store(SIDE));
         let raw = IdbTransaction::from(transaction);
-        let (memory_store, history_store, graph_store) = match (stores, graph_store) {
-            ((Ok(memories), Ok(history)), Ok(graph)) => (memories, history, graph),
-            ((Err(error), _), _) | ((_, Err(error)), _) | (_, Err(error)) => return Err(abandon(&raw, &error)),
+        let (memory_store, history_store, graph_store, side_store) = match (stores, more) {
+            ((Ok(memories), Ok(history)), (Ok(graph), Ok(side))) => (memories, history, graph, side),
+            ((Err(error), _), _) | ((_, Err(error)), _) | (_, (Err(error), _)) | (_, (_, Err(error))) => {
+                return Err(abandon(&raw, &error))
+            }
         };
         let written = write(&memory_store, &history_store, &memories, &changes.deletes, &history)
-            .and_then(|()| graph.write(&graph_store));
+            .and_then(|()| graph.write(&graph_store))
+            .and_then(|()| side.write(&side_store));
         if let Err(error) = written {
             return Err(abandon(&raw, &error));
         }
@@ -121,7 +128,7 @@ impl Storage for IndexedDbStorage {
     }
 
     async fn clear(&self) -> Result<()> {
-        let stores = [MEMORIES, HISTORY, GRAPH];
+        let stores = [MEMORIES, HISTORY, GRAPH, SIDE];
         let transaction = self.shared.connection.transaction(&stores, TransactionMode::ReadWrite).await?;
         let cleared = stores.map(|name| transaction.object_store(name).and_then(|store| store.clear()));
         let raw = IdbTransaction::from(transaction);
@@ -144,6 +151,14 @@ impl Storage for IndexedDbStorage {
         let records = transaction.object_store(GRAPH).map_err(failed)?.get_all(None, None).map_err(failed)?.await;
         let records = records.map_err(failed)?.into_iter();
         Ok(Some(records.filter_map(|record| skip_corrupt(GRAPH, graph_from_js(record))).collect()))
+    }
+
+    async fn load_side(&self, kind: &str) -> Result<Vec<SideRecord>> {
+        let failed = |error: idb::Error| from_idb(&error, "nothing was read");
+        let transaction = self.shared.connection.transaction(&[SIDE], TransactionMode::ReadOnly).await?;
+        let store = transaction.object_store(SIDE).map_err(failed)?;
+        let records = store.get_all(Some(kind_range(kind)?), None).map_err(failed)?.await.map_err(failed)?;
+        Ok(records.into_iter().filter_map(|record| skip_corrupt(SIDE, side_from_js(record))).collect())
     }
 
     fn watch(&self, listener: RemoteListener) {

@@ -6,6 +6,8 @@
 //! - `history`: one record per event, keyed by an auto-incremented `seq` (so reads come back oldest
 //!   first), with indexes `id` (unique), `memoryId` and `timestamp`.
 //! - `graph` (version 2): graph memory's entities and relations, keyed by `GraphRecord::key()` (see `graph`).
+//! - `side` (version 4): side records (message buffers, the embedding cache, conversation metadata, …),
+//!   keyed by kind and key (see `side`).
 //!
 //! Version 3 (memory lifecycle) adds no store: the lifecycle fields (`memoryType`, `importance`, `pinned`,
 //! `expiresAt`, `key`, `deletedAt`, `lastAccessedAt`, `decayedAt`) ride inside each memory record, and
@@ -17,13 +19,15 @@
 use idb::{Database, IndexParams, KeyPath, ObjectStoreParams, Transaction};
 
 /// The schema version this library writes.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 /// Memories, keyed by id.
 pub const MEMORIES: &str = "memories";
 /// History records, keyed by insertion order.
 pub const HISTORY: &str = "history";
 /// Graph records (entities and relations), keyed by their key (out of line).
 pub const GRAPH: &str = "graph";
+/// Side records (buffers, caches, metadata), keyed by kind and key (out of line; see `side`).
+pub const SIDE: &str = "side";
 /// History index on the memory a record belongs to.
 pub const BY_MEMORY: &str = "memoryId";
 /// Memory index on the lifecycle `key` (unique per scope only, so not a unique index).
@@ -52,6 +56,9 @@ pub fn upgrade(database: &Database, transaction: &Transaction, old_version: u32)
         // Built over the records already stored (those with a `key`), within this same transaction.
         transaction.object_store(MEMORIES)?.create_index(BY_KEY, KeyPath::new_single("key"), None)?;
     }
-    // Later versions add `if old_version < 4 { … }` here.
+    if old_version < 4 {
+        database.create_object_store(SIDE, ObjectStoreParams::new())?;
+    }
+    // Later versions add `if old_version < 5 { … }` here.
     Ok(())
 }
