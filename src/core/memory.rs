@@ -35,6 +35,8 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     pub(crate) accessed: RefCell<HashMap<String, String>>,
     /// The side records of the kinds read so far, kept in step with storage by `commit`.
     pub(crate) side: RefCell<SideMap>,
+    /// Message-by-message memory: boundary settings and per-group locks.
+    pub(crate) conversations: super::conversations::ConversationState,
 }
 
 /// A history record for `item` at `timestamp`.
@@ -77,6 +79,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             lifecycle: LifecycleSettings::default(),
             accessed: RefCell::default(),
             side: RefCell::default(),
+            conversations: Default::default(),
         }
     }
 
@@ -106,6 +109,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             lifecycle: LifecycleSettings::default(),
             accessed: RefCell::default(),
             side: RefCell::default(),
+            conversations: Default::default(),
         })
     }
 

@@ -3,7 +3,9 @@
 
 pub mod codec;
 pub mod config;
+pub mod conversations;
 pub mod crud;
+pub mod documents;
 pub mod error;
 pub mod filter;
 pub mod fusion;

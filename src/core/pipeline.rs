@@ -29,11 +29,11 @@ const NEIGHBOURS_PER_FACT: usize = 5;
 
 /// Where new memories go and what they carry: the scope, the caller's metadata and lifecycle options, and
 /// the scope's centroid for importance (taken once, before the add).
-struct Destination {
-    scope: Scope,
-    metadata: Metadata,
-    write: WriteLifecycle,
-    centroid: Option<Vec<f64>>,
+pub(crate) struct Destination {
+    pub(crate) scope: Scope,
+    pub(crate) metadata: Metadata,
+    pub(crate) write: WriteLifecycle,
+    pub(crate) centroid: Option<Vec<f64>>,
 }
 
 /// Facts and their unit vectors (`None` when no embedder is configured); texts whose embedding failed are absent.
@@ -98,7 +98,6 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         options: &AddOptions,
         mut result: AddResult,
     ) -> Result<(AddResult, Changeset)> {
-        let scope = &to.scope;
         let system =
             options.prompt.as_deref().filter(|p| !p.trim().is_empty()).unwrap_or(&self.prompts.fact_extraction);
         let (input, shape) = (extraction_input(messages), reply_schema::facts());
@@ -110,6 +109,21 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 return Ok((result, Changeset::default()));
             }
         };
+        let keep = |item: &MemoryItem| filter.as_ref().is_none_or(|f| f.matches(item));
+        self.merge_facts(facts, to, &keep, result).await
+    }
+
+    /// Merges new `facts` into `to`'s scope as `add()` does: exact duplicates become NONE events, the rest are
+    /// embedded in one batch, shown with their live neighbours in the scope that pass `keep`, and decided on in
+    /// one LLM call. Returns the events and the writes, not yet committed.
+    pub(crate) async fn merge_facts(
+        &self,
+        facts: Vec<String>,
+        to: &Destination,
+        keep: &dyn Fn(&MemoryItem) -> bool,
+        mut result: AddResult,
+    ) -> Result<(AddResult, Changeset)> {
+        let scope = &to.scope;
         let fresh = self.drop_exact_duplicates(facts, scope, &mut result);
         let embedded = self.embed_all(&fresh, &mut result.warnings).await?;
         let facts: Vec<String> = fresh.into_iter().filter(|fact| embedded.contains_key(fact)).collect();
@@ -118,11 +132,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
 
         let now = self.now_iso();
-        let in_scope = |item: &MemoryItem| {
-            scope.contains(&item.scope)
-                && item.lifecycle.is_live(&now)
-                && filter.as_ref().is_none_or(|f| f.matches(item))
-        };
+        let in_scope = |item: &MemoryItem| scope.contains(&item.scope) && item.lifecycle.is_live(&now) && keep(item);
         let shown = self.neighbours(&facts, &embedded, &in_scope)?;
         let existing: Vec<(String, String)> =
             shown.iter().enumerate().map(|(i, m)| (i.to_string(), m.item.memory.clone())).collect();
@@ -170,7 +180,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     }
 
     /// Turns facts already stored verbatim in scope into NONE events; returns the rest, de-duplicated.
-    fn drop_exact_duplicates(&self, texts: Vec<String>, scope: &Scope, result: &mut AddResult) -> Vec<String> {
+    pub(crate) fn drop_exact_duplicates(
+        &self,
+        texts: Vec<String>,
+        scope: &Scope,
+        result: &mut AddResult,
+    ) -> Vec<String> {
         let now = self.now_iso();
         let index = self.index.borrow();
         let mut fresh: Vec<String> = Vec::new();
@@ -315,7 +330,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Adds a new memory to `changes` and returns its ADD event; `None` (with a `LOW_IMPORTANCE` warning)
     /// when it is below `importance.minToStore` and not pinned.
-    fn stage_add(
+    pub(crate) fn stage_add(
         &self,
         text: &str,
         vector: Option<Vec<f32>>,

@@ -74,3 +74,52 @@ pub fn graph() -> ReplySchema {
         }),
     }
 }
+
+/// The boundary judgement of message-by-message memory: `{"boundary": bool, "reason": string}`.
+pub fn boundary() -> ReplySchema {
+    ReplySchema {
+        name: "judge_boundary",
+        description: "Say whether the new message starts a new episode of the conversation.",
+        schema: json!({
+            "type": "object",
+            "properties": {"boundary": {"type": "boolean"}, "reason": {"type": "string"}},
+            "required": ["boundary", "reason"],
+        }),
+    }
+}
+
+/// The episode extraction of message-by-message memory: a narrative `summary` and `title`, `event_log`
+/// facts, `foresight` items with optional validity, and `profiles` as key/value attribute lists (lists
+/// rather than free-form objects, which not every structured-output API accepts).
+pub fn episode() -> ReplySchema {
+    let foresight = json!({
+        "type": "object",
+        "properties": {"text": {"type": "string"}, "valid_from": {"type": "string"}, "valid_until": {"type": "string"}},
+        "required": ["text"],
+    });
+    let attribute = json!({
+        "type": "object",
+        "properties": {"key": {"type": "string"}, "value": {"type": "string"}},
+        "required": ["key", "value"],
+    });
+    let profile = json!({
+        "type": "object",
+        "properties": {"user_id": {"type": "string"}, "attributes": {"type": "array", "items": attribute}},
+        "required": ["user_id", "attributes"],
+    });
+    ReplySchema {
+        name: "record_episode",
+        description: "Record the memories extracted from one episode of a conversation.",
+        schema: json!({
+            "type": "object",
+            "properties": {
+                "title": {"type": "string"},
+                "summary": {"type": "string"},
+                "event_log": {"type": "array", "items": {"type": "string"}},
+                "foresight": {"type": "array", "items": foresight},
+                "profiles": {"type": "array", "items": profile},
+            },
+            "required": ["summary", "event_log", "foresight", "profiles"],
+        }),
+    }
+}

@@ -26,6 +26,8 @@ pub enum WarningCode {
     LowImportance,
     /// `store()` could not embed the value; it was stored without a vector (found by keywords only).
     NotEmbedded,
+    /// `addMessage`'s boundary call failed or its reply was unusable; the message joined the buffer.
+    BoundaryFailed,
 }
 
 impl WarningCode {
@@ -39,6 +41,7 @@ impl WarningCode {
         Self::GraphFailed,
         Self::LowImportance,
         Self::NotEmbedded,
+        Self::BoundaryFailed,
     ];
 
     /// The code as callers see it, e.g. `EXTRACTION_FAILED`.
@@ -52,6 +55,7 @@ impl WarningCode {
             Self::GraphFailed => "GRAPH_FAILED",
             Self::LowImportance => "LOW_IMPORTANCE",
             Self::NotEmbedded => "NOT_EMBEDDED",
+            Self::BoundaryFailed => "BOUNDARY_FAILED",
         }
     }
 }

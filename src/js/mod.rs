@@ -3,7 +3,9 @@
 
 #[cfg(feature = "bench")]
 mod bench;
+mod conversations;
 mod convert;
+mod documents;
 mod error;
 mod graph;
 mod lifecycle;

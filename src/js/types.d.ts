@@ -107,7 +107,8 @@ export type WarningCode =
   | "UNKNOWN_MEMORY_ID"
   | "GRAPH_FAILED"
   | "LOW_IMPORTANCE"
-  | "NOT_EMBEDDED";
+  | "NOT_EMBEDDED"
+  | "BOUNDARY_FAILED";
 
 export interface AddWarning {
   code: WarningCode;
@@ -283,6 +284,42 @@ export interface MemoryStats {
   expired: number;
 }
 
+/** `ingest(text, options)`: where the chunks go. A scope (`userId` / `agentId` / `runId`) and `sessionId` are required. */
+export interface IngestOptions extends Scope {
+  /** The session the document belongs to; every stored chunk carries it as `metadata.sessionId`. */
+  sessionId: string;
+  /** The type of every chunk. Default: routed per chunk (preference → `procedural`, about now or this
+   * session → `working`, a subject–predicate–object fact → `semantic`, else `episodic`). */
+  memoryTypeHint?: MemoryType;
+}
+
+/** Why `ingest()` did not store a chunk: its importance is below 0.3 (or `importance.minToStore` when higher),
+ * or a live memory of the scope (or an earlier chunk of the same text) already holds its text. */
+export type IngestDiscardReason = "LOW_IMPORTANCE" | "DUPLICATE";
+
+/** One chunk of an ingested document, and what became of it. */
+export interface IngestedChunk {
+  /** The chunk: a slice of the cleaned text (paragraphs merged with `\n\n`, code blocks whole). */
+  text: string;
+  /** Approximate tokens of `text` (¼ per ASCII character, 1 per other character, rounded up). */
+  tokens: number;
+  /** `0.6 · novelty + 0.4 · salience`, in [0, 1], rounded to 4 decimals. */
+  importance: number;
+  memoryType: MemoryType;
+  /** The new memory's id when stored; for a `DUPLICATE`, the id of the memory holding the text. */
+  id?: string;
+  stored: boolean;
+  /** Set when `stored` is false. */
+  reason?: IngestDiscardReason;
+}
+
+/** What `ingest()` returns: every chunk in document order; `stored + discarded === chunks.length`. */
+export interface IngestResult {
+  chunks: IngestedChunk[];
+  stored: number;
+  discarded: number;
+}
+
 /** What `recall()` returns. */
 export interface RecallResult {
   /** The memories in `text`, in its order: procedural memories (`memoryType` or `metadata.type` `"procedural"`)
@@ -407,6 +444,191 @@ export interface DeleteAllOptions extends Scope {
   filters?: FilterExpression;
   /** Mark them deleted (each restorable with `restore(id)`) instead of removing them. Default `false`. */
   soft?: boolean;
+}
+
+// ---------------------------------------------------------------- message-by-message memory (seed 002)
+
+/** Who wrote a message: a human (`user`) or an AI (`assistant`). Assistants get no profile. */
+export type MessageRole = "user" | "assistant";
+
+/** `addMessage(message)`: one chat message. The seed's snake_case keys (`message_id`, `create_time`, `group_id`,
+ * `group_name`, `sender_name`, `refer_list`) are accepted too; any other key is `INVALID_INPUT`. */
+export interface MessageInput {
+  /** Unique within its group; a message whose id the group has seen (pending, or among its last 1000
+   * extracted messages) is ignored (`duplicate: true`). */
+  messageId: string;
+  /** ISO 8601 with a time zone (`2025-01-15T10:00:00+00:00`, `…Z`); without one it is `INVALID_INPUT`. */
+  createTime: string;
+  /** The sender's user id. */
+  sender: string;
+  /** Non-empty. */
+  content: string;
+  /** The group (chat) it belongs to. Without it, the sender's default group `"default:<sender>"`. */
+  groupId?: string | null;
+  groupName?: string | null;
+  /** Display name; defaults to `sender`. */
+  senderName?: string | null;
+  role?: MessageRole | null;
+  /** Ids of the messages it refers to. */
+  referList?: string[] | null;
+}
+
+/** A message waiting in its group's buffer. */
+export interface PendingMessage {
+  messageId: string;
+  /** ISO 8601 in UTC, whatever zone it was given in. */
+  createTime: string;
+  sender: string;
+  senderName?: string;
+  role?: MessageRole;
+  content: string;
+  referList?: string[];
+}
+
+/** What closed an episode: a pause over `boundary.maxGapMinutes` before the new message (`gap`), the size limits
+ * (`maxMessages`, `maxTokens`, with the new message), the LLM's judgement (`llm`, before the new message), or
+ * `flushGroup` (`flush`). */
+export type BoundaryCause = "gap" | "maxMessages" | "maxTokens" | "llm" | "flush";
+
+/** An episode `addMessage` or `flushGroup` closed and extracted. */
+export interface EpisodeReport {
+  /** Every memory extracted from it carries this as `metadata.sessionId` (`deleteMemories({eventId})` takes it). */
+  sessionId: string;
+  cause: BoundaryCause;
+  /** The LLM's reason, for `cause: "llm"`. */
+  reason?: string;
+  /** The first and last `createTime` of its messages. */
+  startTime: string;
+  endTime: string;
+  messageIds: string[];
+}
+
+/** What an extraction did to one memory: `add()`'s event plus the memory's type (`episodic`, `event_log`,
+ * `foresight` or `profile`). */
+export interface ExtractedMemory extends MemoryEvent {
+  memoryType: MemoryType;
+}
+
+/** What `addMessage` and `flushGroup` return. */
+export interface AddMessageResult {
+  /** `"extracted"` when at least one episode was closed and its memories stored. */
+  status: "accumulated" | "extracted";
+  /** The group the message went to (`"default:<sender>"` without `groupId`). */
+  groupId: string;
+  /** True when the message id was seen before: nothing changed. */
+  duplicate: boolean;
+  /** Every memory event of the extractions (ADD, UPDATE, DELETE, NONE). */
+  memories: ExtractedMemory[];
+  /** How many memories were added or updated. */
+  count: number;
+  episodes: EpisodeReport[];
+  /** The group's messages still waiting for a boundary, oldest first. */
+  pendingMessages: PendingMessage[];
+  /** `BOUNDARY_FAILED` (the message just waits), `EXTRACTION_FAILED` (the messages stay pending), and `add()`'s
+   * warnings for the event-log facts. */
+  warnings: AddWarning[];
+}
+
+/** `assistant` (a user with an AI) or `group_chat`. */
+export type ConversationScene = "assistant" | "group_chat";
+
+/** One participant in `userDetails` (keyed by user id); snake_case keys are accepted too. */
+export interface UserDetail {
+  fullName?: string;
+  role?: MessageRole;
+  /** Job title or position. */
+  customRole?: string;
+  extra?: Metadata;
+}
+
+/** `saveConversationMeta(meta)`: an upsert for `groupId` (without it: the default config every group without
+ * its own falls back to). snake_case keys are accepted too. */
+export interface ConversationMetaInput {
+  version: string;
+  scene: ConversationScene;
+  /** E.g. `{description, type}`; `description` is given to the extraction prompt. */
+  sceneDesc: Metadata;
+  name: string;
+  description?: string;
+  groupId?: string;
+  /** ISO 8601 with a time zone; stored in UTC. */
+  createdAt: string;
+  defaultTimezone?: string;
+  /** Names and roles given to the extraction prompt; `role: "assistant"` participants get no profile. */
+  userDetails?: Record<string, UserDetail>;
+  tags?: string[];
+}
+
+/** Stored conversation metadata. */
+export interface ConversationMeta {
+  /** Stays the same across saves. */
+  id: string;
+  /** Absent for the default config. */
+  groupId?: string;
+  version: string;
+  scene: ConversationScene;
+  sceneDesc: Metadata;
+  name: string;
+  description?: string;
+  createdAt: string;
+  defaultTimezone?: string;
+  userDetails: Record<string, UserDetail>;
+  tags: string[];
+  /** When it was last saved or updated (the memory's clock). */
+  updatedAt: string;
+  /** True for the default config (also when a group falls back to it). */
+  isDefault: boolean;
+}
+
+/** `updateConversationMeta(patch)`: only these fields can change (`scene`, `version` and `createdAt` cannot);
+ * `userDetails` replaces the whole object. At least one field. */
+export interface ConversationMetaPatch {
+  /** Whose metadata; without it, the default config's. */
+  groupId?: string;
+  name?: string;
+  description?: string;
+  sceneDesc?: Metadata;
+  tags?: string[];
+  userDetails?: Record<string, UserDetail>;
+  defaultTimezone?: string;
+}
+
+export type ConversationMetaField = "name" | "description" | "sceneDesc" | "tags" | "userDetails" | "defaultTimezone";
+
+export interface ConversationMetaUpdate extends ConversationMeta {
+  /** The fields the patch set. */
+  updatedFields: ConversationMetaField[];
+}
+
+/** `deleteMemories(filter)`: soft-deletes the live memories matching every filter given. At least one, not blank
+ * and not `"__all__"`; snake_case keys are accepted too. */
+export interface DeleteMemoriesFilter {
+  /** A memory id, or the `sessionId` of an episode (all the memories extracted from it; profiles stay). */
+  eventId?: string;
+  /** Memories whose `userId` is this (profiles, default groups, `add()` memories of the user). */
+  userId?: string;
+  /** Memories whose `runId` is this group id. */
+  groupId?: string;
+}
+
+export interface DeleteMemoriesResult {
+  /** Memories soft-deleted (each restorable with `restore(id)`). */
+  count: number;
+  /** The filters that applied. */
+  filters: Array<"eventId" | "userId" | "groupId">;
+}
+
+/** `boundary` in the config: when `addMessage` closes a group's buffer into an episode. */
+export interface BoundaryConfig {
+  /** A longer pause between consecutive messages closes the buffer before the later one. Default 30. */
+  maxGapMinutes?: number;
+  /** A buffer that reaches this many messages closes (with the new one). Default 50. */
+  maxMessages?: number;
+  /** A buffer that reaches this many estimated tokens closes (with the new one). Default 8000. */
+  maxTokens?: number;
+  /** Ask the LLM whether a new message starts a new episode (when a buffered message precedes it and no hard rule
+   * fired). Default `true`; never without an LLM. */
+  llm?: boolean;
 }
 
 export interface OpenAiLlmConfig {
@@ -693,6 +915,8 @@ export interface MemoryConfig {
    * that leaves a scope over it deletes, in the same transaction and with history, the least important
    * unpinned memories, oldest first among equals. What the write itself adds is never trimmed. Default: no limit. */
   limits?: { maxMemoriesPerScope?: number | boolean };
+  /** Message-by-message memory (`addMessage`): the boundary rules. */
+  boundary?: BoundaryConfig;
   /**
    * The clock TTL, decay, `lastAccessedAt` and every timestamp read (milliseconds since the epoch, or a
    * `Date`), called each time the memory needs "now". Default: the system clock, which is also used when the

@@ -70,6 +70,7 @@ impl Parts {
         let mut engine =
             MemoryEngine::new_with_index(self.llm, self.embedder, self.storage, config.prompts.clone(), self.index);
         engine.set_lifecycle(config.lifecycle);
+        engine.set_boundary(config.boundary);
         engine.set_clock(clock);
         if config.graph_enabled {
             engine.set_graph(Vec::new());
@@ -83,6 +84,7 @@ impl Parts {
         let mut engine =
             MemoryEngine::open_with_index(self.llm, self.embedder, self.storage, prompts, self.index).await?;
         engine.set_lifecycle(config.lifecycle);
+        engine.set_boundary(config.boundary);
         engine.set_clock(clock);
         if config.graph_enabled {
             engine.enable_graph().await?;

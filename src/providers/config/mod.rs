@@ -25,6 +25,7 @@ use serde_json::Value;
 
 pub use crate::core::config::{invalid, non_empty, provider_options, unknown_provider, ProviderConfig};
 use crate::core::config::{vector_store_settings, CustomPrompts, Prompts, VectorStoreSettings};
+use crate::core::conversations::{BoundaryOptions, BoundarySettings};
 use crate::core::error::Result;
 use crate::core::lifecycle::settings::{ImportanceOptions, LimitOptions};
 use crate::core::lifecycle::LifecycleSettings;
@@ -54,6 +55,8 @@ pub struct MemoryConfig {
     pub importance: Option<ImportanceOptions>,
     /// `{maxMemoriesPerScope}`: trim a scope back to this many memories on each write.
     pub limits: Option<LimitOptions>,
+    /// `{maxGapMinutes, maxMessages, maxTokens, llm}`: when `addMessage` closes a group's buffer.
+    pub boundary: Option<BoundaryOptions>,
     /// mem0 compatibility; ignored.
     pub version: Option<Value>,
     /// mem0 compatibility (its SQLite path); ignored.
@@ -126,6 +129,8 @@ pub struct ResolvedConfig {
     pub graph_enabled: bool,
     /// `importance` and `limits`.
     pub lifecycle: LifecycleSettings,
+    /// `boundary`: message-by-message memory's boundary rules.
+    pub boundary: BoundarySettings,
 }
 
 fn openai_default() -> ProviderConfig {
@@ -165,6 +170,7 @@ impl MemoryConfig {
             graph_enabled: self.graph.is_some_and(|graph| graph.enabled),
             prompts: self.custom_prompts.unwrap_or_default().resolve()?,
             lifecycle: LifecycleSettings::resolve(self.importance, self.limits)?,
+            boundary: BoundarySettings::resolve(self.boundary)?,
         })
     }
 }

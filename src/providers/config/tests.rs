@@ -86,3 +86,25 @@ fn bad_values_name_their_field() {
         assert!(error.to_string().contains(field), "{config}: {error}");
     }
 }
+
+#[test]
+fn boundary_settings_are_read_and_checked() {
+    use crate::core::conversations::BoundarySettings;
+    assert_eq!(resolve(json!({})).unwrap().boundary, BoundarySettings::default());
+    let config =
+        resolve(json!({"boundary": {"maxGapMinutes": 45, "maxMessages": 10, "maxTokens": 2000, "llm": false}}));
+    let boundary = config.unwrap().boundary;
+    assert_eq!(
+        (boundary.max_gap_ms, boundary.max_messages, boundary.max_tokens, boundary.llm),
+        (2_700_000, 10, 2000, false)
+    );
+    for (bad, field) in [
+        (json!({"boundary": {"maxGapMinutes": 0}}), "boundary.maxGapMinutes"),
+        (json!({"boundary": {"maxMessages": 1.5}}), "boundary.maxMessages"),
+        (json!({"boundary": {"gap": 5}}), "gap"),
+    ] {
+        let error = resolve(bad).unwrap_err();
+        assert_eq!(error.code(), "INVALID_CONFIG");
+        assert!(error.to_string().contains(field), "{error}");
+    }
+}

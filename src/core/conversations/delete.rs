@@ -1,0 +1,127 @@
+//! `deleteMemories({eventId?, userId?, groupId?})` (seed 002 DELETE): soft-deletes every live memory that
+//! matches all the filters given, each with a DELETE record (`restore` brings one back). `eventId` matches a
+//! memory's id or the `metadata.sessionId` of the episode it was extracted from; `userId` matches the
+//! memory's `userId` (profiles, default groups, `add()` memories of that user); `groupId` its `runId`. A
+//! filter that is absent, blank or the seed's `"__all__"` is not given; at least one must be.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::core::error::{MemoryError, Result};
+use crate::core::memory::MemoryEngine;
+use crate::core::models::{Embedder, Llm};
+use crate::core::scope::Scope;
+use crate::core::storage::Storage;
+use crate::core::types::MemoryItem;
+use crate::core::vector_store::VectorStore;
+
+/// The filters as given.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DeleteFilter {
+    #[serde(alias = "event_id")]
+    pub event_id: Option<String>,
+    #[serde(alias = "user_id")]
+    pub user_id: Option<String>,
+    #[serde(alias = "group_id")]
+    pub group_id: Option<String>,
+}
+
+/// What `deleteMemories` did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DeleteOutcome {
+    /// Memories soft-deleted.
+    pub count: usize,
+    /// The filters that applied, e.g. `["userId", "groupId"]`.
+    pub filters: Vec<&'static str>,
+}
+
+/// A filter value that counts: not blank, not `"__all__"`.
+fn given(value: &Option<String>) -> Option<&str> {
+    value.as_deref().map(str::trim).filter(|v| !v.is_empty() && *v != "__all__")
+}
+
+impl DeleteFilter {
+    /// The filters that apply, by name; `INVALID_INPUT` when none does.
+    pub fn names(&self) -> Result<Vec<&'static str>> {
+        let names: Vec<&'static str> =
+            [("eventId", &self.event_id), ("userId", &self.user_id), ("groupId", &self.group_id)]
+                .into_iter()
+                .filter(|(_, value)| given(value).is_some())
+                .map(|(name, _)| name)
+                .collect();
+        if names.is_empty() {
+            return Err(MemoryError::InvalidInput(
+                "deleteMemories needs at least one of eventId, userId or groupId (not \"__all__\")".into(),
+            ));
+        }
+        Ok(names)
+    }
+
+    /// True when `item` matches every filter given.
+    pub fn matches(&self, item: &MemoryItem) -> bool {
+        let event = given(&self.event_id).is_none_or(|event| {
+            item.id == event || item.metadata.get("sessionId").and_then(Value::as_str) == Some(event)
+        });
+        let user = given(&self.user_id).is_none_or(|user| item.scope.user_id.as_deref() == Some(user));
+        let group = given(&self.group_id).is_none_or(|group| item.scope.run_id.as_deref() == Some(group));
+        event && user && group
+    }
+
+    /// The narrowest scope that holds every match (empty: every scope).
+    fn scope(&self) -> Scope {
+        let owned = |value: &Option<String>| given(value).map(str::to_owned);
+        Scope { user_id: owned(&self.user_id), agent_id: None, run_id: owned(&self.group_id) }
+    }
+}
+
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+    /// Soft-deletes every live memory matching `filter` (all filters given), each with a DELETE record.
+    pub async fn delete_memories(&self, filter: &DeleteFilter) -> Result<DeleteOutcome> {
+        let filters = filter.names()?;
+        let now = self.now_iso();
+        let doomed =
+            self.scope_memories(&filter.scope(), &|item| item.lifecycle.is_live(&now) && filter.matches(item)).await?;
+        let count = doomed.len();
+        self.commit(self.deletion(doomed, true)).await?;
+        Ok(DeleteOutcome { count, filters })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn filter(value: Value) -> DeleteFilter {
+        serde_json::from_value(value).unwrap()
+    }
+
+    #[test]
+    fn at_least_one_real_filter_is_needed() {
+        for empty in [json!({}), json!({"userId": " "}), json!({"user_id": "__all__", "group_id": "__all__"})] {
+            assert_eq!(filter(empty).names().unwrap_err().code(), "INVALID_INPUT");
+        }
+        assert_eq!(filter(json!({"group_id": "g", "event_id": "__all__"})).names().unwrap(), ["groupId"]);
+        assert_eq!(filter(json!({"userId": "u", "groupId": "g"})).names().unwrap(), ["userId", "groupId"]);
+        assert!(serde_json::from_value::<DeleteFilter>(json!({"memoryType": "profile"})).is_err());
+    }
+
+    #[test]
+    fn every_given_filter_must_match() {
+        let item: MemoryItem = serde_json::from_value(json!({
+            "id": "m1", "memory": "x", "hash": "h", "createdAt": "t", "updatedAt": "t",
+            "userId": "u", "runId": "g", "metadata": {"sessionId": "s1"}
+        }))
+        .unwrap();
+        assert!(filter(json!({"eventId": "s1"})).matches(&item));
+        assert!(filter(json!({"eventId": "m1", "userId": "u", "groupId": "g"})).matches(&item));
+        assert!(!filter(json!({"eventId": "s2", "groupId": "g"})).matches(&item));
+        assert!(!filter(json!({"userId": "v"})).matches(&item));
+        assert_eq!(
+            filter(json!({"userId": "u", "eventId": "s1"})).scope(),
+            Scope { user_id: Some("u".into()), ..Scope::default() }
+        );
+    }
+}

@@ -1,0 +1,43 @@
+//! Message-by-message memory (seed 002): chat messages arrive one at a time (`addMessage`) and wait in a
+//! persisted buffer per group; boundary rules (a time gap, size limits, an LLM's judgement) close the buffer
+//! into an episode, and one LLM call turns the episode into typed memories: an `episodic` narrative,
+//! `event_log` facts (through `add()`'s dedup and update decision), `foresight` items, and one `profile`
+//! per participant and group, merged across episodes. Conversation metadata and soft delete by filter
+//! complete the seed's API.
+//!
+//! Scope contract: a group's memories live under `{runId: groupId}` (plus `userId: sender` for the default
+//! group a message without `groupId` goes to), profiles under `{userId: participant, runId: groupId}`.
+//! Everything a message changes — memories, history, the buffer — is written in one `Changeset`.
+
+pub mod boundary;
+pub mod buffer;
+mod delete;
+mod engine;
+pub mod episode;
+mod extract;
+mod lock;
+pub mod message;
+pub mod meta;
+pub mod meta_patch;
+mod meta_store;
+pub mod profile;
+mod profile_stage;
+pub mod prompts;
+pub mod reply;
+
+pub use boundary::{BoundaryOptions, BoundarySettings, Cause};
+pub use delete::{DeleteFilter, DeleteOutcome};
+pub use engine::{MessageOutcome, Status};
+pub use episode::EpisodeReport;
+pub use extract::ExtractedMemory;
+pub use message::{MessageInput, PendingMessage, Role};
+pub use meta::{ConversationMeta, MetaInput, MetaView, Scene, UserDetail};
+pub use meta_patch::{MetaPatch, MetaUpdate};
+
+/// The engine's conversation state: the boundary settings, and the locks that keep two calls for the
+/// same group (or the same metadata) from interleaving their read-modify-write of its side records.
+#[derive(Default)]
+pub(crate) struct ConversationState {
+    pub(crate) boundary: BoundarySettings,
+    pub(crate) locks: lock::Locks,
+}

@@ -1,0 +1,104 @@
+//! The two prompts of message-by-message memory: the boundary judgement (does the new message start a new
+//! episode?) and the episode extraction (one call: narrative, event log, foresight, profiles), with the
+//! user messages that go with them.
+
+use super::episode::{render_lines, Episode};
+use super::message::PendingMessage;
+use super::profile::Attributes;
+
+/// The buffered messages the boundary call is shown at most (the latest ones), to keep it small.
+pub const BOUNDARY_CONTEXT_MESSAGES: usize = 20;
+
+/// System prompt of the boundary judgement.
+pub const BOUNDARY_PROMPT: &str = r#"You are a conversation segmentation expert. The messages of a chat arrive one at a time.
+You are shown the messages of the current episode so far and one new message. Decide whether the new
+message starts a NEW episode, i.e. whether the conversation so far is complete and should be closed
+before the new message.
+
+The new message starts a new episode when:
+- the topic or activity clearly changes (a new subject, task or question unrelated to what came before)
+- the exchange so far reached a natural end (a goodbye, an answered question, a settled plan) and the
+  new message opens something else
+- its content implies a pause ("good morning", "back again", "about yesterday's meeting")
+
+It does NOT start a new episode when:
+- it continues, answers, elaborates on or reacts to the conversation so far
+- it is a short acknowledgement ("ok", "thanks", "sounds good")
+- the topic shifts only slightly within the same activity
+
+When unsure, answer false: episodes also close after long pauses and at size limits.
+
+Return a JSON object: {"boundary": true or false, "reason": "one short sentence"}"#;
+
+/// System prompt of the episode extraction.
+pub const EPISODE_PROMPT: &str = r#"You are a memory extraction expert. You are given one episode of a conversation: consecutive
+messages with their times (ISO 8601, UTC) and senders. Turn it into memories of these kinds:
+
+1. "summary": a narrative of the episode in the third person, 2 to 6 sentences. Name the participants,
+   say when it happened (dates and times from the given time span) and what was discussed, decided or
+   planned, so that it can be understood later without the messages.
+2. "title": a short title of the episode (at most 10 words).
+3. "event_log": atomic facts stated in the episode, each one self-contained sentence that names who it
+   is about (names, never "I" or "you") and includes dates when known, e.g. "Alice moved the launch to
+   2025-02-03". Only facts clearly stated; no duplicates.
+4. "foresight": plans, intentions, promises, deadlines and predictions about the future, each with
+   "text" and, when the episode makes them clear, "valid_from" and "valid_until" as ISO 8601 dates or
+   times (resolve relative dates such as "next Friday" against the message times).
+5. "profiles": for each human participant about whom the episode reveals lasting traits (role, job,
+   skills, location, preferences, habits, relationships, goals): their "user_id" as listed under
+   Participants, and "attributes", a list of {"key", "value"} pairs with keys in snake_case (e.g.
+   "occupation", "location", "skills", "likes"). Reuse the keys of a participant's current profile for
+   the same trait, so that a changed value replaces the old one; give an empty value to remove a trait
+   that is no longer true. Leave out participants with nothing new. Never profile AI assistants.
+
+Write the texts in the language of the conversation. Use empty lists when there is nothing of a kind.
+
+Return a JSON object of this shape:
+{"title": "...", "summary": "...", "event_log": ["..."],
+ "foresight": [{"text": "...", "valid_from": "2025-01-20", "valid_until": "2025-01-24"}],
+ "profiles": [{"user_id": "alice", "attributes": [{"key": "occupation", "value": "tech lead"}]}]}"#;
+
+/// The user message of the boundary call: the latest buffered messages and the new one.
+pub fn boundary_input(buffered: &[PendingMessage], new: &PendingMessage) -> String {
+    let shown = &buffered[buffered.len().saturating_sub(BOUNDARY_CONTEXT_MESSAGES)..];
+    format!(
+        "Conversation so far (oldest first):\n{}\n\nNew message:\n{}\n\nReturn the JSON object described above.",
+        render_lines(shown),
+        render_lines(std::slice::from_ref(new))
+    )
+}
+
+/// The user message of the extraction call; `profiles` are the participants' current profile attributes.
+pub fn episode_input(episode: &Episode, profiles: &[(String, Attributes)]) -> String {
+    let mut text = String::new();
+    let group = match &episode.group_name {
+        Some(name) => format!("{name} ({})", episode.group_id),
+        None => episode.group_id.clone(),
+    };
+    text.push_str(&format!("Group: {group}\n"));
+    if let Some(scene) = episode.scene {
+        let scene = serde_json::to_value(scene).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+        match &episode.scene_description {
+            Some(description) => text.push_str(&format!("Scene: {scene} ({description})\n")),
+            None => text.push_str(&format!("Scene: {scene}\n")),
+        }
+    }
+    text.push_str(&format!("Time span: {} to {}\n", episode.start_time(), episode.end_time()));
+    text.push_str("Participants:\n");
+    for p in &episode.participants {
+        let mut about = vec![p.name.clone()];
+        about.extend(p.custom_role.clone());
+        if p.assistant {
+            about.push("AI assistant".into());
+        }
+        text.push_str(&format!("- {}: {}\n", p.user_id, about.join(", ")));
+    }
+    if !profiles.is_empty() {
+        text.push_str("Current profiles:\n");
+        for (user, attributes) in profiles {
+            text.push_str(&format!("- {user}: {}\n", serde_json::to_string(attributes).unwrap_or_default()));
+        }
+    }
+    text.push_str(&format!("\nMessages:\n{}\n\nReturn the JSON object described above.", episode.transcript()));
+    text
+}
