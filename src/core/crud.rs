@@ -83,13 +83,14 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.commit(self.deletion(vec![memory], soft)).await
     }
 
-    /// Removes (or, `read.soft`, marks deleted) every live memory of a scope that passes its filter,
-    /// recording a DELETE for each; returns how many.
+    /// Removes (or, `read.soft`, marks deleted) every live memory of a scope that passes its filter
+    /// (compressed originals included), recording a DELETE for each; returns how many.
     pub async fn delete_all(&self, read: &Read) -> Result<usize> {
         read.scope.clone().validated()?; // never "every scope", whoever built `read`
         self.load_scope(&read.scope).await?;
         let now = self.now_iso();
-        let live = Read { include_deleted: false, ..read.clone() };
+        let window = super::retrieval::Window { include_compressed: true, ..read.window };
+        let live = Read { include_deleted: false, window, ..read.clone() };
         let ids: Vec<String> = {
             let index = self.index.borrow();
             index.list(usize::MAX, &|item| live.keeps(item, &now)).into_iter().map(|m| m.item.id.clone()).collect()

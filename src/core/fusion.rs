@@ -22,6 +22,9 @@ pub enum Method {
     Hybrid,
     /// Reciprocal rank fusion of the vector and keyword rankings.
     Rrf,
+    /// LLM-guided retrieval (seed 002): hybrid, an LLM's judgement of the results, and when they fall short
+    /// a second round for refined queries, fused by RRF (`retrieval::agentic`).
+    Agentic,
 }
 
 /// The weights of a hybrid search (normalised to sum to 1).
@@ -171,8 +174,8 @@ mod tests {
 
     #[test]
     fn method_names() {
-        let parsed: Vec<Method> = serde_json::from_str(r#"["vector","keyword","hybrid","rrf"]"#).unwrap();
-        assert_eq!(parsed, [Method::Vector, Method::Keyword, Method::Hybrid, Method::Rrf]);
+        let parsed: Vec<Method> = serde_json::from_str(r#"["vector","keyword","hybrid","rrf","agentic"]"#).unwrap();
+        assert_eq!(parsed, [Method::Vector, Method::Keyword, Method::Hybrid, Method::Rrf, Method::Agentic]);
         assert!(serde_json::from_str::<Method>(r#""bm25""#).is_err());
     }
 }

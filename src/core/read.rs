@@ -4,7 +4,8 @@
 //!
 //! `limit` and `topK` name the same option (mem0 uses both): either is accepted wherever a count is;
 //! giving both with different values is an error. Scope keys may be camelCase or snake_case (`userId`,
-//! `user_id`).
+//! `user_id`). Seed 002's names and rules (`groupId`, `memoryType`, time ranges, `radius`, the limits of
+//! its fetch and search) are checked in `retrieval::form` and `retrieval::window`.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -13,8 +14,11 @@ use super::error::{MemoryError, Result};
 use super::filter::Filter;
 use super::fusion::{Method, Weights};
 use super::lifecycle::MemoryType;
+use super::retrieval::{form, Window};
 use super::scope::Scope;
 use super::types::MemoryItem;
+
+pub use super::read_call::ReadCall;
 
 /// Default count of `search` and `getAll` (seed 000 §3.3).
 pub const DEFAULT_LIMIT: usize = 100;
@@ -33,6 +37,9 @@ pub struct ReadOptions {
     pub agent_id: Option<String>,
     #[serde(alias = "run_id")]
     pub run_id: Option<String>,
+    /// Seed 002's name of the run scope a group's memories live under.
+    #[serde(alias = "group_id")]
+    pub group_id: Option<String>,
     pub limit: Option<f64>,
     #[serde(alias = "top_k")]
     pub top_k: Option<f64>,
@@ -56,6 +63,23 @@ pub struct ReadOptions {
     /// `search`, `recall`, `getAll`: only memories of these types.
     #[serde(alias = "memory_types")]
     pub memory_types: Option<Vec<MemoryType>>,
+    /// `getAll`: seed 002's fetch by type (one type; default `episodic` once `groupId` is given).
+    #[serde(alias = "memory_type")]
+    pub memory_type: Option<MemoryType>,
+    /// `search`, `getAll`, `recall`: only memories whose time span overlaps `startTime`–`endTime` (ISO 8601
+    /// with a zone).
+    #[serde(alias = "start_time")]
+    pub start_time: Option<String>,
+    #[serde(alias = "end_time")]
+    pub end_time: Option<String>,
+    /// `search`: the lowest cosine similarity the vector ranking keeps, in [0, 1].
+    pub radius: Option<f64>,
+    /// `search`, `recall`: foresight whose `validUntil` is before this is left out.
+    #[serde(alias = "current_time")]
+    pub current_time: Option<String>,
+    /// `search`, `getAll`, `recall`: the originals a `compress()` summarised too.
+    #[serde(alias = "include_compressed")]
+    pub include_compressed: Option<bool>,
     /// `deleteAll`: mark the memories deleted (restorable) instead of removing them.
     pub soft: Option<bool>,
 }
@@ -66,47 +90,6 @@ pub struct ReadOptions {
 pub struct WeightOptions {
     pub vector: Option<f64>,
     pub keyword: Option<f64>,
-}
-
-/// The call a read is for: it decides which keys are taken and the default count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReadCall {
-    Search,
-    GetAll,
-    Recall,
-    DeleteAll,
-    /// Calls that take a scope and nothing else (`getEntities`, `getRelations`, `tools`).
-    ScopeOnly,
-}
-
-impl ReadCall {
-    fn name(self) -> &'static str {
-        match self {
-            Self::Search => "search",
-            Self::GetAll => "getAll",
-            Self::Recall => "recall",
-            Self::DeleteAll => "deleteAll",
-            Self::ScopeOnly => "this call",
-        }
-    }
-
-    /// The non-scope keys this call takes.
-    fn keys(self) -> &'static [&'static str] {
-        match self {
-            Self::Search => &["limit", "topK", "filters", "threshold", "method", "weights", "graph", "memoryTypes"],
-            Self::GetAll => &["limit", "topK", "filters", "offset", "includeDeleted", "memoryTypes"],
-            Self::Recall => &["limit", "topK", "filters", "method", "tokenBudget", "memoryTypes"],
-            Self::DeleteAll => &["filters", "soft"],
-            Self::ScopeOnly => &[],
-        }
-    }
-
-    fn default_limit(self) -> usize {
-        match self {
-            Self::Recall => DEFAULT_RECALL_LIMIT,
-            _ => DEFAULT_LIMIT,
-        }
-    }
 }
 
 /// A read's options, checked: a valid scope, a count, a parsed filter, and how to rank.
@@ -126,6 +109,10 @@ pub struct Read {
     /// `None`: every type.
     pub memory_types: Option<Vec<MemoryType>>,
     pub soft: bool,
+    /// The time range, the current time for foresight, and whether compressed originals are shown.
+    pub window: Window,
+    /// `search`: the vector ranking keeps cosines ≥ this.
+    pub radius: Option<f64>,
     /// Set by `recall`: memories less important than this are left out, unless pinned or procedural.
     pub importance_floor: Option<f64>,
 }
@@ -146,12 +133,14 @@ impl Read {
             include_deleted: false,
             memory_types: None,
             soft: false,
+            window: Window::default(),
+            radius: None,
             importance_floor: None,
         }
     }
 
-    /// True when `item` is in the scope, passes the filter and the type list, and is live at `now` (not
-    /// expired, and not soft-deleted unless `include_deleted`).
+    /// True when `item` is in the scope, passes the filter, the type list and the window, and is live at
+    /// `now` (not expired, and not soft-deleted unless `include_deleted`).
     pub fn keeps(&self, item: &MemoryItem, now: &str) -> bool {
         let life = &item.lifecycle;
         self.scope.contains(&item.scope)
@@ -159,6 +148,7 @@ impl Read {
             && (self.include_deleted || !life.is_deleted())
             && self.memory_types.as_ref().is_none_or(|types| types.contains(&life.memory_type))
             && self.importance_floor.is_none_or(|floor| life.importance >= floor || life.pinned || is_procedural(item))
+            && self.window.keeps(item)
             && self.filter.as_ref().is_none_or(|filter| filter.matches(item))
     }
 }
@@ -188,9 +178,10 @@ pub fn parse_filter(filters: &Option<Value>) -> Result<Option<Filter>> {
 }
 
 impl ReadOptions {
-    /// The scope these options name, not yet checked (`export` takes an empty one to mean everything).
-    pub fn scope(&self) -> Scope {
-        Scope { user_id: self.user_id.clone(), agent_id: self.agent_id.clone(), run_id: self.run_id.clone() }
+    /// The scope these options name (`groupId` is the run; `"__all__"` is no id), not yet checked for
+    /// emptiness (`export` takes an empty one to mean everything).
+    pub fn scope(&self) -> Result<Scope> {
+        form::scope_of(&self.user_id, &self.agent_id, &self.run_id, &self.group_id)
     }
 
     /// The non-scope keys that were given.
@@ -207,6 +198,12 @@ impl ReadOptions {
             ("offset", self.offset.is_some()),
             ("includeDeleted", self.include_deleted.is_some()),
             ("memoryTypes", self.memory_types.is_some()),
+            ("memoryType", self.memory_type.is_some()),
+            ("startTime", self.start_time.is_some()),
+            ("endTime", self.end_time.is_some()),
+            ("radius", self.radius.is_some()),
+            ("currentTime", self.current_time.is_some()),
+            ("includeCompressed", self.include_compressed.is_some()),
             ("soft", self.soft.is_some()),
         ]
         .into_iter()
@@ -223,14 +220,15 @@ impl ReadOptions {
     /// A scope and nothing else, which may be empty (`exportMemories({})` exports everything).
     pub fn any_scope(&self) -> Result<Scope> {
         self.only_keys_of(ReadCall::ScopeOnly)?;
-        Ok(self.scope())
+        self.scope()
     }
 
-    /// Checks the options for `call`: every key one it takes, a scope, a positive whole count, a valid
-    /// filter, threshold and weights.
+    /// Checks the options for `call`: every key one it takes, a scope, a positive whole count (within seed
+    /// 002's maximum in its form), a valid filter, threshold, weights, types, radius and time window.
     pub fn check(&self, call: ReadCall) -> Result<Read> {
         self.only_keys_of(call)?;
-        let scope = self.scope().validated()?;
+        let scope = self.scope()?.validated()?;
+        let seed_form = form::conversational(call, self.group_id.is_some(), self.memory_type.is_some());
         let count = match (self.limit, self.top_k) {
             (Some(limit), Some(top_k)) if limit != top_k => {
                 let why = format!("limit ({limit}) and topK ({top_k}) are the same option; give one");
@@ -238,7 +236,7 @@ impl ReadOptions {
             }
             (limit, top_k) => limit.or(top_k),
         };
-        let limit = positive_whole(if self.limit.is_some() { "limit" } else { "topK" }, count, call.default_limit())?;
+        let limit = form::limit(call, seed_form, if self.limit.is_some() { "limit" } else { "topK" }, count)?;
         if let Some(threshold) = self.threshold.filter(|t| !t.is_finite()) {
             return Err(MemoryError::InvalidInput(format!("threshold must be a finite number, got {threshold}")));
         }
@@ -251,7 +249,7 @@ impl ReadOptions {
             limit,
             filter: parse_filter(&self.filters)?,
             threshold: self.threshold,
-            method: self.method,
+            method: form::method(call, self.method)?,
             weights,
             graph: self.graph,
             token_budget: positive_whole("tokenBudget", self.token_budget, DEFAULT_TOKEN_BUDGET)?,
@@ -263,8 +261,15 @@ impl ReadOptions {
                 }
             },
             include_deleted: self.include_deleted.unwrap_or(false),
-            memory_types: self.memory_types.clone(),
+            memory_types: form::memory_types(call, seed_form, self.memory_type, &self.memory_types)?,
             soft: self.soft.unwrap_or(false),
+            window: Window::parse(
+                self.start_time.as_deref(),
+                self.end_time.as_deref(),
+                self.current_time.as_deref(),
+                call == ReadCall::DeleteAll || self.include_compressed.unwrap_or(false),
+            )?,
+            radius: form::radius(self.radius, self.method)?,
             importance_floor: None,
         })
     }

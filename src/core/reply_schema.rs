@@ -123,3 +123,48 @@ pub fn episode() -> ReplySchema {
         }),
     }
 }
+
+/// Agentic retrieval, first call: do the results answer the query? `{"sufficient": bool, "reasoning":
+/// string, "missing_information": [string]}`.
+pub fn retrieval_judgement() -> ReplySchema {
+    ReplySchema {
+        name: "judge_retrieval",
+        description: "Say whether the retrieved memories are enough to answer the query, and what is missing.",
+        schema: json!({
+            "type": "object",
+            "properties": {
+                "sufficient": {"type": "boolean"},
+                "reasoning": {"type": "string"},
+                "missing_information": {"type": "array", "items": {"type": "string"}},
+            },
+            "required": ["sufficient", "reasoning", "missing_information"],
+        }),
+    }
+}
+
+/// Agentic retrieval, second call (only when the first said the results fall short): up to 3 refined
+/// queries, `{"queries": [string]}`.
+pub fn refined_queries() -> ReplySchema {
+    ReplySchema {
+        name: "refine_queries",
+        description: "Propose up to 3 search queries that would find the missing memories.",
+        schema: json!({
+            "type": "object",
+            "properties": {"queries": {"type": "array", "items": {"type": "string"}}},
+            "required": ["queries"],
+        }),
+    }
+}
+
+/// Compression (seed 004 §3.2): one session's summary, `{"summary": string}`.
+pub fn session_summary() -> ReplySchema {
+    ReplySchema {
+        name: "summarize_session",
+        description: "Summarize one conversation session in 2-3 sentences.",
+        schema: json!({
+            "type": "object",
+            "properties": {"summary": {"type": "string"}},
+            "required": ["summary"],
+        }),
+    }
+}

@@ -10,7 +10,7 @@ use super::memory::MemoryEngine;
 use super::options::required_text;
 use super::read::Read;
 use super::storage::Storage;
-use super::types::{MemoryItem, StoredMemory};
+use super::types::{AddWarning, MemoryItem, StoredMemory};
 use super::vector_store::{Predicate, VectorStore};
 use crate::core::models::{Embedder, Llm};
 
@@ -28,7 +28,16 @@ pub struct SearchResponse {
     /// Relations walked by a graph-enhanced search (absent when graph memory is off or not asked for).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub relations: Option<Vec<super::graph::RelationTriple>>,
+    /// `agentic`: the queries that ran, the caller's first (absent for the other methods).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queries: Option<Vec<String>>,
+    /// `agentic`: why it fell back to `hybrid` (`AGENTIC_FAILED`); absent when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<AddWarning>,
 }
+
+/// A ranking with owned ids: (score, memory id), best first.
+pub(crate) type Ranked = Vec<(f64, String)>;
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
     /// The method a search really uses: `keyword` when no embedder is configured, else the one asked
@@ -43,23 +52,40 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// The scope's memories that best match `query`, ranked by `read.method` (default `vector`). Every
     /// ranking honours scope and filters; fused methods take `limit × 4` candidates from each ranking;
-    /// `threshold` applies to the final score.
+    /// `threshold` applies to the final score, `radius` to the cosines of the vector ranking. `agentic` is
+    /// answered by `retrieval::agentic`.
     pub async fn search(&self, query: &str, read: &Read) -> Result<SearchResponse> {
         let text = required_text("query", Some(query))?;
-        let (weights, method) = (read.weights, self.effective_method(read.method));
+        let method = self.effective_method(read.method);
+        if method == Method::Agentic {
+            return self.agentic_search(text, read).await;
+        }
         self.load_scope(&read.scope).await?;
         let vector = match method {
             Method::Keyword => None,
             _ => Some(self.embed_for_index(text).await?),
         };
+        let ranking = self.rank(text, vector.as_deref(), method, read)?;
+        Ok(self.respond(text, ranking, method, read))
+    }
+
+    /// One query's ranking by `method` (not `agentic`) over the scope's memories that `read` keeps, best
+    /// first, at most `read.limit` long, with `threshold` and `radius` applied. `vector` is the query's unit
+    /// vector (`None` for `keyword`).
+    pub(crate) fn rank(&self, text: &str, vector: Option<&[f32]>, method: Method, read: &Read) -> Result<Ranked> {
         let now = self.now_iso();
         let in_scope = |item: &MemoryItem| read.scope.contains(&item.scope);
         let keep = |item: &MemoryItem| read.keeps(item, &now);
         let index = self.index.borrow();
         let keywords = self.keywords.borrow();
         let by_vector = |limit: usize| -> Result<Ranking> {
-            let hits = index.search_in_scope(vector.as_deref().unwrap_or_default(), limit, &read.scope, &keep)?;
-            Ok(hits.into_iter().map(|(score, memory)| (f64::from(score), memory.item.id.as_str())).collect())
+            let hits = index.search_in_scope(vector.unwrap_or_default(), limit, &read.scope, &keep)?;
+            let close = |score: f64| read.radius.is_none_or(|radius| score >= radius);
+            Ok(hits
+                .into_iter()
+                .map(|(score, m)| (f64::from(score), m.item.id.as_str()))
+                .filter(|(s, _)| close(*s))
+                .collect())
         };
         let by_keyword = |limit: usize| -> Ranking {
             let corpus = |id: &str| index.get(id).is_some_and(|m| in_scope(&m.item));
@@ -70,17 +96,34 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let ranking = match method {
             Method::Vector => by_vector(read.limit)?,
             Method::Keyword => by_keyword(read.limit),
-            Method::Hybrid => weighted(&by_vector(candidates)?, &by_keyword(candidates), weights),
+            Method::Hybrid | Method::Agentic => {
+                weighted(&by_vector(candidates)?, &by_keyword(candidates), read.weights)
+            }
             Method::Rrf => reciprocal_rank(&[&by_vector(candidates)?, &by_keyword(candidates)], RRF_K),
         };
-        let mut results: Vec<MemoryItem> = ranking
+        Ok(ranking
             .into_iter()
             .filter(|(score, _)| read.threshold.is_none_or(|t| *score >= t))
-            .filter_map(|(score, id)| index.get(id).map(|m| MemoryItem { score: Some(score), ..m.item.clone() }))
+            .take(read.limit)
+            .map(|(score, id)| (score, id.to_owned()))
+            .collect())
+    }
+
+    /// The response for `ranking`: its memories (graph-enhanced for `text` when graph memory is on), the
+    /// size of the pool they were ranked from, and `method`; the hits are noted as accessed.
+    pub(crate) fn respond(&self, text: &str, ranking: Ranked, method: Method, read: &Read) -> SearchResponse {
+        let now = self.now_iso();
+        let in_scope = |item: &MemoryItem| read.scope.contains(&item.scope);
+        let keep = |item: &MemoryItem| read.keeps(item, &now);
+        let index = self.index.borrow();
+        let mut results: Vec<MemoryItem> = ranking
+            .into_iter()
+            .filter_map(|(score, id)| index.get(&id).map(|m| MemoryItem { score: Some(score), ..m.item.clone() }))
             .take(read.limit)
             .collect();
         let mut relations = None;
         if read.graph.unwrap_or(true) && self.graph_enabled() {
+            let keywords = self.keywords.borrow();
             let hits = self.graph_hits(text, &read.scope).unwrap_or_default();
             if !hits.memory_ids.is_empty() {
                 let linked = |id: &str| hits.memory_ids.iter().any(|m| m == id);
@@ -97,7 +140,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         let total_count = index.list(usize::MAX, &keep).len();
         self.touch(results.iter().map(|item| item.id.as_str()));
-        Ok(SearchResponse { results, method, total_count, relations })
+        SearchResponse { results, method, total_count, relations, queries: None, warnings: Vec::new() }
     }
 
     /// The scope's memories most similar to a caller's `embedding` (seed 003 "vector-search by embedding"),
@@ -112,11 +155,18 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let results: Vec<MemoryItem> = hits
             .into_iter()
             .map(|(score, memory)| MemoryItem { score: Some(f64::from(score)), ..memory.item.clone() })
-            .filter(|item| read.threshold.is_none_or(|t| item.score.unwrap_or_default() >= t))
+            .filter(|item| read.threshold.into_iter().chain(read.radius).all(|t| item.score.unwrap_or_default() >= t))
             .collect();
         let total_count = index.list(usize::MAX, &keep).len();
         self.touch(results.iter().map(|item| item.id.as_str()));
-        Ok(SearchResponse { results, method: Method::Vector, total_count, relations: None })
+        Ok(SearchResponse {
+            results,
+            method: Method::Vector,
+            total_count,
+            relations: None,
+            queries: None,
+            warnings: Vec::new(),
+        })
     }
 
     /// Up to `limit` memories passing `keep` most like a text: by its unit `vector`, or by BM25 on `text`

@@ -28,6 +28,11 @@ pub enum WarningCode {
     NotEmbedded,
     /// `addMessage`'s boundary call failed or its reply was unusable; the message joined the buffer.
     BoundaryFailed,
+    /// `search(…, {method: "agentic"})` had no LLM, or a call of it failed: it ran a hybrid search instead.
+    AgenticFailed,
+    /// `compress()` could not summarise a session (its call failed or the reply was unusable); the session
+    /// stays uncompressed.
+    CompressionFailed,
 }
 
 impl WarningCode {
@@ -42,6 +47,8 @@ impl WarningCode {
         Self::LowImportance,
         Self::NotEmbedded,
         Self::BoundaryFailed,
+        Self::AgenticFailed,
+        Self::CompressionFailed,
     ];
 
     /// The code as callers see it, e.g. `EXTRACTION_FAILED`.
@@ -56,6 +63,8 @@ impl WarningCode {
             Self::LowImportance => "LOW_IMPORTANCE",
             Self::NotEmbedded => "NOT_EMBEDDED",
             Self::BoundaryFailed => "BOUNDARY_FAILED",
+            Self::AgenticFailed => "AGENTIC_FAILED",
+            Self::CompressionFailed => "COMPRESSION_FAILED",
         }
     }
 }

@@ -1,5 +1,5 @@
 //! Message-by-message memory on `Memory` (seed 002): `addMessage`, `flushGroup`, the conversation-metadata
-//! calls and `deleteMemories`.
+//! calls, `deleteMemories`, and `compress` (seed 004 §3).
 
 use js_sys::Promise;
 use serde_json::Value;
@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{from_js, string_arg};
 use super::{promise, Memory};
-use crate::core::conversations::{DeleteFilter, MessageInput, MetaInput, MetaPatch};
+use crate::core::conversations::{CompressOptions, DeleteFilter, MessageInput, MetaInput, MetaPatch};
 use crate::core::error::MemoryError;
 
 fn invalid_input(why: String) -> MemoryError {
@@ -88,6 +88,16 @@ impl Memory {
         promise(async move {
             let filter: DeleteFilter = from_js(filter, "filter", invalid_input)?;
             engine.delete_memories(&filter).await
+        })
+    }
+
+    /// Summarises the oldest episodic sessions of a scope that holds more than `threshold` of them.
+    #[wasm_bindgen(unchecked_return_type = "Promise<CompressResult>")]
+    pub fn compress(&self, #[wasm_bindgen(unchecked_param_type = "CompressOptions")] options: JsValue) -> Promise {
+        let engine = self.engine.clone();
+        promise(async move {
+            let options: CompressOptions = from_js(options, "options", invalid_input)?;
+            engine.compress(&options).await
         })
     }
 }

@@ -15,6 +15,13 @@ export interface Scope {
   runId?: string;
 }
 
+/** The scope of a read (`search`, `getAll`, `recall`, `deleteAll`, …): seed 002's `groupId` names the run a
+ * group's memories live under (giving it with a different `runId` is `INVALID_INPUT`), and `"__all__"` (the
+ * seed's "any") counts as no id. */
+export interface ReadScope extends Scope {
+  groupId?: string;
+}
+
 /** Any JSON value stored in memory metadata. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type Metadata = Record<string, JsonValue>;
@@ -108,7 +115,9 @@ export type WarningCode =
   | "GRAPH_FAILED"
   | "LOW_IMPORTANCE"
   | "NOT_EMBEDDED"
-  | "BOUNDARY_FAILED";
+  | "BOUNDARY_FAILED"
+  | "AGENTIC_FAILED"
+  | "COMPRESSION_FAILED";
 
 export interface AddWarning {
   code: WarningCode;
@@ -137,8 +146,10 @@ export interface ImportResult {
  * - `"vector"`: cosine similarity of embeddings (the default when an embedder is configured);
  * - `"keyword"`: BM25 (k1 = 1.2, b = 0.75) over the memory text;
  * - `"hybrid"`: `weights.vector · max(cosine, 0) + weights.keyword · bm25 / best bm25`, in [0, 1];
- * - `"rrf"`: reciprocal rank fusion, the sum of 1 / (60 + rank) over the two rankings. */
-export type SearchMethod = "vector" | "keyword" | "hybrid" | "rrf";
+ * - `"rrf"`: reciprocal rank fusion, the sum of 1 / (60 + rank) over the two rankings;
+ * - `"agentic"`: a hybrid search that an LLM judges; when the results fall short, a second call proposes up
+ *   to 3 refined queries and every ranking is fused by RRF (at most 2 LLM calls). */
+export type SearchMethod = "vector" | "keyword" | "hybrid" | "rrf" | "agentic";
 
 export interface SearchResult {
   results: MemoryItem[];
@@ -150,6 +161,11 @@ export interface SearchResult {
   totalCount: number;
   /** Graph memory: the relations walked from the entities the query names (absent when graph search is off). */
   relations?: RelationTriple[];
+  /** `method: "agentic"`: the queries that ran, the caller's first, then the refined ones. */
+  queries?: string[];
+  /** `method: "agentic"`: `AGENTIC_FAILED` when it had no LLM or a call failed, and ran a hybrid search
+   * instead (`method` then says `"hybrid"`). Absent when empty. */
+  warnings?: AddWarning[];
 }
 
 /** Graph memory: an entity type (seed 000 §4.5). */
@@ -393,25 +409,43 @@ export interface AddOptions extends Scope, WriteLifecycleOptions {
   infer?: boolean;
 }
 
-export interface SearchOptions extends Scope {
-  /** Most results. Default 100. */
+/** Seed 002's time options of a read. */
+export interface TimeRangeOptions {
+  /** Only memories whose time span (`metadata.startTime`–`endTime`, else `createdAt`) ends at or after this.
+   * ISO 8601 with a time zone. */
+  startTime?: string;
+  /** Only memories whose time span starts at or before this. ISO 8601 with a time zone. */
+  endTime?: string;
+  /** Show the episodic memories a `compress()` summarised (`metadata.compressed: true`). Default `false`. */
+  includeCompressed?: boolean;
+}
+
+export interface SearchOptions extends ReadScope, TimeRangeOptions {
+  /** Most results. Default 100; with `groupId`, 40 and at most 100. */
   limit?: number;
   /** `limit` by mem0's other name; give one of the two. */
   topK?: number;
   filters?: FilterExpression;
   /** Drop results whose final score (that of `method`) is below this. */
   threshold?: number;
-  /** Default `"vector"`; without an embedder every method runs as `"keyword"`. */
+  /** Default `"vector"`; without an embedder every method runs as `"keyword"` (`"agentic"` as agentic over
+   * keywords). */
   method?: SearchMethod;
   /** Relative weights of a `"hybrid"` search, scaled to sum to 1. Default `{vector: 0.7, keyword: 0.3}`. */
   weights?: { vector?: number; keyword?: number };
   /** Graph-enhanced search (entities named in the query, one hop). Default `true` when graph memory is enabled. */
   graph?: boolean;
-  /** Only memories of these types. Default: every type. */
+  /** Only memories of these types; `"profile"` is not searchable (`INVALID_INPUT`). Default: every type but
+   * `"profile"`. */
   memoryTypes?: MemoryType[];
+  /** The lowest cosine similarity the vector ranking keeps (vector, hybrid, rrf, agentic), in [0, 1]. Not
+   * with `method: "keyword"`. */
+  radius?: number;
+  /** Foresight memories whose `metadata.validUntil` is before this are left out. ISO 8601 with a time zone. */
+  currentTime?: string;
 }
 
-export interface RecallOptions extends Scope {
+export interface RecallOptions extends ReadScope, TimeRangeOptions {
   /** Most memories to recall. Default 5. */
   limit?: number;
   /** `limit` by another name; give one of the two. */
@@ -420,13 +454,17 @@ export interface RecallOptions extends Scope {
   tokenBudget?: number;
   filters?: FilterExpression;
   /** How candidates are ranked. Default `"hybrid"` (`"keyword"` without an embedder). */
-  method?: SearchMethod;
+  method?: Exclude<SearchMethod, "agentic">;
   /** Only memories of these types (procedural ones are then only recalled when listed). Default: every type. */
   memoryTypes?: MemoryType[];
+  /** Foresight memories whose `metadata.validUntil` is before this are left out. ISO 8601 with a time zone. */
+  currentTime?: string;
 }
 
-export interface GetAllOptions extends Scope {
-  /** Most memories (one page). Default 100. */
+/** `getAll(options)`. With `groupId` or `memoryType` it is seed 002's fetch by type: one type (default
+ * `"episodic"`), 40 per page by default and at most 500. */
+export interface GetAllOptions extends ReadScope, TimeRangeOptions {
+  /** Most memories (one page). Default 100; with `groupId` or `memoryType`, 40 and at most 500. */
   limit?: number;
   /** `limit` by mem0's other name; give one of the two. */
   topK?: number;
@@ -435,11 +473,13 @@ export interface GetAllOptions extends Scope {
   offset?: number;
   /** Soft-deleted memories too (they carry `deletedAt`). Default `false`. */
   includeDeleted?: boolean;
-  /** Only memories of these types. Default: every type. */
+  /** Only memories of these types. Default: every type (with `groupId`: `["episodic"]`). Not with `memoryType`. */
   memoryTypes?: MemoryType[];
+  /** Seed 002's fetch by type: only memories of this type. Default `"episodic"` once `groupId` is given. */
+  memoryType?: MemoryType;
 }
 
-export interface DeleteAllOptions extends Scope {
+export interface DeleteAllOptions extends ReadScope {
   /** Delete only the scope's memories that match. Default: all of them. */
   filters?: FilterExpression;
   /** Mark them deleted (each restorable with `restore(id)`) instead of removing them. Default `false`. */
@@ -957,4 +997,39 @@ export class MemoryError extends Error {
   code: MemoryErrorCode;
   /** HTTP status, for `LLM_HTTP` and `EMBEDDING_HTTP`. */
   status?: number;
+}
+
+/** `compress(options)` (seed 004 §3): when the scope holds more than `threshold` uncompressed episodic sessions
+ * (episodic memories grouped by `metadata.sessionId`), the oldest `sessionsToCompress` are summarised, one LLM
+ * call each, into `semantic` memories; the originals get `metadata.compressed: true` and reads hide them unless
+ * `includeCompressed: true`. snake_case keys are accepted too. */
+export interface CompressOptions extends ReadScope {
+  /** A whole number ≥ 0 (required). */
+  threshold: number;
+  /** How many of the oldest sessions to summarise: a whole number ≥ 1. Default `threshold / 2` rounded down, at least 1. */
+  sessionsToCompress?: number;
+}
+
+/** One session `compress()` summarised. */
+export interface CompressedSession {
+  sessionId: string;
+  /** The new `semantic` memory (`metadata.sourceSessionId`, `compressionSource: true`, `sourceMemoryIds`). */
+  summaryId: string;
+  summary: string;
+  /** The episodic memories it replaces in reads (now `metadata.compressed: true`, `compressedInto: summaryId`). */
+  memoryIds: string[];
+  /** The session's time span. */
+  startTime: string;
+  endTime: string;
+}
+
+/** What `compress()` did. */
+export interface CompressResult {
+  /** Uncompressed episodic sessions the scope held before the call. */
+  sessions: number;
+  /** The sessions summarised, oldest first: empty when `sessions` was not above `threshold`. */
+  compressed: CompressedSession[];
+  /** `COMPRESSION_FAILED` for each session whose summary failed (it stays uncompressed); `NOT_EMBEDDED`,
+   * `LOW_IMPORTANCE`. */
+  warnings: AddWarning[];
 }

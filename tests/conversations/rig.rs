@@ -6,10 +6,14 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use futures_executor::block_on;
-use memwasm::core::conversations::prompts::{BOUNDARY_PROMPT, EPISODE_PROMPT};
+use memwasm::core::conversations::prompts::{BOUNDARY_PROMPT, COMPRESS_PROMPT, EPISODE_PROMPT};
 use memwasm::core::conversations::{BoundarySettings, MessageInput, MessageOutcome};
+use memwasm::core::crud::Page;
+use memwasm::core::error::{MemoryError, Result};
 use memwasm::core::models::LlmRequest;
-use memwasm::core::read::Read;
+use memwasm::core::read::{Read, ReadCall, ReadOptions};
+use memwasm::core::retrieval::prompts::{JUDGE_PROMPT, REFINE_PROMPT};
+use memwasm::core::retrieve::SearchResponse;
 use memwasm::core::scope::Scope;
 use memwasm::core::testing::{Doubles, KeepingStorage, Letters, LlmCall, ScriptedLlm};
 use memwasm::core::time::{iso_from_millis, Clock};
@@ -37,6 +41,10 @@ pub struct Script {
     pub episode_reply: Option<String>,
     /// Update-decision replies, oldest first; once empty, ADD every new fact.
     pub decisions: VecDeque<Value>,
+    /// Agentic judgements, oldest first; once empty, `sufficient: true`.
+    pub judgements: VecDeque<Value>,
+    /// Agentic refinements, oldest first; once empty, no queries.
+    pub refinements: VecDeque<Value>,
 }
 
 /// The JSON array that follows `label` in `text`.
@@ -68,6 +76,19 @@ fn answer(script: &RefCell<Script>, request: &LlmRequest<'_>) -> String {
         let content = first.split(": ").skip(1).collect::<Vec<_>>().join(": ");
         return json!({"summary": format!("Chat about {content}"), "event_log": [], "foresight": [], "profiles": []})
             .to_string();
+    }
+    if request.system == JUDGE_PROMPT {
+        let sufficient = json!({"sufficient": true, "reasoning": "enough", "missing_information": []});
+        return script.judgements.pop_front().unwrap_or(sufficient).to_string();
+    }
+    if request.system == REFINE_PROMPT {
+        return script.refinements.pop_front().unwrap_or(json!({"queries": []})).to_string();
+    }
+    if request.system == COMPRESS_PROMPT {
+        // "Summary of" the first memory's text, without its `[time] ` prefix.
+        let first = request.user.lines().nth(1).unwrap_or_default();
+        let text = first.split_once("] ").map_or(first, |(_, text)| text);
+        return json!({"summary": format!("Summary of {text}")}).to_string();
     }
     if let Some(reply) = script.decisions.pop_front() {
         return reply.to_string();
@@ -140,10 +161,35 @@ impl Rig {
         block_on(self.engine.get_all(&Read::of(scope, 10_000))).unwrap().results
     }
 
+    /// A one-message episode of group `g1` from alice at `minute`, flushed; its session id.
+    pub fn episode(&self, id: &str, minute: i64, content: &str) -> String {
+        self.send(id, minute, "alice", content);
+        let outcome = block_on(self.engine.flush_group("g1")).unwrap();
+        assert_eq!(outcome.episodes.len(), 1, "{outcome:?}");
+        outcome.episodes[0].session_id.clone()
+    }
+
+    /// `getAll(options)` as the binding runs it (options checked first).
+    pub fn get_all(&self, options: Value) -> Result<Page> {
+        let read = read_options(options)?.check(ReadCall::GetAll)?;
+        block_on(self.engine.get_all(&read))
+    }
+
+    /// `search(query, options)` as the binding runs it.
+    pub fn search(&self, query: &str, options: Value) -> Result<SearchResponse> {
+        let read = read_options(options)?.check(ReadCall::Search)?;
+        block_on(self.engine.search(query, &read))
+    }
+
     /// The LLM calls whose system prompt is `system`.
     pub fn calls_to(&self, system: &str) -> Vec<LlmCall> {
         self.doubles.llm.calls().into_iter().filter(|call| call.system == system).collect()
     }
+}
+
+/// Read options from JSON; a malformed one is `INVALID_INPUT`, as in the binding.
+pub fn read_options(options: Value) -> Result<ReadOptions> {
+    serde_json::from_value(options).map_err(|e| MemoryError::InvalidInput(e.to_string()))
 }
 
 /// A message of group `g1` from `sender` at `minute` after the start.

@@ -77,3 +77,16 @@ export function memoryKv() {
     },
   };
 }
+
+/** Sends `message` (group `g1` from alice unless it says otherwise) as a one-message episode whose extraction
+ * replies `reply` (default summary `Chat about <content>`), flushes the group, and resolves with the episode's
+ * sessionId. `ctx` is what `conversationMemory` returned. */
+export async function oneMessageEpisode(server, ctx, message, reply = {}) {
+  const full = { groupId: "g1", sender: "alice", ...message };
+  server.script(episode(full.content, { summary: `Chat about ${full.content}`, ...reply }, { times: 1 }));
+  const sent = await ctx.send(full);
+  assert.equal(sent.status, "accumulated", JSON.stringify(sent));
+  const flushed = await ctx.mem.flushGroup(full.groupId);
+  assert.equal(flushed.episodes.length, 1, JSON.stringify(flushed));
+  return flushed.episodes[0].sessionId;
+}

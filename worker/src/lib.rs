@@ -5,11 +5,15 @@
 //! - `/v1/…` (`v1`): seed 000 §12's mem0-style routes (add, search, list, get, update, delete, history,
 //!   reset, graph entities); tenant-wide tokens only.
 //! - `/api/v1/memory/…` (`memory_api`): seed 003's key-value entries per agent, owned by users.
+//! - `/api/v1/memories…` (`conversations_api`): seed 002's message-level memory (store a message, fetch by
+//!   type, search, conversation metadata, delete by filter, GroupChatFormat batches); tenant-wide tokens
+//!   only; answers and errors in the seed's envelopes.
 //! - A Cron Trigger (`scheduled`) purges expired memories and decays importance in every tenant.
 //!
 //! Graph memory is on when the var `GRAPH_ENABLED` is `"true"`; search then also returns `relations`.
 
 mod auth;
+mod conversations_api;
 mod error;
 mod memory_api;
 mod requests;
@@ -29,6 +33,9 @@ use self::error::ApiError;
 
 #[event(fetch)]
 async fn fetch(request: Request, env: Env, _ctx: Context) -> worker::Result<Response> {
+    if conversations_api::route::is_family(&request.path()) {
+        return conversations_api::serve(request, &env).await;
+    }
     match handle(request, &env).await {
         Ok(response) => Ok(response),
         Err(error) => error.response(),
@@ -36,7 +43,7 @@ async fn fetch(request: Request, env: Env, _ctx: Context) -> worker::Result<Resp
 }
 
 /// The body, refused with 413 when it is larger than `MAX_BODY_BYTES` (by its header, or once read).
-async fn body(request: &mut Request, env: &Env) -> Result<Vec<u8>, ApiError> {
+pub(crate) async fn body(request: &mut Request, env: &Env) -> Result<Vec<u8>, ApiError> {
     let limit = settings::max_body_bytes(env)?;
     let too_large = || ApiError::new(413, "PAYLOAD_TOO_LARGE", format!("the request body exceeds {limit} bytes"));
     let declared = request.headers().get("content-length").ok().flatten().and_then(|n| n.trim().parse::<u64>().ok());

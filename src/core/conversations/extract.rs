@@ -161,7 +161,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// A unit vector per text (in one request when possible); a text that cannot be embedded gets `None`
     /// and a `NOT_EMBEDDED` warning: it is stored anyway, found by keywords. A wrong length fails the call.
-    async fn embed_leniently(&self, texts: &[String], warnings: &mut Vec<AddWarning>) -> Result<Vec<Option<Vec<f32>>>> {
+    pub(crate) async fn embed_leniently(
+        &self,
+        texts: &[String],
+        warnings: &mut Vec<AddWarning>,
+    ) -> Result<Vec<Option<Vec<f32>>>> {
         if !self.embedder.is_configured() || texts.is_empty() {
             return Ok(vec![None; texts.len()]);
         }

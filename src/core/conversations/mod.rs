@@ -3,7 +3,8 @@
 //! into an episode, and one LLM call turns the episode into typed memories: an `episodic` narrative,
 //! `event_log` facts (through `add()`'s dedup and update decision), `foresight` items, and one `profile`
 //! per participant and group, merged across episodes. Conversation metadata and soft delete by filter
-//! complete the seed's API.
+//! complete the seed's API; `compress` summarises a scope's oldest sessions (seed 004 §3). The reads of
+//! these memories (fetch by type, time ranges, agentic search) are in `retrieval`.
 //!
 //! Scope contract: a group's memories live under `{runId: groupId}` (plus `userId: sender` for the default
 //! group a message without `groupId` goes to), profiles under `{userId: participant, runId: groupId}`.
@@ -11,6 +12,8 @@
 
 pub mod boundary;
 pub mod buffer;
+mod compress;
+pub mod compress_options;
 mod delete;
 mod engine;
 pub mod episode;
@@ -24,8 +27,11 @@ pub mod profile;
 mod profile_stage;
 pub mod prompts;
 pub mod reply;
+pub mod sessions;
 
 pub use boundary::{BoundaryOptions, BoundarySettings, Cause};
+pub use compress::parse_summary;
+pub use compress_options::{CompressOptions, CompressOutcome, CompressPlan, CompressedSession};
 pub use delete::{DeleteFilter, DeleteOutcome};
 pub use engine::{MessageOutcome, Status};
 pub use episode::EpisodeReport;

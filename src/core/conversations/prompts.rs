@@ -1,6 +1,6 @@
-//! The two prompts of message-by-message memory: the boundary judgement (does the new message start a new
-//! episode?) and the episode extraction (one call: narrative, event log, foresight, profiles), with the
-//! user messages that go with them.
+//! The prompts of message-by-message memory: the boundary judgement (does the new message start a new
+//! episode?), the episode extraction (one call: narrative, event log, foresight, profiles) and the
+//! summary of a session by `compress()`, with the user messages that go with them.
 
 use super::episode::{render_lines, Episode};
 use super::message::PendingMessage;
@@ -101,4 +101,16 @@ pub fn episode_input(episode: &Episode, profiles: &[(String, Attributes)]) -> St
     }
     text.push_str(&format!("\nMessages:\n{}\n\nReturn the JSON object described above.", episode.transcript()));
     text
+}
+
+/// System prompt of compression (seed 004 §3.2, word for word, plus the reply's JSON shape).
+pub const COMPRESS_PROMPT: &str = r#"Summarize the following conversation into 2-3 sentences capturing key facts,
+decisions, and topics discussed. Be specific and preserve names, numbers, and
+technical details. Do not include pleasantries.
+
+Return a JSON object: {"summary": "..."}"#;
+
+/// The user message of one session's summary: its episodic memories, oldest first.
+pub fn compress_input(session: &super::sessions::Session) -> String {
+    format!("Conversation:\n{}", session.content())
 }

@@ -32,16 +32,19 @@ pub struct LlmCall {
 }
 
 type Responder = Box<dyn Fn(&LlmRequest<'_>) -> String>;
+type Failure = Box<dyn Fn(&LlmRequest<'_>) -> bool>;
 
 #[derive(Default)]
 struct Script {
     queue: RefCell<VecDeque<String>>,
     responder: RefCell<Option<Responder>>,
+    failure: RefCell<Option<Failure>>,
     calls: RefCell<Vec<LlmCall>>,
 }
 
 /// A chat model that answers each call with the next queued reply; once the queue is empty, with its
-/// responder's answer to the request; without a responder, with `{}`. It records every call.
+/// responder's answer to the request; without a responder, with `{}`. Calls its failure rule picks fail
+/// with HTTP 500 instead. It records every call.
 /// Clones share the script and the record.
 #[derive(Clone, Default)]
 pub struct ScriptedLlm(Rc<Script>);
@@ -63,6 +66,11 @@ impl ScriptedLlm {
         *self.0.responder.borrow_mut() = Some(Box::new(respond));
     }
 
+    /// Fails the calls `fails(request)` picks (recorded, then `LLM_HTTP` 500) from now on.
+    pub fn fail_when(&self, fails: impl Fn(&LlmRequest<'_>) -> bool + 'static) {
+        *self.0.failure.borrow_mut() = Some(Box::new(fails));
+    }
+
     /// Queues `reply` (a JSON value or text) for a later call.
     pub fn queue(&self, reply: impl Display) {
         self.0.queue.borrow_mut().push_back(reply.to_string());
@@ -82,6 +90,10 @@ impl Llm for ScriptedLlm {
             reply: request.reply.map(|shape| shape.name),
         };
         self.0.calls.borrow_mut().push(call);
+        if self.0.failure.borrow().as_ref().is_some_and(|fails| fails(request)) {
+            let error = crate::core::error::UpstreamError { status: Some(500), message: "scripted failure".into() };
+            return Err(MemoryError::Llm(error));
+        }
         if let Some(reply) = self.0.queue.borrow_mut().pop_front() {
             return Ok(reply);
         }

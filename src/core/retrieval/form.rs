@@ -1,0 +1,130 @@
+//! Seed 002's form of the reads (`GET /memories`, `GET /memories/search`), on top of the library's own:
+//!
+//! - `groupId` is the group's scope, `runId` by the seed's name (giving both with different values is an
+//!   error), and `"__all__"` (the seed's "any") counts as not given for every id;
+//! - `getAll` with `groupId` or `memoryType` is a fetch by type: one type (default `episodic`), 40 per
+//!   page by default and at most 500;
+//! - `search` with `groupId`: 40 results by default and at most 100;
+//! - `search` never returns `profile` memories (the seed: "profile memory type is not supported in the
+//!   search interface"): naming `profile` is `INVALID_INPUT`, and a search naming no types searches every
+//!   other type;
+//! - `radius` is a cosine floor in [0, 1] for the rankings that have a vector side.
+//!
+//! Without `groupId` / `memoryType` the counts keep the library's defaults (100, no maximum), so every
+//! existing call reads as before.
+
+use super::super::error::{MemoryError, Result};
+use super::super::fusion::Method;
+use super::super::lifecycle::MemoryType;
+use super::super::read::{positive_whole, ReadCall};
+use super::super::scope::Scope;
+
+/// The seed's "any id".
+pub const ANY: &str = "__all__";
+/// The default count of the seed's fetch and search.
+pub const CONVERSATION_LIMIT: usize = 40;
+/// The most memories one fetch by type returns.
+pub const MAX_FETCH_LIMIT: usize = 500;
+/// The most results a search with `groupId` returns.
+pub const MAX_SEARCH_LIMIT: usize = 100;
+
+fn invalid(why: String) -> MemoryError {
+    MemoryError::InvalidInput(why)
+}
+
+/// An id as given, `None` for the seed's `"__all__"`.
+pub fn real_id(id: &Option<String>) -> Option<String> {
+    id.clone().filter(|id| id.trim() != ANY)
+}
+
+/// The scope of `{userId, agentId, runId, groupId}`, not yet checked for emptiness: `groupId` is the run;
+/// both with different values is `INVALID_INPUT`.
+pub fn scope_of(
+    user: &Option<String>,
+    agent: &Option<String>,
+    run: &Option<String>,
+    group: &Option<String>,
+) -> Result<Scope> {
+    let (run, group) = (real_id(run), real_id(group));
+    if let (Some(run), Some(group)) = (&run, &group) {
+        if run.trim() != group.trim() {
+            return Err(invalid(format!("runId ({run}) and groupId ({group}) name the same scope; give one")));
+        }
+    }
+    Ok(Scope { user_id: real_id(user), agent_id: real_id(agent), run_id: run.or(group) })
+}
+
+/// True when a read takes seed 002's form: `getAll` with `groupId` or `memoryType`, `search` with `groupId`.
+pub fn conversational(call: ReadCall, group_given: bool, type_given: bool) -> bool {
+    match call {
+        ReadCall::GetAll => group_given || type_given,
+        ReadCall::Search => group_given,
+        _ => false,
+    }
+}
+
+/// The count: `count` (named `name`) or the default, within the seed's maximum in its form.
+pub fn limit(call: ReadCall, seed_form: bool, name: &str, count: Option<f64>) -> Result<usize> {
+    let default = if seed_form { CONVERSATION_LIMIT } else { call.default_limit() };
+    let limit = positive_whole(name, count, default)?;
+    let max = match call {
+        ReadCall::GetAll if seed_form => MAX_FETCH_LIMIT,
+        ReadCall::Search if seed_form => MAX_SEARCH_LIMIT,
+        _ => return Ok(limit),
+    };
+    if limit > max {
+        let form = if call == ReadCall::GetAll { "groupId or memoryType" } else { "groupId" };
+        return Err(invalid(format!("{name} must be at most {max} when {form} is given, got {limit}")));
+    }
+    Ok(limit)
+}
+
+/// The types a read keeps (`None`: every type).
+pub fn memory_types(
+    call: ReadCall,
+    seed_form: bool,
+    one: Option<MemoryType>,
+    many: &Option<Vec<MemoryType>>,
+) -> Result<Option<Vec<MemoryType>>> {
+    if one.is_some() && many.is_some() {
+        return Err(invalid("give memoryType or memoryTypes, not both".into()));
+    }
+    match call {
+        ReadCall::Search => {
+            if many.as_ref().is_some_and(|types| types.contains(&MemoryType::Profile)) {
+                let why = "profile memories are not searchable; read them with getAll({memoryType: \"profile\"})";
+                return Err(invalid(why.into()));
+            }
+            let searchable = || MemoryType::ALL.iter().copied().filter(|t| *t != MemoryType::Profile).collect();
+            Ok(Some(many.clone().unwrap_or_else(searchable)))
+        }
+        ReadCall::GetAll if seed_form => {
+            Ok(Some(many.clone().unwrap_or_else(|| vec![one.unwrap_or(MemoryType::Episodic)])))
+        }
+        _ => Ok(many.clone()),
+    }
+}
+
+/// `radius`: a cosine in [0, 1], for a ranking with a vector side (not `method: "keyword"`).
+pub fn radius(radius: Option<f64>, method: Option<Method>) -> Result<Option<f64>> {
+    let Some(radius) = radius else { return Ok(None) };
+    if !(radius.is_finite() && (0.0..=1.0).contains(&radius)) {
+        return Err(invalid(format!("radius must be a cosine similarity between 0 and 1, got {radius}")));
+    }
+    if method == Some(Method::Keyword) {
+        return Err(invalid("radius applies to vector rankings; method \"keyword\" has none".into()));
+    }
+    Ok(Some(radius))
+}
+
+/// `method`: `agentic` is a search method only.
+pub fn method(call: ReadCall, method: Option<Method>) -> Result<Option<Method>> {
+    if method == Some(Method::Agentic) && call != ReadCall::Search {
+        return Err(invalid("method \"agentic\" is a search method (search(query, {method: \"agentic\"}))".into()));
+    }
+    Ok(method)
+}
+
+#[cfg(test)]
+#[path = "form_tests.rs"]
+mod tests;

@@ -1,0 +1,44 @@
+//! `DELETE /api/v1/memories` (seed 002 "Delete Memories"): soft-deletes every memory matching all the
+//! filters given (`event_id`, `user_id`, `group_id`; `__all__` or absent: any). Filters come in a JSON body
+//! or the query string; all three `__all__` is refused.
+
+use std::collections::HashMap;
+
+use memwasm::core::conversations::DeleteFilter;
+use memwasm::platform::compose::Engine;
+use serde::Serialize;
+use worker::Response;
+
+use super::envelope::{ok, Failure};
+use super::params::{gather, id_filter, Kinds};
+
+/// `{filters, count}`.
+#[derive(Serialize)]
+struct Deleted {
+    /// The filters that applied, e.g. `["user_id", "group_id"]`.
+    filters: Vec<&'static str>,
+    count: usize,
+}
+
+/// `DELETE /api/v1/memories`.
+pub async fn delete(engine: &Engine, pairs: HashMap<String, String>, body: &[u8]) -> Result<Response, Failure> {
+    let kinds = Kinds { numbers: &[], booleans: &[], lists: &[] };
+    let fields = gather(pairs, body, &kinds, &["event_id", "user_id", "group_id"])?;
+    let filter = DeleteFilter {
+        event_id: id_filter(&fields, "event_id")?,
+        user_id: id_filter(&fields, "user_id")?,
+        group_id: id_filter(&fields, "group_id")?,
+    };
+    if filter.event_id.is_none() && filter.user_id.is_none() && filter.group_id.is_none() {
+        return Err(Failure::invalid("give at least one of event_id, user_id, group_id (not all __all__)"));
+    }
+    let outcome = engine.delete_memories(&filter).await?;
+    let filters = outcome.filters.into_iter().map(|name| match name {
+        "eventId" => "event_id",
+        "userId" => "user_id",
+        "groupId" => "group_id",
+        other => other,
+    });
+    let message = format!("Successfully deleted {} memories", outcome.count);
+    ok(&message, Deleted { filters: filters.collect(), count: outcome.count })
+}
