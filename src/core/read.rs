@@ -18,14 +18,7 @@ use super::retrieval::{form, Window};
 use super::scope::Scope;
 use super::types::MemoryItem;
 
-pub use super::read_call::ReadCall;
-
-/// Default count of `search` and `getAll` (seed 000 §3.3).
-pub const DEFAULT_LIMIT: usize = 100;
-/// Default count of `recall`.
-pub const DEFAULT_RECALL_LIMIT: usize = 5;
-/// Default token budget of `recall`'s text.
-pub const DEFAULT_TOKEN_BUDGET: usize = 2000;
+pub use super::read_call::{positive_whole, ReadCall, DEFAULT_LIMIT, DEFAULT_RECALL_LIMIT, DEFAULT_TOKEN_BUDGET};
 
 /// A read's options as the caller gave them.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -161,15 +154,6 @@ pub fn is_procedural(item: &MemoryItem) -> bool {
             .get("type")
             .and_then(Value::as_str)
             .is_some_and(|kind| kind.trim().eq_ignore_ascii_case("procedural"))
-}
-
-/// A positive whole number named `name`, else `default`.
-pub fn positive_whole(name: &str, value: Option<f64>, default: usize) -> Result<usize> {
-    match value {
-        None => Ok(default),
-        Some(n) if n >= 1.0 && n.fract() == 0.0 && n.is_finite() => Ok(n.min(u32::MAX as f64) as usize),
-        Some(n) => Err(MemoryError::InvalidInput(format!("{name} must be a positive whole number, got {n}"))),
-    }
 }
 
 /// Parses an optional filter expression.

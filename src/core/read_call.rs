@@ -1,7 +1,23 @@
 //! Which options each read call takes, and its default count. A key a call does not use is refused by
 //! name (`threshold: not an option of getAll`), so nothing is silently ignored.
 
-use super::read::{DEFAULT_LIMIT, DEFAULT_RECALL_LIMIT};
+use super::error::{MemoryError, Result};
+
+/// Default count of `search` and `getAll` (seed 000 §3.3).
+pub const DEFAULT_LIMIT: usize = 100;
+/// Default count of `recall`.
+pub const DEFAULT_RECALL_LIMIT: usize = 5;
+/// Default token budget of `recall`'s text.
+pub const DEFAULT_TOKEN_BUDGET: usize = 2000;
+
+/// A positive whole number named `name`, else `default`.
+pub fn positive_whole(name: &str, value: Option<f64>, default: usize) -> Result<usize> {
+    match value {
+        None => Ok(default),
+        Some(n) if n >= 1.0 && n.fract() == 0.0 && n.is_finite() => Ok(n.min(u32::MAX as f64) as usize),
+        Some(n) => Err(MemoryError::InvalidInput(format!("{name} must be a positive whole number, got {n}"))),
+    }
+}
 
 /// The call a read is for: it decides which keys are taken and the default count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -16,7 +16,7 @@
 use super::super::error::{MemoryError, Result};
 use super::super::fusion::Method;
 use super::super::lifecycle::MemoryType;
-use super::super::read::{positive_whole, ReadCall};
+use super::super::read_call::{positive_whole, ReadCall};
 use super::super::scope::Scope;
 
 /// The seed's "any id".
