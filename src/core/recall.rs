@@ -58,9 +58,16 @@ pub fn memory_type(item: &MemoryItem) -> String {
 }
 
 /// One line of the block: `[TYPE] text`, with the text's line breaks and runs of spaces made single spaces.
+/// `<`, `>` and `&` of a memory's text (and of a `metadata.type` label) are written as `&lt;`, `&gt;` and
+/// `&amp;`, so stored text can never close the `<memory>` block or open a tag of its own.
 pub fn memory_line(item: &MemoryItem) -> String {
     let text: Vec<&str> = item.memory.split_whitespace().collect();
-    format!("[{}] {}", memory_type(item), text.join(" "))
+    format!("[{}] {}", escape_tags(&memory_type(item)), escape_tags(&text.join(" ")))
+}
+
+/// `text` with `&`, `<` and `>` as character references.
+pub fn escape_tags(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 fn is_procedural(item: &MemoryItem) -> bool {
