@@ -52,8 +52,7 @@ impl AddOptions {
 
     /// The validated scope.
     pub fn scope(&self) -> Result<Scope> {
-        Scope { user_id: self.user_id.clone(), agent_id: self.agent_id.clone(), run_id: self.run_id.clone() }
-            .validated()
+        Scope::of(&self.user_id, &self.agent_id, &self.run_id).validated()
     }
 }
 

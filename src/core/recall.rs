@@ -8,7 +8,7 @@ use super::error::Result;
 use super::fusion::Method;
 use super::memory::MemoryEngine;
 use super::models::{Embedder, Llm};
-use super::read::Read;
+use super::read::{is_procedural, Read};
 use super::retrieve::OVERFETCH;
 use super::storage::Storage;
 use super::types::MemoryItem;
@@ -68,10 +68,6 @@ pub fn memory_line(item: &MemoryItem) -> String {
 /// `text` with `&`, `<` and `>` as character references.
 pub fn escape_tags(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
-}
-
-fn is_procedural(item: &MemoryItem) -> bool {
-    memory_type(item) == "PROCEDURAL" || super::read::is_procedural(item)
 }
 
 /// Picks from `ranked` (procedural memories first, then pinned ones, each group in its order) while the

@@ -17,6 +17,11 @@ pub struct Scope {
 }
 
 impl Scope {
+    /// The scope an options object names with its `userId`, `agentId` and `runId` (not yet validated).
+    pub fn of(user_id: &Option<String>, agent_id: &Option<String>, run_id: &Option<String>) -> Self {
+        Self { user_id: user_id.clone(), agent_id: agent_id.clone(), run_id: run_id.clone() }
+    }
+
     /// Drops empty ids and fails with `SCOPE_REQUIRED` when none is left.
     pub fn validated(self) -> Result<Self> {
         let keep = |id: Option<String>| id.filter(|id| !id.trim().is_empty());

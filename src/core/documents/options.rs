@@ -29,9 +29,7 @@ pub struct IngestOptions {
 impl IngestOptions {
     /// The validated scope (`SCOPE_REQUIRED` without one) and session id (`INVALID_INPUT` when missing or blank).
     pub fn checked(&self) -> Result<(Scope, String)> {
-        let scope =
-            Scope { user_id: self.user_id.clone(), agent_id: self.agent_id.clone(), run_id: self.run_id.clone() };
-        let scope = scope.validated()?;
+        let scope = Scope::of(&self.user_id, &self.agent_id, &self.run_id).validated()?;
         let session = required_text("sessionId", self.session_id.as_deref())?;
         Ok((scope, session.to_owned()))
     }

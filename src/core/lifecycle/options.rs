@@ -35,7 +35,7 @@ pub struct StoreOptions {
 impl StoreOptions {
     /// The scope named (checked by the call).
     pub fn scope(&self) -> Scope {
-        Scope { user_id: self.user_id.clone(), agent_id: self.agent_id.clone(), run_id: self.run_id.clone() }
+        Scope::of(&self.user_id, &self.agent_id, &self.run_id)
     }
 
     /// The lifecycle options, to be checked at the engine's "now".
@@ -85,7 +85,7 @@ pub struct DecayRequest {
 impl DecayRequest {
     /// The scope named (empty: everything).
     pub fn scope(&self) -> Scope {
-        Scope { user_id: self.user_id.clone(), agent_id: self.agent_id.clone(), run_id: self.run_id.clone() }
+        Scope::of(&self.user_id, &self.agent_id, &self.run_id)
     }
 
     /// The decay parameters, not yet checked.
