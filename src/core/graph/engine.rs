@@ -15,7 +15,6 @@ use crate::core::prompts::extraction_input;
 use crate::core::reply_schema;
 use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};
-use crate::core::time::now_iso;
 use crate::core::types::{AddResult, EventKind, Message};
 use crate::core::vector_store::VectorStore;
 
@@ -66,7 +65,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             result.results.iter().filter(|e| e.event != EventKind::Delete).map(|e| e.id.clone()).collect();
         let graph = self.graph.borrow();
         let (Some(graph), false) = (graph.as_ref(), ids.is_empty()) else { return };
-        let staged = graph.merge(extracted, scope, &ids, &now_iso());
+        let staged = graph.merge(extracted, scope, &ids, &self.now_iso());
         changes.graph.upserts.extend(staged.upserts);
     }
 
