@@ -1,7 +1,9 @@
-// Using memory in an agent loop: before each turn, recall() puts what is known about the user into the
-// system prompt; during the turn the model calls search_memory / manage_memory, and runTool executes
-// those calls inside the user's scope. The loop itself is plain fetch to an OpenAI-compatible
-// /chat/completions endpoint.
+// Using memory in an agent loop (seed 001's tiers): before each turn, formatForInjection() puts the core
+// profile and the most important memories into the system prompt (no query needed); context() keeps the
+// conversation within a token budget with a running summary; during the turn the model calls
+// search_memory / manage_memory, and runTool executes those calls inside the user's scope; after the turn,
+// flush() hands the exchange to the background writer, which extracts facts without making the agent wait.
+// At the end of the day, dream() consolidates the journal into the core profile.
 //
 // Here a scripted OpenAI-compatible server on 127.0.0.1 stands in for the model, so this runs offline
 // with no key. For a real model, point `baseUrl` / `apiKey` (and the memory's config) at your host and
@@ -17,9 +19,15 @@ scriptTheModel(llm);
 const memory = new Memory({
   llm: { provider: "openai", config: { baseUrl, apiKey } },
   embedder: { provider: "openai", config: { baseUrl, apiKey, dimensions: 64 } },
+  background: { debounceMs: 200 },
 });
+const alice = { userId: "alice" };
 // The tools are bound to Alice's scope here, once: no tool call can read or change anyone else's memories.
-const tools = memory.tools({ userId: "alice" });
+const tools = memory.tools(alice);
+// The conversation window: at most 3000 tokens, the oldest turns folded into a running summary.
+const window = memory.context({ ...alice, maxTokens: 3000 });
+memory.on("change", (change) => console.log(`  background: ${change.results.map((e) => `${e.event} ${e.memory}`).join("; ")}`));
+memory.on("error", (failure) => console.log(`  background failed: ${failure.error.code}`));
 
 /** One chat completion with the memory tools offered. */
 async function chat(messages) {
@@ -32,20 +40,21 @@ async function chat(messages) {
   return (await response.json()).choices[0].message;
 }
 
-/** One user turn: recall, then let the model call tools until it answers (at most 5 steps). */
+/** One user turn: inject, window, tools until the model answers (at most 5 steps), then flush. */
 async function turn(userText) {
   console.log(`user: ${userText}`);
-  const recalled = await memory.recall(userText, { userId: "alice", tokenBudget: 500 });
-  if (recalled.text) console.log(`  recalled (${recalled.totalTokens} tokens):\n    ${recalled.text.replaceAll("\n", "\n    ")}`);
-  const messages = [
-    { role: "system", content: `You are a helpful assistant with long-term memory.\n${recalled.text}` },
-    { role: "user", content: userText },
-  ];
+  const injected = await memory.formatForInjection({ ...alice, maxTokens: 500 });
+  if (injected.text) console.log(`  injected (${injected.totalTokens} tokens):\n    ${injected.text.replaceAll("\n", "\n    ")}`);
+  const { messages: history } = await window.push([{ role: "user", content: userText }]);
+  const messages = [{ role: "system", content: `You are a helpful assistant with long-term memory.\n${injected.text}` }, ...history];
   for (let step = 0; step < 5; step++) {
     const reply = await chat(messages);
     messages.push(reply);
     if (!reply.tool_calls?.length) {
       console.log(`assistant: ${reply.content}`);
+      await window.push([{ role: "assistant", content: reply.content }]);
+      // Returns at once: the background writer extracts facts from the exchange after the debounce.
+      await memory.flush([{ role: "user", content: userText }, { role: "assistant", content: reply.content }], alice);
       return reply.content;
     }
     for (const call of reply.tool_calls) {
@@ -62,8 +71,11 @@ async function turn(userText) {
 
 await turn("Hi! I'm vegetarian, and I just moved to Lisbon.");
 await turn("Can you suggest a place for dinner tonight?");
+await memory.idle();
 
-const stored = await memory.getAll({ userId: "alice" });
+const dreamt = await memory.dream(alice);
+console.log(`dream: ${dreamt.reason}\ncore profile:\n  ${dreamt.profile.markdown.replaceAll("\n", "\n  ")}`);
+const stored = await memory.getAll(alice);
 console.log(`alice's memories: ${stored.results.map((m) => m.memory).join("; ")}`);
 console.log(`model calls: ${llm.count("chat")} chat, ${llm.count("embedding")} embedding requests`);
 await llm.close();
@@ -88,7 +100,16 @@ function scriptTheModel(server) {
         },
       }],
     });
+  const EXTRACT = "You are an expert at extracting";
   server.script([
+    // The background writer: one extraction per flushed exchange, coalesced by the debounce.
+    { kind: "chat", match: [EXTRACT, "place for dinner"], reply: { facts: ["User is looking for dinner places in Lisbon"] } },
+    { kind: "chat", match: [EXTRACT], reply: { facts: [] } },
+    { kind: "chat", match: ["You are a memory management system", "dinner places"],
+      reply: { memory: [{ event: "ADD", text: "User is looking for dinner places in Lisbon" }] } },
+    // The dream at the end of the day: the core profile, rewritten from the journal.
+    { kind: "chat", match: "You consolidate an AI assistant's memory",
+      reply: { profile: "# Alice\n- Vegetarian\n- Lives in Lisbon", facts: [], reason: "New in Lisbon; vegetarian." } },
     // Turn 1: the model stores two facts, then answers once both are stored.
     { kind: "chat", match: "I just moved to Lisbon", times: 1,
       body: toolCalls(

@@ -14,6 +14,7 @@ use super::models::{Embedder, Llm};
 use super::side_records::SideMap;
 use super::storage::{Changeset, Storage};
 use super::time::Clock;
+use super::tokens::TokenCounter;
 use super::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
 use super::vector_store::{normalized, InMemoryVectorStore, VectorStore};
 
@@ -30,6 +31,8 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     pub(crate) graph: RefCell<Option<Graph>>,
     /// Where "now" comes from (TTL, decay, timestamps).
     pub(crate) clock: Clock,
+    /// How tokens are counted (budgets, context windows): the estimate, or an app's exact tokenizer.
+    pub(crate) tokens: TokenCounter,
     pub(crate) lifecycle: LifecycleSettings,
     /// Last accesses by search not yet written (memory id → ISO time), written in batches.
     pub(crate) accessed: RefCell<HashMap<String, String>>,
@@ -76,6 +79,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             prompts,
             graph: RefCell::new(None),
             clock: Clock::default(),
+            tokens: TokenCounter::default(),
             lifecycle: LifecycleSettings::default(),
             accessed: RefCell::default(),
             side: RefCell::default(),
@@ -106,6 +110,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             prompts,
             graph: RefCell::new(None),
             clock: Clock::default(),
+            tokens: TokenCounter::default(),
             lifecycle: LifecycleSettings::default(),
             accessed: RefCell::default(),
             side: RefCell::default(),
@@ -122,7 +127,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             return Ok(());
         }
         self.storage.commit(&changes).await?;
-        self.side.borrow_mut().apply(&changes.side);
+        self.side.borrow_mut().apply_to_filled(&changes.side);
         if let Some(graph) = self.graph.borrow_mut().as_mut() {
             graph.apply(&changes.graph);
         }

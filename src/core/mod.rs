@@ -35,7 +35,9 @@ pub mod side_records;
 pub mod storage;
 #[doc(hidden)]
 pub mod testing;
+pub mod tiers;
 pub mod time;
+pub mod tokens;
 pub mod tools;
 pub mod transfer;
 pub mod types;

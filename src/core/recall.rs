@@ -11,6 +11,7 @@ use super::models::{Embedder, Llm};
 use super::read::{is_procedural, Read};
 use super::retrieve::OVERFETCH;
 use super::storage::Storage;
+use super::tokens::{estimate_tokens, TokenCounter};
 use super::types::MemoryItem;
 use super::vector_store::VectorStore;
 
@@ -23,7 +24,7 @@ const CLOSE: &str = "</memory>";
 pub struct RecallResult {
     /// The memories in `text`, in its order.
     pub memories: Vec<MemoryItem>,
-    /// `approx_tokens(text)`; never more than the budget.
+    /// Tokens of `text`; never more than the budget.
     pub total_tokens: usize,
     /// `total_tokens / token_budget`.
     pub budget_used: f64,
@@ -33,15 +34,9 @@ pub struct RecallResult {
     pub method: Method,
 }
 
-/// Approximate tokens of `text`: a quarter token per ASCII character and one per other character
-/// (so CJK and emoji are not under-counted), rounded up.
+/// Estimated tokens of `text`: [`estimate_tokens`], under its former name.
 pub fn approx_tokens(text: &str) -> usize {
-    weight(text).div_ceil(4)
-}
-
-/// Quarter tokens of `text`.
-fn weight(text: &str) -> usize {
-    text.chars().map(|c| if c.is_ascii() { 1 } else { 4 }).sum()
+    estimate_tokens(text)
 }
 
 /// Recall drops memories less important than this (seed 004 §2.4); pinned and procedural ones (which seed
@@ -71,12 +66,18 @@ pub fn escape_tags(text: &str) -> String {
 }
 
 /// Picks from `ranked` (procedural memories first, then pinned ones, each group in its order) while the
-/// block stays within `budget` tokens, up to `top_k` memories; a memory too long for what is left is skipped.
-pub fn assemble(ranked: Vec<MemoryItem>, top_k: usize, budget: usize) -> (Vec<MemoryItem>, String) {
+/// block stays within `budget` tokens by `counter`, up to `top_k` memories; a memory too long for what is
+/// left is skipped. Every part of the block ends in a line break, which no token spans (in the estimate or
+/// in OpenAI's tokenizers), so the block costs at most the sum of its parts.
+pub fn assemble(
+    ranked: Vec<MemoryItem>,
+    top_k: usize,
+    budget: usize,
+    counter: &TokenCounter,
+) -> (Vec<MemoryItem>, String) {
     let (preferences, others): (Vec<MemoryItem>, Vec<MemoryItem>) = ranked.into_iter().partition(is_procedural);
     let (pinned, others): (Vec<MemoryItem>, Vec<MemoryItem>) = others.into_iter().partition(|m| m.lifecycle.pinned);
-    let budget_weight = budget.saturating_mul(4);
-    let mut used = weight(OPEN) + weight(CLOSE);
+    let mut used = counter.count(OPEN) + counter.count(CLOSE);
     let mut chosen = Vec::new();
     let mut lines = String::new();
     for item in preferences.into_iter().chain(pinned).chain(others) {
@@ -84,8 +85,9 @@ pub fn assemble(ranked: Vec<MemoryItem>, top_k: usize, budget: usize) -> (Vec<Me
             break;
         }
         let line = memory_line(&item) + "\n";
-        if used + weight(&line) <= budget_weight {
-            used += weight(&line);
+        let cost = counter.count(&line);
+        if used + cost <= budget {
+            used += cost;
             lines.push_str(&line);
             chosen.push(item);
         }
@@ -111,8 +113,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let found = self.search(query, &search).await?;
         let mut ranked = found.results;
         ranked.extend(self.unranked_preferences(read, &ranked));
-        let (memories, text) = assemble(ranked, top_k, budget);
-        let total_tokens = approx_tokens(&text);
+        let (memories, text) = assemble(ranked, top_k, budget, &self.tokens);
+        let total_tokens = self.tokens.count(&text);
         Ok(RecallResult {
             memories,
             total_tokens,

@@ -22,14 +22,16 @@ fn ids(items: &[MemoryItem]) -> Vec<&str> {
     items.iter().map(|m| m.id.as_str()).collect()
 }
 
+fn assemble(ranked: Vec<MemoryItem>, top_k: usize, budget: usize) -> (Vec<MemoryItem>, String) {
+    super::assemble(ranked, top_k, budget, &TokenCounter::default())
+}
+
 #[test]
-fn approximate_tokens_count_ascii_as_quarters_and_the_rest_as_whole_tokens() {
-    assert_eq!(approx_tokens(""), 0);
-    assert_eq!(approx_tokens("abcd"), 1);
-    assert_eq!(approx_tokens("abcde"), 2);
-    assert_eq!(approx_tokens("東京"), 2);
-    assert_eq!(approx_tokens("café"), 2, "3 quarters + 1 token");
-    assert_eq!(approx_tokens("<memory>\n</memory>"), 5);
+fn approx_tokens_is_the_estimate() {
+    for text in ["", "abcd", "東京", "café", "[SEMANTIC] User likes tea\n"] {
+        assert_eq!(approx_tokens(text), estimate_tokens(text), "{text:?}");
+    }
+    assert_eq!(approx_tokens("<memory>\n</memory>"), 7, "<, memory, >, the break, </, memory, >");
 }
 
 #[test]
@@ -79,26 +81,37 @@ fn the_budget_is_never_exceeded_and_long_memories_are_skipped() {
         item("a", "User lives in Lyon", None),
         item("b", "User has a cat named Tom", None),
     ];
-    // The long memory's line is 1011 characters: 253 tokens, so it fits only from 12 + 253 tokens on.
+    // The long memory's line is `[`, SEMANTIC (3), `]`, 200 words and the break: 206 tokens, so it fits
+    // only from 17 + 206 tokens on.
     for budget in 1..400 {
         let (chosen, text) = assemble(ranked.clone(), 10, budget);
         assert!(approx_tokens(&text) <= budget, "budget {budget}: {text}");
         assert_eq!(chosen.is_empty(), text.is_empty());
-        assert_eq!(chosen.iter().any(|m| m.id == "long"), budget >= 265, "budget {budget}");
+        assert_eq!(chosen.iter().any(|m| m.id == "long"), budget >= 223, "budget {budget}");
         // Once anything fits, the preference is in and comes first.
         if let Some(first) = chosen.first() {
             assert_eq!(first.id, "p");
         }
     }
-    // Wrapper (18 chars) + "[PROCEDURAL] Answer in French\n" (30) = 48 quarters = 12 tokens.
-    assert!(assemble(ranked.clone(), 10, 11).0.is_empty());
-    assert_eq!(ids(&assemble(ranked.clone(), 10, 12).0), ["p"]);
-    // "[SEMANTIC] User lives in Lyon\n" (30) brings it to 78 quarters: 20 tokens.
-    assert_eq!(ids(&assemble(ranked.clone(), 10, 19).0), ["p"]);
-    assert_eq!(ids(&assemble(ranked.clone(), 10, 20).0), ["p", "a"]);
+    // The wrapper (`<memory>\n` 4, `</memory>` 3) + "[PROCEDURAL] Answer in French\n" (`[`, PROCEDURAL 4,
+    // `]`, 3 words, the break: 10) = 17 tokens.
+    assert!(assemble(ranked.clone(), 10, 16).0.is_empty());
+    assert_eq!(ids(&assemble(ranked.clone(), 10, 17).0), ["p"]);
+    // "[SEMANTIC] User lives in Lyon\n" (`[`, SEMANTIC 3, `]`, 4 words, the break: 10) brings it to 27.
+    assert_eq!(ids(&assemble(ranked.clone(), 10, 26).0), ["p"]);
+    assert_eq!(ids(&assemble(ranked.clone(), 10, 27).0), ["p", "a"]);
     let (chosen, text) = assemble(ranked, 10, 2000);
     assert_eq!(ids(&chosen), ["p", "long", "a", "b"]);
     assert!(approx_tokens(&text) <= 2000);
+}
+
+#[test]
+fn an_injected_counter_sets_the_cost_of_each_line() {
+    let ranked: Vec<MemoryItem> = (0..5).map(|i| item(&i.to_string(), "a rather long fact", None)).collect();
+    let lines = TokenCounter::from_fn(|text| text.lines().count());
+    let (chosen, text) = super::assemble(ranked, 10, 4, &lines);
+    assert_eq!(ids(&chosen), ["0", "1"], "the wrapper's two lines and two memories");
+    assert_eq!(lines.count(&text), 4);
 }
 
 #[test]

@@ -32,6 +32,12 @@ impl Scope {
         Ok(scope)
     }
 
+    /// A stable text key for this scope (the ids joined by a unit separator), for records kept per scope.
+    pub fn key(&self) -> String {
+        let part = |id: &Option<String>| id.as_deref().unwrap_or("").to_owned();
+        format!("{}\u{1f}{}\u{1f}{}", part(&self.user_id), part(&self.agent_id), part(&self.run_id))
+    }
+
     /// True when `other` has every id this scope names (ids this scope leaves out may be anything).
     pub fn contains(&self, other: &Scope) -> bool {
         let fits = |want: &Option<String>, have: &Option<String>| want.is_none() || want == have;

@@ -37,7 +37,7 @@ pub struct SideRecord {
 pub struct SideMap(std::collections::BTreeMap<String, std::collections::BTreeMap<String, Value>>);
 
 impl SideMap {
-    /// Applies `writes` in order.
+    /// Applies `writes` in order (what a storage in RAM does with a commit).
     pub fn apply(&mut self, writes: &[SideWrite]) {
         for write in writes {
             match &write.value {
@@ -50,6 +50,18 @@ impl SideMap {
                     }
                 }
             }
+        }
+    }
+
+    /// Applies `writes` to the kinds already filled (what the engine's cache does with a commit): a kind
+    /// not read yet stays unread, and storage, which has the writes too, fills it whole when it is first read.
+    pub fn apply_to_filled(&mut self, writes: &[SideWrite]) {
+        for write in writes {
+            let Some(kind) = self.0.get_mut(&write.kind) else { continue };
+            match &write.value {
+                Some(value) => kind.insert(write.key.clone(), value.clone()),
+                None => kind.remove(&write.key),
+            };
         }
     }
 
@@ -88,6 +100,12 @@ mod tests {
 
     #[test]
     fn writes_apply_in_order_and_deletes_remove() {
+        let mut cache = SideMap::default();
+        cache.apply_to_filled(&[SideWrite::put("k", "lost", json!(0))]);
+        assert!(!cache.has("k"), "a cache write to an unread kind leaves it unread");
+        cache.fill("k", Vec::new());
+        cache.apply_to_filled(&[SideWrite::put("k", "kept", json!(1))]);
+        assert_eq!(cache.get("k", "kept"), Some(&json!(1)));
         let mut map = SideMap::default();
         map.apply(&[
             SideWrite::put("k", "b", json!(2)),

@@ -17,5 +17,10 @@ extern "C" {
 
 /// Converts a core error into a JS `MemoryError` with `code` (and `status` when an HTTP status is known).
 pub fn to_js_error(error: MemoryError) -> JsValue {
-    JsMemoryError::new(&error.to_string(), error.code(), error.http_status()).into()
+    coded_error(&error.to_string(), error.code(), error.http_status())
+}
+
+/// A JS `MemoryError` from its parts (for errors reported in events rather than thrown).
+pub fn coded_error(message: &str, code: &str, status: Option<u16>) -> JsValue {
+    JsMemoryError::new(message, code, status).into()
 }

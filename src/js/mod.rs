@@ -9,6 +9,8 @@ mod documents;
 mod error;
 mod graph;
 mod lifecycle;
+mod tiers;
+mod tokens;
 mod tools;
 
 use std::future::Future;
@@ -26,6 +28,7 @@ use crate::core::error::MemoryError;
 use crate::core::lifecycle::options::DeleteOptions;
 use crate::core::options::AddOptions;
 use crate::core::read::{ReadCall, ReadOptions};
+use crate::platform::background::Writer;
 use crate::platform::compose::{parts, split, Engine, Parts};
 use crate::platform::env_var;
 use crate::providers::config::{MemoryConfig, ResolvedConfig};
@@ -37,6 +40,15 @@ const TYPES: &'static str = include_str!("types.d.ts");
 #[wasm_bindgen]
 pub struct Memory {
     engine: Rc<Engine>,
+    /// The background writer behind `flush`.
+    writer: Rc<Writer>,
+}
+
+impl Memory {
+    fn over(engine: Rc<Engine>, config: &ResolvedConfig) -> Self {
+        let writer = Writer::new(engine.clone(), config.background, tiers::present);
+        Memory { engine, writer }
+    }
 }
 
 /// Runs `work` as a Promise that resolves to its serialised result or rejects with a coded error.
@@ -102,7 +114,7 @@ impl Memory {
             let why = "storage: persistent storage must be opened with `await Memory.open(config)`";
             return Err(to_js_error(MemoryError::InvalidConfig(why.into())));
         }
-        Ok(Memory { engine: Rc::new(parts.engine(&config)) })
+        Ok(Memory::over(Rc::new(parts.engine(&config)), &config))
     }
 
     /// Creates a memory and loads everything its storage holds into the search index.
@@ -112,7 +124,9 @@ impl Memory {
             let (config, parts) = configure(&config).map_err(to_js_error)?;
             let engine = Rc::new(parts.open(&config).await.map_err(to_js_error)?);
             engine.follow_remote();
-            Ok(Memory { engine }.into())
+            let memory = Memory::over(engine, &config);
+            memory.writer.resume().await.map_err(to_js_error)?;
+            Ok(memory.into())
         })
     }
 

@@ -957,12 +957,20 @@ export interface MemoryConfig {
   limits?: { maxMemoriesPerScope?: number | boolean };
   /** Message-by-message memory (`addMessage`): the boundary rules. */
   boundary?: BoundaryConfig;
+  /** The background writer behind `flush()`: debounce and concurrency. */
+  background?: BackgroundConfig;
   /**
    * The clock TTL, decay, `lastAccessedAt` and every timestamp read (milliseconds since the epoch, or a
    * `Date`), called each time the memory needs "now". Default: the system clock, which is also used when the
    * function throws or returns no finite time. Lets tests move time instead of sleeping.
    */
   now?: () => number | Date;
+  /**
+   * An exact tokenizer for every token budget (recall, context windows, formatForInjection, chunks), e.g.
+   * `(text) => tiktoken.encode(text).length` with npm `js-tiktoken`. Default: the built-in estimate
+   * (`countTokens`). A call that throws or returns no whole number ≥ 0 uses the estimate for that text.
+   */
+  countTokens?: (text: string) => number;
   /** mem0 compatibility; ignored. */
   version?: string;
   /** mem0 compatibility; ignored. */

@@ -1,6 +1,7 @@
 //! Platform adapters for wasm32: the global `fetch` (Window, Worker, Node, workerd) and the host's
 //! environment variables where it has them.
 
+pub mod background;
 mod callback;
 pub mod compose;
 mod env;

@@ -2,6 +2,7 @@
 // memories first, never over the token budget.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { countTokens } from "memwasm";
 import { T, makeMemory, rejectsWith, scriptedServer } from "./helpers.mjs";
 
 // Seed 004 §4's example memories, in the order the seed lists them.
@@ -14,8 +15,8 @@ const SEED = [
 ];
 const QUERY = "What is the user working on?";
 
-/** The documented token rule: ¼ token per ASCII character, 1 per other character, rounded up. */
-const approxTokens = (text) => Math.ceil([...text].reduce((n, c) => n + (c.charCodeAt(0) < 128 ? 1 : 4), 0) / 4);
+/** The library's token count (the estimate every budget uses; docs/token-counting.md). */
+const approxTokens = countTokens;
 
 const server = scriptedServer();
 

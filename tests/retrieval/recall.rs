@@ -59,16 +59,19 @@ fn preferences_come_first_even_when_the_query_misses_them() {
 #[test]
 fn the_budget_is_never_exceeded() {
     let engine = memory();
+    // The wrapper and the preference's line, counted as recall counts them: the smallest budget it fits in.
+    let fits = approx_tokens("<memory>\n")
+        + approx_tokens("</memory>")
+        + approx_tokens(&format!("[PROCEDURAL] {PREFERENCE}\n"));
     for budget in 1..=80 {
         let recalled = recall_with(&engine, "car insurance", &options(Some(10.0), Some(budget as f64))).unwrap();
         assert!(recalled.total_tokens <= budget, "{budget}: {}", recalled.text);
         assert_eq!(recalled.total_tokens, approx_tokens(&recalled.text));
-        // The preference goes first whenever it fits (16 tokens with the wrapper, see below).
+        // The preference goes first whenever it fits.
         let texts: Vec<&str> = recalled.memories.iter().map(|m| m.memory.as_str()).collect();
-        assert_eq!(texts.first() == Some(&PREFERENCE), budget >= 16, "{budget}: {texts:?}");
+        assert_eq!(texts.first() == Some(&PREFERENCE), budget >= fits, "{budget}: {texts:?}");
     }
-    // "<memory>\n</memory>" + "[PROCEDURAL] Always answer in metric units\n" = 61 characters: 16 tokens.
-    let tight = recall_with(&engine, "car", &options(None, Some(16.0))).unwrap();
+    let tight = recall_with(&engine, "car", &options(None, Some(fits as f64))).unwrap();
     assert_eq!(tight.memories[0].memory, PREFERENCE);
     // Too small for any line: nothing, not a broken block.
     let none = recall_with(&engine, "car", &options(None, Some(5.0))).unwrap();

@@ -8,35 +8,42 @@
 //! - `/api/v1/memories…` (`conversations_api`): seed 002's message-level memory (store a message, fetch by
 //!   type, search, conversation metadata, delete by filter, GroupChatFormat batches); tenant-wide tokens
 //!   only; answers and errors in the seed's envelopes.
-//! - A Cron Trigger (`scheduled`) purges expired memories and decays importance in every tenant.
+//! - `/v1/tiers/…` (`tiers_api`): seed 001's tiers — background flush (202, the add runs in `waitUntil`),
+//!   context window, daily journals, dream consolidation, core profile, dream diary, prompt injection;
+//!   tenant-wide tokens only.
+//! - A Cron Trigger (`scheduled`) purges expired memories and decays importance in every tenant, then
+//!   dreams over the scopes with new journal turns (`dreams`, at most `DREAM_MAX_SCOPES` per tenant).
 //!
 //! Graph memory is on when the var `GRAPH_ENABLED` is `"true"`; search then also returns `relations`.
 
 mod auth;
 mod conversations_api;
+mod dreams;
 mod error;
 mod memory_api;
 mod requests;
 mod scheduled;
 mod settings;
 mod sweep;
+mod tiers_api;
 mod v1;
 mod wire;
 
 use std::collections::HashMap;
 
 use memwasm::core::models::Embedder as _;
+use memwasm::core::tiers::BackgroundSettings;
 use memwasm::platform::compose::{parts, Engine};
 use worker::{event, Context, Env, Method, Request, Response};
 
 use self::error::ApiError;
 
 #[event(fetch)]
-async fn fetch(request: Request, env: Env, _ctx: Context) -> worker::Result<Response> {
+async fn fetch(request: Request, env: Env, ctx: Context) -> worker::Result<Response> {
     if conversations_api::route::is_family(&request.path()) {
         return conversations_api::serve(request, &env).await;
     }
-    match handle(request, &env).await {
+    match handle(request, &env, &ctx).await {
         Ok(response) => Ok(response),
         Err(error) => error.response(),
     }
@@ -60,14 +67,20 @@ pub(crate) async fn body(request: &mut Request, env: &Env) -> Result<Vec<u8>, Ap
 /// The engine of one request, over `tenant`'s slice of KV (loaded scope by scope as the request needs
 /// it, each scope's graph with it), and the vector length its embedder promises, when configured.
 fn engine(env: &Env, tenant: &str) -> Result<(Engine, Option<usize>), ApiError> {
+    let (engine, dimensions, _) = engine_with_background(env, tenant)?;
+    Ok((engine, dimensions))
+}
+
+/// `engine`, with the background writer's settings of the config (its retries).
+fn engine_with_background(env: &Env, tenant: &str) -> Result<(Engine, Option<usize>, BackgroundSettings), ApiError> {
     let config = settings::resolved_config(env, &auth::tenant_prefix(tenant))?;
     let live = settings::live_values(env, &config)?;
     let parts = parts(&config, &live)?;
     let dimensions = parts.embedder.dimensions();
-    Ok((parts.engine(&config), dimensions))
+    Ok((parts.engine(&config), dimensions, config.background))
 }
 
-async fn handle(mut request: Request, env: &Env) -> Result<Response, ApiError> {
+async fn handle(mut request: Request, env: &Env, ctx: &Context) -> Result<Response, ApiError> {
     let path = request.path();
     let memory_api = memory_api::route::memory_segments(&path);
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
@@ -84,6 +97,10 @@ async fn handle(mut request: Request, env: &Env) -> Result<Response, ApiError> {
     }
     if !caller.admin {
         return Err(ApiError::forbidden("the /v1/ routes act on the whole tenant: they take a tenant-wide token"));
+    }
+    if segments.get(1) == Some(&"tiers") {
+        let (engine, _, background) = engine_with_background(env, &caller.tenant)?;
+        return tiers_api::handle(engine, background, ctx, method, &segments[2..], pairs, &body).await;
     }
     let (engine, _) = engine(env, &caller.tenant)?;
     v1::handle(&engine, method, &segments[1..], &path, pairs, &body).await

@@ -35,7 +35,7 @@ fn invalid(why: impl Into<String>) -> ApiError {
 }
 
 /// The body as a JSON object: malformed JSON is `INVALID_JSON`, anything but an object `INVALID_INPUT`.
-fn object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
+pub fn object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
     match serde_json::from_slice(body).map_err(ApiError::invalid_json)? {
         Value::Object(object) => Ok(object),
         _ => Err(invalid("the body must be a JSON object")),
@@ -44,7 +44,7 @@ fn object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
 
 /// Reads `value` as `T`; a wrong shape is `INVALID_INPUT` naming the field. The wire is snake_case: the
 /// library's camelCase names (`userId`) are refused here, though the library itself would take them.
-fn shaped<T: DeserializeOwned>(what: &str, value: Value) -> Result<T, ApiError> {
+pub fn shaped<T: DeserializeOwned>(what: &str, value: Value) -> Result<T, ApiError> {
     if let Some(key) = value.as_object().and_then(|fields| fields.keys().find(|k| k.chars().any(char::is_uppercase))) {
         return Err(invalid(format!("{what}: unknown field `{key}` (the REST API's fields are snake_case)")));
     }

@@ -1,37 +1,63 @@
 //! The Cron Trigger (`[triggers] crons` in `wrangler.toml`): in every tenant some token of
 //! `MEMORY_TOKENS` names, purges expired memories and decays importance (see `sweep`), with the decay
-//! defaults of the vars. A tenant that fails is logged and the others still run.
+//! defaults of the vars, then dreams over the scopes with new journal turns (see `dreams`). A tenant that
+//! fails is logged and the others still run; a failed sweep does not stop the tenant's dreams.
 
+use memwasm::platform::compose::Engine;
 use worker::{console_error, console_log, event, Env, ScheduleContext, ScheduledEvent};
 
+use crate::dreams::dream_tenant;
 use crate::error::ApiError;
 use crate::sweep::{sweep, Swept};
 use crate::{auth, engine, settings};
 
-/// Sweeps one tenant with a fresh engine (so each tenant starts with an empty index).
-async fn sweep_tenant(env: &Env, tenant: &str) -> Result<Swept, ApiError> {
-    let (engine, _) = engine(env, tenant)?;
-    sweep(&engine, settings::decay_defaults(env)?).await
+/// Sweeps one tenant.
+async fn sweep_tenant(env: &Env, engine: &Engine) -> Result<Swept, ApiError> {
+    sweep(engine, settings::decay_defaults(env)?).await
+}
+
+/// Sweeps, then dreams in, one tenant with a fresh engine (so each tenant starts with an empty index).
+async fn run_tenant(env: &Env, cron: &str, tenant: &str, max_scopes: Option<usize>) {
+    let engine = match engine(env, tenant) {
+        Ok((engine, _)) => engine,
+        Err(error) => {
+            return console_error!("memwasm cron ({cron}): tenant {tenant:?}: {}: {}", error.code, error.message)
+        }
+    };
+    match sweep_tenant(env, &engine).await {
+        Ok(swept) => console_log!(
+            "memwasm decay ({cron}): tenant {tenant:?}: purged {}, decayed {}, forgotten {}",
+            swept.purged,
+            swept.decayed,
+            swept.forgotten
+        ),
+        Err(error) => console_error!("memwasm decay ({cron}): tenant {tenant:?}: {}: {}", error.code, error.message),
+    }
+    let Some(max_scopes) = max_scopes else { return };
+    match dream_tenant(&engine, tenant, max_scopes).await {
+        Ok(d) => console_log!(
+            "memwasm dream ({cron}): tenant {tenant:?}: dreamed {}, unchanged {}, failed {}, deferred {}",
+            d.dreamed,
+            d.unchanged,
+            d.failed,
+            d.deferred
+        ),
+        Err(error) => console_error!("memwasm dream ({cron}): tenant {tenant:?}: {}: {}", error.code, error.message),
+    }
 }
 
 #[event(scheduled)]
 async fn cron(event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
+    let cron = event.cron();
     let tenants = match auth::tenants(&env) {
         Ok(tenants) => tenants,
-        Err(error) => return console_error!("memwasm decay ({}): {}: {}", event.cron(), error.code, error.message),
+        Err(error) => return console_error!("memwasm cron ({cron}): {}: {}", error.code, error.message),
     };
+    // A bad DREAM_MAX_SCOPES skips the dreams, not the sweep.
+    let max_scopes = settings::dream_max_scopes(&env)
+        .map_err(|error| console_error!("memwasm dream ({cron}): {}: {}", error.code, error.message))
+        .ok();
     for tenant in tenants {
-        match sweep_tenant(&env, &tenant).await {
-            Ok(swept) => console_log!(
-                "memwasm decay ({}): tenant {tenant:?}: purged {}, decayed {}, forgotten {}",
-                event.cron(),
-                swept.purged,
-                swept.decayed,
-                swept.forgotten
-            ),
-            Err(error) => {
-                console_error!("memwasm decay ({}): tenant {tenant:?}: {}: {}", event.cron(), error.code, error.message)
-            }
-        }
+        run_tenant(&env, &cron, &tenant, max_scopes).await;
     }
 }

@@ -11,6 +11,7 @@
 //! | `MAX_RETRIES`, `MAX_BODY_BYTES`, `GRAPH_ENABLED` (`"true"` / `"false"`) | retries, request size, graph memory |
 //! | `MEMORY_API_ENABLED` (`"true"` default / `"false"`) | the `/api/v1/memory/` routes (503 when off) |
 //! | `DECAY_HALF_LIFE_DAYS`, `DECAY_FORGET_BELOW` | defaults of importance decay (30 days, 0.2) |
+//! | `DREAM_MAX_SCOPES` | scopes the Cron Trigger dreams over per tenant and run (default 50; `0`: none) |
 
 use memwasm::core::lifecycle::decay::DecayOptions;
 use memwasm::platform::compose::LiveValues;
@@ -22,6 +23,8 @@ use crate::error::ApiError;
 
 /// Largest request body when `MAX_BODY_BYTES` is not set: 1 MiB.
 const DEFAULT_MAX_BODY_BYTES: usize = 1 << 20;
+/// Scopes dreamt over per tenant and cron run when `DREAM_MAX_SCOPES` is not set.
+const DEFAULT_DREAM_MAX_SCOPES: usize = 50;
 /// The binding Workers AI models run through.
 const AI_BINDING: &str = "AI";
 /// The KV namespace binding holding memories and history.
@@ -75,6 +78,11 @@ pub fn decay_defaults(env: &Env) -> Result<DecayOptions, ApiError> {
         half_life_days: decimal(env, "DECAY_HALF_LIFE_DAYS")?,
         forget_below: decimal(env, "DECAY_FORGET_BELOW")?,
     })
+}
+
+/// Scopes the Cron Trigger dreams over per tenant and run.
+pub fn dream_max_scopes(env: &Env) -> Result<usize, ApiError> {
+    Ok(number(env, "DREAM_MAX_SCOPES")?.map_or(DEFAULT_DREAM_MAX_SCOPES, |n| n as usize))
 }
 
 /// The largest request body accepted.

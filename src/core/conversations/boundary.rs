@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::message::PendingMessage;
 use crate::core::config::invalid;
 use crate::core::error::Result;
-use crate::core::recall::approx_tokens;
+use crate::core::tokens::estimate_tokens;
 
 /// Default longest pause inside an episode, in minutes.
 pub const DEFAULT_MAX_GAP_MINUTES: f64 = 30.0;
@@ -91,10 +91,9 @@ impl BoundarySettings {
     }
 }
 
-/// Estimated tokens of a message as the prompts show it (`name: content`): a quarter token per ASCII
-/// character and one per other character (recall's estimate).
+/// Estimated tokens of a message as the prompts show it (`name: content`), by [`estimate_tokens`].
 pub fn message_tokens(message: &PendingMessage) -> usize {
-    approx_tokens(message.display_name()) + approx_tokens(&message.content) + 1
+    estimate_tokens(message.display_name()) + estimate_tokens(&message.content) + 1
 }
 
 /// What closed an episode.
@@ -172,7 +171,7 @@ mod tests {
         let three: Vec<PendingMessage> = (0..3).map(|i| message(i, "hi")).collect();
         assert_eq!(settings.full(&three), Some(Cause::MaxMessages));
         assert_eq!(settings.full(&[message(0, &"word ".repeat(20))]), Some(Cause::MaxTokens));
-        assert_eq!(message_tokens(&message(0, "hello world!")), 2 + 3 + 1, "alice ≈ 2, 12 characters ≈ 3, 1");
+        assert_eq!(message_tokens(&message(0, "hello world!")), 1 + 3 + 1, "alice, hello world !, the `: `");
         assert_eq!(serde_json::to_value(Cause::MaxMessages).unwrap(), "maxMessages");
     }
 }

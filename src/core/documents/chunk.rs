@@ -13,12 +13,11 @@
 //! So chunks are 50 to 300 tokens, except: a text of under 50 tokens is one chunk; a short chunk between
 //! two neighbours too big to take it stays short; a code block, or a sentence, longer than 300 tokens is
 //! one chunk of its own. A chunk is a slice of the cleaned text, separators included (`\n\n` between merged
-//! paragraphs). Tokens are counted with the library's estimate, [`approx_tokens`]: a quarter token per
-//! ASCII character and one per other character (CJK, emoji), rounded up.
+//! paragraphs). Tokens are counted with the library's estimate of `cl100k_base` counts, [`estimate_tokens`].
 
 use super::fence::{classify, Line};
 use super::sentences::sentences;
-use crate::core::recall::approx_tokens;
+use crate::core::tokens::estimate_tokens;
 
 /// Paragraphs longer than this are split at sentences (seed 004 §1.3: `MAX_CHUNK_TOKENS`).
 pub const MAX_CHUNK_TOKENS: usize = 300;
@@ -29,7 +28,7 @@ pub const MIN_CHUNK_TOKENS: usize = 50;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Chunk {
     pub text: String,
-    /// `approx_tokens(text)`.
+    /// `estimate_tokens(text)`.
     pub tokens: usize,
 }
 
@@ -37,7 +36,7 @@ pub struct Chunk {
 type Span = (usize, usize);
 
 fn tokens(text: &str, (start, end): Span) -> usize {
-    approx_tokens(&text[start..end])
+    estimate_tokens(&text[start..end])
 }
 
 /// The chunks of `text`, a text cleaned by `clean`, in order.

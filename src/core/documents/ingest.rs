@@ -52,7 +52,7 @@ pub enum DiscardReason {
 #[serde(rename_all = "camelCase")]
 pub struct IngestedChunk {
     pub text: String,
-    /// `approx_tokens(text)`.
+    /// `estimate_tokens(text)`.
     pub tokens: usize,
     /// The computed importance, in [0, 1].
     pub importance: f64,

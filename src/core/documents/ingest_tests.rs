@@ -15,14 +15,17 @@ type Rig = Doubles<NoLlm, Letters, KeepingStorage>;
 /// Two paragraphs of over 50 tokens with no salience signal (no names, numbers, preferences or jargon).
 const GARDEN: &str = "the garden behind the old house grows tomatoes and beans every summer, and the neighbours \
                       often stop by the fence to talk about the weather, the birds and the slow progress of the \
-                      vines along the wall.";
+                      vines along the wall, while in the evening the whole family sits outside under the old tree \
+                      and listens to the wind moving through the leaves.";
 const KITCHEN: &str = "a kettle sings on the stove while bread cools by the window, and somebody hums an old song \
                        without knowing the words, which makes everybody in the warm kitchen smile a little and \
-                       reach for another slice.";
+                       reach for another slice, while the cat sleeps on a chair beside the open door and the clock \
+                       ticks softly.";
 /// `GARDEN`'s words in another order: another text (another hash), the same letters (the same vector).
-const GARDEN_SHUFFLED: &str = "wall the along vines the of progress slow the and birds the weather, the about talk \
-                               to fence the by stop often neighbours the and, summer every beans and tomatoes grows \
-                               house old the behind garden the.";
+const GARDEN_SHUFFLED: &str = "leaves the through moving wind the to listens and tree old the under outside sits \
+                               family whole the evening the in while wall the along vines the of progress slow the \
+                               and birds the weather, the about talk to fence the by stop often neighbours the and, \
+                               summer every beans and tomatoes grows house old the behind garden the.";
 
 fn rig() -> Rig {
     Doubles { llm: NoLlm, embedder: Letters::new(26), storage: KeepingStorage::new() }

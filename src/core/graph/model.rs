@@ -52,8 +52,7 @@ pub enum GraphRecord {
 
 /// A stable key per scope: entity names and relation triples compare case-insensitively.
 fn scope_key(scope: &Scope) -> String {
-    let part = |id: &Option<String>| id.as_deref().unwrap_or("").to_owned();
-    format!("{}\u{1f}{}\u{1f}{}", part(&scope.user_id), part(&scope.agent_id), part(&scope.run_id))
+    scope.key()
 }
 
 /// The key of the entity called `name` (any case) in `scope`.

@@ -17,6 +17,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.clock = clock;
     }
 
+    /// Counts tokens with `counter` from now on (e.g. an exact BPE tokenizer an app supplies).
+    pub fn set_token_counter(&mut self, counter: crate::core::tokens::TokenCounter) {
+        self.tokens = counter;
+    }
+
     /// Uses `settings` (`importance.minToStore`, `limits`) from now on.
     pub fn set_lifecycle(&mut self, settings: LifecycleSettings) {
         self.lifecycle = settings;

@@ -17,6 +17,7 @@ const LIVE_PATHS: &[&[&str]] = &[
     &["embedder", "binding"],
     &["storage", "binding"],
     &["now"],
+    &["countTokens"],
 ];
 
 /// The live values of one config, keyed by dotted path (e.g. `"storage.binding"`).
@@ -86,6 +87,22 @@ pub fn js_clock(now: &JsValue) -> crate::core::error::Result<Clock> {
             millis as i64
         } else {
             Clock::default().now_ms()
+        }
+    }))
+}
+
+/// `countTokens: (text) => number` in the config: an exact tokenizer (e.g. `js-tiktoken`) for every budget.
+/// A call that throws or returns no whole number ≥ 0 falls back to the library's estimate for that text.
+pub fn js_token_counter(count: &JsValue) -> crate::core::error::Result<crate::core::tokens::TokenCounter> {
+    let count: js_sys::Function = count
+        .dyn_ref::<js_sys::Function>()
+        .cloned()
+        .ok_or_else(|| crate::core::config::invalid("countTokens", "must be a function (text: string) => number"))?;
+    Ok(crate::core::tokens::TokenCounter::from_fn(move |text| {
+        let counted = count.call1(&JsValue::NULL, &JsValue::from_str(text)).ok().and_then(|n| n.as_f64());
+        match counted {
+            Some(n) if n >= 0.0 && n.fract() == 0.0 && n.is_finite() => n as usize,
+            _ => crate::core::tokens::estimate_tokens(text),
         }
     }))
 }

@@ -5,7 +5,7 @@ mod live;
 mod models;
 mod storage;
 
-pub use live::{js_clock, split, LiveValues};
+pub use live::{js_clock, js_token_counter, split, LiveValues};
 pub use models::{LiveEmbedder, LiveLlm};
 pub use storage::AnyStorage;
 
@@ -15,6 +15,7 @@ use crate::core::kv::KvStorage;
 use crate::core::memory::MemoryEngine;
 use crate::core::storage::InMemoryStorage;
 use crate::core::time::Clock;
+use crate::core::tokens::TokenCounter;
 use crate::core::vector_store::InMemoryVectorStore;
 use crate::platform::indexeddb::IndexedDbStorage;
 use crate::platform::{FetchClient, JsKv};
@@ -37,6 +38,8 @@ pub struct Parts {
     pub index: InMemoryVectorStore,
     /// The config's `now` callback, else the system clock.
     pub clock: Clock,
+    /// The config's `countTokens` callback, else the estimate.
+    pub tokens: TokenCounter,
 }
 
 /// Picks the implementations `config` asks for.
@@ -59,7 +62,11 @@ pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
         Some(now) => js_clock(now)?,
         None => Clock::default(),
     };
-    Ok(Parts { llm, embedder, storage, index, clock })
+    let tokens = match live.get("countTokens") {
+        Some(count) => js_token_counter(count)?,
+        None => TokenCounter::default(),
+    };
+    Ok(Parts { llm, embedder, storage, index, clock, tokens })
 }
 
 impl Parts {
@@ -72,6 +79,7 @@ impl Parts {
         engine.set_lifecycle(config.lifecycle);
         engine.set_boundary(config.boundary);
         engine.set_clock(clock);
+        engine.set_token_counter(self.tokens);
         if config.graph_enabled {
             engine.set_graph(Vec::new());
         }
@@ -86,6 +94,7 @@ impl Parts {
         engine.set_lifecycle(config.lifecycle);
         engine.set_boundary(config.boundary);
         engine.set_clock(clock);
+        engine.set_token_counter(self.tokens);
         if config.graph_enabled {
             engine.enable_graph().await?;
         }

@@ -57,6 +57,8 @@ pub struct MemoryConfig {
     pub limits: Option<LimitOptions>,
     /// `{maxGapMinutes, maxMessages, maxTokens, llm}`: when `addMessage` closes a group's buffer.
     pub boundary: Option<BoundaryOptions>,
+    /// `{debounceMs, concurrency}`: the background writer behind `flush()`.
+    pub background: Option<crate::core::tiers::BackgroundOptions>,
     /// mem0 compatibility; ignored.
     pub version: Option<Value>,
     /// mem0 compatibility (its SQLite path); ignored.
@@ -131,6 +133,8 @@ pub struct ResolvedConfig {
     pub lifecycle: LifecycleSettings,
     /// `boundary`: message-by-message memory's boundary rules.
     pub boundary: BoundarySettings,
+    /// `background` and `retry`: the background writer's debounce, concurrency and retries.
+    pub background: crate::core::tiers::BackgroundSettings,
 }
 
 fn openai_default() -> ProviderConfig {
@@ -171,6 +175,10 @@ impl MemoryConfig {
             prompts: self.custom_prompts.unwrap_or_default().resolve()?,
             lifecycle: LifecycleSettings::resolve(self.importance, self.limits)?,
             boundary: BoundarySettings::resolve(self.boundary)?,
+            background: crate::core::tiers::BackgroundSettings::resolve(
+                self.background,
+                (retry.max_retries, retry.base_delay_ms, retry.max_delay_ms),
+            )?,
         })
     }
 }

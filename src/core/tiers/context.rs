@@ -1,0 +1,144 @@
+//! The context tier (seed 001, LangMem's `summarize_messages`): a conversation kept within a token budget.
+//! While it fits, it is returned as is; when a push makes it overflow, the oldest turns are folded into a
+//! running summary with one LLM call that sees the previous summary and the turns leaving the window — never
+//! the whole history again — and the window becomes `[summary as a system message, …the last turns]`.
+//! The summary and the turns kept are a side record per scope, so a reload continues where it stopped.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::prompts::{summary_input, SUMMARY_PROMPT};
+use super::CONTEXT;
+use crate::core::error::{MemoryError, Result};
+use crate::core::memory::MemoryEngine;
+use crate::core::models::{Embedder, Llm, LlmRequest};
+use crate::core::scope::Scope;
+use crate::core::side_records::SideWrite;
+use crate::core::storage::Storage;
+use crate::core::types::Message;
+use crate::core::vector_store::VectorStore;
+
+/// Tokens a chat message costs beyond its role and content (OpenAI's chat format: about 4).
+pub const MESSAGE_OVERHEAD: usize = 4;
+
+/// A context window: whose it is, its budget and how many turns it always keeps verbatim.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContextWindow {
+    pub scope: Scope,
+    pub max_tokens: usize,
+    pub keep_last: usize,
+}
+
+/// What a window holds, as stored.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ContextState {
+    pub summary: Option<String>,
+    /// The turns not yet folded into the summary.
+    pub messages: Vec<Message>,
+    /// Turns folded into the summary so far.
+    pub summarized: usize,
+}
+
+/// What `push` returns.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContextResult {
+    /// What to send to the model: the summary as a system message (once there is one), then the turns.
+    pub messages: Vec<Message>,
+    pub summary: Option<String>,
+    /// Turns this push folded into the summary (0 when everything fitted).
+    pub summarized: usize,
+    /// Tokens of `messages`, as the memory counts them.
+    pub total_tokens: usize,
+}
+
+/// The summary as the system message that opens the window.
+pub fn summary_message(summary: &str) -> Message {
+    Message { role: "system".into(), content: format!("Summary of the conversation so far:\n{summary}") }
+}
+
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+    /// Tokens of one chat message.
+    pub fn message_tokens(&self, message: &Message) -> usize {
+        self.count_tokens(&message.role) + self.count_tokens(&message.content) + MESSAGE_OVERHEAD
+    }
+
+    fn window_tokens(&self, summary: Option<&str>, messages: &[Message]) -> usize {
+        let opening = summary.map_or(0, |s| self.message_tokens(&summary_message(s)));
+        opening + messages.iter().map(|m| self.message_tokens(m)).sum::<usize>()
+    }
+
+    /// What `window` holds now (empty before its first push).
+    pub async fn context_state(&self, scope: &Scope) -> Result<ContextState> {
+        let value = self.side_record(CONTEXT, &scope.key()).await?;
+        Ok(value.and_then(|value| serde_json::from_value(value).ok()).unwrap_or_default())
+    }
+
+    /// Adds `turns` to `window` and returns it within budget, folding the oldest turns into the running
+    /// summary when it overflows. A failed summary call rejects with the model's coded error and changes
+    /// nothing. The newest turn is always kept, even when it alone exceeds the budget.
+    pub async fn context_push(&self, window: &ContextWindow, turns: Vec<Message>) -> Result<ContextResult> {
+        if let Some(index) = turns.iter().position(|t| t.role.trim().is_empty()) {
+            return Err(MemoryError::InvalidInput(format!("messages[{index}].role must be a non-empty string")));
+        }
+        let _guard = self.conversations.locks.lock(&format!("context:{}", window.scope.key())).await;
+        let mut state = self.context_state(&window.scope).await?;
+        state.messages.extend(turns);
+        let mut folded = 0;
+        if self.window_tokens(state.summary.as_deref(), &state.messages) > window.max_tokens {
+            folded = self.fold(window, &mut state).await?;
+        }
+        let value = serde_json::to_value(&state).unwrap_or(Value::Null);
+        self.write_side(vec![SideWrite::put(CONTEXT, &window.scope.key(), value)]).await?;
+        let mut messages: Vec<Message> = state.summary.iter().map(|s| summary_message(s)).collect();
+        messages.extend(state.messages);
+        let total_tokens = messages.iter().map(|m| self.message_tokens(m)).sum();
+        Ok(ContextResult { messages, summary: state.summary, summarized: folded, total_tokens })
+    }
+
+    /// Folds the oldest turns of an overflowing `state` into its summary; returns how many.
+    async fn fold(&self, window: &ContextWindow, state: &mut ContextState) -> Result<usize> {
+        let summary_budget = (window.max_tokens / 4).max(1);
+        let turns_budget = window.max_tokens.saturating_sub(summary_budget);
+        let last = state.messages.len().saturating_sub(1);
+        let mut split = state.messages.len().saturating_sub(window.keep_last).max(1).min(last);
+        while split < last && self.window_tokens(None, &state.messages[split..]) > turns_budget {
+            split += 1;
+        }
+        if split == 0 {
+            return Ok(0);
+        }
+        let input = summary_input(state.summary.as_deref(), &state.messages[..split]);
+        let reply = self.llm.generate(&LlmRequest::text(SUMMARY_PROMPT, &input)).await?;
+        if reply.trim().is_empty() {
+            return Err(MemoryError::LlmResponse("the summary reply was empty".into()));
+        }
+        let room = window.max_tokens.saturating_sub(self.window_tokens(None, &state.messages[split..]));
+        state.summary = Some(self.fit_summary(reply.trim(), room));
+        state.messages.drain(..split);
+        state.summarized += split;
+        Ok(split)
+    }
+
+    /// `summary`, cut at a word boundary (marked `…`) so that its system message takes at most `room` tokens
+    /// (just `…` when not even one word fits).
+    fn fit_summary(&self, summary: &str, room: usize) -> String {
+        if self.message_tokens(&summary_message(summary)) <= room {
+            return summary.to_owned();
+        }
+        let words: Vec<&str> = summary.split_whitespace().collect();
+        let (mut low, mut high) = (0, words.len());
+        while low < high {
+            let middle = (low + high).div_ceil(2);
+            let cut = words[..middle].join(" ") + " …";
+            match self.message_tokens(&summary_message(&cut)) <= room {
+                true => low = middle,
+                false => high = middle - 1,
+            }
+        }
+        match low {
+            0 => "…".to_owned(),
+            n => words[..n].join(" ") + " …",
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! The background writer's queue (seed 001 D5, DeerFlow's `MemoryUpdateQueue`), as a plain state machine
+//! the platform drives with its timers: turns flushed for a scope wait until `debounceMs` passed without a
+//! new one, then go to one `add()`; at most `concurrency` scopes run at once, one batch per scope at a time;
+//! a failed batch is retried with a doubling delay, then given up (and reported).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+pub use super::settings::BackgroundSettings;
+use crate::core::scope::Scope;
+use crate::core::types::Message;
+
+/// The turns waiting for one scope (persisted, so a closed tab resumes them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Batch {
+    pub scope: Scope,
+    pub messages: Vec<Message>,
+    /// When the last turn arrived, or when a retry is due (ms since the epoch).
+    pub due_after: i64,
+    /// Failed attempts so far.
+    pub attempts: u32,
+}
+
+/// What became of a batch that ran.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Settled {
+    Done,
+    /// It failed and will be tried again at the batch's `due_after`.
+    Retrying,
+    /// It failed this many times (`max_retries + 1`); its turns were dropped.
+    GaveUp(u32),
+}
+
+/// The queue: waiting batches by scope key, and the scopes running now.
+#[derive(Debug, Default)]
+pub struct Queue {
+    pub settings: BackgroundSettings,
+    waiting: BTreeMap<String, Batch>,
+    running: BTreeMap<String, Batch>,
+}
+
+impl Queue {
+    pub fn new(settings: BackgroundSettings) -> Self {
+        Self { settings, ..Self::default() }
+    }
+
+    /// Adds `messages` for `scope` at `now`: joins the scope's waiting batch (restarting its debounce) or
+    /// starts one. Returns the batch as it now is, to persist.
+    pub fn push(&mut self, scope: &Scope, messages: Vec<Message>, now: i64) -> Batch {
+        let debounced = now + i64::from(self.settings.debounce_ms);
+        let batch = self.waiting.entry(scope.key()).or_insert_with(|| Batch {
+            scope: scope.clone(),
+            messages: Vec::new(),
+            due_after: debounced,
+            attempts: 0,
+        });
+        batch.messages.extend(messages);
+        batch.due_after = batch.due_after.max(debounced);
+        batch.clone()
+    }
+
+    /// Puts back a persisted batch (on open), unless its scope already waits.
+    pub fn restore(&mut self, batch: Batch) {
+        self.waiting.entry(batch.scope.key()).or_insert(batch);
+    }
+
+    /// Takes the batches due at `now`, oldest due first, as far as `concurrency` allows; they count as
+    /// running until `settle`.
+    pub fn take_due(&mut self, now: i64) -> Vec<Batch> {
+        let free = self.settings.concurrency.saturating_sub(self.running.len());
+        let mut due: Vec<(i64, String)> = self
+            .waiting
+            .iter()
+            .filter(|(key, batch)| batch.due_after <= now && !self.running.contains_key(*key))
+            .map(|(key, batch)| (batch.due_after, key.clone()))
+            .collect();
+        due.sort();
+        due.truncate(free);
+        due.into_iter()
+            .filter_map(|(_, key)| {
+                let batch = self.waiting.remove(&key)?;
+                self.running.insert(key, batch.clone());
+                Some(batch)
+            })
+            .collect()
+    }
+
+    /// Records how `batch` ended at `now`. A failed one goes back to wait (merged before any turns that
+    /// arrived meanwhile) with its retry delay, or is given up.
+    pub fn settle(&mut self, mut batch: Batch, failed: bool, now: i64) -> Settled {
+        let key = batch.scope.key();
+        self.running.remove(&key);
+        if !failed {
+            return Settled::Done;
+        }
+        batch.attempts += 1;
+        if batch.attempts > self.settings.max_retries {
+            return Settled::GaveUp(batch.attempts);
+        }
+        let doubling = 1u64 << (batch.attempts - 1).min(20);
+        let delay = (u64::from(self.settings.base_delay_ms) * doubling).min(u64::from(self.settings.max_delay_ms));
+        batch.due_after = now + delay as i64;
+        if let Some(newer) = self.waiting.remove(&key) {
+            batch.messages.extend(newer.messages);
+            batch.due_after = batch.due_after.max(newer.due_after);
+        }
+        self.waiting.insert(key, batch);
+        Settled::Retrying
+    }
+
+    /// Every turn of `scope` not yet written — running, then waiting — as one batch: what to persist after a
+    /// change (`None`: nothing left, delete the record).
+    pub fn unwritten(&self, scope: &Scope) -> Option<Batch> {
+        let key = scope.key();
+        match (self.running.get(&key), self.waiting.get(&key)) {
+            (None, None) => None,
+            (Some(batch), None) | (None, Some(batch)) => Some(batch.clone()),
+            (Some(running), Some(waiting)) => {
+                let mut batch = running.clone();
+                batch.messages.extend(waiting.messages.iter().cloned());
+                batch.due_after = waiting.due_after;
+                Some(batch)
+            }
+        }
+    }
+
+    /// When the next waiting batch is due (`None` when none waits).
+    pub fn next_due(&self) -> Option<i64> {
+        self.waiting.iter().filter(|(key, _)| !self.running.contains_key(*key)).map(|(_, b)| b.due_after).min()
+    }
+
+    /// True when nothing waits and nothing runs.
+    pub fn is_idle(&self) -> bool {
+        self.waiting.is_empty() && self.running.is_empty()
+    }
+
+    /// Scopes running now.
+    pub fn running(&self) -> usize {
+        self.running.len()
+    }
+}
+
+#[cfg(test)]
+#[path = "queue_tests.rs"]
+mod tests;

@@ -1,0 +1,87 @@
+//! Seed 001's tiers over REST, under `/v1/tiers/`: tenant-wide tokens only, snake_case JSON, scope ids
+//! (`user_id`, `agent_id`, `run_id`) in the body or the query string. A key a route does not use is
+//! refused by name (`INVALID_INPUT`); no scope is `SCOPE_REQUIRED`; model failures are 429 / 502.
+//!
+//! | route | body / query | answer |
+//! |---|---|---|
+//! | `POST /v1/tiers/flush` | `{messages, scope}` | 202 `{queued, date}` once journaled and queued; the add runs after the answer |
+//! | `POST /v1/tiers/context` | `{messages, max_tokens, keep_last?, scope}` | `{messages, summary, summarized, total_tokens}` |
+//! | `GET /v1/tiers/journal` | `?scope&date=YYYY-MM-DD` (default today, UTC) | `{date, markdown}`; 404 when none |
+//! | `GET /v1/tiers/journals` | `?scope&since=YYYY-MM-DD` | `{results: [{date, turns, markdown, hash, consolidated}]}` |
+//! | `POST /v1/tiers/dream` | `{scope, lookback_days?}` | `{dreamed, journals, profile, results, warnings, reason}` |
+//! | `GET /v1/tiers/profile` | `?scope` | `{markdown, updated_at}`; 404 before the first dream |
+//! | `GET /v1/tiers/diary` | `?scope` | `{results: [{at, journals, reason, profile_changed, events}]}` |
+//! | `GET /v1/tiers/inject` | `?scope&max_tokens=…` | `{text, total_tokens, profile, memories: [item]}` |
+
+mod flush;
+mod params;
+pub mod wire;
+
+use std::collections::HashMap;
+
+use memwasm::core::tiers::{day_of, BackgroundSettings, ContextWindow, TierCall};
+use memwasm::platform::compose::Engine;
+use serde::Serialize;
+use worker::{Context, Method, Response};
+
+use self::params::{messages_body, options_body, query, wire_error};
+use self::wire::{Day, Diary, Dream, Injected, Journal, Profile};
+use crate::error::ApiError;
+use crate::wire::Results;
+
+fn json<T: Serialize>(value: &T) -> Result<Response, ApiError> {
+    Ok(Response::from_json(value)?)
+}
+
+/// Answers `method` on `segments` (after `/v1/tiers/`); `background` configures the flush's writer.
+pub async fn handle(
+    engine: Engine,
+    background: BackgroundSettings,
+    ctx: &Context,
+    method: Method,
+    segments: &[&str],
+    pairs: HashMap<String, String>,
+    body: &[u8],
+) -> Result<Response, ApiError> {
+    match (&method, segments) {
+        (Method::Post, ["flush"]) => flush::flush(engine, background, ctx, body).await,
+        (Method::Post, ["context"]) => {
+            let (messages, tier) = messages_body(body, TierCall::Context)?;
+            let keep_last = tier.options.keep_last().map_err(wire_error)?;
+            let window = ContextWindow { max_tokens: tier.max_tokens()?, keep_last, scope: tier.scope };
+            json(&wire::Context::from(engine.context_push(&window, messages).await?))
+        }
+        (Method::Get, ["journal"]) => {
+            let tier = query(&pairs, TierCall::Journal)?;
+            let date = tier.options.date().map_err(wire_error)?.unwrap_or_else(|| day_of(engine.now_ms()));
+            match engine.journal(&tier.scope, Some(&date)).await? {
+                Some(markdown) => json(&Journal { date, markdown }),
+                None => Err(ApiError::not_found(format!("a journal of {date} for this scope"))),
+            }
+        }
+        (Method::Get, ["journals"]) => {
+            let tier = query(&pairs, TierCall::Journals)?;
+            let since = tier.options.since().map_err(wire_error)?;
+            let days = engine.journals(&tier.scope, since.as_deref()).await?;
+            json(&Results { results: days.into_iter().map(Day::from).collect() })
+        }
+        (Method::Post, ["dream"]) => {
+            let tier = options_body(body, TierCall::Dream)?;
+            let lookback_days = tier.options.lookback_days().map_err(wire_error)?;
+            json(&Dream::from(engine.dream(&tier.scope, lookback_days).await?))
+        }
+        (Method::Get, ["profile"]) => match engine.core_profile(&query(&pairs, TierCall::CoreProfile)?.scope).await? {
+            Some(profile) => json(&Profile::from(profile)),
+            None => Err(ApiError::not_found("a core profile for this scope")),
+        },
+        (Method::Get, ["diary"]) => {
+            let entries = engine.dream_diary(&query(&pairs, TierCall::CoreProfile)?.scope).await?;
+            json(&Results { results: entries.into_iter().map(Diary::from).collect() })
+        }
+        (Method::Get, ["inject"]) => {
+            let tier = query(&pairs, TierCall::Inject)?;
+            json(&Injected::from(engine.format_for_injection(&tier.scope, tier.max_tokens()?).await?))
+        }
+        (method, _) => Err(ApiError::not_found(format!("route {method} /v1/tiers/{}", segments.join("/")))),
+    }
+}

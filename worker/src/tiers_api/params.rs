@@ -1,0 +1,76 @@
+//! What the tier routes take: a JSON body or a query string, read into the library's strict `TierOptions`
+//! (snake_case names only; a key the route does not use is refused by name), plus the `messages` of `flush`
+//! and `context` (a string or `[{role, content}]`, as for add).
+
+use std::collections::HashMap;
+
+use memwasm::core::options::parse_messages;
+use memwasm::core::scope::Scope;
+use memwasm::core::tiers::{TierCall, TierOptions};
+use memwasm::core::types::Message;
+use memwasm::MemoryError;
+use serde_json::{Number, Value};
+
+use crate::error::ApiError;
+use crate::requests::{object, shaped};
+
+/// The library's names of the numeric options, and the wire's.
+const NAMES: [(&str, &str); 3] =
+    [("maxTokens", "max_tokens"), ("keepLast", "keep_last"), ("lookbackDays", "lookback_days")];
+
+/// A library error, its message naming the options as the wire does (`max_tokens`, not `maxTokens`).
+pub fn wire_error(error: MemoryError) -> ApiError {
+    let mut api = ApiError::from(error);
+    for (camel, snake) in NAMES {
+        api.message = api.message.replace(camel, snake);
+    }
+    api
+}
+
+/// The options of one tier call, checked for it, and their scope.
+pub struct Tier {
+    pub scope: Scope,
+    pub options: TierOptions,
+}
+
+impl Tier {
+    fn checked(options: TierOptions, call: TierCall) -> Result<Self, ApiError> {
+        Ok(Self { scope: options.scope_for(call).map_err(wire_error)?, options })
+    }
+
+    /// `max_tokens`, required.
+    pub fn max_tokens(&self) -> Result<usize, ApiError> {
+        self.options.max_tokens().map_err(wire_error)
+    }
+}
+
+/// A JSON body of options for `call`.
+pub fn options_body(body: &[u8], call: TierCall) -> Result<Tier, ApiError> {
+    Tier::checked(shaped("body", Value::Object(object(body)?))?, call)
+}
+
+/// A JSON body of `messages` and options for `call`.
+pub fn messages_body(body: &[u8], call: TierCall) -> Result<(Vec<Message>, Tier), ApiError> {
+    let mut fields = object(body)?;
+    let raw = fields.remove("messages").ok_or_else(|| ApiError::invalid("body: missing field `messages`"))?;
+    let tier = Tier::checked(shaped("body", Value::Object(fields))?, call)?;
+    Ok((parse_messages(&raw)?, tier))
+}
+
+/// A query string of options for `call`: the numeric ones as numbers, the rest as strings.
+pub fn query(pairs: &HashMap<String, String>, call: TierCall) -> Result<Tier, ApiError> {
+    let mut fields = serde_json::Map::new();
+    for (name, text) in pairs {
+        let value = match NAMES.iter().any(|(_, snake)| snake == name) {
+            true => {
+                let number = text.trim().parse::<f64>().ok().and_then(Number::from_f64);
+                Value::Number(
+                    number.ok_or_else(|| ApiError::invalid(format!("{name} must be a number, got {text:?}")))?,
+                )
+            }
+            false => Value::String(text.clone()),
+        };
+        fields.insert(name.clone(), value);
+    }
+    Tier::checked(shaped("query", Value::Object(fields))?, call)
+}
