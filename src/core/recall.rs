@@ -15,8 +15,9 @@ use super::tokens::{estimate_tokens, TokenCounter};
 use super::types::MemoryItem;
 use super::vector_store::VectorStore;
 
-const OPEN: &str = "<memory>\n";
-const CLOSE: &str = "</memory>";
+/// The block's opening line and closing tag (seed 004 §4), shared with `formatForInjection`.
+pub(crate) const OPEN: &str = "<memory>\n";
+pub(crate) const CLOSE: &str = "</memory>";
 
 /// What `recall()` returns.
 #[derive(Debug, Clone, PartialEq, Serialize)]

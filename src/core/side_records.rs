@@ -39,24 +39,21 @@ pub struct SideMap(std::collections::BTreeMap<String, std::collections::BTreeMap
 impl SideMap {
     /// Applies `writes` in order (what a storage in RAM does with a commit).
     pub fn apply(&mut self, writes: &[SideWrite]) {
-        for write in writes {
-            match &write.value {
-                Some(value) => {
-                    self.0.entry(write.kind.clone()).or_default().insert(write.key.clone(), value.clone());
-                }
-                None => {
-                    if let Some(kind) = self.0.get_mut(&write.kind) {
-                        kind.remove(&write.key);
-                    }
-                }
-            }
-        }
+        self.write(writes, true);
     }
 
     /// Applies `writes` to the kinds already filled (what the engine's cache does with a commit): a kind
     /// not read yet stays unread, and storage, which has the writes too, fills it whole when it is first read.
     pub fn apply_to_filled(&mut self, writes: &[SideWrite]) {
+        self.write(writes, false);
+    }
+
+    /// Applies `writes` in order; a put to a kind not held yet starts it when `start_kinds`, else is skipped.
+    fn write(&mut self, writes: &[SideWrite], start_kinds: bool) {
         for write in writes {
+            if start_kinds && write.value.is_some() {
+                self.0.entry(write.kind.clone()).or_default();
+            }
             let Some(kind) = self.0.get_mut(&write.kind) else { continue };
             match &write.value {
                 Some(value) => kind.insert(write.key.clone(), value.clone()),

@@ -31,6 +31,11 @@ fn messages(value: JsValue) -> Result<Vec<Message>, MemoryError> {
     parse_messages(&value)
 }
 
+/// `"change"` or `"error"`, else `INVALID_INPUT`.
+fn topic(event: &JsValue) -> Result<Topic, JsValue> {
+    string_arg(event, "event").and_then(|name| Topic::parse(&name)).map_err(to_js_error)
+}
+
 /// The event a background outcome makes: `change` with the add's events, `error` (a `MemoryError` with the
 /// dropped turns) once retries are exhausted; nothing for a failure that will be retried.
 pub(super) fn present(outcome: &BatchOutcome) -> Option<(Topic, JsValue)> {
@@ -113,8 +118,7 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "\"change\" | \"error\"")] event: JsValue,
         #[wasm_bindgen(unchecked_param_type = "(event: any) => void")] handler: Function,
     ) -> Result<(), JsValue> {
-        let topic = Topic::parse(&string_arg(&event, "event").map_err(to_js_error)?).map_err(to_js_error)?;
-        self.writer.listen(topic, handler);
+        self.writer.listen(topic(&event)?, handler);
         Ok(())
     }
 
@@ -125,8 +129,7 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "\"change\" | \"error\"")] event: JsValue,
         #[wasm_bindgen(unchecked_param_type = "(event: any) => void")] handler: Function,
     ) -> Result<(), JsValue> {
-        let topic = Topic::parse(&string_arg(&event, "event").map_err(to_js_error)?).map_err(to_js_error)?;
-        self.writer.unlisten(topic, &handler);
+        self.writer.unlisten(topic(&event)?, &handler);
         Ok(())
     }
 

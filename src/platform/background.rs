@@ -126,19 +126,16 @@ impl Writer {
 
     /// Makes the timer fire `delay` ms from now (for the batch due `at`), unless it already fires by then.
     fn arm(self: &Rc<Self>, at: i64, delay: i64) {
-        let mut timer = self.timer.borrow_mut();
-        if timer.as_ref().is_some_and(|(_, armed)| *armed <= at) {
+        if self.timer.borrow().as_ref().is_some_and(|(_, armed)| *armed <= at) {
             return;
         }
-        if let Some((handle, _)) = timer.take() {
-            clear_timeout(&handle);
-        }
+        self.disarm();
         let writer = self.clone();
         let fire = Closure::once_into_js(move || {
             writer.timer.borrow_mut().take();
             writer.schedule();
         });
-        *timer = Some((set_timeout(fire.unchecked_ref(), delay as f64), at));
+        *self.timer.borrow_mut() = Some((set_timeout(fire.unchecked_ref(), delay as f64), at));
     }
 
     fn disarm(&self) {

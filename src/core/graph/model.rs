@@ -50,20 +50,15 @@ pub enum GraphRecord {
     Relation(Relation),
 }
 
-/// A stable key per scope: entity names and relation triples compare case-insensitively.
-fn scope_key(scope: &Scope) -> String {
-    scope.key()
-}
-
 /// The key of the entity called `name` (any case) in `scope`.
 pub fn entity_key(scope: &Scope, name: &str) -> String {
-    format!("e\u{1e}{}\u{1e}{}", scope_key(scope), entity_name(name).to_lowercase())
+    format!("e\u{1e}{}\u{1e}{}", scope.key(), entity_name(name).to_lowercase())
 }
 
 /// The key of the relation `(source, relation, target)` in `scope`.
 pub fn relation_key(scope: &Scope, source: &str, relation: &str, target: &str) -> String {
     let (s, r, t) = (entity_name(source).to_lowercase(), relation_name(relation), entity_name(target).to_lowercase());
-    format!("r\u{1e}{}\u{1e}{s}\u{1e}{r}\u{1e}{t}", scope_key(scope))
+    format!("r\u{1e}{}\u{1e}{s}\u{1e}{r}\u{1e}{t}", scope.key())
 }
 
 impl GraphRecord {

@@ -90,9 +90,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         let value = serde_json::to_value(&state).unwrap_or(Value::Null);
         self.write_side(vec![SideWrite::put(CONTEXT, &window.scope.key(), value)]).await?;
+        let total_tokens = self.window_tokens(state.summary.as_deref(), &state.messages);
         let mut messages: Vec<Message> = state.summary.iter().map(|s| summary_message(s)).collect();
         messages.extend(state.messages);
-        let total_tokens = messages.iter().map(|m| self.message_tokens(m)).sum();
         Ok(ContextResult { messages, summary: state.summary, summarized: folded, total_tokens })
     }
 

@@ -9,14 +9,11 @@ use crate::core::error::Result;
 use crate::core::memory::MemoryEngine;
 use crate::core::models::{Embedder, Llm};
 use crate::core::read::is_procedural;
-use crate::core::recall::{escape_tags, memory_line, MIN_RECALL_IMPORTANCE};
+use crate::core::recall::{escape_tags, memory_line, CLOSE, MIN_RECALL_IMPORTANCE, OPEN};
 use crate::core::scope::Scope;
 use crate::core::storage::Storage;
 use crate::core::types::MemoryItem;
 use crate::core::vector_store::VectorStore;
-
-const OPEN: &str = "<memory>\n";
-const CLOSE: &str = "</memory>";
 
 /// What `formatForInjection()` returns.
 #[derive(Debug, Clone, PartialEq, Serialize)]
