@@ -5,4 +5,4 @@ import init from "./dist/memwasm.js";
 await init();
 
 export * from "./dist/memwasm.js";
-export { MemoryError } from "./dist/errors.js";
+export { MemoryError, LLMError } from "./dist/errors.js";

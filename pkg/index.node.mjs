@@ -6,4 +6,4 @@ import { initSync } from "./dist/memwasm.js";
 initSync({ module: readFileSync(new URL("./dist/memwasm_bg.wasm", import.meta.url)) });
 
 export * from "./dist/memwasm.js";
-export { MemoryError } from "./dist/errors.js";
+export { MemoryError, LLMError } from "./dist/errors.js";

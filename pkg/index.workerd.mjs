@@ -6,4 +6,4 @@ import { initSync } from "./dist/memwasm.js";
 initSync({ module: wasm });
 
 export * from "./dist/memwasm.js";
-export { MemoryError } from "./dist/errors.js";
+export { MemoryError, LLMError } from "./dist/errors.js";

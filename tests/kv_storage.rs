@@ -366,13 +366,13 @@ fn the_engine_loads_each_scope_on_first_use_and_single_memories_by_id() {
 }
 
 #[test]
-fn exact_duplicates_are_found_in_a_scope_loaded_from_kv() {
+fn a_verbatim_add_stores_again_what_a_scope_loaded_from_kv_holds() {
     let kv = MapKv::new(1000);
     add(&kv_engine(&kv), "likes green tea", "alice");
     let options = AddOptions { user_id: Some("alice".into()), ..AddOptions::default() };
     let again = block_on(kv_engine(&kv).add(&json!("likes green tea"), &options)).unwrap();
-    assert_eq!(again.results[0].event, EventKind::None);
-    assert_eq!(block_on(kv_engine(&kv).get_all(&user("alice"))).unwrap().results.len(), 1);
+    assert_eq!(again.results[0].event, EventKind::Add, "without an LLM, texts are stored as given (as mem0 does)");
+    assert_eq!(block_on(kv_engine(&kv).get_all(&user("alice"))).unwrap().results.len(), 2);
 }
 
 // ------------------------------------------------------------------ lifecycle fields and record versions
@@ -390,6 +390,7 @@ fn with_lifecycle() -> StoredMemory {
         deleted_at: Some(T2.into()),
         last_accessed_at: Some(T1.into()),
         decayed_at: Some(T2.into()),
+        attributed_to: Some("user".into()),
     };
     m
 }

@@ -5,7 +5,6 @@
 use serde::Serialize;
 
 use super::error::{MemoryError, Result};
-use super::identity::content_hash;
 use super::memory::MemoryEngine;
 use super::models::{Embedder, Llm};
 use super::options::required_text;
@@ -63,18 +62,10 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         memory.ok_or_else(|| MemoryError::NotFound(id.to_owned()))
     }
 
-    /// Replaces a memory's text (re-embedded, re-hashed) and records an UPDATE.
+    /// Replaces a memory's text (re-embedded, re-hashed) and records an UPDATE (`update_with` changes more).
     pub async fn update(&self, id: &str, text: &str) -> Result<()> {
         let text = required_text("text", Some(text))?;
-        self.existing(id).await?;
-        let vector = self.embed_if_configured(text).await?;
-        let mut memory = self.existing(id).await?;
-        let old = std::mem::replace(&mut memory.item.memory, text.to_owned());
-        memory.item.hash = content_hash(text);
-        memory.item.updated_at = self.now_iso();
-        memory.embedding = vector;
-        let record = self.record(&memory.item, EventKind::Update, Some(old), Some(text.to_owned()));
-        self.commit(Changeset { upserts: vec![memory], history: vec![record], ..Changeset::default() }).await
+        self.update_with(id, &super::update::UpdatePatch::text(text)).await.map(drop)
     }
 
     /// Removes a memory (or, `soft`, marks it deleted) and records a DELETE.

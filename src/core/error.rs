@@ -120,6 +120,12 @@ impl MemoryError {
         }
     }
 
+    /// True for a failure to reach the LLM at all (its HTTP error, the network, the app's callback), as
+    /// opposed to a reply that could not be read: JS sees these as mem0's `LLMError`.
+    pub fn is_llm_transport(&self) -> bool {
+        matches!(self, Self::Llm(_) | Self::LlmCallback(_))
+    }
+
     /// The HTTP status behind an `LLM_HTTP` / `EMBEDDING_HTTP` error.
     pub fn http_status(&self) -> Option<u16> {
         match self {

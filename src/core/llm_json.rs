@@ -53,7 +53,7 @@ pub fn parse_facts(reply: &str) -> Result<Vec<String>, MemoryError> {
     let value = extract_json(reply).ok_or_else(|| unusable("no JSON found in the reply"))?;
     let list = match &value {
         Value::Array(items) => items,
-        Value::Object(object) => match object.get("facts") {
+        Value::Object(object) => match object.get("facts").or_else(|| object.get("memory")) {
             Some(Value::Array(items)) => items,
             Some(other) => return Err(unusable(format!("\"facts\" is not an array: {other}"))),
             None => return Err(unusable("reply has no \"facts\" array")),
@@ -62,13 +62,30 @@ pub fn parse_facts(reply: &str) -> Result<Vec<String>, MemoryError> {
     };
     let mut facts = Vec::with_capacity(list.len());
     for (index, item) in list.iter().enumerate() {
-        let text = item.as_str().ok_or_else(|| unusable(format!("fact {index} is not a string: {item}")))?;
+        // mem0 3.x extraction replies `{"memory": [{"id", "text", "attributed_to"}]}`.
+        let text = item.as_str().or_else(|| item.get("text").and_then(Value::as_str));
+        let text = text.ok_or_else(|| unusable(format!("fact {index} is not a string: {item}")))?;
         let text = text.trim();
         if !text.is_empty() && !facts.iter().any(|fact| fact == text) {
             facts.push(text.to_owned());
         }
     }
     Ok(facts)
+}
+
+/// Who each fact of a mem0 3.x extraction reply is about (`attributed_to`: `"user"` or `"assistant"`), by
+/// fact text; empty for replies without it.
+pub fn attributions(reply: &str) -> Vec<(String, String)> {
+    let Some(Value::Object(object)) = extract_json(reply) else { return Vec::new() };
+    let Some(Value::Array(items)) = object.get("memory").or_else(|| object.get("facts")) else { return Vec::new() };
+    items
+        .iter()
+        .filter_map(|item| {
+            let text = item.get("text")?.as_str()?.trim();
+            let who = item.get("attributed_to")?.as_str()?.trim();
+            (!text.is_empty() && !who.is_empty()).then(|| (text.to_owned(), who.to_owned()))
+        })
+        .collect()
 }
 
 /// One operation the LLM asked for, before its id is checked.

@@ -40,6 +40,8 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     pub(crate) side: RefCell<SideMap>,
     /// Message-by-message memory: boundary settings and per-group locks.
     pub(crate) conversations: super::conversations::ConversationState,
+    /// False with mem0's `disableHistory`: changes then leave no history records.
+    pub(crate) keep_history: bool,
 }
 
 /// A history record for `item` at `timestamp`.
@@ -84,6 +86,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             accessed: RefCell::default(),
             side: RefCell::default(),
             conversations: Default::default(),
+            keep_history: true,
         }
     }
 
@@ -115,6 +118,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             accessed: RefCell::default(),
             side: RefCell::default(),
             conversations: Default::default(),
+            keep_history: true,
         })
     }
 
@@ -122,6 +126,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     pub(crate) async fn commit(&self, mut changes: Changeset) -> Result<()> {
         if let Some(graph) = self.graph.borrow().as_ref() {
             graph.cascade(&mut changes.graph, &changes.deletes);
+        }
+        if !self.keep_history {
+            changes.history.clear();
         }
         if changes.is_empty() {
             return Ok(());

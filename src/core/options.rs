@@ -36,6 +36,10 @@ pub struct AddOptions {
     pub pinned: Option<bool>,
     /// Their importance, in [0, 1], instead of the computed one.
     pub importance: Option<f64>,
+    /// mem0's `expirationDate` (`YYYY-MM-DD`): hidden from reads after that day, kept in
+    /// `metadata.expiration_date`.
+    #[serde(alias = "expiration_date")]
+    pub expiration_date: Option<String>,
 }
 
 impl AddOptions {
@@ -50,9 +54,30 @@ impl AddOptions {
         }
     }
 
-    /// The validated scope.
+    /// The metadata of what this call stores: `metadata` without scope keys (they never move a memory),
+    /// with the checked `expirationDate`.
+    pub fn stored_metadata(&self) -> Result<Metadata> {
+        let mut metadata = self.metadata.clone().unwrap_or_default();
+        for key in super::scope::IDENTITY_KEYS {
+            metadata.remove(key);
+        }
+        if let Some(date) = &self.expiration_date {
+            let date = super::lifecycle::expiration_date::normalized(date)?;
+            metadata.insert(super::lifecycle::expiration_date::KEY.into(), Value::String(date));
+        }
+        Ok(metadata)
+    }
+
+    /// The validated scope: the scope options, with any entity ids `filters` carries (mem0 v3).
     pub fn scope(&self) -> Result<Scope> {
-        Scope::of(&self.user_id, &self.agent_id, &self.run_id).validated()
+        Ok(self.scope_and_filters()?.0)
+    }
+
+    /// The validated scope, and what is left of `filters` once its entity ids are taken out.
+    pub fn scope_and_filters(&self) -> Result<(Scope, Option<Value>)> {
+        let mut scope = Scope::of(&self.user_id, &self.agent_id, &self.run_id);
+        let filters = super::filter_scope::split(&mut scope, &self.filters)?;
+        Ok((scope.validated()?, filters))
     }
 }
 
@@ -77,6 +102,22 @@ pub fn parse_messages(input: &Value) -> Result<Vec<Message>> {
             .collect(),
         other => Err(invalid(format!("messages must be a string or an array of messages, got {}", kind(other)))),
     }
+}
+
+/// Refuses an `add()` with nothing to remember, with mem0's messages: an empty string, an empty array, or
+/// messages that are all blank.
+pub fn require_content(input: &Value, messages: &[Message]) -> Result<()> {
+    let why = match input {
+        Value::String(text) if text.trim().is_empty() => "messages string cannot be empty. Provide non-empty content.",
+        Value::Array(_) if messages.is_empty() => {
+            "messages array cannot be empty. Provide at least one message with non-empty content."
+        }
+        Value::Array(_) if messages.iter().all(|m| m.content.trim().is_empty()) => {
+            "messages array cannot contain only blank content. Provide at least one message with non-empty content."
+        }
+        _ => return Ok(()),
+    };
+    Err(MemoryError::InvalidInput(why.into()))
 }
 
 /// A non-empty string argument such as a query, an id or a memory text.
@@ -119,6 +160,16 @@ mod tests {
         ] {
             assert_eq!(parse_messages(&bad).unwrap_err().code(), "INVALID_INPUT", "{bad}");
         }
+    }
+
+    #[test]
+    fn nothing_to_remember_is_refused() {
+        let check = |input: Value| parse_messages(&input).and_then(|list| require_content(&input, &list));
+        assert!(check(json!("  ")).unwrap_err().to_string().contains("string cannot be empty"));
+        assert!(check(json!([])).unwrap_err().to_string().contains("array cannot be empty"));
+        let blank = check(json!([{"role": "user", "content": " "}])).unwrap_err();
+        assert!(blank.to_string().contains("only blank content"), "{blank}");
+        assert!(check(json!([{"role": "user", "content": " "}, {"role": "user", "content": "x"}])).is_ok());
     }
 
     #[test]

@@ -9,10 +9,10 @@ use super::error::{MemoryError, Result};
 use super::filter::Filter;
 use super::identity::{content_hash, new_id};
 use super::lifecycle::write::WriteLifecycle;
-use super::llm_json::{parse_decisions, parse_facts};
+use super::llm_json::{attributions, parse_decisions, parse_facts};
 use super::memory::MemoryEngine;
 use super::models::{Embedder, Llm, LlmRequest};
-use super::options::{parse_messages, AddOptions};
+use super::options::{parse_messages, require_content, AddOptions};
 use super::plan::{plan, Op};
 use super::prompts::{decision_input, extraction_input};
 use super::read::parse_filter;
@@ -54,12 +54,16 @@ fn event(kind: EventKind, item: &MemoryItem, old: Option<String>, new: Option<St
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
     /// Extracts facts from `messages` and merges them into the caller's memories (seed 000 §4).
     pub async fn add(&self, messages: &Value, options: &AddOptions) -> Result<AddResult> {
-        let scope = options.scope()?;
-        let messages = parse_messages(messages)?;
+        let (scope, filters) = options.scope_and_filters()?;
+        let messages = {
+            let parsed = parse_messages(messages)?;
+            require_content(messages, &parsed)?;
+            parsed
+        };
         let write = options.lifecycle().check(self.now_ms())?;
         self.load_scope(&scope).await?;
-        let filter = parse_filter(&options.filters)?;
-        let metadata = options.metadata.clone().unwrap_or_default();
+        let filter = parse_filter(&filters)?;
+        let metadata = options.stored_metadata()?;
         let to = Destination { centroid: self.centroid(&scope), scope: scope.clone(), metadata, write };
         let result = AddResult::default();
         let infer = options.infer.unwrap_or(self.llm.is_configured());
@@ -102,15 +106,22 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             options.prompt.as_deref().filter(|p| !p.trim().is_empty()).unwrap_or(&self.prompts.fact_extraction);
         let (input, shape) = (extraction_input(messages), reply_schema::facts());
         let reply = self.llm.generate(&LlmRequest::json(system, &input, &shape)).await;
-        let facts = match reply.and_then(|text| parse_facts(&text)) {
-            Ok(facts) => facts,
+        let (facts, attributions) = match reply.and_then(|text| Ok((parse_facts(&text)?, attributions(&text)))) {
+            Ok(parsed) => parsed,
             Err(why) => {
                 result.warnings.push(AddWarning::caused_by(WarningCode::ExtractionFailed, &why));
                 return Ok((result, Changeset::default()));
             }
         };
         let keep = |item: &MemoryItem| filter.as_ref().is_none_or(|f| f.matches(item));
-        self.merge_facts(facts, to, &keep, result).await
+        let (result, mut changes) = self.merge_facts(facts, to, &keep, result).await?;
+        for memory in &mut changes.upserts {
+            let said = attributions.iter().find(|(text, _)| *text == memory.item.memory);
+            if let Some((_, who)) = said.filter(|_| memory.item.lifecycle.attributed_to.is_none()) {
+                memory.item.lifecycle.attributed_to = Some(who.clone());
+            }
+        }
+        Ok((result, changes))
     }
 
     /// Merges new `facts` into `to`'s scope as `add()` does: exact duplicates become NONE events, the rest are
@@ -161,7 +172,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     ) -> Result<AddResult> {
         let scope = &to.scope;
         let roles: HashMap<String, String> = texts.iter().map(|(text, role)| (text.clone(), role.clone())).collect();
-        let fresh = self.drop_exact_duplicates(texts.into_iter().map(|(text, _)| text).collect(), scope, &mut result);
+        // Stored as given, as mem0 does: no exact-duplicate check (a text may come back with new metadata).
+        let fresh: Vec<String> = texts.into_iter().map(|(text, _)| text).collect();
         let embedded = self.embed_all(&fresh, &mut result.warnings).await?;
         let mut changes = Changeset::default();
         for text in fresh {

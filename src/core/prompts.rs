@@ -72,7 +72,7 @@ pub fn render_conversation(messages: &[Message]) -> String {
 
 /// The user message of the fact-extraction call.
 pub fn extraction_input(messages: &[Message]) -> String {
-    format!("Input:\n{}", render_conversation(messages))
+    format!("## New Messages\n{}", render_conversation(messages))
 }
 
 /// The user message of the update-decision call; `existing` pairs temporary ids with texts.
@@ -95,7 +95,7 @@ mod tests {
             Message { role: "user".into(), content: "I'm Bob".into() },
             Message { role: "assistant".into(), content: "Hi Bob".into() },
         ];
-        assert_eq!(extraction_input(&messages), "Input:\nuser: I'm Bob\nassistant: Hi Bob");
+        assert_eq!(extraction_input(&messages), "## New Messages\nuser: I'm Bob\nassistant: Hi Bob");
         let input = decision_input(&[("0".into(), "User lives in NYC".into())], &["User moved to SF".into()]);
         assert!(input.starts_with(
             "Existing memories:\n[{\"id\":\"0\",\"text\":\"User lives in NYC\"}]\n\nNew facts:\n[\"User moved to SF\"]"

@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::error::{MemoryError, Result};
 use super::filter::Filter;
 use super::fusion::{Method, Weights};
-use super::lifecycle::MemoryType;
+use super::lifecycle::{expiration_date, MemoryType};
 use super::retrieval::{form, Window};
 use super::scope::Scope;
 use super::types::MemoryItem;
@@ -75,6 +75,9 @@ pub struct ReadOptions {
     pub include_compressed: Option<bool>,
     /// `deleteAll`: mark the memories deleted (restorable) instead of removing them.
     pub soft: Option<bool>,
+    /// `search`, `getAll`: memories past their mem0 `expirationDate` too.
+    #[serde(alias = "show_expired")]
+    pub show_expired: Option<bool>,
 }
 
 /// `weights: {vector, keyword}`; a weight left out keeps its default (0.7 / 0.3). Scaled to sum to 1.
@@ -108,6 +111,8 @@ pub struct Read {
     pub radius: Option<f64>,
     /// Set by `recall`: memories less important than this are left out, unless pinned or procedural.
     pub importance_floor: Option<f64>,
+    /// Memories past their mem0 `expirationDate` are kept too.
+    pub show_expired: bool,
 }
 
 impl Read {
@@ -129,6 +134,7 @@ impl Read {
             window: Window::default(),
             radius: None,
             importance_floor: None,
+            show_expired: false,
         }
     }
 
@@ -138,6 +144,7 @@ impl Read {
         let life = &item.lifecycle;
         self.scope.contains(&item.scope)
             && !life.is_expired(now)
+            && (self.show_expired || !expiration_date::is_past(item, now))
             && (self.include_deleted || !life.is_deleted())
             && self.memory_types.as_ref().is_none_or(|types| types.contains(&life.memory_type))
             && self.importance_floor.is_none_or(|floor| life.importance >= floor || life.pinned || is_procedural(item))
@@ -189,6 +196,7 @@ impl ReadOptions {
             ("currentTime", self.current_time.is_some()),
             ("includeCompressed", self.include_compressed.is_some()),
             ("soft", self.soft.is_some()),
+            ("showExpired", self.show_expired.is_some()),
         ]
         .into_iter()
         .filter_map(|(key, given)| given.then_some(key))
@@ -211,7 +219,9 @@ impl ReadOptions {
     /// 002's maximum in its form), a valid filter, threshold, weights, types, radius and time window.
     pub fn check(&self, call: ReadCall) -> Result<Read> {
         self.only_keys_of(call)?;
-        let scope = self.scope()?.validated()?;
+        let mut scope = self.scope()?;
+        let filters = super::filter_scope::split(&mut scope, &self.filters)?;
+        let scope = scope.validated()?;
         let seed_form = form::conversational(call, self.group_id.is_some(), self.memory_type.is_some());
         let count = match (self.limit, self.top_k) {
             (Some(limit), Some(top_k)) if limit != top_k => {
@@ -221,8 +231,9 @@ impl ReadOptions {
             (limit, top_k) => limit.or(top_k),
         };
         let limit = form::limit(call, seed_form, if self.limit.is_some() { "limit" } else { "topK" }, count)?;
-        if let Some(threshold) = self.threshold.filter(|t| !t.is_finite()) {
-            return Err(MemoryError::InvalidInput(format!("threshold must be a finite number, got {threshold}")));
+        if let Some(threshold) = self.threshold.filter(|t| !(0.0..=1.0).contains(t)) {
+            let why = format!("Invalid threshold: {threshold}. Must be between 0 and 1 (inclusive).");
+            return Err(MemoryError::InvalidInput(why));
         }
         let given = self.weights.unwrap_or_default();
         let default = Weights::default();
@@ -231,7 +242,7 @@ impl ReadOptions {
         Ok(Read {
             scope,
             limit,
-            filter: parse_filter(&self.filters)?,
+            filter: parse_filter(&filters)?,
             threshold: self.threshold,
             method: form::method(call, self.method)?,
             weights,
@@ -255,6 +266,7 @@ impl ReadOptions {
             )?,
             radius: form::radius(self.radius, self.method)?,
             importance_floor: None,
+            show_expired: self.show_expired.unwrap_or(false),
         })
     }
 }

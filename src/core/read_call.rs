@@ -58,6 +58,7 @@ impl ReadCall {
                 "radius",
                 "currentTime",
                 "includeCompressed",
+                "showExpired",
             ],
             Self::GetAll => &[
                 "limit",
@@ -70,6 +71,7 @@ impl ReadCall {
                 "startTime",
                 "endTime",
                 "includeCompressed",
+                "showExpired",
             ],
             Self::Recall => &[
                 "limit",

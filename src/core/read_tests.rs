@@ -63,7 +63,12 @@ fn top_k_is_limit_by_another_name() {
     assert_eq!(check(json!({"userId": "u", "limit": 4, "topK": 4}), ReadCall::Recall).unwrap().limit, 4);
     let both = check(json!({"userId": "u", "limit": 4, "topK": 5}), ReadCall::Search).unwrap_err();
     assert!(both.to_string().contains("topK"), "{both}");
-    assert_eq!(check(json!({"userId": "u", "topK": 0}), ReadCall::Search).unwrap_err().code(), "INVALID_INPUT");
+    assert_eq!(check(json!({"userId": "u", "topK": 0}), ReadCall::Search).unwrap().limit, 0, "mem0: finds nothing");
+    assert_eq!(check(json!({"userId": "u", "limit": 0}), ReadCall::Search).unwrap_err().code(), "INVALID_INPUT");
+    let negative = check(json!({"userId": "u", "topK": -1}), ReadCall::GetAll).unwrap_err().to_string();
+    assert!(negative.contains("Invalid topK: -1. Must be a non-negative integer."), "{negative}");
+    let fraction = check(json!({"userId": "u", "topK": 1.5}), ReadCall::Search).unwrap_err().to_string();
+    assert!(fraction.contains("topK must be a valid integer"), "{fraction}");
     assert_eq!(check(json!({"userId": "u"}), ReadCall::Recall).unwrap().limit, DEFAULT_RECALL_LIMIT);
 }
 

@@ -1,8 +1,34 @@
 //! Scoping (seed 000 §2.4): every memory belongs to a user, an agent, a run, or a combination.
 
-use serde::{Deserialize, Serialize};
+use std::cell::Cell;
+
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Serialize, Serializer};
 
 use super::error::{MemoryError, Result};
+
+/// Metadata keys that name a scope (mem0's, both casings, and its `actor_id`). Writes drop them from the
+/// metadata they are given: a memory's scope never changes through its metadata.
+pub const IDENTITY_KEYS: [&str; 7] = ["user_id", "agent_id", "run_id", "userId", "agentId", "runId", "actor_id"];
+
+/// `id` trimmed; `None` when it is `""` (absent, as the seed has it); mem0's errors for an id of only
+/// whitespace or with whitespace inside.
+fn trimmed(name: &str, id: Option<String>) -> Result<Option<String>> {
+    let Some(id) = id else { return Ok(None) };
+    if id.is_empty() {
+        return Ok(None);
+    }
+    let id = id.trim();
+    if id.is_empty() {
+        let why = format!("Invalid {name}: cannot be empty or whitespace-only. Provide a valid identifier.");
+        return Err(MemoryError::InvalidInput(why));
+    }
+    if id.chars().any(char::is_whitespace) {
+        let why = format!("Invalid {name}: cannot contain whitespace. Provide a valid identifier without spaces.");
+        return Err(MemoryError::InvalidInput(why));
+    }
+    Ok((!id.is_empty()).then(|| id.to_owned()))
+}
 
 /// The ids a memory is filed under. Empty strings count as absent.
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -16,16 +42,55 @@ pub struct Scope {
     pub run_id: Option<String>,
 }
 
+thread_local! {
+    static MEM0_NAMES: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `serialize` with the scope of every memory and history record it writes also carrying mem0's
+/// snake_case ids (`user_id`, …), as results given to JS do: mem0 code reads `item.user_id`. Stored
+/// records keep one spelling, and so do scopes on their own (which callers pass back as options).
+pub fn with_mem0_names<T>(serialize: impl FnOnce() -> T) -> T {
+    let before = MEM0_NAMES.with(|flag| flag.replace(true));
+    let result = serialize();
+    MEM0_NAMES.with(|flag| flag.set(before));
+    result
+}
+
+/// `serialize_with` of the scope flattened into a memory or a history record: camelCase ids, and inside
+/// `with_mem0_names` mem0's snake_case ones too.
+pub fn serialize_record_scope<S: Serializer>(scope: &Scope, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+    let mem0 = MEM0_NAMES.with(Cell::get);
+    let ids = [
+        ("userId", "user_id", &scope.user_id),
+        ("agentId", "agent_id", &scope.agent_id),
+        ("runId", "run_id", &scope.run_id),
+    ];
+    let mut map = serializer.serialize_map(None)?;
+    for (name, mem0_name, id) in ids {
+        if let Some(id) = id {
+            map.serialize_entry(name, id)?;
+            if mem0 {
+                map.serialize_entry(mem0_name, id)?;
+            }
+        }
+    }
+    map.end()
+}
+
 impl Scope {
     /// The scope an options object names with its `userId`, `agentId` and `runId` (not yet validated).
     pub fn of(user_id: &Option<String>, agent_id: &Option<String>, run_id: &Option<String>) -> Self {
         Self { user_id: user_id.clone(), agent_id: agent_id.clone(), run_id: run_id.clone() }
     }
 
-    /// Drops empty ids and fails with `SCOPE_REQUIRED` when none is left.
+    /// Trims the ids, drops empty ones, and fails with `SCOPE_REQUIRED` when none is left (`INVALID_INPUT`
+    /// for an id with whitespace inside, as mem0 refuses it).
     pub fn validated(self) -> Result<Self> {
-        let keep = |id: Option<String>| id.filter(|id| !id.trim().is_empty());
-        let scope = Self { user_id: keep(self.user_id), agent_id: keep(self.agent_id), run_id: keep(self.run_id) };
+        let scope = Self {
+            user_id: trimmed("userId", self.user_id)?,
+            agent_id: trimmed("agentId", self.agent_id)?,
+            run_id: trimmed("runId", self.run_id)?,
+        };
         if scope.user_id.is_none() && scope.agent_id.is_none() && scope.run_id.is_none() {
             return Err(MemoryError::ScopeRequired);
         }
@@ -58,12 +123,30 @@ mod tests {
     #[test]
     fn requires_at_least_one_non_empty_id() {
         assert_eq!(Scope::default().validated(), Err(MemoryError::ScopeRequired));
-        assert_eq!(scope(Some(""), Some("  "), None).validated(), Err(MemoryError::ScopeRequired));
-        assert_eq!(scope(Some(""), None, Some("r")).validated().unwrap(), scope(None, None, Some("r")));
+        assert_eq!(scope(Some(""), None, None).validated(), Err(MemoryError::ScopeRequired));
+        assert!(scope(Some("u"), Some("  "), None).validated().unwrap_err().to_string().contains("whitespace-only"));
+        assert_eq!(scope(Some(""), None, Some(" r ")).validated().unwrap(), scope(None, None, Some("r")));
+        assert_eq!(scope(Some("a b"), None, None).validated().unwrap_err().code(), "INVALID_INPUT");
         assert_eq!(
             MemoryError::ScopeRequired.to_string(),
             "At least one of userId, agentId, or runId must be provided"
         );
+    }
+
+    #[test]
+    fn mem0_names_are_added_to_records_only_inside_with_mem0_names() {
+        let alice = scope(Some("alice"), None, Some("r"));
+        let record = |scope: &Scope| serialize_record_scope(scope, serde_json::value::Serializer).unwrap();
+        assert_eq!(record(&alice), serde_json::json!({"userId": "alice", "runId": "r"}));
+        let both = with_mem0_names(|| record(&alice));
+        assert_eq!(both, serde_json::json!({"userId": "alice", "user_id": "alice", "runId": "r", "run_id": "r"}));
+        let alone = with_mem0_names(|| serde_json::to_value(&alice).unwrap());
+        assert_eq!(
+            alone,
+            serde_json::json!({"userId": "alice", "runId": "r"}),
+            "a scope on its own keeps one spelling"
+        );
+        assert_eq!(record(&alice).as_object().unwrap().len(), 2, "the flag is reset");
     }
 
     #[test]

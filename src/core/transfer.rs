@@ -39,7 +39,7 @@ enum Line {
         memories: usize,
         history: usize,
     },
-    Memory(ExportedMemory),
+    Memory(Box<ExportedMemory>),
     History(HistoryRecord),
 }
 
@@ -73,7 +73,7 @@ pub fn to_jsonl(bundle: &Bundle) -> String {
         Line::Header { version: EXPORT_VERSION, memories: bundle.memories.len(), history: bundle.history.len() };
     let memories = bundle.memories.iter().map(|memory| {
         let item = MemoryItem { score: None, ..memory.item.clone() };
-        Line::Memory(ExportedMemory { item, embedding: memory.embedding.as_deref().map(vector_to_base64) })
+        Line::Memory(Box::new(ExportedMemory { item, embedding: memory.embedding.as_deref().map(vector_to_base64) }))
     });
     let history = bundle.history.iter().cloned().map(Line::History);
     std::iter::once(header)
@@ -102,7 +102,7 @@ pub fn from_jsonl(text: &str) -> Result<Bundle> {
         match line {
             Line::Header { .. } => return Err(bad(number, "a second header".into())),
             Line::Memory(memory) => {
-                let memory = checked_memory(memory).map_err(|why| bad(number, why))?;
+                let memory = checked_memory(*memory).map_err(|why| bad(number, why))?;
                 if let Some(first) = bundle.memories.iter().find_map(|m: &StoredMemory| m.embedding.as_ref()) {
                     let length = memory.embedding.as_ref().map_or(first.len(), Vec::len);
                     if length != first.len() {

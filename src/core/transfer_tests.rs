@@ -135,6 +135,8 @@ fn vectors_of_another_length_are_refused_before_anything_is_written() {
 #[test]
 fn export_needs_a_usable_scope_when_one_is_given() {
     let error = block_on(filled().export(Scope { user_id: Some(" ".into()), ..Scope::default() })).unwrap_err();
+    assert_eq!(error.code(), "INVALID_INPUT", "an id of only whitespace: {error}");
+    let error = block_on(filled().export(Scope { user_id: Some(String::new()), ..Scope::default() })).unwrap_err();
     assert_eq!(error, MemoryError::ScopeRequired);
 }
 

@@ -31,7 +31,7 @@ pub struct MemoryItem {
     /// ISO 8601.
     pub updated_at: String,
     /// Who the memory belongs to.
-    #[serde(flatten)]
+    #[serde(flatten, serialize_with = "super::scope::serialize_record_scope")]
     pub scope: Scope,
     /// Type, importance, pin, expiry, key, soft deletion, last access.
     #[serde(flatten)]
@@ -103,7 +103,7 @@ pub struct HistoryRecord {
     /// ISO 8601.
     pub timestamp: String,
     pub is_deleted: bool,
-    #[serde(flatten)]
+    #[serde(flatten, serialize_with = "super::scope::serialize_record_scope")]
     pub scope: Scope,
 }
 

@@ -8,6 +8,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use crate::core::error::MemoryError;
 use crate::core::read::{Read, ReadCall, ReadOptions};
+use crate::core::scope::with_mem0_names;
 
 /// Reads the argument `name` as `T`; `undefined`/`null` give `T::default()`. `wrap` makes the error.
 pub fn from_js<T: DeserializeOwned + Default>(
@@ -60,9 +61,9 @@ pub fn string_arg(value: &JsValue, name: &str) -> Result<String, MemoryError> {
     value.as_string().ok_or_else(|| MemoryError::InvalidInput(format!("{name} must be a string")))
 }
 
-/// Plain JS objects and arrays (never `Map`s), with absent optionals left out.
+/// Plain JS objects and arrays (never `Map`s), with absent optionals left out; scopes carry mem0's
+/// snake_case ids (`user_id`, …) beside the camelCase ones.
 pub fn to_js<T: Serialize>(value: &T) -> Result<JsValue, MemoryError> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+    with_mem0_names(|| value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()))
         .map_err(|error| MemoryError::InvalidInput(format!("cannot convert result: {error}")))
 }

@@ -13,10 +13,21 @@ extern "C" {
 
     #[wasm_bindgen(constructor, js_class = "MemoryError")]
     fn new(message: &str, code: &str, status: Option<u16>) -> JsMemoryError;
+
+    /// The JS class `LLMError` (a `MemoryError` for an LLM that cannot be reached).
+    #[wasm_bindgen(js_name = LLMError)]
+    type JsLlmError;
+
+    #[wasm_bindgen(constructor, js_class = "LLMError")]
+    fn new(message: &str, code: &str, status: Option<u16>) -> JsLlmError;
 }
 
-/// Converts a core error into a JS `MemoryError` with `code` (and `status` when an HTTP status is known).
+/// Converts a core error into a JS `MemoryError` with `code` (and `status` when an HTTP status is known); an
+/// LLM that cannot be reached becomes its subclass `LLMError`.
 pub fn to_js_error(error: MemoryError) -> JsValue {
+    if error.is_llm_transport() {
+        return JsLlmError::new(&error.to_string(), error.code(), error.http_status()).into();
+    }
     coded_error(&error.to_string(), error.code(), error.http_status())
 }
 

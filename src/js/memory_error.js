@@ -9,3 +9,12 @@ export class MemoryError extends Error {
     if (status !== undefined) this.status = status;
   }
 }
+
+// What `add()` rejects with when the LLM cannot be reached (its HTTP error such as a 429, the network, the
+// app's callback): a `MemoryError` with code `LLM_HTTP`, `LLM_NETWORK` or `LLM_CALLBACK`, under mem0's name.
+export class LLMError extends MemoryError {
+  constructor(message, code, status) {
+    super(message, code, status);
+    this.name = "LLMError";
+  }
+}

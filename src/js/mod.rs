@@ -28,6 +28,7 @@ use crate::core::error::MemoryError;
 use crate::core::lifecycle::options::DeleteOptions;
 use crate::core::options::AddOptions;
 use crate::core::read::{ReadCall, ReadOptions};
+use crate::core::update::UpdatePatch;
 use crate::platform::background::Writer;
 use crate::platform::compose::{parts, split, Engine, Parts};
 use crate::platform::env_var;
@@ -117,6 +118,14 @@ impl Memory {
         Ok(Memory::over(Rc::new(parts.engine(&config)), &config))
     }
 
+    /// mem0's `Memory.fromConfig(config)`: the same as `new Memory(config)`.
+    #[wasm_bindgen(js_name = fromConfig)]
+    pub fn from_config(
+        #[wasm_bindgen(unchecked_optional_param_type = "MemoryConfig")] config: JsValue,
+    ) -> Result<Memory, JsValue> {
+        Memory::new(config)
+    }
+
     /// Creates a memory and loads everything its storage holds into the search index.
     #[wasm_bindgen(unchecked_return_type = "Promise<Memory>")]
     pub fn open(#[wasm_bindgen(unchecked_optional_param_type = "MemoryConfig")] config: JsValue) -> Promise {
@@ -140,6 +149,11 @@ impl Memory {
         let engine = self.engine.clone();
         promise(async move {
             let options: AddOptions = from_js(options, "options", MemoryError::InvalidInput)?;
+            if messages.is_undefined() || messages.is_null() {
+                let why =
+                    "messages is required and cannot be undefined or null. Provide a string or array of messages.";
+                return Err(MemoryError::InvalidInput(why.into()));
+            }
             let messages: Value = serde_wasm_bindgen::from_value(messages)
                 .map_err(|_| MemoryError::InvalidInput("messages must be a string or an array of messages".into()))?;
             engine.add(&messages, &options).await
@@ -181,17 +195,25 @@ impl Memory {
         promise(async move { engine.get_all(&read_options(options, ReadCall::GetAll)?).await })
     }
 
-    /// Replaces a memory's text. Rejects with `NOT_FOUND` for an unknown id.
+    /// Changes a memory: a new text (a string, or `{text}`), merged `metadata`, an `expirationDate` (`null`
+    /// clears it). Rejects with `NOT_FOUND` for an unknown id.
     #[wasm_bindgen(unchecked_return_type = "Promise<{ message: string }>")]
     pub fn update(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string", js_name = memoryId)] memory_id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] data: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | UpdateOptions")] change: JsValue,
     ) -> Promise {
         let engine = self.engine.clone();
         promise(async move {
-            let (id, text) = (string_arg(&memory_id, "memoryId")?, string_arg(&data, "text")?);
-            engine.update(&id, &text).await?;
+            let id = string_arg(&memory_id, "memoryId")?;
+            let patch = match change.as_string() {
+                Some(text) => UpdatePatch { text: Some(text), ..UpdatePatch::default() },
+                None => from_js::<UpdatePatch>(change, "options", MemoryError::InvalidInput)?,
+            };
+            if patch.data.is_some() {
+                web_sys::console::warn_1(&"memwasm: update()'s `data` option is deprecated; use `text`".into());
+            }
+            engine.update_with(&id, &patch).await?;
             Ok(message("Memory updated successfully!"))
         })
     }

@@ -1,6 +1,7 @@
-/** A chat message, as in the OpenAI chat format. */
+/** A chat message, as in the OpenAI chat format. Any role is accepted (mem0 types it as a string); `system`
+ * messages are never remembered. */
 export interface Message {
-  role: "system" | "user" | "assistant";
+  role: "system" | "user" | "assistant" | (string & {});
   content: string;
 }
 
@@ -69,6 +70,10 @@ export interface MemoryItem {
   userId?: string;
   agentId?: string;
   runId?: string;
+  /** `userId`, `agentId`, `runId` by mem0's names (the same values; only the ids the memory has). */
+  user_id?: string;
+  agent_id?: string;
+  run_id?: string;
   /** See `MemoryType`. Memories written before memory types existed read back as `"semantic"`. */
   memoryType: MemoryType;
   /** In [0, 1]: `0.6 · novelty + 0.4 · salience` at write time unless given; lowered by `decay()`. Recall
@@ -87,6 +92,9 @@ export interface MemoryItem {
   lastAccessedAt?: string;
   /** ISO 8601: when `decay()` last lowered its importance. */
   decayedAt?: string;
+  /** Whose statement the fact came from (`"user"` / `"assistant"`), when the extraction reply said (mem0 3.x
+   * extraction's `attributed_to`). */
+  attributedTo?: string;
 }
 
 export type MemoryEventKind = "ADD" | "UPDATE" | "DELETE" | "NONE";
@@ -396,6 +404,10 @@ export interface HistoryRecord {
   userId?: string;
   agentId?: string;
   runId?: string;
+  /** `userId`, `agentId`, `runId` by mem0's names (the same values). */
+  user_id?: string;
+  agent_id?: string;
+  run_id?: string;
 }
 
 export interface AddOptions extends Scope, WriteLifecycleOptions {
@@ -407,6 +419,22 @@ export interface AddOptions extends Scope, WriteLifecycleOptions {
   prompt?: string;
   /** `false` stores each non-system message as a memory, with no LLM call. Default: `true` when an LLM is configured. */
   infer?: boolean;
+  /** mem0's expiration day, `YYYY-MM-DD` (UTC): after it the memories are hidden from `search` and `getAll` unless
+   * `showExpired`, but kept (`get` returns them; `update(id, {expirationDate: null})` brings them back). Stored
+   * as `metadata.expiration_date`. `ttl` / `expiresAt` delete instead. */
+  expirationDate?: string | null;
+}
+
+/** `update(memoryId, options)`: what to change; at least one of `text`, `metadata`, `expirationDate`. */
+export interface UpdateOptions {
+  /** The new text (re-embedded and re-hashed). `""` is a text too, as in mem0. */
+  text?: string;
+  /** @deprecated mem0's old name of `text` (a console warning says so); `text` wins when both are given. */
+  data?: string | null;
+  /** Merged into the memory's metadata (scope keys such as `user_id` are left out). */
+  metadata?: Metadata | null;
+  /** `YYYY-MM-DD`, or `null` to clear it (see `AddOptions.expirationDate`). */
+  expirationDate?: string | null;
 }
 
 /** Seed 002's time options of a read. */
@@ -443,6 +471,8 @@ export interface SearchOptions extends ReadScope, TimeRangeOptions {
   radius?: number;
   /** Foresight memories whose `metadata.validUntil` is before this are left out. ISO 8601 with a time zone. */
   currentTime?: string;
+  /** Memories past their `expirationDate` too. Default `false`. */
+  showExpired?: boolean;
 }
 
 export interface RecallOptions extends ReadScope, TimeRangeOptions {
@@ -477,6 +507,8 @@ export interface GetAllOptions extends ReadScope, TimeRangeOptions {
   memoryTypes?: MemoryType[];
   /** Seed 002's fetch by type: only memories of this type. Default `"episodic"` once `groupId` is given. */
   memoryType?: MemoryType;
+  /** Memories past their `expirationDate` too. Default `false`. */
+  showExpired?: boolean;
 }
 
 export interface DeleteAllOptions extends ReadScope {
@@ -696,6 +728,8 @@ export interface OpenAiEmbedderConfig {
   baseURL?: string;
   /** Sent as `dimensions` when set; every vector must have this length. */
   dimensions?: number;
+  /** `dimensions` by mem0's name. */
+  embeddingDims?: number;
 }
 
 /** Sampling options most chat providers share. */
@@ -885,6 +919,14 @@ export interface VectorStoreConfig {
      * are close to, not exactly, the f32 ones, and `exportMemories()` writes the dequantised vectors.
      */
     quantization?: "none" | "int8";
+    /** mem0's collection: names the storage (the IndexedDB `dbName`, the KV `prefix` + `/`) when
+     * `storage.config` names none; with the in-memory store, each `Memory` is its own collection anyway. */
+    collectionName?: string;
+    /** mem0's vector length: `INVALID_CONFIG` when the embedder's (`dimensions`, or the model's known length)
+     * differs. */
+    dimension?: number;
+    /** mem0's file path: not applicable; accepted and ignored. */
+    dbPath?: string;
   };
 }
 
@@ -971,10 +1013,22 @@ export interface MemoryConfig {
    * (`countTokens`). A call that throws or returns no whole number ≥ 0 uses the estimate for that text.
    */
   countTokens?: (text: string) => number;
-  /** mem0 compatibility; ignored. */
+  /** mem0 compatibility (`"v1.1"`, …); ignored. */
   version?: string;
-  /** mem0 compatibility; ignored. */
+  /** mem0's SQLite history file: not applicable (history lives in `storage`); accepted and ignored. */
   historyDbPath?: string;
+  /** mem0's history store settings: not applicable, as `historyDbPath`; accepted and ignored. */
+  historyStore?: { provider: string; config?: { [key: string]: JsonValue } };
+  /** mem0: keep no history records (`history()` then returns `[]`). Default `false`. */
+  disableHistory?: boolean;
+  /** mem0 2.x: replaces the fact-extraction prompt (as `customPrompts.factExtraction`; not both). */
+  customPrompt?: string;
+  /** mem0 3.x: instructions added to the fact-extraction prompt. */
+  customInstructions?: string;
+  /** mem0: `graph.enabled` by its other name (both given must agree). */
+  enableGraph?: boolean;
+  /** mem0's graph database settings (Neo4j, Memgraph, …): accepted; the graph is kept in `storage`. */
+  graphStore?: { provider?: string; config?: { [key: string]: JsonValue }; [key: string]: JsonValue | undefined };
 }
 
 /** Stable error codes carried by every error this library throws. */
@@ -1001,10 +1055,19 @@ export type MemoryErrorCode =
 /** The `Error` every failed call rejects with (and `new Memory` throws); `err instanceof MemoryError` works. */
 export class MemoryError extends Error {
   constructor(message: string, code: MemoryErrorCode, status?: number);
-  readonly name: "MemoryError";
+  readonly name: "MemoryError" | "LLMError";
   code: MemoryErrorCode;
   /** HTTP status, for `LLM_HTTP` and `EMBEDDING_HTTP`. */
   status?: number;
+}
+
+/** mem0's `LLMError`: what `add()` rejects with when the LLM cannot be reached (an HTTP error such as a 429, the
+ * network, the app's `llm.generate` callback). A `MemoryError` too, with code `LLM_HTTP`, `LLM_NETWORK` or
+ * `LLM_CALLBACK`. A reply that cannot be read is not an error: `add()` resolves with an `EXTRACTION_FAILED` /
+ * `DECISION_FAILED` warning instead. */
+export class LLMError extends MemoryError {
+  constructor(message: string, code: MemoryErrorCode, status?: number);
+  readonly name: "LLMError";
 }
 
 /** `compress(options)` (seed 004 §3): when the scope holds more than `threshold` uncompressed episodic sessions

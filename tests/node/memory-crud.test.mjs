@@ -58,7 +58,7 @@ describe("add", () => {
     assert.equal(ev.newMemory, "User's name is Bob");
 
     const [extract] = chatCalls(server, EXTRACT);
-    assert.equal(userContent(extract), "Input:\nuser: My name is Bob");
+    assert.equal(userContent(extract), "## New Messages\nuser: My name is Bob");
     assertItem(await mem.get(ev.id), { memory: "User's name is Bob", userId: "bob" });
   });
 
@@ -80,7 +80,7 @@ describe("add", () => {
     const [extract] = chatCalls(server, EXTRACT);
     assert.equal(
       userContent(extract),
-      "Input:\nuser: I'm Alice and I love hiking\nassistant: Nice! Where do you hike?\nuser: Mostly in the Alps",
+      "## New Messages\nuser: I'm Alice and I love hiking\nassistant: Nice! Where do you hike?\nuser: Mostly in the Alps",
     );
     const all = await mem.getAll({ userId: "alice" });
     assert.deepEqual(texts(all.results), [...facts].sort());

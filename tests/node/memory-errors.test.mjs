@@ -233,7 +233,9 @@ describe("bad input", () => {
     await rejectsWith(() => mem.add(42, { userId: "u" }), "INVALID_INPUT");
     await rejectsWith(() => mem.add(null, { userId: "u" }), "INVALID_INPUT");
     await rejectsWith(() => mem.add({ role: "user", content: "hi" }, { userId: "u" }), "INVALID_INPUT");
-    await rejectsWith(() => mem.update(id, ""), "INVALID_INPUT");
+    await rejectsWith(() => mem.update(id, {}), "INVALID_INPUT"); // nothing to change ("" is a text, as in mem0)
+    await rejectsWith(() => mem.update(id, { text: "x", colour: "red" }), "INVALID_INPUT");
+    await rejectsWith(() => mem.update(id, { expirationDate: "12/31/2099" }), "INVALID_INPUT");
     await rejectsWith(() => mem.update(id, 42), "INVALID_INPUT");
     await rejectsWith(() => mem.update(id, null), "INVALID_INPUT");
     assert.equal(server.count("chat"), chats);

@@ -51,7 +51,8 @@ describe("exportMemories / importMemories", () => {
     await rejectsWith(target.importMemories("hello"), "INVALID_INPUT", /import line 1/);
     await rejectsWith(target.importMemories(7), "INVALID_INPUT");
     assert.deepEqual((await target.getAll(alice)).results, []);
-    await rejectsWith(target.exportMemories({ userId: " " }), "SCOPE_REQUIRED");
+    await rejectsWith(target.exportMemories({ userId: "" }), "SCOPE_REQUIRED");
+    await rejectsWith(target.exportMemories({ userId: " " }), "INVALID_INPUT", /whitespace-only/);
   });
 });
 

@@ -81,7 +81,7 @@ fn the_budget_is_never_exceeded() {
 #[test]
 fn options_are_validated() {
     let engine = memory();
-    for (top_k, budget) in [(Some(0.0), None), (Some(1.5), None), (None, Some(-3.0)), (None, Some(f64::NAN))] {
+    for (top_k, budget) in [(Some(-1.0), None), (Some(1.5), None), (None, Some(-3.0)), (None, Some(f64::NAN))] {
         assert_eq!(recall_with(&engine, "car", &options(top_k, budget)).unwrap_err().code(), "INVALID_INPUT");
     }
     assert_eq!(recall_with(&engine, "car", &ReadOptions::default()).unwrap_err().code(), "SCOPE_REQUIRED");

@@ -23,7 +23,8 @@
 //   wire     only requests in this format ("openai", "azure", "anthropic", "gemini", "ollama", "workers-ai")
 //   has      dotted body path(s) the request must send, e.g. "response_format", "generationConfig.responseSchema"
 //   reply    chat content (objects are JSON-stringified); for Anthropic requests that force a tool, a JSON
-//            object comes back as that tool's `tool_use` block unless `toolUse: false`
+//            object comes back as that tool's `tool_use` block unless `toolUse: false`. In-process only, it may
+//            be a function ({system, user, text, body, wire}) => content, called for each matching request
 //   vector   embedding override; status/message (an error in the wire's shape), headers, body (sent
 //            verbatim: malformed replies), drop (close the socket), delayMs, times
 // Log entries: {kind, wire, method, path, query?, headers, body, time, status, reply (the body sent),
@@ -228,12 +229,13 @@ export async function startScriptedServer({ port = 0 } = {}) {
     const rule = findRule("chat", wire, (r) => matches(r, text) && hasAll(r, body));
     if (rule) rule.used++;
     else entry.unmatched = true;
+    const replied = typeof rule?.reply === "function" ? rule.reply({ system, user, text, body, wire: wire.name }) : rule?.reply;
     const content =
       rule === undefined
         ? JSON.stringify({ facts: [], memory: [] })
-        : typeof rule.reply === "string"
-          ? rule.reply
-          : JSON.stringify(rule.reply ?? "");
+        : typeof replied === "string"
+          ? replied
+          : JSON.stringify(replied ?? "");
     await reply(req, res, entry, rule, wire, () =>
       wire.chatReply({ body, content, prompt: text, counter: ++chatCounter, params, rule }),
     );

@@ -1,8 +1,10 @@
-//! `vectorStore: {provider: "memory", config: {quantization: "none" | "int8"}}`: the in-RAM search index.
+//! `vectorStore: {provider: "memory", config: {quantization: "none" | "int8", collectionName?, dimension?,
+//! dbPath?}}`: the in-RAM search index. The last three are mem0's: the collection names the storage, the
+//! dimension is checked against the embedder's, and `dbPath` (a file) does not apply.
 
 use serde::Deserialize;
 
-use super::{provider_options, unknown_provider, ProviderConfig};
+use super::{invalid, provider_options, unknown_provider, ProviderConfig};
 use crate::core::error::Result;
 use crate::core::vector_store::Quantization;
 
@@ -12,12 +14,19 @@ use crate::core::vector_store::Quantization;
 pub struct MemoryVectorStoreOptions {
     /// `"none"` (f32, the default) or `"int8"`.
     pub quantization: Option<Quantization>,
+    pub collection_name: Option<String>,
+    pub dimension: Option<u32>,
+    pub db_path: Option<serde_json::Value>,
 }
 
 /// The search index to build.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct VectorStoreSettings {
     pub quantization: Quantization,
+    /// mem0's collection: names the storage where `storage.config` does not.
+    pub collection_name: Option<String>,
+    /// mem0's vector length, which the embedder must produce.
+    pub dimension: Option<usize>,
 }
 
 /// Checks `vectorStore` (absent means the f32 in-memory index).
@@ -27,7 +36,17 @@ pub fn vector_store_settings(config: Option<&ProviderConfig>) -> Result<VectorSt
         return Err(unknown_provider("vectorStore.provider", &store.provider, &["memory"]));
     }
     let options: MemoryVectorStoreOptions = provider_options(&store.config, "vectorStore.config")?;
-    Ok(VectorStoreSettings { quantization: options.quantization.unwrap_or_default() })
+    if options.collection_name.as_ref().is_some_and(|name| name.trim().is_empty()) {
+        return Err(invalid("vectorStore.config.collectionName", "must not be empty"));
+    }
+    if options.dimension == Some(0) {
+        return Err(invalid("vectorStore.config.dimension", "must be at least 1"));
+    }
+    Ok(VectorStoreSettings {
+        quantization: options.quantization.unwrap_or_default(),
+        collection_name: options.collection_name,
+        dimension: options.dimension.map(|d| d as usize),
+    })
 }
 
 #[cfg(test)]
@@ -58,6 +77,12 @@ mod tests {
         assert!(bad.contains("vectorStore.config.quantization") && bad.contains("int8"), "{bad}");
         let unknown = message(json!({"provider": "memory", "config": {"quantisation": "int8"}}));
         assert!(unknown.contains("vectorStore.config") && unknown.contains("quantisation"), "{unknown}");
+        let mem0 = settings(
+            json!({"provider": "memory", "config": {"collectionName": "c", "dimension": 8, "dbPath": ":memory:"}}),
+        );
+        assert_eq!(mem0.unwrap().dimension, Some(8));
+        assert!(message(json!({"provider": "memory", "config": {"dimension": 0}})).contains("dimension"));
+        assert!(message(json!({"provider": "memory", "config": {"collectionName": ""}})).contains("collectionName"));
         let provider = message(json!({"provider": "qdrant"}));
         assert!(provider.contains("vectorStore.provider") && provider.contains("qdrant"), "{provider}");
         assert_eq!(

@@ -27,6 +27,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.lifecycle = settings;
     }
 
+    /// `false` (mem0's `disableHistory`): changes leave no history records from now on.
+    pub fn set_keep_history(&mut self, keep: bool) {
+        self.keep_history = keep;
+    }
+
     /// Milliseconds since the Unix epoch, by the engine's clock.
     pub fn now_ms(&self) -> i64 {
         self.clock.now_ms()

@@ -41,6 +41,10 @@ pub struct Lifecycle {
     /// last access, so decaying twice never counts the same days twice.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decayed_at: Option<String>,
+    /// Whose statement the fact came from (`"user"` / `"assistant"`), when the extraction said (mem0's
+    /// `attributedTo`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attributed_to: Option<String>,
 }
 
 impl Default for Lifecycle {
@@ -54,6 +58,7 @@ impl Default for Lifecycle {
             deleted_at: None,
             last_accessed_at: None,
             decayed_at: None,
+            attributed_to: None,
         }
     }
 }

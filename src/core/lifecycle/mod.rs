@@ -7,6 +7,7 @@ pub(crate) mod engine_expiry;
 pub(crate) mod engine_keys;
 mod engine_state;
 mod engine_stats;
+pub mod expiration_date;
 pub mod fields;
 pub mod glob;
 pub mod importance;

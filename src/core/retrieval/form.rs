@@ -66,7 +66,10 @@ pub fn conversational(call: ReadCall, group_given: bool, type_given: bool) -> bo
 /// The count: `count` (named `name`) or the default, within the seed's maximum in its form.
 pub fn limit(call: ReadCall, seed_form: bool, name: &str, count: Option<f64>) -> Result<usize> {
     let default = if seed_form { CONVERSATION_LIMIT } else { call.default_limit() };
-    let limit = positive_whole(name, count, default)?;
+    let limit = match (name, count) {
+        ("topK", Some(top_k)) => mem0_top_k(top_k)?,
+        _ => positive_whole(name, count, default)?,
+    };
     let max = match call {
         ReadCall::GetAll if seed_form => MAX_FETCH_LIMIT,
         ReadCall::Search if seed_form => MAX_SEARCH_LIMIT,
@@ -77,6 +80,17 @@ pub fn limit(call: ReadCall, seed_form: bool, name: &str, count: Option<f64>) ->
         return Err(invalid(format!("{name} must be at most {max} when {form} is given, got {limit}")));
     }
     Ok(limit)
+}
+
+/// `topK` as mem0 checks it: a whole number ≥ 0 (0 finds nothing), with mem0's messages.
+fn mem0_top_k(top_k: f64) -> Result<usize> {
+    if !top_k.is_finite() || top_k.fract() != 0.0 {
+        return Err(invalid("topK must be a valid integer".into()));
+    }
+    if top_k < 0.0 {
+        return Err(invalid(format!("Invalid topK: {top_k}. Must be a non-negative integer.")));
+    }
+    Ok(top_k.min(u32::MAX as f64) as usize)
 }
 
 /// The types a read keeps (`None`: every type).

@@ -46,6 +46,14 @@ pub struct Parts {
 pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
     let llm = models::llm(config, live)?;
     let embedder = models::embedder(config, live)?;
+    if let (Some(want), Some(have)) =
+        (config.vector_store.dimension, crate::core::models::Embedder::dimensions(&embedder))
+    {
+        if want != have {
+            let why = format!("{want}, but the embedder's vectors have {have} dimensions");
+            return Err(MemoryError::InvalidConfig(format!("vectorStore.config.dimension: {why}")));
+        }
+    }
     let storage = match config.storage.provider.as_str() {
         "memory" => AnyStorage::Memory(InMemoryStorage::default()),
         "indexeddb" => AnyStorage::IndexedDb(IndexedDbStorage::new(&indexeddb_settings(&config.storage.options)?)),
@@ -77,6 +85,7 @@ impl Parts {
         let mut engine =
             MemoryEngine::new_with_index(self.llm, self.embedder, self.storage, config.prompts.clone(), self.index);
         engine.set_lifecycle(config.lifecycle);
+        engine.set_keep_history(config.keep_history);
         engine.set_boundary(config.boundary);
         engine.set_clock(clock);
         engine.set_token_counter(self.tokens);
@@ -92,6 +101,7 @@ impl Parts {
         let mut engine =
             MemoryEngine::open_with_index(self.llm, self.embedder, self.storage, prompts, self.index).await?;
         engine.set_lifecycle(config.lifecycle);
+        engine.set_keep_history(config.keep_history);
         engine.set_boundary(config.boundary);
         engine.set_clock(clock);
         engine.set_token_counter(self.tokens);

@@ -8,6 +8,7 @@ mod choice;
 mod compatible;
 mod fields;
 mod gemini;
+mod mem0;
 mod ollama;
 mod openai;
 mod workers_ai;
@@ -39,7 +40,7 @@ use crate::providers::{
 pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// The whole config object; every part is optional. Unknown keys are rejected (typos would otherwise
-/// pass silently), except mem0's `version` and `historyDbPath`, which are accepted and ignored.
+/// pass silently); mem0 OSS's keys are accepted with their mem0 meaning (see `mem0`).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MemoryConfig {
@@ -59,10 +60,17 @@ pub struct MemoryConfig {
     pub boundary: Option<BoundaryOptions>,
     /// `{debounceMs, concurrency}`: the background writer behind `flush()`.
     pub background: Option<crate::core::tiers::BackgroundOptions>,
-    /// mem0 compatibility; ignored.
+    /// mem0's config keys, read by `mem0`: `version`, `historyDbPath` and `historyStore` (its SQLite
+    /// history; not applicable here), `disableHistory`, `customPrompt`, `customInstructions`,
+    /// `enableGraph`, `graphStore`.
     pub version: Option<Value>,
-    /// mem0 compatibility (its SQLite path); ignored.
     pub history_db_path: Option<Value>,
+    pub history_store: Option<Value>,
+    pub disable_history: Option<bool>,
+    pub custom_prompt: Option<String>,
+    pub custom_instructions: Option<String>,
+    pub enable_graph: Option<bool>,
+    pub graph_store: Option<Value>,
 }
 
 /// `retry`.
@@ -135,6 +143,8 @@ pub struct ResolvedConfig {
     pub boundary: BoundarySettings,
     /// `background` and `retry`: the background writer's debounce, concurrency and retries.
     pub background: crate::core::tiers::BackgroundSettings,
+    /// False with mem0's `disableHistory`.
+    pub keep_history: bool,
 }
 
 fn openai_default() -> ProviderConfig {
@@ -153,8 +163,13 @@ impl MemoryConfig {
             }
         }
         let vector_store = vector_store_settings(self.vector_store.as_ref())?;
-        let storage =
-            self.storage.unwrap_or_else(|| ProviderConfig { provider: "memory".into(), ..ProviderConfig::default() });
+        let storage = mem0::namespaced(
+            self.storage.unwrap_or_else(|| ProviderConfig { provider: "memory".into(), ..ProviderConfig::default() }),
+            vector_store.collection_name.as_deref(),
+        );
+        let prompts =
+            mem0::prompts(self.custom_prompts.unwrap_or_default(), self.custom_prompt, self.custom_instructions)?;
+        let graph_enabled = mem0::graph_enabled(self.graph, self.enable_graph)?;
         let retry_options = self.retry.unwrap_or_default();
         let defaults = RetryPolicy::default();
         let retry = RetryPolicy {
@@ -171,14 +186,15 @@ impl MemoryConfig {
             storage: StorageChoice { provider: storage.provider, options: storage.config },
             vector_store,
             retry,
-            graph_enabled: self.graph.is_some_and(|graph| graph.enabled),
-            prompts: self.custom_prompts.unwrap_or_default().resolve()?,
+            graph_enabled,
+            prompts,
             lifecycle: LifecycleSettings::resolve(self.importance, self.limits)?,
             boundary: BoundarySettings::resolve(self.boundary)?,
             background: crate::core::tiers::BackgroundSettings::resolve(
                 self.background,
                 (retry.max_retries, retry.base_delay_ms, retry.max_delay_ms),
             )?,
+            keep_history: !self.disable_history.unwrap_or(false),
         })
     }
 }

@@ -29,6 +29,8 @@ pub struct OpenAiEmbedderOptions {
     pub api_key: Option<String>,
     #[serde(alias = "baseURL")]
     pub base_url: Option<String>,
+    /// `embeddingDims` is mem0's name for it.
+    #[serde(alias = "embeddingDims")]
     pub dimensions: Option<u32>,
 }
 
