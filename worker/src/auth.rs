@@ -1,7 +1,8 @@
 //! Bearer tokens → callers. `MEMORY_TOKENS` (a secret) is a JSON object mapping each token to either a
 //! tenant name (`"acme"`: a tenant-wide admin token with no user, the format before users existed) or
 //! `{"tenant": "acme", "user": "u-1", "admin": false}` (`user` optional, `admin` default false). Every key
-//! a tenant's requests touch lives under `t/<tenant>/`, so tenants never see each other's data.
+//! a tenant's requests touch lives under `t/<tenant>/`, so tenants never see each other's data. A token
+//! comes as `Authorization: Bearer <token>`, or as mem0's `Authorization: Token <token>` (the same tokens).
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -66,12 +67,15 @@ fn grants(env: &Env) -> Result<Vec<(String, Caller)>, ApiError> {
     Ok(tokens.into_iter().map(|(token, grant)| (token, grant.caller())).collect())
 }
 
+/// The schemes a token may come with: `Bearer`, and mem0's `Token`.
+const SCHEMES: [&str; 2] = ["bearer", "token"];
+
 /// The caller whose token authorises `request`.
 pub fn caller(request: &Request, env: &Env) -> Result<Caller, ApiError> {
     let grants = grants(env)?;
     let header = request.headers().get("authorization").ok().flatten().unwrap_or_default();
     let (scheme, presented) = header.trim().split_once(' ').unwrap_or_default();
-    if !scheme.eq_ignore_ascii_case("bearer") || presented.trim().is_empty() {
+    if !SCHEMES.iter().any(|known| scheme.eq_ignore_ascii_case(known)) || presented.trim().is_empty() {
         return Err(ApiError::unauthorized());
     }
     let mut found = None;

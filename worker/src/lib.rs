@@ -11,6 +11,9 @@
 //! - `/v1/tiers/…` (`tiers_api`): seed 001's tiers — background flush (202, the add runs in `waitUntil`),
 //!   context window, daily journals, dream consolidation, core profile, dream diary, prompt injection;
 //!   tenant-wide tokens only.
+//! - `/mem0/…` (`mem0_api`, prefix from the var `MEM0_PREFIX`): mem0's hosted-platform API, so the
+//!   official `MemoryClient`s (npm and PyPI `mem0ai`) work unmodified with `host` set to
+//!   `https://<worker>/mem0`; `Authorization: Token <key>`, errors as `{"detail"}`; tenant-wide tokens only.
 //! - A Cron Trigger (`scheduled`) purges expired memories and decays importance in every tenant, then
 //!   dreams over the scopes with new journal turns (`dreams`, at most `DREAM_MAX_SCOPES` per tenant).
 //!
@@ -20,6 +23,7 @@ mod auth;
 mod conversations_api;
 mod dreams;
 mod error;
+mod mem0_api;
 mod memory_api;
 mod requests;
 mod scheduled;
@@ -40,6 +44,10 @@ use self::error::ApiError;
 
 #[event(fetch)]
 async fn fetch(request: Request, env: Env, ctx: Context) -> worker::Result<Response> {
+    let mem0_prefix = mem0_api::prefix(&env);
+    if mem0_api::is_family(&request.path(), &mem0_prefix) {
+        return mem0_api::serve(request, &env, &mem0_prefix).await;
+    }
     if conversations_api::route::is_family(&request.path()) {
         return conversations_api::serve(request, &env).await;
     }

@@ -1,0 +1,91 @@
+//! mem0's error bodies: `{"detail": "…"}` with the platform's status codes (400 bad input, 401 unknown
+//! key, 403 a user token, 404 an unknown id, 501 a platform-only route). The clients turn the status into
+//! their own exception (`AuthenticationError`, `MemoryNotFoundError`, `ValidationError`, …) and the
+//! Python client reads `detail` as its message.
+
+use memwasm::MemoryError;
+use serde_json::json;
+use worker::kv::KvError;
+use worker::Response;
+
+use crate::error::ApiError;
+
+/// What mem0 says when the key is wrong (the Python client raises it from its constructor's ping).
+pub const INVALID_KEY: &str =
+    "Invalid API key. Send a key of MEMORY_TOKENS as `Authorization: Token <key>` (or `Bearer <key>`).";
+
+/// An error response of the mem0 API.
+#[derive(Debug)]
+pub struct Mem0Error {
+    pub status: u16,
+    pub detail: String,
+}
+
+/// The result of a mem0 handler.
+pub type Result<T> = std::result::Result<T, Mem0Error>;
+
+impl Mem0Error {
+    pub fn new(status: u16, detail: impl Into<String>) -> Self {
+        Self { status, detail: detail.into() }
+    }
+
+    /// 400 with `detail`.
+    pub fn invalid(detail: impl Into<String>) -> Self {
+        Self::new(400, detail)
+    }
+
+    /// 404 for a memory id this tenant does not have.
+    pub fn memory_not_found(id: &str) -> Self {
+        Self::new(404, format!("Memory not found! (no memory {id})"))
+    }
+
+    /// 501 for a route of the platform memwasm does not serve.
+    pub fn not_implemented(method: &str, path: &str) -> Self {
+        Self::new(
+            501,
+            format!(
+                "{method} {path} is a mem0 platform route that memwasm does not implement (organisations, projects, \
+                 webhooks, profiles and summaries are platform-only); see worker/MEM0.md for the routes it serves"
+            ),
+        )
+    }
+
+    /// The response carrying this error.
+    pub fn response(&self) -> worker::Result<Response> {
+        let response = Response::from_json(&json!({ "detail": self.detail }))?.with_status(self.status);
+        if self.status == 401 {
+            response.headers().set("www-authenticate", "Token")?;
+        }
+        Ok(response)
+    }
+}
+
+impl From<ApiError> for Mem0Error {
+    fn from(error: ApiError) -> Self {
+        match error.status {
+            401 => Self::new(401, INVALID_KEY),
+            status => Self::new(status, error.message),
+        }
+    }
+}
+
+impl From<MemoryError> for Mem0Error {
+    fn from(error: MemoryError) -> Self {
+        match &error {
+            MemoryError::NotFound(id) => Self::memory_not_found(id),
+            _ => ApiError::from(error).into(),
+        }
+    }
+}
+
+impl From<worker::Error> for Mem0Error {
+    fn from(error: worker::Error) -> Self {
+        Self::new(500, error.to_string())
+    }
+}
+
+impl From<KvError> for Mem0Error {
+    fn from(error: KvError) -> Self {
+        Self::new(500, format!("KV: {error}"))
+    }
+}
