@@ -21,9 +21,13 @@ after(async () => {
 const call = (...args) => mem0Call(worker, ...args);
 
 /** Asserts `{detail}` with `status`, the detail matching `pattern`. */
+const CODES = { 400: "INVALID_INPUT", 401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND", 501: "NOT_IMPLEMENTED" };
+
+/** mem0's error body `{detail}`, with the worker's stable `code` beside it. */
 function assertDetail(response, status, pattern) {
   assert.equal(response.status, status, JSON.stringify(response.body));
-  assert.deepEqual(Object.keys(response.body), ["detail"]);
+  assert.deepEqual(Object.keys(response.body).sort(), ["code", "detail"]);
+  if (CODES[status]) assert.equal(response.body.code, CODES[status]);
   assert.match(response.body.detail, pattern);
 }
 

@@ -1,4 +1,5 @@
-//! mem0's error bodies: `{"detail": "…"}` with the platform's status codes (400 bad input, 401 unknown
+//! mem0's error bodies: `{"detail": "…"}` (plus the worker's stable `code`, which mem0's clients ignore) with
+//! the platform's status codes (400 bad input, 401 unknown
 //! key, 403 a user token, 404 an unknown id, 501 a platform-only route). The clients turn the status into
 //! their own exception (`AuthenticationError`, `MemoryNotFoundError`, `ValidationError`, …) and the
 //! Python client reads `detail` as its message.
@@ -18,6 +19,8 @@ pub const INVALID_KEY: &str =
 #[derive(Debug)]
 pub struct Mem0Error {
     pub status: u16,
+    /// The worker's stable code (`INVALID_INPUT`, `NOT_FOUND`, …), as in its other APIs' errors.
+    pub code: &'static str,
     pub detail: String,
 }
 
@@ -25,8 +28,18 @@ pub struct Mem0Error {
 pub type Result<T> = std::result::Result<T, Mem0Error>;
 
 impl Mem0Error {
+    /// An error whose code follows from its status.
     pub fn new(status: u16, detail: impl Into<String>) -> Self {
-        Self { status, detail: detail.into() }
+        let code = match status {
+            400 => "INVALID_INPUT",
+            401 => "UNAUTHORIZED",
+            403 => "FORBIDDEN",
+            404 => "NOT_FOUND",
+            413 => "PAYLOAD_TOO_LARGE",
+            501 => "NOT_IMPLEMENTED",
+            _ => "INTERNAL",
+        };
+        Self { status, code, detail: detail.into() }
     }
 
     /// 400 with `detail`.
@@ -45,14 +58,16 @@ impl Mem0Error {
             501,
             format!(
                 "{method} {path} is a mem0 platform route that memwasm does not implement (organisations, projects, \
-                 webhooks, profiles and summaries are platform-only); see worker/MEM0.md for the routes it serves"
+                 webhooks, profiles and summaries are platform-only); see the README, \"The mem0 platform API\", for the \
+                 routes it serves"
             ),
         )
     }
 
     /// The response carrying this error.
     pub fn response(&self) -> worker::Result<Response> {
-        let response = Response::from_json(&json!({ "detail": self.detail }))?.with_status(self.status);
+        let body = json!({ "detail": self.detail, "code": self.code });
+        let response = Response::from_json(&body)?.with_status(self.status);
         if self.status == 401 {
             response.headers().set("www-authenticate", "Token")?;
         }
@@ -64,7 +79,7 @@ impl From<ApiError> for Mem0Error {
     fn from(error: ApiError) -> Self {
         match error.status {
             401 => Self::new(401, INVALID_KEY),
-            status => Self::new(status, error.message),
+            status => Self { status, code: error.code, detail: error.message },
         }
     }
 }
