@@ -51,10 +51,12 @@ export interface Message {
   content: string;
 }
 
-/** memwasm's `Memory`, constructed from a mem0 config. */
-export type Memory = ExactMemory;
+/** memwasm's `Memory`, constructed from a mem0 config. mem0 code that reaches into mem0's private vector store
+ * (`memory["vectorStore"]`, as mem0's own tests do) type-checks as it does against mem0, but there is no such
+ * member here: it is `undefined` at run time (the store lives in the `.wasm`). */
+export type Memory = ExactMemory & { readonly vectorStore?: any };
 export declare const Memory: Omit<typeof ExactMemory, "prototype" | "fromConfig"> & {
-  new (config?: Partial<MemoryConfig>): ExactMemory;
-  prototype: ExactMemory;
-  fromConfig(config: Record<string, any>): ExactMemory;
+  new (config?: Partial<MemoryConfig>): Memory;
+  prototype: Memory;
+  fromConfig(config: Record<string, any>): Memory;
 };

@@ -77,7 +77,7 @@ rmSync(work, { recursive: true, force: true });
 // passes when every error is a known difference and every known tsc difference still shows.
 let tsc = null; // {errors, unexpected: [line], expected: number, gone: [key]}
 if (typeCheck) {
-  console.log("\n=== tsc --noEmit -p tests/mem0-oss (the ported files against pkg/index.d.ts)");
+  console.log("\n=== tsc --noEmit -p tests/mem0-oss (the ported files against memwasm/mem0: pkg/mem0.d.ts over pkg/index.d.ts)");
   const run = spawnSync(bin("tsc"), ["--noEmit", "--pretty", "false", "-p", ROOT], { cwd: ROOT, encoding: "utf8" });
   const out = `${run.stdout ?? ""}${run.stderr ?? ""}`;
   const errors = out.split("\n").filter((line) => /error TS\d+:/.test(line));
