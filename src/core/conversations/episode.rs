@@ -1,6 +1,7 @@
 //! An episode: the messages a boundary closed, with who took part, when, and the metadata every memory
 //! extracted from it carries (the messages' times, not the clock's).
 
+use crate::core::prompts::fenced;
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -157,7 +158,7 @@ impl Episode {
             |m: &PendingMessage| self.participant(&m.sender).map_or(m.display_name().to_owned(), |p| p.name.clone());
         self.messages
             .iter()
-            .map(|m| format!("[{}] {}: {}", m.create_time, name(m), m.content))
+            .map(|m| format!("[{}] {}: {}", m.create_time, name(m), fenced(&m.content)))
             .collect::<Vec<_>>()
             .join("\n")
     }
@@ -177,6 +178,6 @@ impl Episode {
 
 /// `[createTime] name: content`, one line per message.
 pub fn render_lines(messages: &[PendingMessage]) -> String {
-    let line = |m: &PendingMessage| format!("[{}] {}: {}", m.create_time, m.display_name(), m.content);
+    let line = |m: &PendingMessage| format!("[{}] {}: {}", m.create_time, m.display_name(), fenced(&m.content));
     messages.iter().map(line).collect::<Vec<_>>().join("\n")
 }

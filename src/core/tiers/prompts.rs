@@ -25,7 +25,7 @@ sentences what changed and why. Reply with JSON only: {\"profile\": \"...\", \"f
 pub fn summary_input(previous: Option<&str>, turns: &[Message]) -> String {
     let mut input = format!("Summary so far:\n{}\n\nTurns that left the window:\n", previous.unwrap_or("(none)"));
     for turn in turns {
-        input.push_str(&format!("{}: {}\n", turn.role, turn.content));
+        input.push_str(&format!("{}: {}\n", turn.role, crate::core::prompts::fenced(&turn.content)));
     }
     input
 }
