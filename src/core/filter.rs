@@ -10,7 +10,7 @@ use super::error::{MemoryError, Result};
 use super::types::MemoryItem;
 
 /// How deeply AND/OR/NOT may nest; deeper input is rejected rather than risking the stack.
-const MAX_DEPTH: usize = 32;
+const MAX_DEPTH: usize = super::limits::MAX_FILTER_DEPTH;
 
 /// A comparison operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -15,6 +15,7 @@ pub mod identity;
 pub mod keyword;
 pub mod kv;
 pub mod lifecycle;
+pub mod limits;
 pub mod llm_json;
 pub mod memory;
 pub mod models;

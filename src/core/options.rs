@@ -104,8 +104,8 @@ pub fn parse_messages(input: &Value) -> Result<Vec<Message>> {
     }
 }
 
-/// Refuses an `add()` with nothing to remember, with mem0's messages: an empty string, an empty array, or
-/// messages that are all blank.
+/// Refuses an `add()` with nothing to remember, with mem0's messages (an empty string, an empty array, or
+/// messages that are all blank), or with more than the limits allow (`limits`).
 pub fn require_content(input: &Value, messages: &[Message]) -> Result<()> {
     let why = match input {
         Value::String(text) if text.trim().is_empty() => "messages string cannot be empty. Provide non-empty content.",
@@ -115,7 +115,7 @@ pub fn require_content(input: &Value, messages: &[Message]) -> Result<()> {
         Value::Array(_) if messages.iter().all(|m| m.content.trim().is_empty()) => {
             "messages array cannot contain only blank content. Provide at least one message with non-empty content."
         }
-        _ => return Ok(()),
+        _ => return super::limits::check_messages(&messages.iter().map(|m| m.content.as_str()).collect::<Vec<_>>()),
     };
     Err(MemoryError::InvalidInput(why.into()))
 }

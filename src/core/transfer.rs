@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::codec::{vector_from_base64, vector_to_base64};
 use super::error::{MemoryError, Result};
 use super::identity::content_hash;
+use super::limits::{MAX_IMPORT_LINE_BYTES, MAX_IMPORT_MEMORIES};
 use super::memory::MemoryEngine;
 use super::scope::Scope;
 use super::storage::{Changeset, Storage};
@@ -94,13 +95,23 @@ pub fn from_jsonl(text: &str) -> Result<Bundle> {
         let reads = format!("this library reads versions {OLDEST_EXPORT_VERSION} to {EXPORT_VERSION}");
         return Err(bad(1, format!("export version {version} is not supported ({reads})")));
     }
+    if memories > MAX_IMPORT_MEMORIES {
+        return Err(bad(1, format!("an import exceeds the limit of {MAX_IMPORT_MEMORIES} memories ({memories})")));
+    }
     let mut bundle = Bundle::default();
     let mut ids = HashSet::new();
     for (index, text) in lines {
         let number = index + 1;
+        if text.len() > MAX_IMPORT_LINE_BYTES {
+            return Err(bad(number, format!("the line exceeds the limit of {MAX_IMPORT_LINE_BYTES} bytes")));
+        }
         let line = serde_json::from_str(text).map_err(|error| bad(number, error.to_string()))?;
         match line {
             Line::Header { .. } => return Err(bad(number, "a second header".into())),
+            // The header promised at most the limit: more memory lines than that is a bad file (stop reading).
+            Line::Memory(_) if bundle.memories.len() >= MAX_IMPORT_MEMORIES => {
+                return Err(bad(number, format!("an import exceeds the limit of {MAX_IMPORT_MEMORIES} memories")));
+            }
             Line::Memory(memory) => {
                 let memory = checked_memory(*memory).map_err(|why| bad(number, why))?;
                 if let Some(first) = bundle.memories.iter().find_map(|m: &StoredMemory| m.embedding.as_ref()) {

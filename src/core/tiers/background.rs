@@ -2,6 +2,7 @@
 //! write), `run_batch` turns a due batch into one `add()` and reports how it went. The platform decides
 //! *when* (timers, `waitUntil`); the queue decides *what*.
 
+use crate::core::limits::MAX_MESSAGES_PER_ADD;
 use std::cell::RefCell;
 
 use serde::Serialize;
@@ -82,6 +83,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         if messages.is_empty() {
             return Err(MemoryError::InvalidInput("flush needs at least one message".into()));
         }
+        for part in messages.chunks(MAX_MESSAGES_PER_ADD) {
+            crate::core::limits::check_messages(&part.iter().map(|m| m.content.as_str()).collect::<Vec<_>>())?;
+        }
         let mut writes = self.journal_writes(scope, &messages).await?;
         background.queue.borrow_mut().push(scope, messages, self.now_ms());
         writes.push(background.persist(scope));
@@ -106,14 +110,26 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let scope = batch.scope.clone();
         let (user_id, agent_id, run_id) = (scope.user_id.clone(), scope.agent_id.clone(), scope.run_id.clone());
         let options = AddOptions { user_id, agent_id, run_id, ..AddOptions::default() };
-        let messages = serde_json::to_value(&batch.messages).unwrap_or(Value::Null);
-        let outcome = match self.add(&messages, &options).await {
-            Err(error) => Err(Failure::of_error(&error)),
-            Ok(result) => match failed(&result) {
-                Some(warning) => Err(Failure::of_warning(warning)),
-                None => Ok(result),
-            },
-        };
+        let (mut all, mut failure) = (AddResult::default(), None);
+        // One add() per `MAX_MESSAGES_PER_ADD` turns; a failed part fails the batch (a retry runs it all again,
+        // and what the earlier parts stored comes back as exact duplicates, which are not stored twice).
+        for part in batch.messages.chunks(MAX_MESSAGES_PER_ADD) {
+            let messages = serde_json::to_value(part).unwrap_or(Value::Null);
+            match self.add(&messages, &options).await {
+                Err(error) => failure = Some(Failure::of_error(&error)),
+                Ok(result) => match failed(&result) {
+                    Some(warning) => failure = Some(Failure::of_warning(warning)),
+                    None => {
+                        all.results.extend(result.results);
+                        all.warnings.extend(result.warnings);
+                    }
+                },
+            }
+            if failure.is_some() {
+                break;
+            }
+        }
+        let outcome = failure.map_or(Ok(all), Err);
         let turns = batch.messages.clone();
         let settled = background.queue.borrow_mut().settle(batch, outcome.is_err(), self.now_ms());
         // Best effort: if this write fails, the next flush or batch of the scope rewrites the record.

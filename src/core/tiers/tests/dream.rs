@@ -153,3 +153,23 @@ fn a_reopened_memory_resumes_the_persisted_queue() {
     let page = block_on(reopened.get_all(&crate::core::read::Read::of(alice(), 100))).unwrap();
     assert_eq!(page.results.len(), 1);
 }
+
+#[test]
+fn a_batch_over_the_add_limit_runs_as_several_adds_and_oversized_turns_are_refused_at_flush() {
+    let world = World::new(responder);
+    let engine = world.engine();
+    let background = Background::default();
+    let turns: Vec<Message> = (0..1_200).map(|i| turn("user", &format!("fact number {i}"))).collect();
+    block_on(engine.flush_turns(&background, &alice(), turns)).unwrap();
+    world.advance(5_000);
+    let batch = background.queue.borrow_mut().take_due(world.now.get()).remove(0);
+    let BatchOutcome::Changed { result, .. } = block_on(engine.run_batch(&background, batch)) else {
+        panic!("every part ran")
+    };
+    assert_eq!(result.results.len(), 1_200);
+    assert_eq!(world.calls("record_facts"), 3, "1,200 turns: three adds of at most 500");
+    let huge = turn("user", &"x".repeat(crate::core::limits::MAX_MESSAGE_BYTES + 1));
+    let error = block_on(engine.flush_turns(&background, &alice(), vec![huge])).unwrap_err();
+    assert_eq!(error.code(), "INVALID_INPUT");
+    assert!(background.queue.borrow().unwritten(&alice()).is_none(), "nothing queued");
+}

@@ -1,0 +1,48 @@
+//! The library's input limits (README "Security and limits"). Each is enforced where the input is read,
+//! with `INVALID_INPUT` naming the limit; nothing is stored when one is exceeded.
+
+use super::error::{MemoryError, Result};
+
+/// Most bytes (UTF-8) of one message's content in `add()`.
+pub const MAX_MESSAGE_BYTES: usize = 100 * 1024;
+/// Most messages one `add()` takes (the background writer splits longer batches).
+pub const MAX_MESSAGES_PER_ADD: usize = 500;
+/// Most bytes of one line of an `importMemories` text (one memory with its vector, or one history record).
+pub const MAX_IMPORT_LINE_BYTES: usize = 1024 * 1024;
+/// Most memories one `importMemories` call writes.
+pub const MAX_IMPORT_MEMORIES: usize = 100_000;
+/// Deepest nesting of `AND` / `OR` / `NOT` in a filter.
+pub const MAX_FILTER_DEPTH: usize = 32;
+
+/// `INVALID_INPUT` saying which limit `what` went over.
+pub fn exceeded(what: &str, limit: usize, unit: &str) -> MemoryError {
+    MemoryError::InvalidInput(format!("{what} exceeds the limit of {limit} {unit}"))
+}
+
+/// Checks the messages of one `add()`.
+pub fn check_messages(contents: &[&str]) -> Result<()> {
+    if contents.len() > MAX_MESSAGES_PER_ADD {
+        return Err(exceeded(&format!("an add() of {} messages", contents.len()), MAX_MESSAGES_PER_ADD, "messages"));
+    }
+    match contents.iter().position(|content| content.len() > MAX_MESSAGE_BYTES) {
+        Some(index) => Err(exceeded(&format!("messages[{index}]"), MAX_MESSAGE_BYTES, "bytes")),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_within_the_limits_pass_and_others_name_the_limit() {
+        let big = "x".repeat(MAX_MESSAGE_BYTES + 1);
+        assert!(check_messages(&["hi"; MAX_MESSAGES_PER_ADD]).is_ok());
+        let many = check_messages(&["hi"; MAX_MESSAGES_PER_ADD + 1]).unwrap_err();
+        assert_eq!(many.code(), "INVALID_INPUT");
+        assert!(many.to_string().contains("500 messages"), "{many}");
+        let long = check_messages(&["ok", &big]).unwrap_err().to_string();
+        assert!(long.contains("messages[1]") && long.contains("102400 bytes"), "{long}");
+        assert!(check_messages(&["x".repeat(MAX_MESSAGE_BYTES).as_str()]).is_ok());
+    }
+}
