@@ -144,6 +144,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     pub async fn reset(&self) -> Result<()> {
         self.storage.clear().await?;
         self.side.borrow_mut().clear();
-        self.mirror(true, &[], Vec::new())
+        self.mirror(true, &[], Vec::new())?;
+        self.remote.clear_or_defer().await;
+        Ok(())
     }
 }

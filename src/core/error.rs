@@ -71,6 +71,10 @@ pub enum MemoryError {
     /// Persistent storage cannot be used here (no IndexedDB, e.g. some private modes, or it refused to open).
     #[error("storage unavailable: {0}")]
     StorageUnavailable(String),
+    /// The remote vector store (Chroma) could not be reached, kept failing (after retries) or answered
+    /// in an unusable shape; nothing of the failed write was kept.
+    #[error("vector store unavailable: {0}")]
+    VectorStoreUnavailable(String),
 }
 
 impl MemoryError {
@@ -94,6 +98,7 @@ impl MemoryError {
         "STORAGE",
         "STORAGE_QUOTA",
         "STORAGE_UNAVAILABLE",
+        "VECTOR_STORE_UNAVAILABLE",
     ];
 
     /// The stable, documented code for this error (e.g. `SCOPE_REQUIRED`).
@@ -117,6 +122,7 @@ impl MemoryError {
             Self::Storage(_) => "STORAGE",
             Self::StorageQuota(_) => "STORAGE_QUOTA",
             Self::StorageUnavailable(_) => "STORAGE_UNAVAILABLE",
+            Self::VectorStoreUnavailable(_) => "VECTOR_STORE_UNAVAILABLE",
         }
     }
 

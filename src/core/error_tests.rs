@@ -25,6 +25,7 @@ fn one_of_each() -> Vec<MemoryError> {
         MemoryError::Storage("x".into()),
         MemoryError::StorageQuota("x".into()),
         MemoryError::StorageUnavailable("x".into()),
+        MemoryError::VectorStoreUnavailable("x".into()),
     ];
     for error in &all {
         match error {
@@ -43,7 +44,8 @@ fn one_of_each() -> Vec<MemoryError> {
             | MemoryError::DimensionMismatch { .. }
             | MemoryError::Storage(_)
             | MemoryError::StorageQuota(_)
-            | MemoryError::StorageUnavailable(_) => {}
+            | MemoryError::StorageUnavailable(_)
+            | MemoryError::VectorStoreUnavailable(_) => {}
         }
     }
     all

@@ -42,6 +42,8 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     pub(crate) conversations: super::conversations::ConversationState,
     /// False with mem0's `disableHistory`: changes then leave no history records.
     pub(crate) keep_history: bool,
+    /// A remote vector index (Chroma), when vectors are searched there.
+    pub(crate) remote: super::remote_vectors::RemoteSlot,
 }
 
 /// A history record for `item` at `timestamp`.
@@ -87,6 +89,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             side: RefCell::default(),
             conversations: Default::default(),
             keep_history: true,
+            remote: Default::default(),
         }
     }
 
@@ -119,10 +122,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             side: RefCell::default(),
             conversations: Default::default(),
             keep_history: true,
+            remote: Default::default(),
         })
     }
 
-    /// Writes `changes` to storage, then mirrors them in the index.
+    /// Writes `changes` to storage, then mirrors them in the index (and a remote vector index: its
+    /// vectors before storage, its deletes after).
     pub(crate) async fn commit(&self, mut changes: Changeset) -> Result<()> {
         if let Some(graph) = self.graph.borrow().as_ref() {
             graph.cascade(&mut changes.graph, &changes.deletes);
@@ -133,12 +138,19 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         if changes.is_empty() {
             return Ok(());
         }
+        self.remote_before_commit(&changes).await?;
         self.storage.commit(&changes).await?;
         self.side.borrow_mut().apply_to_filled(&changes.side);
         if let Some(graph) = self.graph.borrow_mut().as_mut() {
             graph.apply(&changes.graph);
         }
-        self.mirror(false, &changes.deletes, changes.upserts)
+        let had_vector = |id: &str| self.remote.index.is_some() && self.index.borrow().vector(id).is_some();
+        let vectorless = changes.upserts.iter().filter(|m| m.embedding.is_none() && had_vector(&m.item.id));
+        let vectorless = vectorless.map(|m| m.item.id.clone()).collect();
+        let deletes = changes.deletes.clone();
+        self.mirror(false, &changes.deletes, changes.upserts)?;
+        self.remote_after_commit(&deletes, vectorless).await;
+        Ok(())
     }
 
     /// Brings the in-RAM index in line with what storage now holds: emptied when `cleared`, then `deletes`

@@ -144,7 +144,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
         let now = self.now_iso();
         let in_scope = |item: &MemoryItem| scope.contains(&item.scope) && item.lifecycle.is_live(&now) && keep(item);
-        let shown = self.neighbours(&facts, &embedded, &in_scope)?;
+        let shown = self.neighbours(&facts, &embedded, scope, &in_scope).await?;
         let existing: Vec<(String, String)> =
             shown.iter().enumerate().map(|(i, m)| (i.to_string(), m.item.memory.clone())).collect();
         let (input, shape) = (decision_input(&existing, &facts), reply_schema::decisions());
@@ -256,15 +256,16 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     }
 
     /// The top neighbours of every fact, de-duplicated, in order of first appearance.
-    fn neighbours(
+    async fn neighbours(
         &self,
         facts: &[String],
         embedded: &Embedded,
+        scope: &Scope,
         keep: &dyn Fn(&MemoryItem) -> bool,
     ) -> Result<Vec<StoredMemory>> {
         let mut shown: Vec<StoredMemory> = Vec::new();
         for fact in facts {
-            for memory in self.similar(fact, embedded[fact].as_deref(), NEIGHBOURS_PER_FACT, keep)? {
+            for memory in self.similar(fact, embedded[fact].as_deref(), NEIGHBOURS_PER_FACT, scope, keep).await? {
                 if !shown.iter().any(|m| m.item.id == memory.item.id) {
                     shown.push(memory);
                 }

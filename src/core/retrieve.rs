@@ -9,6 +9,7 @@ use super::fusion::{reciprocal_rank, weighted, Method, Ranking, RRF_K};
 use super::memory::MemoryEngine;
 use super::options::required_text;
 use super::read::Read;
+use super::scope::Scope;
 use super::storage::Storage;
 use super::types::{AddWarning, MemoryItem, StoredMemory};
 use super::vector_store::{Predicate, VectorStore};
@@ -65,22 +66,35 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             Method::Keyword => None,
             _ => Some(self.embed_for_index(text).await?),
         };
-        let ranking = self.rank(text, vector.as_deref(), method, read)?;
+        let remote = self.remote_ranking(vector.as_deref(), method, read).await?;
+        let ranking = self.rank(text, vector.as_deref(), remote.as_ref(), method, read)?;
         Ok(self.respond(text, ranking, method, read))
     }
 
     /// One query's ranking by `method` (not `agentic`) over the scope's memories that `read` keeps, best
     /// first, at most `read.limit` long, with `threshold` and `radius` applied. `vector` is the query's unit
-    /// vector (`None` for `keyword`).
-    pub(crate) fn rank(&self, text: &str, vector: Option<&[f32]>, method: Method, read: &Read) -> Result<Ranked> {
+    /// vector (`None` for `keyword`); `remote` is the vector ranking a remote index gave (see
+    /// `remote_ranking`), used instead of the in-RAM one.
+    pub(crate) fn rank(
+        &self,
+        text: &str,
+        vector: Option<&[f32]>,
+        remote: Option<&Ranked>,
+        method: Method,
+        read: &Read,
+    ) -> Result<Ranked> {
         let now = self.now_iso();
         let in_scope = |item: &MemoryItem| read.scope.contains(&item.scope);
         let keep = |item: &MemoryItem| read.keeps(item, &now);
         let index = self.index.borrow();
         let keywords = self.keywords.borrow();
+        let close = |score: f64| read.radius.is_none_or(|radius| score >= radius);
         let by_vector = |limit: usize| -> Result<Ranking> {
+            if let Some(remote) = remote {
+                let hits = remote.iter().take(limit).map(|(score, id)| (*score, id.as_str()));
+                return Ok(hits.filter(|(s, _)| close(*s)).collect());
+            }
             let hits = index.search_in_scope(vector.unwrap_or_default(), limit, &read.scope, &keep)?;
-            let close = |score: f64| read.radius.is_none_or(|radius| score >= radius);
             Ok(hits
                 .into_iter()
                 .map(|(score, m)| (f64::from(score), m.item.id.as_str()))
@@ -148,13 +162,21 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     pub async fn search_by_vector(&self, embedding: Vec<f32>, read: &Read) -> Result<SearchResponse> {
         let vector = self.fit_given(embedding)?;
         self.load_scope(&read.scope).await?;
+        let remote = self.remote_ranking(Some(&vector), Method::Vector, read).await?;
         let now = self.now_iso();
         let keep = |item: &MemoryItem| read.keeps(item, &now);
         let index = self.index.borrow();
-        let hits = index.search_in_scope(&vector, read.limit, &read.scope, &keep)?;
+        let hits: Vec<(f64, MemoryItem)> = match remote {
+            Some(ranked) => ranked.into_iter().filter_map(|(s, id)| Some((s, index.get(&id)?.item.clone()))).collect(),
+            None => index
+                .search_in_scope(&vector, read.limit, &read.scope, &keep)?
+                .into_iter()
+                .map(|(score, memory)| (f64::from(score), memory.item.clone()))
+                .collect(),
+        };
         let results: Vec<MemoryItem> = hits
             .into_iter()
-            .map(|(score, memory)| MemoryItem { score: Some(f64::from(score)), ..memory.item.clone() })
+            .map(|(score, item)| MemoryItem { score: Some(score), ..item })
             .filter(|item| read.threshold.into_iter().chain(read.radius).all(|t| item.score.unwrap_or_default() >= t))
             .collect();
         let total_count = index.list(usize::MAX, &keep).len();
@@ -171,13 +193,20 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Up to `limit` memories passing `keep` most like a text: by its unit `vector`, or by BM25 on `text`
     /// when it has none (a memory without an embedder).
-    pub(crate) fn similar(
+    /// `scope` narrows a remote index's query (`keep` must check it too).
+    pub(crate) async fn similar(
         &self,
         text: &str,
         vector: Option<&[f32]>,
         limit: usize,
-        keep: Predicate,
+        scope: &Scope,
+        keep: Predicate<'_>,
     ) -> Result<Vec<StoredMemory>> {
+        if let Some(vector) = vector {
+            if let Some(ranked) = self.remote_hits(vector, limit, scope, None, keep).await? {
+                return Ok(ranked.into_iter().filter_map(|(_, id)| self.indexed(&id)).collect());
+            }
+        }
         let index = self.index.borrow();
         if let Some(vector) = vector {
             return Ok(index.search(vector, limit, keep)?.into_iter().map(|(_, memory)| memory.clone()).collect());

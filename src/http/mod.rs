@@ -10,6 +10,8 @@ pub struct HttpRequest {
     pub url: String,
     pub headers: Vec<(String, String)>,
     pub body: String,
+    /// Give up (a network error, which is retried) when no response arrived within this many ms.
+    pub timeout_ms: Option<u32>,
 }
 
 /// What came back, whatever the status.

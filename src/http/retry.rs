@@ -100,7 +100,7 @@ mod tests {
     }
 
     fn run(client: &Scripted, policy: RetryPolicy) -> Result<HttpResponse, HttpError> {
-        let request = HttpRequest { url: "http://x".into(), headers: vec![], body: "{}".into() };
+        let request = HttpRequest { url: "http://x".into(), headers: vec![], body: "{}".into(), timeout_ms: None };
         futures_executor::block_on(send_with_retry(client, &request, &policy))
     }
 

@@ -909,8 +909,33 @@ export type EmbedderConfig =
     }
   | { provider: "none" };
 
+/** Where vectors are stored and searched: the in-RAM index (default) or a Chroma server. */
+export type VectorStoreConfig = MemoryVectorStoreConfig | ChromaVectorStoreConfig;
+
+/** Chroma over HTTP (its v2 API): vectors and vector search move there; memories and history stay in
+ * `storage`. Failures after the `retry` policy are `VECTOR_STORE_UNAVAILABLE`. */
+export interface ChromaVectorStoreConfig {
+  provider: "chroma";
+  config: {
+    /** The server, e.g. `"http://127.0.0.1:8000"`. */
+    url: string;
+    /** Created on first use (cosine space): 3–512 of `a-z A-Z 0-9 . _ -`. */
+    collectionName: string;
+    /** Default `"default_tenant"`; another one is created on first use. */
+    tenant?: string;
+    /** Default `"default_database"`; another one is created on first use. */
+    database?: string;
+    /** Sent as the `x-chroma-token` header. */
+    apiKey?: string;
+    /** Per request; a request with no answer by then is retried like a network error. Default 10000. */
+    timeoutMs?: number;
+    /** mem0's vector length: `INVALID_CONFIG` when the embedder's differs. */
+    dimension?: number;
+  };
+}
+
 /** The in-RAM search index. */
-export interface VectorStoreConfig {
+export interface MemoryVectorStoreConfig {
   provider: "memory";
   config?: {
     /**
@@ -1050,7 +1075,8 @@ export type MemoryErrorCode =
   | "DIMENSION_MISMATCH"
   | "STORAGE"
   | "STORAGE_QUOTA"
-  | "STORAGE_UNAVAILABLE";
+  | "STORAGE_UNAVAILABLE"
+  | "VECTOR_STORE_UNAVAILABLE";
 
 /** The `Error` every failed call rejects with (and `new Memory` throws); `err instanceof MemoryError` works. */
 export class MemoryError extends Error {

@@ -49,6 +49,9 @@ fn build(request: &HttpRequest) -> Result<Request, JsValue> {
     init.set_method("POST");
     init.set_headers(&headers);
     init.set_body(&JsValue::from_str(&request.body));
+    if let Some(ms) = request.timeout_ms {
+        init.set_signal(Some(&web_sys::AbortSignal::timeout_with_u32(ms)));
+    }
     Request::new_with_str_and_init(&request.url, &init)
 }
 

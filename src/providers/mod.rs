@@ -5,6 +5,7 @@
 mod anthropic;
 pub mod any;
 mod azure_openai;
+pub mod chroma;
 pub mod config;
 mod gemini_chat;
 mod gemini_embedder;
@@ -56,7 +57,12 @@ pub(crate) struct Target {
 impl Target {
     /// A POST of `body` to this target.
     pub fn post(&self, body: serde_json::Value) -> crate::http::HttpRequest {
-        crate::http::HttpRequest { url: self.url.clone(), headers: self.headers.clone(), body: body.to_string() }
+        crate::http::HttpRequest {
+            url: self.url.clone(),
+            headers: self.headers.clone(),
+            body: body.to_string(),
+            timeout_ms: None,
+        }
     }
 }
 

@@ -60,7 +60,7 @@ mod tests {
     use crate::providers::testing::Recorder;
 
     fn request(structured: bool) -> HttpRequest {
-        HttpRequest { url: "http://h".into(), headers: vec![], body: structured.to_string() }
+        HttpRequest { url: "http://h".into(), headers: vec![], body: structured.to_string(), timeout_ms: None }
     }
 
     fn run(output: &StructuredOutput, client: &Recorder) -> Result<HttpResponse, HttpError> {

@@ -18,7 +18,16 @@ const configs: MemoryConfig[] = [
     embedder: { provider: "custom", dimensions: 2, embed: async (texts) => texts.map(() => new Float32Array(2)) } },
   { llm: { provider: "custom", generate: ({ user }) => user }, embedder: { provider: "custom", dimensions: 2, embed: (t) => t.map(() => [1, 2]) } },
   { llm: { provider: "none" }, embedder: { provider: "none" } },
+  { vectorStore: { provider: "memory", config: { quantization: "int8" } } },
+  { vectorStore: { provider: "chroma", config: { url: "http://127.0.0.1:8000", collectionName: "memories" } } },
+  { vectorStore: { provider: "chroma", config: { url: "https://c", collectionName: "m-1", tenant: "t", database: "d",
+    apiKey: "k", timeoutMs: 5000, dimension: 1536 } } },
 ];
+// @ts-expect-error chroma needs a url and a collection
+const badChroma: MemoryConfig = { vectorStore: { provider: "chroma", config: { url: "http://x" } } };
+// @ts-expect-error quantization belongs to the in-memory index
+const badChroma2: MemoryConfig = { vectorStore: { provider: "chroma", config: { url: "http://x", collectionName: "abc", quantization: "int8" } } };
+const chromaDown: MemoryErrorCode = "VECTOR_STORE_UNAVAILABLE";
 // @ts-expect-error anthropic has no embedder
 const bad1: EmbedderConfig = { provider: "anthropic" };
 // @ts-expect-error custom needs generate

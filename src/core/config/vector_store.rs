@@ -1,6 +1,7 @@
 //! `vectorStore: {provider: "memory", config: {quantization: "none" | "int8", collectionName?, dimension?,
 //! dbPath?}}`: the in-RAM search index. The last three are mem0's: the collection names the storage, the
-//! dimension is checked against the embedder's, and `dbPath` (a file) does not apply.
+//! dimension is checked against the embedder's, and `dbPath` (a file) does not apply. `chroma` is read by
+//! `crate::providers::chroma`.
 
 use serde::Deserialize;
 
@@ -33,7 +34,7 @@ pub struct VectorStoreSettings {
 pub fn vector_store_settings(config: Option<&ProviderConfig>) -> Result<VectorStoreSettings> {
     let Some(store) = config else { return Ok(VectorStoreSettings::default()) };
     if store.provider != "memory" {
-        return Err(unknown_provider("vectorStore.provider", &store.provider, &["memory"]));
+        return Err(unknown_provider("vectorStore.provider", &store.provider, &["memory", "chroma"]));
     }
     let options: MemoryVectorStoreOptions = provider_options(&store.config, "vectorStore.config")?;
     if options.collection_name.as_ref().is_some_and(|name| name.trim().is_empty()) {

@@ -39,7 +39,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.load_scope(&read.scope).await?;
         let hybrid = self.effective_method(Some(Method::Hybrid));
         let vector = self.embed_if_configured(text).await?;
-        let first = self.rank(text, vector.as_deref(), hybrid, read)?;
+        let remote = self.remote_ranking(vector.as_deref(), hybrid, read).await?;
+        let first = self.rank(text, vector.as_deref(), remote.as_ref(), hybrid, read)?;
         let fall_back = |first: Ranked, warning: AddWarning| {
             let mut response = self.respond(text, first, hybrid, read);
             response.queries = Some(vec![text.to_owned()]);
@@ -65,7 +66,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let vectors = self.embed_queries(&refined, vector.is_some()).await?;
         let mut lists = vec![first];
         for (query, vector) in refined.iter().zip(vectors) {
-            lists.push(self.rank(query, vector.as_deref(), hybrid, read)?);
+            let remote = self.remote_ranking(vector.as_deref(), hybrid, read).await?;
+            lists.push(self.rank(query, vector.as_deref(), remote.as_ref(), hybrid, read)?);
         }
         let queries = std::iter::once(text.to_owned()).chain(refined).collect();
         let ranking = if lists.len() > 1 { fuse(&lists) } else { lists.remove(0) };

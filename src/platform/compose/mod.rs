@@ -20,6 +20,7 @@ use crate::core::vector_store::InMemoryVectorStore;
 use crate::platform::indexeddb::IndexedDbStorage;
 use crate::platform::{FetchClient, JsKv};
 use crate::providers::any::{AnyEmbedder, AnyLlm};
+use crate::providers::chroma::ChromaVectors;
 use crate::providers::config::ResolvedConfig;
 
 /// The LLM of a wasm32 build: an HTTP provider over `fetch`, or a live one.
@@ -36,6 +37,8 @@ pub struct Parts {
     pub storage: AnyStorage,
     /// The search index, empty and configured (`vectorStore`).
     pub index: InMemoryVectorStore,
+    /// `vectorStore: {provider: "chroma"}`: where vectors are stored and searched.
+    pub remote: Option<ChromaVectors<FetchClient>>,
     /// The config's `now` callback, else the system clock.
     pub clock: Clock,
     /// The config's `countTokens` callback, else the estimate.
@@ -74,7 +77,8 @@ pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
         Some(count) => js_token_counter(count)?,
         None => TokenCounter::default(),
     };
-    Ok(Parts { llm, embedder, storage, index, clock, tokens })
+    let remote = config.remote_vectors.clone().map(|chroma| ChromaVectors::new(FetchClient, chroma, config.retry));
+    Ok(Parts { llm, embedder, storage, index, remote, clock, tokens })
 }
 
 impl Parts {
@@ -89,6 +93,9 @@ impl Parts {
         engine.set_boundary(config.boundary);
         engine.set_clock(clock);
         engine.set_token_counter(self.tokens);
+        if let Some(remote) = self.remote {
+            engine.set_remote_vectors(remote);
+        }
         if config.graph_enabled {
             engine.set_graph(Vec::new());
         }
@@ -105,6 +112,9 @@ impl Parts {
         engine.set_boundary(config.boundary);
         engine.set_clock(clock);
         engine.set_token_counter(self.tokens);
+        if let Some(remote) = self.remote {
+            engine.set_remote_vectors(remote);
+        }
         if config.graph_enabled {
             engine.enable_graph().await?;
         }

@@ -133,6 +133,8 @@ pub struct ResolvedConfig {
     pub storage: StorageChoice,
     /// The in-RAM search index (`vectorStore`).
     pub vector_store: VectorStoreSettings,
+    /// `vectorStore: {provider: "chroma"}`: vectors and vector search move to this Chroma collection.
+    pub remote_vectors: Option<crate::providers::chroma::ChromaSettings>,
     pub retry: RetryPolicy,
     pub prompts: Prompts,
     /// `graph.enabled`.
@@ -162,7 +164,13 @@ impl MemoryConfig {
                 return Err(invalid(field, "unknown field"));
             }
         }
-        let vector_store = vector_store_settings(self.vector_store.as_ref())?;
+        let (vector_store, remote_vectors) = match self.vector_store.as_ref() {
+            Some(store) if store.provider == "chroma" => {
+                let chroma = crate::providers::chroma::chroma_settings(store)?;
+                (VectorStoreSettings { dimension: chroma.dimension, ..VectorStoreSettings::default() }, Some(chroma))
+            }
+            store => (vector_store_settings(store)?, None),
+        };
         let storage = mem0::namespaced(
             self.storage.unwrap_or_else(|| ProviderConfig { provider: "memory".into(), ..ProviderConfig::default() }),
             vector_store.collection_name.as_deref(),
@@ -185,6 +193,7 @@ impl MemoryConfig {
             embedder,
             storage: StorageChoice { provider: storage.provider, options: storage.config },
             vector_store,
+            remote_vectors,
             retry,
             graph_enabled,
             prompts,

@@ -1,0 +1,98 @@
+// Faults of a real Chroma server on 127.0.0.1: its data survives a restart on the same path; while it is
+// down (stopped mid-run) or hangs, writes that carry vectors and vector searches reject with
+// VECTOR_STORE_UNAVAILABLE after the retries and keep nothing, local reads keep working, and a delete made
+// meanwhile reaches Chroma before the next write once it is back.
+import assert from "node:assert/strict";
+import { createServer } from "node:net";
+import { after, before, test } from "node:test";
+
+import { startChroma } from "../support/chroma-server.mjs";
+import { Memory, T, startServer, testConfig } from "./helpers.mjs";
+
+let server;
+let chroma;
+before(async () => {
+  [server, chroma] = await Promise.all([startServer(), startChroma()]);
+});
+after(async () => {
+  await Promise.all([server?.close(), chroma?.close()]);
+});
+
+const SLOW = { timeout: 120_000 };
+const unavailable = (e) => e.code === "VECTOR_STORE_UNAVAILABLE";
+
+function chromaMemory(name, config = {}) {
+  const vectorStore = { provider: "chroma", config: { url: chroma.url, collectionName: name, ...config } };
+  return new Memory(testConfig(server, { vectorStore, retry: { maxRetries: 1, baseDelayMs: 5, maxDelayMs: 20 } }));
+}
+
+test("vectors survive a restart of the server on the same path", SLOW, async () => {
+  const memory = chromaMemory("restart-test");
+  for (const text of ["likes coffee", "likes tea", "plays chess"]) {
+    await memory.add(text, { userId: "alice", infer: false });
+  }
+  const before = (await chroma.stored("restart-test")).map((s) => s.id).sort();
+  await chroma.stop();
+  await chroma.start();
+  assert.deepEqual((await chroma.stored("restart-test")).map((s) => s.id).sort(), before);
+  const found = await memory.search("coffee", { userId: "alice", limit: 1 });
+  assert.equal(found.results[0].memory, "likes coffee");
+  await memory.add("likes jazz", { userId: "alice", infer: false });
+  const [jazz] = (await memory.search("likes jazz", { userId: "alice", limit: 1 })).results;
+  assert.equal(jazz.memory, "likes jazz");
+  assert.ok(Math.abs(jazz.score - 1) < 1e-4);
+});
+
+test("Chroma stopped mid-run: the add fails whole, reads stay local, a delete is replayed", SLOW, async () => {
+  const memory = chromaMemory("outage-test");
+  await memory.add("likes coffee", { userId: "alice", infer: false });
+  const tea = (await memory.add("likes tea", { userId: "alice", infer: false })).results[0];
+  await chroma.stop();
+  try {
+    await assert.rejects(memory.add("likes jazz", { userId: "alice", infer: false }), unavailable);
+    server.script({ kind: "chat", match: ["extracting"], reply: { facts: ["Likes rock"] } });
+    await assert.rejects(memory.add("I like rock", { userId: "alice" }), unavailable, "inferring add: neighbours");
+    await assert.rejects(memory.search("coffee", { userId: "alice" }), unavailable);
+    const all = await memory.getAll({ userId: "alice" });
+    assert.deepEqual(all.results.map((m) => m.memory), ["likes coffee", "likes tea"], "nothing of the failed add");
+    const keyword = await memory.search("coffee", { userId: "alice", method: "keyword" });
+    assert.equal(keyword.results[0].memory, "likes coffee");
+    await memory.delete(tea.id); // storage first; Chroma's copy is deleted when it is back
+    assert.equal(await memory.get(tea.id), null);
+    const coffee = all.results[0];
+    await memory.update(coffee.id, { metadata: { mood: "calm" } }).catch((e) => assert.ok(unavailable(e)));
+    await memory.pin(coffee.id); // a write-back of an unchanged vector needs no Chroma
+  } finally {
+    await chroma.start();
+  }
+  assert.ok((await chroma.stored("outage-test")).some((s) => s.id === tea.id), "still in Chroma while pending");
+  const jazz = await memory.add("likes jazz", { userId: "alice", infer: false });
+  const ids = (await chroma.stored("outage-test")).map((s) => s.id);
+  assert.ok(!ids.includes(tea.id), "the pending delete was replayed before the write");
+  assert.ok(ids.includes(jazz.results[0].id));
+  const found = await memory.search("likes", { userId: "alice", limit: 10 });
+  assert.deepEqual(found.results.map((r) => r.memory).sort(), ["likes coffee", "likes jazz"]);
+  assert.deepEqual((await memory.history(jazz.results[0].id)).map((h) => h.event), ["ADD"]);
+});
+
+test("a server that never answers times out into VECTOR_STORE_UNAVAILABLE", SLOW, async () => {
+  const sockets = new Set();
+  const silent = createServer((socket) => sockets.add(socket));
+  await new Promise((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  try {
+    const url = `http://127.0.0.1:${silent.address().port}`;
+    const vectorStore = { provider: "chroma", config: { url, collectionName: "silent", timeoutMs: 200 } };
+    const memory = new Memory(testConfig(server, { vectorStore, retry: { maxRetries: 1, baseDelayMs: 5 } }));
+    const started = Date.now();
+    await assert.rejects(memory.add("likes coffee", { userId: "alice", infer: false }), (e) => {
+      assert.equal(e.code, "VECTOR_STORE_UNAVAILABLE");
+      assert.match(e.message, /Chroma/);
+      return true;
+    });
+    assert.ok(Date.now() - started < 5_000, "two attempts of 200 ms, not a hang");
+    assert.deepEqual((await memory.getAll({ userId: "alice" })).results, []);
+  } finally {
+    sockets.forEach((socket) => socket.destroy());
+    await new Promise((resolve) => silent.close(resolve));
+  }
+});
