@@ -33,6 +33,29 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.remote.index.is_some()
     }
 
+    /// Uploads the vectors of the indexed memories passing `keep` that the remote index does not hold:
+    /// memories stored before the switch to it (called as storage is loaded). Returns how many.
+    pub async fn backfill_remote(&self, keep: Predicate<'_>) -> Result<usize> {
+        let Some(remote) = &self.remote.index else { return Ok(0) };
+        let points: Vec<VectorPoint> = {
+            let index = self.index.borrow();
+            let point = |item: &MemoryItem| {
+                let vector = index.vector(&item.id)?;
+                let (scope, metadata) = (item.scope.clone(), item.metadata.clone());
+                Some(VectorPoint { id: item.id.clone(), vector, scope, metadata })
+            };
+            index.list(usize::MAX, keep).into_iter().filter_map(|memory| point(&memory.item)).collect()
+        };
+        if points.is_empty() {
+            return Ok(0);
+        }
+        let ids: Vec<String> = points.iter().map(|point| point.id.clone()).collect();
+        let missing = remote.missing(&ids).await?;
+        let upload: Vec<VectorPoint> = points.into_iter().filter(|point| missing.contains(&point.id)).collect();
+        remote.upsert(&upload).await?;
+        Ok(upload.len())
+    }
+
     /// Before storage is written: upserts every vector `changes` writes whose vector, scope or metadata
     /// differ from the index's, after replaying pending deletes. A failure fails the commit (nothing kept).
     pub(crate) async fn remote_before_commit(&self, changes: &Changeset) -> Result<()> {

@@ -47,6 +47,8 @@ pub trait RemoteVectors {
     async fn query(&self, query: VectorQuery<'_>) -> Result<Vec<(String, f32)>>;
     /// Removes every vector.
     async fn clear(&self) -> Result<()>;
+    /// The ids of `ids` the remote index holds no vector for.
+    async fn missing(&self, ids: &[String]) -> Result<Vec<String>>;
 }
 
 /// [`RemoteVectors`] as an object, so the engine's type does not change with the provider.
@@ -55,6 +57,7 @@ pub(crate) trait DynRemote {
     fn delete<'a>(&'a self, ids: &'a [String]) -> LocalBoxFuture<'a, Result<()>>;
     fn query<'a>(&'a self, query: VectorQuery<'a>) -> LocalBoxFuture<'a, Result<Vec<(String, f32)>>>;
     fn clear(&self) -> LocalBoxFuture<'_, Result<()>>;
+    fn missing<'a>(&'a self, ids: &'a [String]) -> LocalBoxFuture<'a, Result<Vec<String>>>;
 }
 
 impl<T: RemoteVectors> DynRemote for T {
@@ -69,6 +72,9 @@ impl<T: RemoteVectors> DynRemote for T {
     }
     fn clear(&self) -> LocalBoxFuture<'_, Result<()>> {
         RemoteVectors::clear(self).boxed_local()
+    }
+    fn missing<'a>(&'a self, ids: &'a [String]) -> LocalBoxFuture<'a, Result<Vec<String>>> {
+        RemoteVectors::missing(self, ids).boxed_local()
     }
 }
 

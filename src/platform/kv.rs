@@ -1,5 +1,6 @@
 //! `KvBackend` over a Workers KV namespace binding as JS sees it (`env.MEMORY_KV`): its `get`, `put`,
-//! `delete` and `list` methods, called through `js_sys`. Any object with those methods works.
+//! `delete` and `list` methods, called through `js_sys`. Any object with those methods works; one that also
+//! has `flush` gets it called after each commit's writes.
 
 use js_sys::{Array, Function, Map, Object, Promise, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -89,5 +90,15 @@ impl KvBackend for JsKv {
             .collect();
         let complete = field("list_complete").as_bool().unwrap_or(true);
         Ok(KvPage { keys, cursor: if complete { None } else { field("cursor").as_string() } })
+    }
+
+    /// `binding.flush()` when the binding has one (a buffering adapter, such as the Worker's Durable Object
+    /// storage); a KV namespace has none, and writes as it goes.
+    async fn finish(&self) -> Result<()> {
+        let has_flush = Reflect::get(&self.binding, &"flush".into()).is_ok_and(|f| f.is_function());
+        if has_flush {
+            self.call("flush", "", &[]).await?;
+        }
+        Ok(())
     }
 }

@@ -7,6 +7,7 @@ import { createServer } from "node:net";
 import { after, before, test } from "node:test";
 
 import { startChroma } from "../support/chroma-server.mjs";
+import { memoryKv } from "./conversations-helpers.mjs";
 import { Memory, T, startServer, testConfig } from "./helpers.mjs";
 
 let server;
@@ -95,4 +96,21 @@ test("a server that never answers times out into VECTOR_STORE_UNAVAILABLE", SLOW
     sockets.forEach((socket) => socket.destroy());
     await new Promise((resolve) => silent.close(resolve));
   }
+});
+
+test("memories stored before the switch to Chroma are uploaded as their scope loads, once", T, async () => {
+  const kv = memoryKv();
+  const storage = { provider: "cloudflare-kv", binding: kv };
+  const earlier = new Memory(testConfig(server, { storage }));
+  await earlier.add("likes sailing in Norway", { userId: "old", infer: false });
+  await earlier.add("likes tea in Kyoto", { userId: "old", infer: false });
+  const vectorStore = { provider: "chroma", config: { url: chroma.url, collectionName: `backfill-${process.pid}` } };
+  const switched = new Memory(testConfig(server, { storage, vectorStore }));
+  const found = await switched.search("sailing in Norway", { userId: "old", limit: 1 });
+  assert.equal(found.results[0]?.memory, "likes sailing in Norway", "found through Chroma after the upload");
+  const count = async () => (await chroma.stored(`backfill-${process.pid}`)).length;
+  assert.equal(await count(), 2);
+  const again = new Memory(testConfig(server, { storage, vectorStore }));
+  await again.search("tea", { userId: "old" });
+  assert.equal(await count(), 2, "a second load uploads nothing new");
 });

@@ -1,6 +1,10 @@
-//! memwasm's REST API on Cloudflare Workers: memories in Workers KV, one tenant per bearer token, any of
-//! the library's LLMs and embedders from vars and secrets (see `settings`). JSON is snake_case on the wire
-//! and every error is `{"error": {"code", "message"}}`.
+//! memwasm's REST API on Cloudflare Workers: one tenant per bearer token, any of the library's LLMs and
+//! embedders from vars and secrets (see `settings`). JSON is snake_case on the wire and every error is
+//! `{"error": {"code", "message"}}`.
+//!
+//! Storage (`STORAGE`): `do` (default) forwards each authenticated request to its tenant's Durable Object,
+//! which runs the same handlers over a warm engine and its SQLite-backed storage (`durable`); `kv` runs them
+//! here, over a fresh engine on Workers KV for every request.
 //!
 //! - `/v1/…` (`v1`): seed 000 §12's mem0-style routes (add, search, list, get, update, delete, history,
 //!   reset, graph entities); tenant-wide tokens only.
@@ -22,6 +26,7 @@
 mod auth;
 mod conversations_api;
 mod dreams;
+mod durable;
 mod error;
 mod mem0_api;
 mod memory_api;
@@ -34,24 +39,60 @@ mod v1;
 mod wire;
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::rc::Rc;
 
 use memwasm::core::models::Embedder as _;
 use memwasm::core::tiers::BackgroundSettings;
 use memwasm::platform::compose::{parts, Engine};
-use worker::{event, Context, Env, Method, Request, Response};
+use wasm_bindgen::JsValue;
+use worker::{durable::State, event, Context, Env, Method, Request, Response};
 
 use self::error::ApiError;
+use self::settings::Backend;
+
+/// An engine shared by the requests that use it (a Durable Object keeps one across requests).
+pub type Shared = Rc<Engine>;
+/// An engine, the vector length its embedder promises (when configured), and its background settings.
+pub type Built = (Shared, Option<usize>, BackgroundSettings);
+
+/// Where work that outlives the answer runs: the request's `waitUntil`, or the object's.
+pub enum Later<'a> {
+    Request(&'a Context),
+    Object(&'a State),
+}
+
+impl Later<'_> {
+    /// Runs `work` after the answer, keeping the request (or object) alive until it ends.
+    pub fn spawn(&self, work: impl Future<Output = ()> + 'static) {
+        match self {
+            Later::Request(ctx) => ctx.wait_until(work),
+            Later::Object(state) => state.wait_until(work),
+        }
+    }
+}
 
 #[event(fetch)]
 async fn fetch(request: Request, env: Env, ctx: Context) -> worker::Result<Response> {
-    let mem0_prefix = mem0_api::prefix(&env);
+    match durable::front::route(&request, &env) {
+        Ok(Some(tenant)) => return durable::front::forward(request, &env, &tenant).await,
+        Ok(None) => {}
+        Err(error) => return error.response(),
+    }
+    dispatch(request, &env, &Later::Request(&ctx)).await
+}
+
+/// Answers `request` with the handlers of its route family (here for `STORAGE = "kv"`, in the tenant's
+/// object for `"do"`).
+pub(crate) async fn dispatch(request: Request, env: &Env, later: &Later<'_>) -> worker::Result<Response> {
+    let mem0_prefix = mem0_api::prefix(env);
     if mem0_api::is_family(&request.path(), &mem0_prefix) {
-        return mem0_api::serve(request, &env, &mem0_prefix).await;
+        return mem0_api::serve(request, env, &mem0_prefix).await;
     }
     if conversations_api::route::is_family(&request.path()) {
-        return conversations_api::serve(request, &env).await;
+        return conversations_api::serve(request, env).await;
     }
-    match handle(request, &env, &ctx).await {
+    match handle(request, env, later).await {
         Ok(response) => Ok(response),
         Err(error) => error.response(),
     }
@@ -72,23 +113,36 @@ pub(crate) async fn body(request: &mut Request, env: &Env) -> Result<Vec<u8>, Ap
     Ok(bytes)
 }
 
-/// The engine of one request, over `tenant`'s slice of KV (loaded scope by scope as the request needs
-/// it, each scope's graph with it), and the vector length its embedder promises, when configured.
-fn engine(env: &Env, tenant: &str) -> Result<(Engine, Option<usize>), ApiError> {
+/// The engine of `tenant` (its memories loaded scope by scope as requests need them, each scope's graph
+/// with it), and the vector length its embedder promises, when configured: the warm engine of the tenant's
+/// object inside it, else a fresh one over the tenant's slice of KV.
+fn engine(env: &Env, tenant: &str) -> Result<(Shared, Option<usize>), ApiError> {
     let (engine, dimensions, _) = engine_with_background(env, tenant)?;
     Ok((engine, dimensions))
 }
 
 /// `engine`, with the background writer's settings of the config (its retries).
-fn engine_with_background(env: &Env, tenant: &str) -> Result<(Engine, Option<usize>, BackgroundSettings), ApiError> {
-    let config = settings::resolved_config(env, &auth::tenant_prefix(tenant))?;
-    let live = settings::live_values(env, &config)?;
-    let parts = parts(&config, &live)?;
-    let dimensions = parts.embedder.dimensions();
-    Ok((parts.engine(&config), dimensions, config.background))
+fn engine_with_background(env: &Env, tenant: &str) -> Result<Built, ApiError> {
+    if let Some(built) = durable::warm::engine(tenant, |storage| build(env, tenant, storage))? {
+        return Ok(built);
+    }
+    if settings::backend(env)? == Backend::Objects {
+        let why = "STORAGE is \"do\": the tenant's engine lives in its object, and this request did not reach it";
+        return Err(ApiError::new(503, "OBJECT_UNAVAILABLE", why));
+    }
+    build(env, tenant, settings::binding(env, settings::KV_BINDING)?)
 }
 
-async fn handle(mut request: Request, env: &Env, ctx: &Context) -> Result<Response, ApiError> {
+/// An engine over `storage` (a KV binding, or an object's storage dressed as one) under the tenant's prefix.
+fn build(env: &Env, tenant: &str, storage: JsValue) -> Result<Built, ApiError> {
+    let config = settings::resolved_config(env, &auth::tenant_prefix(tenant))?;
+    let live = settings::live_values(env, &config, storage)?;
+    let parts = parts(&config, &live)?;
+    let dimensions = parts.embedder.dimensions();
+    Ok((Rc::new(parts.engine(&config)), dimensions, config.background))
+}
+
+async fn handle(mut request: Request, env: &Env, later: &Later<'_>) -> Result<Response, ApiError> {
     let path = request.path();
     let memory_api = memory_api::route::memory_segments(&path);
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
@@ -108,7 +162,7 @@ async fn handle(mut request: Request, env: &Env, ctx: &Context) -> Result<Respon
     }
     if segments.get(1) == Some(&"tiers") {
         let (engine, _, background) = engine_with_background(env, &caller.tenant)?;
-        return tiers_api::handle(engine, background, ctx, method, &segments[2..], pairs, &body).await;
+        return tiers_api::handle(engine, background, later, method, &segments[2..], pairs, &body).await;
     }
     let (engine, _) = engine(env, &caller.tenant)?;
     v1::handle(&engine, method, &segments[1..], &path, pairs, &body).await

@@ -1,7 +1,8 @@
 //! The Cron Trigger (`[triggers] crons` in `wrangler.toml`): in every tenant some token of
 //! `MEMORY_TOKENS` names, purges expired memories and decays importance (see `sweep`), with the decay
 //! defaults of the vars, then dreams over the scopes with new journal turns (see `dreams`). A tenant that
-//! fails is logged and the others still run; a failed sweep does not stop the tenant's dreams.
+//! fails is logged and the others still run; a failed sweep does not stop the tenant's dreams. With
+//! `STORAGE = "do"` each tenant's run happens in its object (`POST /__do/cron`), over its warm engine.
 
 use memwasm::platform::compose::Engine;
 use worker::{console_error, console_log, event, Env, ScheduleContext, ScheduledEvent};
@@ -16,8 +17,8 @@ async fn sweep_tenant(env: &Env, engine: &Engine) -> Result<Swept, ApiError> {
     sweep(engine, settings::decay_defaults(env)?).await
 }
 
-/// Sweeps, then dreams in, one tenant with a fresh engine (so each tenant starts with an empty index).
-async fn run_tenant(env: &Env, cron: &str, tenant: &str, max_scopes: Option<usize>) {
+/// Sweeps, then dreams in, one tenant with its engine (a fresh one per tenant on KV; the object's own).
+pub(crate) async fn run_tenant(env: &Env, cron: &str, tenant: &str, max_scopes: Option<usize>) {
     let engine = match engine(env, tenant) {
         Ok((engine, _)) => engine,
         Err(error) => {
@@ -57,7 +58,15 @@ async fn cron(event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
     let max_scopes = settings::dream_max_scopes(&env)
         .map_err(|error| console_error!("memwasm dream ({cron}): {}: {}", error.code, error.message))
         .ok();
+    let in_objects = match crate::durable::front::cron_in_objects(&env) {
+        Ok(in_objects) => in_objects,
+        Err(error) => return console_error!("memwasm cron ({cron}): {}: {}", error.code, error.message),
+    };
     for tenant in tenants {
-        run_tenant(&env, &cron, &tenant, max_scopes).await;
+        if !in_objects {
+            run_tenant(&env, &cron, &tenant, max_scopes).await;
+        } else if let Err(error) = crate::durable::front::cron(&env, &tenant, &cron, max_scopes).await {
+            console_error!("memwasm cron ({cron}): tenant {tenant:?}: {}: {}", error.code, error.message);
+        }
     }
 }

@@ -12,6 +12,8 @@
 //! | `MEMORY_API_ENABLED` (`"true"` default / `"false"`) | the `/api/v1/memory/` routes (503 when off) |
 //! | `DECAY_HALF_LIFE_DAYS`, `DECAY_FORGET_BELOW` | defaults of importance decay (30 days, 0.2) |
 //! | `DREAM_MAX_SCOPES` | scopes the Cron Trigger dreams over per tenant and run (default 50; `0`: none) |
+//! | `STORAGE` | `do` (default: each tenant's Durable Object, see `durable`) or `kv` (Workers KV) |
+//! | `DO_IDLE_SECONDS` | a tenant's object drops its warm index after this long without requests (default 120) |
 
 use memwasm::core::lifecycle::decay::DecayOptions;
 use memwasm::platform::compose::LiveValues;
@@ -29,6 +31,39 @@ const DEFAULT_DREAM_MAX_SCOPES: usize = 50;
 const AI_BINDING: &str = "AI";
 /// The KV namespace binding holding memories and history.
 pub const KV_BINDING: &str = "MEMORY_KV";
+/// The Durable Object namespace binding of the tenants' objects.
+pub const OBJECTS_BINDING: &str = "TENANTS";
+/// Seconds without requests after which a tenant's object drops its warm index, when not set.
+const DEFAULT_IDLE_SECONDS: u64 = 120;
+
+/// Where memories live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// Workers KV: the engine is rebuilt on every request.
+    Kv,
+    /// One Durable Object per tenant, holding a warm engine over its SQLite-backed storage.
+    Objects,
+}
+
+/// The var `STORAGE`: `"do"` (default) or `"kv"`.
+pub fn backend(env: &Env) -> Result<Backend, ApiError> {
+    match text(env, "STORAGE").as_deref().map(str::trim) {
+        None | Some("do") => Ok(Backend::Objects),
+        Some("kv") => Ok(Backend::Kv),
+        Some(other) => Err(config_error(format!("STORAGE: must be \"do\" or \"kv\", got {other:?}"))),
+    }
+}
+
+/// Milliseconds without requests after which a tenant's object drops its warm index.
+pub fn idle_ms(env: &Env) -> Result<u64, ApiError> {
+    Ok(number(env, "DO_IDLE_SECONDS")?.unwrap_or(DEFAULT_IDLE_SECONDS).saturating_mul(1000))
+}
+
+/// A binding of `env` by name, as a JS value; `INVALID_CONFIG` when missing.
+pub fn binding(env: &Env, name: &str) -> Result<wasm_bindgen::JsValue, ApiError> {
+    let value = js_sys::Reflect::get(env, &name.into()).ok().filter(|value| !value.is_undefined());
+    value.ok_or_else(|| config_error(format!("the binding {name} is missing (see wrangler.toml)")))
+}
 
 /// A non-empty var or secret.
 pub fn text(env: &Env, name: &str) -> Option<String> {
@@ -133,14 +168,12 @@ pub fn resolved_config(env: &Env, kv_prefix: &str) -> Result<ResolvedConfig, Api
     Ok(config.resolve(&|name| text(env, name))?)
 }
 
-/// The bindings `config` needs: the KV namespace, and the AI binding for Workers AI models.
-pub fn live_values(env: &Env, config: &ResolvedConfig) -> Result<LiveValues, ApiError> {
-    let binding = |name: &str| {
-        let value = js_sys::Reflect::get(env, &name.into()).ok().filter(|value| !value.is_undefined());
-        value.ok_or_else(|| config_error(format!("the binding {name} is missing (see wrangler.toml)")))
-    };
+/// The bindings `config` needs: `storage` (the KV namespace, or a Durable Object's storage dressed as
+/// one), and the AI binding for Workers AI models.
+pub fn live_values(env: &Env, config: &ResolvedConfig, storage: wasm_bindgen::JsValue) -> Result<LiveValues, ApiError> {
+    let binding = |name: &str| binding(env, name);
     let mut live = LiveValues::default();
-    live.insert("storage.binding", binding(KV_BINDING)?);
+    live.insert("storage.binding", storage);
     if matches!(config.llm, LlmChoice::WorkersAi(_)) {
         live.insert("llm.binding", binding(AI_BINDING)?);
     }

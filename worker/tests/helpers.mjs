@@ -44,8 +44,16 @@ export function serviceVars(server, over = {}) {
   };
 }
 
-/** The built Rust worker in workerd, with a local KV namespace (persisted to `persist` when given). */
-export async function startWorker(server, { vars = {}, persist } = {}) {
+/** The storage backend the tests run against: `STORAGE` of `vars`, else `MEMWASM_WORKER_STORAGE`, else "do". */
+export const storageOf = (vars = {}) => vars.STORAGE ?? process.env.MEMWASM_WORKER_STORAGE ?? "do";
+
+/**
+ * The built Rust worker in workerd, with a local KV namespace and the tenants' Durable Objects (SQLite-backed),
+ * both persisted to `persist` when given. `storage` ("kv" / "do") defaults to `storageOf(vars)`.
+ */
+export async function startWorker(server, { vars = {}, persist, storage = storageOf(vars) } = {}) {
+  const bindings = serviceVars(server, vars);
+  if (vars.STORAGE === undefined) bindings.STORAGE = storage;
   const mf = new Miniflare({
     modules: true,
     scriptPath: join(WORKER_DIR, "build/index.js"),
@@ -53,15 +61,59 @@ export async function startWorker(server, { vars = {}, persist } = {}) {
     modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
     compatibilityDate: "2026-04-01",
     kvNamespaces: ["MEMORY_KV"],
-    kvPersist: persist ?? false,
-    bindings: serviceVars(server, vars),
+    kvPersist: persist ? join(persist, "kv") : false,
+    durableObjects: { TENANTS: { className: "TenantObject", useSQLite: true } },
+    durableObjectsPersist: persist ? join(persist, "do") : false,
+    bindings: { DO_TEST_HOOKS: "true", ...bindings },
   });
   await mf.ready;
-  return client(mf);
+  return client(mf, storage, grantsOf(bindings.MEMORY_TOKENS));
+}
+
+/** The grants of a `MEMORY_TOKENS` value (none when it is not a JSON object: tests of a bad config). */
+function grantsOf(tokens) {
+  try {
+    return Object.values(JSON.parse(tokens) ?? {});
+  } catch {
+    return [];
+  }
+}
+
+/** The tenant a token map value names. */
+const tenantOf = (grant) => (typeof grant === "string" ? grant : grant.tenant);
+
+/**
+ * A read-only view with KV's `list` / `get` over the tenants' Durable Object storage (through the test-only
+ * `/__do/storage/` routes of `DO_TEST_HOOKS`), so tests that look at stored keys run on either backend.
+ */
+function objectStorage(mf, grants) {
+  const tenants = [...new Set(grants.map(tenantOf))].sort();
+  const ask = async (tenant, route, param) => {
+    const namespace = await mf.getDurableObjectNamespace("TENANTS");
+    const stub = namespace.get(namespace.idFromName(tenant));
+    const url = `http://memwasm.internal/__do/storage/${route}?${new URLSearchParams(param)}`;
+    const response = await stub.fetch(url, { headers: { "x-memwasm-tenant": tenant } });
+    if (response.status !== 200) throw new Error(`${route}: ${response.status} ${await response.text()}`);
+    return response.json();
+  };
+  const owner = (key) => tenants.filter((tenant) => key.startsWith(`t/${encodeURIComponent(tenant)}/`) || `t/${tenant}/`.startsWith(key));
+  return {
+    async list({ prefix = "" } = {}) {
+      const names = [];
+      for (const tenant of owner(prefix)) names.push(...(await ask(tenant, "list", { prefix })).keys);
+      return { keys: names.sort().map((name) => ({ name })), list_complete: true };
+    },
+    async get(key, type) {
+      const [tenant] = owner(key);
+      if (!tenant) return null;
+      const { value } = await ask(tenant, "get", { key });
+      return value === null || type !== "json" ? value : JSON.parse(value);
+    },
+  };
 }
 
 /** `call(method, path, {token, body, raw, headers})` → `{status, body}` against a Miniflare instance. */
-export function client(mf) {
+export function client(mf, storage = "kv", grants = []) {
   async function call(method, path, { token = ACME, body, raw, headers = {} } = {}) {
     const init = { method, headers: { ...headers } };
     if (token) init.headers.authorization = `Bearer ${token}`;
@@ -81,7 +133,8 @@ export function client(mf) {
     }
     return { status: response.status, body: parsed, headers: response.headers };
   }
-  return { mf, call, dispose: () => mf.dispose(), kv: () => mf.getKVNamespace("MEMORY_KV") };
+  const kv = async () => (storage === "do" ? objectStorage(mf, grants) : mf.getKVNamespace("MEMORY_KV"));
+  return { mf, call, storage, dispose: () => mf.dispose(), kv, rawKv: () => mf.getKVNamespace("MEMORY_KV") };
 }
 
 /** Every key in a KV namespace (following cursors). */

@@ -59,6 +59,11 @@ pub trait KvBackend {
     async fn delete(&self, key: &str) -> Result<()>;
     /// One page of the keys starting with `prefix`, from `cursor` on.
     async fn list(&self, prefix: &str, cursor: Option<&str>) -> Result<KvPage>;
+    /// Called once a commit (or a clear) has made all its writes: a backend that buffers them (a Durable
+    /// Object's storage) applies them here as one transaction. The default does nothing.
+    async fn finish(&self) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// Memories and history in a KV namespace, under one key prefix (one per tenant, for example).
@@ -219,7 +224,7 @@ impl<B: KvBackend> Storage for KvStorage<B> {
                 None => self.backend.delete(&key).await?,
             }
         }
-        Ok(())
+        self.backend.finish().await
     }
 
     async fn load_side(&self, kind: &str) -> Result<Vec<SideRecord>> {
@@ -257,6 +262,6 @@ impl<B: KvBackend> Storage for KvStorage<B> {
         for key in self.list_all(self.keys.all()).await? {
             self.backend.delete(&key).await?;
         }
-        Ok(())
+        self.backend.finish().await
     }
 }

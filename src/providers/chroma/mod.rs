@@ -161,6 +161,19 @@ impl<C: HttpClient> RemoteVectors for ChromaVectors<C> {
         parse_hits(&self.call("query", &path, body).await?)
     }
 
+    async fn missing(&self, ids: &[String]) -> Result<Vec<String>> {
+        let path = format!("{}/get", self.collection().await?);
+        let mut missing = Vec::new();
+        for batch in ids.chunks(DELETE_BATCH) {
+            let reply = self.call("get", &path, json!({"ids": batch, "include": []})).await?;
+            let held =
+                reply.get("ids").and_then(Value::as_array).ok_or_else(|| unavailable("get", "reply without ids"))?;
+            missing
+                .extend(batch.iter().filter(|id| !held.iter().any(|held| held.as_str() == Some(id.as_str()))).cloned());
+        }
+        Ok(missing)
+    }
+
     async fn clear(&self) -> Result<()> {
         let collection = self.collection().await?;
         loop {

@@ -2,7 +2,6 @@
 //! Every id is checked first, so an unknown one (404) changes nothing.
 
 use memwasm::core::update::UpdatePatch;
-use memwasm::platform::compose::Engine;
 use serde_json::{json, Value};
 use worker::Response;
 
@@ -42,7 +41,7 @@ fn entries(call: &Call<'_>, verb: &str) -> Result<Vec<(String, Fields)>> {
 }
 
 /// 404 unless every id is a live memory of the tenant.
-async fn check(call: &Call<'_>, ids: impl Iterator<Item = &String>) -> Result<Engine> {
+async fn check(call: &Call<'_>, ids: impl Iterator<Item = &String>) -> Result<crate::Shared> {
     let engine = call.engine()?;
     for id in ids {
         if engine.get(id).await?.is_none() {

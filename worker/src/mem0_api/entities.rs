@@ -149,7 +149,7 @@ pub async fn delete(call: &Call<'_>, kind: &str, name: &str) -> Result<Response>
         "run_id" => (Scope { run_id: id, ..Scope::default() }, None),
         _ => (Scope::default(), Some(app_condition(name))),
     };
-    let deleted = delete_matching(&call.engine()?, scope, filter).await?;
+    let deleted = delete_matching(&*call.engine()?, scope, filter).await?;
     json(200, &json!({ "message": "Entity deleted successfully.", "deleted": deleted }))
 }
 

@@ -75,7 +75,7 @@ pub async fn delete_all(call: &Call<'_>) -> Result<Response> {
     }
     parts.extend(ids.app_id.as_deref().map(app_condition));
     let condition = (!parts.is_empty()).then(|| all(parts));
-    let deleted = delete_matching(&call.engine()?, ids.scope, condition).await?;
+    let deleted = delete_matching(&*call.engine()?, ids.scope, condition).await?;
     json(200, &json!({ "message": "Memories deleted successfully!", "deleted": deleted }))
 }
 

@@ -34,7 +34,6 @@ mod records;
 mod route;
 mod wire;
 
-use memwasm::platform::compose::Engine;
 use serde::Serialize;
 use worker::{Env, Method, Request, Response, Url};
 
@@ -69,8 +68,8 @@ pub struct Call<'a> {
 }
 
 impl Call<'_> {
-    /// The memory engine over the tenant's KV.
-    pub fn engine(&self) -> Result<Engine> {
+    /// The tenant's memory engine.
+    pub fn engine(&self) -> Result<crate::Shared> {
         Ok(crate::engine(self.env, &self.tenant)?.0)
     }
 

@@ -1,23 +1,23 @@
 //! `POST /v1/tiers/flush`: resumes what the tenant has queued, journals and queues the turns (persisted
-//! before the answer), answers 202, and writes after the answer, inside `ctx.wait_until`. A Worker keeps no
+//! before the answer), answers 202, and writes after the answer, inside `waitUntil` (the request's or the object's). A Worker keeps no
 //! timers between requests, so there is no debounce: the write-behind runs every queued batch once (this
 //! flush's turns, merged with what its scope had left, and other scopes' leftovers), one `add()` per scope.
 //! A batch that fails stays queued, its attempts counted, for the next flush of the tenant; failures are
 //! logged.
 
 use memwasm::core::tiers::{day_of, Background, BackgroundSettings, BatchOutcome, TierCall};
-use memwasm::platform::compose::Engine;
-use worker::{console_error, console_log, Context, Response};
+use worker::{console_error, console_log, Response};
 
 use super::params::messages_body;
 use super::wire::{label, Flushed};
 use crate::error::ApiError;
+use crate::{Later, Shared};
 
-/// Persists the turns, schedules their write in `ctx`, and answers 202 `{queued, date}`.
+/// Persists the turns, schedules their write in `later`, and answers 202 `{queued, date}`.
 pub async fn flush(
-    engine: Engine,
+    engine: Shared,
     settings: BackgroundSettings,
-    ctx: &Context,
+    later: &Later<'_>,
     body: &[u8],
 ) -> Result<Response, ApiError> {
     let (messages, tier) = messages_body(body, TierCall::Flush)?;
@@ -28,12 +28,12 @@ pub async fn flush(
     // Resumed first, so the turns join what their scope left unwritten instead of replacing its record.
     engine.resume_background(&background).await?;
     engine.flush_turns(&background, &tier.scope, messages).await?;
-    ctx.wait_until(write_behind(engine, background));
+    later.spawn(write_behind(engine, background));
     Ok(Response::from_json(&Flushed { queued, date })?.with_status(202))
 }
 
 /// Runs every batch of the tenant's queue once and logs how each went.
-async fn write_behind(engine: Engine, background: Background) {
+async fn write_behind(engine: Shared, background: Background) {
     let due = background.queue.borrow_mut().take_due(i64::MAX);
     for batch in due {
         match engine.run_batch(&background, batch).await {

@@ -20,14 +20,14 @@ pub mod wire;
 use std::collections::HashMap;
 
 use memwasm::core::tiers::{day_of, BackgroundSettings, ContextWindow, TierCall};
-use memwasm::platform::compose::Engine;
 use serde::Serialize;
-use worker::{Context, Method, Response};
+use worker::{Method, Response};
 
 use self::params::{messages_body, options_body, query, wire_error};
 use self::wire::{Day, Diary, Dream, Injected, Journal, Profile};
 use crate::error::ApiError;
 use crate::wire::Results;
+use crate::{Later, Shared};
 
 fn json<T: Serialize>(value: &T) -> Result<Response, ApiError> {
     Ok(Response::from_json(value)?)
@@ -35,16 +35,16 @@ fn json<T: Serialize>(value: &T) -> Result<Response, ApiError> {
 
 /// Answers `method` on `segments` (after `/v1/tiers/`); `background` configures the flush's writer.
 pub async fn handle(
-    engine: Engine,
+    engine: Shared,
     background: BackgroundSettings,
-    ctx: &Context,
+    later: &Later<'_>,
     method: Method,
     segments: &[&str],
     pairs: HashMap<String, String>,
     body: &[u8],
 ) -> Result<Response, ApiError> {
     match (&method, segments) {
-        (Method::Post, ["flush"]) => flush::flush(engine, background, ctx, body).await,
+        (Method::Post, ["flush"]) => flush::flush(engine, background, later, body).await,
         (Method::Post, ["context"]) => {
             let (messages, tier) = messages_body(body, TierCall::Context)?;
             let keep_last = tier.options.keep_last().map_err(wire_error)?;

@@ -1,0 +1,71 @@
+//! The object's own routes, under `/__do/` (the front end never forwards these paths):
+//!
+//! - `POST /__do/cron` `{cron, max_scopes}`: the Cron Trigger's run for this tenant (see `scheduled`);
+//! - with `DO_TEST_HOOKS = "true"` only (tests and benches): `GET storage/list?prefix=` and
+//!   `GET storage/get?key=` (what is stored), `GET status` (`{warm}`), `POST evict` (drop the warm
+//!   engine now), `POST fail-next-flush` (the next commit's writes are dropped and it fails, as an object
+//!   that dies before its writes are durable). (`state.abort()` is not offered: in workerd it leaves the
+//!   isolate's Rust futures executor stalled, so every later request of the isolate hangs.)
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use serde_json::json;
+use wasm_bindgen::JsCast;
+use worker::{ListOptions, Method, Request, Response};
+
+use super::{warm, TenantObject};
+use crate::error::ApiError;
+use crate::{scheduled, settings};
+
+#[derive(Deserialize)]
+struct CronBody {
+    cron: String,
+    max_scopes: Option<usize>,
+}
+
+fn json(value: serde_json::Value) -> Result<Response, ApiError> {
+    Ok(Response::from_json(&value)?)
+}
+
+pub async fn serve(
+    object: &TenantObject,
+    mut request: Request,
+    tenant: &str,
+    rest: &str,
+) -> Result<Response, ApiError> {
+    let method = request.method();
+    if (&method, rest) == (&Method::Post, "cron") {
+        let body: CronBody = serde_json::from_slice(&request.bytes().await?).map_err(ApiError::invalid_json)?;
+        scheduled::run_tenant(&object.env, &body.cron, tenant, body.max_scopes).await;
+        return json(json!({}));
+    }
+    if !settings::flag(&object.env, "DO_TEST_HOOKS", false)? {
+        return Err(ApiError::not_found(format!("route /__do/{rest}")));
+    }
+    let pairs = request.query::<HashMap<String, String>>().unwrap_or_default();
+    let param = |name: &str| pairs.get(name).cloned().unwrap_or_default();
+    match (method, rest) {
+        (Method::Get, "storage/list") => {
+            let prefix = param("prefix");
+            let stored = object.state.storage().list_with_options(ListOptions::new().prefix(&prefix)).await?;
+            let keys: Vec<String> = stored.keys().into_iter().filter_map(|key| key.ok()?.as_string()).collect();
+            json(json!({ "keys": keys }))
+        }
+        (Method::Get, "storage/get") => {
+            let value: Option<String> = object.state.storage().get(&param("key")).await?;
+            json(json!({ "value": value }))
+        }
+        (Method::Get, "status") => json(json!({ "warm": warm::is_warm(tenant) })),
+        (Method::Post, "evict") => json(json!({ "evicted": object.evict() })),
+        (Method::Post, "fail-next-flush") => {
+            let storage = warm::storage(tenant).ok_or_else(|| ApiError::not_found("the tenant's storage"))?;
+            let arm = js_sys::Reflect::get(&storage, &"failNextFlush".into())
+                .ok()
+                .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+            arm.ok_or_else(|| ApiError::not_found("failNextFlush"))?.call0(&storage).map_err(super::storage_error)?;
+            json(json!({ "armed": true }))
+        }
+        (_, rest) => Err(ApiError::not_found(format!("route /__do/{rest}"))),
+    }
+}

@@ -1,0 +1,56 @@
+//! `POST /v1/storage/migrate[?cursor=…]` (tenant-wide token, `STORAGE = "do"`): copies the tenant's keys
+//! from Workers KV (`t/<tenant>/…` of `MEMORY_KV`) into its object, one KV list page (1,000 keys) per call,
+//! unchanged (the object stores the same layout). Answers `{copied, cursor, done}`: call again with `cursor`
+//! until `done`. Copying overwrites, so a repeated or interrupted migration converges; the warm engine is
+//! dropped after each page, so the next request reads what was copied.
+
+use std::collections::HashMap;
+
+use js_sys::{Array, Function, Object, Promise, Reflect};
+use memwasm::core::kv::{KvBackend, BULK_READ_KEYS};
+use memwasm::platform::JsKv;
+use serde_json::json;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use worker::{Method, Request, Response};
+
+use super::{storage_error, TenantObject};
+use crate::error::ApiError;
+use crate::{auth, settings};
+
+/// The route.
+pub const PATH: &str = "/v1/storage/migrate";
+/// Keys per storage `put`.
+const PUT_KEYS: usize = 128;
+
+pub async fn serve(object: &TenantObject, request: Request, tenant: &str) -> Result<Response, ApiError> {
+    let caller = auth::caller(&request, &object.env)?;
+    if !caller.admin || caller.tenant != tenant {
+        return Err(ApiError::forbidden("migrating takes the tenant's tenant-wide token"));
+    }
+    if request.method() != Method::Post {
+        return Err(ApiError::new(405, "METHOD_NOT_ALLOWED", format!("{PATH} takes POST")));
+    }
+    let pairs = request.query::<HashMap<String, String>>().unwrap_or_default();
+    let kv = JsKv::new(&settings::binding(&object.env, settings::KV_BINDING)?)?;
+    let page = kv.list(&auth::tenant_prefix(tenant), pairs.get("cursor").map(String::as_str)).await?;
+    let mut copied = 0;
+    let storage = wasm_bindgen::JsValue::clone(object.state.storage().as_raw());
+    let put: Function = Reflect::get(&storage, &"put".into()).and_then(|f| f.dyn_into()).map_err(storage_error)?;
+    let mut calls = Vec::new();
+    for keys in page.keys.chunks(BULK_READ_KEYS.min(PUT_KEYS)) {
+        let values = kv.get_many(keys).await?;
+        let entries = Object::new();
+        for (key, value) in keys.iter().zip(values) {
+            if let Some(value) = value {
+                Reflect::set(&entries, &key.as_str().into(), &value.into()).map_err(storage_error)?;
+                copied += 1;
+            }
+        }
+        calls.push(put.call1(&storage, &entries).map_err(storage_error)?);
+    }
+    JsFuture::from(Promise::all(&calls.into_iter().collect::<Array>())).await.map_err(storage_error)?;
+    object.evict();
+    let done = page.cursor.is_none();
+    Ok(Response::from_json(&json!({ "copied": copied, "cursor": page.cursor, "done": done }))?)
+}

@@ -1,0 +1,122 @@
+//! `STORAGE = "do"`: one Durable Object per tenant (`TenantObject`, SQLite-backed), holding the tenant's
+//! warm engine. The Worker front end authenticates and forwards (`front`); the object runs the same route
+//! handlers the Worker runs for `STORAGE = "kv"`, over the same key layout (`t/<tenant>/…`, see
+//! `memwasm::core::kv::keys`) in its own transactional storage (`object_kv`), so:
+//!
+//! - the search index and keyword index of each scope a request used stay in memory between requests;
+//! - each commit (memory + history + graph + side records) is one atomic write, durable before the answer;
+//! - reads are strongly consistent: one object serves all of a tenant's requests.
+//!
+//! Per tenant rather than per scope: a request names its tenant (its token), but not always its scope
+//! (`GET /v1/memories/{id}/`, reset, entities, the cron's sweep span scopes), so per-scope objects would
+//! need a directory and fan-out; one object per tenant serves every route unchanged.
+//!
+//! The object drops its engine after `DO_IDLE_SECONDS` without requests (an alarm) and rebuilds it from
+//! storage on the next one. Routes under `/__do/` reach only the object (the front end never forwards them):
+//! the cron's per-tenant run, and with `DO_TEST_HOOKS = "true"` the tests' storage views and faults.
+
+pub mod front;
+mod internal;
+mod migrate;
+pub mod object_kv;
+pub mod warm;
+
+use std::cell::{Cell, RefCell};
+
+use worker::{durable_object, DurableObject, Env, Request, Response, State};
+
+use crate::error::ApiError;
+use crate::{settings, Later};
+
+/// The header the front end names the tenant in (set by it, never taken from the client).
+pub const TENANT_HEADER: &str = "x-memwasm-tenant";
+
+thread_local! {
+    static INSTANCES: Cell<u64> = const { Cell::new(0) };
+}
+
+/// One tenant's object.
+#[durable_object]
+pub struct TenantObject {
+    state: State,
+    env: Env,
+    /// This instance, among the objects of the isolate (see `warm`).
+    instance: u64,
+    /// The tenant, once a request named it.
+    tenant: RefCell<Option<String>>,
+    /// When the last request came, in ms since the epoch.
+    last_request: Cell<f64>,
+    /// An idle alarm is set.
+    armed: Cell<bool>,
+}
+
+impl TenantObject {
+    /// Claims the tenant's warm slot and, for a request that counts as activity (`touch`), arms the idle alarm.
+    async fn enter(&self, tenant: &str, touch: bool) -> Result<(), ApiError> {
+        self.tenant.replace(Some(tenant.to_owned()));
+        let storage =
+            || object_kv::binding(wasm_bindgen::JsValue::clone(self.state.storage().as_raw())).map_err(storage_error);
+        warm::enter(tenant, self.instance, storage)?;
+        if !touch {
+            return Ok(());
+        }
+        self.last_request.set(js_sys::Date::now());
+        if !self.armed.get() {
+            self.state.storage().set_alarm(settings::idle_ms(&self.env)? as i64).await?;
+            self.armed.set(true);
+        }
+        Ok(())
+    }
+
+    async fn serve(&self, request: Request) -> Result<Response, ApiError> {
+        let tenant = request.headers().get(TENANT_HEADER)?.filter(|tenant| !tenant.is_empty());
+        let tenant = tenant.ok_or_else(|| ApiError::invalid(format!("{TENANT_HEADER}: required")))?;
+        let path = request.path();
+        self.enter(&tenant, !path.starts_with("/__do/") || path == "/__do/cron").await?;
+        if let Some(rest) = path.strip_prefix("/__do/") {
+            return internal::serve(self, request, &tenant, rest).await;
+        }
+        if path == migrate::PATH {
+            return migrate::serve(self, request, &tenant).await;
+        }
+        Ok(crate::dispatch(request, &self.env, &Later::Object(&self.state)).await?)
+    }
+
+    /// Drops the warm engine; true when there was one.
+    fn evict(&self) -> bool {
+        self.tenant.borrow().as_deref().is_some_and(|tenant| warm::evict(tenant, self.instance))
+    }
+}
+
+/// A storage failure of the object, as a coded error.
+fn storage_error(error: wasm_bindgen::JsValue) -> ApiError {
+    ApiError::new(503, "STORAGE", format!("durable object storage: {error:?}"))
+}
+
+impl DurableObject for TenantObject {
+    fn new(state: State, env: Env) -> Self {
+        let instance = INSTANCES.with(|n| n.replace(n.get() + 1));
+        Self { state, env, instance, tenant: RefCell::default(), last_request: Cell::new(0.0), armed: Cell::new(false) }
+    }
+
+    async fn fetch(&self, request: Request) -> worker::Result<Response> {
+        match self.serve(request).await {
+            Ok(response) => Ok(response),
+            Err(error) => error.response(),
+        }
+    }
+
+    /// The idle alarm: drops the engine when no request came for `DO_IDLE_SECONDS`, else waits again.
+    async fn alarm(&self) -> worker::Result<Response> {
+        self.armed.set(false);
+        let idle = settings::idle_ms(&self.env).unwrap_or(120_000) as f64;
+        let quiet = js_sys::Date::now() - self.last_request.get();
+        if quiet >= idle {
+            self.evict();
+        } else {
+            self.state.storage().set_alarm((idle - quiet).ceil() as i64).await?;
+            self.armed.set(true);
+        }
+        Response::ok("")
+    }
+}

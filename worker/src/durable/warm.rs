@@ -1,0 +1,73 @@
+//! The warm engines of the tenants' objects living in this isolate, one slot per tenant. An object claims
+//! its tenant's slot on every request (`enter`); the handlers, which ask for an engine by tenant
+//! (`crate::engine`), get the slot's engine, built on first use over the object's storage and kept until the
+//! object evicts it (`evict`, when idle). A slot claimed by another instance of the object (the runtime
+//! replaced it) is dropped: its engine was over the old instance's storage.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use wasm_bindgen::JsValue;
+
+use crate::error::ApiError;
+use crate::Built;
+
+struct Slot {
+    /// The object instance that holds the slot.
+    owner: u64,
+    /// Its storage, as a KV binding (`object_kv`).
+    storage: JsValue,
+    built: Option<Built>,
+}
+
+thread_local! {
+    static SLOTS: RefCell<HashMap<String, Slot>> = RefCell::default();
+}
+
+/// Makes instance `owner` the holder of `tenant`'s slot; `storage` makes its KV binding when the slot is new.
+pub fn enter(tenant: &str, owner: u64, storage: impl FnOnce() -> Result<JsValue, ApiError>) -> Result<(), ApiError> {
+    if SLOTS.with_borrow(|slots| slots.get(tenant).is_some_and(|slot| slot.owner == owner)) {
+        return Ok(());
+    }
+    let slot = Slot { owner, storage: storage()?, built: None };
+    SLOTS.with_borrow_mut(|slots| slots.insert(tenant.to_owned(), slot));
+    Ok(())
+}
+
+/// `tenant`'s warm engine, `build` over the object's storage on first use; `None` when no object holds
+/// the tenant in this isolate (the caller is the stateless front end, or the KV backend).
+pub fn engine(tenant: &str, build: impl FnOnce(JsValue) -> Result<Built, ApiError>) -> Result<Option<Built>, ApiError> {
+    let (storage, built) =
+        match SLOTS.with_borrow(|slots| slots.get(tenant).map(|s| (s.storage.clone(), s.built.clone()))) {
+            None => return Ok(None),
+            Some(found) => found,
+        };
+    if let Some(built) = built {
+        return Ok(Some(built));
+    }
+    let built = build(storage)?;
+    SLOTS.with_borrow_mut(|slots| {
+        if let Some(slot) = slots.get_mut(tenant) {
+            slot.built.get_or_insert_with(|| built.clone());
+        }
+    });
+    Ok(Some(built))
+}
+
+/// Drops `tenant`'s engine if instance `owner` holds it; true when there was one.
+pub fn evict(tenant: &str, owner: u64) -> bool {
+    SLOTS.with_borrow_mut(|slots| match slots.get_mut(tenant) {
+        Some(slot) if slot.owner == owner => slot.built.take().is_some(),
+        _ => false,
+    })
+}
+
+/// True while `tenant`'s engine is built.
+pub fn is_warm(tenant: &str) -> bool {
+    SLOTS.with_borrow(|slots| slots.get(tenant).is_some_and(|slot| slot.built.is_some()))
+}
+
+/// The storage (as a KV binding) of `tenant`'s object, when one holds the tenant in this isolate.
+pub fn storage(tenant: &str) -> Option<JsValue> {
+    SLOTS.with_borrow(|slots| slots.get(tenant).map(|slot| slot.storage.clone()))
+}
