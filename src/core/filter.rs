@@ -61,7 +61,22 @@ fn invalid(message: impl Into<String>) -> MemoryError {
 impl Filter {
     /// Parses `{field, operator, value}`, `{AND: [..]}`, `{OR: [..]}`, `{NOT: ..}` or the `{key: scalar}` shorthand.
     pub fn parse(value: &Value) -> Result<Self> {
-        Self::parse_at(value, 0)
+        let filter = Self::parse_at(value, 0)?;
+        let nodes = filter.nodes();
+        if nodes > super::limits::MAX_FILTER_NODES {
+            let limit = super::limits::MAX_FILTER_NODES;
+            return Err(invalid(format!("{nodes} conditions and AND/OR/NOT nodes exceed the limit of {limit}")));
+        }
+        Ok(filter)
+    }
+
+    /// How many conditions and AND / OR / NOT nodes the filter has.
+    fn nodes(&self) -> usize {
+        match self {
+            Filter::Condition { .. } => 1,
+            Filter::And(children) | Filter::Or(children) => 1 + children.iter().map(Filter::nodes).sum::<usize>(),
+            Filter::Not(child) => 1 + child.nodes(),
+        }
     }
 
     fn parse_at(value: &Value, depth: usize) -> Result<Self> {

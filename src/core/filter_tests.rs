@@ -148,3 +148,12 @@ fn absurd_nesting_is_rejected_not_overflowed() {
     }
     assert_eq!(Filter::parse(&filter).unwrap_err().code(), "INVALID_FILTER");
 }
+
+#[test]
+fn a_filter_over_the_node_limit_is_refused() {
+    let wide = |n: usize| json!({"AND": (0..n).map(|i| json!({"k": i})).collect::<Vec<_>>()});
+    assert!(Filter::parse(&wide(crate::core::limits::MAX_FILTER_NODES - 1)).is_ok());
+    let error = Filter::parse(&wide(crate::core::limits::MAX_FILTER_NODES)).unwrap_err();
+    assert_eq!(error.code(), "INVALID_FILTER");
+    assert!(error.to_string().contains("limit of 1000"), "{error}");
+}

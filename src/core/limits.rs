@@ -13,6 +13,10 @@ pub const MAX_IMPORT_LINE_BYTES: usize = 1024 * 1024;
 pub const MAX_IMPORT_MEMORIES: usize = 100_000;
 /// Deepest nesting of `AND` / `OR` / `NOT` in a filter.
 pub const MAX_FILTER_DEPTH: usize = 32;
+/// Most conditions and `AND` / `OR` / `NOT` nodes in one filter.
+pub const MAX_FILTER_NODES: usize = 1_000;
+/// Most characters of a `userId`, `agentId` or `runId`.
+pub const MAX_ID_CHARS: usize = 128;
 
 /// `INVALID_INPUT` saying which limit `what` went over.
 pub fn exceeded(what: &str, limit: usize, unit: &str) -> MemoryError {

@@ -6,6 +6,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::error::{MemoryError, Result};
+use super::limits::MAX_ID_CHARS;
 
 /// Metadata keys that name a scope (mem0's, both casings, and its `actor_id`). Writes drop them from the
 /// metadata they are given: a memory's scope never changes through its metadata.
@@ -26,6 +27,9 @@ fn trimmed(name: &str, id: Option<String>) -> Result<Option<String>> {
     if id.chars().any(char::is_whitespace) {
         let why = format!("Invalid {name}: cannot contain whitespace. Provide a valid identifier without spaces.");
         return Err(MemoryError::InvalidInput(why));
+    }
+    if id.chars().count() > MAX_ID_CHARS {
+        return Err(MemoryError::InvalidInput(format!("Invalid {name}: longer than {MAX_ID_CHARS} characters")));
     }
     Ok((!id.is_empty()).then(|| id.to_owned()))
 }
@@ -127,6 +131,9 @@ mod tests {
         assert!(scope(Some("u"), Some("  "), None).validated().unwrap_err().to_string().contains("whitespace-only"));
         assert_eq!(scope(Some(""), None, Some(" r ")).validated().unwrap(), scope(None, None, Some("r")));
         assert_eq!(scope(Some("a b"), None, None).validated().unwrap_err().code(), "INVALID_INPUT");
+        let long = "a".repeat(MAX_ID_CHARS + 1);
+        assert!(scope(None, Some(&long), None).validated().unwrap_err().to_string().contains("longer than 128"));
+        assert!(scope(None, Some(&long[1..]), None).validated().is_ok());
         assert_eq!(
             MemoryError::ScopeRequired.to_string(),
             "At least one of userId, agentId, or runId must be provided"

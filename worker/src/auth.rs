@@ -3,11 +3,14 @@
 //! `{"tenant": "acme", "user": "u-1", "admin": false}` (`user` optional, `admin` default false). Every key
 //! a tenant's requests touch lives under `t/<tenant>/`, so tenants never see each other's data. A token
 //! comes as `Authorization: Bearer <token>`, or as mem0's `Authorization: Token <token>` (the same tokens).
+//! A key may be `sha256:<hex digest of the token>` instead of the token, so the secret holds no token; every
+//! comparison is between SHA-256 digests, in constant time.
 
 use std::collections::{BTreeSet, HashMap};
 
 use memwasm::core::kv::keys::encode;
 use serde::Deserialize;
+use sha2::{Digest, Sha256};
 use worker::{Env, Request};
 
 use crate::error::ApiError;
@@ -52,9 +55,30 @@ impl Grant {
     }
 }
 
-/// Equal strings, compared without stopping at the first difference.
-fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
+/// The SHA-256 digest of `text`.
+fn sha256(text: &str) -> [u8; 32] {
+    Sha256::digest(text.as_bytes()).into()
+}
+
+/// The digest a `MEMORY_TOKENS` key stands for: `sha256:<64 hex digits>` is a token's digest (so the secret
+/// need not hold the token itself), any other key is a token, digested here.
+fn key_digest(key: &str) -> Option<[u8; 32]> {
+    let Some(hex) = key.strip_prefix("sha256:") else { return Some(sha256(key)) };
+    let bytes = hex.as_bytes();
+    if bytes.len() != 64 {
+        return None;
+    }
+    let nibble = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
+    let mut digest = [0u8; 32];
+    for (i, pair) in bytes.chunks(2).enumerate() {
+        digest[i] = nibble(pair[0])? << 4 | nibble(pair[1])?;
+    }
+    Some(digest)
+}
+
+/// Equal digests, compared without stopping at the first difference.
+fn same(a: &[u8; 32], b: &[u8; 32]) -> bool {
+    a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
 }
 
 /// Every token with its caller, as `MEMORY_TOKENS` says.
@@ -64,6 +88,9 @@ fn grants(env: &Env) -> Result<Vec<(String, Caller)>, ApiError> {
     let tokens = text(env, "MEMORY_TOKENS").ok_or_else(|| config_error(&format!("not set ({shape})")))?;
     let tokens: HashMap<String, Grant> =
         serde_json::from_str(&tokens).map_err(|_| config_error(&format!("must be {shape}")))?;
+    if tokens.keys().any(|key| key.starts_with("sha256:") && key_digest(key).is_none()) {
+        return Err(config_error("a \"sha256:\" key must be followed by the token's SHA-256 digest in 64 hex digits"));
+    }
     Ok(tokens.into_iter().map(|(token, grant)| (token, grant.caller())).collect())
 }
 
@@ -78,9 +105,10 @@ pub fn caller(request: &Request, env: &Env) -> Result<Caller, ApiError> {
     if !SCHEMES.iter().any(|known| scheme.eq_ignore_ascii_case(known)) || presented.trim().is_empty() {
         return Err(ApiError::unauthorized());
     }
+    let presented = sha256(presented.trim());
     let mut found = None;
-    for (token, caller) in grants {
-        if same(&token, presented.trim()) && !caller.tenant.is_empty() {
+    for (key, caller) in grants {
+        if key_digest(&key).is_some_and(|digest| same(&digest, &presented)) && !caller.tenant.is_empty() {
             found = Some(caller);
         }
     }
