@@ -1,0 +1,99 @@
+//! What each fuzz target feeds its input to, shared by the libFuzzer targets (`fuzz/fuzz_targets/`) and the
+//! stable replay of their corpora in the normal suite (`tests/fuzz_replay.rs`). Every function must return
+//! (never panic, never hang) whatever the bytes; errors are fine.
+
+use memwasm::core::conversations::message::MessageInput;
+use memwasm::core::filter::Filter;
+use memwasm::core::llm_json::{attributions, extract_json, parse_decisions, parse_facts};
+use memwasm::core::options::{parse_messages, require_content, AddOptions};
+use memwasm::core::read::{ReadCall, ReadOptions};
+use memwasm::core::transfer::from_jsonl;
+use memwasm::core::types::MemoryItem;
+use memwasm::core::update::UpdatePatch;
+use memwasm::providers::config::MemoryConfig;
+use serde_json::Value;
+
+/// A fuzz target: its name (also its corpus folder under `fuzz/corpus/`) and what it runs.
+pub type Target = (&'static str, fn(&[u8]));
+
+/// The fuzz targets.
+pub const TARGETS: [Target; 6] = [
+    ("llm_reply", llm_reply),
+    ("filter", filter),
+    ("config", config),
+    ("import", import),
+    ("message", message),
+    ("options", options),
+];
+
+fn text(data: &[u8]) -> String {
+    String::from_utf8_lossy(data).into_owned()
+}
+
+fn json(data: &[u8]) -> Option<Value> {
+    serde_json::from_slice(data).ok()
+}
+
+/// An LLM reply, read as facts, decisions and attributions (seed 000's and mem0's shapes).
+pub fn llm_reply(data: &[u8]) {
+    let reply = text(data);
+    let _ = extract_json(&reply);
+    let _ = parse_facts(&reply);
+    let _ = parse_decisions(&reply);
+    let _ = attributions(&reply);
+}
+
+/// A filter expression, parsed and evaluated against a memory.
+pub fn filter(data: &[u8]) {
+    let Some(value) = json(data) else { return };
+    if let Ok(filter) = Filter::parse(&value) {
+        let item: MemoryItem = serde_json::from_value(serde_json::json!({
+            "id": "m1", "memory": "User likes tea", "hash": "h", "createdAt": "2025-01-01T00:00:00.000Z",
+            "updatedAt": "2025-01-02T00:00:00.000Z", "userId": "u", "metadata": {"category": "drinks", "n": 3,
+            "tags": ["a", "b"], "project": {"name": "x"}}
+        }))
+        .expect("a valid memory");
+        let _ = filter.matches(&item);
+    }
+}
+
+/// A `new Memory(config)` object, read and resolved (no environment).
+pub fn config(data: &[u8]) {
+    let Some(value) = json(data) else { return };
+    if let Ok(config) = serde_json::from_value::<MemoryConfig>(value) {
+        let _ = config.resolve(&|_| None);
+    }
+}
+
+/// An `importMemories` text.
+pub fn import(data: &[u8]) {
+    let _ = from_jsonl(&text(data));
+}
+
+/// An `addMessage` message (seed 002), read and checked.
+pub fn message(data: &[u8]) {
+    let Some(value) = json(data) else { return };
+    if let Ok(input) = serde_json::from_value::<MessageInput>(value) {
+        let _ = input.check();
+    }
+}
+
+/// A request's arguments as every route reads them: `add`'s messages and options, a read's options for each
+/// call, an update's patch.
+pub fn options(data: &[u8]) {
+    let Some(value) = json(data) else { return };
+    if let Ok(messages) = parse_messages(&value) {
+        let _ = require_content(&value, &messages);
+    }
+    if let Ok(add) = serde_json::from_value::<AddOptions>(value.clone()) {
+        let _ = add.scope_and_filters();
+        let _ = add.stored_metadata();
+        let _ = add.lifecycle().check(0);
+    }
+    if let Ok(read) = serde_json::from_value::<ReadOptions>(value.clone()) {
+        for call in [ReadCall::Search, ReadCall::GetAll, ReadCall::Recall, ReadCall::DeleteAll, ReadCall::ScopeOnly] {
+            let _ = read.check(call);
+        }
+    }
+    let _ = serde_json::from_value::<UpdatePatch>(value);
+}
