@@ -25,24 +25,24 @@ async fn texts(memory: &Memory) -> Vec<String> {
 }
 
 #[wasm_bindgen_test]
-async fn two_tabs_adding_fifty_each_at_once_lose_nothing() {
+async fn two_tabs_adding_a_hundred_each_at_once_lose_nothing() {
     let db = "tabs-concurrent";
     delete_database(db).await;
     let (left, right) = (open(db).await, open(db).await);
     let adds = Array::new();
-    for i in 0..50 {
+    for i in 0..100 {
         let options = js(&json!({"userId": "alice"}));
         adds.push(&left.add(js(&format!("left tab fact number {i}")), options.clone()));
         adds.push(&right.add(js(&format!("right tab fact number {i}")), options));
     }
     let results = JsFuture::from(Promise::all(&adds)).await.expect("every add succeeds");
     let results = json_of(results);
-    assert_eq!(results.as_array().unwrap().len(), 100);
+    assert_eq!(results.as_array().unwrap().len(), 200);
 
-    assert!(eventually(5.0, || async { count(&left, "alice").await == 100 }).await, "the left index sees all 100");
-    assert!(eventually(5.0, || async { count(&right, "alice").await == 100 }).await, "the right index sees all 100");
+    assert!(eventually(5.0, || async { count(&left, "alice").await == 200 }).await, "the left index sees all 200");
+    assert!(eventually(5.0, || async { count(&right, "alice").await == 200 }).await, "the right index sees all 200");
     let third = open(db).await;
-    assert_eq!(count(&third, "alice").await, 100, "the database holds all 100");
+    assert_eq!(count(&third, "alice").await, 200, "the database holds all 200");
     let export = ok(third.export_memories(js(&json!({})))).await.as_str().unwrap().to_owned();
     let history: Vec<Value> = export
         .lines()
@@ -50,7 +50,7 @@ async fn two_tabs_adding_fifty_each_at_once_lose_nothing() {
         .map(|l| serde_json::from_str(l).unwrap())
         .filter(|l: &Value| l["kind"] == "history")
         .collect();
-    assert_eq!(history.len(), 100);
+    assert_eq!(history.len(), 200);
     assert!(history.iter().all(|record| record["event"] == "ADD"));
     delete_database(db).await;
 }
