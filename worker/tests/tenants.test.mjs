@@ -86,3 +86,31 @@ test("every key lives under its tenant's prefix", T, async () => {
   for (const key of keys) assert.match(key, /^t\/(acme|initech)\//);
   assert.ok(keys.some((key) => key.startsWith("t/acme/mem/")));
 });
+
+test("exports, entities, tiers and mem0 reads by another tenant's token show none of acme's data", T, async () => {
+  const acmeText = "User likes tea at Acme";
+  const leaked = (response) => JSON.stringify(response.body).includes("Acme");
+  const mem0 = (method, path, body) =>
+    worker.call(method, `/mem0${path}`, { token: null, body, headers: { authorization: `Token ${INITECH}` } });
+  const created = await mem0("POST", "/v1/exports/", { schema: {}, filters: { user_id: "alice" } });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const exported = await mem0("POST", "/v1/exports/get/", { memory_export_id: created.body.id });
+  assert.ok(!leaked(exported), JSON.stringify(exported.body));
+  for (const response of [
+    await mem0("POST", "/v3/memories/", { filters: { user_id: "alice" } }),
+    await mem0("POST", "/v3/memories/search/", { query: acmeText, filters: { user_id: "alice" } }),
+    await mem0("GET", "/v1/entities/"),
+    await mem0("GET", `/v1/memories/${acmeIds[0]}/`),
+    await mem0("GET", `/v1/memories/${acmeIds[0]}/history/`),
+    await worker.call("GET", "/v1/tiers/profile?user_id=alice", { token: INITECH }),
+    await worker.call("GET", "/v1/tiers/inject?user_id=alice&max_tokens=500", { token: INITECH }),
+    await worker.call("GET", "/v1/tiers/journals?user_id=alice", { token: INITECH }),
+  ]) {
+    assert.ok(response.status < 500 && !leaked(response), `${response.status} ${JSON.stringify(response.body)}`);
+  }
+  const deleted = await mem0("DELETE", `/v1/memories/${acmeIds[0]}/`);
+  assert.equal(deleted.status, 404);
+  const entity = await mem0("DELETE", "/v2/entities/user/alice/");
+  assert.ok(entity.status < 500);
+  await acmeIsIntact();
+});
