@@ -39,6 +39,11 @@ const ROUTES = [
   ["POST", "/api/v1/memory/agent-1/vector-search", { query: "tea", threshold: 0.2, limit: 3 }],
   ["POST", "/api/v1/memories", { message_id: "m1", create_time: "2025-03-03T09:00:00Z", sender: "alice", content: "hi", group_id: "g" }],
   ["POST", "/api/v1/memories/conversation-meta", { version: "1", scene: "assistant", scene_desc: {}, name: "n", created_at: "2025-03-03T09:00:00Z", group_id: "g" }],
+  ["POST", "/api/v1/memories/batch", {
+    version: "1.0.0",
+    conversation_meta: { scene: "group_chat", scene_desc: { description: "d" }, name: "n", group_id: "fz", user_details: { u1: { full_name: "A", role: "user" } } },
+    conversation_list: [{ message_id: "m1", create_time: "2025-02-01T02:00:00Z", sender: "u1", type: "text", content: "hi", refer_list: [] }],
+  }],
   ["POST", "/v1/tiers/flush", { messages: [{ role: "user", content: "hi" }], user_id: "u" }],
   ["POST", "/v1/tiers/context", { messages: [{ role: "user", content: "hi" }], max_tokens: 100, keep_last: 2, user_id: "u" }],
   ["POST", "/mem0/v3/memories/add/", { messages: [{ role: "user", content: "I like tea" }], user_id: "u", infer: false, metadata: { a: 1 } }],
