@@ -36,6 +36,7 @@ impl Mem0Error {
             403 => "FORBIDDEN",
             404 => "NOT_FOUND",
             413 => "PAYLOAD_TOO_LARGE",
+            415 => "UNSUPPORTED_MEDIA_TYPE",
             501 => "NOT_IMPLEMENTED",
             _ => "INTERNAL",
         };
