@@ -120,8 +120,9 @@ pub fn millis_from_iso(text: &str) -> Option<i64> {
     }
     let offset_minutes = match rest {
         "Z" | "z" => 0,
-        zone if zone.len() == 6 && (zone.starts_with('+') || zone.starts_with('-')) && &zone[3..4] == ":" => {
-            let (hours, minutes) = (zone[1..3].parse::<i64>().ok()?, zone[4..6].parse::<i64>().ok()?);
+        // `get`, not indexing: a zone of 6 bytes may hold a multi-byte character (found by fuzzing).
+        zone if zone.len() == 6 && (zone.starts_with('+') || zone.starts_with('-')) && zone.get(3..4) == Some(":") => {
+            let (hours, minutes) = (zone.get(1..3)?.parse::<i64>().ok()?, zone.get(4..6)?.parse::<i64>().ok()?);
             if hours > 23 || minutes > 59 {
                 return None;
             }
@@ -172,6 +173,9 @@ mod tests {
             "2024-03-15T24:00:00Z",
             "2024-03-15T10:20:30+1:00",
             "2024-03-15T10:20:30Zjunk",
+            "2005-01-15T10:01:00+4\u{3bd}00", // a multi-byte character in the zone (a fuzzing find: it panicked)
+            "2005-01-15T10:01:00+\u{3bd}:00",
+            "2005-01-15T10:01:00+00:\u{3bd}",
             "tomorrow",
             "2024-03-15T10:20:30+24:00",
         ] {
