@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::error::{MemoryError, Result};
-use super::scope::Scope;
+use super::scope::{checked_id, Scope};
 
 /// The scope keys a filter may carry, each with its option name.
 const KEYS: [(&str, &str, Slot); 6] = [
@@ -74,21 +74,14 @@ fn and_items(scope: &mut Scope, items: &[Value]) -> Result<Vec<Value>> {
 }
 
 /// Puts `value` (a string, or a number mem0 turns into one) in `slot`, unless it already holds another id.
-/// An id of only whitespace, or with whitespace inside, is refused with mem0's message naming `key`.
+/// A blank id, or one with whitespace inside, is refused with mem0's message naming `key`.
 fn take(slot: &mut Option<String>, key: &str, option: &str, value: &Value) -> Result<()> {
     let id = match value {
-        Value::String(text) => text.trim().to_owned(),
-        other => other.to_string(),
+        Value::String(text) => checked_id(key, text)?,
+        other => checked_id(key, &other.to_string())?,
     };
-    let invalid = |why: &str| Err(MemoryError::InvalidInput(format!("Invalid {key}: {why}")));
-    if id.is_empty() {
-        return invalid("cannot be empty or whitespace-only. Provide a valid identifier.");
-    }
-    if id.chars().any(char::is_whitespace) {
-        return invalid("cannot contain whitespace. Provide a valid identifier without spaces.");
-    }
     match slot {
-        Some(existing) if existing.trim() != id.trim() => Err(MemoryError::InvalidInput(format!(
+        Some(existing) if existing.trim() != id => Err(MemoryError::InvalidInput(format!(
             "{option} is given twice with different values (\"{existing}\" and \"{id}\" in filters)"
         ))),
         _ => {

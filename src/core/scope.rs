@@ -12,26 +12,29 @@ use super::limits::MAX_ID_CHARS;
 /// metadata they are given: a memory's scope never changes through its metadata.
 pub const IDENTITY_KEYS: [&str; 7] = ["user_id", "agent_id", "run_id", "userId", "agentId", "runId", "actor_id"];
 
-/// `id` trimmed; `None` when it is `""` (absent, as the seed has it); mem0's errors for an id of only
-/// whitespace or with whitespace inside.
+/// `id` trimmed; `None` when it is `""` (absent, as the seed has it), else as `checked_id` says.
 fn trimmed(name: &str, id: Option<String>) -> Result<Option<String>> {
-    let Some(id) = id else { return Ok(None) };
-    if id.is_empty() {
-        return Ok(None);
+    match id {
+        Some(id) if !id.is_empty() => checked_id(name, &id).map(Some),
+        _ => Ok(None),
     }
+}
+
+/// `id` trimmed, or mem0's error naming `name` for an id of only whitespace or with whitespace inside, and
+/// `INVALID_INPUT` for one longer than `MAX_ID_CHARS`.
+pub(crate) fn checked_id(name: &str, id: &str) -> Result<String> {
     let id = id.trim();
+    let invalid = |why: String| Err(MemoryError::InvalidInput(format!("Invalid {name}: {why}")));
     if id.is_empty() {
-        let why = format!("Invalid {name}: cannot be empty or whitespace-only. Provide a valid identifier.");
-        return Err(MemoryError::InvalidInput(why));
+        return invalid("cannot be empty or whitespace-only. Provide a valid identifier.".into());
     }
     if id.chars().any(char::is_whitespace) {
-        let why = format!("Invalid {name}: cannot contain whitespace. Provide a valid identifier without spaces.");
-        return Err(MemoryError::InvalidInput(why));
+        return invalid("cannot contain whitespace. Provide a valid identifier without spaces.".into());
     }
     if id.chars().count() > MAX_ID_CHARS {
-        return Err(MemoryError::InvalidInput(format!("Invalid {name}: longer than {MAX_ID_CHARS} characters")));
+        return invalid(format!("longer than {MAX_ID_CHARS} characters"));
     }
-    Ok((!id.is_empty()).then(|| id.to_owned()))
+    Ok(id.to_owned())
 }
 
 /// The ids a memory is filed under. Empty strings count as absent.
