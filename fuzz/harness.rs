@@ -4,7 +4,7 @@
 
 use memwasm::core::conversations::message::MessageInput;
 use memwasm::core::filter::Filter;
-use memwasm::core::llm_json::{attributions, extract_json, parse_decisions, parse_facts};
+use memwasm::core::llm_json::{extract_json, parse_decisions, parse_extraction};
 use memwasm::core::options::{parse_messages, require_content, AddOptions};
 use memwasm::core::read::{ReadCall, ReadOptions};
 use memwasm::core::transfer::from_jsonl;
@@ -34,13 +34,12 @@ fn json(data: &[u8]) -> Option<Value> {
     serde_json::from_slice(data).ok()
 }
 
-/// An LLM reply, read as facts, decisions and attributions (seed 000's and mem0's shapes).
+/// An LLM reply, read as an extraction (facts and attributions) and as decisions (seed 000's and mem0's shapes).
 pub fn llm_reply(data: &[u8]) {
     let reply = text(data);
     let _ = extract_json(&reply);
-    let _ = parse_facts(&reply);
+    let _ = parse_extraction(&reply);
     let _ = parse_decisions(&reply);
-    let _ = attributions(&reply);
 }
 
 /// A filter expression, parsed and evaluated against a memory.

@@ -50,6 +50,16 @@ fn strip_fences(text: &str) -> &str {
 
 /// The facts of an extraction reply: `{"facts": [..]}` or a bare array of strings.
 pub fn parse_facts(reply: &str) -> Result<Vec<String>, MemoryError> {
+    parse_extraction(reply).map(|(facts, _)| facts)
+}
+
+/// Who a fact is about, by fact text: (text, `"user"` or `"assistant"`).
+pub type Attribution = (String, String);
+
+/// The facts of an extraction reply (`{"facts": [..]}`, a bare array of strings, or mem0 3.x's
+/// `{"memory": [{"id", "text", "attributed_to"}]}`), and who each fact is about where the reply says
+/// (`attributed_to`: `"user"` or `"assistant"`, by fact text). The reply's JSON is read once.
+pub fn parse_extraction(reply: &str) -> Result<(Vec<String>, Vec<Attribution>), MemoryError> {
     let value = extract_json(reply).ok_or_else(|| unusable("no JSON found in the reply"))?;
     let list = match &value {
         Value::Array(items) => items,
@@ -62,7 +72,6 @@ pub fn parse_facts(reply: &str) -> Result<Vec<String>, MemoryError> {
     };
     let mut facts = Vec::with_capacity(list.len());
     for (index, item) in list.iter().enumerate() {
-        // mem0 3.x extraction replies `{"memory": [{"id", "text", "attributed_to"}]}`.
         let text = item.as_str().or_else(|| item.get("text").and_then(Value::as_str));
         let text = text.ok_or_else(|| unusable(format!("fact {index} is not a string: {item}")))?;
         let text = text.trim();
@@ -70,22 +79,15 @@ pub fn parse_facts(reply: &str) -> Result<Vec<String>, MemoryError> {
             facts.push(text.to_owned());
         }
     }
-    Ok(facts)
-}
-
-/// Who each fact of a mem0 3.x extraction reply is about (`attributed_to`: `"user"` or `"assistant"`), by
-/// fact text; empty for replies without it.
-pub fn attributions(reply: &str) -> Vec<(String, String)> {
-    let Some(Value::Object(object)) = extract_json(reply) else { return Vec::new() };
-    let Some(Value::Array(items)) = object.get("memory").or_else(|| object.get("facts")) else { return Vec::new() };
-    items
+    let attributions = list
         .iter()
         .filter_map(|item| {
             let text = item.get("text")?.as_str()?.trim();
             let who = item.get("attributed_to")?.as_str()?.trim();
             (!text.is_empty() && !who.is_empty()).then(|| (text.to_owned(), who.to_owned()))
         })
-        .collect()
+        .collect();
+    Ok((facts, attributions))
 }
 
 /// One operation the LLM asked for, before its id is checked.

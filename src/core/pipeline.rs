@@ -9,7 +9,7 @@ use super::error::{MemoryError, Result};
 use super::filter::Filter;
 use super::identity::{content_hash, new_id};
 use super::lifecycle::write::WriteLifecycle;
-use super::llm_json::{attributions, parse_decisions, parse_facts};
+use super::llm_json::{parse_decisions, parse_extraction};
 use super::memory::MemoryEngine;
 use super::models::{Embedder, Llm, LlmRequest};
 use super::options::{parse_messages, require_content, AddOptions};
@@ -106,7 +106,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             options.prompt.as_deref().filter(|p| !p.trim().is_empty()).unwrap_or(&self.prompts.fact_extraction);
         let (input, shape) = (extraction_input(messages), reply_schema::facts());
         let reply = self.llm.generate(&LlmRequest::json(system, &input, &shape)).await;
-        let (facts, attributions) = match reply.and_then(|text| Ok((parse_facts(&text)?, attributions(&text)))) {
+        let (facts, attributions) = match reply.and_then(|text| parse_extraction(&text)) {
             Ok(parsed) => parsed,
             Err(why) => {
                 result.warnings.push(AddWarning::caused_by(WarningCode::ExtractionFailed, &why));
