@@ -4,17 +4,5 @@
 # which finds the binary at $CHROMA_BIN, else $CHROMA_VENV/bin/chroma, else this venv). Skips when the
 # pinned version is already there.
 set -euo pipefail
-say() { printf '[setup chroma] %s\n' "$*"; }
-version=1.5.9
-venv="${CHROMA_VENV:-$HOME/.cache/memwasm/chroma-py}"
-
-if [ "$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("chromadb"))' 2>/dev/null)" = "$version" ] \
-  && [ -x "$venv/bin/chroma" ]; then
-  say "ready: PyPI chromadb $version in $venv"
-  exit 0
-fi
-say "installing PyPI chromadb $version into $venv"
-mkdir -p "$(dirname "$venv")"
-python3 -m venv "$venv"
-"$venv/bin/pip" install --quiet --disable-pip-version-check "chromadb==$version"
-say "ready: PyPI chromadb $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("chromadb"))')"
+source "$(dirname "$0")/../pypi-venv.sh"
+pypi_venv chroma chromadb 1.5.9 "${CHROMA_VENV:-$HOME/.cache/memwasm/chroma-py}" chroma
