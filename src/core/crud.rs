@@ -145,7 +145,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.storage.clear().await?;
         self.side.borrow_mut().clear();
         self.mirror(true, &[], Vec::new())?;
-        self.remote.clear_or_defer().await;
+        self.clear_or_defer().await;
         Ok(())
     }
 }

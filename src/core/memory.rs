@@ -42,7 +42,7 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     pub(crate) conversations: super::conversations::ConversationState,
     /// False with mem0's `disableHistory`: changes then leave no history records.
     pub(crate) keep_history: bool,
-    /// A remote vector index (Chroma), when vectors are searched there.
+    /// A remote vector index (Chroma), when vectors are kept and searched there.
     pub(crate) remote: super::remote_vectors::RemoteSlot,
 }
 
@@ -138,18 +138,16 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         if changes.is_empty() {
             return Ok(());
         }
-        self.remote_before_commit(&changes).await?;
+        let remote = self.prepare_remote(&mut changes).await?;
+        self.remote_before_commit(&remote).await?;
         self.storage.commit(&changes).await?;
         self.side.borrow_mut().apply_to_filled(&changes.side);
         if let Some(graph) = self.graph.borrow_mut().as_mut() {
             graph.apply(&changes.graph);
         }
-        let had_vector = |id: &str| self.remote.index.is_some() && self.index.borrow().vector(id).is_some();
-        let vectorless = changes.upserts.iter().filter(|m| m.embedding.is_none() && had_vector(&m.item.id));
-        let vectorless = vectorless.map(|m| m.item.id.clone()).collect();
         let deletes = changes.deletes.clone();
         self.mirror(false, &changes.deletes, changes.upserts)?;
-        self.remote_after_commit(&deletes, vectorless).await;
+        self.remote_after_commit(&deletes, remote).await;
         Ok(())
     }
 
@@ -161,6 +159,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         if cleared {
             index.clear();
             keywords.clear();
+            self.remote.forget_all();
             if let Some(graph) = self.graph.borrow_mut().as_mut() {
                 graph.clear();
             }
@@ -168,8 +167,10 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         for id in deletes {
             index.remove(id);
             keywords.remove(id);
+            self.remote.forget(id);
         }
-        for memory in upserts {
+        for mut memory in upserts {
+            self.remote.take_vector(&mut memory); // with a remote index, vectors stay there only
             let (id, text) = (memory.item.id.clone(), memory.item.memory.clone());
             index.upsert(memory)?;
             keywords.upsert(&id, &text);
@@ -197,7 +198,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let length = vector.len();
         let vector = normalized(vector)
             .ok_or_else(|| MemoryError::EmbeddingResponse("embedding is a zero or non-finite vector".into()))?;
-        match self.index.borrow().dimension().or(self.embedder.dimensions()) {
+        match self.index.borrow().dimension().or(self.remote.dimension.get()).or(self.embedder.dimensions()) {
             Some(expected) if expected != length => Err(MemoryError::DimensionMismatch { expected, actual: length }),
             _ => Ok(vector),
         }

@@ -28,7 +28,6 @@ pub mod read;
 mod read_call;
 pub mod recall;
 pub mod remote;
-mod remote_search;
 pub mod remote_vectors;
 pub mod reply_schema;
 pub mod retrieval;

@@ -17,13 +17,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let Some(memories) = self.storage.load_scope(scope).await? else {
             return Ok(());
         };
+        // Stored before the switch to a remote index: uploaded before the index drops the vectors.
+        self.hand_over(&memories.iter().collect::<Vec<_>>()).await?;
         // Removed and re-inserted oldest first, so the index lists the scope in creation order.
         let ids: Vec<String> = memories.iter().map(|memory| memory.item.id.clone()).collect();
         self.mirror(false, &ids, memories)?;
-        if self.has_remote_vectors() {
-            let loaded: std::collections::HashSet<&str> = ids.iter().map(String::as_str).collect();
-            self.backfill_remote(&|item| loaded.contains(item.id.as_str())).await?;
-        }
         if self.graph_enabled() {
             let upserts = self.storage.load_scope_graph(scope).await?;
             if let Some(graph) = self.graph.borrow_mut().as_mut() {

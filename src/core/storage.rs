@@ -87,6 +87,11 @@ pub trait Storage {
     }
     /// Every side record of `kind`, in key order.
     async fn load_side(&self, kind: &str) -> Result<Vec<SideRecord>>;
+    /// False when memories are not persisted at all (the in-memory default: the search index is their only
+    /// home), so a write-back need not carry a vector kept elsewhere.
+    fn keeps_memories(&self) -> bool {
+        true
+    }
     /// Calls `listener` with each change other instances make to the same storage (e.g. other tabs).
     /// Storages that nobody else can write ignore it.
     fn watch(&self, _listener: RemoteListener) {}
@@ -122,6 +127,10 @@ impl Storage for InMemoryStorage {
         self.history.borrow_mut().clear();
         self.side.borrow_mut().clear();
         Ok(())
+    }
+
+    fn keeps_memories(&self) -> bool {
+        false
     }
 
     async fn all_history(&self) -> Result<Option<Vec<HistoryRecord>>> {

@@ -184,13 +184,14 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     pub async fn export(&self, scope: Scope) -> Result<String> {
         let scope = if scope == Scope::default() { scope } else { scope.validated()? };
         self.load_scope(&scope).await?;
-        let memories: Vec<StoredMemory> = {
+        let items: Vec<MemoryItem> = {
             let index = self.index.borrow();
-            let listed = index.list(usize::MAX, &|item| scope.contains(&item.scope));
-            // An int8 index keeps no f32 copy in its memories: export its (dequantised) vectors.
-            let with_vector = |m: &StoredMemory| m.embedding.clone().or_else(|| index.vector(&m.item.id));
-            listed.into_iter().map(|m| StoredMemory { item: m.item.clone(), embedding: with_vector(m) }).collect()
+            index.list(usize::MAX, &|item| scope.contains(&item.scope)).into_iter().map(|m| m.item.clone()).collect()
         };
+        // Neither an int8 index nor a remote one keeps f32 vectors in its records: export those it gives.
+        let mut vectors = self.vectors_of(&items.iter().map(|item| item.id.clone()).collect::<Vec<_>>()).await?;
+        let memories: Vec<StoredMemory> =
+            items.into_iter().map(|item| StoredMemory { embedding: vectors.remove(&item.id), item }).collect();
         let history = match self.storage.all_history().await? {
             Some(all) => all.into_iter().filter(|record| scope.contains(&record.scope)).collect(),
             None => {

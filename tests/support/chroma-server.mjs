@@ -85,12 +85,12 @@ export async function startChroma() {
       if (!reply.ok) throw new Error(`chroma ${apiPath}: ${reply.status} ${JSON.stringify(json)}`);
       return json;
     },
-    /** The ids (and metadatas) a collection of the default database holds. */
+    /** The ids, metadatas and vectors a collection of the default database holds. */
     async stored(collectionName) {
       const base = "tenants/default_tenant/databases/default_database/collections";
       const collection = await handle.api(`${base}/${collectionName}`);
-      const got = await handle.api(`${base}/${collection.id}/get`, { include: ["metadatas"] });
-      return got.ids.map((id, i) => ({ id, metadata: got.metadatas[i] }));
+      const got = await handle.api(`${base}/${collection.id}/get`, { include: ["metadatas", "embeddings"] });
+      return got.ids.map((id, i) => ({ id, metadata: got.metadatas[i], embedding: got.embeddings[i] }));
     },
   };
   await handle.start();

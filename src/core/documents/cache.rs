@@ -24,6 +24,7 @@ use crate::core::memory::MemoryEngine;
 use crate::core::models::{Embedder, Llm};
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;
+use crate::core::types::MemoryItem;
 use crate::core::vector_store::VectorStore;
 
 /// The side-record kind of the embedding cache.
@@ -60,7 +61,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 wanted.push((hash, text));
             }
         }
-        self.lend_memory_vectors(&wanted, &mut vectors);
+        self.lend_memory_vectors(&wanted, &mut vectors).await?;
         let mut missing: Vec<(String, String)> = Vec::new();
         for (hash, text) in wanted {
             if vectors.by_hash.contains_key(&hash) {
@@ -88,17 +89,24 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         Ok(vectors)
     }
 
-    /// Puts in `vectors` the vectors of the memories (any scope, any state) whose hash is wanted.
-    fn lend_memory_vectors(&self, wanted: &[(String, &str)], vectors: &mut Vectors) {
+    /// Puts in `vectors` the vectors of the memories (any scope, any state) whose hash is wanted (read
+    /// from the remote index in one request when vectors live there).
+    async fn lend_memory_vectors(&self, wanted: &[(String, &str)], vectors: &mut Vectors) -> Result<()> {
         let hashes: HashSet<&str> = wanted.iter().map(|(hash, _)| hash.as_str()).collect();
-        let index = self.index.borrow();
-        for memory in index.list(usize::MAX, &|item| hashes.contains(item.hash.as_str())) {
-            if vectors.by_hash.contains_key(&memory.item.hash) {
-                continue;
-            }
-            if let Some(vector) = memory.embedding.clone().or_else(|| index.vector(&memory.item.id)) {
-                vectors.by_hash.insert(memory.item.hash.clone(), vector);
+        let lendable =
+            |item: &MemoryItem| hashes.contains(item.hash.as_str()) && !vectors.by_hash.contains_key(&item.hash);
+        let by_id: Vec<(String, String)> = {
+            let index = self.index.borrow();
+            let listed = index.list(usize::MAX, &lendable);
+            listed.into_iter().map(|m| (m.item.id.clone(), m.item.hash.clone())).collect()
+        };
+        let ids: Vec<String> = by_id.iter().map(|(id, _)| id.clone()).collect();
+        let mut found = self.vectors_of(&ids).await?;
+        for (id, hash) in by_id {
+            if let Some(vector) = found.remove(&id) {
+                vectors.by_hash.entry(hash).or_insert(vector);
             }
         }
+        Ok(())
     }
 }

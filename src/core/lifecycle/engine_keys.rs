@@ -37,8 +37,12 @@ fn checked_key(key: &str) -> Result<&str> {
 }
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
-    /// The mean of the unit vectors of the live memories in `scope`, for novelty.
+    /// The mean of the unit vectors of the live memories in `scope`, for novelty; with a remote index, the
+    /// running mean of the vectors this instance saw for it (see `RemoteSlot::centroid`).
     pub(crate) fn centroid(&self, scope: &Scope) -> Option<Vec<f64>> {
+        if self.has_remote_vectors() {
+            return self.remote.centroid(scope);
+        }
         let now = self.now_iso();
         let index = self.index.borrow();
         let members = index.list(usize::MAX, &|item| scope.contains(&item.scope) && item.lifecycle.is_live(&now));
@@ -182,6 +186,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 && item.lifecycle.key.as_deref().is_some_and(|key| glob.matches(key))
         };
         let sources = self.scope_memories(&from, &matching).await?;
+        let vectors = self.vectors_of(&sources.iter().map(|m| m.item.id.clone()).collect::<Vec<_>>()).await?;
         let mut changes = Changeset::default();
         for source in &sources {
             let key = source.item.lifecycle.key.clone().unwrap_or_default();
@@ -196,7 +201,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 ..source.item.clone()
             };
             changes.history.push(self.record(&item, event, old, Some(item.memory.clone())));
-            let embedding = self.index.borrow().vector(&source.item.id);
+            let embedding = vectors.get(&source.item.id).cloned();
             changes.upserts.push(StoredMemory { item, embedding });
         }
         self.trim(&to, &mut changes);

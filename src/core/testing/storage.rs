@@ -156,6 +156,10 @@ impl<S: Storage> Storage for Sabotaged<S> {
         self.inner.load_scope_graph(scope).await
     }
 
+    fn keeps_memories(&self) -> bool {
+        self.inner.keeps_memories()
+    }
+
     fn watch(&self, listener: RemoteListener) {
         self.inner.watch(listener);
     }

@@ -100,6 +100,10 @@ impl Storage for AnyStorage {
         }
     }
 
+    fn keeps_memories(&self) -> bool {
+        !matches!(self, Self::Memory(_))
+    }
+
     fn watch(&self, listener: RemoteListener) {
         match self {
             Self::Memory(storage) => storage.watch(listener),

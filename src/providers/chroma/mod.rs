@@ -14,10 +14,11 @@ pub use where_clause::where_clause;
 
 use std::cell::RefCell;
 
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
 
 use crate::core::error::{MemoryError, Result};
-use crate::core::remote_vectors::{RemoteVectors, VectorPoint, VectorQuery};
+use crate::core::remote_vectors::{IdVectors, RemoteVectors, VectorPoint, VectorQuery};
 use crate::http::{send_with_retry, HttpClient, HttpError, HttpRequest, RetryPolicy};
 
 /// Vectors per upsert request.
@@ -43,24 +44,29 @@ impl<C: HttpClient> ChromaVectors<C> {
         Self { client, settings, retry, collection: RefCell::new(None) }
     }
 
-    fn request(&self, path: &str, body: &Value) -> HttpRequest {
+    fn request(&self, path: &str, body: String) -> HttpRequest {
         let mut headers = vec![("content-type".to_owned(), "application/json".to_owned())];
         if let Some(key) = &self.settings.api_key {
             headers.push(("x-chroma-token".to_owned(), key.clone()));
         }
         let url = format!("{}/api/v2/{path}", self.settings.url);
-        HttpRequest { url, headers, body: body.to_string(), timeout_ms: Some(self.settings.timeout_ms) }
+        HttpRequest { url, headers, body, timeout_ms: Some(self.settings.timeout_ms) }
     }
 
-    /// POSTs `body` to `path` (under `/api/v2/`), retried per the policy; the reply's JSON.
-    async fn post(&self, path: &str, body: Value) -> Result<Value, HttpError> {
-        let response = send_with_retry(&self.client, &self.request(path, &body), &self.retry).await?;
-        Ok(serde_json::from_str(&response.body).unwrap_or(Value::Null))
+    /// POSTs `body` to `path` (under `/api/v2/`), retried per the policy; the reply's body.
+    async fn post_text(&self, path: &str, body: &impl Serialize) -> Result<String, HttpError> {
+        let body = serde_json::to_string(body).unwrap_or_default(); // JSON values and plain structs only
+        Ok(send_with_retry(&self.client, &self.request(path, body), &self.retry).await?.body)
+    }
+
+    /// Like `post_text`, the reply read as JSON.
+    async fn post(&self, path: &str, body: &impl Serialize) -> Result<Value, HttpError> {
+        Ok(serde_json::from_str(&self.post_text(path, body).await?).unwrap_or(Value::Null))
     }
 
     /// Like `post`, with failures as `VECTOR_STORE_UNAVAILABLE`.
-    async fn call(&self, what: &str, path: &str, body: Value) -> Result<Value> {
-        self.post(path, body).await.map_err(|e| unavailable(what, e))
+    async fn call(&self, what: &str, path: &str, body: impl Serialize) -> Result<Value> {
+        self.post(path, &body).await.map_err(|e| unavailable(what, e))
     }
 
     fn database_path(&self) -> String {
@@ -76,7 +82,7 @@ impl<C: HttpClient> ChromaVectors<C> {
         let steps =
             [("tenant", "tenants".to_owned(), tenant), ("database", format!("tenants/{tenant}/databases"), database)];
         for (what, path, name) in steps {
-            match self.post(&path, json!({"name": name})).await {
+            match self.post(&path, &json!({"name": name})).await {
                 Ok(_) | Err(HttpError::Status { status: 409, .. }) => {}
                 Err(error) => return Err(unavailable(what, error)),
             }
@@ -104,18 +110,30 @@ impl<C: HttpClient> ChromaVectors<C> {
     }
 }
 
-/// The upsert request bodies for `points`, [`UPSERT_BATCH`] vectors each.
-pub fn upsert_bodies(points: &[VectorPoint]) -> Vec<Value> {
-    points
-        .chunks(UPSERT_BATCH)
-        .map(|batch| {
-            let ids: Vec<&str> = batch.iter().map(|p| p.id.as_str()).collect();
-            let vectors: Vec<&[f32]> = batch.iter().map(|p| p.vector.as_slice()).collect();
-            let metadatas: Vec<Value> =
-                batch.iter().map(|p| Value::Object(chroma_metadata(&p.scope, &p.metadata))).collect();
-            json!({"ids": ids, "embeddings": vectors, "metadatas": metadatas})
-        })
-        .collect()
+/// One upsert request's body, serialised straight from the vectors (no JSON tree of floats).
+#[derive(Serialize)]
+pub struct UpsertBody<'a> {
+    ids: Vec<&'a str>,
+    embeddings: Vec<&'a [f32]>,
+    metadatas: Vec<Map<String, Value>>,
+}
+
+impl<'a> UpsertBody<'a> {
+    /// The body upserting `batch` (at most [`UPSERT_BATCH`] points).
+    pub fn of(batch: &'a [VectorPoint]) -> Self {
+        Self {
+            ids: batch.iter().map(|p| p.id.as_str()).collect(),
+            embeddings: batch.iter().map(|p| p.vector.as_slice()).collect(),
+            metadatas: batch.iter().map(|p| chroma_metadata(&p.scope, &p.metadata)).collect(),
+        }
+    }
+}
+
+/// A `get` reply that included embeddings.
+#[derive(Deserialize)]
+struct VectorsReply {
+    ids: Vec<String>,
+    embeddings: Vec<Vec<f32>>,
 }
 
 /// The (id, cosine similarity) pairs of a query reply (cosine distance is 1 − similarity).
@@ -135,11 +153,21 @@ pub fn parse_hits(reply: &Value) -> Result<Vec<(String, f32)>> {
         .collect()
 }
 
+/// The (id, vector) pairs of a `get` reply's body that included embeddings.
+pub fn parse_vectors(body: &str) -> Result<IdVectors> {
+    let bad = || unavailable("get", "reply without ids and embeddings");
+    let reply: VectorsReply = serde_json::from_str(body).map_err(|_| bad())?;
+    if reply.ids.len() != reply.embeddings.len() {
+        return Err(bad());
+    }
+    Ok(reply.ids.into_iter().zip(reply.embeddings).collect())
+}
+
 impl<C: HttpClient> RemoteVectors for ChromaVectors<C> {
     async fn upsert(&self, points: &[VectorPoint]) -> Result<()> {
         let path = format!("{}/upsert", self.collection().await?);
-        for body in upsert_bodies(points) {
-            self.call("upsert", &path, body).await?;
+        for batch in points.chunks(UPSERT_BATCH) {
+            self.call("upsert", &path, UpsertBody::of(batch)).await?;
         }
         Ok(())
     }
@@ -172,6 +200,17 @@ impl<C: HttpClient> RemoteVectors for ChromaVectors<C> {
                 .extend(batch.iter().filter(|id| !held.iter().any(|held| held.as_str() == Some(id.as_str()))).cloned());
         }
         Ok(missing)
+    }
+
+    async fn vectors(&self, ids: &[String]) -> Result<IdVectors> {
+        let path = format!("{}/get", self.collection().await?);
+        let mut found = Vec::with_capacity(ids.len());
+        for batch in ids.chunks(DELETE_BATCH) {
+            let body = json!({"ids": batch, "include": ["embeddings"]});
+            let reply = self.post_text(&path, &body).await.map_err(|e| unavailable("get", e))?;
+            found.extend(parse_vectors(&reply)?);
+        }
+        Ok(found)
     }
 
     async fn clear(&self) -> Result<()> {

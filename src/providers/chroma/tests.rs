@@ -95,3 +95,19 @@ fn other_tenants_are_created_first_and_existing_ones_accepted() {
     assert!(urls[0].ends_with("/api/v2/tenants") && urls[1].ends_with("/tenants/acme/databases"), "{urls:?}");
     assert!(urls[3].ends_with("/collections/c-1/get"), "{urls:?}");
 }
+
+#[test]
+fn reads_vectors_back_in_batches_and_refuses_a_malformed_reply() {
+    let reply = r#"{"ids":["m1","m2"],"embeddings":[[0.5,0.25],[1.0,0.0]]}"#;
+    let store = chroma(&[(200, COLLECTION), (200, reply), (200, r#"{"ids":["m3"],"embeddings":[[0.0,1.0]]}"#)]);
+    let ids: Vec<String> = (0..501).map(|i| format!("m{i}")).collect();
+    let found = block_on(store.vectors(&ids)).unwrap();
+    assert_eq!(found[0], ("m1".to_owned(), vec![0.5, 0.25]));
+    assert_eq!(found.len(), 3);
+    assert_eq!(store.client.body_of(1)["include"], json!(["embeddings"]));
+    assert_eq!(store.client.body_of(1)["ids"].as_array().unwrap().len(), DELETE_BATCH);
+    for bad in [r#"{"ids":["a"]}"#, r#"{"ids":["a"],"embeddings":[]}"#, r#"{"ids":["a"],"embeddings":[["x"]]}"#] {
+        let error = parse_vectors(bad).unwrap_err();
+        assert_eq!(error.code(), "VECTOR_STORE_UNAVAILABLE", "{bad}");
+    }
+}

@@ -1,12 +1,22 @@
-//! A vector index in another process (Chroma, …). The engine keeps its in-RAM index for everything else
-//! and mirrors each committed vector here; vector rankings (search, the neighbours `add` shows the LLM,
-//! search by vector) come from here. Providers implement [`RemoteVectors`]; the core sees only this.
+//! A vector index in another process (Chroma, …). With one configured, vectors live there only: the
+//! in-RAM index keeps each memory's record and keywords but drops its vector (it notes which ids have one),
+//! and vector rankings (search, the neighbours `add` shows the LLM, search by vector) come from the remote
+//! index. Providers implement [`RemoteVectors`]; the core sees only this.
 //!
-//! Consistency: vectors are written here *before* storage (a failure fails the whole call, nothing
-//! kept); deletes and clears go *after* storage, and one that fails is kept pending and replayed before
-//! the next write. Hits the in-RAM index does not know (stale or pending deletes) are dropped.
+//! Consistency: vectors are written there *before* storage (a failure fails the whole call, nothing kept);
+//! a write-back of an unchanged text (pin, decay, metadata) fetches its vector from there first when
+//! storage keeps vectors or the remote copy's metadata must change; deletes and clears go *after*
+//! storage, and one that fails is kept pending (in storage, as a side record) and replayed before the next
+//! write, by this instance or another. Hits the in-RAM index does not know are dropped.
 
-use std::cell::RefCell;
+mod pending;
+mod ranking;
+mod slot;
+#[cfg(test)]
+mod tests;
+mod writes;
+
+pub(crate) use slot::RemoteSlot;
 
 use futures_util::future::LocalBoxFuture;
 use futures_util::FutureExt;
@@ -36,6 +46,9 @@ pub struct VectorQuery<'a> {
     pub filter: Option<&'a Filter>,
 }
 
+/// Vectors by memory id, as [`RemoteVectors::vectors`] returns them.
+pub type IdVectors = Vec<(String, Vec<f32>)>;
+
 /// A remote vector index. Every failure is `VECTOR_STORE_UNAVAILABLE` (after the provider's retries).
 #[allow(async_fn_in_trait)]
 pub trait RemoteVectors {
@@ -49,6 +62,8 @@ pub trait RemoteVectors {
     async fn clear(&self) -> Result<()>;
     /// The ids of `ids` the remote index holds no vector for.
     async fn missing(&self, ids: &[String]) -> Result<Vec<String>>;
+    /// The vectors held for `ids` (unknown ids are left out), in any order.
+    async fn vectors(&self, ids: &[String]) -> Result<IdVectors>;
 }
 
 /// [`RemoteVectors`] as an object, so the engine's type does not change with the provider.
@@ -58,6 +73,7 @@ pub(crate) trait DynRemote {
     fn query<'a>(&'a self, query: VectorQuery<'a>) -> LocalBoxFuture<'a, Result<Vec<(String, f32)>>>;
     fn clear(&self) -> LocalBoxFuture<'_, Result<()>>;
     fn missing<'a>(&'a self, ids: &'a [String]) -> LocalBoxFuture<'a, Result<Vec<String>>>;
+    fn vectors<'a>(&'a self, ids: &'a [String]) -> LocalBoxFuture<'a, Result<IdVectors>>;
 }
 
 impl<T: RemoteVectors> DynRemote for T {
@@ -76,60 +92,7 @@ impl<T: RemoteVectors> DynRemote for T {
     fn missing<'a>(&'a self, ids: &'a [String]) -> LocalBoxFuture<'a, Result<Vec<String>>> {
         RemoteVectors::missing(self, ids).boxed_local()
     }
-}
-
-/// Deletes and clears that reached storage but not yet the remote index.
-#[derive(Debug, Default, Clone, PartialEq)]
-pub(crate) struct Pending {
-    pub clear: bool,
-    pub deletes: Vec<String>,
-}
-
-/// The engine's remote index, if one is configured, and what it still owes it.
-#[derive(Default)]
-pub(crate) struct RemoteSlot {
-    pub index: Option<Box<dyn DynRemote>>,
-    pub pending: RefCell<Pending>,
-}
-
-impl RemoteSlot {
-    /// A slot holding `remote`.
-    pub fn new(remote: impl RemoteVectors + 'static) -> Self {
-        Self { index: Some(Box::new(remote)), pending: RefCell::default() }
-    }
-
-    /// Replays what is pending (a clear, then deletes); it stays pending when that fails.
-    pub async fn replay(&self) -> Result<()> {
-        let Some(index) = &self.index else { return Ok(()) };
-        let pending = self.pending.borrow().clone();
-        if pending.clear {
-            index.clear().await?;
-            self.pending.borrow_mut().clear = false;
-        }
-        if !pending.deletes.is_empty() {
-            index.delete(&pending.deletes).await?;
-            self.pending.borrow_mut().deletes.retain(|id| !pending.deletes.contains(id));
-        }
-        Ok(())
-    }
-
-    /// Deletes `ids` remotely now, or records them pending when that fails.
-    pub async fn delete_or_defer(&self, ids: Vec<String>) {
-        let Some(index) = &self.index else { return };
-        if ids.is_empty() {
-            return;
-        }
-        if self.replay().await.is_err() || index.delete(&ids).await.is_err() {
-            self.pending.borrow_mut().deletes.extend(ids);
-        }
-    }
-
-    /// Clears the remote index now, or records the clear pending when that fails.
-    pub async fn clear_or_defer(&self) {
-        let Some(index) = &self.index else { return };
-        *self.pending.borrow_mut() = Pending { clear: true, deletes: Vec::new() };
-        if index.clear().await.is_ok() {
-            self.pending.borrow_mut().clear = false;
-        }
+    fn vectors<'a>(&'a self, ids: &'a [String]) -> LocalBoxFuture<'a, Result<IdVectors>> {
+        RemoteVectors::vectors(self, ids).boxed_local()
     }
 }
