@@ -1,6 +1,7 @@
 //! Portable filter expressions (seed 000 §7), parsed from JSON and evaluated against a memory's
 //! metadata and top-level fields.
 
+use crate::core::case::CaseExt;
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
@@ -115,7 +116,7 @@ impl Filter {
 
 /// The child of a logical key (`AND`, or its lower-case spelling), which must then be the only key.
 fn logical<'a>(object: &'a Map<String, Value>, key: &str) -> Result<Option<&'a Value>> {
-    let Some(child) = object.get(key).or_else(|| object.get(&key.to_lowercase())) else {
+    let Some(child) = object.get(key).or_else(|| object.get(&key.lowercased())) else {
         return Ok(None);
     };
     if object.len() != 1 {
@@ -249,14 +250,14 @@ fn in_set(actual: &Value, set: &Value) -> bool {
 /// `contains`: substring of a string field, or an element of an array field.
 fn contains(actual: &Value, needle: &Value, ignore_case: bool) -> bool {
     let text_contains = |haystack: &str| match needle.as_str() {
-        Some(needle) if ignore_case => haystack.to_lowercase().contains(&needle.to_lowercase()),
+        Some(needle) if ignore_case => haystack.lowercased().contains(&needle.lowercased()),
         Some(needle) => haystack.contains(needle),
         None => false,
     };
     match actual {
         Value::String(haystack) => text_contains(haystack),
         Value::Array(items) => items.iter().any(|item| match (item, ignore_case) {
-            (Value::String(text), true) => needle.as_str().is_some_and(|n| text.to_lowercase() == n.to_lowercase()),
+            (Value::String(text), true) => needle.as_str().is_some_and(|n| text.lowercased() == n.lowercased()),
             _ => same(item, needle),
         }),
         _ => false,

@@ -72,7 +72,7 @@ fn scores<'a>(list: &Ranking<'a>) -> HashMap<&'a str, f64> {
 /// Sorts best first; equal scores keep the order of `ids`.
 fn ranked<'a>(ids: Vec<&'a str>, score: impl Fn(&str) -> f64) -> Ranking<'a> {
     let mut fused: Ranking<'a> = ids.into_iter().map(|id| (score(id), id)).collect();
-    fused.sort_by(|a, b| b.0.total_cmp(&a.0));
+    crate::core::sort::sort_by(&mut fused, |a, b| b.0.total_cmp(&a.0));
     fused
 }
 

@@ -1,6 +1,7 @@
 //! The target-agnostic core: data model, filters, search index, storage trait, prompts, LLM reply
 //! parsing and the memory pipeline. No JS types here; `cargo test` runs it natively.
 
+pub mod case;
 pub mod codec;
 pub mod config;
 pub mod conversations;
@@ -35,6 +36,7 @@ pub mod retrieve;
 pub mod scope;
 mod side_access;
 pub mod side_records;
+pub mod sort;
 pub mod storage;
 #[doc(hidden)]
 pub mod testing;
@@ -45,5 +47,6 @@ pub mod tools;
 pub mod transfer;
 pub mod types;
 pub mod update;
+pub mod value_de;
 pub mod vector_store;
 pub mod warning;

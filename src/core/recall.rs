@@ -1,6 +1,7 @@
 //! `recall()`: the memories worth putting in a prompt, as the `<memory>` block of seed 004 §4, within a
 //! token budget (seed 004 §2.6), preferences (`metadata.type: "procedural"`) first.
 
+use crate::core::case::CaseExt;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -48,8 +49,8 @@ pub const MIN_RECALL_IMPORTANCE: f64 = 0.2;
 /// else the memory's `memoryType` (`SEMANTIC`, `PROCEDURAL`, `EVENT_LOG`, …).
 pub fn memory_type(item: &MemoryItem) -> String {
     match item.metadata.get("type").and_then(Value::as_str).map(str::trim) {
-        Some(kind) if !kind.is_empty() => kind.to_uppercase(),
-        _ => item.lifecycle.memory_type.as_str().to_uppercase(),
+        Some(kind) if !kind.is_empty() => kind.uppercased(),
+        _ => item.lifecycle.memory_type.as_str().uppercased(),
     }
 }
 

@@ -62,8 +62,9 @@ mod tests {
         block_on(other.add(&json!("has a cat"), &add)).unwrap();
         let (dog, cat) = {
             let index = other.index.borrow();
+            let with_vector = |m: &StoredMemory| StoredMemory { embedding: index.vector(&m.item.id), ..m.clone() };
             let both = index.list(2, &|_| true);
-            (both[0].clone(), both[1].clone())
+            (with_vector(both[0]), with_vector(both[1]))
         };
 
         let notify = |change: RemoteChange| storage.notify(change);

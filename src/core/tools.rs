@@ -125,7 +125,7 @@ fn parse_args<T: DeserializeOwned>(tool: &str, args: &Value) -> Result<T> {
         Value::Null => &Value::Object(Default::default()),
         other => other,
     };
-    serde_json::from_value(args.clone()).map_err(|e| invalid(e.to_string()))
+    crate::core::value_de::from_value(args).map_err(|e| invalid(e.to_string()))
 }
 
 fn required<'a>(tool: &str, name: &str, value: &'a Option<String>) -> Result<&'a str> {

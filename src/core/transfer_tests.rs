@@ -47,7 +47,7 @@ fn filled() -> Engine {
 fn everything(engine: &Engine, who: &str) -> Vec<StoredMemory> {
     let read = Read { include_deleted: true, ..Read::of(user(who), DEFAULT_LIMIT) };
     let items = block_on(engine.get_all(&read)).unwrap().results;
-    items.iter().map(|item| engine.index.borrow().get(&item.id).unwrap().clone()).collect()
+    items.iter().map(|item| engine.indexed(&item.id).unwrap()).collect()
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! Moving values across the JS boundary with serde, with errors that say which field was wrong.
-//! Inputs go through `serde_json::Value` first, so type errors read like JSON errors ("metadata: invalid
+//! Inputs go through `serde_json::Value` first (`core::value_de`), so type errors read like JSON errors ("metadata: invalid
 //! type: integer `5`, expected a map").
 
 use serde::de::DeserializeOwned;
@@ -9,6 +9,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use crate::core::error::MemoryError;
 use crate::core::read::{Read, ReadCall, ReadOptions};
 use crate::core::scope::with_mem0_names;
+use crate::core::value_de::from_value_path;
 
 /// Reads the argument `name` as `T`; `undefined`/`null` give `T::default()`. `wrap` makes the error.
 pub fn from_js<T: DeserializeOwned + Default>(
@@ -24,9 +25,7 @@ pub fn from_js<T: DeserializeOwned + Default>(
     }
     let json: serde_json::Value = serde_wasm_bindgen::from_value(value)
         .map_err(|_| wrap(format!("{name} must be plain JSON data (no functions, symbols or BigInts)")))?;
-    serde_path_to_error::deserialize(json).map_err(|error| {
-        let path = error.path().to_string();
-        let inner = error.into_inner();
+    from_value_path(&json).map_err(|(path, inner)| {
         wrap(if path == "." { format!("{name}: {inner}") } else { format!("{path}: {inner}") })
     })
 }

@@ -14,6 +14,7 @@ mod tokens;
 mod tools;
 
 use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
 
 use js_sys::Promise;
@@ -58,12 +59,14 @@ where
     T: Serialize,
     F: Future<Output = Result<T, MemoryError>> + 'static,
 {
-    future_to_promise(async move {
+    // Boxed: one `future_to_promise` for every method instead of one copy of its machinery each.
+    let work: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>> = Box::pin(async move {
         match work.await {
             Ok(value) => to_js(&value).map_err(to_js_error),
             Err(error) => Err(to_js_error(error)),
         }
-    })
+    });
+    future_to_promise(work)
 }
 
 /// `{embedding}` as a search query: the vector, or `INVALID_INPUT`.
@@ -95,6 +98,7 @@ fn message(text: &str) -> Value {
 /// Reads a JS config: its JSON part through serde, its live values (callbacks, bindings) as they are.
 fn configure(config: &JsValue) -> Result<(ResolvedConfig, Parts), MemoryError> {
     crate::core::keyword::set_normalizer(crate::platform::js_nfc);
+    crate::core::case::set_case_mapping(crate::platform::JS_CASE);
     let (json, live) = split(config);
     let config: MemoryConfig = from_js(json, "config", MemoryError::InvalidConfig)?;
     let config = config.resolve(&env_var)?;

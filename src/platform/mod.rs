@@ -3,6 +3,7 @@
 
 pub mod background;
 mod callback;
+mod case;
 pub mod compose;
 mod env;
 mod fetch;
@@ -12,6 +13,7 @@ mod nfc;
 mod workers_ai;
 
 pub use callback::{CallbackEmbedder, CallbackLlm};
+pub use case::JS_CASE;
 pub use env::env_var;
 pub use fetch::FetchClient;
 pub use kv::JsKv;

@@ -3,6 +3,7 @@
 //! dropped for the instance if the model refuses it) and reads `{response}`, a string, or an object in
 //! JSON mode. `@cf/baai/bge-*` embeddings send `{text: [...]}` (up to 100 texts per call) and read `{shape, data}`.
 
+use crate::core::case::CaseExt;
 use std::cell::Cell;
 
 use js_sys::{Function, Reflect};
@@ -70,7 +71,7 @@ impl WorkersAiLlm {
 
 /// True when `run()` failed because the model does not do JSON mode (the error names it).
 fn refuses_json_mode(message: &str) -> bool {
-    let message = message.to_lowercase();
+    let message = message.lowercased();
     ["response_format", "json", "schema"].iter().any(|word| message.contains(word))
 }
 

@@ -1,5 +1,6 @@
 //! JSON Schemas in the OpenAPI subset Gemini's `responseSchema` reads.
 
+use crate::core::case::CaseExt;
 use serde_json::Value;
 
 /// `schema` in the OpenAPI subset Gemini's `responseSchema` reads: type names in upper case.
@@ -8,7 +9,7 @@ pub fn openapi_schema(schema: &Value) -> Value {
         Value::Object(map) => Value::Object(
             map.iter()
                 .map(|(key, value)| match (key.as_str(), value) {
-                    ("type", Value::String(name)) => (key.clone(), Value::String(name.to_uppercase())),
+                    ("type", Value::String(name)) => (key.clone(), Value::String(name.uppercased())),
                     ("properties", Value::Object(properties)) => (
                         key.clone(),
                         Value::Object(properties.iter().map(|(k, v)| (k.clone(), openapi_schema(v))).collect()),

@@ -3,6 +3,7 @@
 //! supported") and the same request without it succeeds, it is turned off for the rest of the
 //! instance's life, so every later call goes straight to prompt-only JSON. Other 400s are not retried.
 
+use crate::core::case::CaseExt;
 use std::cell::Cell;
 
 use crate::http::{send_with_retry, HttpClient, HttpError, HttpRequest, HttpResponse, RetryPolicy};
@@ -24,7 +25,7 @@ impl StructuredOutput {
 
     fn is_refusal(&self, error: &HttpError) -> bool {
         let HttpError::Status { status: 400 | 422, message } = error else { return false };
-        let message = message.to_lowercase();
+        let message = message.lowercased();
         self.parameter.iter().any(|word| message.contains(word))
     }
 

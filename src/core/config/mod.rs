@@ -84,10 +84,9 @@ pub fn non_empty(field: &str, value: Option<String>, default: &str) -> Result<St
 pub fn provider_options<T: DeserializeOwned + Default>(config: &Option<Value>, field: &str) -> Result<T> {
     match config {
         None | Some(Value::Null) => Ok(T::default()),
-        Some(value) => serde_path_to_error::deserialize(value).map_err(|error| {
-            let path = error.path().to_string();
+        Some(value) => super::value_de::from_value_path(value).map_err(|(path, error)| {
             let field = if path == "." { field.to_owned() } else { format!("{field}.{path}") };
-            invalid(&field, error.into_inner())
+            invalid(&field, error)
         }),
     }
 }

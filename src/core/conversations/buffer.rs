@@ -52,7 +52,7 @@ impl GroupBuffer {
         let Some(record) = record else {
             return Ok(Self { group_id: group_id.to_owned(), ..Self::default() });
         };
-        serde_json::from_value(record)
+        crate::core::value_de::from_value(&record)
             .map_err(|e| MemoryError::Storage(format!("the message buffer of group {group_id:?} does not decode: {e}")))
     }
 

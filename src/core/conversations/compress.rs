@@ -88,7 +88,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             }
         }
         outcome.warnings.extend(staged.warnings);
-        scopes.sort();
+        crate::core::sort::sort(&mut scopes);
         scopes.dedup();
         for scope in &scopes {
             self.trim(scope, &mut changes);

@@ -1,6 +1,7 @@
 //! An episode: the messages a boundary closed, with who took part, when, and the metadata every memory
 //! extracted from it carries (the messages' times, not the clock's).
 
+use crate::core::case::CaseExt;
 use crate::core::prompts::fenced;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -121,8 +122,8 @@ impl Episode {
     pub fn participant(&self, who: &str) -> Option<&Participant> {
         let who = who.trim();
         self.participants.iter().find(|p| p.user_id == who).or_else(|| {
-            let lower = who.to_lowercase();
-            self.participants.iter().find(|p| p.name.to_lowercase() == lower || p.user_id.to_lowercase() == lower)
+            let lower = who.lowercased();
+            self.participants.iter().find(|p| p.name.lowercased() == lower || p.user_id.lowercased() == lower)
         })
     }
 

@@ -142,7 +142,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             let event = self.stage_profile(episode, plan, vector, &mut out.changes);
             out.push(event, MemoryType::Profile);
         }
-        scopes.sort();
+        crate::core::sort::sort(&mut scopes);
         scopes.dedup();
         for scope in &scopes {
             self.trim(scope, &mut out.changes);

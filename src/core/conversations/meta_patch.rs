@@ -49,7 +49,7 @@ impl MetaPatch {
         if let Some(key) = object.keys().find(|k| !UPDATABLE.contains(&k.as_str()) && !keys.contains(&k.as_str())) {
             return Err(invalid(format!("{key} cannot be updated (updatable: {})", UPDATABLE.join(", "))));
         }
-        serde_path_to_error::deserialize(value).map_err(|e| invalid(format!("{}: {}", e.path(), e.inner())))
+        crate::core::value_de::from_value_path(&value).map_err(|(path, e)| invalid(format!("{path}: {e}")))
     }
 
     /// Applies the patch to `meta` at `now`; returns the fields it set (none: `INVALID_INPUT`).

@@ -17,7 +17,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// The stored metadata of `group` (`None`: the default config) exactly, without fallback.
     async fn stored_meta(&self, group: Option<&str>) -> Result<Option<ConversationMeta>> {
         let Some(record) = self.side_record(META_KIND, &meta_key(group)).await? else { return Ok(None) };
-        serde_json::from_value(record)
+        crate::core::value_de::from_value(&record)
             .map(Some)
             .map_err(|e| MemoryError::Storage(format!("conversation metadata {group:?} does not decode: {e}")))
     }

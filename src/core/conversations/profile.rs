@@ -2,6 +2,7 @@
 //! (`metadata.attributes`, snake_case keys) are merged across episodes: a new value replaces the old one
 //! under the same key, an empty one removes it. Its text is rendered from the attributes.
 
+use crate::core::case::CaseExt;
 use std::collections::BTreeMap;
 
 use serde_json::Value;
@@ -28,7 +29,7 @@ pub fn profile_key(user: &str) -> String {
 pub fn normalize_key(key: &str) -> String {
     let words: Vec<String> = key
         .trim()
-        .to_lowercase()
+        .lowercased()
         .split(|c: char| c.is_whitespace() || c == '-')
         .filter(|w| !w.is_empty())
         .map(str::to_owned)

@@ -47,11 +47,13 @@ pub fn sessions(memories: Vec<StoredMemory>) -> Vec<Session> {
         }
     }
     for session in &mut sessions {
-        session
-            .memories
-            .sort_by(|a, b| span(&a.item).0.cmp(&span(&b.item).0).then(a.item.created_at.cmp(&b.item.created_at)));
+        crate::core::sort::sort_by(&mut session.memories, |a, b| {
+            span(&a.item).0.cmp(&span(&b.item).0).then(a.item.created_at.cmp(&b.item.created_at))
+        });
     }
-    sessions.sort_by(|a, b| a.start.cmp(&b.start).then_with(|| a.session_id.cmp(&b.session_id)));
+    crate::core::sort::sort_by(&mut sessions, |a, b| {
+        a.start.cmp(&b.start).then_with(|| a.session_id.cmp(&b.session_id))
+    });
     sessions
 }
 

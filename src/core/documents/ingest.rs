@@ -133,7 +133,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         let stored_hashes: Vec<&str> = changes.upserts.iter().map(|m| m.item.hash.as_str()).collect();
         let mut fresh: Vec<&String> = vectors.fresh.iter().filter(|h| !stored_hashes.contains(&h.as_str())).collect();
-        fresh.sort();
+        crate::core::sort::sort(&mut fresh);
         changes.side = fresh.into_iter().map(|hash| cache_write(hash, &vectors.by_hash[hash])).collect();
         self.trim(&scope, &mut changes);
         self.commit(changes).await?;

@@ -15,6 +15,7 @@
 //! 4. **episodic** otherwise: a conversation turn, an event, a question.
 
 use super::sentences::sentences;
+use crate::core::case::CaseExt;
 use crate::core::lifecycle::memory_type::is_preference;
 use crate::core::lifecycle::MemoryType;
 
@@ -128,7 +129,7 @@ pub fn route(text: &str, hint: Option<MemoryType>) -> MemoryType {
 
 /// The lower-cased words of `text` (letters, digits and apostrophes), with typographic apostrophes made plain.
 fn words(text: &str) -> Vec<String> {
-    let lower = text.to_lowercase().replace('’', "'");
+    let lower = text.lowercased().replace('’', "'");
     lower.split(|c: char| !c.is_alphanumeric() && c != '\'').filter(|w| !w.is_empty()).map(str::to_owned).collect()
 }
 
@@ -163,7 +164,7 @@ fn is_dialogue(text: &str) -> bool {
         .filter_map(|line| {
             let (label, rest) = line.trim_start().split_once(':')?;
             let one_word = !label.is_empty() && label.chars().count() <= 20 && label.chars().all(char::is_alphanumeric);
-            (one_word && rest.starts_with(' ')).then(|| label.to_lowercase())
+            (one_word && rest.starts_with(' ')).then(|| label.lowercased())
         })
         .collect();
     labels.len() >= 2 || labels.iter().any(|label| ROLES.contains(&label.as_str()))

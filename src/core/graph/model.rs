@@ -1,6 +1,7 @@
 //! The graph's records: entities and relations, each filed under a scope and remembering the memories
 //! it came from, plus the name normalisation that makes "alice " and "Alice" one entity.
 
+use crate::core::case::{lowercase_chars, uppercase, CaseExt};
 use serde::{Deserialize, Serialize};
 
 use crate::core::scope::Scope;
@@ -52,12 +53,12 @@ pub enum GraphRecord {
 
 /// The key of the entity called `name` (any case) in `scope`.
 pub fn entity_key(scope: &Scope, name: &str) -> String {
-    format!("e\u{1e}{}\u{1e}{}", scope.key(), entity_name(name).to_lowercase())
+    format!("e\u{1e}{}\u{1e}{}", scope.key(), entity_name(name).lowercased())
 }
 
 /// The key of the relation `(source, relation, target)` in `scope`.
 pub fn relation_key(scope: &Scope, source: &str, relation: &str, target: &str) -> String {
-    let (s, r, t) = (entity_name(source).to_lowercase(), relation_name(relation), entity_name(target).to_lowercase());
+    let (s, r, t) = (entity_name(source).lowercased(), relation_name(relation), entity_name(target).lowercased());
     format!("r\u{1e}{}\u{1e}{s}\u{1e}{r}\u{1e}{t}", scope.key())
 }
 
@@ -89,7 +90,10 @@ impl GraphRecord {
 pub fn entity_name(name: &str) -> String {
     let word = |w: &str| {
         let mut chars = w.chars();
-        chars.next().map(|c| c.to_uppercase().chain(chars.flat_map(char::to_lowercase)).collect()).unwrap_or_default()
+        chars
+            .next()
+            .map(|c| uppercase(c.encode_utf8(&mut [0; 4])) + &lowercase_chars(chars.as_str()))
+            .unwrap_or_default()
     };
     name.split_whitespace().map(word).collect::<Vec<String>>().join(" ")
 }
@@ -101,12 +105,12 @@ pub fn relation_name(relation: &str) -> String {
         .filter(|w| !w.is_empty())
         .collect::<Vec<_>>()
         .join("_")
-        .to_lowercase()
+        .lowercased()
 }
 
 /// `kind` lower-cased when it is one of `ENTITY_TYPES`, else `concept`.
 pub fn entity_type(kind: &str) -> String {
-    let kind = kind.trim().to_lowercase();
+    let kind = kind.trim().lowercased();
     if ENTITY_TYPES.contains(&kind.as_str()) {
         kind
     } else {

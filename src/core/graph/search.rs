@@ -39,6 +39,6 @@ pub fn merge_by_bm25(
     }
     let mut ranked: Vec<(f64, usize, MemoryItem)> =
         results.into_iter().enumerate().map(|(at, item)| (keyword_score(&item.id), at, item)).collect();
-    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    crate::core::sort::sort_by(&mut ranked, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     ranked.into_iter().map(|(_, _, item)| item).collect()
 }

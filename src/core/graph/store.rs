@@ -1,6 +1,7 @@
 //! The in-RAM graph: every record by key. Writes are staged as `GraphChanges` (part of a `Changeset`),
 //! committed to storage, then applied here, like memories.
 
+use crate::core::case::CaseExt;
 use std::collections::BTreeMap;
 
 use super::extract::Extracted;
@@ -166,16 +167,16 @@ impl Graph {
                 _ => None,
             })
             .collect();
-        found.sort_by(|a, b| a.name.cmp(&b.name));
+        crate::core::sort::sort_by(&mut found, |a, b| a.name.cmp(&b.name));
         found
     }
 
     /// The relations `scope` can see that start or end at an entity called `name` (any case).
     pub fn relations_of(&self, scope: &Scope, name: &str) -> Vec<&Relation> {
-        let name = entity_name(name).to_lowercase();
+        let name = entity_name(name).lowercased();
         self.relations(scope)
             .into_iter()
-            .filter(|r| [&r.source, &r.target].iter().any(|n| n.to_lowercase() == name))
+            .filter(|r| [&r.source, &r.target].iter().any(|n| n.lowercased() == name))
             .collect()
     }
 
@@ -192,11 +193,11 @@ impl Graph {
 
     /// The writes that delete the entity called `name` in exactly `scope`'s visible records, with its relations.
     pub fn delete_entity(&self, scope: &Scope, name: &str) -> GraphChanges {
-        let wanted = entity_name(name).to_lowercase();
+        let wanted = entity_name(name).lowercased();
         let mut deletes: Vec<String> = self
             .entities(scope)
             .into_iter()
-            .filter(|e| e.name.to_lowercase() == wanted)
+            .filter(|e| e.name.lowercased() == wanted)
             .map(|e| entity_key(&e.scope, &e.name))
             .collect();
         deletes.extend(

@@ -128,7 +128,7 @@ impl KeywordIndex {
         }
         let mut ranked: Vec<(f64, u64, &str)> =
             scores.into_iter().map(|(id, score)| (score, self.docs[id].seq, id)).collect();
-        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        crate::core::sort::sort_by(&mut ranked, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         ranked.into_iter().take(limit).map(|(score, _, id)| (score, id)).collect()
     }
 }

@@ -2,6 +2,7 @@
 //! and character pairs, and a small English stop-word list dropped.
 
 use super::normalize::nfc;
+use crate::core::case::lowercase_chars;
 
 /// Words too common to help a search (Lucene's English list, a few pronouns and auxiliaries, and the
 /// `s` / `t` that apostrophes leave behind).
@@ -60,7 +61,7 @@ impl Terms {
 /// The search terms of `text`, in order of appearance (repeats kept: they count as term frequency).
 pub fn tokenize(text: &str) -> Vec<String> {
     let mut terms = Terms::default();
-    for c in nfc(text).chars().flat_map(char::to_lowercase) {
+    for c in lowercase_chars(&nfc(text)).chars() {
         if is_cjk(c) {
             terms.end_word();
             terms.cjk.push(c);

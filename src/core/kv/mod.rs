@@ -113,7 +113,9 @@ impl<B: KvBackend> KvStorage<B> {
             .iter()
             .map(|(key, value)| decode_history(key, value))
             .collect::<Result<Vec<_>>>()?;
-        records.sort_by(|a, b| a.timestamp.cmp(&b.timestamp).then(event_rank(a.event).cmp(&event_rank(b.event))));
+        crate::core::sort::sort_by(&mut records, |a, b| {
+            a.timestamp.cmp(&b.timestamp).then(event_rank(a.event).cmp(&event_rank(b.event)))
+        });
         Ok(records)
     }
 
@@ -185,7 +187,9 @@ impl<B: KvBackend> Storage for KvStorage<B> {
         for (key, value) in self.read_all(&ids).await? {
             found.push(decode_memory(&key, &value)?);
         }
-        found.sort_by(|a, b| a.memory.item.created_at.cmp(&b.memory.item.created_at).then(a.seq.cmp(&b.seq)));
+        crate::core::sort::sort_by(&mut found, |a, b| {
+            a.memory.item.created_at.cmp(&b.memory.item.created_at).then(a.seq.cmp(&b.seq))
+        });
         self.loaded.borrow_mut().push(scope.clone());
         Ok(Some(found.into_iter().map(|loaded| loaded.memory).collect()))
     }
@@ -236,7 +240,7 @@ impl<B: KvBackend> Storage for KvStorage<B> {
                 .map_err(|e| MemoryError::Storage(format!("side record {stored} is not JSON: {e}")))?;
             records.push(SideRecord { key, value });
         }
-        records.sort_by(|a, b| a.key.cmp(&b.key));
+        crate::core::sort::sort_by(&mut records, |a, b| a.key.cmp(&b.key));
         Ok(records)
     }
 

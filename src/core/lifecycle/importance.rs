@@ -13,6 +13,7 @@
 //!     letters (`snake_case`, `node.js`), an acronym of 2–6 capitals (`SQL`), or a word of 14+ letters.
 
 use super::memory_type::is_preference;
+use crate::core::case::CaseExt;
 
 /// Weight of novelty in importance.
 pub const NOVELTY_WEIGHT: f64 = 0.6;
@@ -115,7 +116,7 @@ const DATE_WORDS: &[&str] = &[
 
 fn has_number_or_date(text: &str) -> bool {
     text.chars().any(|c| c.is_ascii_digit())
-        || words(text).any(|(word, _)| DATE_WORDS.contains(&word.to_lowercase().as_str()))
+        || words(text).any(|(word, _)| DATE_WORDS.contains(&word.lowercased().as_str()))
 }
 
 fn is_technical(word: &str) -> bool {

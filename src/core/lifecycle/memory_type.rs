@@ -1,5 +1,6 @@
 //! What kind of memory a memory is (seed 004 §1.6 and seed 002), and the routing of new facts.
 
+use crate::core::case::CaseExt;
 use serde::{Deserialize, Serialize};
 
 /// The kind of a memory. `recall()` labels each line with it (`[PROCEDURAL] …`).
@@ -73,7 +74,7 @@ const PREFERENCE_WORDS: &[&str] = &[
 
 /// True when `text` states a preference.
 pub fn is_preference(text: &str) -> bool {
-    let lower = text.to_lowercase();
+    let lower = text.lowercased();
     lower.split(|c: char| !c.is_alphanumeric() && c != '\'').any(|word| PREFERENCE_WORDS.contains(&word))
         || lower.contains("can't stand")
         || lower.contains("do not like")

@@ -87,7 +87,7 @@ pub fn over_limit<'a>(memories: &[&'a MemoryItem], max: usize, keep: &dyn Fn(&st
     let excess = memories.len().saturating_sub(max);
     let mut candidates: Vec<&MemoryItem> =
         memories.iter().copied().filter(|m| !m.lifecycle.pinned && !keep(&m.id)).collect();
-    candidates.sort_by(|a, b| {
+    crate::core::sort::sort_by(&mut candidates, |a, b| {
         a.lifecycle.importance.total_cmp(&b.lifecycle.importance).then_with(|| a.created_at.cmp(&b.created_at))
     });
     candidates.truncate(excess);

@@ -1,6 +1,7 @@
 //! Reading the two agentic replies robustly (fences, `<think>`, prose around the JSON, camelCase keys): the
 //! judgement and the refined queries.
 
+use crate::core::case::CaseExt;
 use serde_json::Value;
 
 use crate::core::error::MemoryError;
@@ -55,7 +56,7 @@ pub fn parse_queries(reply: &str, original: &str) -> Result<Vec<String>, MemoryE
         return Err(unusable("\"queries\" is not an array"));
     }
     let mut queries: Vec<String> = Vec::new();
-    let key = |text: &str| text.trim().to_lowercase();
+    let key = |text: &str| text.trim().lowercased();
     for query in strings(Some(&list)) {
         if key(&query) != key(original) && !queries.iter().any(|q| key(q) == key(&query)) {
             queries.push(query);

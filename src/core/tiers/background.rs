@@ -96,7 +96,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// with that session; a retry keeps its count).
     pub async fn resume_background(&self, background: &Background) -> Result<usize> {
         let records = self.side_records(QUEUE).await?;
-        let batches: Vec<Batch> = records.into_iter().filter_map(|r| serde_json::from_value(r.value).ok()).collect();
+        let batches: Vec<Batch> =
+            records.into_iter().filter_map(|r| crate::core::value_de::from_value(&r.value).ok()).collect();
         let (count, now) = (batches.len(), self.now_ms());
         for mut batch in batches {
             batch.due_after = batch.due_after.min(now);

@@ -71,7 +71,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// What `window` holds now (empty before its first push).
     pub async fn context_state(&self, scope: &Scope) -> Result<ContextState> {
         let value = self.side_record(CONTEXT, &scope.key()).await?;
-        Ok(value.and_then(|value| serde_json::from_value(value).ok()).unwrap_or_default())
+        Ok(value.and_then(|value| crate::core::value_de::from_value(&value).ok()).unwrap_or_default())
     }
 
     /// Adds `turns` to `window` and returns it within budget, folding the oldest turns into the running

@@ -57,7 +57,7 @@ impl DreamState {
         scope: &Scope,
     ) -> Result<Self> {
         let value = engine.side_record(DREAM_DIARY, &scope.key()).await?;
-        Ok(value.and_then(|value| serde_json::from_value(value).ok()).unwrap_or_default())
+        Ok(value.and_then(|value| crate::core::value_de::from_value(&value).ok()).unwrap_or_default())
     }
 
     /// True when the journal of `date` was consolidated with this `hash`.
@@ -85,7 +85,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// `scope`'s core profile, `None` before the first dream wrote one.
     pub async fn core_profile(&self, scope: &Scope) -> Result<Option<CoreProfile>> {
         let value = self.side_record(CORE_PROFILE, &scope.key()).await?;
-        Ok(value.and_then(|value| serde_json::from_value(value).ok()))
+        Ok(value.and_then(|value| crate::core::value_de::from_value(&value).ok()))
     }
 
     /// `scope`'s dream diary, oldest dream first.

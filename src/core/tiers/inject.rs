@@ -34,7 +34,7 @@ pub struct Injection {
 fn ranked(mut items: Vec<MemoryItem>) -> Vec<MemoryItem> {
     let first = |item: &MemoryItem| item.lifecycle.pinned || is_procedural(item);
     items.retain(|item| first(item) || item.lifecycle.importance >= MIN_RECALL_IMPORTANCE);
-    items.sort_by(|a, b| {
+    crate::core::sort::sort_by(&mut items, |a, b| {
         let group = first(b).cmp(&first(a));
         let importance = b.lifecycle.importance.total_cmp(&a.lifecycle.importance);
         group.then(importance).then_with(|| b.created_at.cmp(&a.created_at))

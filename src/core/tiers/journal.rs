@@ -85,7 +85,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let date = at[..10].to_owned();
         let key = journal_key(scope, &date);
         let mut record = match self.side_record(JOURNAL, &key).await? {
-            Some(value) => serde_json::from_value(value).unwrap_or_default(),
+            Some(value) => crate::core::value_de::from_value(&value).unwrap_or_default(),
             None => JournalRecord::default(),
         };
         (record.scope, record.date) = (scope.clone(), date);
@@ -102,7 +102,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let prefix = format!("{}\u{1e}", scope.key());
         let records = self.side_records(JOURNAL).await?;
         let days = records.into_iter().filter(|record| record.key.starts_with(&prefix));
-        let parsed = days.filter_map(|record| serde_json::from_value::<JournalRecord>(record.value).ok());
+        let parsed = days.filter_map(|record| crate::core::value_de::from_value::<JournalRecord>(&record.value).ok());
         Ok(parsed.filter(|record| since.is_none_or(|since| record.date.as_str() >= since)).collect())
     }
 
@@ -110,7 +110,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     pub async fn journal(&self, scope: &Scope, date: Option<&str>) -> Result<Option<String>> {
         let date = date.map(str::to_owned).unwrap_or_else(|| day_of(self.now_ms()));
         let record = self.side_record(JOURNAL, &journal_key(scope, &date)).await?;
-        Ok(record.and_then(|value| serde_json::from_value::<JournalRecord>(value).ok()).map(|r| r.markdown()))
+        Ok(record
+            .and_then(|value| crate::core::value_de::from_value::<JournalRecord>(&value).ok())
+            .map(|r| r.markdown()))
     }
 
     /// `scope`'s journals from `since`, oldest first, each with whether `dream` has consolidated it.

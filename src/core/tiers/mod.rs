@@ -51,7 +51,7 @@ pub const DREAM_DIARY: &str = "dream-diary";
 
 /// A scope stored as a side record's value.
 fn scope_of_key(value: &Value) -> Option<Scope> {
-    serde_json::from_value::<Scope>(value.clone()).ok()?.validated().ok()
+    crate::core::value_de::from_value::<Scope>(value).ok()?.validated().ok()
 }
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {

@@ -76,7 +76,7 @@ impl Queue {
             .filter(|(key, batch)| batch.due_after <= now && !self.running.contains_key(*key))
             .map(|(key, batch)| (batch.due_after, key.clone()))
             .collect();
-        due.sort();
+        crate::core::sort::sort(&mut due);
         due.truncate(free);
         due.into_iter()
             .filter_map(|(_, key)| {

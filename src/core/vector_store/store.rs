@@ -161,9 +161,9 @@ impl VectorStore for InMemoryVectorStore {
             }
         };
         self.arena.write(slot, vector.as_deref());
-        // f32 records keep their vector, so `get`/`list` hand it back as they always did; int8 records
-        // keep none (that is the memory saving) and `vector()` dequantises.
-        memory.embedding = vector.filter(|_| self.quantization() == Quantization::None);
+        // The vector lives in the arena only (one copy): records carry none, `vector()` reads it (and
+        // dequantises it in int8 mode).
+        memory.embedding = None;
         self.keys[slot] = key;
         self.slots[slot] = Some(memory);
         Ok(())

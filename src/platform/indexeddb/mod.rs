@@ -86,7 +86,7 @@ impl Storage for IndexedDbStorage {
             .into_iter()
             .filter_map(|record| skip_corrupt(MEMORIES, memory_from_js(record)))
             .collect();
-        memories.sort_by(|(a, a_order), (b, b_order)| {
+        crate::core::sort::sort_by(&mut memories, |(a, a_order), (b, b_order)| {
             a.item.created_at.cmp(&b.item.created_at).then(a_order.total_cmp(b_order))
         });
         Ok(memories.into_iter().map(|(memory, _)| memory).collect())
