@@ -59,6 +59,7 @@ const make = {
   "native-int8": () => nativeContender(native, "int8"),
   "memwasm-f32": () => memwasmIndex("none"),
   "memwasm-int8": () => memwasmIndex("int8"),
+  "memwasm-auto": () => memwasmIndex("auto"),
   "public-f32": () => memwasmPublic(server, "none"),
   "public-int8": () => memwasmPublic(server, "int8"),
   "js-loop": () => inWorker("js-loop"),

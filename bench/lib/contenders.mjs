@@ -11,7 +11,7 @@ const USER = 0;
 export function memwasmIndex(quantization) {
   let index;
   return {
-    name: quantization === "int8" ? "memwasm int8" : "memwasm f32",
+    name: { int8: "memwasm int8", none: "memwasm f32", auto: "memwasm auto (default)" }[quantization],
     build({ vectors, users, dim }) {
       index = new __BenchIndex(quantization);
       index.load(vectors, dim, users);

@@ -26,6 +26,7 @@ fn bench_memory(row: usize, user: String, vector: &[f32], now: &str) -> StoredMe
         created_at: now.to_owned(),
         updated_at: now.to_owned(),
         scope: Scope { user_id: Some(user), ..Scope::default() },
+        lifecycle: Default::default(),
     };
     StoredMemory { item, embedding: Some(vector.to_vec()) }
 }
@@ -45,10 +46,11 @@ pub struct BenchIndex {
 
 #[wasm_bindgen(js_class = "__BenchIndex")]
 impl BenchIndex {
-    /// An empty index; `quantization` is `"none"` or `"int8"`.
+    /// An empty index; `quantization` is `"auto"` (the default index), `"none"` or `"int8"`.
     #[wasm_bindgen(constructor)]
     pub fn new(quantization: &str) -> Result<BenchIndex, JsValue> {
         let quantization = match quantization {
+            "auto" => Quantization::Auto,
             "none" => Quantization::None,
             "int8" => Quantization::Int8,
             other => return Err(to_js_error(MemoryError::InvalidInput(format!("quantization {other}")))),

@@ -1,4 +1,4 @@
-//! `vectorStore: {provider: "memory", config: {quantization: "none" | "int8", collectionName?, dimension?,
+//! `vectorStore: {provider: "memory", config: {quantization: "auto" | "none" | "int8", collectionName?, dimension?,
 //! dbPath?}}`: the in-RAM search index. The last three are mem0's: the collection names the storage, the
 //! dimension is checked against the embedder's, and `dbPath` (a file) does not apply. `chroma` is read by
 //! `crate::providers::chroma`.
@@ -13,7 +13,7 @@ use crate::core::vector_store::Quantization;
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MemoryVectorStoreOptions {
-    /// `"none"` (f32, the default) or `"int8"`.
+    /// `"auto"` (the default: f32, scanned as int8 codes at large sizes), `"none"` (f32) or `"int8"`.
     pub quantization: Option<Quantization>,
     pub collection_name: Option<String>,
     pub dimension: Option<u32>,
@@ -62,9 +62,11 @@ mod tests {
     }
 
     #[test]
-    fn quantization_defaults_to_f32_and_accepts_int8() {
-        assert_eq!(settings(Value::Null).unwrap().quantization, Quantization::None);
-        assert_eq!(settings(json!({"provider": "memory"})).unwrap().quantization, Quantization::None);
+    fn quantization_defaults_to_auto_and_accepts_none_and_int8() {
+        assert_eq!(settings(Value::Null).unwrap().quantization, Quantization::Auto);
+        assert_eq!(settings(json!({"provider": "memory"})).unwrap().quantization, Quantization::Auto);
+        let auto = settings(json!({"provider": "memory", "config": {"quantization": "auto"}})).unwrap();
+        assert_eq!(auto.quantization, Quantization::Auto);
         let int8 = settings(json!({"provider": "memory", "config": {"quantization": "int8"}})).unwrap();
         assert_eq!(int8.quantization, Quantization::Int8);
         let none = settings(json!({"provider": "memory", "config": {"quantization": "none"}})).unwrap();

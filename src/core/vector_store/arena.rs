@@ -1,21 +1,26 @@
-//! The vectors of all slots in one flat allocation: row `i` starts at `i · stride`, zero-padded to a
-//! multiple of [`LANES`]. Rows are f32, or int8 codes with one scale each (a quarter of the memory).
+//! The vectors of all slots in flat allocations: row `i` starts at `i · stride`, zero-padded to a
+//! multiple of [`LANES`]. Rows are f32, int8 codes with one scale each (a quarter of the memory), or both
+//! (`auto`: the int8 scan of large indexes, rescored exactly from f32).
 
 use super::kernels::{dot_f32, dot_i8, LANES};
 use super::quantize::{decode, encode, QueryCodes};
 use super::top_k::TopK;
 use super::{normalized, Quantization};
 
-#[derive(Debug)]
-enum Rows {
-    F32(Vec<f32>),
-    Int8 { codes: Vec<i8>, scales: Vec<f32> },
+/// Int8 rows: the codes and one scale per row.
+#[derive(Debug, Default)]
+struct Codes {
+    codes: Vec<i8>,
+    scales: Vec<f32>,
 }
 
 /// Row storage. The dimension is fixed by the first vector and forgotten on `clear`.
 #[derive(Debug)]
 pub struct Arena {
-    rows: Rows,
+    /// f32 rows (`none` and `auto`).
+    f32: Option<Vec<f32>>,
+    /// int8 rows (`int8` and `auto`).
+    int8: Option<Codes>,
     dimension: Option<usize>,
     stride: usize,
     len: usize,
@@ -23,7 +28,7 @@ pub struct Arena {
     reserved: usize,
 }
 
-/// A query prepared for one scan: padded, and quantized in int8 mode.
+/// A query prepared for one scan: padded, and quantized when the arena holds int8 rows.
 pub struct PreparedQuery {
     padded: Vec<f32>,
     codes: Option<QueryCodes>,
@@ -31,17 +36,19 @@ pub struct PreparedQuery {
 
 impl Arena {
     pub fn new(quantization: Quantization) -> Self {
-        let rows = match quantization {
-            Quantization::None => Rows::F32(Vec::new()),
-            Quantization::Int8 => Rows::Int8 { codes: Vec::new(), scales: Vec::new() },
+        let (f32, int8) = match quantization {
+            Quantization::None => (Some(Vec::new()), None),
+            Quantization::Int8 => (None, Some(Codes::default())),
+            Quantization::Auto => (Some(Vec::new()), Some(Codes::default())),
         };
-        Self { rows, dimension: None, stride: 0, len: 0, reserved: 0 }
+        Self { f32, int8, dimension: None, stride: 0, len: 0, reserved: 0 }
     }
 
     pub fn quantization(&self) -> Quantization {
-        match self.rows {
-            Rows::F32(_) => Quantization::None,
-            Rows::Int8 { .. } => Quantization::Int8,
+        match (&self.f32, &self.int8) {
+            (Some(_), Some(_)) => Quantization::Auto,
+            (None, Some(_)) => Quantization::Int8,
+            _ => Quantization::None,
         }
     }
 
@@ -66,13 +73,13 @@ impl Arena {
         if self.dimension.is_none() {
             return;
         }
-        let (rows, values) = (additional, additional * self.stride);
-        match &mut self.rows {
-            Rows::F32(data) => data.reserve_exact(values),
-            Rows::Int8 { codes, scales } => {
-                codes.reserve_exact(values);
-                scales.reserve_exact(rows);
-            }
+        let values = additional * self.stride;
+        if let Some(rows) = &mut self.f32 {
+            rows.reserve_exact(values);
+        }
+        if let Some(int8) = &mut self.int8 {
+            int8.codes.reserve_exact(values);
+            int8.scales.reserve_exact(additional);
         }
     }
 
@@ -86,45 +93,44 @@ impl Arena {
     pub fn write(&mut self, slot: usize, vector: Option<&[f32]>) {
         let range = slot * self.stride..(slot + 1) * self.stride;
         let dimension = self.dimension.unwrap_or(0);
-        match &mut self.rows {
-            Rows::F32(rows) => {
-                let row = &mut rows[range];
-                row.fill(0.0);
-                if let Some(vector) = vector {
-                    row[..dimension].copy_from_slice(vector);
-                }
+        if let Some(rows) = &mut self.f32 {
+            let row = &mut rows[range.clone()];
+            row.fill(0.0);
+            if let Some(vector) = vector {
+                row[..dimension].copy_from_slice(vector);
             }
-            Rows::Int8 { codes, scales } => {
-                let row = &mut codes[range];
-                row.fill(0);
-                scales[slot] = vector.map_or(0.0, |vector| encode(vector, &mut row[..dimension]));
-            }
+        }
+        if let Some(int8) = &mut self.int8 {
+            let row = &mut int8.codes[range];
+            row.fill(0);
+            int8.scales[slot] = vector.map_or(0.0, |vector| encode(vector, &mut row[..dimension]));
         }
     }
 
-    /// Row `slot` as a unit f32 vector (dequantised and renormalised in int8 mode), without padding.
+    /// Row `slot` as a unit f32 vector (dequantised and renormalised without f32 rows), without padding.
     pub fn vector(&self, slot: usize) -> Vec<f32> {
         let dimension = self.dimension.unwrap_or(0);
         let start = slot * self.stride;
-        match &self.rows {
-            Rows::F32(rows) => rows[start..start + dimension].to_vec(),
-            Rows::Int8 { codes, scales } => {
+        match (&self.f32, &self.int8) {
+            (Some(rows), _) => rows[start..start + dimension].to_vec(),
+            (None, Some(int8)) => {
                 let mut out = vec![0.0; dimension];
-                decode(&codes[start..start + dimension], scales[slot], &mut out);
+                decode(&int8.codes[start..start + dimension], int8.scales[slot], &mut out);
                 normalized(out.clone()).unwrap_or(out)
             }
+            (None, None) => Vec::new(),
         }
     }
 
     /// Moves row `from` to `to` (`to < from`), for compaction.
     pub fn move_row(&mut self, from: usize, to: usize) {
         let stride = self.stride;
-        match &mut self.rows {
-            Rows::F32(rows) => rows.copy_within(from * stride..(from + 1) * stride, to * stride),
-            Rows::Int8 { codes, scales } => {
-                codes.copy_within(from * stride..(from + 1) * stride, to * stride);
-                scales[to] = scales[from];
-            }
+        if let Some(rows) = &mut self.f32 {
+            rows.copy_within(from * stride..(from + 1) * stride, to * stride);
+        }
+        if let Some(int8) = &mut self.int8 {
+            int8.codes.copy_within(from * stride..(from + 1) * stride, to * stride);
+            int8.scales[to] = int8.scales[from];
         }
     }
 
@@ -132,50 +138,49 @@ impl Arena {
     pub fn truncate(&mut self, len: usize) {
         self.len = len.min(self.len);
         self.resize(self.len);
-        match &mut self.rows {
-            Rows::F32(rows) => rows.shrink_to(rows.len() * 2),
-            Rows::Int8 { codes, scales } => {
-                codes.shrink_to(codes.len() * 2);
-                scales.shrink_to(scales.len() * 2);
-            }
+        if let Some(rows) = &mut self.f32 {
+            rows.shrink_to(rows.len() * 2);
+        }
+        if let Some(int8) = &mut self.int8 {
+            int8.codes.shrink_to(int8.codes.len() * 2);
+            int8.scales.shrink_to(int8.scales.len() * 2);
         }
     }
 
     /// Bytes allocated for vectors.
     pub fn bytes(&self) -> usize {
-        match &self.rows {
-            Rows::F32(rows) => rows.capacity() * 4,
-            Rows::Int8 { codes, scales } => codes.capacity() + scales.capacity() * 4,
-        }
+        let f32 = self.f32.as_ref().map_or(0, |rows| rows.capacity() * 4);
+        f32 + self.int8.as_ref().map_or(0, |int8| int8.codes.capacity() + int8.scales.capacity() * 4)
     }
 
     fn resize(&mut self, len: usize) {
         let values = len * self.stride;
-        match &mut self.rows {
-            Rows::F32(rows) => rows.resize(values, 0.0),
-            Rows::Int8 { codes, scales } => {
-                codes.resize(values, 0);
-                scales.resize(len, 0.0);
-            }
+        if let Some(rows) = &mut self.f32 {
+            rows.resize(values, 0.0);
+        }
+        if let Some(int8) = &mut self.int8 {
+            int8.codes.resize(values, 0);
+            int8.scales.resize(len, 0.0);
         }
     }
 
-    /// Pads (and in int8 mode quantizes) a query of the arena's dimension.
+    /// Pads (and, with int8 rows, quantizes) a query of the arena's dimension.
     pub fn prepare(&self, query: &[f32]) -> PreparedQuery {
         let mut padded = vec![0.0; self.stride];
         padded[..query.len()].copy_from_slice(query);
-        let codes = matches!(self.rows, Rows::Int8 { .. }).then(|| QueryCodes::new(&padded));
+        let codes = self.int8.is_some().then(|| QueryCodes::new(&padded));
         PreparedQuery { padded, codes }
     }
 
     /// Offers to `top` every row whose key is `visible`, scored against the query, calling `keep(slot)`
-    /// only for rows that would make the cut. Scores are exact f32 dot products, or int8 estimates (see
-    /// [`Arena::rescore`]). Written without per-row calls, so it stays one tight loop at any opt-level.
+    /// only for rows that would make the cut. Scores are int8 estimates when `coarse` (or without f32
+    /// rows; see [`Arena::rescore`]), else exact f32 dot products. Written without per-row calls, so it
+    /// stays one tight loop at any opt-level.
     pub fn scan(
         &self,
         query: &PreparedQuery,
-        keys: &[u32],
-        visible: &[bool],
+        (keys, visible): (&[u32], &[bool]),
+        coarse: bool,
         top: &mut TopK,
         mut keep: impl FnMut(usize) -> bool,
     ) {
@@ -183,19 +188,8 @@ impl Arena {
             return;
         }
         let is_visible = |key: &u32| visible.get(*key as usize).copied().unwrap_or(false);
-        match (&self.rows, &query.codes) {
-            (Rows::Int8 { codes, scales }, Some(q)) => {
-                let rows = codes.chunks_exact(self.stride).zip(scales).zip(keys).enumerate();
-                for (slot, ((row, scale), key)) in rows {
-                    if is_visible(key) {
-                        let score = dot_i8(row, &q.codes) as f32 * (scale * q.scale);
-                        if top.admits(score, slot as u32) && keep(slot) {
-                            top.push(score, slot as u32);
-                        }
-                    }
-                }
-            }
-            (Rows::F32(rows), _) => {
+        match (&self.f32, &self.int8, &query.codes) {
+            (Some(rows), _, _) if !coarse || self.int8.is_none() => {
                 for (slot, (row, key)) in rows.chunks_exact(self.stride).zip(keys).enumerate() {
                     if is_visible(key) {
                         let score = dot_f32(row, &query.padded);
@@ -205,20 +199,33 @@ impl Arena {
                     }
                 }
             }
-            (Rows::Int8 { .. }, None) => {}
+            (_, Some(int8), Some(q)) => {
+                let rows = int8.codes.chunks_exact(self.stride).zip(&int8.scales).zip(keys).enumerate();
+                for (slot, ((row, scale), key)) in rows {
+                    if is_visible(key) {
+                        let score = dot_i8(row, &q.codes) as f32 * (scale * q.scale);
+                        if top.admits(score, slot as u32) && keep(slot) {
+                            top.push(score, slot as u32);
+                        }
+                    }
+                }
+            }
+            _ => {}
         }
     }
 
-    /// The f32 dot product of row `slot` (dequantised into `buffer` in int8 mode) with the query.
+    /// The f32 dot product of row `slot` (exact from f32 rows, else dequantised into `buffer`) with
+    /// the query.
     pub fn rescore(&self, query: &PreparedQuery, slot: usize, buffer: &mut Vec<f32>) -> f32 {
         let range = slot * self.stride..(slot + 1) * self.stride;
-        match &self.rows {
-            Rows::F32(rows) => dot_f32(&rows[range], &query.padded),
-            Rows::Int8 { codes, scales } => {
+        match (&self.f32, &self.int8) {
+            (Some(rows), _) => dot_f32(&rows[range], &query.padded),
+            (None, Some(int8)) => {
                 buffer.resize(self.stride, 0.0);
-                decode(&codes[range], scales[slot], buffer);
+                decode(&int8.codes[range], int8.scales[slot], buffer);
                 dot_f32(buffer, &query.padded)
             }
+            (None, None) => 0.0,
         }
     }
 }

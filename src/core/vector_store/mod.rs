@@ -1,8 +1,8 @@
 //! The search index: every memory of the instance in RAM, searched by brute-force cosine similarity
 //! (seed 000 §6.2). Persistence is separate (see `storage`); this is what queries read.
 //!
-//! The default [`InMemoryVectorStore`] keeps vectors unit-length in one flat arena (f32, or int8 codes
-//! with [`Quantization::Int8`]), scans them with SIMD128 dot products on wasm32, pre-checks scopes by
+//! The default [`InMemoryVectorStore`] keeps vectors unit-length in flat arenas (f32 and int8 codes by
+//! default, see [`Quantization`]), scans them with SIMD128 dot products on wasm32, pre-checks scopes by
 //! interned id and keeps a bounded top-k heap.
 
 mod arena;
@@ -25,17 +25,23 @@ use super::types::{MemoryItem, StoredMemory};
 /// A predicate over memories, used for scope and filter checks.
 pub type Predicate<'a> = &'a dyn Fn(&MemoryItem) -> bool;
 
-/// How the index stores vectors (`vectorStore.config.quantization`: `"none"` or `"int8"`).
+/// How the index stores vectors (`vectorStore.config.quantization`: `"auto"`, `"none"` or `"int8"`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Quantization {
-    /// f32: exact scores.
+    /// f32 and int8 codes: exact f32 scans below [`AUTO_INT8_FROM`] memories; above, an int8 scan whose
+    /// best candidates (a wider set than `int8`'s) are rescored exactly from f32. 1.25× the f32 memory.
     #[default]
+    Auto,
+    /// f32 only: exact scores at every size.
     None,
     /// One byte per dimension plus one f32 scale per vector (about 4× less memory); the top candidates
     /// of the int8 scan are rescored in f32 from the dequantised codes.
     Int8,
 }
+
+/// From how many memories an `auto` index scans int8 codes instead of f32 (bench/ measures the crossover).
+pub const AUTO_INT8_FROM: usize = 20_000;
 
 /// A pluggable in-RAM index of memories and their vectors.
 pub trait VectorStore {
