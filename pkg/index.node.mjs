@@ -1,9 +1,13 @@
 // Node entry: loads the one .wasm synchronously from disk, so `import { Memory } from "memwasm"` is ready at once
 // (and `require("memwasm")` works on Node versions that can require ES modules).
 import { readFileSync } from "node:fs";
-import { initSync } from "./dist/memwasm.js";
+import { initSync, Memory as CoreMemory } from "./dist/memwasm.js";
+import { withLocalProvider } from "./local-embedder/provider.mjs";
 
 initSync({ module: readFileSync(new URL("./dist/memwasm_bg.wasm", import.meta.url)) });
 
 export * from "./dist/memwasm.js";
 export { MemoryError, LLMError } from "./dist/errors.js";
+
+/** The core's Memory, plus `embedder: {provider: "local"}` (memwasm/local-embedder, imported on first use). */
+export const Memory = withLocalProvider(CoreMemory, () => import("./local-embedder/index.node.mjs"));

@@ -2,6 +2,7 @@
 import { Memory } from "../pkg/index.browser.mjs";
 import { ChatPane } from "./chat.js";
 import { MemoryPane } from "./memories.js";
+import { wireOfflineModel } from "./offline-pane.js";
 import { fillForm, hasLlm, loadSettings, readForm, saveSettings, showProviderFields, toConfig } from "./settings.js";
 import { refreshStorage, showError, watchNetwork } from "./status.js";
 
@@ -15,7 +16,8 @@ const app = {
     const next = await Memory.open(toConfig(this.settings));
     this.memory?.free();
     this.memory = next;
-    const mode = hasLlm(this.settings) ? `${this.settings.provider} · user ${this.settings.userId}` : `offline · user ${this.settings.userId}`;
+    const offline = this.settings.semantic ? "offline · semantic" : "offline";
+    const mode = hasLlm(this.settings) ? `${this.settings.provider} · user ${this.settings.userId}` : `${offline} · user ${this.settings.userId}`;
     $("mode-badge").textContent = mode;
     $("settings-summary").textContent = mode;
     await this.memoriesChanged();
@@ -44,7 +46,7 @@ fillForm(form, app.settings);
 form.elements.namedItem("provider").addEventListener("change", () => showProviderFields(form));
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
-  app.settings = readForm(form);
+  app.settings = { ...readForm(form), semantic: app.settings.semantic };
   saveSettings(app.settings);
   try {
     await app.open();
@@ -55,6 +57,7 @@ form.addEventListener("submit", async (event) => {
 });
 
 watchNetwork($("network-badge"));
+wireOfflineModel(form, app).catch(() => {});
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("sw.js").catch(() => {});
 try {
   await app.open();

@@ -1,7 +1,11 @@
 // Serves the repository root over HTTP so the playground (/www/) can import the package (/pkg/).
 // Usage: node www/serve.mjs [--port 8080]   (port 0 picks a free one; prints "serving http://127.0.0.1:N/www/")
+// The offline provider's model (all-MiniLM-L6-v2) is served under /www/models/ from MINILM_DIR (default
+// ~/.cache/memwasm/minilm, filled by `bash scripts/setup.sh minilm`); /www/models/available.json says
+// whether it is there and how big it is.
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
+import { homedir } from "node:os";
 import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -19,12 +23,31 @@ const types = {
   ".webmanifest": "application/manifest+json",
 };
 
+const MODEL_DIR = process.env.MINILM_DIR ?? join(homedir(), ".cache/memwasm/minilm");
+const MODEL_PREFIX = "/www/models/all-MiniLM-L6-v2/";
+const MODEL_FILES = ["model.safetensors", "tokenizer.json"];
+
+/** `{available, bytes}`: whether the offline model's files are there, and their total size. */
+async function modelManifest() {
+  try {
+    const sizes = await Promise.all(MODEL_FILES.map(async (name) => (await stat(join(MODEL_DIR, name))).size));
+    return { available: true, bytes: sizes.reduce((a, b) => a + b, 0) };
+  } catch {
+    return { available: false, bytes: 0 };
+  }
+}
+
 /** Starts the server; resolves to `{url, close}`. */
 export async function serve({ port = 8080, host = "127.0.0.1" } = {}) {
   const server = createServer(async (request, response) => {
     const path = decodeURIComponent(new URL(request.url, "http://x").pathname);
-    let file = normalize(join(root, path));
-    if (!file.startsWith(root.endsWith(sep) ? root : root + sep)) {
+    if (path === "/www/models/available.json") {
+      response.writeHead(200, { "content-type": types[".json"], "cache-control": "no-cache" });
+      return response.end(JSON.stringify(await modelManifest()));
+    }
+    const model = path.startsWith(MODEL_PREFIX) && MODEL_FILES.includes(path.slice(MODEL_PREFIX.length));
+    let file = model ? join(MODEL_DIR, path.slice(MODEL_PREFIX.length)) : normalize(join(root, path));
+    if (!model && !file.startsWith(root.endsWith(sep) ? root : root + sep)) {
       response.writeHead(403).end("forbidden");
       return;
     }

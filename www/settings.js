@@ -1,5 +1,6 @@
 // Settings: the form, where they are kept, and the memwasm config they mean.
 // The API key lives in sessionStorage unless the user opts into localStorage; it is never logged.
+import { localEmbedder } from "./offline-model.js";
 
 const SETTINGS_KEY = "memwasm.playground.settings";
 const API_KEY = "memwasm.playground.apiKey";
@@ -12,6 +13,8 @@ export const DEFAULTS = {
   apiKey: "",
   userId: "me",
   rememberKey: false,
+  /** The offline provider embeds with the on-device model (set once it is downloaded). */
+  semantic: false,
 };
 
 const PLACEHOLDERS = {
@@ -112,6 +115,11 @@ export function toConfig(settings) {
         embedder: { provider: "ollama", config: { ...connection, model: model("embedModel") } },
       };
     default:
+      if (settings.semantic) {
+        // Its own database: the vectors of the keyword-only one would not match.
+        const semanticStorage = { provider: "indexeddb", config: { dbName: "memwasm-playground-semantic", persist: true } };
+        return { storage: semanticStorage, llm: { provider: "none" }, embedder: localEmbedder() };
+      }
       return { storage, llm: { provider: "none" }, embedder: { provider: "none" } };
   }
 }

@@ -3,6 +3,7 @@
 const CACHE = "memwasm-playground-v2";
 const SHELL = [
   "./", "index.html", "style.css", "app.js", "chat.js", "memories.js", "settings.js", "status.js", "llm.js",
+  "offline-model.js", "offline-pane.js", "../pkg/local-embedder/sources.mjs", "../pkg/local-embedder/provider.mjs",
   "../pkg/index.browser.mjs", "../pkg/dist/memwasm.js", "../pkg/dist/memwasm_bg.wasm", "../pkg/dist/errors.js",
 ];
 
@@ -21,6 +22,8 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
+  // The offline model is kept by memwasm/local-embedder in its own cache: no second copy here.
+  if (url.pathname.includes("/models/")) return;
   event.respondWith(
     fetch(event.request)
       .then((response) => {

@@ -1,0 +1,18 @@
+//! On-device sentence embedder for memwasm: all-MiniLM-L6-v2 (a 6-layer BERT) as sentence-transformers
+//! runs it. Text is tokenized and cut to 256 tokens, a batch goes through one BERT forward pass with an
+//! attention mask over its padding, and each row is mean-pooled over its real tokens, then L2-normalised.
+//!
+//! The core is target-agnostic; `wasm` (wasm32 only) is the thin wasm-bindgen binding that
+//! `pkg/local-embedder/` wraps.
+
+mod embedder;
+mod error;
+mod model;
+mod pool;
+mod tokenize;
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use embedder::{Embedder, MAX_BATCH};
+pub use error::{EmbedderError, Result};
+pub use tokenize::{Batch, TextTokenizer, MAX_TOKENS};

@@ -1,0 +1,56 @@
+//! The BERT encoder (candle-transformers' `BertModel`) loaded from safetensors bytes. f16 or bf16 weights
+//! are widened to f32 when loaded; the forward pass runs in f32 on the CPU (SIMD128 on wasm32).
+
+use crate::error::{inference, EmbedderError, Result};
+use crate::tokenize::Batch;
+use candle_core::{DType, Device, Tensor};
+use candle_nn::VarBuilder;
+use candle_transformers::models::bert::{BertModel, Config, HiddenAct};
+
+/// all-MiniLM-L6-v2's `config.json`.
+pub fn minilm_config() -> Config {
+    Config {
+        vocab_size: 30522,
+        hidden_size: 384,
+        num_hidden_layers: 6,
+        num_attention_heads: 12,
+        intermediate_size: 1536,
+        hidden_act: HiddenAct::Gelu,
+        max_position_embeddings: 512,
+        type_vocab_size: 2,
+        ..Config::default()
+    }
+}
+
+/// A loaded encoder.
+pub struct Bert {
+    model: BertModel,
+    hidden: usize,
+}
+
+impl Bert {
+    /// Loads `weights` (a safetensors file) for `config`: `EMBEDDER_LOAD` when it is not safetensors or a
+    /// tensor is missing or has the wrong shape.
+    pub fn load(weights: Vec<u8>, config: &Config) -> Result<Self> {
+        let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu)
+            .map_err(|e| EmbedderError::Load(format!("weights: {e}")))?;
+        let model = BertModel::load(vb, config).map_err(|e| EmbedderError::Load(format!("weights: {e}")))?;
+        Ok(Self { model, hidden: config.hidden_size })
+    }
+
+    /// The width of the hidden states (the embedding's dimensions).
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// One forward pass: the last hidden states, `(rows, cols, hidden)`, and the mask as an f32 tensor
+    /// `(rows, cols)`.
+    pub fn forward(&self, batch: &Batch) -> Result<(Tensor, Tensor)> {
+        let shape = (batch.rows, batch.cols);
+        let ids = Tensor::from_slice(&batch.ids, shape, &Device::Cpu).map_err(inference)?;
+        let mask = Tensor::from_slice(&batch.mask, shape, &Device::Cpu).map_err(inference)?;
+        let types = ids.zeros_like().map_err(inference)?;
+        let hidden = self.model.forward(&ids, &types, Some(&mask)).map_err(inference)?;
+        Ok((hidden, mask.to_dtype(DType::F32).map_err(inference)?))
+    }
+}

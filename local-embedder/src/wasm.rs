@@ -1,0 +1,53 @@
+//! The wasm-bindgen binding: `new LocalEmbedder(weights, tokenizerJson)`, `embed(texts)` (one flat
+//! `Float32Array`, `dimensions` floats per text) and `tokenIds(text)`. Errors are `Error`s with a `code`.
+
+use crate::{Embedder, EmbedderError};
+use js_sys::{Error, Reflect};
+use wasm_bindgen::prelude::*;
+
+/// all-MiniLM-L6-v2 in this module's memory.
+#[wasm_bindgen]
+pub struct LocalEmbedder {
+    inner: Embedder,
+}
+
+#[wasm_bindgen]
+impl LocalEmbedder {
+    /// Loads `weights` (safetensors bytes) and `tokenizer` (tokenizer.json text); `config` optionally
+    /// replaces the built-in all-MiniLM-L6-v2 `config.json`. Throws `EMBEDDER_LOAD`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(weights: Vec<u8>, tokenizer: &str, config: Option<String>) -> Result<LocalEmbedder, JsValue> {
+        let inner = match config {
+            Some(config) => Embedder::from_config_json(weights, tokenizer.as_bytes(), &config),
+            None => Embedder::new(weights, tokenizer.as_bytes()),
+        };
+        Ok(Self { inner: inner.map_err(to_js)? })
+    }
+
+    /// The length of each vector.
+    #[wasm_bindgen(getter)]
+    pub fn dimensions(&self) -> usize {
+        self.inner.dimensions()
+    }
+
+    /// Embeds `texts` (one forward pass per 64) into one flat array, row after row.
+    pub fn embed(&self, texts: Vec<String>) -> Result<Vec<f32>, JsValue> {
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        Ok(self.inner.embed(&texts).map_err(to_js)?.concat())
+    }
+
+    /// The token ids of `text` (with `[CLS]`/`[SEP]`, at most 256).
+    #[wasm_bindgen(js_name = tokenIds)]
+    pub fn token_ids(&self, text: &str) -> Result<Vec<u32>, JsValue> {
+        self.inner.tokenizer().ids(text).map_err(to_js)
+    }
+}
+
+/// An `Error` carrying the stable `code`.
+fn to_js(err: EmbedderError) -> JsValue {
+    let error = Error::new(&format!("{}: {err}", err.code()));
+    error.set_name("LocalEmbedderError");
+    // Setting a property on a fresh Error object cannot fail.
+    let _ = Reflect::set(&error, &"code".into(), &err.code().into());
+    error.into()
+}

@@ -1,0 +1,46 @@
+// Types of memwasm/local-embedder: all-MiniLM-L6-v2 on the device, in its own .wasm.
+
+/** Where the model comes from, and how it runs. */
+export interface LocalEmbedderOptions {
+    /** Default `"all-MiniLM-L6-v2"`; another BERT-style model needs `modelConfig`. */
+    model?: "all-MiniLM-L6-v2" | (string & {});
+    /** `model.safetensors` (f32, f16 or bf16): a URL (cached with the Cache API in browsers), a file path
+     * in Node, or the bytes. */
+    weights: string | URL | ArrayBuffer | ArrayBufferView;
+    /** `tokenizer.json`: a URL, a file path in Node, its text (starting with `{`) or its bytes. */
+    tokenizer: string | URL | ArrayBuffer | ArrayBufferView;
+    /** The model's Hugging Face `config.json` (object or text), for a model other than all-MiniLM-L6-v2. */
+    modelConfig?: string | object;
+    /** Browsers: load and run the model in a module Web Worker, so embedding never blocks the page. */
+    worker?: boolean;
+    /** Keep downloads in the Cache API (default `true`; browsers and workers only). */
+    cache?: boolean;
+    /** Called as each download arrives (not for cached or in-memory sources). */
+    onProgress?: (progress: { what: "weights" | "tokenizer"; loaded: number; total: number }) => void;
+}
+
+/** A loaded embedder. Failures reject with an `Error` whose `code` is `EMBEDDER_LOAD`, `EMBEDDER_INPUT` or
+ * `EMBEDDER_INFERENCE`. */
+export interface LocalEmbedder {
+    readonly model: string;
+    /** 384 for all-MiniLM-L6-v2. */
+    readonly dimensions: number;
+    /** The Web Worker, with `worker: true`. */
+    readonly worker?: unknown;
+    /** One unit vector per text (texts past 256 tokens are truncated); one forward pass per 64 texts. */
+    embed(texts: readonly string[]): Promise<Float32Array[]>;
+    /** The token ids of `text`, `[CLS]` and `[SEP]` included. */
+    tokenIds(text: string): Promise<number[]>;
+    /** Frees the model (terminates the worker). */
+    close(): void;
+}
+
+/** Loads the module, the weights and the tokenizer. Rejects with `code: "EMBEDDER_LOAD"` when one is missing
+ * or corrupt. */
+export function createLocalEmbedder(options: LocalEmbedderOptions): Promise<LocalEmbedder>;
+
+/** The Cache API cache that holds downloaded weights and tokenizers. */
+export const CACHE_NAME: string;
+
+/** Whether `url` is already in that cache (browsers; `false` in Node). */
+export function isCached(url: string | URL, base?: string): Promise<boolean>;

@@ -1,0 +1,23 @@
+// Node entry of memwasm/local-embedder: instantiates the embedder's own .wasm from disk; weights and
+// tokenizer may be file paths, file: / http(s) URLs or bytes. `worker` is ignored (Node has no page to block).
+import { readFile } from "node:fs/promises";
+import { pathToFileURL } from "node:url";
+import init from "./dist/local_embedder.js";
+import { openEmbedder } from "./open.mjs";
+import { loadError } from "./sources.mjs";
+
+let ready;
+
+/** Loads all-MiniLM-L6-v2 (see index.d.ts). */
+export async function createLocalEmbedder(options = {}) {
+  ready ??= readFile(new URL("./dist/local_embedder_bg.wasm", import.meta.url))
+    .then((module) => init({ module_or_path: module }))
+    .catch((error) => {
+      ready = undefined;
+      throw loadError(`the embedder's .wasm: ${error.message}`, error);
+    });
+  await ready;
+  return openEmbedder(options, { readFile, base: pathToFileURL(`${process.cwd()}/`).href });
+}
+
+export { CACHE_NAME, isCached } from "./sources.mjs";

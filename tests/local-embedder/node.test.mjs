@@ -1,0 +1,94 @@
+// memwasm/local-embedder in Node (its own .wasm), against the numpy/tokenizers reference on the same
+// weights; then `embedder: {provider: "local"}` inside Memory; then bad input.
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { Memory } from "memwasm";
+import { createLocalEmbedder } from "memwasm/local-embedder";
+import { TOKENIZER, WEIGHTS, cosine, reference, worst } from "./fixtures.mjs";
+
+const rows = reference();
+const embedder = await createLocalEmbedder({ weights: WEIGHTS, tokenizer: TOKENIZER });
+
+test("token ids match the reference tokenizer for every sentence", async () => {
+  assert.ok(rows.length >= 100, `${rows.length} sentences`);
+  for (const row of rows) assert.deepEqual(await embedder.tokenIds(row.text), row.ids, row.text);
+});
+
+test("embeddings in batches of 1, 8 and 32 match the f32 reference (cosine >= 0.999)", async () => {
+  for (const size of [1, 8, 32]) {
+    const vectors = [];
+    for (let i = 0; i < rows.length; i += size) vectors.push(...(await embedder.embed(rows.slice(i, i + size).map((r) => r.text))));
+    assert.equal(vectors.length, rows.length);
+    const w = worst(rows, vectors);
+    assert.ok(w.cosine >= 0.999, `batch ${size}: cosine ${w.cosine} for ${JSON.stringify(w.text.slice(0, 40))}`);
+    assert.ok(vectors.every((v) => v.length === 384));
+  }
+});
+
+test("bytes in, same vectors out; padding does not change a text's vector", async () => {
+  const fromBytes = await createLocalEmbedder({ weights: readFileSync(WEIGHTS), tokenizer: readFileSync(TOKENIZER, "utf8") });
+  const [alone] = await fromBytes.embed(["User likes Python"]);
+  const [together] = await embedder.embed(["User likes Python", "a much longer sentence that forces the first row to be padded"]);
+  assert.ok(cosine(alone, together) > 0.99999);
+  fromBytes.close();
+});
+
+test("Memory with provider local: semantic search answers what keyword search cannot", async () => {
+  const memory = new Memory({
+    llm: { provider: "none" },
+    embedder: { provider: "local", config: { model: "all-MiniLM-L6-v2", weights: WEIGHTS, tokenizer: TOKENIZER } },
+  });
+  for (const fact of ["User likes Python", "User lives in Berlin", "User is allergic to peanuts"]) {
+    const { results } = await memory.add(fact, { userId: "u", infer: false });
+    assert.equal(results[0].event, "ADD");
+  }
+  const found = await memory.search("programming languages", { userId: "u", limit: 3 });
+  assert.equal(found.method, "vector");
+  assert.equal(found.results[0].memory, "User likes Python");
+  const keyword = await memory.search("programming languages", { userId: "u", limit: 3, method: "keyword" });
+  assert.ok(!keyword.results.some((m) => m.memory === "User likes Python"), "keywords cannot find it");
+});
+
+test("texts longer than the window are truncated to 256 tokens, not rejected", async () => {
+  const long = "memory ".repeat(3000);
+  assert.equal((await embedder.tokenIds(long)).length, 256);
+  const [v] = await embedder.embed([long]);
+  assert.ok(v.every(Number.isFinite));
+  assert.deepEqual(await embedder.embed([]), []);
+});
+
+test("missing or corrupt weights or tokenizer reject with EMBEDDER_LOAD", async () => {
+  const weights = readFileSync(WEIGHTS);
+  const tokenizer = readFileSync(TOKENIZER, "utf8");
+  const cases = {
+    "missing weights file": { weights: "/nonexistent/model.safetensors", tokenizer },
+    "no weights": { tokenizer },
+    "truncated weights": { weights: weights.subarray(0, 1 << 20), tokenizer },
+    "garbage weights": { weights: new TextEncoder().encode("<html>not found</html>"), tokenizer },
+    "missing tokenizer file": { weights, tokenizer: "/nonexistent/tokenizer.json" },
+    "corrupt tokenizer": { weights, tokenizer: tokenizer.slice(0, 5000) },
+    "unreachable URL": { weights: "http://127.0.0.1:9/model.safetensors", tokenizer },
+    "unknown model": { model: "bert-large", weights, tokenizer },
+  };
+  for (const [name, options] of Object.entries(cases)) {
+    await assert.rejects(createLocalEmbedder(options), (e) => e.code === "EMBEDDER_LOAD" && /EMBEDDER_LOAD/.test(e.message), name);
+  }
+});
+
+test("in Memory, a failed load is a coded callback error that add() degrades, and the next call retries", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "minilm-late-"));
+  const late = join(dir, "model.safetensors");
+  const memory = new Memory({ llm: { provider: "none" }, embedder: { provider: "local", config: { weights: late, tokenizer: TOKENIZER } } });
+  const { results, warnings } = await memory.add("User likes Python", { userId: "u", infer: false });
+  assert.deepEqual(results, []);
+  assert.equal(warnings[0].cause, "EMBEDDING_CALLBACK");
+  assert.match(warnings[0].message, /EMBEDDER_LOAD/);
+  await assert.rejects(memory.search("x", { userId: "u" }), (e) => e.code === "EMBEDDING_CALLBACK" && /EMBEDDER_LOAD/.test(e.message));
+  symlinkSync(WEIGHTS, late);
+  const retried = await memory.add("User likes Python", { userId: "u", infer: false });
+  assert.equal(retried.results[0]?.event, "ADD");
+  rmSync(dir, { recursive: true });
+});

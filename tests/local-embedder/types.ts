@@ -1,0 +1,31 @@
+// Type tests for the local provider (pkg/index.d.ts) and memwasm/local-embedder (pkg/local-embedder/index.d.ts);
+// each `@ts-expect-error` fails the check if its line compiles. Checked by scripts/suites/35-local-embedder.sh.
+import { Memory } from "../../pkg/index.js";
+import type { EmbedderConfig, MemoryConfig } from "../../pkg/index.js";
+import { createLocalEmbedder } from "../../pkg/local-embedder/index.js";
+import type { LocalEmbedder } from "../../pkg/local-embedder/index.js";
+
+export function configs(bytes: ArrayBuffer): Memory[] {
+  const local: EmbedderConfig = { provider: "local", config: { model: "all-MiniLM-L6-v2", weights: "/m/model.safetensors", tokenizer: "/m/tokenizer.json" } };
+  const config: MemoryConfig = { llm: { provider: "none" }, embedder: local };
+  const worker = new Memory({ embedder: { provider: "local", config: { weights: bytes, tokenizer: "{}", worker: true } } });
+  // @ts-expect-error the weights are required
+  new Memory({ embedder: { provider: "local", config: { tokenizer: "/t.json" } } });
+  // @ts-expect-error worker is a boolean
+  new Memory({ embedder: { provider: "local", config: { weights: bytes, tokenizer: "{}", worker: "yes" } } });
+  const openai = new Memory({ embedder: { provider: "openai", config: { apiKey: "k" } } });
+  return [new Memory(config), worker, openai];
+}
+
+export async function direct(): Promise<number> {
+  const embedder: LocalEmbedder = await createLocalEmbedder({
+    weights: new URL("https://example.com/model.safetensors"),
+    tokenizer: "https://example.com/tokenizer.json",
+    onProgress: ({ what, loaded, total }) => console.log(what, loaded, total),
+  });
+  const [vector] = await embedder.embed(["hello"]);
+  // @ts-expect-error embed takes a list
+  await embedder.embed("hello");
+  embedder.close();
+  return vector.length + embedder.dimensions + (await embedder.tokenIds("x")).length;
+}

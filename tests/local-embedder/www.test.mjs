@@ -1,0 +1,73 @@
+// The www/ playground's offline provider with the on-device model, in headless Chromium: the settings
+// show the model's size, the download button fills its progress bar, then memories typed in the
+// conversation are found by meaning; a reload opens it from the cache without downloading again.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { chromium } from "playwright-core";
+import { serve } from "../../www/serve.mjs";
+
+const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"];
+let site, browser, page;
+const modelRequests = [];
+
+before(async () => {
+  site = await serve({ port: 0 });
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS });
+  const context = await browser.newContext();
+  context.on("request", (request) => {
+    if (request.url().includes("/models/all-MiniLM-L6-v2/")) modelRequests.push(request.url());
+  });
+  page = await context.newPage();
+});
+after(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+async function load() {
+  await page.goto(`${site.url}/www/`);
+  await page.waitForFunction(() => document.body.dataset.ready);
+  assert.equal(await page.evaluate(() => document.body.dataset.ready), "true");
+}
+
+async function say(text) {
+  await page.locator('#chat-form input[name="message"]').fill(text);
+  await page.locator('#chat-form button[type="submit"]').click();
+  await page.waitForFunction((t) => [...document.querySelectorAll(".memory-text")].some((m) => m.textContent.includes(t)), text);
+}
+
+test("download the model with progress, then search by meaning", async () => {
+  await load();
+  await page.locator("#offline-model").waitFor();
+  assert.match(await page.locator("#offline-model-size").textContent(), /^9\d\.\d MB$/);
+  await page.evaluate(() => {
+    const bar = document.getElementById("offline-model-progress");
+    window.progressSeen = [];
+    new MutationObserver(() => window.progressSeen.push(bar.value)).observe(bar, { attributes: true });
+    setInterval(() => window.progressSeen.push(bar.value), 20);
+  });
+  await page.locator("#offline-model-download").click();
+  await page.waitForFunction(() => document.getElementById("mode-badge").textContent.startsWith("offline · semantic"), null, { timeout: 120_000 });
+  const seen = await page.evaluate(() => window.progressSeen);
+  assert.ok(seen.some((v) => v > 0 && v < 1), "the progress bar moved");
+  await page.waitForFunction(() => /Ready/.test(document.getElementById("offline-model-state").textContent));
+  assert.equal(modelRequests.length, 2, "the weights and the tokenizer were downloaded once each");
+  for (const text of ["I love coding in Python", "I live in Berlin", "I am allergic to peanuts"]) await say(text);
+  await page.locator('#search-form input[name="query"]').fill("programming languages");
+  await page.locator('#search-form select[name="method"]').selectOption("vector");
+  await page.locator('#search-form button[type="submit"]').click();
+  await page.locator("#search-note").waitFor();
+  assert.equal(await page.locator(".memory-text").first().textContent(), "I love coding in Python");
+});
+
+test("a reload searches from the cached model without downloading it again", async () => {
+  const before = modelRequests.length;
+  await load();
+  assert.match(await page.locator("#mode-badge").textContent(), /^offline · semantic/);
+  await page.locator('#search-form input[name="query"]').fill("food allergies");
+  await page.locator('#search-form select[name="method"]').selectOption("vector");
+  await page.locator('#search-form button[type="submit"]').click();
+  await page.locator("#search-note").waitFor();
+  assert.equal(await page.locator(".memory-text").first().textContent(), "I am allergic to peanuts");
+  assert.equal(modelRequests.length, before, `no request for the model: ${modelRequests.slice(before)}`);
+});

@@ -1,0 +1,40 @@
+// The offline provider's model block in the settings form: size, a download button with progress, and
+// whether semantic search is on. After a download the offline provider reopens with the local embedder.
+import { downloadModel, megabytes, probeModel } from "./offline-model.js";
+import { saveSettings } from "./settings.js";
+import { showError } from "./status.js";
+
+const $ = (id) => document.getElementById(id);
+
+export async function wireOfflineModel(form, app) {
+  const [block, size, state, button, progress] =
+    ["offline-model", "offline-model-size", "offline-model-state", "offline-model-download", "offline-model-progress"].map($);
+  let model = await probeModel();
+  const update = () => {
+    block.hidden = form.elements.namedItem("provider").value !== "offline" || !model.available;
+    size.textContent = megabytes(model.bytes);
+    const on = app.settings.semantic && model.cached;
+    state.textContent = on ? "Ready: the offline provider searches by meaning." : model.cached ? "Downloaded." : "";
+    button.hidden = on;
+    button.textContent = model.cached ? "Use the model" : "Download the model";
+  };
+  form.elements.namedItem("provider").addEventListener("change", update);
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    progress.hidden = false;
+    try {
+      await downloadModel(model.bytes, (fraction) => (progress.value = fraction));
+      app.settings = { ...app.settings, provider: "offline", semantic: true };
+      saveSettings(app.settings);
+      await app.open();
+      model = await probeModel();
+    } catch (error) {
+      showError($("chat-error"), error);
+    } finally {
+      button.disabled = false;
+      progress.hidden = true;
+      update();
+    }
+  });
+  update();
+}
