@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { harness } from "../tests/browser-crash/harness.mjs";
+import { unitVector } from "./lib/unit-vector.mjs";
 
 const DIM = 384;
 const bench = dirname(fileURLToPath(import.meta.url));
@@ -18,18 +19,7 @@ const sizes = (args.includes("--n") ? args[args.indexOf("--n") + 1] : "10000,100
 const TARGETS = { 10_000: 200, 100_000: 1500 };
 const IMPORT_TARGET_MS = { 10_000: 1000 };
 
-/** A deterministic pseudo-random unit vector (xorshift32). */
-function vector(seed) {
-  let x = (seed * 2654435761) >>> 0 || 1;
-  const v = Array.from({ length: DIM }, () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return ((x >>> 0) / 4294967296) * 2 - 1;
-  });
-  const norm = Math.hypot(...v);
-  return v.map((value) => value / norm);
-}
+const vector = (seed) => unitVector(seed, DIM);
 
 /** The export file of `n` memories of user "bench" (written once under bench/.data/, served to the page). */
 function exportFile(n) {

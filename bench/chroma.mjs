@@ -7,24 +7,14 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { unitVector } from "./lib/unit-vector.mjs";
 
 const DIM = 384;
 const QUERIES = 50;
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 
-/** A deterministic pseudo-random unit vector (xorshift32). */
-function vector(seed) {
-  let x = (seed * 2654435761) >>> 0 || 1;
-  const v = Array.from({ length: DIM }, () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return ((x >>> 0) / 4294967296) * 2 - 1;
-  });
-  const norm = Math.hypot(...v);
-  return v.map((value) => value / norm);
-}
+const vector = (seed) => unitVector(seed, DIM);
 
 /** The package's glue, instantiated here so the linear memory can be read. */
 function load() {
