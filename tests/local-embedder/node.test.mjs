@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { Memory } from "memwasm";
+import { Memory, MemoryError } from "memwasm";
 import { createLocalEmbedder } from "memwasm/local-embedder";
 import { TOKENIZER, WEIGHTS, cosine, reference, worst } from "./fixtures.mjs";
 
@@ -50,6 +50,23 @@ test("Memory with provider local: semantic search answers what keyword search ca
   assert.equal(found.results[0].memory, "User likes Python");
   const keyword = await memory.search("programming languages", { userId: "u", limit: 3, method: "keyword" });
   assert.ok(!keyword.results.some((m) => m.memory === "User likes Python"), "keywords cannot find it");
+});
+
+test("a local embedder config that cannot load is INVALID_CONFIG at construction, before any download", async () => {
+  const llm = { provider: "none" };
+  const bad = {
+    "no weights": { tokenizer: TOKENIZER },
+    "no tokenizer": { weights: WEIGHTS },
+    "another model without its config.json": { model: "bge-small", weights: WEIGHTS, tokenizer: TOKENIZER },
+    "a length MiniLM does not have": { weights: WEIGHTS, tokenizer: TOKENIZER, dimensions: 768 },
+  };
+  for (const [why, config] of Object.entries(bad)) {
+    const invalid = (e) => e instanceof MemoryError && e.code === "INVALID_CONFIG" && e.message.includes("embedder.config.");
+    assert.throws(() => new Memory({ llm, embedder: { provider: "local", config } }), invalid, why);
+    await assert.rejects(Memory.open({ llm, embedder: { provider: "local", config } }), invalid, why);
+  }
+  const other = { model: "bge-small", modelConfig: { hidden_size: 512 }, weights: WEIGHTS, tokenizer: TOKENIZER };
+  assert.ok(new Memory({ llm, embedder: { provider: "local", config: other } }), "another BERT with its config.json");
 });
 
 test("texts longer than the window are truncated to 256 tokens, not rejected", async () => {
