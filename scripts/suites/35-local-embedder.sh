@@ -21,7 +21,7 @@ fi
 (cd tests/local-embedder && npm install --no-audit --no-fund --loglevel=error) || fail "npm install failed"
 
 log=$(mktemp)
-CARGO_TARGET_DIR="$PWD/local-embedder/target" cargo test --release --color never --manifest-path local-embedder/Cargo.toml 2>&1 | tee "$log"
+CARGO_TARGET_DIR="$PWD/local-embedder/target" cargo test --profile ci --color never --manifest-path local-embedder/Cargo.toml 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 native=$(cargo_counts "$log")
 if [ "$status" -ne 0 ] && [ "${native#*, }" = "0 failed" ]; then native="${native%%,*}, 1 failed"; fi
