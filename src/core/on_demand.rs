@@ -47,12 +47,10 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         Ok(Some(memory))
     }
 
-    /// The indexed memory with this id, its vector attached: a store that keeps vectors apart (int8)
-    /// holds records without them, and a record written back without its vector would lose it.
+    /// The indexed memory with this id, its vector attached: the index keeps vectors apart from its
+    /// records, and a record written back without its vector would lose it.
     pub(crate) fn indexed(&self, id: &str) -> Option<StoredMemory> {
         let index = self.index.borrow();
-        let memory = index.get(id)?;
-        let embedding = memory.embedding.clone().or_else(|| index.vector(id));
-        Some(StoredMemory { item: memory.item.clone(), embedding })
+        Some(StoredMemory { item: index.get(id)?.item.clone(), embedding: index.vector(id) })
     }
 }

@@ -97,8 +97,7 @@ fn message(text: &str) -> Value {
 
 /// Reads a JS config: its JSON part through serde, its live values (callbacks, bindings) as they are.
 fn configure(config: &JsValue) -> Result<(ResolvedConfig, Parts), MemoryError> {
-    crate::core::keyword::set_normalizer(crate::platform::js_nfc);
-    crate::core::case::set_case_mapping(crate::platform::JS_CASE);
+    crate::platform::use_host_unicode();
     let (json, live) = split(config);
     let config: MemoryConfig = from_js(json, "config", MemoryError::InvalidConfig)?;
     let config = config.resolve(&env_var)?;

@@ -1,5 +1,5 @@
 //! Unicode lower and upper case by the host's `String.prototype.toLowerCase` / `toUpperCase`: no case
-//! tables in the `.wasm`. Register it with `core::case::set_case_mapping(JS_CASE)`.
+//! tables in the `.wasm`. `use_host_unicode` registers it.
 
 use js_sys::JsString;
 

@@ -13,9 +13,16 @@ mod nfc;
 mod workers_ai;
 
 pub use callback::{CallbackEmbedder, CallbackLlm};
-pub use case::JS_CASE;
+use case::JS_CASE;
 pub use env::env_var;
 pub use fetch::FetchClient;
 pub use kv::JsKv;
-pub use nfc::js_nfc;
+use nfc::js_nfc;
 pub use workers_ai::{WorkersAiEmbedder, WorkersAiLlm};
+
+/// Hands the core's Unicode text work (NFC for keyword search, lower and upper case) to the JS engine, so
+/// the `.wasm` carries no tables for it. Every entry point (the JS binding, the Worker) calls it first.
+pub fn use_host_unicode() {
+    crate::core::keyword::set_normalizer(js_nfc);
+    crate::core::case::set_case_mapping(JS_CASE);
+}

@@ -1,5 +1,5 @@
 //! Unicode NFC by the host's `String.prototype.normalize` (every JS engine has it), for keyword search:
-//! no Unicode tables in the `.wasm`. Register it with `core::keyword::set_normalizer(js_nfc)`.
+//! no Unicode tables in the `.wasm`. `use_host_unicode` registers it.
 
 use js_sys::JsString;
 

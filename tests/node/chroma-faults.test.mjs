@@ -1,7 +1,9 @@
 // Faults of a real Chroma server on 127.0.0.1: its data survives a restart on the same path; while it is
 // down (stopped mid-run) or hangs, writes that carry vectors and vector searches reject with
 // VECTOR_STORE_UNAVAILABLE after the retries and keep nothing, local reads keep working, and a delete made
-// meanwhile reaches Chroma before the next write once it is back.
+// meanwhile reaches Chroma before the next write once it is back, also from the next instance (it stays
+// pending in storage). The vectors live in Chroma, not in this process: a write-back (pin, a metadata
+// change) reads its vector back from Chroma so that storage (KV here) keeps it.
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { after, before, test } from "node:test";
@@ -22,9 +24,18 @@ after(async () => {
 const SLOW = { timeout: 120_000 };
 const unavailable = (e) => e.code === "VECTOR_STORE_UNAVAILABLE";
 
+const retry = { maxRetries: 1, baseDelayMs: 5, maxDelayMs: 20 };
+
 function chromaMemory(name, config = {}) {
   const vectorStore = { provider: "chroma", config: { url: chroma.url, collectionName: name, ...config } };
-  return new Memory(testConfig(server, { vectorStore, retry: { maxRetries: 1, baseDelayMs: 5, maxDelayMs: 20 } }));
+  return new Memory(testConfig(server, { vectorStore, retry }));
+}
+
+/** A Memory on the KV namespace `kv`, its vectors in Chroma collection `name` (none: in RAM). */
+function memoryOn(kv, name) {
+  const storage = { provider: "cloudflare-kv", binding: kv };
+  const vectorStore = name && { provider: "chroma", config: { url: chroma.url, collectionName: name } };
+  return new Memory(testConfig(server, { storage, retry, ...(vectorStore ? { vectorStore } : {}) }));
 }
 
 test("vectors survive a restart of the server on the same path", SLOW, async () => {
@@ -113,4 +124,47 @@ test("memories stored before the switch to Chroma are uploaded as their scope lo
   const again = new Memory(testConfig(server, { storage, vectorStore }));
   await again.search("tea", { userId: "old" });
   assert.equal(await count(), 2, "a second load uploads nothing new");
+});
+
+test("write-backs keep the vector in storage, read back from Chroma", T, async () => {
+  const kv = memoryKv();
+  const name = `handover-${process.pid}`;
+  const memory = memoryOn(kv, name);
+  const tea = (await memory.add("likes green tea", { userId: "alice", infer: false })).results[0];
+  await memory.add("walks the dog", { userId: "alice", infer: false });
+  const [held] = (await chroma.stored(name)).filter((s) => s.id === tea.id);
+  await memory.pin(tea.id);
+  await memory.update(tea.id, { metadata: { mood: "calm" } });
+  assert.equal((await chroma.stored(name)).find((s) => s.id === tea.id).metadata.mood, "calm");
+
+  const withoutChroma = memoryOn(kv); // the same KV, searched in RAM: the vectors must be there
+  const found = await withoutChroma.search("likes green tea", { userId: "alice", limit: 1 });
+  assert.equal(found.results[0].memory, "likes green tea");
+  assert.ok(Math.abs(found.results[0].score - 1) < 1e-4, "the stored vector is the one Chroma held");
+  const exported = (await memory.exportMemories({ userId: "alice" })).split("\n").filter(Boolean).map(JSON.parse);
+  const line = exported.find((l) => l.id === tea.id && "embedding" in l);
+  const vector = new Float32Array(new Uint8Array(Buffer.from(line.embedding, "base64")).buffer);
+  assert.equal(vector.length, held.embedding.length, "export carries the vector read from Chroma");
+  vector.forEach((x, i) => assert.ok(Math.abs(x - held.embedding[i]) < 1e-6));
+});
+
+test("a delete made while Chroma is down is replayed by the next instance", SLOW, async () => {
+  const kv = memoryKv();
+  const name = `pending-${process.pid}`;
+  const first = memoryOn(kv, name);
+  const tea = (await first.add("likes tea", { userId: "alice", infer: false })).results[0];
+  await first.add("walks the dog", { userId: "alice", infer: false });
+  await chroma.stop();
+  try {
+    await first.delete(tea.id);
+  } finally {
+    await chroma.start();
+  }
+  assert.ok((await chroma.stored(name)).some((s) => s.id === tea.id), "still in Chroma while pending");
+
+  const second = memoryOn(kv, name); // a new instance: the pending delete comes from storage
+  await second.add("plays chess", { userId: "alice", infer: false });
+  assert.ok(!(await chroma.stored(name)).some((s) => s.id === tea.id), "replayed before the next write");
+  const found = await second.search("likes tea", { userId: "alice" });
+  assert.ok(!found.results.some((m) => m.id === tea.id));
 });

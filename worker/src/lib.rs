@@ -143,9 +143,7 @@ fn engine_with_background(env: &Env, tenant: &str) -> Result<Built, ApiError> {
 
 /// An engine over `storage` (a KV binding, or an object's storage dressed as one) under the tenant's prefix.
 fn build(env: &Env, tenant: &str, storage: JsValue) -> Result<Built, ApiError> {
-    // Unicode case and NFC by the JS engine (the library's .wasm keeps no tables for them).
-    memwasm::core::case::set_case_mapping(memwasm::platform::JS_CASE);
-    memwasm::core::keyword::set_normalizer(memwasm::platform::js_nfc);
+    memwasm::platform::use_host_unicode();
     let config = settings::resolved_config(env, &auth::tenant_prefix(tenant))?;
     let live = settings::live_values(env, &config, storage)?;
     let parts = parts(&config, &live)?;

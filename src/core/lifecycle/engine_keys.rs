@@ -46,18 +46,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let now = self.now_iso();
         let index = self.index.borrow();
         let members = index.list(usize::MAX, &|item| scope.contains(&item.scope) && item.lifecycle.is_live(&now));
-        // Summed one vector at a time: no copy of the scope's vectors at once.
-        let (mut sum, mut count) = (Vec::new(), 0);
-        for vector in members.iter().filter_map(|m| index.vector(&m.item.id)) {
-            if sum.is_empty() {
-                sum = vec![0.0; vector.len()];
-            }
-            if vector.len() == sum.len() {
-                sum.iter_mut().zip(&vector).for_each(|(s, x)| *s += f64::from(*x));
-                count += 1;
-            }
-        }
-        (count > 0).then(|| sum.into_iter().map(|s| s / count as f64).collect())
+        super::importance::centroid(members.iter().filter_map(|m| index.vector(&m.item.id)))
     }
 
     /// With `limits.maxMemoriesPerScope` set, adds to `changes` the deletion (with history) of the least

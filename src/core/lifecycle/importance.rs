@@ -31,11 +31,13 @@ pub fn round4(value: f64) -> f64 {
     (value * 10_000.0).round() / 10_000.0
 }
 
-/// The mean of `vectors` (all of one length), or `None` when there are none.
-pub fn centroid<'a>(vectors: impl IntoIterator<Item = &'a [f32]>) -> Option<Vec<f64>> {
+/// The mean of `vectors` (all of one length; others are skipped), or `None` when there are none. They are
+/// summed one at a time, so an iterator that makes each vector on demand never holds them all.
+pub fn centroid(vectors: impl IntoIterator<Item = impl AsRef<[f32]>>) -> Option<Vec<f64>> {
     let mut sum: Vec<f64> = Vec::new();
     let mut count = 0usize;
     for vector in vectors {
+        let vector = vector.as_ref();
         if sum.is_empty() {
             sum = vec![0.0; vector.len()];
         }

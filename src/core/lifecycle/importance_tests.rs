@@ -27,7 +27,7 @@ fn novelty_is_the_cosine_distance_from_the_centroid() {
     assert!(close(novelty(Some(&[1.0, 0.0]), None), 1.0));
     assert!(close(novelty(None, Some(&center)), 1.0));
     assert!(close(novelty(Some(&[1.0, 0.0]), Some(&[0.0, 0.0])), 1.0));
-    assert!(centroid(std::iter::empty()).is_none());
+    assert!(centroid(std::iter::empty::<&[f32]>()).is_none());
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The engine's writes to its remote index: vectors before storage, write-backs given their vector,
 //! memories stored before the switch uploaded, and vectors read back for those that need them.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::{RemoteSlot, RemoteVectors, VectorPoint};
 use crate::core::error::Result;
@@ -9,7 +9,7 @@ use crate::core::memory::MemoryEngine;
 use crate::core::models::{Embedder, Llm};
 use crate::core::storage::{Changeset, Storage};
 use crate::core::types::{MemoryItem, StoredMemory};
-use crate::core::vector_store::{Predicate, VectorStore};
+use crate::core::vector_store::VectorStore;
 
 /// What one commit owes the remote index: vectors to write before storage, ids whose vector goes after.
 #[derive(Debug, Default)]
@@ -35,21 +35,22 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.remote.index.is_some()
     }
 
-    /// Right after opening: uploads the vectors of the indexed memories passing `keep` that the remote
-    /// index does not hold (stored before the switch to it), then drops every vector from the in-RAM
-    /// index. Returns how many were uploaded.
-    pub async fn backfill_remote(&self, keep: Predicate<'_>) -> Result<usize> {
+    /// Right after opening: uploads the vectors of the indexed memories that the remote index does not
+    /// hold (stored before the switch to it), then drops every vector from the in-RAM index. Returns how
+    /// many were uploaded.
+    pub async fn backfill_remote(&self) -> Result<usize> {
         if !self.has_remote_vectors() {
             return Ok(0);
         }
         let memories: Vec<StoredMemory> = {
             let index = self.index.borrow();
-            let with_vector = |m: &StoredMemory| m.embedding.clone().or_else(|| index.vector(&m.item.id));
             let listed = index.list(usize::MAX, &|_| true);
-            listed.into_iter().map(|m| StoredMemory { item: m.item.clone(), embedding: with_vector(m) }).collect()
+            listed
+                .into_iter()
+                .map(|m| StoredMemory { item: m.item.clone(), embedding: index.vector(&m.item.id) })
+                .collect()
         };
-        let kept: Vec<&StoredMemory> = memories.iter().filter(|m| keep(&m.item)).collect();
-        let uploaded = self.hand_over(&kept).await?;
+        let uploaded = self.hand_over(&memories.iter().collect::<Vec<_>>()).await?;
         let mut index = self.index.borrow_mut();
         index.clear(); // and refilled without vectors: the arena's memory is given back
         index.reserve(memories.len());
@@ -69,7 +70,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             return Ok(0);
         }
         let ids: Vec<String> = points.iter().map(|point| point.id.clone()).collect();
-        let missing = remote.missing(&ids).await?;
+        let missing: HashSet<String> = remote.missing(&ids).await?.into_iter().collect();
         let upload: Vec<VectorPoint> = points.into_iter().filter(|point| missing.contains(&point.id)).collect();
         remote.upsert(&upload).await?;
         Ok(upload.len())
@@ -113,15 +114,15 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             }
         }
         let ids: Vec<String> = fill.iter().map(|(at, _)| changes.upserts[*at].item.id.clone()).collect();
-        let found = self.vectors_of(&ids).await?;
+        let mut found = self.vectors_of(&ids).await?;
         for (at, moved) in fill {
             let memory = &mut changes.upserts[at];
-            match found.get(&memory.item.id) {
+            memory.embedding = found.remove(&memory.item.id);
+            match &memory.embedding {
                 Some(vector) if moved => plan.upserts.push(point(&memory.item, vector)),
                 Some(_) => {}
                 None => plan.vectorless.push(memory.item.id.clone()),
             }
-            memory.embedding = found.get(&memory.item.id).cloned();
         }
         Ok(plan)
     }

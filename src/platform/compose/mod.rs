@@ -114,7 +114,7 @@ impl Parts {
         engine.set_token_counter(self.tokens);
         if let Some(remote) = self.remote {
             engine.set_remote_vectors(remote);
-            engine.backfill_remote(&|_| true).await?; // what storage held before the switch to it
+            engine.backfill_remote().await?; // what storage held before the switch to it
         }
         if config.graph_enabled {
             engine.enable_graph().await?;
