@@ -1,6 +1,8 @@
 // The add() figure, in one Node process: the scripted OpenAI-compatible server adds DELAY ms to every LLM
-// and embedding call; add() of a 10-fact conversation is timed against one bare LLM call, and the LLM calls
-// and embedding requests each add() makes are counted. Prints one JSON object.
+// and embedding call; add() of a 10-fact conversation is timed against one bare LLM call, by each pipeline
+// ("fast", the default, and "exact"), and the LLM calls and embedding requests each add() makes are counted
+// (the fast pipeline embeds rewritten texts after add() resolves: counted apart, as `settleRequests`).
+// Prints one JSON object.
 //
 // Usage: node add.mjs '{"rounds": 5, "delayMs": 200}'
 import { performance } from "node:perf_hooks";
@@ -41,14 +43,15 @@ const topics = ["coffee", "hiking", "jazz", "python", "tokyo", "chess", "cycling
  * Times add() of a 10-fact conversation for `userId`, whose 20 earlier memories make real neighbours.
  * `decide(facts)` is the scripted decision; returns the median time and requests per add().
  */
-async function scenario(name, userId, decide) {
-  const memory = new Memory(config);
+async function scenario(pipeline, name, userId, decide) {
+  const memory = new Memory({ ...config, pipeline });
   const earlier = topics.flatMap((t) => [`User used to like ${t} a bit`, `User once read about ${t} history`]);
   await memory.add(earlier.map((content) => ({ role: "user", content })), { userId, infer: false });
   server.script({ kind: "embedding", match: [], delayMs });
   const times = [];
   let chat = 0;
   let embedding = 0;
+  let settle = 0;
   for (let i = 0; i < rounds; i++) {
     const marker = `${name} round ${i}`;
     const facts = topics.map((t) => `User loves ${t} (${marker})`);
@@ -65,18 +68,33 @@ async function scenario(name, userId, decide) {
     times.push(performance.now() - start);
     if (result.results.length < 10) throw new Error(`${name}: add() returned ${JSON.stringify(result)}`);
     chat += server.count("chat") - before.chat;
-    embedding += server.count("embedding") - before.embedding;
+    const during = server.count("embedding") - before.embedding;
+    embedding += during;
+    await new Promise((resolve) => setTimeout(resolve, 3 * delayMs)); // vectors settling after add() resolved
+    settle += server.count("embedding") - before.embedding - during;
   }
-  return { name, medianMs: median(times), llmCalls: chat / rounds, embeddingRequests: embedding / rounds };
+  return {
+    name: `${pipeline}: ${name}`,
+    pipeline,
+    medianMs: median(times),
+    llmCalls: chat / rounds,
+    embeddingRequests: embedding / rounds,
+    settleRequests: settle / rounds,
+  };
 }
 
 const llmMs = await oneLlmCall();
-const allNew = await scenario("10 new facts", "alice", (facts) => facts.map((text) => ({ text, event: "ADD" })));
-const mixed = await scenario("10 facts: 7 ADD, 2 UPDATE, 1 NONE", "bob", (facts) => [
+const mixed = (facts) => [
   ...facts.slice(0, 7).map((text) => ({ text, event: "ADD" })),
   { id: "0", text: `${facts[7]}, merged`, event: "UPDATE" },
   { id: "1", text: `${facts[8]}, merged`, event: "UPDATE" },
   { id: "2", event: "NONE" },
-]);
+];
+const allNew = (facts) => facts.map((text) => ({ text, event: "ADD" }));
+const scenarios = [];
+for (const pipeline of ["fast", "exact"]) {
+  scenarios.push(await scenario(pipeline, "10 new facts", `alice-${pipeline}`, allNew));
+  scenarios.push(await scenario(pipeline, "10 facts: 7 ADD, 2 UPDATE, 1 NONE", `bob-${pipeline}`, mixed));
+}
 await server.close();
-process.stdout.write(JSON.stringify({ delayMs, llmMs, scenarios: [allNew, mixed] }) + "\n");
+process.stdout.write(JSON.stringify({ delayMs, llmMs, scenarios }) + "\n");

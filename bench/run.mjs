@@ -1,7 +1,9 @@
 // The benchmark: `npm run bench` (or `node bench/run.mjs`). Builds the npm package and the native
 // reference, installs Orama from npm, then runs each figure in a Node process of its own (scan.mjs: every
 // contender over the same data, the native reference in a child process, timed in interleaved rounds;
-// add.mjs: add() against the scripted server) and prints tables of medians with ratios and the targets.
+// add.mjs: add() against the scripted server; add-quality.mjs: what add()'s fast pipeline shows the update
+// decision, against the exact one, over bench/quality/scenarios.json with the on-device MiniLM embedder) and
+// prints tables of medians with ratios and the targets.
 // Results go to bench/results/latest.json. Options: --no-build, --quick (the small figures only).
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -99,17 +101,44 @@ function addTable(add) {
   const lines = [
     `One bare LLM call through the scripted server (${add.delayMs} ms delay per LLM and embedding call): ${fmt(add.llmMs)} ms.`,
     "",
-    "| add() of a 10-fact conversation | median | ÷ one LLM call | LLM calls | embedding requests |",
-    "|---|---|---|---|---|",
+    "| add() of a 10-fact conversation (pipeline: scenario) | median | ÷ one LLM call | LLM calls | embedding requests | after add() resolves |",
+    "|---|---|---|---|---|---|",
   ];
   for (const s of add.scenarios) {
-    lines.push(`| ${s.name} | ${fmt(s.medianMs)} ms | ${(s.medianMs / add.llmMs).toFixed(2)} | ${s.llmCalls} | ${s.embeddingRequests} |`);
+    const after = s.settleRequests ? `${s.settleRequests} (rewrites)` : "0";
+    lines.push(`| ${s.name} | ${fmt(s.medianMs)} ms | ${(s.medianMs / add.llmMs).toFixed(2)} | ${s.llmCalls} | ${s.embeddingRequests} | ${after} |`);
+  }
+  return lines.join("\n");
+}
+
+/** bench/add-quality.mjs --json, or `{missing}` when the MiniLM weights are not on the machine. */
+function addQuality() {
+  const out = spawnSync(process.execPath, [join(bench, "add-quality.mjs"), "--json"], {
+    cwd: bench, encoding: "utf8", maxBuffer: 1 << 24, stdio: ["ignore", "pipe", "pipe"],
+  });
+  if (out.status === 2) return { missing: out.stderr.trim() };
+  if (out.status !== 0) throw new Error(`add-quality.mjs failed with status ${out.status}\n${out.stderr}`);
+  return JSON.parse(out.stdout);
+}
+
+function qualityTable(q) {
+  if (q.missing) return `add() quality (bench/add-quality.mjs): not measured: ${q.missing}.`;
+  const n = (x) => (x == null ? "–" : x.toFixed(1));
+  const lines = [
+    `add() quality: ${q.scenarios} update/duplicate/contradiction scenarios embedded by all-MiniLM-L6-v2 (bench/quality/scenarios.json).`,
+    "",
+    "| scenarios | exact shows the memory to update | fast shows it | fast where exact does | mean shown, exact | mean shown, fast |",
+    "|---|---|---|---|---|---|",
+  ];
+  for (const [name, f] of [...Object.entries(q.byKind), ["all", q]]) {
+    const share = f.ratio == null ? "not measured" : `${f.both}/${f.exactHits} = ${f.ratio.toFixed(3)}`;
+    lines.push(`| ${name} (${f.scenarios}) | ${f.exactHits} | ${f.fastHits ?? "–"} | ${share} | ${n(f.meanShown.exact)} | ${n(f.meanShown.fast)} |`);
   }
   return lines.join("\n");
 }
 
 /** Every target of the speed issue, with the measured value and whether it is met. */
-function targets(figures, add, wasm, browser) {
+function targets(figures, add, wasm, browser, quality) {
   const find = (kind, n, dim) => figures.find((f) => f.kind === kind && f.n === n && f.dim === dim)?.contenders;
   const rows = [];
   const check = (what, value, ok, shown) => rows.push(`| ${what} | ${shown ?? value} | ${ok ? "met" : "NOT met"} |`);
@@ -124,7 +153,7 @@ function targets(figures, add, wasm, browser) {
     }
     check(`${kind} 100k×384: default index recall@10 ≥ 0.99`, c["memwasm-auto"].recall.toFixed(3), c["memwasm-auto"].recall >= 0.99);
   }
-  for (const s of add.scenarios) {
+  for (const s of add.scenarios.filter((s) => s.pipeline !== "exact")) { // the default pipeline; exact is for reference
     const limit = /UPDATE/.test(s.name) ? 2.6 : 2.3; // UPDATEs rewrite texts: one more embedding request
     const ratio = s.medianMs / add.llmMs;
     check(`add(), ${s.name}: ≤ ${limit} × one LLM call`, ratio.toFixed(2), ratio <= limit);
@@ -136,6 +165,10 @@ function targets(figures, add, wasm, browser) {
     if (n === 10_000) check("Chromium: importMemories of 10k ≤ 1 s", `${importMs.toFixed(0)} ms`, importMs <= 1000);
   }
   if (!browser) rows.push("| browser cold start (bench/browser.mjs) | not run (no Chromium) | NOT met |");
+  const fastShows = "add() fast pipeline shows the memory to update in ≥ 95% of the scenarios the exact path does";
+  if (quality.missing) rows.push(`| ${fastShows} | not measured: weights missing | NOT met |`);
+  else if (quality.ratio == null) rows.push(`| ${fastShows} | not measured: this pkg/ has no \`pipeline\` option | NOT met |`);
+  else check(fastShows, `${quality.both}/${quality.exactHits} = ${quality.ratio.toFixed(3)}`, quality.ratio >= 0.95);
   return ["| target | measured | |", "|---|---|---|", ...rows].join("\n");
 }
 
@@ -160,6 +193,9 @@ for (const figure of FIGURES) {
 }
 say("add(): scripted server, 200 ms per LLM and embedding call");
 const add = json(process.execPath, [join(bench, "add.mjs"), JSON.stringify({ rounds: 5, delayMs: 200 })]);
+say("add() quality: fast pipeline against exact, all-MiniLM-L6-v2 (bench/add-quality.mjs)");
+const quality = addQuality();
+if (quality.missing) say(`add() quality not measured: ${quality.missing}`);
 say("cold start in headless Chromium (bench/browser.mjs)");
 let browser;
 try {
@@ -169,7 +205,7 @@ try {
 }
 const wasm = releaseSize ?? size();
 machine.loadAverageAtEnd = loadavg()[0];
-const results = { date: new Date().toISOString(), machine, seconds: (Date.now() - started) / 1000, figures, add, browser, size: wasm };
+const results = { date: new Date().toISOString(), machine, seconds: (Date.now() - started) / 1000, figures, add, quality, browser, size: wasm };
 
 const report = [
   `Machine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}; 1-minute load average ` +
@@ -181,9 +217,11 @@ const report = [
   ...figures.filter((f) => f.contenders["public-f32"]).flatMap((f) => [`${label(f)}, every contender:`, "", detailTable(f), ""]),
   addTable(add),
   "",
+  qualityTable(quality),
+  "",
   `Browser .wasm: ${wasm.rawBytes} bytes raw, ${wasm.gzipBytes} bytes gzipped (${(wasm.gzipBytes / 1024).toFixed(0)} KiB).`,
   "",
-  targets(figures, add, wasm, browser),
+  targets(figures, add, wasm, browser, quality),
 ].join("\n");
 process.stdout.write(report + "\n");
 mkdirSync(join(bench, "results"), { recursive: true });

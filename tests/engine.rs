@@ -3,6 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use futures_executor::block_on;
+use memwasm::core::fast_add::Pipeline;
 use memwasm::core::options::AddOptions;
 use memwasm::core::read::{Read, DEFAULT_LIMIT};
 use memwasm::core::scope::Scope;
@@ -22,7 +23,7 @@ fn script(llm: &ScriptedLlm, facts: Value, decide: impl Fn(&str) -> Value + 'sta
     });
 }
 
-/// An engine whose model extracts `facts` and adds them all; its embedder fails any batch with "poison".
+/// An engine (exact pipeline) whose model extracts `facts` and adds them all; its embedder fails any batch with "poison".
 fn engine(facts: Value) -> (Engine, Doubles) {
     let doubles = Doubles {
         llm: ScriptedLlm::new(),
@@ -30,7 +31,9 @@ fn engine(facts: Value) -> (Engine, Doubles) {
         storage: KeepingStorage::new(),
     };
     script(&doubles.llm, facts, add_all);
-    (doubles.engine(), doubles)
+    let mut engine = doubles.engine();
+    engine.set_pipeline(Pipeline::Exact); // the costs below are the exact pipeline's (fast_add has its own)
+    (engine, doubles)
 }
 
 fn scope(user: &str) -> AddOptions {

@@ -44,6 +44,10 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     pub(crate) keep_history: bool,
     /// A remote vector index (Chroma), when vectors are kept and searched there.
     pub(crate) remote: super::remote_vectors::RemoteSlot,
+    /// How `add()` finds the memories its decision sees, unless a call says otherwise.
+    pub(crate) pipeline: super::fast_add::Pipeline,
+    /// Rewritten texts waiting for their vector (the fast pipeline).
+    pub(crate) deferred: super::fast_add::DeferredVectors,
 }
 
 /// A history record for `item` at `timestamp`.
@@ -90,6 +94,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             conversations: Default::default(),
             keep_history: true,
             remote: Default::default(),
+            pipeline: Default::default(),
+            deferred: Default::default(),
         }
     }
 
@@ -123,6 +129,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             conversations: Default::default(),
             keep_history: true,
             remote: Default::default(),
+            pipeline: Default::default(),
+            deferred: Default::default(),
         })
     }
 

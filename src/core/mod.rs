@@ -8,6 +8,7 @@ pub mod conversations;
 pub mod crud;
 pub mod documents;
 pub mod error;
+pub mod fast_add;
 pub mod filter;
 pub mod filter_scope;
 pub mod fusion;

@@ -40,6 +40,9 @@ pub struct AddOptions {
     /// `metadata.expiration_date`.
     #[serde(alias = "expiration_date")]
     pub expiration_date: Option<String>,
+    /// `"fast"` or `"exact"`: how this call finds the memories its update decision sees (default: the
+    /// config's `pipeline`).
+    pub pipeline: Option<super::fast_add::Pipeline>,
 }
 
 impl AddOptions {

@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::error::{MemoryError, Result};
+use super::fast_add::Pipeline;
 use super::filter::Filter;
 use super::identity::{content_hash, new_id};
 use super::lifecycle::write::WriteLifecycle;
@@ -36,8 +37,21 @@ pub(crate) struct Destination {
     pub(crate) centroid: Option<Vec<f64>>,
 }
 
+/// Extracted facts, and (fact, who said it) where the model tells.
+pub(crate) type Extracted = (Vec<String>, Vec<(String, String)>);
+
+/// Gives each new memory of `changes` the speaker its fact was attributed to (unless the caller set one).
+pub(crate) fn attribute(changes: &mut Changeset, attributions: &[(String, String)]) {
+    for memory in &mut changes.upserts {
+        let said = attributions.iter().find(|(text, _)| *text == memory.item.memory);
+        if let Some((_, who)) = said.filter(|_| memory.item.lifecycle.attributed_to.is_none()) {
+            memory.item.lifecycle.attributed_to = Some(who.clone());
+        }
+    }
+}
+
 /// Facts and their unit vectors (`None` when no embedder is configured); texts whose embedding failed are absent.
-type Embedded = HashMap<String, Option<Vec<f32>>>;
+pub(crate) type Embedded = HashMap<String, Option<Vec<f32>>>;
 
 fn event(kind: EventKind, item: &MemoryItem, old: Option<String>, new: Option<String>) -> MemoryEvent {
     let metadata = (kind != EventKind::None).then(|| item.metadata.clone());
@@ -62,6 +76,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         };
         let write = options.lifecycle().check(self.now_ms())?;
         self.load_scope(&scope).await?;
+        self.settle_quietly().await;
         let filter = parse_filter(&filters)?;
         let metadata = options.stored_metadata()?;
         let to = Destination { centroid: self.centroid(&scope), scope: scope.clone(), metadata, write };
@@ -74,7 +89,13 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             let texts = messages.into_iter().filter(|m| m.role != "system").map(|m| (m.content, m.role)).collect();
             return self.add_verbatim(texts, &to, result).await;
         }
-        let vector_path = self.infer(&messages, &to, &filter, options, result);
+        let fast = options.pipeline.unwrap_or(self.pipeline) == Pipeline::Fast && self.embedder.is_configured();
+        let vector_path = async {
+            match fast {
+                true => self.infer_fast(&messages, &to, &filter, options, result).await,
+                false => self.infer(&messages, &to, &filter, options, result).await,
+            }
+        };
         let (outcome, graph) = if self.graph_enabled() {
             let (outcome, graph) = futures_util::future::join(vector_path, self.extract_graph(&messages)).await;
             (outcome, Some(graph))
@@ -92,8 +113,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         Ok(result)
     }
 
-    /// The vector path of an inferring `add()`: extraction, embedding, neighbours, decision. Returns the
-    /// events and the writes, not yet committed.
+    /// The vector path of an inferring `add()` by the exact pipeline: extraction, embedding, neighbours,
+    /// decision. Returns the events and the writes, not yet committed.
     async fn infer(
         &self,
         messages: &[Message],
@@ -102,11 +123,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         options: &AddOptions,
         mut result: AddResult,
     ) -> Result<(AddResult, Changeset)> {
-        let system =
-            options.prompt.as_deref().filter(|p| !p.trim().is_empty()).unwrap_or(&self.prompts.fact_extraction);
-        let (input, shape) = (extraction_input(messages), reply_schema::facts());
-        let reply = self.llm.generate(&LlmRequest::json(system, &input, &shape)).await;
-        let (facts, attributions) = match reply.and_then(|text| parse_extraction(&text)) {
+        let (facts, attributions) = match self.extract(messages, options).await {
             Ok(parsed) => parsed,
             Err(why) => {
                 result.warnings.push(AddWarning::caused_by(WarningCode::ExtractionFailed, &why));
@@ -115,13 +132,36 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         };
         let keep = |item: &MemoryItem| filter.as_ref().is_none_or(|f| f.matches(item));
         let (result, mut changes) = self.merge_facts(facts, to, &keep, result).await?;
-        for memory in &mut changes.upserts {
-            let said = attributions.iter().find(|(text, _)| *text == memory.item.memory);
-            if let Some((_, who)) = said.filter(|_| memory.item.lifecycle.attributed_to.is_none()) {
-                memory.item.lifecycle.attributed_to = Some(who.clone());
-            }
-        }
+        attribute(&mut changes, &attributions);
         Ok((result, changes))
+    }
+
+    /// The extraction call: the facts in `messages`, and who said each (where the model tells).
+    pub(crate) async fn extract(&self, messages: &[Message], options: &AddOptions) -> Result<Extracted> {
+        let system =
+            options.prompt.as_deref().filter(|p| !p.trim().is_empty()).unwrap_or(&self.prompts.fact_extraction);
+        let (input, shape) = (extraction_input(messages), reply_schema::facts());
+        let reply = self.llm.generate(&LlmRequest::json(system, &input, &shape)).await?;
+        parse_extraction(&reply)
+    }
+
+    /// The update decision over `facts` and the `shown` memories: its operations and the planner's
+    /// warnings, or the error of the call or of its reply.
+    pub(crate) async fn decide(
+        &self,
+        facts: &[String],
+        shown: &[StoredMemory],
+        scope: &Scope,
+    ) -> Result<(Vec<Op>, Vec<AddWarning>)> {
+        let existing: Vec<(String, String)> =
+            shown.iter().enumerate().map(|(i, m)| (i.to_string(), m.item.memory.clone())).collect();
+        let (input, shape) = (decision_input(&existing, facts), reply_schema::decisions());
+        let reply = self.llm.generate(&LlmRequest::json(&self.prompts.update_decision, &input, &shape)).await?;
+        let decisions = parse_decisions(&reply)?;
+        let now = self.now_iso();
+        let live_in_scope = |item: &MemoryItem| scope.contains(&item.scope) && item.lifecycle.is_live(&now);
+        let in_scope_with_hash = |hash: &str| self.index.borrow().find_by_hash(hash, &live_in_scope).cloned();
+        Ok(plan(decisions, shown, in_scope_with_hash))
     }
 
     /// Merges new `facts` into `to`'s scope as `add()` does: exact duplicates become NONE events, the rest are
@@ -145,22 +185,15 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let now = self.now_iso();
         let in_scope = |item: &MemoryItem| scope.contains(&item.scope) && item.lifecycle.is_live(&now) && keep(item);
         let shown = self.neighbours(&facts, &embedded, scope, &in_scope).await?;
-        let existing: Vec<(String, String)> =
-            shown.iter().enumerate().map(|(i, m)| (i.to_string(), m.item.memory.clone())).collect();
-        let (input, shape) = (decision_input(&existing, &facts), reply_schema::decisions());
-        let reply = self.llm.generate(&LlmRequest::json(&self.prompts.update_decision, &input, &shape)).await;
-        let decisions = match reply.and_then(|text| parse_decisions(&text)) {
-            Ok(decisions) => decisions,
+        let (ops, warnings) = match self.decide(&facts, &shown, scope).await {
+            Ok(decided) => decided,
             Err(why) => {
                 result.warnings.push(AddWarning::caused_by(WarningCode::DecisionFailed, &why));
                 return Ok((result, Changeset::default()));
             }
         };
-        let live_in_scope = |item: &MemoryItem| scope.contains(&item.scope) && item.lifecycle.is_live(&now);
-        let in_scope_with_hash = |hash: &str| self.index.borrow().find_by_hash(hash, &live_in_scope).cloned();
-        let (ops, warnings) = plan(decisions, &shown, in_scope_with_hash);
         result.warnings.extend(warnings);
-        self.apply(ops, embedded, to, result).await
+        self.apply(ops, embedded, to, result, false).await
     }
 
     /// `infer: false`: each (text, role) becomes a memory as it is.
@@ -220,7 +253,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Embeds `texts` in one request; if that fails, one by one, skipping (and reporting) failures.
     /// A vector of the wrong length is a configuration error, not a passing failure: it fails the call.
-    async fn embed_all(&self, texts: &[String], warnings: &mut Vec<AddWarning>) -> Result<Embedded> {
+    pub(crate) async fn embed_all(&self, texts: &[String], warnings: &mut Vec<AddWarning>) -> Result<Embedded> {
         let mut embedded = Embedded::new();
         if !self.embedder.is_configured() {
             return Ok(texts.iter().map(|text| (text.clone(), None)).collect());
@@ -274,13 +307,16 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         Ok(shown)
     }
 
-    /// Embeds rewritten texts (one batch), then stages every operation, to be committed at once.
-    async fn apply(
+    /// Embeds rewritten texts (one batch), then stages every operation, to be committed at once. With
+    /// `may_defer` (the fast pipeline) and a host that settles vectors later, rewritten texts are staged
+    /// without a vector instead, and noted (see `fast_add::deferred`).
+    pub(crate) async fn apply(
         &self,
         ops: Vec<Op>,
         mut embedded: Embedded,
         to: &Destination,
         mut result: AddResult,
+        may_defer: bool,
     ) -> Result<(AddResult, Changeset)> {
         let mut seen = HashSet::new();
         let rewritten: Vec<String> = ops
@@ -291,8 +327,15 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             })
             .filter(|text| seen.insert(text.clone()))
             .collect();
-        embedded.extend(self.embed_all(&rewritten, &mut result.warnings).await?);
-        let changes = self.stage(ops, &embedded, to, &mut result);
+        let defer = may_defer && !rewritten.is_empty() && self.may_defer_vectors();
+        match defer {
+            true => embedded.extend(rewritten.iter().map(|text| (text.clone(), None))),
+            false => embedded.extend(self.embed_all(&rewritten, &mut result.warnings).await?),
+        }
+        let mut changes = self.stage(ops, &embedded, to, &mut result);
+        if defer {
+            self.note_unsettled(&mut changes, &rewritten);
+        }
         Ok((result, changes))
     }
 

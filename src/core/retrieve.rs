@@ -62,10 +62,15 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             return self.agentic_search(text, read).await;
         }
         self.load_scope(&read.scope).await?;
-        let vector = match method {
-            Method::Keyword => None,
-            _ => Some(self.embed_for_index(text).await?),
+        let query = async {
+            match method {
+                Method::Keyword => Ok(None),
+                _ => self.embed_for_index(text).await.map(Some),
+            }
         };
+        // Vectors `add()` left to settle are embedded beside the query, so no result ranks without one.
+        let ((), vector) = futures_util::future::join(self.settle_quietly(), query).await;
+        let vector = vector?;
         let remote = self.remote_ranking(vector.as_deref(), method, read).await?;
         let ranking = self.rank(text, vector.as_deref(), remote.as_ref(), method, read)?;
         Ok(self.respond(text, ranking, method, read))
@@ -162,6 +167,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     pub async fn search_by_vector(&self, embedding: Vec<f32>, read: &Read) -> Result<SearchResponse> {
         let vector = self.fit_given(embedding)?;
         self.load_scope(&read.scope).await?;
+        self.settle_quietly().await;
         let remote = self.remote_ranking(Some(&vector), Method::Vector, read).await?;
         let now = self.now_iso();
         let keep = |item: &MemoryItem| read.keeps(item, &now);

@@ -184,6 +184,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     pub async fn export(&self, scope: Scope) -> Result<String> {
         let scope = if scope == Scope::default() { scope } else { scope.validated()? };
         self.load_scope(&scope).await?;
+        self.settle_quietly().await;
         let items: Vec<MemoryItem> = {
             let index = self.index.borrow();
             index.list(usize::MAX, &|item| scope.contains(&item.scope)).into_iter().map(|m| m.item.clone()).collect()

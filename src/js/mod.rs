@@ -49,6 +49,7 @@ pub struct Memory {
 impl Memory {
     fn over(engine: Rc<Engine>, config: &ResolvedConfig) -> Self {
         let writer = Writer::new(engine.clone(), config.background, tiers::present);
+        engine.defer_vectors(true); // settled right after add() resolves (see `add`)
         Memory { engine, writer }
     }
 }
@@ -159,7 +160,12 @@ impl Memory {
             }
             let messages: Value = serde_wasm_bindgen::from_value(messages)
                 .map_err(|_| MemoryError::InvalidInput("messages must be a string or an array of messages".into()))?;
-            engine.add(&messages, &options).await
+            let added = engine.add(&messages, &options).await;
+            if engine.has_unsettled_vectors() {
+                let engine = engine.clone();
+                wasm_bindgen_futures::spawn_local(async move { engine.settle_quietly().await });
+            }
+            added
         })
     }
 

@@ -423,7 +423,18 @@ export interface AddOptions extends Scope, WriteLifecycleOptions {
    * `showExpired`, but kept (`get` returns them; `update(id, {expirationDate: null})` brings them back). Stored
    * as `metadata.expiration_date`. `ttl` / `expiresAt` delete instead. */
   expirationDate?: string | null;
+  /** This call's pipeline, instead of the config's (see `MemoryConfig.pipeline`). */
+  pipeline?: Pipeline;
 }
+
+/**
+ * How `add()` finds the memories its update decision sees. `"fast"` (default): the conversation's sentences
+ * are embedded while the facts are extracted, and the decision is sent while the facts are embedded — two
+ * model round trips; texts the decision rewrites get their vectors right after `add()` resolves (every search
+ * waits for them). `"exact"`: seed 000's order — extract, embed the facts, show each fact's nearest memories —
+ * three round trips, four with rewrites.
+ */
+export type Pipeline = "fast" | "exact";
 
 /** `update(memoryId, options)`: what to change; at least one of `text`, `metadata`, `expirationDate`. */
 export interface UpdateOptions {
@@ -1049,6 +1060,8 @@ export interface MemoryConfig {
   historyStore?: { provider: string; config?: { [key: string]: JsonValue } };
   /** mem0: keep no history records (`history()` then returns `[]`). Default `false`. */
   disableHistory?: boolean;
+  /** `add()`'s pipeline. Default `"fast"`. */
+  pipeline?: Pipeline;
   /** mem0 2.x: replaces the fact-extraction prompt (as `customPrompts.factExtraction`; not both). */
   customPrompt?: string;
   /** mem0 3.x: instructions added to the fact-extraction prompt. */

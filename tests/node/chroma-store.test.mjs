@@ -127,7 +127,7 @@ test("update re-embeds in Chroma; delete, deleteAll and reset remove the vectors
 });
 
 test("seed 000 §15 case 41: Memory works with a custom vector store (ChromaDB)", T, async () => {
-  const { memory, name } = chromaMemory();
+  const { memory, name } = chromaMemory({ pipeline: "exact" }); // the decision's id "0" is the exact pipeline's
   server.script([
     { kind: "chat", match: [EXTRACT], reply: { facts: ["Name is Alice", "Works at Acme as a data scientist"] } },
     { kind: "chat", match: [DECIDE], reply: { memory: [

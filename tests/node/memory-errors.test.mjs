@@ -35,8 +35,8 @@ async function assertNothingStored(mem, scope = { userId: "u" }) {
 }
 
 describe("add() degrades gracefully", () => {
-  test("LLM down (503 on every attempt): empty results + EXTRACTION_FAILED, no throw (case 36)", T, async () => {
-    const mem = makeMemory(server);
+  test("LLM down (503 on every attempt): empty results + EXTRACTION_FAILED, no throw (exact pipeline; case 36)", T, async () => {
+    const mem = makeMemory(server, { pipeline: "exact" });
     server.script({ kind: "chat", match: EXTRACT, status: 503 });
     const res = await mem.add("I like chess", { userId: "u" });
     assertAddResult(res);
@@ -91,8 +91,8 @@ describe("add() degrades gracefully", () => {
     });
   }
 
-  test("embedding fails for 1 of 3 facts: the other 2 are stored, EMBEDDING_FAILED reported (case 37)", T, async () => {
-    const mem = makeMemory(server);
+  test("embedding fails for 1 of 3 facts: the other 2 are stored, EMBEDDING_FAILED reported (exact pipeline; case 37)", T, async () => {
+    const mem = makeMemory(server, { pipeline: "exact" });
     const facts = ["User likes chess", "User owns a boat", "User speaks French"];
     const good = ["User likes chess", "User speaks French"];
     server.script([
@@ -109,8 +109,8 @@ describe("add() degrades gracefully", () => {
     assert.deepEqual(texts((await mem.getAll({ userId: "u" })).results), good);
   });
 
-  test("every fact failing to embed: no decision call, all skipped", T, async () => {
-    const mem = makeMemory(server);
+  test("every fact failing to embed: no decision call, all skipped (exact pipeline)", T, async () => {
+    const mem = makeMemory(server, { pipeline: "exact" });
     server.script([{ kind: "embedding", match: "User", status: 400 }, extraction("two facts", ["User likes a", "User likes b"])]);
     const res = await mem.add("two facts", { userId: "u" });
     assert.deepEqual(res.results, []);

@@ -27,8 +27,8 @@ const server = scriptedServer();
 const sortedInputs = (req) => [...req.body.input].sort();
 
 describe("update intelligence", () => {
-  test("re-adding an existing fact gives NONE without a decision call or embedding (case 14)", T, async () => {
-    const mem = makeMemory(server);
+  test("re-adding an existing fact gives NONE without a decision call or embedding (exact pipeline; case 14)", T, async () => {
+    const mem = makeMemory(server, { pipeline: "exact" });
     server.script([
       extraction("I like Python", ["User likes Python"]),
       decision("User likes Python", addsFor(["User likes Python"]), { times: 1 }),
@@ -124,8 +124,8 @@ describe("update intelligence", () => {
     ]);
   });
 
-  test("one add can UPDATE, DELETE and ADD; rewritten texts are embedded in one second batch (case 18)", T, async () => {
-    const mem = makeMemory(server);
+  test("one add can UPDATE, DELETE and ADD; rewritten texts are embedded in one second batch (exact pipeline; case 18)", T, async () => {
+    const mem = makeMemory(server, { pipeline: "exact" });
     const seeded = await seed(mem, server, ["User lives in NYC", "User is vegetarian"], { userId: "u" });
     const facts = ["User lives in NYC and Boston", "User is no longer vegetarian", "User has a dog", "User enjoys hiking"];
     server.script([
@@ -156,8 +156,8 @@ describe("update intelligence", () => {
     assert.deepEqual(sortedInputs(embeds[1]), ["User enjoys mountain hiking", "User lives in Boston"]);
   });
 
-  test("a 10-fact add makes exactly 2 chat requests and at most 2 embedding requests", T, async () => {
-    const mem = makeMemory(server);
+  test("a 10-fact add makes exactly 2 chat requests and at most 2 embedding requests (exact pipeline)", T, async () => {
+    const mem = makeMemory(server, { pipeline: "exact" });
     const words = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
     const facts = words.map((w) => `User has hobby number ${w}`);
     server.script([extraction("ten facts please", facts), decision(facts, addsFor(facts))]);

@@ -57,7 +57,7 @@ describe("custom JS models", () => {
   test("generate and embed callbacks run the whole memory with the network never touched", T, async () => {
     const model = localModel();
     const attempts = await withoutNetwork(async () => {
-      const mem = new Memory(customConfig(model));
+      const mem = new Memory(customConfig(model, { pipeline: "exact" }));
       const res = await mem.add("I like tea and I like chess", { userId: "u" });
       assert.deepEqual(res.warnings, []);
       assert.deepEqual(

@@ -178,6 +178,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     pub async fn share(&self, from: &Scope, to: &Scope, pattern: &str) -> Result<usize> {
         let (from, to, glob) = (from.clone().validated()?, to.clone().validated()?, Glob::parse(pattern)?);
         self.load_scope(&to).await?;
+        self.settle_quietly().await;
         let now = self.now_iso();
         let matching = |item: &MemoryItem| {
             item.scope == from

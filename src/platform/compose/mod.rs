@@ -90,6 +90,7 @@ impl Parts {
             MemoryEngine::new_with_index(self.llm, self.embedder, self.storage, config.prompts.clone(), self.index);
         engine.set_lifecycle(config.lifecycle);
         engine.set_keep_history(config.keep_history);
+        engine.set_pipeline(config.pipeline);
         engine.set_boundary(config.boundary);
         engine.set_clock(clock);
         engine.set_token_counter(self.tokens);
@@ -109,6 +110,7 @@ impl Parts {
             MemoryEngine::open_with_index(self.llm, self.embedder, self.storage, prompts, self.index).await?;
         engine.set_lifecycle(config.lifecycle);
         engine.set_keep_history(config.keep_history);
+        engine.set_pipeline(config.pipeline);
         engine.set_boundary(config.boundary);
         engine.set_clock(clock);
         engine.set_token_counter(self.tokens);

@@ -28,6 +28,7 @@ pub use crate::core::config::{invalid, non_empty, provider_options, unknown_prov
 use crate::core::config::{vector_store_settings, CustomPrompts, Prompts, VectorStoreSettings};
 use crate::core::conversations::{BoundaryOptions, BoundarySettings};
 use crate::core::error::Result;
+use crate::core::fast_add::Pipeline;
 use crate::core::lifecycle::settings::{ImportanceOptions, LimitOptions};
 use crate::core::lifecycle::LifecycleSettings;
 use crate::http::RetryPolicy;
@@ -60,6 +61,8 @@ pub struct MemoryConfig {
     pub boundary: Option<BoundaryOptions>,
     /// `{debounceMs, concurrency}`: the background writer behind `flush()`.
     pub background: Option<crate::core::tiers::BackgroundOptions>,
+    /// `"fast"` (the default) or `"exact"`: how `add()` finds the memories its update decision sees.
+    pub pipeline: Option<Pipeline>,
     /// mem0's config keys, read by `mem0`: `version`, `historyDbPath` and `historyStore` (its SQLite
     /// history; not applicable here), `disableHistory`, `customPrompt`, `customInstructions`,
     /// `enableGraph`, `graphStore`.
@@ -147,6 +150,8 @@ pub struct ResolvedConfig {
     pub background: crate::core::tiers::BackgroundSettings,
     /// False with mem0's `disableHistory`.
     pub keep_history: bool,
+    /// `pipeline`.
+    pub pipeline: Pipeline,
 }
 
 fn openai_default() -> ProviderConfig {
@@ -204,6 +209,7 @@ impl MemoryConfig {
                 (retry.max_retries, retry.base_delay_ms, retry.max_delay_ms),
             )?,
             keep_history: !self.disable_history.unwrap_or(false),
+            pipeline: self.pipeline.unwrap_or_default(),
         })
     }
 }
