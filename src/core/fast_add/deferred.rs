@@ -4,8 +4,6 @@
 //! noted text in one request and writes the vectors; the JS binding starts it as soon as `add()` resolves,
 //! and every search, `recall`, export and `add` awaits it first, so none of them ranks without a vector.
 
-use std::collections::BTreeMap;
-
 use serde_json::Value;
 
 use crate::core::error::Result;
@@ -60,9 +58,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
     }
 
-    /// Embeds every text waiting for its vector (one request) and writes the vectors of the memories that
-    /// still hold that text; the rest are forgotten. Waits for a settle already running. On failure the texts
-    /// keep waiting, for the next call.
+    /// Embeds every text waiting for its vector (one request; one per text if that fails) and writes the
+    /// vectors of the memories that still hold that text; the rest are forgotten. Waits for a settle already
+    /// running. When no text could be embedded, they all keep waiting, for the next call.
     pub async fn settle_vectors(&self) -> Result<()> {
         if !self.deferred.enabled.get() {
             return Ok(());
@@ -82,14 +80,17 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let mut texts: Vec<String> = pending.values().cloned().collect();
         texts.sort();
         texts.dedup();
-        let vectors = self.embedder.embed(&texts).await?;
-        let vectors = texts.into_iter().zip(vectors).collect::<BTreeMap<_, _>>();
+        let embedded = self.embed_all(&texts, &mut Vec::new()).await?;
+        if embedded.is_empty() {
+            return Ok(()); // the embedder is unreachable: everything keeps waiting
+        }
         let mut changes = Changeset::default();
         for (id, text) in &pending {
             changes.side.push(SideWrite::delete(KIND, id));
+            // A text the embedder refuses on its own while others pass stays keyword-only, not retried forever.
+            let Some(Some(vector)) = embedded.get(text) else { continue };
             let Some(mut memory) = self.indexed(id).filter(|m| m.item.memory == *text) else { continue };
-            let Some(vector) = vectors.get(text) else { continue };
-            memory.embedding = Some(self.fit_index(vector.clone())?);
+            memory.embedding = Some(vector.clone());
             changes.upserts.push(memory);
         }
         self.commit(changes).await?;

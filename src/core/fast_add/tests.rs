@@ -186,3 +186,40 @@ fn a_failed_conversation_embedding_falls_back_to_the_exact_path() {
     assert!(result.warnings.is_empty(), "{:?}", result.warnings);
     assert_eq!(doubles.embedder.requests(), 2, "the failed conversation, then the facts");
 }
+
+#[test]
+fn a_rewrite_the_embedder_refuses_stays_keyword_only_and_an_unreachable_embedder_keeps_all_waiting() {
+    let doubles = Doubles {
+        llm: ScriptedLlm::new(),
+        embedder: crate::core::testing::Letters::new(26).failing_on("poison"),
+        storage: KeepingStorage::new(),
+    };
+    let engine = doubles.engine();
+    engine.defer_vectors(true);
+    let earlier =
+        json!([{"role": "user", "content": "User lives in Paris"}, {"role": "user", "content": "User likes tea"}]);
+    block_on(engine.add(&earlier, &AddOptions { infer: Some(false), ..alice() })).unwrap();
+    doubles.llm.respond_with(|request| match request.reply.map(|shape| shape.name) {
+        Some("record_facts") => json!({"facts": ["User moved to Berlin", "User likes herbal tea"]}).to_string(),
+        _ => json!({"memory": [
+            {"id": "0", "event": "UPDATE", "text": "User lives in Berlin"},
+            {"id": "1", "event": "UPDATE", "text": "User likes poison-free herbal tea"}
+        ]})
+        .to_string(),
+    });
+    let result = block_on(engine.add(&json!("I moved to Berlin. I like herbal tea."), &alice())).unwrap();
+    let id_of = |needle: &str| result.results.iter().find(|e| e.memory.contains(needle)).unwrap().id.clone();
+    let (berlin, poison) = (id_of("Berlin"), id_of("poison"));
+    block_on(engine.settle_vectors()).unwrap();
+    assert!(engine.index.borrow().vector(&berlin).is_some());
+    assert!(engine.index.borrow().vector(&poison).is_none(), "refused on its own: keyword-only");
+    assert!(!engine.has_unsettled_vectors(), "and not retried");
+    assert!(block_on(engine.side_records("vectors-pending")).unwrap().is_empty());
+
+    let doubles = Doubles { embedder: crate::core::testing::Letters::new(26).failing_on("User"), ..doubles };
+    let engine = block_on(doubles.open()).unwrap();
+    engine.defer_vectors(true);
+    engine.deferred.pending.borrow_mut().insert(berlin.clone(), "User lives in Berlin".into());
+    block_on(engine.settle_vectors()).unwrap();
+    assert!(engine.has_unsettled_vectors(), "nothing could be embedded: it keeps waiting");
+}
