@@ -135,7 +135,10 @@ async fn upgrades_from(version: u32) {
     old_database(db, version, &vector).await;
     let engine = engine(db).await;
     engine.enable_graph().await.unwrap();
-    assert_eq!(layout(db).await, json!([SCHEMA_VERSION, ["graph", "history", "memories", "side"], [KEY_INDEX]]));
+    assert_eq!(
+        layout(db).await,
+        json!([SCHEMA_VERSION, ["graph", "history", "memories", "side", "vectors"], [KEY_INDEX]])
+    );
 
     let item: MemoryItem = serde_json::from_value(old_memory()).unwrap();
     assert_eq!(item.lifecycle, Lifecycle::default(), "no lifecycle fields: the defaults");

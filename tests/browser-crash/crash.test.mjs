@@ -2,8 +2,9 @@
 // never a downloaded browser). A page starts 50 concurrent `infer: false` adds; after some have resolved,
 // either the renderer crashes (CDP `Page.crash`) or the whole browser is SIGKILLed. A fresh page (or a
 // fresh browser on the same profile directory, so the same IndexedDB) then scans what is left: the raw
-// object stores, `exportMemories`, `getAll` and a search per memory must agree, every memory has its ADD,
-// no history record is orphaned, and no add that had resolved before the crash is lost.
+// object stores, `exportMemories`, `getAll` and a search per memory must agree, every memory has its ADD
+// and its vector row in the `vectors` store (and every row its memory), no history record is orphaned, and
+// no add that had resolved before the crash is lost.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
@@ -48,10 +49,14 @@ function scan(page, dbName) {
       request.onerror = () => reject(request.error);
       request.onsuccess = () => {
         const db = request.result;
-        const tx = db.transaction(["memories", "history"], "readonly");
+        const tx = db.transaction(["memories", "history", "vectors"], "readonly");
         const out = {};
+        tx.objectStore("vectors").getAll().onsuccess = (e) => (out.vectors = e.target.result.map((c) =>
+          ({ chunk: c.chunk, ids: JSON.parse(c.ids), whole: c.vectors.length === JSON.parse(c.ids).length * c.dim && c.dim > 0 })));
+        // Vectors live in the `vectors` chunks (schema 5): a record names its chunk, which must hold its row.
         tx.objectStore("memories").getAll().onsuccess = (e) => (out.memories = e.target.result.map((m) =>
-          ({ id: m.id, memory: m.memory, embedded: m.embedding instanceof Uint8Array && m.embedding.length > 0 })));
+          ({ id: m.id, memory: m.memory, inline: m.embedding !== undefined,
+            embedded: out.vectors.some((c) => c.chunk === m.chunk && c.whole && c.ids.includes(m.id)) })));
         tx.objectStore("history").getAll().onsuccess = (e) => (out.history = e.target.result.map((h) =>
           ({ id: h.id, memoryId: h.memoryId, event: h.event })));
         tx.oncomplete = () => (db.close(), resolve(out));
@@ -123,7 +128,9 @@ async function crashRun(t, mode, threshold) {
   assert.deepEqual([...ids].sort(), seen.raw.memories.map((m) => m.id).sort(), "export == raw memories store");
   assert.deepEqual(history.map((r) => r.id).sort(), seen.raw.history.map((r) => r.id).sort(), "export == raw history store");
   assert.deepEqual([...seen.all].sort(), [...ids].sort(), "getAll (the search index) == exported memories");
-  assert.ok(seen.raw.memories.every((m) => m.embedded), "every stored memory has its embedding");
+  assert.ok(seen.raw.memories.every((m) => m.embedded && !m.inline), "every stored memory has its vector in its chunk");
+  const rows = seen.raw.vectors.flatMap((c) => c.ids);
+  assert.deepEqual([...rows].sort(), [...ids].sort(), "one vector row per stored memory, none left without its record");
 
   // Whole adds or nothing: each memory is one of the 50 texts, once, with exactly one history record, an ADD.
   const texts = memories.map((m) => m.memory);

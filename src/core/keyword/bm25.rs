@@ -2,6 +2,7 @@
 //! (every commit) and its corpus statistics are taken over the searched scope at query time, so one
 //! user's memories never shift another user's scores.
 
+use std::cell::{OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
 
 use super::tokenizer::tokenize;
@@ -25,24 +26,95 @@ struct Doc {
     len: u32,
 }
 
-/// The keyword index: memory id → terms, and term → ids of the memories containing it.
+/// The keyword index: memory id → terms, and term → ids of the memories containing it. Texts are only
+/// noted until the first read ([`KeywordIndex::search`], `len`, …), which tokenizes them all: opening a
+/// large memory costs no tokenizing until a keyword search needs it.
 #[derive(Debug, Default)]
 pub struct KeywordIndex {
+    /// Texts not indexed yet: id → (insertion order, text).
+    pending: RefCell<HashMap<String, (u64, String)>>,
+    terms: OnceCell<Terms>,
+    next_seq: u64,
+}
+
+/// The inverted index itself.
+#[derive(Debug, Default)]
+struct Terms {
     docs: HashMap<String, Doc>,
     postings: HashMap<String, HashSet<String>>,
-    next_seq: u64,
 }
 
 impl KeywordIndex {
     /// Indexes (or re-indexes) the text of memory `id`.
     pub fn upsert(&mut self, id: &str, text: &str) {
-        let seq = match self.remove_doc(id) {
-            Some(doc) => doc.seq,
-            None => {
-                self.next_seq += 1;
-                self.next_seq
-            }
+        let seq = self.next_seq + 1;
+        let seq = match self.terms.get_mut() {
+            Some(terms) => terms.upsert(id, text, seq),
+            None => match self.pending.get_mut().get_mut(id) {
+                Some((kept, held)) => {
+                    text.clone_into(held);
+                    *kept
+                }
+                None => {
+                    self.pending.get_mut().insert(id.to_owned(), (seq, text.to_owned()));
+                    seq
+                }
+            },
         };
+        self.next_seq = self.next_seq.max(seq);
+    }
+
+    /// Forgets memory `id`.
+    pub fn remove(&mut self, id: &str) {
+        match self.terms.get_mut() {
+            Some(terms) => drop(terms.remove_doc(id)),
+            None => drop(self.pending.get_mut().remove(id)),
+        }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        *self = Self::default();
+    }
+
+    /// The index, built from the noted texts on first use.
+    fn terms(&self) -> &Terms {
+        self.terms.get_or_init(|| {
+            let mut terms = Terms::default();
+            for (id, (seq, text)) in self.pending.take() {
+                terms.upsert(&id, &text, seq);
+            }
+            terms
+        })
+    }
+
+    /// How many memories are indexed.
+    pub fn len(&self) -> usize {
+        self.terms().docs.len()
+    }
+
+    /// True when nothing is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// How many distinct terms are indexed.
+    pub fn term_count(&self) -> usize {
+        self.terms().postings.len()
+    }
+
+    /// Up to `limit` memories passing `keep` that share a term with `query`, best BM25 score first.
+    /// Document count, average length and document frequencies are those of the memories passing
+    /// `corpus` (the scope searched); `keep` (scope and filters) should be narrower.
+    pub fn search(&self, query: &str, limit: usize, corpus: IdPredicate, keep: IdPredicate) -> Vec<(f64, &str)> {
+        self.terms().search(query, limit, corpus, keep)
+    }
+}
+
+impl Terms {
+    /// Indexes the text of memory `id`; a new one gets insertion order `seq`. Returns the order it has.
+    fn upsert(&mut self, id: &str, text: &str, seq: u64) -> u64 {
+        let seq = self.remove_doc(id).map_or(seq, |doc| doc.seq);
         let terms = tokenize(text);
         let mut counts: HashMap<String, u32> = HashMap::new();
         for term in &terms {
@@ -53,11 +125,7 @@ impl KeywordIndex {
         }
         let len = u32::try_from(terms.len()).unwrap_or(u32::MAX);
         self.docs.insert(id.to_owned(), Doc { seq, counts, len });
-    }
-
-    /// Forgets memory `id`.
-    pub fn remove(&mut self, id: &str) {
-        self.remove_doc(id);
+        seq
     }
 
     fn remove_doc(&mut self, id: &str) -> Option<Doc> {
@@ -73,30 +141,7 @@ impl KeywordIndex {
         Some(doc)
     }
 
-    /// Forgets everything.
-    pub fn clear(&mut self) {
-        *self = Self::default();
-    }
-
-    /// How many memories are indexed.
-    pub fn len(&self) -> usize {
-        self.docs.len()
-    }
-
-    /// True when nothing is indexed.
-    pub fn is_empty(&self) -> bool {
-        self.docs.is_empty()
-    }
-
-    /// How many distinct terms are indexed.
-    pub fn term_count(&self) -> usize {
-        self.postings.len()
-    }
-
-    /// Up to `limit` memories passing `keep` that share a term with `query`, best BM25 score first.
-    /// Document count, average length and document frequencies are those of the memories passing
-    /// `corpus` (the scope searched); `keep` (scope and filters) should be narrower.
-    pub fn search(&self, query: &str, limit: usize, corpus: IdPredicate, keep: IdPredicate) -> Vec<(f64, &str)> {
+    fn search(&self, query: &str, limit: usize, corpus: IdPredicate, keep: IdPredicate) -> Vec<(f64, &str)> {
         let mut terms = tokenize(query);
         terms.sort_unstable();
         terms.dedup();

@@ -95,3 +95,35 @@ fn cjk_and_accented_text_is_searchable() {
     assert_eq!(ranked(&index, "cafe\u{301}")[0].0, "cafe");
     assert!(ranked(&index, "cafe").is_empty(), "accents are kept, not folded");
 }
+
+#[test]
+fn texts_noted_before_the_first_read_rank_as_if_indexed_at_once() {
+    // Same writes twice: `eager` is read after each one (so it is built from the start), `lazy` only at the end.
+    let writes: [(&str, Option<&str>); 7] = [
+        ("a", Some("tea at noon")),
+        ("b", Some("green tea")),
+        ("c", Some("coffee")),
+        ("b", None),
+        ("b", Some("garden tea")), // removed and added again: now the newest
+        ("a", Some("tea garden")), // rewritten: keeps its (oldest) insertion order
+        ("c", None),
+    ];
+    let (mut eager, mut lazy) = (KeywordIndex::default(), KeywordIndex::default());
+    assert!(eager.is_empty());
+    for (id, text) in writes {
+        for index in [&mut eager, &mut lazy] {
+            match text {
+                Some(text) => index.upsert(id, text),
+                None => index.remove(id),
+            }
+        }
+        eager.len();
+    }
+    // a and b tie on "tea"; the older one (a) ranks first, whenever the index was built.
+    assert_eq!(ranked(&lazy, "tea"), ranked(&eager, "tea"));
+    assert_eq!(ranked(&lazy, "tea").iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+    assert_eq!((lazy.len(), lazy.term_count()), (eager.len(), eager.term_count()));
+    assert!(ranked(&lazy, "coffee").is_empty());
+    lazy.upsert("d", "coffee"); // after the build: indexed at once
+    assert_eq!(ranked(&lazy, "coffee").len(), 1);
+}

@@ -83,10 +83,26 @@ impl Arena {
         }
     }
 
-    /// Appends a zero row.
-    pub fn push(&mut self) {
+    /// Appends a row holding `vector` (of the arena's dimension), or a zero row. Written straight into
+    /// the new space: loading a large index appends every row once, and zeroing then overwriting it costs
+    /// two passes over fresh memory.
+    pub fn push(&mut self, vector: Option<&[f32]>) {
+        let (Some(vector), Some(dimension)) = (vector, self.dimension) else {
+            self.len += 1;
+            self.resize(self.len);
+            return;
+        };
+        let padding = self.stride - dimension;
+        if let Some(rows) = &mut self.f32 {
+            rows.extend_from_slice(vector);
+            rows.extend(std::iter::repeat_n(0.0, padding));
+        }
+        if let Some(int8) = &mut self.int8 {
+            let start = int8.codes.len();
+            int8.codes.resize(start + self.stride, 0);
+            int8.scales.push(encode(vector, &mut int8.codes[start..start + dimension]));
+        }
         self.len += 1;
-        self.resize(self.len);
     }
 
     /// Writes `vector` (of the arena's dimension) into row `slot`, or zeroes it.

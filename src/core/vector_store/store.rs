@@ -170,17 +170,19 @@ impl VectorStore for InMemoryVectorStore {
             None => NO_VECTOR,
         };
         let slot = match self.ids.get(&memory.item.id) {
-            Some(slot) => *slot as usize,
+            Some(slot) => {
+                self.arena.write(*slot as usize, vector.as_deref());
+                *slot as usize
+            }
             None => {
                 let slot = self.slots.len();
                 self.ids.insert(memory.item.id.clone(), slot as u32);
                 self.slots.push(None);
                 self.keys.push(REMOVED);
-                self.arena.push();
+                self.arena.push(vector.as_deref());
                 slot
             }
         };
-        self.arena.write(slot, vector.as_deref());
         // The vector lives in the arena only (one copy): records carry none, `vector()` reads it (and
         // dequantises it in int8 mode).
         memory.embedding = None;

@@ -1,35 +1,40 @@
-//! IndexedDB storage for browsers: memories (with their embeddings), history and the graph (graph memory)
-//! in one database. Each call writes in one readwrite transaction over all the stores, so it is kept whole
-//! or not at all; the memory reads everything once when it opens; other tabs hear about each write and
-//! re-read the memories it changed (not the graph: another tab's graph writes show after a reopen).
+//! IndexedDB storage for browsers: memories, their vectors (in chunks, see `chunk`), history and the graph
+//! (graph memory) in one database. Each call writes in one readwrite transaction over all the stores, so it
+//! is kept whole or not at all; the memory reads everything once when it opens (see `load`); other tabs
+//! hear about each write and re-read the memories it changed (not the graph: another tab's graph writes
+//! show after a reopen).
 
+mod chunk;
 mod connection;
 mod graph;
+mod load;
+mod migrate;
 mod outcome;
 mod persist;
 mod records;
 mod schema;
 mod side;
 mod tab_sync;
+mod vectors;
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
-use std::future::IntoFuture;
 use std::rc::{Rc, Weak};
 
 use idb::{ObjectStore, Query, TransactionMode};
 use wasm_bindgen::JsValue;
-use web_sys::IdbTransaction;
+use web_sys::{IdbObjectStore, IdbTransaction};
 
 use self::connection::Connection;
 use self::graph::{graph_from_js, GraphWrites};
 use self::outcome::{abandon, committed, from_idb};
-use self::records::{history_from_js, history_to_js, memory_from_js, memory_to_js};
-use self::schema::{BY_MEMORY, GRAPH, HISTORY, MEMORIES, SIDE};
+use self::records::{history_from_js, history_to_js, memory_to_js, place};
+use self::schema::{BY_MEMORY, GRAPH, HISTORY, MEMORIES, SIDE, VECTORS};
 use self::side::{kind_range, side_from_js, SideWrites};
 use self::tab_sync::{Notice, TabSync};
+use self::vectors::{Placement, VectorWrites};
 use crate::core::config::IndexedDbSettings;
-use crate::core::error::Result;
+use crate::core::error::{MemoryError, Result};
 use crate::core::graph::GraphRecord;
 use crate::core::side_records::SideRecord;
 use crate::core::storage::{Changeset, RemoteChange, RemoteListener, Storage};
@@ -39,7 +44,7 @@ pub use self::connection::open as open_database;
 pub use self::outcome::from_dom as error_from_dom_exception;
 pub use self::schema::{
     BY_KEY as KEY_INDEX, GRAPH as GRAPH_STORE, HISTORY as HISTORY_STORE, MEMORIES as MEMORIES_STORE,
-    VERSION as SCHEMA_VERSION,
+    VECTORS as VECTORS_STORE, VERSION as SCHEMA_VERSION,
 };
 
 /// A `Storage` in one IndexedDB database (`storage: {provider: "indexeddb", config: {dbName}}`).
@@ -55,6 +60,8 @@ struct Shared {
     listener: RefCell<Option<RemoteListener>>,
     inbox: RefCell<VecDeque<Notice>>,
     reading: Cell<bool>,
+    /// Which chunk holds each memory's vector (see `vectors`).
+    placement: RefCell<Placement>,
 }
 
 impl IndexedDbStorage {
@@ -66,6 +73,7 @@ impl IndexedDbStorage {
             listener: RefCell::new(None),
             inbox: RefCell::new(VecDeque::new()),
             reading: Cell::new(false),
+            placement: RefCell::default(),
         });
         let weak = Rc::downgrade(&shared);
         let sync = TabSync::join(&settings.db_name, move |notice| receive(&weak, notice));
@@ -78,18 +86,9 @@ impl Storage for IndexedDbStorage {
         if self.shared.persist.replace(false) {
             persist::request_persistence().await;
         }
-        let transaction = self.shared.connection.transaction(&[MEMORIES], TransactionMode::ReadOnly).await?;
-        let store = transaction.object_store(MEMORIES).map_err(|e| from_idb(&e, "nothing was read"))?;
-        let records = store.get_all(None, None).map_err(|e| from_idb(&e, "nothing was read"))?.await;
-        let mut memories: Vec<(StoredMemory, f64)> = records
-            .map_err(|e| from_idb(&e, "nothing was read"))?
-            .into_iter()
-            .filter_map(|record| skip_corrupt(MEMORIES, memory_from_js(record)))
-            .collect();
-        crate::core::sort::sort_by(&mut memories, |(a, a_order), (b, b_order)| {
-            a.item.created_at.cmp(&b.item.created_at).then(a_order.total_cmp(b_order))
-        });
-        Ok(memories.into_iter().map(|(memory, _)| memory).collect())
+        let (memories, placement) = load::load_all(&self.shared.connection).await?;
+        self.shared.placement.replace(placement);
+        Ok(memories)
     }
 
     async fn commit(&self, changes: &Changeset) -> Result<()> {
@@ -98,24 +97,35 @@ impl Storage for IndexedDbStorage {
         let history: Vec<JsValue> = changes.history.iter().map(history_to_js).collect::<Result<_>>()?;
         let graph = GraphWrites::encode(&changes.graph)?;
         let side = SideWrites::encode(&changes.side)?;
-        let transaction =
-            self.shared.connection.transaction(&[MEMORIES, HISTORY, GRAPH, SIDE], TransactionMode::ReadWrite).await?;
-        let stores = (transaction.object_store(MEMORIES), transaction.object_store(HISTORY));
-        let more = (transaction.object_store(GRAPH), transaction.object_store(SIDE));
+        let names = [MEMORIES, HISTORY, GRAPH, SIDE, VECTORS];
+        let transaction = self.shared.connection.transaction(&names, TransactionMode::ReadWrite).await?;
+        let stores: Vec<_> = names.iter().map(|name| transaction.object_store(name)).collect();
         let raw = IdbTransaction::from(transaction);
-        let (memory_store, history_store, graph_store, side_store) = match (stores, more) {
-            ((Ok(memories), Ok(history)), (Ok(graph), Ok(side))) => (memories, history, graph, side),
-            ((Err(error), _), _) | ((_, Err(error)), _) | (_, (Err(error), _)) | (_, (_, Err(error))) => {
-                return Err(abandon(&raw, &error))
-            }
+        let stores: Vec<ObjectStore> = match stores.into_iter().collect() {
+            Ok(stores) => stores,
+            Err(error) => return Err(abandon(&raw, &error)),
         };
-        let written = write(&memory_store, &history_store, &memories, &changes.deletes, &history)
-            .and_then(|()| graph.write(&graph_store))
-            .and_then(|()| side.write(&side_store));
+        let [memory_store, history_store, graph_store, side_store, vector_store] = &stores[..] else {
+            return Err(MemoryError::Storage("IndexedDB: a store is missing (nothing was written)".into()));
+        };
+        let vector_store = IdbObjectStore::from(vector_store.clone());
+        let planned = VectorWrites::plan(&vector_store, &self.shared.placement, changes).await;
+        let vectors =
+            match planned.and_then(|v| placed(&memories, &v).and_then(|()| v.write(&vector_store)).map(|()| v)) {
+                Ok(vectors) => vectors,
+                Err(error) => {
+                    let _ = raw.abort();
+                    return Err(error);
+                }
+            };
+        let written = write(memory_store, history_store, &memories, &changes.deletes, &history)
+            .and_then(|()| graph.write(graph_store))
+            .and_then(|()| side.write(side_store));
         if let Err(error) = written {
             return Err(abandon(&raw, &error));
         }
         committed(&raw).await?;
+        vectors.settle(&mut self.shared.placement.borrow_mut(), changes);
         let ids = changes.upserts.iter().map(|m| m.item.id.clone()).chain(changes.deletes.iter().cloned()).collect();
         self.sync.announce(&Notice { cleared: false, ids });
         Ok(())
@@ -128,7 +138,7 @@ impl Storage for IndexedDbStorage {
     }
 
     async fn clear(&self) -> Result<()> {
-        let stores = [MEMORIES, HISTORY, GRAPH, SIDE];
+        let stores = [MEMORIES, HISTORY, GRAPH, SIDE, VECTORS];
         let transaction = self.shared.connection.transaction(&stores, TransactionMode::ReadWrite).await?;
         let cleared = stores.map(|name| transaction.object_store(name).and_then(|store| store.clear()));
         let raw = IdbTransaction::from(transaction);
@@ -136,6 +146,7 @@ impl Storage for IndexedDbStorage {
             return Err(abandon(&raw, &error));
         }
         committed(&raw).await?;
+        self.shared.placement.borrow_mut().clear();
         self.sync.announce(&Notice { cleared: true, ids: Vec::new() });
         Ok(())
     }
@@ -164,6 +175,16 @@ impl Storage for IndexedDbStorage {
     fn watch(&self, listener: RemoteListener) {
         self.shared.listener.replace(Some(listener));
     }
+}
+
+/// Notes in each memory record the chunk its vector went to.
+fn placed(records: &[JsValue], vectors: &VectorWrites) -> Result<()> {
+    for (record, placed) in records.iter().zip(&vectors.placed) {
+        if let Some(placed) = placed {
+            place(record, placed.chunk)?;
+        }
+    }
+    Ok(())
 }
 
 /// Issues every write of one commit inside its transaction (the transaction, not this, decides success).
@@ -200,9 +221,12 @@ async fn read_history(connection: &Connection, key: Option<Query>) -> Result<Vec
 
 /// A decoded record, or `None` with a console warning for one that does not decode (it stays stored).
 fn skip_corrupt<T>(store: &str, decoded: std::result::Result<T, String>) -> Option<T> {
-    decoded
-        .map_err(|why| warn(&format!("memwasm: skipped a corrupt record in IndexedDB store \"{store}\": {why}")))
-        .ok()
+    decoded.map_err(|why| warn_corrupt(store, &why)).ok()
+}
+
+/// Warns that a stored value of `store` does not decode (it stays stored).
+fn warn_corrupt(store: &str, why: &str) {
+    warn(&format!("memwasm: skipped a corrupt record in IndexedDB store \"{store}\": {why}"));
 }
 
 fn warn(text: &str) {
@@ -220,7 +244,7 @@ fn receive(shared: &Weak<Shared>, notice: Notice) {
         loop {
             let next = shared.inbox.borrow_mut().pop_front();
             let Some(notice) = next else { break };
-            match reread(&shared.connection, notice).await {
+            match reread(&shared, notice).await {
                 Ok(change) => {
                     if let Some(listener) = shared.listener.borrow().as_ref() {
                         listener(change);
@@ -234,25 +258,20 @@ fn receive(shared: &Weak<Shared>, notice: Notice) {
 }
 
 /// What a notice means for this instance: the memories it names as stored now.
-async fn reread(connection: &Connection, notice: Notice) -> Result<RemoteChange> {
-    let failed = |error: idb::Error| from_idb(&error, "nothing was read");
+async fn reread(shared: &Shared, notice: Notice) -> Result<RemoteChange> {
     let mut change = RemoteChange { cleared: notice.cleared, ..RemoteChange::default() };
+    if notice.cleared {
+        shared.placement.borrow_mut().clear();
+    }
     if notice.ids.is_empty() {
         return Ok(change);
     }
-    let transaction = connection.transaction(&[MEMORIES], TransactionMode::ReadOnly).await?;
-    let store = transaction.object_store(MEMORIES).map_err(failed)?;
-    let requests: Vec<_> = notice
-        .ids
-        .iter()
-        .map(|id| store.get(Query::Key(JsValue::from_str(id))).map(IntoFuture::into_future))
-        .collect::<std::result::Result<_, _>>()
-        .map_err(failed)?;
-    for (id, request) in notice.ids.into_iter().zip(requests) {
-        match request.await.map_err(failed)? {
-            Some(record) => change.upserts.extend(skip_corrupt(MEMORIES, memory_from_js(record)).map(|(m, _)| m)),
-            None => change.deletes.push(id),
-        }
+    let (upserts, deletes, placement) = load::load_some(&shared.connection, notice.ids).await?;
+    let mut placed = shared.placement.borrow_mut();
+    for id in upserts.iter().map(|m| &m.item.id).chain(&deletes) {
+        placed.remove(id);
     }
+    placed.extend(placement);
+    (change.upserts, change.deletes) = (upserts, deletes);
     Ok(change)
 }

@@ -1,13 +1,15 @@
 //! How IndexedDB work ends: waiting for a transaction to commit or abort, and turning browser errors
 //! (`DOMException`s) into coded `MemoryError`s (`STORAGE_QUOTA`, `STORAGE_UNAVAILABLE`, `STORAGE`).
 //!
-//! Transactions are awaited through a Promise whose `resolve`/`reject` are the `complete`/`abort` handlers
-//! themselves: no Rust closure outlives the call, however many failing requests an abort reports.
+//! Transactions (and raw requests) are awaited through a Promise whose `resolve`/`reject` are the
+//! `complete`/`abort` (`success`/`error`) handlers themselves: no Rust closure outlives the call, however
+//! many failing requests an abort reports. The awaiting code resumes in the microtasks that follow the
+//! event, while the transaction is still active, so it may issue further requests in it.
 
 use js_sys::Promise;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{DomException, IdbTransaction};
+use web_sys::{DomException, IdbRequest, IdbTransaction};
 
 use crate::core::error::{MemoryError, Result};
 
@@ -26,6 +28,47 @@ pub async fn committed(transaction: &IdbTransaction) -> Result<()> {
             Some(reason) => from_dom(&reason, "the write was rolled back"),
             None => MemoryError::Storage("the write was aborted and rolled back".into()),
         }),
+    }
+}
+
+/// The result of `request` once it succeeds (a raw request: its result stays one JS value, e.g. a whole
+/// `getAll` array), or its error, coded; `context` says what a failure means for the caller's data. The
+/// handlers are attached at once (not when first polled), and a request already done is read as it is, so
+/// requests issued together may be awaited in any order.
+pub fn settled(
+    request: std::result::Result<IdbRequest, JsValue>,
+    context: &'static str,
+) -> impl std::future::Future<Output = Result<JsValue>> {
+    let waiting = request.map(|request| {
+        let state = js_sys::Reflect::get(&request, &"readyState".into()).ok().and_then(|state| state.as_string());
+        let done = (state.as_deref() != Some("done")).then(|| {
+            JsFuture::from(Promise::new(&mut |resolve, reject| {
+                request.set_onsuccess(Some(&resolve));
+                request.set_onerror(Some(&reject));
+            }))
+        });
+        (request, done)
+    });
+    async move {
+        let (request, done) = waiting.map_err(|thrown| from_thrown(thrown, context))?;
+        if let Some(done) = done {
+            let _ = done.await;
+            request.set_onsuccess(None);
+            request.set_onerror(None);
+        }
+        match request.error() {
+            Ok(None) => request.result().map_err(|thrown| from_thrown(thrown, context)),
+            Ok(Some(reason)) => Err(from_dom(&reason, context)),
+            Err(thrown) => Err(from_thrown(thrown, context)),
+        }
+    }
+}
+
+/// A coded error for what a browser call threw.
+pub fn from_thrown(thrown: JsValue, context: &str) -> MemoryError {
+    match thrown.dyn_into::<DomException>() {
+        Ok(exception) => from_dom(&exception, context),
+        Err(other) => MemoryError::Storage(format!("IndexedDB: {other:?} ({context})")),
     }
 }
 

@@ -1,45 +1,60 @@
 //! Memories and history records as IndexedDB values. A memory record is the `MemoryItem` as a plain
-//! object (camelCase, scope ids and lifecycle fields at the top level, metadata as an object) plus
-//! `embedding`, the vector as little-endian `f32` bytes in a `Uint8Array` (compact and exact, unlike a
-//! number array), and `order`, its position within the write that stored it (ties of `createdAt` keep
-//! their order across reloads). Records from before schema version 3 have no lifecycle fields and read
-//! back with their defaults.
-//! A history record is the `HistoryRecord` object plus the store's auto-incremented `seq`.
+//! object (camelCase, scope ids and lifecycle fields at the top level, metadata as an object) plus `order`,
+//! its position within the write that stored it (ties of `createdAt` keep their order across reloads), and
+//! `chunk`, the key of the `vectors` chunk holding its vector (absent without one; see `chunk`). Records
+//! from before schema version 3 have no lifecycle fields and read back with their defaults; records from
+//! before version 5 carried the vector inline as `embedding` (little-endian `f32` bytes in a `Uint8Array`),
+//! which is still read. A history record is the `HistoryRecord` object plus the store's auto-incremented `seq`.
 //!
+//! All memory records are decoded at once through one `JSON.stringify` and `serde_json` (far fewer calls
+//! across the wasm boundary than one object walk per record); should that fail, record by record.
 //! Decoding never panics: a record that does not decode is reported as `Err(why)` for the caller to skip.
 
-use js_sys::{Object, Reflect, Uint8Array};
-use serde::de::DeserializeOwned;
-use serde::Serialize;
+use js_sys::{Array, Object, Reflect, Uint8Array};
+use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::{Deserialize, Serialize};
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::core::codec::{vector_from_bytes, vector_to_bytes};
+use crate::core::codec::vector_from_bytes;
 use crate::core::error::{MemoryError, Result};
 use crate::core::types::{HistoryRecord, MemoryItem, StoredMemory};
 
 const EMBEDDING: &str = "embedding";
 const ORDER: &str = "order";
+const CHUNK: &str = "chunk";
 const SEQ: &str = "seq";
 
-/// The record that stores `memory`, written as the `order`-th memory of its write.
+/// A memory record as read back.
+#[derive(Debug)]
+pub struct MemoryRecord {
+    /// The memory; its `embedding` only for a record of before version 5 (vectors live in chunks).
+    pub memory: StoredMemory,
+    /// Its position within the write that stored it.
+    pub order: f64,
+    /// The `vectors` chunk holding its vector.
+    pub chunk: Option<u32>,
+}
+
+/// The record that stores `memory` (without its vector), written as the `order`-th memory of its write;
+/// `place` adds the chunk its vector goes to.
 pub fn memory_to_js(memory: &StoredMemory, order: usize) -> Result<JsValue> {
     let record = plain(&MemoryItem { score: None, ..memory.item.clone() })?;
-    let embedding = match &memory.embedding {
-        Some(vector) => Uint8Array::from(vector_to_bytes(vector).as_slice()).into(),
-        None => JsValue::NULL,
-    };
-    set(&record, EMBEDDING, &embedding)?;
     set(&record, ORDER, &JsValue::from(order as f64))?;
     Ok(record)
 }
 
-/// The memory a record stores, with its `order`.
-pub fn memory_from_js(record: JsValue) -> std::result::Result<(StoredMemory, f64), String> {
+/// Notes in `record` the chunk holding its memory's vector.
+pub fn place(record: &JsValue, chunk: u32) -> Result<()> {
+    set(record, CHUNK, &JsValue::from(chunk))
+}
+
+/// The memory a record stores.
+pub fn memory_from_js(record: JsValue) -> std::result::Result<MemoryRecord, String> {
     let record = own_copy(record)?;
     decode_memory(&record).map_err(|why| format!("record {}: {why}", id_of(&record)))
 }
 
-fn decode_memory(record: &Object) -> std::result::Result<(StoredMemory, f64), String> {
+fn decode_memory(record: &Object) -> std::result::Result<MemoryRecord, String> {
     let embedding = match take(record, EMBEDDING) {
         value if value.is_null() || value.is_undefined() => None,
         value => match value.dyn_into::<Uint8Array>() {
@@ -48,11 +63,51 @@ fn decode_memory(record: &Object) -> std::result::Result<(StoredMemory, f64), St
         },
     };
     let order = take(record, ORDER).as_f64().unwrap_or(0.0);
+    let chunk = match take(record, CHUNK) {
+        value if value.is_null() || value.is_undefined() => None,
+        value => Some(chunk_key(value.as_f64()).ok_or("chunk is not a chunk number")?),
+    };
     let item: MemoryItem = from_plain(record)?;
     if item.id.is_empty() {
         return Err("memory record without an id".into());
     }
-    Ok((StoredMemory { item, embedding }, order))
+    Ok(MemoryRecord { memory: StoredMemory { item, embedding }, order, chunk })
+}
+
+fn chunk_key(value: Option<f64>) -> Option<u32> {
+    value.filter(|key| key.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(key)).map(|key| key as u32)
+}
+
+/// A memory record as `serde_json` reads it from the stringified batch.
+#[derive(Deserialize)]
+struct Fast {
+    #[serde(flatten)]
+    item: MemoryItem,
+    #[serde(default)]
+    order: f64,
+    #[serde(default)]
+    chunk: Option<f64>,
+    /// An inline vector (before version 5): such a record is decoded on its own.
+    #[serde(default)]
+    embedding: Option<IgnoredAny>,
+}
+
+/// The memories that `records` (an array of memory records) store, each `Ok` or `Err(why)`.
+pub fn memories_from_js(records: &Array) -> Vec<std::result::Result<MemoryRecord, String>> {
+    let batch = js_sys::JSON::stringify(records).ok().and_then(|text| text.as_string());
+    let Some(Ok(fast)) = batch.map(|text| serde_json::from_str::<Vec<Fast>>(&text)) else {
+        return records.iter().map(memory_from_js).collect();
+    };
+    let fast = fast.into_iter().enumerate();
+    fast.map(|(at, record)| match record {
+        Fast { embedding: Some(_), .. } => memory_from_js(records.get(at as u32)),
+        Fast { item, .. } if item.id.is_empty() => Err("record \"\": memory record without an id".into()),
+        Fast { item, order, chunk, .. } => match chunk.map(|key| chunk_key(Some(key))) {
+            Some(None) => Err(format!("record \"{}\": chunk is not a chunk number", item.id)),
+            chunk => Ok(MemoryRecord { memory: StoredMemory { item, embedding: None }, order, chunk: chunk.flatten() }),
+        },
+    })
+    .collect()
 }
 
 /// The record that stores a history entry (the store adds `seq`).

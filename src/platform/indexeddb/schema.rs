@@ -8,6 +8,8 @@
 //! - `graph` (version 2): graph memory's entities and relations, keyed by `GraphRecord::key()` (see `graph`).
 //! - `side` (version 4): side records (message buffers, the embedding cache, conversation metadata, …),
 //!   keyed by kind and key (see `side`).
+//! - `vectors` (version 5): memories' vectors, a few hundred per record, keyed by chunk number (see
+//!   `chunk`). Memory records no longer carry their vector, only the number of the chunk that does.
 //!
 //! Version 3 (memory lifecycle) adds no store: the lifecycle fields (`memoryType`, `importance`, `pinned`,
 //! `expiresAt`, `key`, `deletedAt`, `lastAccessedAt`, `decayedAt`) ride inside each memory record, and
@@ -15,11 +17,14 @@
 //! changes so that an older memwasm, which would drop those fields when it rewrites a record (bringing
 //! soft-deleted memories back, unpinning, forgetting expiries), refuses the database instead. It also adds
 //! the non-unique `key` index on `memories` (`store(key, value)` keys; records without a key stay out of it).
+//!
+//! Version 5 (cold start) moves every vector out of its memory record into `vectors` chunks, within the
+//! upgrade transaction (see `migrate`): all of them or, should the upgrade fail, none.
 
 use idb::{Database, IndexParams, KeyPath, ObjectStoreParams, Transaction};
 
 /// The schema version this library writes.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 /// Memories, keyed by id.
 pub const MEMORIES: &str = "memories";
 /// History records, keyed by insertion order.
@@ -28,6 +33,8 @@ pub const HISTORY: &str = "history";
 pub const GRAPH: &str = "graph";
 /// Side records (buffers, caches, metadata), keyed by kind and key (out of line; see `side`).
 pub const SIDE: &str = "side";
+/// Memories' vectors in chunks, keyed by chunk number (in line, see `chunk`).
+pub const VECTORS: &str = "vectors";
 /// History index on the memory a record belongs to.
 pub const BY_MEMORY: &str = "memoryId";
 /// Memory index on the lifecycle `key` (unique per scope only, so not a unique index).
@@ -59,6 +66,17 @@ pub fn upgrade(database: &Database, transaction: &Transaction, old_version: u32)
     if old_version < 4 {
         database.create_object_store(SIDE, ObjectStoreParams::new())?;
     }
-    // Later versions add `if old_version < 5 { … }` here.
+    if old_version < 5 {
+        let mut vectors = ObjectStoreParams::new();
+        vectors.key_path(Some(KeyPath::new_single(super::chunk::KEY)));
+        database.create_object_store(VECTORS, vectors)?;
+        if old_version >= 1 {
+            super::migrate::vectors_out_of_records(
+                transaction.object_store(MEMORIES)?,
+                transaction.object_store(VECTORS)?,
+            )?;
+        }
+    }
+    // Later versions add `if old_version < 6 { … }` here.
     Ok(())
 }
