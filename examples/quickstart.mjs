@@ -5,6 +5,10 @@ import { Memory } from "../pkg/index.node.mjs";
 import { startScriptedServer } from "../tests/support/scripted-server.mjs";
 
 const llm = await startScriptedServer();
+/** The id under which the decision prompt lists `text`, read as a model reads it. */
+const idIn = (prompt, text) =>
+  JSON.parse(prompt.split("Existing memories:\n")[1].split("\n")[0]).find((m) => m.text === text).id;
+
 llm.script([
   { kind: "concept", words: ["work", "job", "works"] },
   { kind: "chat", match: ["extracting", "I'm Alice"],
@@ -17,8 +21,8 @@ llm.script([
     ] } },
   { kind: "chat", match: ["extracting", "BigTech"], reply: { facts: ["User now works at BigTech Inc"] } },
   { kind: "chat", match: ["memory management", "User now works at BigTech Inc"],
-    reply: { memory: [{ id: "0", event: "UPDATE", text: "User works at BigTech Inc as a data scientist",
-                        old_memory: "User works at Acme Corp as a data scientist" }] } },
+    reply: ({ user }) => ({ memory: [{ id: idIn(user, "User works at Acme Corp as a data scientist"), event: "UPDATE",
+      text: "User works at BigTech Inc as a data scientist", old_memory: "User works at Acme Corp as a data scientist" }] }) },
 ]);
 
 const memory = new Memory({
