@@ -251,3 +251,19 @@ async fn a_version_4_database_is_migrated_on_open_and_searches_as_before() {
     }
     delete_database(db).await;
 }
+
+/// The int8 codes SIMD128 writes (`kernels::quantize`) are the ones the portable code the native tests
+/// check would write: each vector read back from an int8 index equals the reference dequantised here.
+#[wasm_bindgen_test]
+fn simd_int8_codes_match_the_scalar_reference() {
+    use memwasm::core::vector_store::{normalized, InMemoryVectorStore, Quantization, VectorStore};
+    let mut index = InMemoryVectorStore::new(Quantization::Int8);
+    for k in 0..40 {
+        let unit = normalized(vector(k)).unwrap();
+        index.upsert(memory(k, Some(unit.clone()))).unwrap();
+        let scale = unit.iter().fold(0.0f32, |max, x| max.max(x.abs())) / 127.0;
+        let decoded = unit.iter().map(|x| (x / scale).round_ties_even().clamp(-127.0, 127.0) as i8 as f32 * scale);
+        let expected = normalized(decoded.collect()).unwrap();
+        assert_eq!(index.vector(&format!("m{k:03}")), Some(expected), "vector {k}");
+    }
+}

@@ -107,12 +107,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// Like `open`, loading into a configured empty search index (e.g. an int8 one).
     pub async fn open_with_index(llm: L, embedder: E, storage: S, prompts: Prompts, mut index: V) -> Result<Self> {
         let mut keywords = KeywordIndex::default();
-        let memories = storage.load_memories().await?;
-        index.reserve(memories.len());
-        for memory in memories {
+        let packed = storage.load_packed().await?;
+        for memory in &packed.memories {
             keywords.upsert(&memory.item.id, &memory.item.memory);
-            index.upsert(memory)?;
         }
+        index.load_packed(packed)?;
         Ok(Self {
             llm,
             embedder,

@@ -23,6 +23,7 @@ pub mod memory;
 pub mod models;
 mod on_demand;
 pub mod options;
+pub mod packed;
 mod pipeline;
 pub mod plan;
 pub mod prompts;

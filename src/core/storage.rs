@@ -4,6 +4,7 @@ use std::cell::RefCell;
 
 use super::error::Result;
 use super::graph::{GraphChanges, GraphRecord};
+use super::packed::Packed;
 use super::scope::Scope;
 use super::side_records::{SideMap, SideRecord, SideWrite};
 use super::types::{HistoryRecord, StoredMemory};
@@ -53,6 +54,11 @@ impl Changeset {
 pub trait Storage {
     /// Every stored memory, to fill the search index when the memory is opened.
     async fn load_memories(&self) -> Result<Vec<StoredMemory>>;
+    /// Like `load_memories`, for opening: storages that keep vectors in chunks hand them over as rows, for
+    /// the index to copy in bulk. By default, `load_memories`' memories carrying their vectors.
+    async fn load_packed(&self) -> Result<Packed> {
+        Ok(Packed::unpacked(self.load_memories().await?))
+    }
     /// Applies all of `changes`, or none of them.
     async fn commit(&self, changes: &Changeset) -> Result<()>;
     /// A memory's history, oldest first (empty for an unknown id).

@@ -115,6 +115,10 @@ impl<S: Storage> Storage for Sabotaged<S> {
         self.inner.load_memories().await
     }
 
+    async fn load_packed(&self) -> Result<crate::core::packed::Packed> {
+        self.inner.load_packed().await
+    }
+
     async fn load_side(&self, kind: &str) -> Result<Vec<SideRecord>> {
         self.inner.load_side(kind).await
     }

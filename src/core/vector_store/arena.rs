@@ -70,6 +70,9 @@ impl Arena {
     /// Makes room for `additional` more rows (once the dimension is known, if it is not yet).
     pub fn reserve(&mut self, additional: usize) {
         self.reserved = self.reserved.max(additional);
+        if let Some(int8) = &mut self.int8 {
+            int8.scales.reserve_exact(additional); // one per row, dimension or not
+        }
         if self.dimension.is_none() {
             return;
         }
@@ -79,7 +82,6 @@ impl Arena {
         }
         if let Some(int8) = &mut self.int8 {
             int8.codes.reserve_exact(values);
-            int8.scales.reserve_exact(additional);
         }
     }
 
@@ -172,11 +174,11 @@ impl Arena {
     fn resize(&mut self, len: usize) {
         let values = len * self.stride;
         if let Some(rows) = &mut self.f32 {
-            rows.resize(values, 0.0);
+            zero_extend(rows, values);
         }
         if let Some(int8) = &mut self.int8 {
-            int8.codes.resize(values, 0);
-            int8.scales.resize(len, 0.0);
+            zero_extend(&mut int8.codes, values);
+            zero_extend(&mut int8.scales, len);
         }
     }
 
@@ -243,5 +245,16 @@ impl Arena {
             }
             (None, None) => 0.0,
         }
+    }
+}
+
+/// Resizes `values` to `len`, new values zero. An empty one growing beyond its capacity (a bulk load fixing
+/// the dimension of many rows at once) is allocated zeroed: fresh wasm pages are zero already, so the rows
+/// are not written twice.
+fn zero_extend<T: Copy + Default>(values: &mut Vec<T>, len: usize) {
+    if values.is_empty() && len > values.capacity() {
+        *values = vec![T::default(); len];
+    } else {
+        values.resize(len, T::default());
     }
 }

@@ -20,6 +20,20 @@ pub fn dot_i8(codes: &[i8], query: &[i16]) -> i32 {
     imp::dot_i8(codes, query)
 }
 
+/// Writes `round(x / scale)` (ties to even), clamped to ±127, for each `x` of `vector` into `codes`.
+#[inline(always)]
+pub fn quantize(vector: &[f32], scale: f32, codes: &mut [i8]) {
+    imp::quantize(vector, scale, codes)
+}
+
+/// The portable [`quantize`]: the SIMD128 one computes every code exactly as this does.
+#[inline(always)]
+fn quantize_scalar(vector: &[f32], scale: f32, codes: &mut [i8]) {
+    for (code, x) in codes.iter_mut().zip(vector) {
+        *code = (x / scale).round_ties_even().clamp(-127.0, 127.0) as i8;
+    }
+}
+
 /// Four partial sums of four lanes each, reduced as SIMD128 reduces them.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
@@ -33,7 +47,11 @@ fn reduce_f32(acc: [[f32; 4]; 4]) -> f32 {
 
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 mod imp {
-    use super::{reduce_f32, LANES};
+    use super::{quantize_scalar, reduce_f32, LANES};
+
+    pub fn quantize(vector: &[f32], scale: f32, codes: &mut [i8]) {
+        quantize_scalar(vector, scale, codes);
+    }
 
     pub fn dot_f32(a: &[f32], b: &[f32]) -> f32 {
         let mut acc = [[0.0f32; 4]; 4];
@@ -65,7 +83,29 @@ mod imp {
     //! `opt-level = "s"` the accumulators stay in registers and the loop is one straight block.
     use core::arch::wasm32::*;
 
-    use super::LANES;
+    use super::{quantize_scalar, LANES};
+
+    /// Sixteen codes per step: divide, round to nearest even, convert and clamp, narrow to i8.
+    pub fn quantize(vector: &[f32], scale: f32, codes: &mut [i8]) {
+        let chunks = vector.len().min(codes.len()) / LANES;
+        let (x, c) = (vector.as_ptr(), codes.as_mut_ptr());
+        let (step, low, high) = (f32x4_splat(scale), i32x4_splat(-127), i32x4_splat(127));
+        for i in 0..chunks {
+            // SAFETY: chunk i covers elements 16i..16i+16 of both slices, in bounds as chunks ≤ len / 16;
+            // v128_load and v128_store have no alignment requirement.
+            unsafe {
+                let x = x.add(i * LANES);
+                let code = |k: usize| {
+                    let rounded = f32x4_nearest(f32x4_div(v128_load(x.add(4 * k).cast()), step));
+                    i32x4_min(i32x4_max(i32x4_trunc_sat_f32x4(rounded), low), high)
+                };
+                let (a, b) = (i16x8_narrow_i32x4(code(0), code(1)), i16x8_narrow_i32x4(code(2), code(3)));
+                v128_store(c.add(i * LANES).cast(), i8x16_narrow_i16x8(a, b));
+            }
+        }
+        let done = chunks * LANES;
+        quantize_scalar(vector.get(done..).unwrap_or_default(), scale, codes.get_mut(done..).unwrap_or_default());
+    }
 
     #[inline(always)]
     pub fn dot_f32(a: &[f32], b: &[f32]) -> f32 {

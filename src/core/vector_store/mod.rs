@@ -6,6 +6,8 @@
 //! interned id and keeps a bounded top-k heap.
 
 mod arena;
+#[cfg(test)]
+mod bulk_tests;
 mod kernels;
 mod quantize;
 mod scopes;
@@ -19,6 +21,7 @@ pub use store::InMemoryVectorStore;
 use serde::Deserialize;
 
 use super::error::Result;
+use super::packed::Packed;
 use super::scope::Scope;
 use super::types::{MemoryItem, StoredMemory};
 
@@ -79,6 +82,13 @@ pub trait VectorStore {
         keep: Predicate,
     ) -> Result<Vec<(f32, &StoredMemory)>> {
         self.search(query, limit, &|item| scope.contains(&item.scope) && keep(item))
+    }
+    /// Inserts or replaces every memory of `packed` with its vector (opening loads them all at once). By
+    /// default one `upsert` per memory; stores may copy the rows in bulk.
+    fn load_packed(&mut self, packed: Packed) -> Result<()> {
+        let memories = packed.into_memories();
+        self.reserve(memories.len());
+        memories.into_iter().try_for_each(|memory| self.upsert(memory))
     }
     /// Makes room for `additional` more memories (a hint; loading many at once allocates once).
     fn reserve(&mut self, _additional: usize) {}

@@ -2,6 +2,8 @@
 //! `scale = max|x| / 127`. Queries are quantized finer (to i16) so the scan's error comes from the
 //! stored codes alone, and bounded so that no i32 dot product can overflow.
 
+use super::kernels::quantize;
+
 /// The largest stored code magnitude.
 const CODE_MAX: f32 = 127.0;
 
@@ -13,9 +15,7 @@ pub fn encode(vector: &[f32], codes: &mut [i8]) -> f32 {
         return 0.0;
     }
     let scale = max / CODE_MAX;
-    for (code, x) in codes.iter_mut().zip(vector) {
-        *code = (x / scale).round().clamp(-CODE_MAX, CODE_MAX) as i8;
-    }
+    quantize(vector, scale, codes);
     scale
 }
 
@@ -61,6 +61,22 @@ mod tests {
         for (x, y) in vector.iter().zip(back) {
             assert!((x - y).abs() <= scale / 2.0 + 1e-7, "{x} vs {y}");
         }
+    }
+
+    #[test]
+    fn codes_round_to_nearest_even_at_every_length() {
+        for len in [1, 15, 16, 17, 384, 390] {
+            let vector: Vec<f32> = (0..len).map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0).collect();
+            let mut codes = vec![0i8; len];
+            let scale = encode(&vector, &mut codes);
+            for (x, code) in vector.iter().zip(&codes) {
+                let exact = f64::from(*x) / f64::from(scale);
+                assert!((exact - f64::from(*code)).abs() <= 0.5 + 1e-4, "{len}: {x} → {code}");
+            }
+        }
+        let mut codes = [0i8; 4];
+        assert_eq!(encode(&[127.0, 0.5, 1.5, -2.5], &mut codes), 1.0);
+        assert_eq!(codes, [127, 0, 2, -2], "ties to even, as SIMD128's f32x4.nearest");
     }
 
     #[test]

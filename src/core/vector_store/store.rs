@@ -9,8 +9,12 @@ use super::scopes::ScopeTable;
 use super::top_k::TopK;
 use super::{normalized, Predicate, Quantization, VectorStore};
 use crate::core::error::{MemoryError, Result};
+use crate::core::packed::Packed;
 use crate::core::scope::Scope;
 use crate::core::types::StoredMemory;
+
+#[path = "bulk.rs"]
+mod bulk;
 
 /// Row key of a removed slot.
 const REMOVED: u32 = u32::MAX;
@@ -232,6 +236,10 @@ impl VectorStore for InMemoryVectorStore {
 
     fn find_by_hash(&self, hash: &str, keep: Predicate) -> Option<&StoredMemory> {
         self.live().find(|memory| memory.item.hash == hash && keep(&memory.item))
+    }
+
+    fn load_packed(&mut self, packed: Packed) -> Result<()> {
+        self.load_rows(packed)
     }
 
     fn reserve(&mut self, additional: usize) {

@@ -31,7 +31,7 @@ impl Rng {
     }
 }
 
-fn scope(user: &str, agent: Option<&str>) -> Scope {
+pub(super) fn scope(user: &str, agent: Option<&str>) -> Scope {
     Scope { user_id: Some(user.into()), agent_id: agent.map(Into::into), run_id: None }
 }
 
@@ -52,7 +52,7 @@ fn memory_in(id: &str, scope: Scope, vector: Option<Vec<f32>>) -> StoredMemory {
     }
 }
 
-fn memory(id: &str, user: &str, vector: Option<Vec<f32>>) -> StoredMemory {
+pub(super) fn memory(id: &str, user: &str, vector: Option<Vec<f32>>) -> StoredMemory {
     memory_in(id, scope(user, None), vector)
 }
 

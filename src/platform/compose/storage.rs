@@ -4,6 +4,7 @@
 use crate::core::error::Result;
 use crate::core::graph::GraphRecord;
 use crate::core::kv::KvStorage;
+use crate::core::packed::Packed;
 use crate::core::scope::Scope;
 use crate::core::side_records::SideRecord;
 use crate::core::storage::{Changeset, InMemoryStorage, RemoteListener, Storage};
@@ -25,6 +26,14 @@ impl Storage for AnyStorage {
             Self::Memory(storage) => storage.load_memories().await,
             Self::IndexedDb(storage) => storage.load_memories().await,
             Self::Kv(storage) => storage.load_memories().await,
+        }
+    }
+
+    async fn load_packed(&self) -> Result<Packed> {
+        match self {
+            Self::Memory(storage) => storage.load_packed().await,
+            Self::IndexedDb(storage) => storage.load_packed().await,
+            Self::Kv(storage) => storage.load_packed().await,
         }
     }
 

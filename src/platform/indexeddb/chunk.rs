@@ -46,11 +46,6 @@ impl Chunk {
         self.ids.iter().rposition(|stored| stored == id)
     }
 
-    /// Row `row`'s values.
-    pub fn row(&self, row: usize) -> &[f32] {
-        &self.values[row * self.dim..(row + 1) * self.dim]
-    }
-
     /// Appends the vector of memory `id` (of this chunk's dimension).
     pub fn push(&mut self, id: &str, vector: &[f32]) {
         self.ids.push(id.to_owned());
@@ -99,21 +94,40 @@ impl Chunk {
 
     /// The chunk a record of the `vectors` store holds.
     pub fn from_js(record: &JsValue) -> std::result::Result<Self, String> {
+        JsChunk::from_js(record).map(|chunk| {
+            // A same-type copy moves the bytes as they are: little-endian f32, as wasm memory holds them.
+            let values = chunk.values.to_vec();
+            Self { key: chunk.key, dim: chunk.dim, ids: chunk.ids, values }
+        })
+    }
+}
+
+/// A chunk as read, its values still in JS: opening copies them into the index row by row.
+pub struct JsChunk {
+    pub key: u32,
+    pub dim: usize,
+    pub ids: Vec<String>,
+    /// `ids.len() · dim` values.
+    pub values: Float32Array,
+}
+
+impl JsChunk {
+    /// The chunk a record of the `vectors` store holds.
+    pub fn from_js(record: &JsValue) -> std::result::Result<Self, String> {
         let field = |name: &str| Reflect::get(record, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
         let key = field(KEY).as_f64().filter(|key| key.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(key));
         let key = key.ok_or("a vector chunk without a valid key")? as u32;
-        let dim = field("dim").as_f64().filter(|dim| dim.fract() == 0.0 && *dim >= 0.0);
+        let dim = field("dim").as_f64().filter(|dim| dim.fract() == 0.0 && *dim >= 1.0);
         let dim = dim.ok_or_else(|| format!("vector chunk {key}: no valid dim"))? as usize;
         let ids = field("ids").as_string().ok_or_else(|| format!("vector chunk {key}: ids is not a string"))?;
         let ids: Vec<String> = serde_json::from_str(&ids).map_err(|error| format!("vector chunk {key}: {error}"))?;
-        let vectors = field("vectors")
+        let values = field("vectors")
             .dyn_into::<Float32Array>()
             .map_err(|_| format!("vector chunk {key}: vectors is not a Float32Array"))?;
-        if vectors.length() as usize != ids.len() * dim {
-            return Err(format!("vector chunk {key}: {} values for {} rows of {dim}", vectors.length(), ids.len()));
+        if values.length() as usize != ids.len() * dim {
+            return Err(format!("vector chunk {key}: {} values for {} rows of {dim}", values.length(), ids.len()));
         }
-        // A same-type copy moves the bytes as they are: little-endian f32, as wasm memory holds them.
-        Ok(Self { key, dim, ids, values: vectors.to_vec() })
+        Ok(Self { key, dim, ids, values })
     }
 }
 

@@ -8,10 +8,10 @@ use std::rc::Rc;
 use idb::{Database, Factory, Transaction, TransactionMode};
 use js_sys::{Function, Reflect};
 use wasm_bindgen::JsCast;
-use web_sys::IdbDatabase;
+use web_sys::{IdbDatabase, IdbObjectStore};
 
 use super::outcome::from_idb;
-use super::schema::{upgrade, VERSION};
+use super::schema::{upgrade, MEMORIES, VECTORS, VERSION};
 use crate::core::error::{MemoryError, Result};
 
 /// A lazily opened, self-closing connection to one database.
@@ -20,7 +20,18 @@ pub struct Connection {
     database: RefCell<Option<Rc<Database>>>,
 }
 
+/// What a failed read left behind, for its error.
+pub const READ_CONTEXT: &str = "nothing was read";
+
 impl Connection {
+    /// The memories and vectors stores of one readonly transaction.
+    pub async fn read_stores(&self) -> Result<(IdbObjectStore, IdbObjectStore)> {
+        let transaction = self.transaction(&[MEMORIES, VECTORS], TransactionMode::ReadOnly).await?;
+        let store =
+            |name| transaction.object_store(name).map(IdbObjectStore::from).map_err(|e| from_idb(&e, READ_CONTEXT));
+        Ok((store(MEMORIES)?, store(VECTORS)?))
+    }
+
     /// A connection to `name`, not opened yet.
     pub fn new(name: &str) -> Self {
         Self { name: name.to_owned(), database: RefCell::new(None) }

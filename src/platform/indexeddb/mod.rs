@@ -10,6 +10,7 @@ mod graph;
 mod load;
 mod migrate;
 mod outcome;
+mod packed;
 mod persist;
 mod records;
 mod schema;
@@ -36,6 +37,7 @@ use self::vectors::{Placement, VectorWrites};
 use crate::core::config::IndexedDbSettings;
 use crate::core::error::{MemoryError, Result};
 use crate::core::graph::GraphRecord;
+use crate::core::packed::Packed;
 use crate::core::side_records::SideRecord;
 use crate::core::storage::{Changeset, RemoteChange, RemoteListener, Storage};
 use crate::core::types::{HistoryRecord, StoredMemory};
@@ -83,12 +85,14 @@ impl IndexedDbStorage {
 
 impl Storage for IndexedDbStorage {
     async fn load_memories(&self) -> Result<Vec<StoredMemory>> {
+        self.load_packed().await.map(Packed::into_memories)
+    }
+
+    async fn load_packed(&self) -> Result<Packed> {
         if self.shared.persist.replace(false) {
             persist::request_persistence().await;
         }
-        let (memories, placement) = load::load_all(&self.shared.connection).await?;
-        self.shared.placement.replace(placement);
-        Ok(memories)
+        packed::load_packed(self.shared.clone()).await
     }
 
     async fn commit(&self, changes: &Changeset) -> Result<()> {
@@ -258,7 +262,7 @@ fn receive(shared: &Weak<Shared>, notice: Notice) {
 }
 
 /// What a notice means for this instance: the memories it names as stored now.
-async fn reread(shared: &Shared, notice: Notice) -> Result<RemoteChange> {
+async fn reread(shared: &Rc<Shared>, notice: Notice) -> Result<RemoteChange> {
     let mut change = RemoteChange { cleared: notice.cleared, ..RemoteChange::default() };
     if notice.cleared {
         shared.placement.borrow_mut().clear();
@@ -266,12 +270,6 @@ async fn reread(shared: &Shared, notice: Notice) -> Result<RemoteChange> {
     if notice.ids.is_empty() {
         return Ok(change);
     }
-    let (upserts, deletes, placement) = load::load_some(&shared.connection, notice.ids).await?;
-    let mut placed = shared.placement.borrow_mut();
-    for id in upserts.iter().map(|m| &m.item.id).chain(&deletes) {
-        placed.remove(id);
-    }
-    placed.extend(placement);
-    (change.upserts, change.deletes) = (upserts, deletes);
+    (change.upserts, change.deletes) = load::load_some(shared, notice.ids).await?;
     Ok(change)
 }

@@ -1,0 +1,65 @@
+//! Memories loaded in bulk with their vectors in chunks of rows ([`Storage::load_packed`]), so that
+//! opening copies each vector once, straight into the index, instead of through one `Vec` per memory.
+//!
+//! [`Storage::load_packed`]: super::storage::Storage::load_packed
+
+use super::types::StoredMemory;
+
+/// Every stored memory, oldest first, and a source of their vectors.
+pub struct Packed {
+    /// The memories. A memory's own `embedding` is its vector unless a row of `rows` gives it one.
+    pub memories: Vec<StoredMemory>,
+    /// The vectors, chunk by chunk; each row names the memory (its index in `memories`) it belongs to.
+    pub rows: Box<dyn RowSource>,
+}
+
+impl Packed {
+    /// Memories that carry their vectors themselves (no rows).
+    pub fn unpacked(memories: Vec<StoredMemory>) -> Self {
+        Self { memories, rows: Box::new(NoRows) }
+    }
+
+    /// The memories with each row's vector attached to its memory: the slow path, one `Vec` per vector.
+    pub fn into_memories(mut self) -> Vec<StoredMemory> {
+        while let Some(chunk) = self.rows.next_chunk() {
+            for (owner, row) in chunk.rows() {
+                if let Some(memory) = self.memories.get_mut(owner) {
+                    memory.embedding = Some(row.to_vec());
+                }
+            }
+        }
+        self.memories
+    }
+}
+
+/// One chunk of vectors: `dim` values per row, row after row, and each row's memory.
+#[derive(Debug, Clone, Copy)]
+pub struct RowChunk<'a> {
+    pub dim: usize,
+    /// Per row, the index in [`Packed::memories`] of its memory; `None` for a row to skip.
+    pub owners: &'a [Option<u32>],
+    pub values: &'a [f32],
+}
+
+impl<'a> RowChunk<'a> {
+    /// Every row that has a memory, as (memory index, values). Rows beyond `values` are ignored.
+    pub fn rows(self) -> impl Iterator<Item = (usize, &'a [f32])> {
+        let rows = self.values.chunks_exact(self.dim.max(1)).filter(move |_| self.dim > 0);
+        self.owners.iter().zip(rows).filter_map(|(owner, row)| Some((owner.map(|o| o as usize)?, row)))
+    }
+}
+
+/// Hands out vectors one chunk at a time (so only one chunk need be decoded at once).
+pub trait RowSource {
+    /// The next chunk, or `None` when every chunk was handed out.
+    fn next_chunk(&mut self) -> Option<RowChunk<'_>>;
+}
+
+/// A source without rows.
+pub struct NoRows;
+
+impl RowSource for NoRows {
+    fn next_chunk(&mut self) -> Option<RowChunk<'_>> {
+        None
+    }
+}

@@ -1,0 +1,63 @@
+//! Loading many memories at once (at open): every memory goes in first, then each row of the packed
+//! vectors is copied straight into its arena row. No `Vec` per vector, and the arena is allocated once,
+//! already zeroed.
+
+use super::{InMemoryVectorStore, NO_VECTOR};
+use crate::core::error::{MemoryError, Result};
+use crate::core::packed::Packed;
+use crate::core::vector_store::VectorStore;
+
+impl InMemoryVectorStore {
+    /// Inserts or replaces `packed`'s memories (in order, as `upsert` would), then writes each row's
+    /// vector into its memory's slot.
+    pub(super) fn load_rows(&mut self, packed: Packed) -> Result<()> {
+        let Packed { memories, mut rows } = packed;
+        self.reserve(memories.len());
+        let mut slots = Vec::with_capacity(memories.len());
+        for memory in memories {
+            // A new id takes the next slot.
+            slots.push(self.ids.get(&memory.item.id).map_or(self.slots.len(), |slot| *slot as usize));
+            self.upsert(memory)?;
+        }
+        let mut scratch = Vec::new();
+        while let Some(chunk) = rows.next_chunk() {
+            for (owner, row) in chunk.rows() {
+                if let Some(&slot) = slots.get(owner) {
+                    self.write_row(slot, row, &mut scratch)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Gives slot `slot` the vector `row`, normalised (through `scratch`) unless it is unit length already.
+    fn write_row(&mut self, slot: usize, row: &[f32], scratch: &mut Vec<f32>) -> Result<()> {
+        if let Some(expected) = self.arena.dimension().filter(|d| *d != row.len()) {
+            return Err(MemoryError::DimensionMismatch { expected, actual: row.len() });
+        }
+        let Some(memory) = &self.slots[slot] else { return Ok(()) };
+        let unit = unit_row(row, scratch)
+            .ok_or_else(|| MemoryError::InvalidInput("embedding is a zero or non-finite vector".into()))?;
+        self.arena.set_dimension(row.len());
+        self.arena.write(slot, Some(unit));
+        if self.keys[slot] == NO_VECTOR {
+            self.keys[slot] = self.scopes.intern(&memory.item.scope);
+        }
+        Ok(())
+    }
+}
+
+/// `row` when it is unit length already (kept exactly), else a unit copy in `scratch`; `None` for a zero
+/// or non-finite vector.
+fn unit_row<'a>(row: &'a [f32], scratch: &'a mut Vec<f32>) -> Option<&'a [f32]> {
+    let norm = row.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if (norm - 1.0).abs() <= 1e-4 {
+        return Some(row);
+    }
+    if !norm.is_finite() || norm == 0.0 {
+        return None;
+    }
+    scratch.clear();
+    scratch.extend(row.iter().map(|x| x / norm));
+    Some(scratch)
+}

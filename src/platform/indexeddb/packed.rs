@@ -1,0 +1,126 @@
+//! Opening: every memory record and every `vectors` chunk, read with one `getAll` each in one readonly
+//! transaction (a consistent snapshot), handed to the index as [`Packed`] memories and rows (another tab's
+//! notice reads some records and chunks, joined the same way). Records are
+//! joined to their rows by chunk and id before any vector is copied; then each chunk is copied into wasm
+//! once, into one reused buffer, and the index copies its rows from there. [`Placement`] is filled as the
+//! chunks go by.
+//!
+//! A record whose chunk has no row for it is skipped with a warning (it stays stored), as a record that
+//! does not decode is; a record whose stored vector is not finite is loaded without it (listed, not found
+//! by vector search), also with a warning.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use js_sys::Array;
+use wasm_bindgen::JsCast;
+
+use super::chunk::{fingerprint, JsChunk};
+use super::connection::READ_CONTEXT;
+use super::outcome::settled;
+use super::records::{memories_from_js, MemoryRecord};
+use super::schema::{MEMORIES, VECTORS};
+use super::vectors::Placed;
+use super::{skip_corrupt, warn_corrupt, Shared};
+use crate::core::error::Result;
+use crate::core::packed::{Packed, RowChunk, RowSource};
+
+/// Every stored memory, oldest first, and their vectors as rows; `shared`'s placement is refilled as
+/// the rows are handed out.
+pub async fn load_packed(shared: Rc<Shared>) -> Result<Packed> {
+    let (memories, vectors) = shared.connection.read_stores().await?;
+    let (records, chunks) = (settled(memories.get_all(), READ_CONTEXT), settled(vectors.get_all(), READ_CONTEXT));
+    // The records are decoded while the database reads the chunks.
+    let records: Array = records.await?.unchecked_into();
+    let records = memories_from_js(&records).into_iter().filter_map(|record| skip_corrupt(MEMORIES, record));
+    let records: Vec<MemoryRecord> = records.collect();
+    let chunks: Array = chunks.await?.unchecked_into();
+    let chunks =
+        chunks.iter().filter_map(|chunk| JsChunk::from_js(&chunk).map_err(|why| warn_corrupt(VECTORS, &why)).ok());
+    let chunks: Vec<JsChunk> = chunks.collect();
+    let mut placement = shared.placement.borrow_mut();
+    placement.clear();
+    placement.reserve(records.len());
+    drop(placement);
+    Ok(pack(records, chunks, shared))
+}
+
+/// `records`, oldest first, with the rows of `chunks` that hold their vectors; the rows' places are noted
+/// in `shared`'s placement as they are handed out.
+pub fn pack(records: Vec<MemoryRecord>, chunks: Vec<JsChunk>, shared: Rc<Shared>) -> Packed {
+    let rows = find_rows(&records, &chunks);
+    let mut kept: Vec<_> = records.into_iter().zip(rows).filter(|(record, row)| has_row(record, row)).collect();
+    crate::core::sort::sort_by(&mut kept, |(a, _), (b, _)| {
+        a.memory.item.created_at.cmp(&b.memory.item.created_at).then(a.order.total_cmp(&b.order))
+    });
+    let mut owners: Vec<Vec<Option<u32>>> = chunks.iter().map(|chunk| vec![None; chunk.ids.len()]).collect();
+    for (owner, (_, row)) in kept.iter().enumerate() {
+        if let Some((chunk, row)) = *row {
+            owners[chunk][row] = Some(owner as u32);
+        }
+    }
+    let chunks: Vec<_> = chunks.into_iter().zip(owners).collect();
+    let rows = ChunkRows { chunks: chunks.into_iter(), owners: Vec::new(), buffer: Vec::new(), shared };
+    Packed { memories: kept.into_iter().map(|(record, _)| record.memory).collect(), rows: Box::new(rows) }
+}
+
+/// Per record, the (chunk, row) holding its vector: the last row of its chunk with its id.
+fn find_rows(records: &[MemoryRecord], chunks: &[JsChunk]) -> Vec<Option<(usize, usize)>> {
+    let mut wanted: HashMap<&str, (usize, u32)> = HashMap::with_capacity(records.len());
+    for (at, record) in records.iter().enumerate() {
+        if let Some(key) = record.chunk {
+            wanted.insert(&record.memory.item.id, (at, key));
+        }
+    }
+    let mut rows = vec![None; records.len()];
+    for (index, chunk) in chunks.iter().enumerate() {
+        for (row, id) in chunk.ids.iter().enumerate() {
+            match wanted.get(id.as_str()) {
+                Some(&(at, key)) if key == chunk.key => rows[at] = Some((index, row)),
+                _ => {}
+            }
+        }
+    }
+    rows
+}
+
+/// False (with a warning) for a record naming a chunk that has no row for it.
+fn has_row(record: &MemoryRecord, row: &Option<(usize, usize)>) -> bool {
+    match (record.chunk, row) {
+        (Some(chunk), None) => {
+            let id = &record.memory.item.id;
+            warn_corrupt(MEMORIES, &format!("record \"{id}\": its vector chunk {chunk} has no row for it"));
+            false
+        }
+        _ => true,
+    }
+}
+
+/// The chunks with the owner of each row, handed out one at a time through one reused buffer.
+struct ChunkRows {
+    chunks: std::vec::IntoIter<(JsChunk, Vec<Option<u32>>)>,
+    /// The owners of the chunk handed out last.
+    owners: Vec<Option<u32>>,
+    buffer: Vec<f32>,
+    shared: Rc<Shared>,
+}
+
+impl RowSource for ChunkRows {
+    fn next_chunk(&mut self) -> Option<RowChunk<'_>> {
+        let (chunk, owners) = self.chunks.next()?;
+        self.owners = owners;
+        self.buffer.resize(chunk.values.length() as usize, 0.0);
+        chunk.values.copy_to(&mut self.buffer);
+        let mut placement = self.shared.placement.borrow_mut();
+        let rows = self.owners.iter_mut().zip(chunk.ids).zip(self.buffer.chunks_exact(chunk.dim));
+        for ((owner, id), row) in rows.filter(|((owner, _), _)| owner.is_some()) {
+            if row.iter().all(|x| x.is_finite()) {
+                placement.insert(id, Placed { chunk: chunk.key, print: fingerprint(row) });
+            } else {
+                warn_corrupt(MEMORIES, &format!("record \"{id}\": its vector in chunk {} is not finite", chunk.key));
+                *owner = None;
+            }
+        }
+        Some(RowChunk { dim: chunk.dim, owners: &self.owners, values: &self.buffer })
+    }
+}
