@@ -92,17 +92,9 @@ async fn old_database(db: &str, version: u32, vector: &[f32]) {
         if version >= 2 { old_graph().into_iter().map(|r| (r.key(), r)).collect() } else { Vec::new() };
     let (memory, history, graph) = (old_memory(), old_history(), serde_json::to_string(&graph).unwrap());
     let vector = serde_json::to_string(vector).unwrap();
+    let open = open_old_schema_js(db, version);
     run_js(&format!(
-        "const db = await new Promise((ok, no) => {{
-           const r = indexedDB.open('{db}', {version});
-           r.onupgradeneeded = () => {{
-             r.result.createObjectStore('memories', {{keyPath: 'id'}});
-             const h = r.result.createObjectStore('history', {{keyPath: 'seq', autoIncrement: true}});
-             h.createIndex('id', 'id', {{unique: true}}); h.createIndex('memoryId', 'memoryId'); h.createIndex('timestamp', 'timestamp');
-             if ({version} >= 2) r.result.createObjectStore('graph');
-             if ({version} >= 3) r.transaction.objectStore('memories').createIndex('key', 'key');
-           }};
-           r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); }});
+        "{open}
          const stores = [...db.objectStoreNames];
          await new Promise((ok, no) => {{
            const t = db.transaction(stores, 'readwrite');

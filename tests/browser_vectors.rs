@@ -173,17 +173,10 @@ async fn vectors_follow_adds_updates_and_deletes_across_reopens() {
 /// A database as version 4 wrote it: `n` memories with their vector inside the record, one without a
 /// vector, one whose vector does not decode.
 async fn version_4_database(db: &str, n: usize) {
+    let open = open_old_schema_js(db, 4);
     run_js(&format!(
         "const vector = {V4_VECTOR};
-         const db = await new Promise((ok, no) => {{
-           const r = indexedDB.open('{db}', 4);
-           r.onupgradeneeded = () => {{
-             r.result.createObjectStore('memories', {{keyPath: 'id'}}).createIndex('key', 'key');
-             const h = r.result.createObjectStore('history', {{keyPath: 'seq', autoIncrement: true}});
-             h.createIndex('id', 'id', {{unique: true}}); h.createIndex('memoryId', 'memoryId'); h.createIndex('timestamp', 'timestamp');
-             r.result.createObjectStore('graph'); r.result.createObjectStore('side');
-           }};
-           r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); }});
+         {open}
          await new Promise((ok, no) => {{
            const t = db.transaction(['memories'], 'readwrite');
            const record = (k, embedding) => ({{id: 'm' + String(k).padStart(3, '0'), memory: 'memory ' + k, hash: 'h' + k,

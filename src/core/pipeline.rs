@@ -26,7 +26,7 @@ use super::types::{
 use super::vector_store::VectorStore;
 
 /// Similar memories fetched per fact for the update decision (seed 000 §4.3.2).
-const NEIGHBOURS_PER_FACT: usize = 5;
+pub(crate) const NEIGHBOURS_PER_FACT: usize = 5;
 
 /// Where new memories go and what they carry: the scope, the caller's metadata and lifecycle options, and
 /// the scope's centroid for importance (taken once, before the add).
@@ -35,6 +35,21 @@ pub(crate) struct Destination {
     pub(crate) metadata: Metadata,
     pub(crate) write: WriteLifecycle,
     pub(crate) centroid: Option<Vec<f64>>,
+}
+
+/// `add()` stopping before it writes anything, with a `code` warning caused by `why`.
+pub(crate) fn stopped(mut result: AddResult, code: WarningCode, why: &MemoryError) -> (AddResult, Changeset) {
+    result.warnings.push(AddWarning::caused_by(code, why));
+    (result, Changeset::default())
+}
+
+/// Appends `found` to `shown`, skipping memories already there.
+pub(crate) fn extend_unique(shown: &mut Vec<StoredMemory>, found: Vec<StoredMemory>) {
+    for memory in found {
+        if !shown.iter().any(|m| m.item.id == memory.item.id) {
+            shown.push(memory);
+        }
+    }
 }
 
 /// Extracted facts, and (fact, who said it) where the model tells.
@@ -121,14 +136,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         to: &Destination,
         filter: &Option<Filter>,
         options: &AddOptions,
-        mut result: AddResult,
+        result: AddResult,
     ) -> Result<(AddResult, Changeset)> {
         let (facts, attributions) = match self.extract(messages, options).await {
             Ok(parsed) => parsed,
-            Err(why) => {
-                result.warnings.push(AddWarning::caused_by(WarningCode::ExtractionFailed, &why));
-                return Ok((result, Changeset::default()));
-            }
+            Err(why) => return Ok(stopped(result, WarningCode::ExtractionFailed, &why)),
         };
         let keep = |item: &MemoryItem| filter.as_ref().is_none_or(|f| f.matches(item));
         let (result, mut changes) = self.merge_facts(facts, to, &keep, result).await?;
@@ -184,13 +196,10 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
         let now = self.now_iso();
         let in_scope = |item: &MemoryItem| scope.contains(&item.scope) && item.lifecycle.is_live(&now) && keep(item);
-        let shown = self.neighbours(&facts, &embedded, scope, &in_scope).await?;
+        let shown = self.neighbours(&facts, &embedded, NEIGHBOURS_PER_FACT, scope, &in_scope).await?;
         let (ops, warnings) = match self.decide(&facts, &shown, scope).await {
             Ok(decided) => decided,
-            Err(why) => {
-                result.warnings.push(AddWarning::caused_by(WarningCode::DecisionFailed, &why));
-                return Ok((result, Changeset::default()));
-            }
+            Err(why) => return Ok(stopped(result, WarningCode::DecisionFailed, &why)),
         };
         result.warnings.extend(warnings);
         self.apply(ops, embedded, to, result, false).await
@@ -288,21 +297,20 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         Ok(embedded)
     }
 
-    /// The top neighbours of every fact, de-duplicated, in order of first appearance.
-    async fn neighbours(
+    /// The `limit` nearest memories of every text, de-duplicated, in order of first appearance: by its vector
+    /// in `embedded`, or by keywords for a text that has none there.
+    pub(crate) async fn neighbours(
         &self,
-        facts: &[String],
+        texts: &[String],
         embedded: &Embedded,
+        limit: usize,
         scope: &Scope,
         keep: &dyn Fn(&MemoryItem) -> bool,
     ) -> Result<Vec<StoredMemory>> {
         let mut shown: Vec<StoredMemory> = Vec::new();
-        for fact in facts {
-            for memory in self.similar(fact, embedded[fact].as_deref(), NEIGHBOURS_PER_FACT, scope, keep).await? {
-                if !shown.iter().any(|m| m.item.id == memory.item.id) {
-                    shown.push(memory);
-                }
-            }
+        for text in texts {
+            let vector = embedded.get(text).and_then(Option::as_deref);
+            extend_unique(&mut shown, self.similar(text, vector, limit, scope, keep).await?);
         }
         Ok(shown)
     }

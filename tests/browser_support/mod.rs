@@ -119,6 +119,24 @@ pub fn noise(length: usize) -> String {
         .collect()
 }
 
+/// JS that opens database `db` at schema `version` (1–4), creating the stores and indexes that version of
+/// memwasm created, as `const db`: upgrade tests then write old records into it by hand.
+pub fn open_old_schema_js(db: &str, version: u32) -> String {
+    format!(
+        "const db = await new Promise((ok, no) => {{
+           const r = indexedDB.open('{db}', {version});
+           r.onupgradeneeded = () => {{
+             r.result.createObjectStore('memories', {{keyPath: 'id'}});
+             const h = r.result.createObjectStore('history', {{keyPath: 'seq', autoIncrement: true}});
+             h.createIndex('id', 'id', {{unique: true}}); h.createIndex('memoryId', 'memoryId'); h.createIndex('timestamp', 'timestamp');
+             if ({version} >= 2) r.result.createObjectStore('graph');
+             if ({version} >= 3) r.transaction.objectStore('memories').createIndex('key', 'key');
+             if ({version} >= 4) r.result.createObjectStore('side');
+           }};
+           r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); }});"
+    )
+}
+
 /// Runs a snippet of JS (the body of an async function) and returns what it returns.
 pub async fn run_js(body: &str) -> JsValue {
     let function = Function::new_no_args(&format!("return (async () => {{ {body} }})();"));

@@ -53,9 +53,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// `settle_vectors`, best effort: what fails keeps waiting for the next call, and keyword search still
     /// finds it meanwhile. Reads and `add()` call this first.
     pub async fn settle_quietly(&self) {
-        if self.deferred.enabled.get() {
-            let _ = self.settle_vectors().await;
-        }
+        let _ = self.settle_vectors().await; // nothing to do while deferral is off
     }
 
     /// Embeds every text waiting for its vector (one request; one per text if that fails) and writes the

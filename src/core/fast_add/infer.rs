@@ -3,7 +3,6 @@
 
 use futures_util::future::join;
 
-use super::candidates::extend_unique;
 use super::pipeline::Pipeline;
 use super::sentences::conversation_texts;
 use crate::core::error::{MemoryError, Result};
@@ -11,10 +10,10 @@ use crate::core::filter::Filter;
 use crate::core::memory::MemoryEngine;
 use crate::core::models::{Embedder, Llm};
 use crate::core::options::AddOptions;
-use crate::core::pipeline::{attribute, Destination};
+use crate::core::pipeline::{attribute, extend_unique, stopped, Destination};
 use crate::core::plan::Op;
 use crate::core::storage::{Changeset, Storage};
-use crate::core::types::{AddResult, AddWarning, MemoryItem, Message, WarningCode};
+use crate::core::types::{AddResult, MemoryItem, Message, WarningCode};
 use crate::core::vector_store::VectorStore;
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
@@ -42,10 +41,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             join(self.extract(messages, options), self.sentence_neighbours(&texts, scope, &keep)).await;
         let (facts, attributions) = match extracted {
             Ok(parsed) => parsed,
-            Err(why) => {
-                result.warnings.push(AddWarning::caused_by(WarningCode::ExtractionFailed, &why));
-                return Ok((result, Changeset::default()));
-            }
+            Err(why) => return Ok(stopped(result, WarningCode::ExtractionFailed, &why)),
         };
         let mut shown = match early {
             Ok(shown) => shown,
@@ -60,7 +56,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         if facts.is_empty() {
             return Ok((result, Changeset::default()));
         }
-        extend_unique(&mut shown, self.keyword_neighbours(&facts, &keep));
+        extend_unique(&mut shown, self.keyword_neighbours(&facts, scope, &keep).await?);
         let mut embed_warnings = Vec::new();
         let (decided, embedded) =
             join(self.decide(&facts, &shown, scope), self.embed_all(&facts, &mut embed_warnings)).await;
@@ -68,10 +64,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let embedded = embedded?;
         let (ops, planned) = match decided {
             Ok(decided) => decided,
-            Err(why) => {
-                result.warnings.push(AddWarning::caused_by(WarningCode::DecisionFailed, &why));
-                return Ok((result, Changeset::default()));
-            }
+            Err(why) => return Ok(stopped(result, WarningCode::DecisionFailed, &why)),
         };
         result.warnings.extend(planned);
         // A fact that could not be embedded is skipped (reported above), as the exact path skips it.

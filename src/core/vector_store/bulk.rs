@@ -3,7 +3,7 @@
 //! already zeroed.
 
 use super::{InMemoryVectorStore, NO_VECTOR};
-use crate::core::error::{MemoryError, Result};
+use crate::core::error::Result;
 use crate::core::packed::Packed;
 use crate::core::vector_store::VectorStore;
 
@@ -30,34 +30,14 @@ impl InMemoryVectorStore {
         Ok(())
     }
 
-    /// Gives slot `slot` the vector `row`, normalised (through `scratch`) unless it is unit length already.
+    /// Gives slot `slot` the vector `row`, fitted as `upsert` fits it (through `scratch`).
     fn write_row(&mut self, slot: usize, row: &[f32], scratch: &mut Vec<f32>) -> Result<()> {
-        if let Some(expected) = self.arena.dimension().filter(|d| *d != row.len()) {
-            return Err(MemoryError::DimensionMismatch { expected, actual: row.len() });
-        }
+        let unit = self.fit_row(row, scratch)?;
         let Some(memory) = &self.slots[slot] else { return Ok(()) };
-        let unit = unit_row(row, scratch)
-            .ok_or_else(|| MemoryError::InvalidInput("embedding is a zero or non-finite vector".into()))?;
-        self.arena.set_dimension(row.len());
         self.arena.write(slot, Some(unit));
         if self.keys[slot] == NO_VECTOR {
             self.keys[slot] = self.scopes.intern(&memory.item.scope);
         }
         Ok(())
     }
-}
-
-/// `row` when it is unit length already (kept exactly), else a unit copy in `scratch`; `None` for a zero
-/// or non-finite vector.
-fn unit_row<'a>(row: &'a [f32], scratch: &'a mut Vec<f32>) -> Option<&'a [f32]> {
-    let norm = row.iter().map(|x| x * x).sum::<f32>().sqrt();
-    if (norm - 1.0).abs() <= 1e-4 {
-        return Some(row);
-    }
-    if !norm.is_finite() || norm == 0.0 {
-        return None;
-    }
-    scratch.clear();
-    scratch.extend(row.iter().map(|x| x / norm));
-    Some(scratch)
 }

@@ -156,18 +156,11 @@ impl InMemoryVectorStore {
 
 impl VectorStore for InMemoryVectorStore {
     fn upsert(&mut self, mut memory: StoredMemory) -> Result<()> {
-        let vector = match memory.embedding.take() {
+        let given = memory.embedding.take();
+        let mut scratch = Vec::new();
+        let vector = match &given {
             None => None,
-            Some(vector) => {
-                if let Some(expected) = self.arena.dimension().filter(|d| *d != vector.len()) {
-                    return Err(MemoryError::DimensionMismatch { expected, actual: vector.len() });
-                }
-                let length = vector.len();
-                let unit = unit_length(vector)
-                    .ok_or_else(|| MemoryError::InvalidInput("embedding is a zero or non-finite vector".into()))?;
-                self.arena.set_dimension(length);
-                Some(unit)
-            }
+            Some(vector) => Some(self.fit_row(vector, &mut scratch)?),
         };
         let key = match vector {
             Some(_) => self.scopes.intern(&memory.item.scope),
@@ -175,7 +168,7 @@ impl VectorStore for InMemoryVectorStore {
         };
         let slot = match self.ids.get(&memory.item.id) {
             Some(slot) => {
-                self.arena.write(*slot as usize, vector.as_deref());
+                self.arena.write(*slot as usize, vector);
                 *slot as usize
             }
             None => {
@@ -183,7 +176,7 @@ impl VectorStore for InMemoryVectorStore {
                 self.ids.insert(memory.item.id.clone(), slot as u32);
                 self.slots.push(None);
                 self.keys.push(REMOVED);
-                self.arena.push(vector.as_deref());
+                self.arena.push(vector);
                 slot
             }
         };
@@ -267,12 +260,24 @@ impl VectorStore for InMemoryVectorStore {
     }
 }
 
-/// `vector` scaled to unit length; one already unit length (as the engine hands over) keeps its exact
-/// values, so re-inserting a stored vector never changes it. `None` for a zero or non-finite vector.
-fn unit_length(vector: Vec<f32>) -> Option<Vec<f32>> {
-    let norm = vector.iter().map(|x| x * x).sum::<f32>().sqrt();
-    if (norm - 1.0).abs() <= 1e-4 {
-        return Some(vector);
+impl InMemoryVectorStore {
+    /// `row` as the index keeps it, and the index's dimension set from it: of that dimension
+    /// (`DIMENSION_MISMATCH` otherwise) and unit length. A row already unit length (as the engine hands
+    /// over) keeps its exact values, so re-inserting a stored vector never changes it; another is scaled
+    /// into `scratch`. A zero or non-finite vector is `INVALID_INPUT`.
+    pub(super) fn fit_row<'a>(&mut self, row: &'a [f32], scratch: &'a mut Vec<f32>) -> Result<&'a [f32]> {
+        if let Some(expected) = self.arena.dimension().filter(|d| *d != row.len()) {
+            return Err(MemoryError::DimensionMismatch { expected, actual: row.len() });
+        }
+        let norm = row.iter().map(|x| x * x).sum::<f32>().sqrt();
+        let unit = if (norm - 1.0).abs() <= 1e-4 {
+            row
+        } else {
+            *scratch = normalized(row.to_vec())
+                .ok_or_else(|| MemoryError::InvalidInput("embedding is a zero or non-finite vector".into()))?;
+            scratch.as_slice()
+        };
+        self.arena.set_dimension(row.len());
+        Ok(unit)
     }
-    normalized(vector)
 }
