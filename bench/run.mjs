@@ -176,7 +176,9 @@ function targets(figures, add, wasm, browser, quality, worker) {
     const ratio = s.medianMs / add.llmMs;
     check(`add(), ${s.name}: ≤ ${limit} × one LLM call`, ratio.toFixed(2), ratio <= limit);
   }
-  check("browser .wasm ≤ 300 KB gzipped", wasm.gzipBytes, wasm.gzipBytes <= 300_000, `${wasm.gzipBytes} bytes`);
+  const first = wasm.core.gzipBytes;
+  check("browser .wasm ≤ 300 KB gzipped (the core module, loaded at import)", first, first <= 300_000,
+    `${first} bytes (the full module, fetched on first use: ${wasm.full.gzipBytes})`);
   for (const { n, importMs, openMs } of browser ?? []) {
     const limit = n === 10_000 ? 200 : 1500;
     check(`Chromium, ${n} memories in IndexedDB: Memory.open → first result ≤ ${limit} ms`, `${openMs.toFixed(0)} ms`, openMs <= limit);
@@ -196,9 +198,13 @@ function targets(figures, add, wasm, browser, quality, worker) {
   return ["| target | measured | |", "|---|---|---|", ...rows].join("\n");
 }
 
+/** Both browser modules: `core` (loaded at import) and `full` (fetched on first use; Node and Workers load it). */
 function size() {
-  const wasm = readFileSync(join(root, "pkg", "dist", "memwasm_bg.wasm"));
-  return { rawBytes: wasm.length, gzipBytes: gzipSync(wasm, { level: 9 }).length };
+  const measure = (path) => {
+    const wasm = readFileSync(join(root, "pkg", "dist", path));
+    return { rawBytes: wasm.length, gzipBytes: gzipSync(wasm, { level: 9 }).length };
+  };
+  return { core: measure("core/memwasm_bg.wasm"), full: measure("memwasm_bg.wasm") };
 }
 
 if (!args.has("--no-build")) build();
@@ -251,7 +257,8 @@ const report = [
   "",
   qualityTable(quality),
   "",
-  `Browser .wasm: ${wasm.rawBytes} bytes raw, ${wasm.gzipBytes} bytes gzipped (${(wasm.gzipBytes / 1024).toFixed(0)} KiB).`,
+  `Browser .wasm: the core module ${wasm.core.rawBytes} bytes raw, ${wasm.core.gzipBytes} gzipped (loaded at import); ` +
+    `the full module ${wasm.full.rawBytes} raw, ${wasm.full.gzipBytes} gzipped (fetched on first use of graph, conversations, documents, Chroma or KV).`,
   "",
   workerTable(worker),
   "",

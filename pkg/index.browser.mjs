@@ -1,12 +1,22 @@
-// Browser and bundler entry: fetches and instantiates the .wasm next to the glue (bundlers such as Vite and
-// webpack 5 rewrite the URL), then re-exports the API. Uses top-level await, so importers get a ready module.
-import init, { Memory as CoreMemory } from "./dist/memwasm.js";
+// Browser and bundler entry: fetches and instantiates the core .wasm next to its glue (bundlers such as Vite
+// and webpack 5 rewrite the URL), then re-exports the API. Uses top-level await, so importers get a ready
+// module. The full .wasm (graph memory, conversations, documents, Chroma, KV) is fetched on first use:
+// see split.mjs and docs/size.md.
+import init, * as core from "./dist/core/memwasm.js";
+import { splitMemory } from "./split.mjs";
 import { withLocalProvider } from "./local-embedder/provider.mjs";
 
 await init();
 
-export * from "./dist/memwasm.js";
+/** The full module, fetched and instantiated. */
+async function loadFull() {
+  const full = await import("./dist/memwasm.js");
+  await full.default();
+  return full;
+}
+
+export * from "./dist/core/memwasm.js";
 export { MemoryError, LLMError } from "./dist/errors.js";
 
-/** The core's Memory, plus `embedder: {provider: "local"}` (memwasm/local-embedder, imported on first use). */
-export const Memory = withLocalProvider(CoreMemory, () => import("./local-embedder/index.browser.mjs"));
+/** The Memory of both modules, plus `embedder: {provider: "local"}` (memwasm/local-embedder, imported on first use). */
+export const Memory = withLocalProvider(splitMemory(core, loadFull), () => import("./local-embedder/index.browser.mjs"));

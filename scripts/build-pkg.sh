@@ -3,13 +3,22 @@
 # wasm-bindgen CLI matching Cargo.toml's pin (scripts/setup.sh installs both). The function-name section is
 # dropped (about a quarter of the gzipped size; it only names frames in stack traces). The new dist/ replaces
 # the old one in one rename, so tests running meanwhile never see a half-written package.
+# Two modules: dist/ is the full one (Node and Workers load it; browsers on first use), dist/core/ is built
+# without the `extras` feature, the one browsers load at import (docs/size.md).
 # MEMWASM_FEATURES adds cargo features (bench/ builds with `bench`, the hidden __BenchIndex export).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --quiet --lib --target wasm32-unknown-unknown --release ${MEMWASM_FEATURES:+--features "$MEMWASM_FEATURES"}
 staging=$(mktemp -d pkg/.dist-XXXXXX)
 trap 'rm -rf "$staging"' EXIT
-wasm-bindgen --target web --remove-name-section --out-dir "$staging" --out-name memwasm target/wasm32-unknown-unknown/release/memwasm.wasm
+# build <out dir> <cargo feature arguments...>
+build() {
+  local out=$1
+  shift
+  cargo build --quiet --lib --target wasm32-unknown-unknown --release "$@"
+  wasm-bindgen --target web --remove-name-section --out-dir "$out" --out-name memwasm target/wasm32-unknown-unknown/release/memwasm.wasm
+}
+build "$staging" ${MEMWASM_FEATURES:+--features "$MEMWASM_FEATURES"}
+build "$staging/core" --no-default-features --features "js${MEMWASM_FEATURES:+,$MEMWASM_FEATURES}"
 # The MemoryError class lives in a wasm-bindgen snippet (its folder name carries a hash): dist/errors.js
 # re-exports it under a stable name for the package's entry points.
 snippet=$(cd "$staging" && find snippets -name memory_error.js | head -1)
@@ -20,6 +29,6 @@ old=$(mktemp -d pkg/.old-XXXXXX)
 [ -d pkg/dist ] && mv pkg/dist "$old/dist"
 mv "$staging" pkg/dist
 rm -rf "$old"
-raw=$(stat -c %s pkg/dist/memwasm_bg.wasm)
-gz=$(gzip -9 -c pkg/dist/memwasm_bg.wasm | wc -c)
-echo "built pkg/dist: memwasm_bg.wasm ${raw} bytes (${gz} gzipped)"
+for wasm in pkg/dist/core/memwasm_bg.wasm pkg/dist/memwasm_bg.wasm; do
+  echo "built $wasm: $(stat -c %s "$wasm") bytes ($(gzip -9 -c "$wasm" | wc -c) gzipped)"
+done

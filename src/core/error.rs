@@ -75,6 +75,10 @@ pub enum MemoryError {
     /// in an unusable shape; nothing of the failed write was kept.
     #[error("vector store unavailable: {0}")]
     VectorStoreUnavailable(String),
+    /// The feature is in memwasm's full module, and this module was built without it (the browser package
+    /// loads the full module itself when a config or a call needs it; see docs/size.md).
+    #[error("{0} is in memwasm's full module; this module was built without it")]
+    NotInModule(String),
 }
 
 impl MemoryError {
@@ -99,6 +103,7 @@ impl MemoryError {
         "STORAGE_QUOTA",
         "STORAGE_UNAVAILABLE",
         "VECTOR_STORE_UNAVAILABLE",
+        "NOT_IN_MODULE",
     ];
 
     /// The stable, documented code for this error (e.g. `SCOPE_REQUIRED`).
@@ -123,6 +128,7 @@ impl MemoryError {
             Self::StorageQuota(_) => "STORAGE_QUOTA",
             Self::StorageUnavailable(_) => "STORAGE_UNAVAILABLE",
             Self::VectorStoreUnavailable(_) => "VECTOR_STORE_UNAVAILABLE",
+            Self::NotInModule(_) => "NOT_IN_MODULE",
         }
     }
 

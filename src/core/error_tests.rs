@@ -26,6 +26,7 @@ fn one_of_each() -> Vec<MemoryError> {
         MemoryError::StorageQuota("x".into()),
         MemoryError::StorageUnavailable("x".into()),
         MemoryError::VectorStoreUnavailable("x".into()),
+        MemoryError::NotInModule("x".into()),
     ];
     for error in &all {
         match error {
@@ -45,7 +46,8 @@ fn one_of_each() -> Vec<MemoryError> {
             | MemoryError::Storage(_)
             | MemoryError::StorageQuota(_)
             | MemoryError::StorageUnavailable(_)
-            | MemoryError::VectorStoreUnavailable(_) => {}
+            | MemoryError::VectorStoreUnavailable(_)
+            | MemoryError::NotInModule(_) => {}
         }
     }
     all

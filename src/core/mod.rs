@@ -38,6 +38,7 @@ pub mod retrieve;
 pub mod scope;
 mod side_access;
 pub mod side_records;
+pub mod snapshot;
 pub mod sort;
 pub mod storage;
 #[doc(hidden)]

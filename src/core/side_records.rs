@@ -68,6 +68,15 @@ impl SideMap {
         records.map(|(key, value)| SideRecord { key: key.clone(), value: value.clone() }).collect()
     }
 
+    /// Every record, as (kind, record), in kind then key order.
+    pub fn all(&self) -> Vec<(String, SideRecord)> {
+        let records =
+            self.0.iter().flat_map(|(kind, records)| records.iter().map(move |(key, value)| (kind, key, value)));
+        records
+            .map(|(kind, key, value)| (kind.clone(), SideRecord { key: key.clone(), value: value.clone() }))
+            .collect()
+    }
+
     /// True once `kind` was filled (by `fill`), even with nothing.
     pub fn has(&self, kind: &str) -> bool {
         self.0.contains_key(kind)

@@ -98,6 +98,10 @@ pub trait Storage {
     fn keeps_memories(&self) -> bool {
         true
     }
+    /// Every side record, by kind, for storages that hold all of them in RAM (a snapshot); else `None`.
+    async fn all_side(&self) -> Result<Option<Vec<(String, SideRecord)>>> {
+        Ok(None)
+    }
     /// Calls `listener` with each change other instances make to the same storage (e.g. other tabs).
     /// Storages that nobody else can write ignore it.
     fn watch(&self, _listener: RemoteListener) {}
@@ -141,6 +145,10 @@ impl Storage for InMemoryStorage {
 
     async fn all_history(&self) -> Result<Option<Vec<HistoryRecord>>> {
         Ok(Some(self.history.borrow().clone()))
+    }
+
+    async fn all_side(&self) -> Result<Option<Vec<(String, SideRecord)>>> {
+        Ok(Some(self.side.borrow().all()))
     }
 
     /// Like memories, the graph lives only in the engine's RAM copy; it starts empty.

@@ -3,12 +3,16 @@
 
 #[cfg(feature = "bench")]
 mod bench;
+#[cfg(feature = "extras")]
 mod conversations;
 mod convert;
+#[cfg(feature = "extras")]
 mod documents;
 mod error;
+#[cfg(feature = "extras")]
 mod graph;
 mod lifecycle;
+mod snapshot;
 mod tiers;
 mod tokens;
 mod tools;

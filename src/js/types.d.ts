@@ -1092,7 +1092,8 @@ export type MemoryErrorCode =
   | "STORAGE"
   | "STORAGE_QUOTA"
   | "STORAGE_UNAVAILABLE"
-  | "VECTOR_STORE_UNAVAILABLE";
+  | "VECTOR_STORE_UNAVAILABLE"
+  | "NOT_IN_MODULE";
 
 /** The `Error` every failed call rejects with (and `new Memory` throws); `err instanceof MemoryError` works. */
 export class MemoryError extends Error {

@@ -41,9 +41,10 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         Ok(())
     }
 
-    /// True when `graph: {enabled: true}`.
+    /// True when `graph: {enabled: true}`. Always false in a build without the `extras` feature, which
+    /// leaves the graph code out of the module.
     pub fn graph_enabled(&self) -> bool {
-        self.graph.borrow().is_some()
+        cfg!(feature = "extras") && self.graph.borrow().is_some()
     }
 
     /// The one graph LLM call of `add()`.

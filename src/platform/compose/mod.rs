@@ -1,6 +1,8 @@
 //! Builds an engine from a resolved config: the configured LLM, embedder and storage, each one type over
 //! every implementation a wasm32 build offers. The JS binding and the Cloudflare Worker both use it.
 
+#[cfg(not(feature = "extras"))]
+mod absent;
 mod live;
 mod models;
 mod storage;
@@ -9,16 +11,15 @@ pub use live::{js_clock, js_token_counter, split, LiveValues};
 pub use models::{LiveEmbedder, LiveLlm};
 pub use storage::AnyStorage;
 
-use crate::core::config::{indexeddb_settings, kv_prefix, unknown_provider};
+use crate::core::config::{indexeddb_settings, unknown_provider};
 use crate::core::error::{MemoryError, Result};
-use crate::core::kv::KvStorage;
 use crate::core::memory::MemoryEngine;
 use crate::core::storage::InMemoryStorage;
 use crate::core::time::Clock;
 use crate::core::tokens::TokenCounter;
 use crate::core::vector_store::InMemoryVectorStore;
 use crate::platform::indexeddb::IndexedDbStorage;
-use crate::platform::{FetchClient, JsKv};
+use crate::platform::FetchClient;
 use crate::providers::any::{AnyEmbedder, AnyLlm};
 use crate::providers::chroma::ChromaVectors;
 use crate::providers::config::ResolvedConfig;
@@ -45,6 +46,39 @@ pub struct Parts {
     pub tokens: TokenCounter,
 }
 
+/// `storage: {provider: "cloudflare-kv", binding}`.
+#[cfg(feature = "extras")]
+fn kv_storage(config: &ResolvedConfig, live: &LiveValues) -> Result<storage::KvBackend> {
+    let binding = live.get("storage.binding").ok_or_else(|| {
+        MemoryError::InvalidConfig("storage.binding: required for cloudflare-kv (e.g. env.MEMORY_KV)".into())
+    })?;
+    let prefix = crate::core::config::kv_prefix(&config.storage.options)?;
+    Ok(crate::core::kv::KvStorage::new(crate::platform::JsKv::new(binding)?, &prefix))
+}
+
+#[cfg(not(feature = "extras"))]
+fn kv_storage(_config: &ResolvedConfig, _live: &LiveValues) -> Result<storage::KvBackend> {
+    Err(MemoryError::NotInModule("storage.provider \"cloudflare-kv\"".into()))
+}
+
+/// `vectorStore: {provider: "chroma"}`, when configured.
+#[cfg(feature = "extras")]
+fn remote_vectors(config: &ResolvedConfig) -> Result<Option<ChromaVectors<FetchClient>>> {
+    Ok(config.remote_vectors.clone().map(|chroma| ChromaVectors::new(FetchClient, chroma, config.retry)))
+}
+
+/// Graph memory and Chroma are not in this module: a config asking for them is `NOT_IN_MODULE`.
+#[cfg(not(feature = "extras"))]
+fn remote_vectors(config: &ResolvedConfig) -> Result<Option<ChromaVectors<FetchClient>>> {
+    if config.graph_enabled {
+        return Err(MemoryError::NotInModule("graph memory (graph.enabled)".into()));
+    }
+    match config.remote_vectors {
+        Some(_) => Err(MemoryError::NotInModule("vectorStore.provider \"chroma\"".into())),
+        None => Ok(None),
+    }
+}
+
 /// Picks the implementations `config` asks for.
 pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
     let llm = models::llm(config, live)?;
@@ -60,12 +94,7 @@ pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
     let storage = match config.storage.provider.as_str() {
         "memory" => AnyStorage::Memory(InMemoryStorage::default()),
         "indexeddb" => AnyStorage::IndexedDb(IndexedDbStorage::new(&indexeddb_settings(&config.storage.options)?)),
-        "cloudflare-kv" => {
-            let binding = live.get("storage.binding").ok_or_else(|| {
-                MemoryError::InvalidConfig("storage.binding: required for cloudflare-kv (e.g. env.MEMORY_KV)".into())
-            })?;
-            AnyStorage::Kv(KvStorage::new(JsKv::new(binding)?, &kv_prefix(&config.storage.options)?))
-        }
+        "cloudflare-kv" => AnyStorage::Kv(kv_storage(config, live)?),
         other => return Err(unknown_provider("storage.provider", other, &["memory", "indexeddb", "cloudflare-kv"])),
     };
     let index = InMemoryVectorStore::new(config.vector_store.quantization);
@@ -77,7 +106,7 @@ pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
         Some(count) => js_token_counter(count)?,
         None => TokenCounter::default(),
     };
-    let remote = config.remote_vectors.clone().map(|chroma| ChromaVectors::new(FetchClient, chroma, config.retry));
+    let remote = remote_vectors(config)?;
     Ok(Parts { llm, embedder, storage, index, remote, clock, tokens })
 }
 
@@ -94,6 +123,7 @@ impl Parts {
         engine.set_boundary(config.boundary);
         engine.set_clock(clock);
         engine.set_token_counter(self.tokens);
+        #[cfg(feature = "extras")]
         if let Some(remote) = self.remote {
             engine.set_remote_vectors(remote);
         }
@@ -114,6 +144,7 @@ impl Parts {
         engine.set_boundary(config.boundary);
         engine.set_clock(clock);
         engine.set_token_counter(self.tokens);
+        #[cfg(feature = "extras")]
         if let Some(remote) = self.remote {
             engine.set_remote_vectors(remote);
             engine.backfill_remote().await?; // what storage held before the switch to it

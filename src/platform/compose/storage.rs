@@ -3,21 +3,26 @@
 
 use crate::core::error::Result;
 use crate::core::graph::GraphRecord;
-use crate::core::kv::KvStorage;
 use crate::core::packed::Packed;
 use crate::core::scope::Scope;
 use crate::core::side_records::SideRecord;
 use crate::core::storage::{Changeset, InMemoryStorage, RemoteListener, Storage};
 use crate::core::types::{HistoryRecord, StoredMemory};
 use crate::platform::indexeddb::IndexedDbStorage;
-use crate::platform::JsKv;
+
+/// Workers KV through a namespace binding; in a build without `extras`, a type with no values.
+#[cfg(feature = "extras")]
+pub type KvBackend = crate::core::kv::KvStorage<crate::platform::JsKv>;
+/// Workers KV through a namespace binding; in a build without `extras`, a type with no values.
+#[cfg(not(feature = "extras"))]
+pub type KvBackend = super::absent::Absent;
 
 /// Every storage this build can persist to.
 pub enum AnyStorage {
     Memory(InMemoryStorage),
     IndexedDb(IndexedDbStorage),
     /// Workers KV, through a namespace binding.
-    Kv(KvStorage<JsKv>),
+    Kv(KvBackend),
 }
 
 impl Storage for AnyStorage {
@@ -106,6 +111,13 @@ impl Storage for AnyStorage {
             Self::Memory(storage) => storage.load_side(kind).await,
             Self::IndexedDb(storage) => storage.load_side(kind).await,
             Self::Kv(storage) => storage.load_side(kind).await,
+        }
+    }
+
+    async fn all_side(&self) -> Result<Option<Vec<(String, SideRecord)>>> {
+        match self {
+            Self::Memory(storage) => storage.all_side().await,
+            _ => Ok(None),
         }
     }
 

@@ -1,0 +1,214 @@
+// The browser's `Memory` over two modules: the core one (loaded at import) and the full one (graph memory,
+// conversations, documents and `compress`, Chroma, Workers KV), loaded on first use (docs/size.md).
+//
+// A memory starts in the core module, unless its config needs the full one: the core module then refuses
+// it with `NOT_IN_MODULE` and the memory is made by the full module instead. The first call of a method
+// only the full module has moves the memory there: an in-memory one carries everything it holds
+// (memories, vectors, history, summaries, journals) in a snapshot, a persistent one is opened again from
+// its storage. Calls made meanwhile wait for the move; calls already running finish first. Listeners
+// (`on`), contexts (`context`) and tools (`tools`) follow the memory.
+import { MemoryError } from "./dist/errors.js";
+
+/** The methods only the full module has (tests/node/split.test.mjs checks this list against both). */
+export const FULL_ONLY = [
+  "addMessage", "flushGroup", "getConversationMeta", "saveConversationMeta", "updateConversationMeta",
+  "deleteMemories", "compress", "ingest", "getEntities", "getRelations", "deleteEntity",
+];
+/** Methods this class writes by hand: the synchronous ones and those that return bound objects. */
+const OWN = new Set(["constructor", "free", "on", "off", "context", "tools", "__snapshot"]);
+const OPENING = Symbol("opening");
+
+const needsFull = (error) => error?.code === "NOT_IN_MODULE";
+
+/**
+ * The `Memory` class over `core` (the core module's glue, initialised) and `loadFull` (resolves with the
+ * full module's glue, initialised; called once, again after a failure).
+ */
+export function splitMemory(core, loadFull) {
+  let loading;
+  let full; // the full module, once loaded
+  const fullModule = () =>
+    (loading ??= loadFull().then((module) => (full = module), (error) => {
+      loading = undefined;
+      throw error;
+    }));
+
+  class Memory {
+    /** The native memory calls go to, once there is one. */
+    #now;
+    /** Resolves with the native memory (at once, or when the full module has made it). */
+    #ready;
+    /** Set while the memory moves to the full module. */
+    #moving;
+    #config;
+    #listeners = [];
+    /** Calls running on the native memory: a move waits for them. */
+    #calls = new Set();
+
+    constructor(config) {
+      if (config === OPENING) return;
+      this.#config = config;
+      try {
+        this.#use(new core.Memory(config));
+      } catch (error) {
+        if (!needsFull(error)) throw error;
+        if (full) this.#use(new full.Memory(config));
+        else this.#ready = fullModule().then((module) => this.#use(new module.Memory(config)));
+        this.#ready.catch(() => {}); // reported by the first call instead
+      }
+    }
+
+    static fromConfig(config) {
+      return new Memory(config);
+    }
+
+    static async open(config) {
+      let native;
+      try {
+        native = await core.Memory.open(config);
+      } catch (error) {
+        if (!needsFull(error)) throw error;
+        native = await (await fullModule()).Memory.open(config);
+      }
+      const memory = new Memory(OPENING);
+      memory.#config = config;
+      memory.#use(native);
+      return memory;
+    }
+
+    #use(native) {
+      for (const [event, handler] of this.#listeners) native.on(event, handler);
+      this.#now = native;
+      this.#ready = Promise.resolve(native);
+      return native;
+    }
+
+    /** The native memory once no move is under way. */
+    async #settled() {
+      for (;;) {
+        if (this.#moving) await this.#moving.catch(() => {});
+        const native = await this.#ready;
+        if (!this.#moving) return native;
+      }
+    }
+
+    /** `call` (a native memory's promise), counted as running until it settles. */
+    #track(call) {
+      this.#calls.add(call);
+      const done = () => this.#calls.delete(call);
+      call.then(done, done);
+      return call;
+    }
+
+    #call(name, args) {
+      const now = this.#now;
+      if (now && !this.#moving && typeof now[name] === "function") return this.#track(now[name](...args));
+      return this.#later(name, args);
+    }
+
+    async #later(name, args) {
+      let native = await this.#settled();
+      if (typeof native[name] !== "function") {
+        await this.#move();
+        native = await this.#settled();
+      }
+      return this.#track(native[name](...args));
+    }
+
+    /** Moves the memory into the full module (once; again after a failure, which leaves it where it was). */
+    #move() {
+      this.#moving ??= (async () => {
+        const old = await this.#ready;
+        const module = await fullModule();
+        await Promise.allSettled([...this.#calls]);
+        await old.idle();
+        const snapshot = await old.__snapshot();
+        const native = snapshot === null
+          ? await module.Memory.open(this.#config)
+          : await module.Memory.__restore(this.#config, snapshot);
+        this.#use(native);
+        old.free();
+      })().finally(() => {
+        this.#moving = undefined;
+      });
+      return this.#moving;
+    }
+
+    /** Calls `handler` on every `"change"` or `"error"` of the background writer. */
+    on(event, handler) {
+      if (this.#now) this.#now.on(event, handler);
+      else if (event !== "change" && event !== "error") {
+        throw new MemoryError(`invalid input: event: "change" or "error", not ${JSON.stringify(event)}`, "INVALID_INPUT");
+      }
+      this.#listeners.push([event, handler]);
+    }
+
+    /** Stops calling `handler` for `event`. */
+    off(event, handler) {
+      this.#now?.off(event, handler);
+      this.#listeners = this.#listeners.filter(([e, h]) => e !== event || h !== handler);
+    }
+
+    /** A context window (see `MemoryContext`), made again in the full module after a move. */
+    context(options) {
+      const bound = this.#bound((native) => native.context(options));
+      return { push: (turns) => bound((context) => context.push(turns)) };
+    }
+
+    /** Agent tools bound to `scope` (see `MemoryTools`), made again in the full module after a move. */
+    tools(scope, options) {
+      const made = this.#now?.tools(scope, options);
+      const bound = this.#bound((native) => native.tools(scope, options), made);
+      const loaded = () => made ?? notYet();
+      return {
+        get definitions() {
+          return loaded().definitions;
+        },
+        get scope() {
+          return loaded().scope;
+        },
+        runTool: (name, args) => bound((tools) => tools.runTool(name, args)),
+      };
+    }
+
+    /**
+     * `make(native)` for the current native memory (checked at once when there is one), made again
+     * after a move; returns `(use) => use(object)` run as a tracked call.
+     */
+    #bound(make, made = this.#now && make(this.#now)) {
+      let owner = made ? this.#now : undefined;
+      let object = made;
+      return async (use) => {
+        const native = await this.#settled();
+        if (native !== owner) [owner, object] = [native, make(native)];
+        return this.#track(use(object));
+      };
+    }
+
+    /** Frees the native memory (wasm-bindgen's `free`). */
+    free() {
+      this.#now?.free();
+      this.#now = undefined;
+    }
+
+    static {
+      const names = new Set([...Object.getOwnPropertyNames(core.Memory.prototype), ...FULL_ONLY]);
+      for (const name of names) {
+        if (OWN.has(name) || name.startsWith("__")) continue;
+        Object.defineProperty(Memory.prototype, name, {
+          value: function (...args) {
+            return this.#call(name, args);
+          },
+          writable: true,
+          configurable: true,
+        });
+      }
+    }
+  }
+  return Memory;
+}
+
+function notYet() {
+  const why = "the full module is still loading: await a call of this memory (or use `await Memory.open(config)`) first";
+  throw new MemoryError(why, "NOT_IN_MODULE");
+}

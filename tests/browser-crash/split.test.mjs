@@ -1,0 +1,49 @@
+// The package's two modules in real Chromium: a page that imports memwasm fetches the core .wasm only; the
+// first call only the full module has fetches the full .wasm and moves the memory there. An IndexedDB memory
+// is opened again from its database (and another page still reads everything through the core module); an
+// in-memory one carries what it holds.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { harness } from "./harness.mjs";
+
+const PARAGRAPH =
+  "The billing service stores invoices in a relational database and mails a receipt to every customer, retrying through a queue when the mail server is down for a while.";
+
+let h;
+before(async () => (h = await harness()));
+after(() => h?.close());
+
+test("the full .wasm is fetched on first use, and the memory keeps everything", { timeout: 120_000 }, async () => {
+  const browser = await h.launch(h.profile());
+  const tab = await h.openPage(browser.context);
+  const wasm = []; // .wasm requests after the import
+  tab.on("request", (request) => request.url().endsWith(".wasm") && wasm.push(new URL(request.url()).pathname));
+
+  const stored = await tab.evaluate(async ({ config, paragraph }) => {
+    const scope = { userId: "u" };
+    const memory = (window.memory = await window.memwasm.Memory.open(config));
+    for (const fact of ["Likes green tea", "Plays chess"]) await memory.add(fact, { ...scope, infer: false });
+    const before = performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname);
+    const ingested = await memory.ingest(paragraph, { ...scope, sessionId: "s1" });
+    const all = (await memory.getAll(scope)).results.map((m) => m.memory).sort();
+    const inMemory = new window.memwasm.Memory({ ...config, storage: { provider: "memory" } });
+    await inMemory.store("job", "Works at a bakery", scope);
+    await inMemory.ingest(paragraph, { ...scope, sessionId: "s1" });
+    const carried = (await inMemory.getAll(scope)).results.map((m) => m.memory).sort();
+    return { before, stored: ingested.stored, all, carried };
+  }, { config: h.config("split"), paragraph: PARAGRAPH });
+  assert.ok(stored.before.includes("/pkg/dist/core/memwasm_bg.wasm"), "the page loaded the core module");
+  assert.ok(!stored.before.includes("/pkg/dist/memwasm_bg.wasm"), "and not the full one before it was needed");
+  assert.deepEqual(wasm, ["/pkg/dist/memwasm_bg.wasm"], "ingest fetched the full module, once");
+  assert.equal(stored.stored, 1);
+  assert.deepEqual(stored.all, ["Likes green tea", PARAGRAPH, "Plays chess"].sort());
+  assert.deepEqual(stored.carried, ["Works at a bakery", PARAGRAPH].sort());
+
+  const other = await h.openPage(browser.context);
+  const seen = await other.evaluate(async (config) => {
+    const memory = await window.memwasm.Memory.open(config);
+    return (await memory.getAll({ userId: "u" })).results.length;
+  }, h.config("split"));
+  assert.equal(seen, 3, "another page reads what the moved memory wrote");
+  await browser.kill();
+});
