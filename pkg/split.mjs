@@ -152,37 +152,47 @@ export function splitMemory(core, loadFull) {
     /** A context window (see `MemoryContext`), made again in the full module after a move. */
     context(options) {
       const bound = this.#bound((native) => native.context(options));
-      return { push: (turns) => bound((context) => context.push(turns)) };
+      return { push: (turns) => bound((context) => context.push(turns)), free: bound.free };
     }
 
     /** Agent tools bound to `scope` (see `MemoryTools`), made again in the full module after a move. */
     tools(scope, options) {
       const made = this.#now?.tools(scope, options);
       const bound = this.#bound((native) => native.tools(scope, options), made);
-      const loaded = () => made ?? notYet();
+      // Both are fixed when the tools are made; read once, as the native object is made again after a move.
+      const [definitions, boundScope] = made ? [made.definitions, made.scope] : [];
       return {
         get definitions() {
-          return loaded().definitions;
+          return definitions ?? notYet();
         },
         get scope() {
-          return loaded().scope;
+          return boundScope ?? notYet();
         },
         runTool: (name, args) => bound((tools) => tools.runTool(name, args)),
+        free: bound.free,
       };
     }
 
     /**
      * `make(native)` for the current native memory (checked at once when there is one), made again
-     * after a move; returns `(use) => use(object)` run as a tracked call.
+     * after a move; returns `(use) => use(object)` run as a tracked call, and its `free()`.
      */
     #bound(make, made = this.#now && make(this.#now)) {
       let owner = made ? this.#now : undefined;
       let object = made;
-      return async (use) => {
+      const bound = async (use) => {
         const native = await this.#settled();
-        if (native !== owner) [owner, object] = [native, make(native)];
+        if (native !== owner) {
+          object?.free();
+          [owner, object] = [native, make(native)];
+        }
         return this.#track(use(object));
       };
+      bound.free = () => {
+        object?.free();
+        [owner, object] = [undefined, undefined];
+      };
+      return bound;
     }
 
     /** Frees the native memory (wasm-bindgen's `free`). */
@@ -192,6 +202,7 @@ export function splitMemory(core, loadFull) {
     }
 
     static {
+      if (Symbol.dispose) Memory.prototype[Symbol.dispose] = Memory.prototype.free;
       const names = new Set([...Object.getOwnPropertyNames(core.Memory.prototype), ...FULL_ONLY]);
       for (const name of names) {
         if (OWN.has(name) || name.startsWith("__")) continue;

@@ -125,6 +125,8 @@ describe("split modules", () => {
     await mem.ingest(PARAGRAPH, { ...scope, sessionId: "s1" }); // moves
     const created = await tools.runTool("manage_memory", { action: "create", content: "User is vegetarian" });
     assert.ok(created.id);
+    assert.deepEqual(tools.scope, scope, "still readable after the move");
+    assert.ok(tools.definitions.length >= 2);
     assert.ok(texts((await mem.getAll(scope)).results).includes("User is vegetarian"), "written into the moved memory");
     const window = await context.push([{ role: "user", content: "hello" }]);
     assert.ok(Array.isArray(window.messages), JSON.stringify(window));
@@ -137,6 +139,9 @@ describe("split modules", () => {
     await mem.idle();
     assert.equal(changes.length, 1, "the listener was moved with the memory");
     assert.equal(changes[0].results[0].memory, "Likes hiking");
+    tools.free();
+    context.free();
+    mem[Symbol.dispose]();
   });
 
   test("a full module that fails to load leaves the memory working; the next call loads it", T, async () => {
