@@ -83,8 +83,9 @@ fn names(list: &Value) -> Vec<String> {
 
 /// The raw records of a store, as JSON.
 async fn raw_records(db: &str, store: &str) -> Vec<Value> {
+    let open = open_current_js(db);
     let value = run_js(&format!(
-        "const db = await new Promise((ok, no) => {{ const r = indexedDB.open('{db}'); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); }});
+        "{open}
          const all = await new Promise((ok, no) => {{ const r = db.transaction('{store}').objectStore('{store}').getAll(); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); }});
          db.close();
          return all.map((record) => ({{...record, embedding: undefined}}));"
@@ -209,8 +210,9 @@ async fn a_version_1_database_is_upgraded_and_keeps_its_memories() {
         all_of(&upgraded, "u").await.iter().map(|m| m["memory"].as_str().unwrap().to_owned()).collect();
     assert_eq!(texts, ["likes coffee"], "the version 1 memory is still there");
     assert_eq!(entities(&upgraded, "u").await, json!([]), "an empty graph");
+    let open = open_current_js(db);
     run_js(&format!(
-        "const db = await new Promise((ok) => {{ const r = indexedDB.open('{db}'); r.onsuccess = () => ok(r.result); }});
+        "{open}
          const stores = [...db.objectStoreNames]; const version = db.version; db.close();
          if (version !== {SCHEMA_VERSION} || !stores.includes('graph')) throw new Error('not upgraded: ' + version + ' ' + stores);"
     ))

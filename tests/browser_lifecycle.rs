@@ -109,9 +109,10 @@ async fn old_database(db: &str, version: u32, vector: &[f32]) {
 
 /// `[version, store names, index names of memories]` of `db`, read without upgrading it.
 async fn layout(db: &str) -> Value {
+    let open = open_current_js(db);
     json_of(
         run_js(&format!(
-            "const db = await new Promise((ok, no) => {{ const r = indexedDB.open('{db}'); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); }});
+            "{open}
              const indexes = [...db.transaction('memories').objectStore('memories').indexNames];
              const found = [db.version, [...db.objectStoreNames], indexes]; db.close(); return found;"
         ))
@@ -215,8 +216,9 @@ async fn every_lifecycle_field_persists_across_a_reopen() {
     assert_eq!(by_id(reopened.get_all(&everything()).await.unwrap().results), before, "every field, exactly");
     assert_eq!(reopened.get_by_key("drink", &alice()).await.unwrap().memory, "likes green tea");
     assert_eq!(reopened.get_all(&Read::of(alice(), DEFAULT_LIMIT)).await.unwrap().total_count, 2, "still deleted");
+    let open = open_current_js(db);
     let by_key = run_js(&format!(
-        "const db = await new Promise((ok) => {{ const r = indexedDB.open('{db}'); r.onsuccess = () => ok(r.result); }});
+        "{open}
          const found = await new Promise((ok) => {{ const r = db.transaction('memories').objectStore('memories').index('{KEY_INDEX}').getAll('drink'); r.onsuccess = () => ok(r.result); }});
          db.close(); return found.map((record) => record.memory);"
     ))

@@ -73,8 +73,9 @@ async fn loaded(db: &str) -> BTreeMap<String, StoredMemory> {
 
 /// The `vectors` store as `[chunk, ids]` pairs, read without the library.
 async fn chunks(db: &str) -> Vec<(u64, Vec<String>)> {
+    let open = open_current_js(db);
     let raw = run_js(&format!(
-        "const db = await new Promise((ok, no) => {{ const r = indexedDB.open('{db}'); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); }});
+        "{open}
          const all = await new Promise((ok, no) => {{ const r = db.transaction('{VECTORS_STORE}').objectStore('{VECTORS_STORE}').getAll(); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); }});
          db.close();
          return all.map((c) => [c.chunk, JSON.parse(c.ids), c.vectors.length / c.dim]);"
@@ -193,9 +194,10 @@ async fn version_4_database(db: &str, n: usize) {
 
 /// `[version, stores, memory records still carrying an embedding, migrated records naming a chunk]`.
 async fn layout(db: &str) -> Value {
+    let open = open_current_js(db);
     json_of(
         run_js(&format!(
-            "const db = await new Promise((ok, no) => {{ const r = indexedDB.open('{db}'); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); }});
+            "{open}
              const all = await new Promise((ok, no) => {{ const r = db.transaction('memories').objectStore('memories').getAll(); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); }});
              const found = [db.version, [...db.objectStoreNames], all.filter((m) => m.embedding != null).map((m) => m.id),
                all.filter((m) => typeof m.chunk === 'number').length];

@@ -70,11 +70,7 @@ impl SideMap {
 
     /// Every record, as (kind, record), in kind then key order.
     pub fn all(&self) -> Vec<(String, SideRecord)> {
-        let records =
-            self.0.iter().flat_map(|(kind, records)| records.iter().map(move |(key, value)| (kind, key, value)));
-        records
-            .map(|(kind, key, value)| (kind.clone(), SideRecord { key: key.clone(), value: value.clone() }))
-            .collect()
+        self.0.keys().flat_map(|kind| self.records(kind).into_iter().map(|record| (kind.clone(), record))).collect()
     }
 
     /// True once `kind` was filled (by `fill`), even with nothing.

@@ -35,11 +35,9 @@ struct SideEntry {
 }
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
-    /// Everything this instance holds, or `None` when its storage persists memories itself (reopen it).
+    /// Everything this instance holds, or `None` when its storage persists it (reopen that storage): only
+    /// storages that hold everything in RAM hand over all their side records.
     pub async fn snapshot(&self) -> Result<Option<String>> {
-        if self.storage.keeps_memories() {
-            return Ok(None);
-        }
         let Some(side) = self.storage.all_side().await? else { return Ok(None) };
         let export = self.export(Scope::default()).await?;
         let side = side.into_iter().map(|(kind, record)| SideEntry { kind, key: record.key, value: record.value });

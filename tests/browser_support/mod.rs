@@ -137,6 +137,15 @@ pub fn open_old_schema_js(db: &str, version: u32) -> String {
     )
 }
 
+/// JS that opens database `db` at the version it has (no upgrade), as `const db`, to read it without the
+/// library.
+pub fn open_current_js(db: &str) -> String {
+    format!(
+        "const db = await new Promise((ok, no) => {{
+           const r = indexedDB.open('{db}'); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); }});"
+    )
+}
+
 /// Runs a snippet of JS (the body of an async function) and returns what it returns.
 pub async fn run_js(body: &str) -> JsValue {
     let function = Function::new_no_args(&format!("return (async () => {{ {body} }})();"));

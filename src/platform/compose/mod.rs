@@ -61,26 +61,20 @@ fn kv_storage(_config: &ResolvedConfig, _live: &LiveValues) -> Result<storage::K
     Err(MemoryError::NotInModule("storage.provider \"cloudflare-kv\"".into()))
 }
 
-/// `vectorStore: {provider: "chroma"}`, when configured.
-#[cfg(feature = "extras")]
+/// `vectorStore: {provider: "chroma"}`, when configured (`NOT_IN_MODULE` in a build without `extras`).
 fn remote_vectors(config: &ResolvedConfig) -> Result<Option<ChromaVectors<FetchClient>>> {
-    Ok(config.remote_vectors.clone().map(|chroma| ChromaVectors::new(FetchClient, chroma, config.retry)))
-}
-
-/// Graph memory and Chroma are not in this module: a config asking for them is `NOT_IN_MODULE`.
-#[cfg(not(feature = "extras"))]
-fn remote_vectors(config: &ResolvedConfig) -> Result<Option<ChromaVectors<FetchClient>>> {
-    if config.graph_enabled {
-        return Err(MemoryError::NotInModule("graph memory (graph.enabled)".into()));
-    }
-    match config.remote_vectors {
-        Some(_) => Err(MemoryError::NotInModule("vectorStore.provider \"chroma\"".into())),
+    match &config.remote_vectors {
         None => Ok(None),
+        Some(_) if !cfg!(feature = "extras") => Err(MemoryError::NotInModule("vectorStore.provider \"chroma\"".into())),
+        Some(chroma) => Ok(Some(ChromaVectors::new(FetchClient, chroma.clone(), config.retry))),
     }
 }
 
 /// Picks the implementations `config` asks for.
 pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
+    if config.graph_enabled && !cfg!(feature = "extras") {
+        return Err(MemoryError::NotInModule("graph memory (graph.enabled)".into()));
+    }
     let llm = models::llm(config, live)?;
     let embedder = models::embedder(config, live)?;
     if let (Some(want), Some(have)) =
