@@ -1,7 +1,8 @@
 // Bench of the on-device embedder (memwasm/local-embedder): ms per sentence and sentences/s for batches
 // of 1, 8 and 32 in Node and in Debian's headless Chromium, against the native build of the same crate
 // (local-embedder/examples/bench.rs, one thread like wasm, and all cores). Same sentences everywhere:
-// the 10–200-character ones of tests/local-embedder/sentences.json.
+// the 10–200-character ones of tests/local-embedder/sentences.json. Then the bound on the ratio: the peak f32
+// multiply-add of one core in wasm and natively (bench/peak.mjs).
 // Usage: node bench/local-embedder.mjs [--json]   (needs scripts/build-local-embedder.sh, the weights from
 // scripts/setup.d/65-minilm.sh and `npm install` in tests/local-embedder for playwright-core).
 import { execFileSync } from "node:child_process";
@@ -10,6 +11,7 @@ import { createRequire } from "node:module";
 import { createLocalEmbedder } from "../pkg/local-embedder/index.node.mjs";
 import { TOKENIZER, WEIGHTS } from "../tests/local-embedder/fixtures.mjs";
 import { serveTestSite } from "../tests/local-embedder/server.mjs";
+import { peak, peakTable } from "./peak.mjs";
 
 const root = new URL("..", import.meta.url);
 const require = createRequire(new URL("tests/local-embedder/package.json", root));
@@ -45,7 +47,26 @@ function native(threads) {
 
 async function node() {
   const embedder = await createLocalEmbedder({ weights: WEIGHTS, tokenizer: TOKENIZER });
-  return measure({ embedder, texts, sizes: SIZES, minMs: MIN_MS });
+  const rows = await measure({ embedder, texts, sizes: SIZES, minMs: MIN_MS });
+  const lengths = await Promise.all(texts.map(async (t) => (await embedder.tokenIds(t)).length));
+  return { rows, lengths };
+}
+
+// all-MiniLM-L6-v2's shape (its config.json): the multiply-adds of one forward pass.
+const LAYERS = 6, HIDDEN = 384, INTERMEDIATE = 1536;
+
+/** Floating-point operations per sentence when the texts go through in batches of `size`, each padded
+ *  to its longest row: per token and layer the Q, K, V and output projections and the two feed-forward
+ *  matmuls; per sequence and layer the attention scores and their weighted sum. */
+function flopsPerSentence(lengths, size) {
+  let total = 0;
+  for (let i = 0; i < lengths.length; i += size) {
+    const batch = lengths.slice(i, i + size);
+    const padded = Math.max(...batch);
+    const perToken = 2 * (4 * HIDDEN * HIDDEN + 2 * HIDDEN * INTERMEDIATE);
+    total += LAYERS * batch.length * (padded * perToken + 4 * padded * padded * HIDDEN);
+  }
+  return total / lengths.length;
 }
 
 async function browser() {
@@ -65,7 +86,15 @@ async function browser() {
   }
 }
 
-const results = { native1: native(1), nativeAll: native(0), node: await node(), chromium: await browser() };
+const inNode = await node();
+const results = { native1: native(1), nativeAll: native(0), node: inNode.rows, chromium: await browser(), peak: await peak() };
+const best = (label) => results.peak.find((r) => r.name.startsWith(label))?.gflops;
+const [wide, narrow] = [best("native AVX2+FMA"), Math.max(best("Node SIMD128"), best("Chromium SIMD128"))];
+const gflops = (row, i) => flopsPerSentence(inNode.lengths, SIZES[i]) / row.msPerSentence / 1e6;
+results.use = SIZES.map((batch, i) => {
+  const native = gflops(results.native1[i], i);
+  return { batch, gflopPerSentence: flopsPerSentence(inNode.lengths, batch) / 1e9, native, node: gflops(results.node[i], i), chromium: gflops(results.chromium[i], i), neededFor1_5: native / 1.5 };
+});
 const wasm = new URL("pkg/local-embedder/dist/local_embedder_bg.wasm", root);
 // gzip -9 as scripts/build-local-embedder.sh reports it (Node's zlib packs about 2% larger).
 const gzipped = execFileSync("gzip", ["-9", "-c", wasm.pathname], { maxBuffer: 1 << 26 }).length;
@@ -83,5 +112,14 @@ if (process.argv.includes("--json")) {
     console.log(`| ${b} | ${cell(n1)} | ${cell(na)} | ${cell(nd)} | ${ratio(nd)} | ${cell(ch)} | ${ratio(ch)} |`);
   });
   const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
+  console.log(`\nThe bound (bench/peak.mjs): one core's peak f32 multiply-add is ${(wide / narrow).toFixed(2)}× higher natively (8 lanes, FMA) than in wasm (4 lanes).\n`);
+  console.log(peakTable(results.peak));
+  const share = (g, peakOf) => `${g.toFixed(1)} (${((100 * g) / peakOf).toFixed(0)}%)`;
+  console.log(`\nGFLOP/s of the forward passes (the model's multiply-adds; padding counted) and their share of the peak:`);
+  console.log("| batch | GFLOP per sentence | native, 1 thread (of AVX2+FMA peak) | Node (of wasm peak) | Chromium (of wasm peak) | wasm needs for 1.5× (of wasm peak) |");
+  console.log("|---:|---:|---:|---:|---:|---:|");
+  for (const u of results.use) {
+    console.log(`| ${u.batch} | ${u.gflopPerSentence.toFixed(2)} | ${share(u.native, wide)} | ${share(u.node, narrow)} | ${share(u.chromium, narrow)} | ${share(u.neededFor1_5, narrow)} |`);
+  }
   console.log(`\nlocal_embedder_bg.wasm: ${mb(size.wasmBytes)} raw, ${mb(size.wasmGzipBytes)} gzip -9; weights (f32 safetensors): ${mb(size.weightsBytes)}`);
 }
