@@ -30,7 +30,7 @@ export function splitMemory(core, loadFull) {
   const fullModule = () =>
     (loading ??= loadFull().then((module) => (full = module), (error) => {
       loading = undefined;
-      throw error;
+      throw loadFailed(error);
     }));
 
   class Memory {
@@ -157,16 +157,24 @@ export function splitMemory(core, loadFull) {
 
     /** Agent tools bound to `scope` (see `MemoryTools`), made again in the full module after a move. */
     tools(scope, options) {
-      const made = this.#now?.tools(scope, options);
-      const bound = this.#bound((native) => native.tools(scope, options), made);
-      // Both are fixed when the tools are made; read once, as the native object is made again after a move.
-      const [definitions, boundScope] = made ? [made.definitions, made.scope] : [];
+      const bound = this.#bound((native) => native.tools(scope, options));
+      // Both are fixed when the tools are made: read once, from the first native tools object. While the
+      // full module is still making this memory there is none yet, and reading them throws NOT_IN_MODULE.
+      let fixed;
+      const read = () => {
+        if (!fixed) {
+          const tools = bound.now() ?? notYet();
+          fixed = { definitions: tools.definitions, scope: tools.scope };
+        }
+        return fixed;
+      };
+      if (this.#now) read();
       return {
         get definitions() {
-          return definitions ?? notYet();
+          return read().definitions;
         },
         get scope() {
-          return boundScope ?? notYet();
+          return read().scope;
         },
         runTool: (name, args) => bound((tools) => tools.runTool(name, args)),
         free: bound.free,
@@ -174,24 +182,28 @@ export function splitMemory(core, loadFull) {
     }
 
     /**
-     * `make(native)` for the current native memory (checked at once when there is one), made again
-     * after a move; returns `(use) => use(object)` run as a tracked call, and its `free()`.
+     * `make(native)` for the current native memory (made at once when there is one, so bad arguments
+     * throw here), made again after a move. Returns `(use) => use(object)` run as a tracked call, with
+     * `now()` (the object for the current native memory, if any) and `free()`.
      */
-    #bound(make, made = this.#now && make(this.#now)) {
-      let owner = made ? this.#now : undefined;
-      let object = made;
-      const bound = async (use) => {
-        const native = await this.#settled();
+    #bound(make) {
+      let owner;
+      let object;
+      const current = (native) => {
         if (native !== owner) {
+          const made = make(native);
           object?.free();
-          [owner, object] = [native, make(native)];
+          [owner, object] = [native, made];
         }
-        return this.#track(use(object));
+        return object;
       };
+      const bound = async (use) => this.#track(use(current(await this.#settled())));
+      bound.now = () => (this.#now ? current(this.#now) : undefined);
       bound.free = () => {
         object?.free();
         [owner, object] = [undefined, undefined];
       };
+      bound.now();
       return bound;
     }
 
@@ -222,4 +234,10 @@ export function splitMemory(core, loadFull) {
 function notYet() {
   const why = "the full module is still loading: await a call of this memory (or use `await Memory.open(config)`) first";
   throw new MemoryError(why, "NOT_IN_MODULE");
+}
+
+/** A failed load of the full module as a coded error; the next call that needs the module tries again. */
+function loadFailed(error) {
+  const why = `the full module could not be loaded (the next call that needs it tries again): ${error?.message ?? error}`;
+  return Object.assign(new MemoryError(why, "NOT_IN_MODULE"), { cause: error });
 }

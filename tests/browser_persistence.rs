@@ -198,7 +198,7 @@ async fn persist_true_asks_the_browser_once() {
     let without = run_js("return globalThis.persistCalls;").await.as_f64();
     let mut config = config(db);
     config["storage"]["config"]["persist"] = json!(true);
-    let memory = open_with(config).await.ok().expect("opens");
+    let memory = open_with(config).await.expect("opens");
     remember(&memory, "likes tea", "alice").await;
     let with = run_js("const n = globalThis.persistCalls; delete navigator.storage.persist; return n;").await.as_f64();
     assert_eq!((without, with), (Some(0.0), Some(1.0)));

@@ -104,7 +104,14 @@ describe("split modules", () => {
     const { Memory, loads } = split();
     const mem = new Memory(testConfig(server, { graph: { enabled: true } }));
     assert.equal(loads.count, 1, "started loading at once");
+    const tools = mem.tools(scope);
+    assert.throws(() => tools.definitions, { code: "NOT_IN_MODULE" }, "nothing to read before the module is there");
     assert.deepEqual((await mem.getEntities(scope)).results, []);
+    assert.deepEqual(tools.scope, scope, "readable once the full module made the memory");
+    assert.ok(tools.definitions.length >= 2);
+    const created = await tools.runTool("manage_memory", { action: "create", content: "User is vegetarian" });
+    assert.equal(created.event, "ADD", JSON.stringify(created));
+    tools.free();
     const opened = await Memory.open(testConfig(server, { graph: { enabled: true } }));
     assert.deepEqual((await opened.getRelations("Alice", scope)).results, []);
     assert.equal(loads.count, 1, "the loaded module is kept");
@@ -149,7 +156,13 @@ describe("split modules", () => {
     const mem = new Memory(testConfig(server));
     await mem.store("job", "Works at a bakery", scope);
     loads.failNext = true;
-    await assert.rejects(mem.ingest(PARAGRAPH, { ...scope, sessionId: "s1" }), /offline/);
+    await assert.rejects(mem.ingest(PARAGRAPH, { ...scope, sessionId: "s1" }), (error) => {
+      assert.ok(error instanceof MemoryError, "a coded MemoryError, not the loader's own error");
+      assert.equal(error.code, "NOT_IN_MODULE");
+      assert.match(error.message, /could not be loaded.*offline/);
+      assert.match(String(error.cause?.message), /offline/);
+      return true;
+    });
     assert.deepEqual(texts((await mem.getAll(scope)).results), ["Works at a bakery"]);
     assert.equal((await mem.ingest(PARAGRAPH, { ...scope, sessionId: "s1" })).stored, 1);
     assert.equal(loads.count, 2);

@@ -17,32 +17,30 @@ fn lane_of(v: v128, lane: usize) -> f32 {
     }
 }
 
-/// `acc = acc + x * y` on 4 lanes, `iterations` times per accumulator; `seed` keeps the inputs unknown
-/// to the compiler.
-#[no_mangle]
-pub extern "C" fn mul_add_f32x4(iterations: u32, seed: f32) -> f32 {
+/// `acc = step(x, y, acc)` for every accumulator, `iterations` times; `seed` keeps the inputs unknown to
+/// the compiler.
+#[inline(always)]
+fn run(iterations: u32, seed: f32, step: impl Fn(v128, v128, v128) -> v128) -> f32 {
     let x = f32x4_splat(seed);
     let y = f32x4_splat(1.0 - seed * 1e-9);
     let mut acc = [f32x4_splat(seed); ACCUMULATORS];
     for _ in 0..iterations {
         for a in acc.iter_mut() {
-            *a = f32x4_add(*a, f32x4_mul(x, y));
+            *a = step(x, y, *a);
         }
     }
     sum(acc)
 }
 
-/// `acc = x * y + acc` with `f32x4.relaxed_madd`, `iterations` times per accumulator.
+/// `acc = acc + x * y` on 4 lanes: a multiply, then an add.
+#[no_mangle]
+pub extern "C" fn mul_add_f32x4(iterations: u32, seed: f32) -> f32 {
+    run(iterations, seed, |x, y, a| f32x4_add(a, f32x4_mul(x, y)))
+}
+
+/// `acc = x * y + acc` with `f32x4.relaxed_madd`.
 #[cfg(feature = "relaxed")]
 #[no_mangle]
 pub extern "C" fn relaxed_madd_f32x4(iterations: u32, seed: f32) -> f32 {
-    let x = f32x4_splat(seed);
-    let y = f32x4_splat(1.0 - seed * 1e-9);
-    let mut acc = [f32x4_splat(seed); ACCUMULATORS];
-    for _ in 0..iterations {
-        for a in acc.iter_mut() {
-            *a = f32x4_relaxed_madd(x, y, *a);
-        }
-    }
-    sum(acc)
+    run(iterations, seed, |x, y, a| f32x4_relaxed_madd(x, y, a))
 }

@@ -11,7 +11,7 @@ pub struct Kernel {
     pub run: fn(u32, f32) -> f32,
 }
 
-/// The kernels this CPU can run.
+/// The kernels this CPU can run (the `unsafe` calls are each behind the check of their features).
 pub fn kernels() -> Vec<Kernel> {
     let mut all = vec![Kernel { name: "native SSE: 4 lanes, multiply then add", lanes: 4, run: sse_mul_add }];
     if is_x86_feature_detected!("fma") {
@@ -27,41 +27,38 @@ pub fn kernels() -> Vec<Kernel> {
     all
 }
 
+/// `acc = step(x, y, acc)` for every accumulator, `iterations` times, over `splat`ted inputs; inlined
+/// into each kernel, so the steps compile with that kernel's target features.
+#[inline(always)]
+fn run<V: Copy>(
+    iterations: u32,
+    seed: f32,
+    splat: impl Fn(f32) -> V,
+    step: impl Fn(V, V, V) -> V,
+) -> [V; ACCUMULATORS] {
+    let (x, y) = (splat(seed), splat(1.0 - seed * 1e-9));
+    let mut acc = [splat(seed); ACCUMULATORS];
+    for _ in 0..iterations {
+        for a in acc.iter_mut() {
+            *a = step(x, y, *a);
+        }
+    }
+    acc
+}
+
 fn sse_mul_add(iterations: u32, seed: f32) -> f32 {
     // SAFETY: SSE is part of the x86-64 baseline.
-    unsafe {
-        let (x, y) = (_mm_set1_ps(seed), _mm_set1_ps(1.0 - seed * 1e-9));
-        let mut acc = [_mm_set1_ps(seed); ACCUMULATORS];
-        for _ in 0..iterations {
-            for a in acc.iter_mut() {
-                *a = _mm_add_ps(*a, _mm_mul_ps(x, y));
-            }
-        }
-        sum_128(acc)
-    }
+    sum_128(run(iterations, seed, |v| unsafe { _mm_set1_ps(v) }, |x, y, a| unsafe { _mm_add_ps(a, _mm_mul_ps(x, y)) }))
 }
 
 #[target_feature(enable = "fma")]
 unsafe fn fma_128(iterations: u32, seed: f32) -> f32 {
-    let (x, y) = (_mm_set1_ps(seed), _mm_set1_ps(1.0 - seed * 1e-9));
-    let mut acc = [_mm_set1_ps(seed); ACCUMULATORS];
-    for _ in 0..iterations {
-        for a in acc.iter_mut() {
-            *a = _mm_fmadd_ps(x, y, *a);
-        }
-    }
-    sum_128(acc)
+    sum_128(run(iterations, seed, |v| _mm_set1_ps(v), |x, y, a| _mm_fmadd_ps(x, y, a)))
 }
 
 #[target_feature(enable = "avx2,fma")]
 unsafe fn fma_256(iterations: u32, seed: f32) -> f32 {
-    let (x, y) = (_mm256_set1_ps(seed), _mm256_set1_ps(1.0 - seed * 1e-9));
-    let mut acc = [_mm256_set1_ps(seed); ACCUMULATORS];
-    for _ in 0..iterations {
-        for a in acc.iter_mut() {
-            *a = _mm256_fmadd_ps(x, y, *a);
-        }
-    }
+    let acc = run(iterations, seed, |v| _mm256_set1_ps(v), |x, y, a| _mm256_fmadd_ps(x, y, a));
     let mut lanes = [0f32; 8];
     let total = acc.iter().fold(_mm256_setzero_ps(), |s, &a| _mm256_add_ps(s, a));
     _mm256_storeu_ps(lanes.as_mut_ptr(), total);
