@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import { createLocalEmbedder } from "../pkg/local-embedder/index.node.mjs";
 import { TOKENIZER, WEIGHTS } from "../tests/local-embedder/fixtures.mjs";
 import { serveTestSite } from "../tests/local-embedder/server.mjs";
+import { onnxRows } from "./onnx.mjs";
 import { peak, peakTable } from "./peak.mjs";
 
 const root = new URL("..", import.meta.url);
@@ -88,6 +89,8 @@ async function browser() {
 
 const inNode = await node();
 const results = { native1: native(1), nativeAll: native(0), node: inNode.rows, chromium: await browser(), peak: await peak() };
+// onnxruntime-web (transformers.js's engine in browsers) on the same weights; a failed setup skips it.
+results.onnx = await onnxRows({ texts, sizes: SIZES, minMs: MIN_MS }).catch((error) => ({ error: String(error.message ?? error) }));
 const best = (label) => results.peak.find((r) => r.name.startsWith(label))?.gflops;
 const [wide, narrow] = [best("native AVX2+FMA"), Math.max(best("Node SIMD128"), best("Chromium SIMD128"))];
 const gflops = (row, i) => flopsPerSentence(inNode.lengths, SIZES[i]) / row.msPerSentence / 1e6;
@@ -112,6 +115,19 @@ if (process.argv.includes("--json")) {
     console.log(`| ${b} | ${cell(n1)} | ${cell(na)} | ${cell(nd)} | ${ratio(nd)} | ${cell(ch)} | ${ratio(ch)} |`);
   });
   const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
+  const onnx = results.onnx;
+  if (onnx.error) console.log(`\nonnxruntime-web: not measured (${onnx.error})`);
+  else {
+    console.log(`\nonnxruntime-web ${onnx.onnxruntimeWeb} (transformers.js's engine in browsers: wasm, 1 thread, SIMD) on the same f32 weights as ONNX`);
+    console.log(`(bench/onnx/build-model.py); lowest cosine with memwasm's vectors ${onnx.minCosine.toFixed(6)}. ratio = memwasm ÷ onnxruntime-web:`);
+    console.log("| batch | onnxruntime-web, Node | memwasm ÷ it | onnxruntime-web, Chromium | memwasm ÷ it | it ÷ native, 1 thread |");
+    console.log("|---:|---:|---:|---:|---:|---:|");
+    onnx.rows.forEach((r, i) => {
+      const over = (ours, theirs) => `${(ours.msPerSentence / theirs.msPerSentence).toFixed(2)}×`;
+      const bestOrt = r.node.msPerSentence < r.chromium.msPerSentence ? r.node : r.chromium;
+      console.log(`| ${r.batch} | ${cell(r.node)} | ${over(results.node[i], r.node)} | ${cell(r.chromium)} | ${over(results.chromium[i], r.chromium)} | ${over(bestOrt, results.native1[i])} |`);
+    });
+  }
   console.log(`\nThe bound (bench/peak.mjs): one core's peak f32 multiply-add is ${(wide / narrow).toFixed(2)}× higher natively (8 lanes, FMA) than in wasm (4 lanes).\n`);
   console.log(peakTable(results.peak));
   const share = (g, peakOf) => `${g.toFixed(1)} (${((100 * g) / peakOf).toFixed(0)}%)`;

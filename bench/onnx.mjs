@@ -1,0 +1,103 @@
+// onnxruntime-web (the engine transformers.js runs in browsers: single-threaded SIMD wasm) on
+// all-MiniLM-L6-v2 built offline as ONNX from the same f32 weights as our local embedder
+// (bench/onnx/build-model.py), in Node and in headless Chromium, with the sentences and batches of
+// bench/local-embedder.mjs: ms per sentence and sentences/s for batches of 1, 8 and 32. First a
+// correctness gate: every embedding onnxruntime-web returned (every batch size, both runtimes) must have a
+// cosine ≥ 0.999 with our embedder's for the same text, or nothing is reported.
+// Usage: node bench/onnx.mjs [--json]   (runs bench/onnx/setup.sh first if the model or the package is missing;
+// needs the weights from scripts/setup.d/65-minilm.sh and `npm install` in tests/local-embedder).
+// bench/local-embedder.mjs can call onnxRows() to put the same numbers next to its own.
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { createLocalEmbedder } from "../pkg/local-embedder/index.node.mjs";
+import { cosine, TOKENIZER, WEIGHTS } from "../tests/local-embedder/fixtures.mjs";
+import { MODEL, ortBench, ortBenchChromium } from "./onnx/ort.mjs";
+
+const root = new URL("..", import.meta.url);
+const ORT_PACKAGE = new URL("bench/onnx/node_modules/onnxruntime-web/package.json", root);
+export const MIN_COSINE = 0.999;
+
+/** The bench's sentences: the 10–200-character ones of tests/local-embedder/sentences.json (104). */
+export function benchTexts() {
+  const sentences = JSON.parse(readFileSync(new URL("tests/local-embedder/sentences.json", root), "utf8"));
+  return sentences.filter((t) => [...t].length >= 10 && [...t].length <= 200);
+}
+
+/** Builds the model and installs onnxruntime-web if either is missing. */
+export function ensureSetup() {
+  if (existsSync(MODEL) && existsSync(ORT_PACKAGE)) return;
+  execFileSync("bash", [new URL("bench/onnx/setup.sh", root).pathname], { stdio: "inherit" });
+}
+
+/** The lowest cosine between onnxruntime-web's vectors (per batch size) and ours, with its text. */
+function worstCosine(embeddings, ours, texts) {
+  let worst = { cosine: Infinity, text: "" };
+  for (const [size, vectors] of Object.entries(embeddings)) {
+    if (vectors.length !== ours.length) throw new Error(`onnxruntime-web returned ${vectors.length} vectors for batch ${size}, not ${ours.length}`);
+    vectors.forEach((v, i) => {
+      const c = cosine(v, ours[i]);
+      if (!(c >= worst.cosine)) worst = { cosine: c, text: texts[i], batch: Number(size) };
+    });
+  }
+  return worst;
+}
+
+/** Per batch size: onnxruntime-web's speed in Node and in Chromium and its lowest cosine with our embedder.
+ *  Throws when any cosine is under MIN_COSINE. */
+export async function onnxRows({ texts = benchTexts(), sizes = [1, 8, 32], minMs = 3000 } = {}) {
+  ensureSetup();
+  const embedder = await createLocalEmbedder({ weights: WEIGHTS, tokenizer: TOKENIZER });
+  const ids = await Promise.all(texts.map(async (t) => Array.from(await embedder.tokenIds(t))));
+  const ours = await embedder.embed(texts);
+  embedder.close();
+  // The gate, per runtime as soon as it has run: a wrong graph would make the speeds meaningless.
+  const check = (run, where) => {
+    const worst = worstCosine(run.embeddings, ours, texts);
+    if (!(worst.cosine >= MIN_COSINE)) {
+      throw new Error(`onnxruntime-web in ${where} disagrees with memwasm: cosine ${worst.cosine} < ${MIN_COSINE} (batch ${worst.batch}) for ${JSON.stringify(worst.text)}`);
+    }
+    return worst;
+  };
+  const node = await ortBench({ texts, ids, sizes, minMs });
+  const worstNode = check(node, "Node");
+  const chromium = await ortBenchChromium({ ids, sizes, minMs });
+  const worst = [worstNode, check(chromium, "Chromium")].reduce((a, b) => (b.cosine < a.cosine ? b : a));
+  const rows = sizes.map((batch, i) => {
+    const one = (run) => worstCosine({ [batch]: run.embeddings[batch] }, ours, texts).cosine;
+    return { batch, node: node.rows[i], chromium: chromium.rows[i], minCosine: Math.min(one(node), one(chromium)) };
+  });
+  return {
+    sentences: texts.length,
+    onnxruntimeWeb: JSON.parse(readFileSync(ORT_PACKAGE, "utf8")).version,
+    modelBytes: statSync(MODEL).size,
+    minCosine: worst.cosine,
+    rows,
+  };
+}
+
+/** A cosine this close to 1 reads better as 1 − ε. */
+const showCosine = (c) => (c === 1 ? "1" : c >= 0.9999 ? `1 − ${(1 - c).toExponential(1)}` : c.toFixed(6));
+
+/** The markdown table of onnxRows()'s result. */
+export function onnxTable(result) {
+  const cell = (r) => `${r.msPerSentence.toFixed(2)} (${r.sentencesPerSecond.toFixed(0)}/s)`;
+  const lines = [
+    "| batch | onnxruntime-web, Node | onnxruntime-web, Chromium | min cosine vs memwasm |",
+    "|---:|---:|---:|---:|",
+    ...result.rows.map((r) => `| ${r.batch} | ${cell(r.node)} | ${cell(r.chromium)} | ${showCosine(r.minCosine)} |`),
+  ];
+  return lines.join("\n");
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const result = await onnxRows();
+  if (process.argv.includes("--json")) {
+    console.log(JSON.stringify(result, null, 2));
+  } else {
+    console.log(`onnxruntime-web ${result.onnxruntimeWeb} (wasm, 1 thread, SIMD, graph optimisation "all"); model.onnx ${(result.modelBytes / 1e6).toFixed(1)} MB (f32);`);
+    console.log(`${result.sentences} sentences of 10–200 characters, token ids from our tokenizer; ms/sentence (sentences/s)`);
+    console.log(onnxTable(result));
+    console.log(`\nmin cosine over all ${result.sentences} sentences, every batch size, Node and Chromium: ${result.minCosine} (≥ ${MIN_COSINE} required)`);
+  }
+}
