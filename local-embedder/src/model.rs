@@ -32,8 +32,17 @@ impl Bert {
     /// Loads `weights` (a safetensors file) for `config`: `EMBEDDER_LOAD` when it is not safetensors or a
     /// tensor is missing or has the wrong shape.
     pub fn load(weights: Vec<u8>, config: &Config) -> Result<Self> {
-        let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu)
-            .map_err(|e| EmbedderError::Load(format!("weights: {e}")))?;
+        let load = |e: candle_core::Error| EmbedderError::Load(format!("weights: {e}"));
+        let mut tensors = candle_core::safetensors::load_buffer(&weights, &Device::Cpu).map_err(load)?;
+        // The layers' linear weights are stored transposed once, as a same-shape strided view: `Linear`
+        // multiplies by `weight.t()`, which is then contiguous, so gemm copies its packed panels row by row
+        // instead of gathering them one float at a time on every call (~9% of a batch of 1, natively too).
+        for (name, tensor) in tensors.iter_mut() {
+            if name.contains("encoder.layer") && name.ends_with(".weight") && tensor.rank() == 2 {
+                *tensor = tensor.t().and_then(|t| t.contiguous()).and_then(|t| t.t()).map_err(load)?;
+            }
+        }
+        let vb = VarBuilder::from_tensors(tensors, DType::F32, &Device::Cpu);
         let model = BertModel::load(vb, config).map_err(|e| EmbedderError::Load(format!("weights: {e}")))?;
         Ok(Self { model, hidden: config.hidden_size })
     }
