@@ -6,19 +6,16 @@
 // Usage: node bench/local-embedder.mjs [--json]   (needs scripts/build-local-embedder.sh, the weights from
 // scripts/setup.d/65-minilm.sh and `npm install` in tests/local-embedder for playwright-core).
 import { execFileSync } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
+import { statSync } from "node:fs";
 import { createLocalEmbedder } from "../pkg/local-embedder/index.node.mjs";
 import { TOKENIZER, WEIGHTS } from "../tests/local-embedder/fixtures.mjs";
-import { serveTestSite } from "../tests/local-embedder/server.mjs";
+import { withChromiumPage } from "./lib/chromium.mjs";
+import { benchSentences } from "./lib/sentences.mjs";
 import { onnxRows } from "./onnx.mjs";
 import { peak, peakTable } from "./peak.mjs";
 
 const root = new URL("..", import.meta.url);
-const require = createRequire(new URL("tests/local-embedder/package.json", root));
-const { chromium } = require("playwright-core");
-const sentences = JSON.parse(readFileSync(new URL("tests/local-embedder/sentences.json", root), "utf8"));
-const texts = sentences.filter((t) => [...t].length >= 10 && [...t].length <= 200);
+const texts = benchSentences();
 const SIZES = [1, 8, 32];
 const MIN_MS = 3000;
 
@@ -71,20 +68,13 @@ function flopsPerSentence(lengths, size) {
 }
 
 async function browser() {
-  const site = await serveTestSite();
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
-  try {
-    const page = await browser.newPage();
-    await page.goto(`${site.url}/tests/local-embedder/page.html`);
+  return withChromiumPage(async (page) => {
     await page.waitForFunction(() => window.ready === true);
     return await page.evaluate(async ({ source, texts, sizes, minMs }) => {
       const embedder = await window.localEmbedder.createLocalEmbedder({ weights: "/minilm/model.safetensors", tokenizer: "/minilm/tokenizer.json" });
       return (0, eval)(`(${source})`)({ embedder, texts, sizes, minMs });
     }, { source: measure.toString(), texts, sizes: SIZES, minMs: MIN_MS });
-  } finally {
-    await browser.close();
-    await site.close();
-  }
+  }, "/tests/local-embedder/page.html");
 }
 
 const inNode = await node();
@@ -93,10 +83,11 @@ const results = { native1: native(1), nativeAll: native(0), node: inNode.rows, c
 results.onnx = await onnxRows({ texts, sizes: SIZES, minMs: MIN_MS }).catch((error) => ({ error: String(error.message ?? error) }));
 const best = (label) => results.peak.find((r) => r.name.startsWith(label))?.gflops;
 const [wide, narrow] = [best("native AVX2+FMA"), Math.max(best("Node SIMD128"), best("Chromium SIMD128"))];
-const gflops = (row, i) => flopsPerSentence(inNode.lengths, SIZES[i]) / row.msPerSentence / 1e6;
 results.use = SIZES.map((batch, i) => {
-  const native = gflops(results.native1[i], i);
-  return { batch, gflopPerSentence: flopsPerSentence(inNode.lengths, batch) / 1e9, native, node: gflops(results.node[i], i), chromium: gflops(results.chromium[i], i), neededFor1_5: native / 1.5 };
+  const flops = flopsPerSentence(inNode.lengths, batch);
+  const gflops = (row) => flops / row.msPerSentence / 1e6;
+  const native = gflops(results.native1[i]);
+  return { batch, gflopPerSentence: flops / 1e9, native, node: gflops(results.node[i]), chromium: gflops(results.chromium[i]), neededFor1_5: native / 1.5 };
 });
 const wasm = new URL("pkg/local-embedder/dist/local_embedder_bg.wasm", root);
 // gzip -9 as scripts/build-local-embedder.sh reports it (Node's zlib packs about 2% larger).

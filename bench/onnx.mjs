@@ -12,17 +12,12 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { createLocalEmbedder } from "../pkg/local-embedder/index.node.mjs";
 import { cosine, TOKENIZER, WEIGHTS } from "../tests/local-embedder/fixtures.mjs";
+import { benchSentences } from "./lib/sentences.mjs";
 import { MODEL, ortBench, ortBenchChromium } from "./onnx/ort.mjs";
 
 const root = new URL("..", import.meta.url);
 const ORT_PACKAGE = new URL("bench/onnx/node_modules/onnxruntime-web/package.json", root);
 export const MIN_COSINE = 0.999;
-
-/** The bench's sentences: the 10–200-character ones of tests/local-embedder/sentences.json (104). */
-export function benchTexts() {
-  const sentences = JSON.parse(readFileSync(new URL("tests/local-embedder/sentences.json", root), "utf8"));
-  return sentences.filter((t) => [...t].length >= 10 && [...t].length <= 200);
-}
 
 /** Builds the model and installs onnxruntime-web if either is missing. */
 export function ensureSetup() {
@@ -45,7 +40,7 @@ function worstCosine(embeddings, ours, texts) {
 
 /** Per batch size: onnxruntime-web's speed in Node and in Chromium and its lowest cosine with our embedder.
  *  Throws when any cosine is under MIN_COSINE. */
-export async function onnxRows({ texts = benchTexts(), sizes = [1, 8, 32], minMs = 3000 } = {}) {
+export async function onnxRows({ texts = benchSentences(), sizes = [1, 8, 32], minMs = 3000 } = {}) {
   ensureSetup();
   const embedder = await createLocalEmbedder({ weights: WEIGHTS, tokenizer: TOKENIZER });
   const ids = await Promise.all(texts.map(async (t) => Array.from(await embedder.tokenIds(t))));

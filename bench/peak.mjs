@@ -6,11 +6,10 @@
 // Usage: node bench/peak.mjs [--json]   (needs `npm install` in tests/local-embedder for playwright-core)
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { withChromiumPage } from "./lib/chromium.mjs";
 
 const root = new URL("..", import.meta.url);
 const crate = new URL("bench/peak/", root).pathname;
-const require = createRequire(new URL("tests/local-embedder/package.json", root));
 const ACCUMULATORS = 10;
 const ITERATIONS = 50_000_000;
 
@@ -62,11 +61,8 @@ const SIMD128 = "SIMD128: 4 lanes, multiply then add";
 const RELAXED = "relaxed SIMD: 4 lanes, relaxed_madd";
 
 async function chromiumRows(wasm) {
-  const { chromium } = require("playwright-core");
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
-  try {
-    const page = await browser.newPage();
-    return await page.evaluate(async ({ source, modules, iterations, accumulators }) => {
+  return withChromiumPage((page) =>
+    page.evaluate(async ({ source, modules, iterations, accumulators }) => {
       const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
       return (0, eval)(`(${source})`)({ modules: modules.map(([l, b, k]) => [l, bytes(b), k]), iterations, accumulators });
     }, {
@@ -74,10 +70,7 @@ async function chromiumRows(wasm) {
       modules: [[`Chromium ${SIMD128}`, wasm.simd128.toString("base64"), "mul_add_f32x4"], [`Chromium ${RELAXED}`, wasm.relaxed.toString("base64"), "relaxed_madd_f32x4"]],
       iterations: ITERATIONS,
       accumulators: ACCUMULATORS,
-    });
-  } finally {
-    await browser.close();
-  }
+    }));
 }
 
 /** Every row: native kernels, then Node and Chromium. */

@@ -5,8 +5,7 @@
 // It gets token ids, not texts: the ids of our local embedder's tokenizer (tests prove them equal to
 // Hugging Face tokenizers'), so the two engines see the same input and tokenizing is not timed here.
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { serveTestSite } from "../../tests/local-embedder/server.mjs";
+import { withChromiumPage } from "../lib/chromium.mjs";
 
 const root = new URL("../../", import.meta.url);
 export const MODEL = new URL("bench/onnx/.model/model.onnx", root);
@@ -63,23 +62,12 @@ export async function ortBench({ texts, ids, sizes, minMs }) {
 /** In headless Chromium: page.html imports dist/ort.wasm.min.mjs (wasm execution provider only) from the
  *  repository root served by tests/local-embedder/server.mjs; the model is fetched from the same server. */
 export async function ortBenchChromium({ ids, sizes, minMs }) {
-  const require = createRequire(new URL("tests/local-embedder/package.json", root));
-  const { chromium } = require("playwright-core");
-  const site = await serveTestSite();
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
-  try {
-    const page = await browser.newPage();
-    const errors = [];
-    page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(`${site.url}/bench/onnx/page.html`);
+  return withChromiumPage(async (page, errors) => {
     await page.waitForFunction(() => window.ready === true || window.failed, null, { timeout: 60000 });
     const failed = await page.evaluate(() => window.failed);
     if (failed || errors.length) throw new Error(`bench/onnx/page.html: ${failed ?? errors.join("; ")}`);
     return await page.evaluate(({ source, ids, sizes, minMs }) =>
       (0, eval)(`(${source})`)({ ort: window.ort, model: "/bench/onnx/.model/model.onnx", ids, sizes, minMs }),
       { source: measureOrt.toString(), ids, sizes, minMs });
-  } finally {
-    await browser.close();
-    await site.close();
-  }
+  }, "/bench/onnx/page.html");
 }
