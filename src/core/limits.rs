@@ -11,12 +11,19 @@ pub const MAX_MESSAGES_PER_ADD: usize = 500;
 pub const MAX_IMPORT_LINE_BYTES: usize = 1024 * 1024;
 /// Most memories one `importMemories` call writes.
 pub const MAX_IMPORT_MEMORIES: usize = 100_000;
+/// Most characters of a message's `role` (one word: letters, digits, `_`, `-`).
+pub const MAX_ROLE_CHARS: usize = 64;
 /// Deepest nesting of `AND` / `OR` / `NOT` in a filter.
 pub const MAX_FILTER_DEPTH: usize = 32;
 /// Most conditions and `AND` / `OR` / `NOT` nodes in one filter.
 pub const MAX_FILTER_NODES: usize = 1_000;
 /// Most characters of a `userId`, `agentId` or `runId`.
 pub const MAX_ID_CHARS: usize = 128;
+
+/// Deepest nesting of arrays and objects in a value an app passes in (options, metadata, messages).
+pub const MAX_VALUE_DEPTH: usize = 64;
+/// Most values (scalars, arrays and objects) in one argument an app passes in.
+pub const MAX_VALUE_NODES: usize = 1_000_000;
 
 /// `INVALID_INPUT` saying which limit `what` went over.
 pub fn exceeded(what: &str, limit: usize, unit: &str) -> MemoryError {

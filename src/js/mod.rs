@@ -27,7 +27,7 @@ use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use self::convert::{from_js, read_options, string_arg, to_js};
+use self::convert::{from_js, json_arg, read_options, string_arg, to_js};
 use self::error::to_js_error;
 use crate::core::error::MemoryError;
 use crate::core::lifecycle::options::DeleteOptions;
@@ -162,8 +162,7 @@ impl Memory {
                     "messages is required and cannot be undefined or null. Provide a string or array of messages.";
                 return Err(MemoryError::InvalidInput(why.into()));
             }
-            let messages: Value = serde_wasm_bindgen::from_value(messages)
-                .map_err(|_| MemoryError::InvalidInput("messages must be a string or an array of messages".into()))?;
+            let messages = json_arg(&messages, "messages", MemoryError::InvalidInput)?;
             let added = engine.add(&messages, &options).await;
             if engine.has_unsettled_vectors() {
                 let engine = engine.clone();

@@ -5,10 +5,9 @@
 use std::rc::Rc;
 
 use js_sys::{Function, Promise};
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{from_js, string_arg, to_js};
+use super::convert::{from_js, json_arg, string_arg, to_js};
 use super::error::{coded_error, to_js_error};
 use super::{promise, Memory};
 use crate::core::error::MemoryError;
@@ -26,9 +25,7 @@ fn options(value: JsValue) -> Result<TierOptions, MemoryError> {
 }
 
 fn messages(value: JsValue) -> Result<Vec<Message>, MemoryError> {
-    let value: Value = serde_wasm_bindgen::from_value(value)
-        .map_err(|_| MemoryError::InvalidInput("messages must be a string or an array of messages".into()))?;
-    parse_messages(&value)
+    parse_messages(&json_arg(&value, "messages", MemoryError::InvalidInput)?)
 }
 
 /// `"change"` or `"error"`, else `INVALID_INPUT`.

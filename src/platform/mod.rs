@@ -10,6 +10,7 @@ mod fetch;
 pub mod indexeddb;
 mod kv;
 mod nfc;
+pub mod plain;
 mod workers_ai;
 
 pub use callback::{CallbackEmbedder, CallbackLlm};

@@ -37,7 +37,7 @@ impl Binding {
         let serializer = serde_wasm_bindgen::Serializer::json_compatible();
         let inputs = serde::Serialize::serialize(inputs, &serializer).map_err(|e| e.to_string())?;
         let output = call(&self.run, &self.object, &[JsValue::from_str(model), inputs]).await?;
-        serde_wasm_bindgen::from_value(output).map_err(|_| "run() resolved to something other than plain data".into())
+        super::plain::json_of(&output, "run()'s result").map_err(|(path, why)| format!("{path} {why}"))
     }
 }
 

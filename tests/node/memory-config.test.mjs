@@ -62,7 +62,12 @@ describe("config validation", () => {
     const memory = makeMemory(server);
     const cases = [
       [() => memory.add("x", { userId: "u", metadata: 5 }), /metadata: invalid type/],
-      [() => memory.add("x", { userId: "u", metadata: { f() {} } }), /options must be plain JSON/],
+      [() => memory.add("x", { userId: "u", metadata: { f() {} } }), /options\.metadata\.f must be plain JSON/],
+      [() => memory.add("x", { userId: "u", metadata: { n: 10n } }), /options\.metadata\.n is a BigInt/],
+      [() => memory.add("x", { userId: "u", infer: false, metadata: { tags: [1, 2n] } }), /options\.metadata\.tags\[1\] is a BigInt/],
+      [() => memory.search("q", { userId: "u", filters: { n: 10n } }), /options\.filters\.n is a BigInt/],
+      [() => memory.add("x", { userId: "u", metadata: { s: Symbol("s") } }), /options\.metadata\.s must be plain JSON/],
+      [() => memory.add("x", { userId: "u", metadata: { v: new Float32Array(2) } }), /options\.metadata\.v must be plain JSON/],
       [() => memory.getAll({ userId: 5 }), /userId: invalid type/],
       [() => memory.search("q", { userId: "u", limit: "3" }), /limit: invalid type/],
     ];
