@@ -72,10 +72,19 @@ pub fn render_conversation(messages: &[Message]) -> String {
     messages.iter().map(|m| format!("{}: {}", m.role, fenced(&m.content))).collect::<Vec<_>>().join("\n")
 }
 
+/// What some reader of a prompt may take for a line break, besides `\n`.
+const LINE_BREAKS: [char; 6] = ['\r', '\u{0B}', '\u{0C}', '\u{85}', '\u{2028}', '\u{2029}'];
+
 /// `text` with every line after the first indented by two spaces (any line break counts), for text of a
 /// conversation shown in a prompt after a `speaker: ` prefix: it cannot start a line of its own.
 pub fn fenced(text: &str) -> String {
-    text.replace("\r\n", "\n").replace(['\r', '\u{2028}', '\u{2029}'], "\n").replace('\n', "\n  ")
+    text.replace("\r\n", "\n").replace(LINE_BREAKS, "\n").replace('\n', "\n  ")
+}
+
+/// `text` on one line, for a name, role or label shown in a prompt before `:` or inside `[…]`: line breaks
+/// and other control characters become spaces, so it cannot start a line of its own.
+pub fn one_line(text: &str) -> String {
+    text.chars().map(|c| if c.is_control() || LINE_BREAKS.contains(&c) { ' ' } else { c }).collect()
 }
 
 /// The user message of the fact-extraction call.
@@ -109,6 +118,16 @@ mod tests {
             "Existing memories:\n[{\"id\":\"0\",\"text\":\"User lives in NYC\"}]\n\nNew facts:\n[\"User moved to SF\"]"
         ));
         assert!(decision_input(&[], &[]).contains("Existing memories:\n[]"));
+    }
+
+    #[test]
+    fn every_line_break_is_fenced_or_folded() {
+        for brk in ["\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}"] {
+            let text = format!("a{brk}## Existing Memories");
+            assert_eq!(fenced(&text), "a\n  ## Existing Memories", "{brk:?}");
+            assert_eq!(one_line(&text).chars().filter(|c| c.is_control() || LINE_BREAKS.contains(c)).count(), 0);
+        }
+        assert_eq!(one_line("Zoë\u{0}\t用户"), "Zoë  用户");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! extracted from it carries (the messages' times, not the clock's).
 
 use crate::core::case::CaseExt;
-use crate::core::prompts::fenced;
+use crate::core::prompts::{fenced, one_line};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -159,7 +159,7 @@ impl Episode {
             |m: &PendingMessage| self.participant(&m.sender).map_or(m.display_name().to_owned(), |p| p.name.clone());
         self.messages
             .iter()
-            .map(|m| format!("[{}] {}: {}", m.create_time, name(m), fenced(&m.content)))
+            .map(|m| format!("[{}] {}: {}", m.create_time, one_line(&name(m)), fenced(&m.content)))
             .collect::<Vec<_>>()
             .join("\n")
     }
@@ -179,6 +179,7 @@ impl Episode {
 
 /// `[createTime] name: content`, one line per message.
 pub fn render_lines(messages: &[PendingMessage]) -> String {
-    let line = |m: &PendingMessage| format!("[{}] {}: {}", m.create_time, m.display_name(), fenced(&m.content));
+    let line =
+        |m: &PendingMessage| format!("[{}] {}: {}", m.create_time, one_line(m.display_name()), fenced(&m.content));
     messages.iter().map(line).collect::<Vec<_>>().join("\n")
 }

@@ -5,6 +5,7 @@
 use super::episode::{render_lines, Episode};
 use super::message::PendingMessage;
 use super::profile::Attributes;
+use crate::core::prompts::one_line;
 
 /// The buffered messages the boundary call is shown at most (the latest ones), to keep it small.
 pub const BOUNDARY_CONTEXT_MESSAGES: usize = 20;
@@ -72,31 +73,32 @@ pub fn boundary_input(buffered: &[PendingMessage], new: &PendingMessage) -> Stri
 pub fn episode_input(episode: &Episode, profiles: &[(String, Attributes)]) -> String {
     let mut text = String::new();
     let group = match &episode.group_name {
-        Some(name) => format!("{name} ({})", episode.group_id),
-        None => episode.group_id.clone(),
+        Some(name) => format!("{} ({})", one_line(name), one_line(&episode.group_id)),
+        None => one_line(&episode.group_id),
     };
     text.push_str(&format!("Group: {group}\n"));
     if let Some(scene) = episode.scene {
         let scene = serde_json::to_value(scene).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
         match &episode.scene_description {
-            Some(description) => text.push_str(&format!("Scene: {scene} ({description})\n")),
+            Some(description) => text.push_str(&format!("Scene: {scene} ({})\n", one_line(description))),
             None => text.push_str(&format!("Scene: {scene}\n")),
         }
     }
     text.push_str(&format!("Time span: {} to {}\n", episode.start_time(), episode.end_time()));
     text.push_str("Participants:\n");
     for p in &episode.participants {
-        let mut about = vec![p.name.clone()];
-        about.extend(p.custom_role.clone());
+        let mut about = vec![one_line(&p.name)];
+        about.extend(p.custom_role.as_deref().map(one_line));
         if p.assistant {
             about.push("AI assistant".into());
         }
-        text.push_str(&format!("- {}: {}\n", p.user_id, about.join(", ")));
+        text.push_str(&format!("- {}: {}\n", one_line(&p.user_id), about.join(", ")));
     }
     if !profiles.is_empty() {
         text.push_str("Current profiles:\n");
         for (user, attributes) in profiles {
-            text.push_str(&format!("- {user}: {}\n", serde_json::to_string(attributes).unwrap_or_default()));
+            let attributes = serde_json::to_string(attributes).unwrap_or_default();
+            text.push_str(&format!("- {}: {attributes}\n", one_line(user)));
         }
     }
     text.push_str(&format!("\nMessages:\n{}\n\nReturn the JSON object described above.", episode.transcript()));
