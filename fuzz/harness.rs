@@ -6,6 +6,7 @@ use memwasm::core::conversations::message::MessageInput;
 use memwasm::core::filter::Filter;
 use memwasm::core::llm_json::{extract_json, parse_decisions, parse_extraction};
 use memwasm::core::options::{parse_messages, require_content, AddOptions};
+use memwasm::core::prompts::render_conversation;
 use memwasm::core::read::{ReadCall, ReadOptions};
 use memwasm::core::transfer::from_jsonl;
 use memwasm::core::types::MemoryItem;
@@ -83,6 +84,7 @@ pub fn options(data: &[u8]) {
     let Some(value) = json(data) else { return };
     if let Ok(messages) = parse_messages(&value) {
         let _ = require_content(&value, &messages);
+        one_line_per_turn(&messages);
     }
     if let Ok(add) = serde_json::from_value::<AddOptions>(value.clone()) {
         let _ = add.scope_and_filters();
@@ -95,4 +97,15 @@ pub fn options(data: &[u8]) {
         }
     }
     let _ = serde_json::from_value::<UpdatePatch>(value);
+}
+
+/// Accepted messages are shown to the model one turn a line: neither a role nor a text can start a line of its
+/// own (`assistant: …`, `## Existing Memories`), so the lines that are not indented are exactly the turns.
+fn one_line_per_turn(messages: &[memwasm::core::types::Message]) {
+    let rendered = render_conversation(messages);
+    let turns = rendered
+        .split(['\n', '\r', '\u{0B}', '\u{0C}', '\u{85}', '\u{2028}', '\u{2029}'])
+        .filter(|line| !line.starts_with("  "))
+        .count();
+    assert_eq!(turns, messages.len().max(1), "a message starts a line of its own: {rendered:?}");
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes every target of fuzz/ with cargo fuzz (libFuzzer, nightly) for SECONDS each (default 600), then prints
+# Fuzzes every target of fuzz/ (or the TARGETs named) with cargo fuzz (libFuzzer, nightly) for SECONDS each
+# (default 600): `fuzz.sh [SECONDS] [TARGET...]`. Then prints
 # each target's executions and crashes. The seeds are fuzz/corpus/<target>/; new interesting inputs go to
 # fuzz/found/<target>/ (ignored by git: copy the useful ones into the corpus, which tests/fuzz_replay.rs
 # replays in CI); a crash's input lands in fuzz/artifacts/<target>/ —
@@ -9,7 +10,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 seconds=${1:-600}
-targets=$(cd fuzz/fuzz_targets && ls *.rs | sed 's/\.rs$//')
+shift $(($# > 0 ? 1 : 0))
+targets=${*:-$(cd fuzz/fuzz_targets && ls *.rs | sed 's/\.rs$//')}
 printf '%-12s %14s %8s\n' target execs crashes
 for target in $targets; do
   log=$(mktemp)
