@@ -22,6 +22,7 @@ pub mod llm_json;
 pub mod memory;
 pub mod models;
 mod on_demand;
+pub mod one_line;
 pub mod options;
 pub mod packed;
 mod pipeline;

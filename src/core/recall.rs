@@ -9,6 +9,7 @@ use super::error::Result;
 use super::fusion::Method;
 use super::memory::MemoryEngine;
 use super::models::{Embedder, Llm};
+use super::one_line::{label, one_line};
 use super::read::{is_procedural, Read};
 use super::retrieve::OVERFETCH;
 use super::storage::Storage;
@@ -54,12 +55,12 @@ pub fn memory_type(item: &MemoryItem) -> String {
     }
 }
 
-/// One line of the block: `[TYPE] text`, with the text's line breaks and runs of spaces made single spaces.
-/// `<`, `>` and `&` of a memory's text (and of a `metadata.type` label) are written as `&lt;`, `&gt;` and
-/// `&amp;`, so stored text can never close the `<memory>` block or open a tag of its own.
+/// One line of the block: `[TYPE] text`. Line breaks, control characters and runs of spaces of the label
+/// and the text are single spaces, and the label has no `[` or `]` (see `one_line`); `<`, `>` and `&` of
+/// both are written as `&lt;`, `&gt;` and `&amp;`. So stored text (or a `metadata.type`) can never start a
+/// line, close the `<memory>` block or open a tag of its own.
 pub fn memory_line(item: &MemoryItem) -> String {
-    let text: Vec<&str> = item.memory.split_whitespace().collect();
-    format!("[{}] {}", escape_tags(&memory_type(item)), escape_tags(&text.join(" ")))
+    format!("[{}] {}", escape_tags(&label(&memory_type(item))), escape_tags(&one_line(&item.memory)))
 }
 
 /// `text` with `&`, `<` and `>` as character references.
