@@ -1,6 +1,7 @@
 //! The target-agnostic core: data model, filters, search index, storage trait, prompts, LLM reply
 //! parsing and the memory pipeline. No JS types here; `cargo test` runs it natively.
 
+mod add_commit;
 pub mod case;
 pub mod codec;
 pub mod config;

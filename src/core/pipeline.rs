@@ -118,6 +118,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             (vector_path.await, None)
         };
         let (mut result, mut changes) = outcome?;
+        let _commit = self.lock_add_commit(&scope, &mut result, &mut changes).await;
         match graph {
             Some(Ok(extracted)) => self.stage_graph(&extracted, &scope, &result, &mut changes),
             Some(Err(why)) => result.warnings.push(AddWarning::caused_by(WarningCode::GraphFailed, &why)),

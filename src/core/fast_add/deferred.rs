@@ -50,6 +50,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
     }
 
+    /// Takes back `note_unsettled` for memory `id`, which `changes` no longer writes.
+    pub(crate) fn forget_unsettled(&self, changes: &mut Changeset, id: &str) {
+        changes.side.retain(|write| !(write.kind == KIND && write.key == id));
+        self.deferred.pending.borrow_mut().remove(id);
+    }
+
     /// `settle_vectors`, best effort: what fails keeps waiting for the next call, and keyword search still
     /// finds it meanwhile. Reads and `add()` call this first.
     pub async fn settle_quietly(&self) {
