@@ -14,7 +14,7 @@ use super::read::{is_procedural, Read};
 use super::retrieve::OVERFETCH;
 use super::storage::Storage;
 use super::tokens::{estimate_tokens, TokenCounter};
-use super::types::MemoryItem;
+use super::types::{AddWarning, MemoryItem};
 use super::vector_store::VectorStore;
 
 /// The block's opening line and closing tag (seed 004 §4), shared with `formatForInjection`.
@@ -35,6 +35,9 @@ pub struct RecallResult {
     pub text: String,
     /// How candidates were ranked.
     pub method: Method,
+    /// Why the ranking was degraded (`EMBEDDING_UNAVAILABLE`, see `degraded`); absent when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<AddWarning>,
 }
 
 /// Estimated tokens of `text`: [`estimate_tokens`], under its former name.
@@ -124,6 +127,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             budget_used: total_tokens as f64 / budget as f64,
             text,
             method: found.method,
+            warnings: found.warnings,
         })
     }
 

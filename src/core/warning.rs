@@ -1,5 +1,6 @@
-//! What `add()` skipped instead of failing the whole call: a stable code, a message, and the code and
-//! HTTP status of the error behind it, so a caller can tell a rate limit from a bad key.
+//! What `add()` skipped, or a read did in a degraded way, instead of failing the whole call: a stable code,
+//! a message, and the code and HTTP status of the error behind it, so a caller can tell a rate limit from a
+//! bad key.
 
 use serde::Serialize;
 
@@ -33,6 +34,8 @@ pub enum WarningCode {
     /// `compress()` could not summarise a session (its call failed or the reply was unusable); the session
     /// stays uncompressed.
     CompressionFailed,
+    /// A read's query could not be embedded (the embedding service is unavailable): it was ranked by keywords.
+    EmbeddingUnavailable,
 }
 
 impl WarningCode {
@@ -49,6 +52,7 @@ impl WarningCode {
         Self::BoundaryFailed,
         Self::AgenticFailed,
         Self::CompressionFailed,
+        Self::EmbeddingUnavailable,
     ];
 
     /// The code as callers see it, e.g. `EXTRACTION_FAILED`.
@@ -65,6 +69,7 @@ impl WarningCode {
             Self::BoundaryFailed => "BOUNDARY_FAILED",
             Self::AgenticFailed => "AGENTIC_FAILED",
             Self::CompressionFailed => "COMPRESSION_FAILED",
+            Self::EmbeddingUnavailable => "EMBEDDING_UNAVAILABLE",
         }
     }
 }

@@ -113,7 +113,10 @@ export interface MemoryEvent {
 }
 
 /** Why part of an `add()` was skipped (`LOW_IMPORTANCE`: a new memory below `importance.minToStore`), or,
- * for `store()`, that the value was stored without a vector (`NOT_EMBEDDED`). */
+ * for `store()` and `add(…, {infer: false})`, that a text was stored without a vector (`NOT_EMBEDDED`; it is
+ * embedded later). On reads (`search`, `recall`): `EMBEDDING_UNAVAILABLE`, the query could not be embedded
+ * (the embedding service failed with a network error, a timeout, 408, 429 or 5xx) and keywords ranked
+ * instead. */
 export type WarningCode =
   | "EXTRACTION_FAILED"
   | "DECISION_FAILED"
@@ -125,7 +128,8 @@ export type WarningCode =
   | "NOT_EMBEDDED"
   | "BOUNDARY_FAILED"
   | "AGENTIC_FAILED"
-  | "COMPRESSION_FAILED";
+  | "COMPRESSION_FAILED"
+  | "EMBEDDING_UNAVAILABLE";
 
 export interface AddWarning {
   code: WarningCode;
@@ -172,7 +176,9 @@ export interface SearchResult {
   /** `method: "agentic"`: the queries that ran, the caller's first, then the refined ones. */
   queries?: string[];
   /** `method: "agentic"`: `AGENTIC_FAILED` when it had no LLM or a call failed, and ran a hybrid search
-   * instead (`method` then says `"hybrid"`). Absent when empty. */
+   * instead (`method` then says `"hybrid"`). `EMBEDDING_UNAVAILABLE` when the embedder was unavailable and
+   * `hybrid`, `rrf` or `agentic` ranked by keywords (`method` then says `"keyword"`; `"vector"` rejects).
+   * Absent when empty. */
   warnings?: AddWarning[];
 }
 
@@ -360,6 +366,9 @@ export interface RecallResult {
   text: string;
   /** The method that ranked the candidates. */
   method: SearchMethod;
+  /** `EMBEDDING_UNAVAILABLE` when the query could not be embedded and keywords ranked, as `search()` gives
+   * it. Absent when empty. */
+  warnings?: AddWarning[];
 }
 
 /** A JSON Schema object, as tool definitions carry it. */

@@ -1,6 +1,7 @@
-//! Vectors of rewritten texts, embedded after `add()` resolves. The fast pipeline stores a text the
-//! decision rewrote without a vector (keyword search still finds it) and notes it here and, in the same
-//! commit, as a side record, so another instance or a restart embeds it too. `settle_vectors` embeds every
+//! Vectors embedded after the write. The fast pipeline stores a text the decision rewrote without a vector
+//! (keyword search still finds it), and `add(…, {infer: false})` and `store()` store a text the embedder
+//! failed on that way; each is noted here and, in the same commit, as a side record, so another instance or
+//! a restart embeds it too. `settle_vectors` embeds every
 //! noted text in one request and writes the vectors; the JS binding starts it as soon as `add()` resolves,
 //! and every search, `recall`, export and `add` awaits it first, so none of them ranks without a vector.
 
@@ -36,8 +37,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.deferred.enabled.get() && self.embedder.is_configured() && self.remote.index.is_none()
     }
 
-    /// Notes that the memories `changes` writes with one of `texts` and no vector wait for that vector.
+    /// Notes that the memories `changes` writes with one of `texts` and no vector wait for that vector (when
+    /// vectors may be deferred at all).
     pub(crate) fn note_unsettled(&self, changes: &mut Changeset, texts: &[String]) {
+        if !self.may_defer_vectors() {
+            return;
+        }
         let waiting: Vec<(String, String)> = changes
             .upserts
             .iter()
