@@ -3,14 +3,16 @@
 //! network failure, a timeout, HTTP 408, 429 or 5xx: what the HTTP layer retries) is ranked by keywords
 //! instead, with an `EMBEDDING_UNAVAILABLE` warning; `method: "vector"` has nothing to fall back on and
 //! still fails, and so does every read on an error that will not pass by itself (a bad key, a wrong
-//! dimension).
+//! dimension). A read with a vector side warns with `VECTORS_PENDING` while memories it ranks have no
+//! vector (their embedding failed or is still due): the vector ranking cannot find them.
 
 use super::error::{MemoryError, Result, UpstreamError};
 use super::fusion::Method;
 use super::memory::MemoryEngine;
 use super::models::{Embedder, Llm};
+use super::read::Read;
 use super::storage::Storage;
-use super::types::{AddWarning, WarningCode};
+use super::types::{AddWarning, MemoryItem, WarningCode};
 use super::vector_store::VectorStore;
 
 /// True for an embedding failure that says the service is unavailable for now, not misconfigured.
@@ -44,6 +46,38 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             }
             Some(Err(error)) => Err(error),
         }
+    }
+
+    /// True when memory `id` has a vector the vector ranking can find (in the remote index, if one is used).
+    pub(crate) fn has_vector(&self, id: &str) -> bool {
+        match self.remote.index {
+            Some(_) => self.remote.holds(id),
+            None => self.index.borrow().has_vector(id),
+        }
+    }
+
+    /// How many memories passing `keep` have no vector (0 without an embedder: none is expected).
+    pub(crate) fn count_keyword_only(&self, keep: &dyn Fn(&MemoryItem) -> bool) -> usize {
+        if !self.embedder.is_configured() {
+            return 0;
+        }
+        let index = self.index.borrow();
+        index.list(usize::MAX, keep).into_iter().filter(|m| !self.has_vector(&m.item.id)).count()
+    }
+
+    /// `VECTORS_PENDING` when a `method` ranking has a vector side and memories `read` keeps lack a vector.
+    pub(crate) fn vectors_pending(&self, method: Method, read: &Read) -> Option<AddWarning> {
+        if method == Method::Keyword {
+            return None;
+        }
+        let now = self.now_iso();
+        let missing = self.count_keyword_only(&|item| read.keeps(item, &now));
+        let why = format!(
+            "{missing} memor{} without a vector (embedding failed or still due): the vector ranking cannot find {}",
+            if missing == 1 { "y" } else { "ies" },
+            if missing == 1 { "it" } else { "them" }
+        );
+        (missing > 0).then(|| AddWarning::new(WarningCode::VectorsPending, why))
     }
 }
 

@@ -91,6 +91,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         };
         let write = options.lifecycle().check(self.now_ms())?;
         self.load_scope(&scope).await?;
+        self.retry_unsettled();
         self.settle_quietly().await;
         let filter = parse_filter(&filters)?;
         let metadata = options.stored_metadata()?;

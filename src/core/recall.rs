@@ -35,7 +35,8 @@ pub struct RecallResult {
     pub text: String,
     /// How candidates were ranked.
     pub method: Method,
-    /// Why the ranking was degraded (`EMBEDDING_UNAVAILABLE`, see `degraded`); absent when empty.
+    /// Why the ranking was degraded (`EMBEDDING_UNAVAILABLE`, `VECTORS_PENDING`, see `degraded`); absent
+    /// when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<AddWarning>,
 }

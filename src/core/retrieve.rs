@@ -33,7 +33,8 @@ pub struct SearchResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub queries: Option<Vec<String>>,
     /// Why the read was degraded: `agentic` fell back to `hybrid` (`AGENTIC_FAILED`), the query could not be
-    /// embedded and keywords ranked (`EMBEDDING_UNAVAILABLE`); absent when empty.
+    /// embedded and keywords ranked (`EMBEDDING_UNAVAILABLE`), ranked memories lack a vector
+    /// (`VECTORS_PENDING`); absent when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<AddWarning>,
 }
@@ -75,7 +76,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let remote = self.remote_ranking(vector.as_deref(), method, read).await?;
         let ranking = self.rank(text, vector.as_deref(), remote.as_ref(), method, read)?;
         let mut response = self.respond(text, ranking, method, read);
-        response.warnings.extend(fell_back);
+        response.warnings.extend(fell_back.into_iter().chain(self.vectors_pending(method, read)));
         Ok(response)
     }
 
@@ -189,6 +190,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             .filter(|item| read.threshold.into_iter().chain(read.radius).all(|t| item.score.unwrap_or_default() >= t))
             .collect();
         let total_count = index.list(usize::MAX, &keep).len();
+        drop(index);
         self.touch(results.iter().map(|item| item.id.as_str()));
         Ok(SearchResponse {
             results,
@@ -196,7 +198,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             total_count,
             relations: None,
             queries: None,
-            warnings: Vec::new(),
+            warnings: self.vectors_pending(Method::Vector, read).into_iter().collect(),
         })
     }
 

@@ -36,6 +36,9 @@ pub enum WarningCode {
     CompressionFailed,
     /// A read's query could not be embedded (the embedding service is unavailable): it was ranked by keywords.
     EmbeddingUnavailable,
+    /// Memories the read ranked have no vector (their embedding failed or is still due): only the keyword
+    /// ranking can find them.
+    VectorsPending,
 }
 
 impl WarningCode {
@@ -53,6 +56,7 @@ impl WarningCode {
         Self::AgenticFailed,
         Self::CompressionFailed,
         Self::EmbeddingUnavailable,
+        Self::VectorsPending,
     ];
 
     /// The code as callers see it, e.g. `EXTRACTION_FAILED`.
@@ -70,6 +74,7 @@ impl WarningCode {
             Self::AgenticFailed => "AGENTIC_FAILED",
             Self::CompressionFailed => "COMPRESSION_FAILED",
             Self::EmbeddingUnavailable => "EMBEDDING_UNAVAILABLE",
+            Self::VectorsPending => "VECTORS_PENDING",
         }
     }
 }

@@ -1,7 +1,8 @@
 // Reads while the embedder is down or memories lack a vector (docs/degraded-reads.md): hybrid, rrf, agentic
 // and recall rank by keywords with an EMBEDDING_UNAVAILABLE warning when the embedding service fails with
 // 5xx; vector search and configuration errors still reject; add(…, {infer: false}) stores keyword-only and
-// embeds later.
+// embeds later; a text whose embedding keeps failing is tried a bounded number of times, reported by reads
+// (VECTORS_PENDING) and counted by stats().
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 
@@ -63,11 +64,43 @@ describe("reads with the embedder unavailable", () => {
     assert.equal(res.warnings[0].status, 503);
     const found = await mem.search("oboe", { userId: "u", method: "keyword" });
     assert.equal(found.results[0].memory, "User plays the oboe");
+    assert.equal((await mem.stats({ userId: "u" })).keywordOnly, 1);
 
     server.reset(); // the embedder is back: the next read embeds the text first
     const ranked = await mem.search("oboe", { userId: "u", method: "vector" });
     assert.equal(ranked.results[0]?.memory, "User plays the oboe");
     assert.equal(ranked.warnings, undefined);
     assert.equal(embedded("User plays the oboe").length, 1);
+    assert.equal((await mem.stats({ userId: "u" })).keywordOnly, 0);
+  });
+});
+
+describe("a rewrite whose embedding keeps failing", () => {
+  test("is tried at most 3 times by reads, reported by each read and counted by stats()", T, async () => {
+    const mem = makeMemory(server, { retry: { maxRetries: 0 } });
+    await remember(mem, ["User lives in NYC"]);
+    server.reset();
+    const rewrite = "User lives in Boston, not NYC";
+    server.script([
+      down({ match: rewrite }),
+      extraction("Boston", ["User moved to Boston"]),
+      decision("User moved to Boston", [{ id: "0", text: rewrite, event: "UPDATE" }]),
+    ]);
+    const res = await mem.add("I moved to Boston.", { userId: "u" });
+    assert.deepEqual(res.results.map((e) => [e.event, e.memory]), [["UPDATE", rewrite]]);
+    for (let i = 0; i < 6; i++) {
+      const found = await mem.search("Boston", { userId: "u", method: "hybrid" });
+      assert.equal(found.results[0]?.memory, rewrite, "keywords still find it");
+      assert.deepEqual(warningCodes(found), ["VECTORS_PENDING"], `search ${i}`);
+      assert.match(found.warnings[0].message, /1 memory without a vector/);
+    }
+    const recalled = await mem.recall("Boston", { userId: "u" });
+    assert.deepEqual(warningCodes(recalled), ["VECTORS_PENDING"]);
+    const tries = embedded(rewrite).length;
+    assert.ok(tries >= 1 && tries <= 3, `sent ${tries} times`);
+    const stats = await mem.stats({ userId: "u" });
+    assert.equal(stats.keywordOnly, 1);
+    assert.equal(stats.totalEntries, 1);
+    assert.equal(embedded(rewrite).length, tries, "stats() sends nothing");
   });
 });

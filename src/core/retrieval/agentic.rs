@@ -44,7 +44,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             _ => Some(self.embed_for_index(text).await),
         };
         let (vector, hybrid, fell_back) = self.query_vector(embedded, hybrid)?;
-        let degraded: Vec<AddWarning> = fell_back.into_iter().collect();
+        let degraded: Vec<AddWarning> = fell_back.into_iter().chain(self.vectors_pending(hybrid, read)).collect();
         let remote = self.remote_ranking(vector.as_deref(), hybrid, read).await?;
         let first = self.rank(text, vector.as_deref(), remote.as_ref(), hybrid, read)?;
         let fall_back = |first: Ranked, warning: AddWarning| {
