@@ -1,12 +1,15 @@
 //! The target-agnostic core: data model, filters, search index, storage trait, prompts, LLM reply
 //! parsing and the memory pipeline. No JS types here; `cargo test` runs it natively.
 
+mod add_commit;
 pub mod case;
 pub mod codec;
 pub mod config;
 pub mod conversations;
 pub mod crud;
+pub mod degraded;
 pub mod documents;
+mod embed_batch;
 pub mod error;
 pub mod fast_add;
 pub mod filter;
@@ -22,6 +25,7 @@ pub mod llm_json;
 pub mod memory;
 pub mod models;
 mod on_demand;
+pub mod one_line;
 pub mod options;
 pub mod packed;
 mod pipeline;

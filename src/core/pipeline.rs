@@ -91,6 +91,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         };
         let write = options.lifecycle().check(self.now_ms())?;
         self.load_scope(&scope).await?;
+        self.retry_unsettled();
         self.settle_quietly().await;
         let filter = parse_filter(&filters)?;
         let metadata = options.stored_metadata()?;
@@ -118,6 +119,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             (vector_path.await, None)
         };
         let (mut result, mut changes) = outcome?;
+        let _commit = self.lock_add_commit(&scope, &mut result, &mut changes).await;
         match graph {
             Some(Ok(extracted)) => self.stage_graph(&extracted, &scope, &result, &mut changes),
             Some(Err(why)) => result.warnings.push(AddWarning::caused_by(WarningCode::GraphFailed, &why)),
@@ -205,7 +207,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.apply(ops, embedded, to, result, false).await
     }
 
-    /// `infer: false`: each (text, role) becomes a memory as it is.
+    /// `infer: false`: each (text, role) becomes a memory as it is; one the embedder fails on is stored
+    /// keyword-only (`NOT_EMBEDDED`) and embedded later.
     async fn add_verbatim(
         &self,
         texts: Vec<(String, String)>,
@@ -216,18 +219,17 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let roles: HashMap<String, String> = texts.iter().map(|(text, role)| (text.clone(), role.clone())).collect();
         // Stored as given, as mem0 does: no exact-duplicate check (a text may come back with new metadata).
         let fresh: Vec<String> = texts.into_iter().map(|(text, _)| text).collect();
-        let embedded = self.embed_all(&fresh, &mut result.warnings).await?;
+        let embedded = self.embed_or_keyword_only(&fresh, &mut result.warnings).await?;
         let mut changes = Changeset::default();
-        for text in fresh {
-            let Some(vector) = embedded.get(&text) else {
-                continue;
-            };
+        for text in &fresh {
+            let vector = embedded.get(text).cloned().flatten();
             let mut metadata = to.metadata.clone();
-            metadata.insert("role".into(), Value::String(roles.get(&text).cloned().unwrap_or_default()));
-            if let Some(added) = self.stage_add(&text, vector.clone(), to, metadata, &mut changes, &mut result) {
+            metadata.insert("role".into(), Value::String(roles.get(text).cloned().unwrap_or_default()));
+            if let Some(added) = self.stage_add(text, vector, to, metadata, &mut changes, &mut result) {
                 result.results.push(added);
             }
         }
+        self.note_unsettled(&mut changes, &fresh);
         self.trim(scope, &mut changes);
         self.commit(changes).await?;
         Ok(result)
@@ -258,43 +260,6 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             }
         }
         fresh
-    }
-
-    /// Embeds `texts` in one request; if that fails, one by one, skipping (and reporting) failures.
-    /// A vector of the wrong length is a configuration error, not a passing failure: it fails the call.
-    pub(crate) async fn embed_all(&self, texts: &[String], warnings: &mut Vec<AddWarning>) -> Result<Embedded> {
-        let mut embedded = Embedded::new();
-        if !self.embedder.is_configured() {
-            return Ok(texts.iter().map(|text| (text.clone(), None)).collect());
-        }
-        if texts.is_empty() {
-            return Ok(embedded);
-        }
-        let vectors = match self.embedder.embed(texts).await {
-            Ok(vectors) => vectors.into_iter().map(Ok).collect(),
-            Err(error) if texts.len() == 1 => vec![Err(error)],
-            Err(_) => {
-                let mut vectors = Vec::with_capacity(texts.len());
-                for text in texts {
-                    vectors.push(self.embedder.embed_one(text).await);
-                }
-                vectors
-            }
-        };
-        for (text, vector) in texts.iter().zip(vectors) {
-            match vector.and_then(|v| self.fit_index(v)) {
-                Ok(vector) => {
-                    embedded.insert(text.clone(), Some(vector));
-                }
-                Err(error @ MemoryError::DimensionMismatch { .. }) => return Err(error),
-                Err(error) => warnings.push(AddWarning::caused_by_with(
-                    WarningCode::EmbeddingFailed,
-                    &format!("skipped \"{text}\""),
-                    &error,
-                )),
-            }
-        }
-        Ok(embedded)
     }
 
     /// The `limit` nearest memories of every text, de-duplicated, in order of first appearance: by its vector

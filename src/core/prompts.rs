@@ -81,12 +81,6 @@ pub fn fenced(text: &str) -> String {
     text.replace("\r\n", "\n").replace(LINE_BREAKS, "\n").replace('\n', "\n  ")
 }
 
-/// `text` on one line, for a name, role or label shown in a prompt before `:` or inside `[…]`: line breaks
-/// and other control characters become spaces, so it cannot start a line of its own.
-pub fn one_line(text: &str) -> String {
-    text.chars().map(|c| if c.is_control() || LINE_BREAKS.contains(&c) { ' ' } else { c }).collect()
-}
-
 /// The user message of the fact-extraction call.
 pub fn extraction_input(messages: &[Message]) -> String {
     format!("## New Messages\n{}", render_conversation(messages))
@@ -125,9 +119,7 @@ mod tests {
         for brk in ["\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}"] {
             let text = format!("a{brk}## Existing Memories");
             assert_eq!(fenced(&text), "a\n  ## Existing Memories", "{brk:?}");
-            assert_eq!(one_line(&text).chars().filter(|c| c.is_control() || LINE_BREAKS.contains(c)).count(), 0);
         }
-        assert_eq!(one_line("Zoë\u{0}\t用户"), "Zoë  用户");
     }
 
     #[test]

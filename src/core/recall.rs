@@ -9,11 +9,12 @@ use super::error::Result;
 use super::fusion::Method;
 use super::memory::MemoryEngine;
 use super::models::{Embedder, Llm};
+use super::one_line::{label, one_line};
 use super::read::{is_procedural, Read};
 use super::retrieve::OVERFETCH;
 use super::storage::Storage;
 use super::tokens::{estimate_tokens, TokenCounter};
-use super::types::MemoryItem;
+use super::types::{AddWarning, MemoryItem};
 use super::vector_store::VectorStore;
 
 /// The block's opening line and closing tag (seed 004 §4), shared with `formatForInjection`.
@@ -34,6 +35,10 @@ pub struct RecallResult {
     pub text: String,
     /// How candidates were ranked.
     pub method: Method,
+    /// Why the ranking was degraded (`EMBEDDING_UNAVAILABLE`, `VECTORS_PENDING`, see `degraded`); absent
+    /// when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<AddWarning>,
 }
 
 /// Estimated tokens of `text`: [`estimate_tokens`], under its former name.
@@ -54,12 +59,12 @@ pub fn memory_type(item: &MemoryItem) -> String {
     }
 }
 
-/// One line of the block: `[TYPE] text`, with the text's line breaks and runs of spaces made single spaces.
-/// `<`, `>` and `&` of a memory's text (and of a `metadata.type` label) are written as `&lt;`, `&gt;` and
-/// `&amp;`, so stored text can never close the `<memory>` block or open a tag of its own.
+/// One line of the block: `[TYPE] text`. Line breaks, control characters and runs of spaces of the label
+/// and the text are single spaces, and the label has no `[` or `]` (see `one_line`); `<`, `>` and `&` of
+/// both are written as `&lt;`, `&gt;` and `&amp;`. So stored text (or a `metadata.type`) can never start a
+/// line, close the `<memory>` block or open a tag of its own.
 pub fn memory_line(item: &MemoryItem) -> String {
-    let text: Vec<&str> = item.memory.split_whitespace().collect();
-    format!("[{}] {}", escape_tags(&memory_type(item)), escape_tags(&text.join(" ")))
+    format!("[{}] {}", escape_tags(&label(&memory_type(item))), escape_tags(&one_line(&item.memory)))
 }
 
 /// `text` with `&`, `<` and `>` as character references.
@@ -123,6 +128,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             budget_used: total_tokens as f64 / budget as f64,
             text,
             method: found.method,
+            warnings: found.warnings,
         })
     }
 

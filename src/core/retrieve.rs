@@ -1,6 +1,6 @@
 //! `search()` by retrieve method: `vector` (cosine), `keyword` (BM25), `hybrid` (weighted sum) or `rrf`
 //! (reciprocal rank fusion). With no embedder configured every method is answered by keywords, and the
-//! response says so.
+//! response says so; with the embedder unavailable, the fused methods are too (see `degraded`).
 
 use serde::Serialize;
 
@@ -32,7 +32,9 @@ pub struct SearchResponse {
     /// `agentic`: the queries that ran, the caller's first (absent for the other methods).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub queries: Option<Vec<String>>,
-    /// `agentic`: why it fell back to `hybrid` (`AGENTIC_FAILED`); absent when empty.
+    /// Why the read was degraded: `agentic` fell back to `hybrid` (`AGENTIC_FAILED`), the query could not be
+    /// embedded and keywords ranked (`EMBEDDING_UNAVAILABLE`), ranked memories lack a vector
+    /// (`VECTORS_PENDING`); absent when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<AddWarning>,
 }
@@ -64,16 +66,18 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.load_scope(&read.scope).await?;
         let query = async {
             match method {
-                Method::Keyword => Ok(None),
-                _ => self.embed_for_index(text).await.map(Some),
+                Method::Keyword => None,
+                _ => Some(self.embed_for_index(text).await),
             }
         };
         // Vectors `add()` left to settle are embedded beside the query, so no result ranks without one.
         let ((), vector) = futures_util::future::join(self.settle_quietly(), query).await;
-        let vector = vector?;
+        let (vector, method, fell_back) = self.query_vector(vector, method)?;
         let remote = self.remote_ranking(vector.as_deref(), method, read).await?;
         let ranking = self.rank(text, vector.as_deref(), remote.as_ref(), method, read)?;
-        Ok(self.respond(text, ranking, method, read))
+        let mut response = self.respond(text, ranking, method, read);
+        response.warnings.extend(fell_back.into_iter().chain(self.vectors_pending(method, read)));
+        Ok(response)
     }
 
     /// One query's ranking by `method` (not `agentic`) over the scope's memories that `read` keeps, best
@@ -186,6 +190,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             .filter(|item| read.threshold.into_iter().chain(read.radius).all(|t| item.score.unwrap_or_default() >= t))
             .collect();
         let total_count = index.list(usize::MAX, &keep).len();
+        drop(index);
         self.touch(results.iter().map(|item| item.id.as_str()));
         Ok(SearchResponse {
             results,
@@ -193,7 +198,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             total_count,
             relations: None,
             queries: None,
-            warnings: Vec::new(),
+            warnings: self.vectors_pending(Method::Vector, read).into_iter().collect(),
         })
     }
 

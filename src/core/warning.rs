@@ -1,5 +1,6 @@
-//! What `add()` skipped instead of failing the whole call: a stable code, a message, and the code and
-//! HTTP status of the error behind it, so a caller can tell a rate limit from a bad key.
+//! What `add()` skipped, or a read did in a degraded way, instead of failing the whole call: a stable code,
+//! a message, and the code and HTTP status of the error behind it, so a caller can tell a rate limit from a
+//! bad key.
 
 use serde::Serialize;
 
@@ -33,6 +34,11 @@ pub enum WarningCode {
     /// `compress()` could not summarise a session (its call failed or the reply was unusable); the session
     /// stays uncompressed.
     CompressionFailed,
+    /// A read's query could not be embedded (the embedding service is unavailable): it was ranked by keywords.
+    EmbeddingUnavailable,
+    /// Memories the read ranked have no vector (their embedding failed or is still due): only the keyword
+    /// ranking can find them.
+    VectorsPending,
 }
 
 impl WarningCode {
@@ -49,6 +55,8 @@ impl WarningCode {
         Self::BoundaryFailed,
         Self::AgenticFailed,
         Self::CompressionFailed,
+        Self::EmbeddingUnavailable,
+        Self::VectorsPending,
     ];
 
     /// The code as callers see it, e.g. `EXTRACTION_FAILED`.
@@ -65,6 +73,8 @@ impl WarningCode {
             Self::BoundaryFailed => "BOUNDARY_FAILED",
             Self::AgenticFailed => "AGENTIC_FAILED",
             Self::CompressionFailed => "COMPRESSION_FAILED",
+            Self::EmbeddingUnavailable => "EMBEDDING_UNAVAILABLE",
+            Self::VectorsPending => "VECTORS_PENDING",
         }
     }
 }

@@ -113,7 +113,11 @@ export interface MemoryEvent {
 }
 
 /** Why part of an `add()` was skipped (`LOW_IMPORTANCE`: a new memory below `importance.minToStore`), or,
- * for `store()`, that the value was stored without a vector (`NOT_EMBEDDED`). */
+ * for `store()` and `add(…, {infer: false})`, that a text was stored without a vector (`NOT_EMBEDDED`; it is
+ * embedded later). On reads (`search`, `recall`): `EMBEDDING_UNAVAILABLE`, the query could not be embedded
+ * (the embedding service failed with a network error, a timeout, 408, 429 or 5xx) and keywords ranked
+ * instead; `VECTORS_PENDING`, memories the read ranked have no vector yet, so only keywords find them
+ * (docs/degraded-reads.md). */
 export type WarningCode =
   | "EXTRACTION_FAILED"
   | "DECISION_FAILED"
@@ -125,7 +129,9 @@ export type WarningCode =
   | "NOT_EMBEDDED"
   | "BOUNDARY_FAILED"
   | "AGENTIC_FAILED"
-  | "COMPRESSION_FAILED";
+  | "COMPRESSION_FAILED"
+  | "EMBEDDING_UNAVAILABLE"
+  | "VECTORS_PENDING";
 
 export interface AddWarning {
   code: WarningCode;
@@ -172,7 +178,9 @@ export interface SearchResult {
   /** `method: "agentic"`: the queries that ran, the caller's first, then the refined ones. */
   queries?: string[];
   /** `method: "agentic"`: `AGENTIC_FAILED` when it had no LLM or a call failed, and ran a hybrid search
-   * instead (`method` then says `"hybrid"`). Absent when empty. */
+   * instead (`method` then says `"hybrid"`). `EMBEDDING_UNAVAILABLE` when the embedder was unavailable and
+   * `hybrid`, `rrf` or `agentic` ranked by keywords (`method` then says `"keyword"`; `"vector"` rejects).
+   * `VECTORS_PENDING` when memories it ranked have no vector (only keywords can find them). Absent when empty. */
   warnings?: AddWarning[];
 }
 
@@ -306,6 +314,10 @@ export interface MemoryStats {
   pinned: number;
   /** Expired memories not purged yet. */
   expired: number;
+  /** Live memories without a vector while an embedder is configured (their embedding failed or is still
+   * due): only keyword ranking finds them. Each instance tries a text 3 times, then leaves it until the next
+   * instance (a reopen) tries again. */
+  keywordOnly: number;
 }
 
 /** `ingest(text, options)`: where the chunks go. A scope (`userId` / `agentId` / `runId`) and `sessionId` are required. */
@@ -360,6 +372,9 @@ export interface RecallResult {
   text: string;
   /** The method that ranked the candidates. */
   method: SearchMethod;
+  /** `EMBEDDING_UNAVAILABLE` (the query could not be embedded: keywords ranked) or `VECTORS_PENDING`
+   * (memories without a vector yet), as `search()` gives them. Absent when empty. */
+  warnings?: AddWarning[];
 }
 
 /** A JSON Schema object, as tool definitions carry it. */

@@ -131,6 +131,7 @@ describe("stats", () => {
       byType: { ...zero, semantic: 1, episodic: 1, procedural: 1 },
       pinned: 1,
       expired: 1,
+      keywordOnly: 0,
     });
     assert.deepEqual(
       byScope.map((s) => [s.userId, s.agentId, s.runId, s.count]).sort(),

@@ -98,7 +98,7 @@ export async function forgetting(memory: Memory): Promise<number> {
   await memory.purgeExpired({ runId: "r" });
   const stats: MemoryStats = await memory.stats({ userId: "u" });
   const all: MemoryStats = await memory.stats();
-  const semantic: number = stats.byType.semantic + stats.byType.event_log;
+  const semantic: number = stats.byType.semantic + stats.byType.event_log + stats.keywordOnly;
   const scoped: string | undefined = all.byScope[0]?.userId;
   // @ts-expect-error byType has only the memory types
   stats.byType.habit;

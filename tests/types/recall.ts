@@ -1,7 +1,7 @@
 // Type tests for search methods, recall and agent tools in pkg/index.d.ts (each `@ts-expect-error` fails
 // the check if its line compiles). Run by scripts/suites/25-types.sh: tsc -p tests/types.
 import { Memory, MemoryTools } from "../../pkg/index.js";
-import type { SearchMethod, RecallResult, ToolDefinition, ToolResult, OpenAiToolDefinition } from "../../pkg/index.js";
+import type { SearchMethod, RecallResult, ToolDefinition, ToolResult, OpenAiToolDefinition, WarningCode } from "../../pkg/index.js";
 
 export async function typed(memory: Memory): Promise<string> {
   const found = await memory.search("q", { userId: "u", method: "rrf", weights: { vector: 0.5 }, threshold: 0.01 });
@@ -14,6 +14,8 @@ export async function typed(memory: Memory): Promise<string> {
 
   const recalled: RecallResult = await memory.recall("q", { userId: "u", topK: 3, tokenBudget: 500, method: "keyword" });
   const total: number = recalled.totalTokens + recalled.budgetUsed + recalled.memories.length;
+  const degraded: WarningCode[] = ["EMBEDDING_UNAVAILABLE", "VECTORS_PENDING"];
+  const recallWarnings: WarningCode | undefined = recalled.warnings?.[0]?.code;
   // @ts-expect-error tokenBudget is a number
   await memory.recall("q", { userId: "u", tokenBudget: "500" });
 
@@ -26,5 +28,5 @@ export async function typed(memory: Memory): Promise<string> {
   memory.tools({ userId: "u" }, { format: "gemini" });
   // @ts-expect-error the scope of a tools handle cannot be replaced
   tools.scope = { userId: "other" };
-  return `${method}${total}${definitions.length}${JSON.stringify(result)}${recalled.text}`;
+  return `${method}${total}${degraded.length}${recallWarnings}${definitions.length}${JSON.stringify(result)}${recalled.text}`;
 }

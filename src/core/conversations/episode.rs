@@ -2,7 +2,8 @@
 //! extracted from it carries (the messages' times, not the clock's).
 
 use crate::core::case::CaseExt;
-use crate::core::prompts::{fenced, one_line};
+use crate::core::one_line::one_line;
+use crate::core::prompts::fenced;
 use serde::Serialize;
 use serde_json::{json, Value};
 

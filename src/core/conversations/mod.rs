@@ -18,7 +18,7 @@ mod delete;
 mod engine;
 pub mod episode;
 mod extract;
-mod lock;
+pub(crate) mod lock;
 pub mod message;
 pub mod meta;
 pub mod meta_patch;

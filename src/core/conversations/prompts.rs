@@ -5,7 +5,7 @@
 use super::episode::{render_lines, Episode};
 use super::message::PendingMessage;
 use super::profile::Attributes;
-use crate::core::prompts::one_line;
+use crate::core::one_line::one_line;
 
 /// The buffered messages the boundary call is shown at most (the latest ones), to keep it small.
 pub const BOUNDARY_CONTEXT_MESSAGES: usize = 20;

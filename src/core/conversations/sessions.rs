@@ -5,6 +5,7 @@
 use serde_json::{json, Value};
 
 use crate::core::lifecycle::MemoryType;
+use crate::core::one_line::one_line;
 use crate::core::retrieval::window::{is_compressed, span};
 use crate::core::scope::Scope;
 use crate::core::time::iso_from_millis;
@@ -60,7 +61,7 @@ pub fn sessions(memories: Vec<StoredMemory>) -> Vec<Session> {
 impl Session {
     /// The session's memories in chronological order, one `[time] text` line each (the prompt's content).
     pub fn content(&self) -> String {
-        let line = |m: &StoredMemory| format!("[{}] {}", iso_from_millis(span(&m.item).0), m.item.memory.trim());
+        let line = |m: &StoredMemory| format!("[{}] {}", iso_from_millis(span(&m.item).0), one_line(&m.item.memory));
         self.memories.iter().map(line).collect::<Vec<_>>().join("\n")
     }
 

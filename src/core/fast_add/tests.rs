@@ -162,7 +162,7 @@ fn a_text_changed_before_it_settled_keeps_its_own_vector() {
     block_on(engine.update(&id, "User drinks coffee")).unwrap();
     let before = doubles.embedder.requests();
     block_on(engine.settle_vectors()).unwrap();
-    assert_eq!(doubles.embedder.requests(), before + 1);
+    assert_eq!(doubles.embedder.requests(), before, "the old text is not sent");
     let expected = engine.fit_index(vec![0.0, 0.0, 0.0, 1.0]).unwrap();
     assert_eq!(engine.index.borrow().vector(&id), Some(expected), "update()'s own vector stays");
     assert!(!engine.has_unsettled_vectors());
@@ -188,7 +188,7 @@ fn a_failed_conversation_embedding_falls_back_to_the_exact_path() {
 }
 
 #[test]
-fn a_rewrite_the_embedder_refuses_stays_keyword_only_and_an_unreachable_embedder_keeps_all_waiting() {
+fn a_rewrite_the_embedder_refuses_is_tried_three_times_then_left_keyword_only_until_a_reopen() {
     let doubles = Doubles {
         llm: ScriptedLlm::new(),
         embedder: crate::core::testing::Letters::new(26).failing_on("poison"),
@@ -213,13 +213,45 @@ fn a_rewrite_the_embedder_refuses_stays_keyword_only_and_an_unreachable_embedder
     block_on(engine.settle_vectors()).unwrap();
     assert!(engine.index.borrow().vector(&berlin).is_some());
     assert!(engine.index.borrow().vector(&poison).is_none(), "refused on its own: keyword-only");
-    assert!(!engine.has_unsettled_vectors(), "and not retried");
-    assert!(block_on(engine.side_records("vectors-pending")).unwrap().is_empty());
+    assert!(engine.has_unsettled_vectors(), "tried once of three");
+    let alice_scope = Scope { user_id: Some("alice".into()), ..Scope::default() };
+    for tries in 2..=super::deferred::MAX_SETTLE_TRIES {
+        let before = doubles.embedder.requests();
+        block_on(engine.settle_vectors()).unwrap();
+        assert_eq!(doubles.embedder.requests(), before + 1, "try {tries}: the refused text alone");
+    }
+    assert!(!engine.has_unsettled_vectors(), "given up");
+    let before = doubles.embedder.requests();
+    let found = block_on(engine.search("tea", &Read::of(alice_scope.clone(), 5))).unwrap();
+    assert_eq!(doubles.embedder.requests(), before + 1, "the query only: the text is not sent again");
+    let codes: Vec<&str> = found.warnings.iter().map(|w| w.code.as_str()).collect();
+    assert_eq!(codes, ["VECTORS_PENDING"]);
+    assert_eq!(block_on(engine.stats(&alice_scope)).unwrap().keyword_only, 1);
+    assert_eq!(block_on(engine.side_records("vectors-pending")).unwrap().len(), 1, "kept for the next instance");
 
-    let doubles = Doubles { embedder: crate::core::testing::Letters::new(26).failing_on("User"), ..doubles };
+    let doubles = Doubles { embedder: crate::core::testing::Letters::new(26), ..doubles };
     let engine = block_on(doubles.open()).unwrap();
     engine.defer_vectors(true);
-    engine.deferred.pending.borrow_mut().insert(berlin.clone(), "User lives in Berlin".into());
     block_on(engine.settle_vectors()).unwrap();
-    assert!(engine.has_unsettled_vectors(), "nothing could be embedded: it keeps waiting");
+    assert!(engine.index.borrow().vector(&poison).is_some(), "a reopen tries again");
+    assert!(!engine.has_unsettled_vectors());
+    assert!(block_on(engine.side_records("vectors-pending")).unwrap().is_empty());
+    assert_eq!(block_on(engine.stats(&alice_scope)).unwrap().keyword_only, 0);
+    assert!(block_on(engine.search("tea", &Read::of(alice_scope, 5))).unwrap().warnings.is_empty());
+}
+
+#[test]
+fn an_unreachable_embedder_counts_a_try_for_every_waiting_text() {
+    let (engine, doubles) = engine(&["User moved to Berlin"], update_first("User moved from Paris to Berlin"));
+    engine.defer_vectors(true);
+    block_on(engine.add(&json!("I moved to Berlin."), &alice())).unwrap();
+    let embedder = crate::core::testing::Letters::new(4).failing_on("User");
+    let doubles = Doubles { llm: doubles.llm.clone(), embedder, storage: doubles.storage.clone() };
+    let engine = block_on(doubles.open()).unwrap();
+    engine.defer_vectors(true);
+    for _ in 0..5 {
+        block_on(engine.settle_vectors()).unwrap();
+    }
+    assert_eq!(doubles.embedder.requests(), 3, "three tries, then no more");
+    assert!(!engine.has_unsettled_vectors());
 }

@@ -12,4 +12,6 @@ pub(crate) struct DeferredVectors {
     pub(super) loaded: Cell<bool>,
     /// Memory id → the text whose vector it waits for.
     pub(super) pending: RefCell<BTreeMap<String, String>>,
+    /// Text → failed tries to embed it by this instance; at `MAX_SETTLE_TRIES` it is not sent again.
+    pub(super) tries: RefCell<BTreeMap<String, u32>>,
 }

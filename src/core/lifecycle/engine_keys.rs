@@ -80,7 +80,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Stores `value` under `key` in `scope` (an UPDATE when the key exists, else an ADD), with no LLM. A
     /// given `embedding` is used as is (its length must match); otherwise the value is embedded when an
-    /// embedder is configured, and a failure stores it keyword-searchable with a `NOT_EMBEDDED` warning.
+    /// embedder is configured, and a failure stores it keyword-searchable with a `NOT_EMBEDDED` warning (and
+    /// embeds it later, see `fast_add::deferred`).
     pub async fn store(
         &self,
         key: &str,
@@ -138,6 +139,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         };
         changes.history.push(self.record(&item, event, old, Some(value.to_owned())));
         changes.upserts.push(StoredMemory { item, embedding: vector });
+        if !warnings.is_empty() {
+            self.note_unsettled(&mut changes, &[value.to_owned()]); // embedded later, when it can be
+        }
         self.trim(&scope, &mut changes);
         self.commit(changes).await?;
         Ok(Stored { id, event, warnings })

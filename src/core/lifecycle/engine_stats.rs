@@ -31,6 +31,9 @@ pub struct Stats {
     pub pinned: usize,
     /// Expired memories not purged yet.
     pub expired: usize,
+    /// Live memories without a vector while an embedder is configured (their embedding failed or is still
+    /// due): only keyword ranking finds them.
+    pub keyword_only: usize,
 }
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
@@ -39,6 +42,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let now = self.now_iso();
         let memories = self.scope_memories(scope, &|item| !item.lifecycle.is_deleted()).await?;
         let mut stats = Stats::default();
+        let embedded = self.embedder.is_configured();
         let mut by_scope: BTreeMap<Scope, usize> = BTreeMap::new();
         for kind in MemoryType::ALL {
             stats.by_type.insert(kind.as_str(), 0);
@@ -50,6 +54,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             }
             stats.total_entries += 1;
             stats.pinned += usize::from(memory.lifecycle.pinned);
+            stats.keyword_only += usize::from(embedded && !self.has_vector(&memory.id));
             *stats.by_type.entry(memory.lifecycle.memory_type.as_str()).or_default() += 1;
             *by_scope.entry(memory.scope.clone()).or_default() += 1;
         }

@@ -10,7 +10,8 @@
 //! Every round honours the read: scope, filters, types, time range, `currentTime`, `radius` (on the vector
 //! side), `threshold` (on each round's hybrid scores). Without an LLM, or when a call fails or its reply is
 //! unusable, the answer is round one as a plain hybrid search, with an `AGENTIC_FAILED` warning: never an
-//! error. The response lists the queries that ran, the caller's first.
+//! error. With the embedder unavailable, every round ranks by keywords (`EMBEDDING_UNAVAILABLE`, see
+//! `degraded`). The response lists the queries that ran, the caller's first.
 
 use super::prompts::{judge_input, refine_input, JUDGE_PROMPT, REFINE_PROMPT};
 use super::reply::{parse_judgement, parse_queries, Judgement};
@@ -38,13 +39,19 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     pub(crate) async fn agentic_search(&self, text: &str, read: &Read) -> Result<SearchResponse> {
         self.load_scope(&read.scope).await?;
         let hybrid = self.effective_method(Some(Method::Hybrid));
-        let vector = self.embed_if_configured(text).await?;
+        let embedded = match hybrid {
+            Method::Keyword => None,
+            _ => Some(self.embed_for_index(text).await),
+        };
+        let (vector, hybrid, fell_back) = self.query_vector(embedded, hybrid)?;
+        let degraded: Vec<AddWarning> = fell_back.into_iter().chain(self.vectors_pending(hybrid, read)).collect();
         let remote = self.remote_ranking(vector.as_deref(), hybrid, read).await?;
         let first = self.rank(text, vector.as_deref(), remote.as_ref(), hybrid, read)?;
         let fall_back = |first: Ranked, warning: AddWarning| {
             let mut response = self.respond(text, first, hybrid, read);
             response.queries = Some(vec![text.to_owned()]);
             response.warnings.push(warning);
+            response.warnings.extend(degraded.iter().cloned());
             response
         };
         if !self.llm.is_configured() {
@@ -57,7 +64,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             Err(error) => return Ok(fall_back(first, failed("the judgement", &error))),
         };
         if judgement.sufficient {
-            return Ok(self.agentic_response(text, first, vec![text.to_owned()], read));
+            return Ok(self.agentic_response(text, first, vec![text.to_owned()], read, degraded.clone()));
         }
         let refined = match self.refine(text, &shown, &judgement).await {
             Ok(refined) => refined,
@@ -71,12 +78,20 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         let queries = std::iter::once(text.to_owned()).chain(refined).collect();
         let ranking = if lists.len() > 1 { fuse(&lists) } else { lists.remove(0) };
-        Ok(self.agentic_response(text, ranking, queries, read))
+        Ok(self.agentic_response(text, ranking, queries, read, degraded))
     }
 
-    fn agentic_response(&self, text: &str, ranking: Ranked, queries: Vec<String>, read: &Read) -> SearchResponse {
+    fn agentic_response(
+        &self,
+        text: &str,
+        ranking: Ranked,
+        queries: Vec<String>,
+        read: &Read,
+        warnings: Vec<AddWarning>,
+    ) -> SearchResponse {
         let mut response = self.respond(text, ranking, Method::Agentic, read);
         response.queries = Some(queries);
+        response.warnings = warnings;
         response
     }
 

@@ -2,6 +2,7 @@
 //! and, only when they do not, the refinement (up to 3 queries that would find what is missing), with the
 //! user messages that go with them.
 
+use crate::core::one_line::one_line;
 use crate::core::types::MemoryItem;
 
 use super::window::span;
@@ -44,13 +45,7 @@ fn memory_lines(memories: &[MemoryItem]) -> String {
     }
     let line = |(n, m): (usize, &MemoryItem)| {
         let date = iso_from_millis(span(m).0);
-        format!(
-            "[{}] ({}, {}) {}",
-            n + 1,
-            m.lifecycle.memory_type.as_str(),
-            &date[..10],
-            m.memory.split_whitespace().collect::<Vec<_>>().join(" ")
-        )
+        format!("[{}] ({}, {}) {}", n + 1, m.lifecycle.memory_type.as_str(), &date[..10], one_line(&m.memory))
     };
     memories.iter().take(SHOWN).enumerate().map(line).collect::<Vec<_>>().join("\n")
 }

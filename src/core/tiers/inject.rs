@@ -1,13 +1,14 @@
 //! `formatForInjection()` (seed 001): what an agent puts in its system prompt at the start of a session, no
 //! query needed — the scope's core profile, then its pinned and procedural memories, then the most important
 //! others, as one `<memory>` block (seed 004 §4) that never exceeds the token budget. Every line is escaped
-//! so stored text can never close the block or open a tag.
+//! and kept on its line (see `one_line`), so stored text can never close the block, open a tag or start a line.
 
 use serde::Serialize;
 
 use crate::core::error::Result;
 use crate::core::memory::MemoryEngine;
 use crate::core::models::{Embedder, Llm};
+use crate::core::one_line::unbroken;
 use crate::core::read::is_procedural;
 use crate::core::recall::{escape_tags, memory_line, CLOSE, MIN_RECALL_IMPORTANCE, OPEN};
 use crate::core::scope::Scope;
@@ -67,7 +68,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         };
         let mut with_profile = false;
         for line in profile.iter().flat_map(|p| p.markdown.lines()).filter(|l| !l.trim().is_empty()) {
-            if !fits(escape_tags(line.trim_end()) + "\n", &mut lines) {
+            if !fits(escape_tags(&unbroken(line.trim_end())) + "\n", &mut lines) {
                 break;
             }
             with_profile = true;

@@ -96,6 +96,10 @@ pub trait VectorStore {
     fn vector(&self, id: &str) -> Option<Vec<f32>> {
         self.get(id).and_then(|memory| memory.embedding.clone())
     }
+    /// True when the memory is held with a vector (the vector ranking can find it).
+    fn has_vector(&self, id: &str) -> bool {
+        self.vector(id).is_some()
+    }
 }
 
 /// Scales `vector` to unit length; a zero or non-finite vector is rejected.

@@ -188,6 +188,10 @@ impl VectorStore for InMemoryVectorStore {
         Ok(())
     }
 
+    fn has_vector(&self, id: &str) -> bool {
+        self.ids.get(id).is_some_and(|slot| !matches!(self.keys[*slot as usize], NO_VECTOR | REMOVED))
+    }
+
     fn remove(&mut self, id: &str) -> Option<StoredMemory> {
         let slot = self.ids.remove(id)? as usize;
         let mut memory = self.slots[slot].take()?;
