@@ -117,10 +117,16 @@ mod tests {
     }
 
     #[test]
-    fn retries_408_and_timeouts_like_a_5xx() {
-        let client = Scripted::new(vec![status(408, None), Err(HttpError::Timeout(300)), status(200, None)]);
+    fn retries_408_like_a_429() {
+        let client = Scripted::new(vec![status(408, None), status(408, None), status(200, None)]);
         assert_eq!(run(&client, FAST).unwrap().status, 200);
         assert_eq!(*client.calls.borrow(), 3);
+    }
+
+    #[test]
+    fn retries_timeouts_within_the_budget() {
+        let client = Scripted::new(vec![Err(HttpError::Timeout(300)), status(200, None)]);
+        assert_eq!(run(&client, FAST).unwrap().status, 200);
         let client = Scripted::new(vec![Err(HttpError::Timeout(300)); 4]);
         assert_eq!(run(&client, FAST), Err(HttpError::Timeout(300)));
         assert_eq!(*client.calls.borrow(), 4, "one attempt and max_retries retries, no more");
