@@ -1,17 +1,32 @@
 //! The core's error type. Every variant maps to one stable code that JS callers can match on.
 
-/// A model service that failed: no answer at all (`status: None`, a network failure) or a non-2xx status.
-/// Providers turn their transport's errors into this, so the core never sees HTTP types.
+/// A model service that failed: no answer at all (`status: None`, a network failure, or `timed_out` when
+/// none came within the configured `timeoutMs`) or a non-2xx status. Providers turn their transport's
+/// errors into this, so the core never sees HTTP types.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UpstreamError {
     pub status: Option<u16>,
     pub message: String,
+    pub timed_out: bool,
+}
+
+impl UpstreamError {
+    /// A non-2xx status (`Some`) or a network failure (`None`).
+    pub fn new(status: Option<u16>, message: impl Into<String>) -> Self {
+        Self { status, message: message.into(), timed_out: false }
+    }
+
+    /// No answer within `ms` milliseconds.
+    pub fn timeout(ms: u32) -> Self {
+        Self { status: None, message: format!("no response within {ms} ms"), timed_out: true }
+    }
 }
 
 impl std::fmt::Display for UpstreamError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.status {
             Some(status) => write!(f, "HTTP {status}: {}", self.message),
+            None if self.timed_out => write!(f, "timed out: {}", self.message),
             None => write!(f, "network error: {}", self.message),
         }
     }
@@ -92,9 +107,11 @@ impl MemoryError {
         "EXPIRED",
         "LLM_HTTP",
         "LLM_NETWORK",
+        "LLM_TIMEOUT",
         "LLM_RESPONSE",
         "EMBEDDING_HTTP",
         "EMBEDDING_NETWORK",
+        "EMBEDDING_TIMEOUT",
         "EMBEDDING_RESPONSE",
         "LLM_CALLBACK",
         "EMBEDDING_CALLBACK",
@@ -115,9 +132,11 @@ impl MemoryError {
             Self::InvalidInput(_) => "INVALID_INPUT",
             Self::NotFound(_) => "NOT_FOUND",
             Self::Expired(_) => "EXPIRED",
+            Self::Llm(UpstreamError { timed_out: true, .. }) => "LLM_TIMEOUT",
             Self::Llm(UpstreamError { status: None, .. }) => "LLM_NETWORK",
             Self::Llm(_) => "LLM_HTTP",
             Self::LlmResponse(_) => "LLM_RESPONSE",
+            Self::Embedding(UpstreamError { timed_out: true, .. }) => "EMBEDDING_TIMEOUT",
             Self::Embedding(UpstreamError { status: None, .. }) => "EMBEDDING_NETWORK",
             Self::Embedding(_) => "EMBEDDING_HTTP",
             Self::EmbeddingResponse(_) => "EMBEDDING_RESPONSE",
@@ -132,7 +151,7 @@ impl MemoryError {
         }
     }
 
-    /// True for a failure to reach the LLM at all (its HTTP error, the network, the app's callback), as
+    /// True for a failure to reach the LLM at all (its HTTP error, the network, a timeout, the app's callback), as
     /// opposed to a reply that could not be read: JS sees these as mem0's `LLMError`.
     pub fn is_llm_transport(&self) -> bool {
         matches!(self, Self::Llm(_) | Self::LlmCallback(_))

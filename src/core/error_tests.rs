@@ -5,7 +5,7 @@ use super::*;
 /// One error of every variant: the match has no wildcard, so a new variant does not compile until it is
 /// listed here (and so checked against `CODES` and the TypeScript union).
 fn one_of_each() -> Vec<MemoryError> {
-    let upstream = |status| UpstreamError { status, message: "x".into() };
+    let upstream = |status| UpstreamError::new(status, "x");
     let all = vec![
         MemoryError::ScopeRequired,
         MemoryError::InvalidFilter("x".into()),
@@ -15,9 +15,11 @@ fn one_of_each() -> Vec<MemoryError> {
         MemoryError::Expired("x".into()),
         MemoryError::Llm(upstream(Some(500))),
         MemoryError::Llm(upstream(None)),
+        MemoryError::Llm(UpstreamError::timeout(1)),
         MemoryError::LlmResponse("x".into()),
         MemoryError::Embedding(upstream(Some(500))),
         MemoryError::Embedding(upstream(None)),
+        MemoryError::Embedding(UpstreamError::timeout(1)),
         MemoryError::EmbeddingResponse("x".into()),
         MemoryError::LlmCallback("x".into()),
         MemoryError::EmbeddingCallback("x".into()),
@@ -80,9 +82,17 @@ fn the_typescript_error_code_union_is_exactly_the_codes() {
 
 #[test]
 fn upstream_errors_keep_their_status() {
-    let limited = MemoryError::Embedding(UpstreamError { status: Some(429), message: "slow".into() });
+    let limited = MemoryError::Embedding(UpstreamError::new(Some(429), "slow"));
     assert_eq!((limited.code(), limited.http_status()), ("EMBEDDING_HTTP", Some(429)));
     assert_eq!(limited.to_string(), "embedding request failed: HTTP 429: slow");
-    let down = MemoryError::Llm(UpstreamError { status: None, message: "refused".into() });
+    let down = MemoryError::Llm(UpstreamError::new(None, "refused"));
     assert_eq!((down.code(), down.http_status()), ("LLM_NETWORK", None));
+}
+
+#[test]
+fn a_timeout_has_its_own_code_and_is_an_llm_transport_failure() {
+    let slow = MemoryError::Llm(UpstreamError::timeout(300));
+    assert_eq!((slow.code(), slow.http_status(), slow.is_llm_transport()), ("LLM_TIMEOUT", None, true));
+    assert_eq!(slow.to_string(), "LLM request failed: timed out: no response within 300 ms");
+    assert_eq!(MemoryError::Embedding(UpstreamError::timeout(5)).code(), "EMBEDDING_TIMEOUT");
 }

@@ -116,12 +116,12 @@ mod tests {
 
     #[test]
     fn a_warning_keeps_the_code_and_status_of_its_cause() {
-        let limited = MemoryError::Llm(UpstreamError { status: Some(429), message: "slow down".into() });
+        let limited = MemoryError::Llm(UpstreamError::new(Some(429), "slow down"));
         let warning = AddWarning::caused_by(WarningCode::ExtractionFailed, &limited);
         let json = serde_json::to_value(&warning).unwrap();
         assert_eq!(json["code"], "EXTRACTION_FAILED");
         assert_eq!((json["cause"].as_str(), json["status"].as_u64()), (Some("LLM_HTTP"), Some(429)));
-        let down = MemoryError::Llm(UpstreamError { status: None, message: "refused".into() });
+        let down = MemoryError::Llm(UpstreamError::new(None, "refused"));
         let json = serde_json::to_value(AddWarning::caused_by(WarningCode::DecisionFailed, &down)).unwrap();
         assert_eq!(json["cause"], "LLM_NETWORK");
         assert!(json.get("status").is_none());

@@ -1,8 +1,10 @@
 //! HTTP as the core sees it: a tiny transport trait (the platform supplies `fetch`) plus retry.
 
 mod retry;
+mod timed;
 
 pub use retry::{send_with_retry, RetryPolicy};
+pub use timed::Timed;
 
 /// A JSON POST request.
 #[derive(Debug, Clone, PartialEq)]
@@ -10,7 +12,7 @@ pub struct HttpRequest {
     pub url: String,
     pub headers: Vec<(String, String)>,
     pub body: String,
-    /// Give up (a network error, which is retried) when no response arrived within this many ms.
+    /// Give up (`HttpError::Timeout`, which is retried) when no response arrived within this many ms.
     pub timeout_ms: Option<u32>,
 }
 
@@ -40,6 +42,25 @@ pub enum HttpError {
     /// The server answered with a non-2xx status.
     #[error("HTTP {status}: {message}")]
     Status { status: u16, message: String },
+    /// No response within the request's `timeout_ms` (the request was aborted).
+    #[error("no response within {0} ms")]
+    Timeout(u32),
+}
+
+impl HttpError {
+    /// True when trying again may help: no response, a timeout, 408, 429 or a 5xx. Any other status is the
+    /// same on every try.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            Self::Network(_) | Self::Timeout(_) => true,
+            Self::Status { status, .. } => is_transient_status(*status),
+        }
+    }
+}
+
+/// 408 (request timeout), 429 (rate limited) and 5xx: statuses worth another try.
+pub fn is_transient_status(status: u16) -> bool {
+    status == 408 || status == 429 || status >= 500
 }
 
 /// The platform's way to send requests and wait; the only I/O the providers need.

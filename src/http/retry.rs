@@ -1,6 +1,7 @@
-//! Exponential back-off on 429, 5xx and network errors, honouring `Retry-After`.
+//! Exponential back-off on 408, 429, 5xx, network errors and timeouts, honouring `Retry-After`. The
+//! policy is the whole budget of one call: callers above do not retry what this already retried.
 
-use super::{error_message, HttpClient, HttpError, HttpRequest, HttpResponse};
+use super::{error_message, is_transient_status, HttpClient, HttpError, HttpRequest, HttpResponse};
 
 /// How often and how long to retry a request.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -32,10 +33,6 @@ impl RetryPolicy {
     }
 }
 
-fn is_transient(status: u16) -> bool {
-    status == 429 || status >= 500
-}
-
 /// Sends `request`, retrying transient failures; `Ok` only for a 2xx response.
 pub async fn send_with_retry<C: HttpClient>(
     client: &C,
@@ -48,7 +45,7 @@ pub async fn send_with_retry<C: HttpClient>(
             Ok(response) if response.is_success() => return Ok(response),
             Ok(response) => {
                 let error = HttpError::Status { status: response.status, message: error_message(&response.body) };
-                if !is_transient(response.status) {
+                if !is_transient_status(response.status) {
                     return Err(error);
                 }
                 (error, response.retry_after)
@@ -106,6 +103,34 @@ mod tests {
     }
 
     const FAST: RetryPolicy = RetryPolicy { max_retries: 3, base_delay_ms: 10, max_delay_ms: 1000 };
+
+    #[test]
+    fn only_no_response_408_429_and_5xx_are_transient() {
+        for code in [408, 429, 500, 502, 503, 504] {
+            assert!(HttpError::Status { status: code, message: String::new() }.is_transient(), "{code}");
+        }
+        for code in [400, 401, 403, 404, 409, 413, 422] {
+            assert!(!HttpError::Status { status: code, message: String::new() }.is_transient(), "{code}");
+        }
+        assert!(HttpError::Network("reset".into()).is_transient());
+        assert!(HttpError::Timeout(300).is_transient());
+    }
+
+    #[test]
+    fn retries_408_like_a_429() {
+        let client = Scripted::new(vec![status(408, None), status(408, None), status(200, None)]);
+        assert_eq!(run(&client, FAST).unwrap().status, 200);
+        assert_eq!(*client.calls.borrow(), 3);
+    }
+
+    #[test]
+    fn retries_timeouts_within_the_budget() {
+        let client = Scripted::new(vec![Err(HttpError::Timeout(300)), status(200, None)]);
+        assert_eq!(run(&client, FAST).unwrap().status, 200);
+        let client = Scripted::new(vec![Err(HttpError::Timeout(300)); 4]);
+        assert_eq!(run(&client, FAST), Err(HttpError::Timeout(300)));
+        assert_eq!(*client.calls.borrow(), 4, "one attempt and max_retries retries, no more");
+    }
 
     #[test]
     fn retries_429_and_5xx_with_exponential_backoff_then_succeeds() {

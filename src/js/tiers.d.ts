@@ -92,7 +92,8 @@ export interface Injection {
   memories: MemoryItem[];
 }
 
-/** `background` in the config: the writer behind `flush()`. Retries follow `retry`. */
+/** `background` in the config: the writer behind `flush()`. Retries follow `retry`: one budget per model call, so
+ * a batch whose model call failed after its HTTP retries (or was refused with a 4xx) is not run again. */
 export interface BackgroundConfig {
   /** Turns of a scope arriving within this many ms of each other go to one `add()`. Default 2000. */
   debounceMs?: number;
@@ -113,6 +114,7 @@ export interface BackgroundError {
   /** A `MemoryError`: the code of the failure (e.g. `LLM_HTTP`, or `EXTRACTION_FAILED` for an unusable
    * reply), with `status` when a model service answered with one. */
   error: Error & { code: MemoryErrorCode | WarningCode; status?: number };
+  /** Runs of the batch: 1 when its failure was not worth another run, else up to `retry.maxRetries + 1`. */
   attempts: number;
   messages: Message[];
 }

@@ -729,7 +729,21 @@ export interface BoundaryConfig {
   llm?: boolean;
 }
 
-export interface OpenAiLlmConfig {
+/** `llm.config.timeoutMs`, which every LLM provider takes. */
+export interface LlmTimeoutConfig {
+  /** Abort a request with no response after this many ms: `LLM_TIMEOUT`, retried per `retry` like a 5xx. Default
+   * 60000 for HTTP providers; a `custom` or `workers-ai` model has none unless set (it is not retried). */
+  timeoutMs?: number;
+}
+
+/** `embedder.config.timeoutMs`, which every embedder takes. */
+export interface EmbedderTimeoutConfig {
+  /** Abort a request with no response after this many ms: `EMBEDDING_TIMEOUT`, retried per `retry` like a 5xx.
+   * Default 30000 for HTTP providers; a `custom` or `workers-ai` embedder has none unless set (it is not retried). */
+  timeoutMs?: number;
+}
+
+export interface OpenAiLlmConfig extends LlmTimeoutConfig {
   /** Default `gpt-4o-mini`. */
   model?: string;
   /** Sent as `Authorization: Bearer`. In Node, `OPENAI_API_KEY` is used when absent. */
@@ -746,7 +760,7 @@ export interface OpenAiLlmConfig {
   jsonMode?: boolean;
 }
 
-export interface OpenAiEmbedderConfig {
+export interface OpenAiEmbedderConfig extends EmbedderTimeoutConfig {
   /** Default `text-embedding-3-small`. */
   model?: string;
   apiKey?: string;
@@ -770,7 +784,7 @@ export interface SamplingConfig {
 export type OpenAiCompatibleHost = "groq" | "together" | "openrouter" | "deepseek" | "lmstudio" | "vllm";
 
 /** `llm.config` of an OpenAI-compatible host. `model` is required: hosts share no default. */
-export interface CompatibleLlmConfig extends SamplingConfig {
+export interface CompatibleLlmConfig extends SamplingConfig, LlmTimeoutConfig {
   model: string;
   /** Bearer token. In Node, the host's own variable (`GROQ_API_KEY`, `TOGETHER_API_KEY`, `OPENROUTER_API_KEY`,
    * `DEEPSEEK_API_KEY`) is used when absent; never `OPENAI_API_KEY`. */
@@ -784,7 +798,7 @@ export interface CompatibleLlmConfig extends SamplingConfig {
 }
 
 /** `embedder.config` of an OpenAI-compatible host that serves `/embeddings`. */
-export interface CompatibleEmbedderConfig {
+export interface CompatibleEmbedderConfig extends EmbedderTimeoutConfig {
   model: string;
   apiKey?: string;
   baseUrl?: string;
@@ -803,16 +817,16 @@ export interface AzureOpenAiTarget {
   apiKey?: string;
 }
 
-export interface AzureOpenAiLlmConfig extends AzureOpenAiTarget, SamplingConfig {
+export interface AzureOpenAiLlmConfig extends AzureOpenAiTarget, SamplingConfig, LlmTimeoutConfig {
   /** `response_format: {type: "json_object"}`. Default `true`. */
   jsonMode?: boolean;
 }
 
-export interface AzureOpenAiEmbedderConfig extends AzureOpenAiTarget {
+export interface AzureOpenAiEmbedderConfig extends AzureOpenAiTarget, EmbedderTimeoutConfig {
   dimensions?: number;
 }
 
-export interface AnthropicLlmConfig extends SamplingConfig {
+export interface AnthropicLlmConfig extends SamplingConfig, LlmTimeoutConfig {
   /** Default `claude-haiku-4-5`. */
   model?: string;
   /** Sent as `x-api-key`. In Node, `ANTHROPIC_API_KEY` when absent. */
@@ -829,7 +843,7 @@ export interface AnthropicLlmConfig extends SamplingConfig {
   dangerouslyAllowBrowser?: boolean;
 }
 
-export interface GeminiLlmConfig extends SamplingConfig {
+export interface GeminiLlmConfig extends SamplingConfig, LlmTimeoutConfig {
   /** Default `gemini-2.5-flash`. */
   model?: string;
   /** Sent as `x-goog-api-key`. In Node, `GEMINI_API_KEY` or `GOOGLE_API_KEY` when absent. */
@@ -841,7 +855,7 @@ export interface GeminiLlmConfig extends SamplingConfig {
   jsonMode?: boolean;
 }
 
-export interface GeminiEmbedderConfig {
+export interface GeminiEmbedderConfig extends EmbedderTimeoutConfig {
   /** Default `gemini-embedding-001`. */
   model?: string;
   apiKey?: string;
@@ -851,7 +865,7 @@ export interface GeminiEmbedderConfig {
   dimensions?: number;
 }
 
-export interface OllamaLlmConfig extends SamplingConfig {
+export interface OllamaLlmConfig extends SamplingConfig, LlmTimeoutConfig {
   /** Default `llama3.1`. */
   model?: string;
   /** Default `http://localhost:11434`. */
@@ -863,7 +877,7 @@ export interface OllamaLlmConfig extends SamplingConfig {
   jsonMode?: boolean;
 }
 
-export interface OllamaEmbedderConfig {
+export interface OllamaEmbedderConfig extends EmbedderTimeoutConfig {
   /** Default `nomic-embed-text`. */
   model?: string;
   baseUrl?: string;
@@ -877,14 +891,14 @@ export interface WorkersAiBinding {
   run(model: string, inputs: Record<string, unknown>): Promise<unknown>;
 }
 
-export interface WorkersAiLlmConfig extends SamplingConfig {
+export interface WorkersAiLlmConfig extends SamplingConfig, LlmTimeoutConfig {
   /** Default `@cf/meta/llama-3.1-8b-instruct`. */
   model?: string;
   /** Send `response_format` (JSON mode). Default `true`; dropped after the first refusal. */
   jsonMode?: boolean;
 }
 
-export interface WorkersAiEmbedderConfig {
+export interface WorkersAiEmbedderConfig extends EmbedderTimeoutConfig {
   /** A `@cf/baai/bge-*` model. Default `@cf/baai/bge-base-en-v1.5` (768 dimensions). */
   model?: string;
   /** Known for the BGE models; required to check the vectors of any other. */
@@ -915,7 +929,7 @@ export type LlmConfig =
   /** Cloudflare Workers AI through the Worker's binding (`env.AI`). */
   | { provider: "workers-ai"; binding: WorkersAiBinding; config?: WorkersAiLlmConfig }
   /** Your own model (WebLLM, transformers.js, a browser's built-in model…). What it throws becomes `LLM_CALLBACK`. */
-  | { provider: "custom"; generate: (request: GenerateRequest) => string | Promise<string> }
+  | { provider: "custom"; generate: (request: GenerateRequest) => string | Promise<string>; config?: LlmTimeoutConfig }
   | { provider: "none" };
 
 /** The embedder: a discriminated union on `provider`. `"none"` means no vectors. */
@@ -932,6 +946,7 @@ export type EmbedderConfig =
       provider: "custom";
       embed: (texts: string[]) => number[][] | Float32Array[] | Promise<number[][] | Float32Array[]>;
       dimensions: number;
+      config?: EmbedderTimeoutConfig;
     }
   | { provider: "none" };
 
@@ -1020,7 +1035,8 @@ export type StorageConfig =
   | { provider: "cloudflare-kv"; binding: KvNamespaceBinding; config?: KvStorageConfig };
 
 export interface RetryConfig {
-  /** Retries after the first attempt, on 429, 5xx and network errors. Default 3. */
+  /** Retries after the first attempt, on 408, 429, 5xx, network errors and timeouts. Default 3. The whole budget of
+   * one model call: the background writer does not start it over for a batch that failed so. */
   maxRetries?: number;
   /** First back-off delay; doubles each retry. Default 1000. */
   baseDelayMs?: number;
@@ -1097,9 +1113,11 @@ export type MemoryErrorCode =
   | "EXPIRED"
   | "LLM_HTTP"
   | "LLM_NETWORK"
+  | "LLM_TIMEOUT"
   | "LLM_RESPONSE"
   | "EMBEDDING_HTTP"
   | "EMBEDDING_NETWORK"
+  | "EMBEDDING_TIMEOUT"
   | "EMBEDDING_RESPONSE"
   | "LLM_CALLBACK"
   | "EMBEDDING_CALLBACK"
@@ -1120,8 +1138,8 @@ export class MemoryError extends Error {
 }
 
 /** mem0's `LLMError`: what `add()` rejects with when the LLM cannot be reached (an HTTP error such as a 429, the
- * network, the app's `llm.generate` callback). A `MemoryError` too, with code `LLM_HTTP`, `LLM_NETWORK` or
- * `LLM_CALLBACK`. A reply that cannot be read is not an error: `add()` resolves with an `EXTRACTION_FAILED` /
+ * network, no answer within `llm.config.timeoutMs`, the app's `llm.generate` callback). A `MemoryError` too, with
+ * code `LLM_HTTP`, `LLM_NETWORK`, `LLM_TIMEOUT` or `LLM_CALLBACK`. A reply that cannot be read is not an error: `add()` resolves with an `EXTRACTION_FAILED` /
  * `DECISION_FAILED` warning instead. */
 export class LLMError extends MemoryError {
   constructor(message: string, code: MemoryErrorCode, status?: number);

@@ -1,15 +1,26 @@
 //! Models the app brings as JS functions, the offline path (WebLLM, transformers.js, a browser's
 //! built-in model): `llm.generate({system, user, json})` resolving to the reply text, and
 //! `embedder.embed(texts)` resolving to one vector (`number[]` or `Float32Array`) per text. What they
-//! throw becomes `LLM_CALLBACK` / `EMBEDDING_CALLBACK`, which `add()` degrades like HTTP failures.
+//! throw becomes `LLM_CALLBACK` / `EMBEDDING_CALLBACK`, which `add()` degrades like HTTP failures; a call
+//! that has not settled within `config.timeoutMs` (when set) becomes `LLM_TIMEOUT` / `EMBEDDING_TIMEOUT`.
 
+use futures_util::future::{select, Either};
 use js_sys::{Array, Float32Array, Float64Array, Function, Object, Promise, Reflect};
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use crate::core::config::invalid;
-use crate::core::error::{MemoryError, Result};
+use crate::core::error::{MemoryError, Result, UpstreamError};
 use crate::providers::{checked_vectors, Embedder, Llm, LlmRequest};
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_name = setTimeout)]
+    fn set_timeout(callback: &Function, ms: f64) -> JsValue;
+    #[wasm_bindgen(js_name = clearTimeout)]
+    fn clear_timeout(handle: &JsValue);
+}
 
 /// A readable message for whatever JS threw.
 fn js_message(value: &JsValue) -> String {
@@ -22,11 +33,54 @@ fn js_message(value: &JsValue) -> String {
         .unwrap_or_else(|| format!("a thrown {}", value.js_typeof().as_string().unwrap_or_default()))
 }
 
-/// Calls `function` with `args` (and `this`), then awaits the result when it is a promise or thenable.
-pub(crate) async fn call(function: &Function, this: &JsValue, args: &[JsValue]) -> Result<JsValue, String> {
+/// Why a call of a JS function gave no value.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Failed {
+    /// It threw or rejected with this message.
+    Threw(String),
+    /// It had not settled after this many ms.
+    TimedOut(u32),
+}
+
+impl Failed {
+    /// As an LLM error: `LLM_CALLBACK` (the message after `context`) or `LLM_TIMEOUT`.
+    pub(crate) fn llm(self, context: &str) -> MemoryError {
+        match self {
+            Self::Threw(message) => MemoryError::LlmCallback(format!("{context}{message}")),
+            Self::TimedOut(ms) => MemoryError::Llm(UpstreamError::timeout(ms)),
+        }
+    }
+
+    /// As an embedding error: `EMBEDDING_CALLBACK` or `EMBEDDING_TIMEOUT`.
+    pub(crate) fn embedding(self, context: &str) -> MemoryError {
+        match self {
+            Self::Threw(message) => MemoryError::EmbeddingCallback(format!("{context}{message}")),
+            Self::TimedOut(ms) => MemoryError::Embedding(UpstreamError::timeout(ms)),
+        }
+    }
+}
+
+/// Calls `function` with `args` (and `this`), then awaits the result when it is a promise or thenable, for
+/// at most `timeout_ms` when given (the call itself is not cancelled; its late result is ignored).
+pub(crate) async fn call(
+    function: &Function,
+    this: &JsValue,
+    args: &[JsValue],
+    timeout_ms: Option<u32>,
+) -> Result<JsValue, Failed> {
     let args: Array = args.iter().collect();
-    let returned = function.apply(this, &args).map_err(|e| js_message(&e))?;
-    JsFuture::from(Promise::resolve(&returned)).await.map_err(|e| js_message(&e))
+    let threw = |e: JsValue| Failed::Threw(js_message(&e));
+    let returned = function.apply(this, &args).map_err(threw)?;
+    let settled = JsFuture::from(Promise::resolve(&returned));
+    let Some(ms) = timeout_ms else { return settled.await.map_err(threw) };
+    let mut timer = JsValue::UNDEFINED;
+    let expired = JsFuture::from(Promise::new(&mut |resolve, _| timer = set_timeout(&resolve, f64::from(ms))));
+    let outcome = select(settled, expired).await;
+    clear_timeout(&timer);
+    match outcome {
+        Either::Left((result, _)) => result.map_err(threw),
+        Either::Right(_) => Err(Failed::TimedOut(ms)),
+    }
 }
 
 /// `value` as a function, or `INVALID_CONFIG` naming `field`.
@@ -37,12 +91,14 @@ fn function(value: &JsValue, field: &str, shape: &str) -> Result<Function> {
 /// `llm: {provider: "custom", generate}`.
 pub struct CallbackLlm {
     generate: Function,
+    timeout_ms: Option<u32>,
 }
 
 impl CallbackLlm {
-    /// `generate` is the live value at `llm.generate`.
-    pub fn new(generate: &JsValue) -> Result<Self> {
-        Ok(Self { generate: function(generate, "llm.generate", "({system, user, json}) => string | Promise<string>")? })
+    /// `generate` is the live value at `llm.generate`; a call not settled within `timeout_ms` fails.
+    pub fn new(generate: &JsValue, timeout_ms: Option<u32>) -> Result<Self> {
+        let generate = function(generate, "llm.generate", "({system, user, json}) => string | Promise<string>")?;
+        Ok(Self { generate, timeout_ms })
     }
 }
 
@@ -63,7 +119,8 @@ impl Llm for CallbackLlm {
                 let _ = Reflect::set(&request, &"schema".into(), &shape);
             }
         }
-        let reply = call(&self.generate, &JsValue::NULL, &[request.into()]).await.map_err(MemoryError::LlmCallback)?;
+        let reply = call(&self.generate, &JsValue::NULL, &[request.into()], self.timeout_ms).await;
+        let reply = reply.map_err(|failed| failed.llm(""))?;
         reply.as_string().ok_or_else(|| {
             let kind = reply.js_typeof().as_string().unwrap_or_default();
             MemoryError::LlmResponse(format!("generate must resolve to a string, got {kind}"))
@@ -75,13 +132,15 @@ impl Llm for CallbackLlm {
 pub struct CallbackEmbedder {
     embed: Function,
     dimensions: usize,
+    timeout_ms: Option<u32>,
 }
 
 impl CallbackEmbedder {
-    /// `embed` is the live value at `embedder.embed`; every vector must have `dimensions` entries.
-    pub fn new(embed: &JsValue, dimensions: usize) -> Result<Self> {
+    /// `embed` is the live value at `embedder.embed`; every vector must have `dimensions` entries; a call not
+    /// settled within `timeout_ms` fails.
+    pub fn new(embed: &JsValue, dimensions: usize, timeout_ms: Option<u32>) -> Result<Self> {
         let shape = "(texts: string[]) => number[][] | Float32Array[] (or a Promise of it)";
-        Ok(Self { embed: function(embed, "embedder.embed", shape)?, dimensions })
+        Ok(Self { embed: function(embed, "embedder.embed", shape)?, dimensions, timeout_ms })
     }
 }
 
@@ -103,7 +162,8 @@ impl Embedder for CallbackEmbedder {
             return Ok(Vec::new());
         }
         let input: Array = texts.iter().map(|text| JsValue::from_str(text)).collect();
-        let reply = call(&self.embed, &JsValue::NULL, &[input.into()]).await.map_err(MemoryError::EmbeddingCallback)?;
+        let reply = call(&self.embed, &JsValue::NULL, &[input.into()], self.timeout_ms).await;
+        let reply = reply.map_err(|failed| failed.embedding(""))?;
         let bad = |why: String| MemoryError::EmbeddingResponse(why);
         let list = reply.dyn_ref::<Array>().ok_or_else(|| bad("embed must resolve to an array of vectors".into()))?;
         let vectors = list

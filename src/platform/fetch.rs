@@ -22,8 +22,13 @@ extern "C" {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct FetchClient;
 
-/// A JS exception's message, for a network error.
-fn network_error(error: JsValue) -> HttpError {
+/// A JS exception's message, for a network error; the abort of a request's `AbortSignal.timeout` (a
+/// `TimeoutError`) is `HttpError::Timeout`.
+fn network_error(error: JsValue, timeout_ms: Option<u32>) -> HttpError {
+    let name = js_sys::Reflect::get(&error, &"name".into()).ok().and_then(|name| name.as_string());
+    if let (Some("TimeoutError"), Some(ms)) = (name.as_deref(), timeout_ms) {
+        return HttpError::Timeout(ms);
+    }
     let message = error
         .dyn_ref::<js_sys::Error>()
         .map(|e| {
@@ -57,6 +62,8 @@ fn build(request: &HttpRequest) -> Result<Request, JsValue> {
 
 impl HttpClient for FetchClient {
     async fn post(&self, request: &HttpRequest) -> Result<HttpResponse, HttpError> {
+        let timeout_ms = request.timeout_ms;
+        let network_error = |error| network_error(error, timeout_ms);
         let request = build(request).map_err(network_error)?;
         let promise = global_fetch(&request).map_err(network_error)?;
         let response: Response = JsFuture::from(promise).await.map_err(network_error)?.unchecked_into();

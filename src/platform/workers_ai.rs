@@ -10,7 +10,7 @@ use js_sys::{Function, Reflect};
 use serde_json::{json, Value};
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::callback::call;
+use super::callback::{call, Failed};
 use crate::core::config::invalid;
 use crate::core::error::{MemoryError, Result};
 use crate::core::reply_schema::ReplySchema;
@@ -21,23 +21,25 @@ use crate::providers::{checked_vectors, json_vectors, Embedder, Llm, LlmRequest}
 struct Binding {
     object: JsValue,
     run: Function,
+    /// `config.timeoutMs`: a `run()` not settled by then fails.
+    timeout_ms: Option<u32>,
 }
 
 impl Binding {
-    fn new(object: &JsValue, field: &str) -> Result<Self> {
+    fn new(object: &JsValue, field: &str, timeout_ms: Option<u32>) -> Result<Self> {
         let run = Reflect::get(object, &"run".into()).ok().filter(|_| object.is_object());
         let run = run.and_then(|run| run.dyn_into::<Function>().ok());
         let run =
             run.ok_or_else(|| invalid(field, "must be the Worker's AI binding (e.g. env.AI), an object with run()"))?;
-        Ok(Self { object: object.clone(), run })
+        Ok(Self { object: object.clone(), run, timeout_ms })
     }
 
     /// `run(model, inputs)`; a throw or rejection comes back as its message.
-    async fn run(&self, model: &str, inputs: &Value) -> Result<Value, String> {
+    async fn run(&self, model: &str, inputs: &Value) -> Result<Value, Failed> {
         let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-        let inputs = serde::Serialize::serialize(inputs, &serializer).map_err(|e| e.to_string())?;
-        let output = call(&self.run, &self.object, &[JsValue::from_str(model), inputs]).await?;
-        super::plain::json_of(&output, "run()'s result").map_err(|(path, why)| format!("{path} {why}"))
+        let inputs = serde::Serialize::serialize(inputs, &serializer).map_err(|e| Failed::Threw(e.to_string()))?;
+        let output = call(&self.run, &self.object, &[JsValue::from_str(model), inputs], self.timeout_ms).await?;
+        super::plain::json_of(&output, "run()'s result").map_err(|(path, why)| Failed::Threw(format!("{path} {why}")))
     }
 }
 
@@ -49,10 +51,10 @@ pub struct WorkersAiLlm {
 }
 
 impl WorkersAiLlm {
-    /// `binding` is the live value at `llm.binding`.
-    pub fn new(binding: &JsValue, settings: WorkersAiLlmSettings) -> Result<Self> {
+    /// `binding` is the live value at `llm.binding`; a call not settled within `timeout_ms` fails.
+    pub fn new(binding: &JsValue, settings: WorkersAiLlmSettings, timeout_ms: Option<u32>) -> Result<Self> {
         let json_mode = Cell::new(settings.json_mode);
-        Ok(Self { binding: Binding::new(binding, "llm.binding")?, settings, json_mode })
+        Ok(Self { binding: Binding::new(binding, "llm.binding", timeout_ms)?, settings, json_mode })
     }
 
     /// The inputs for `system` + `user`; with `shape`, JSON mode with that schema.
@@ -87,11 +89,11 @@ fn reply_text(output: &Value) -> Result<String> {
 impl Llm for WorkersAiLlm {
     async fn generate(&self, request: &LlmRequest<'_>) -> Result<String> {
         let model = &self.settings.model;
-        let failed = |why: String| MemoryError::LlmCallback(format!("Workers AI binding: {why}"));
+        let failed = |why: Failed| why.llm("Workers AI binding: ");
         let (system, user) = (request.system, request.user);
         let shape = request.reply.filter(|_| self.json_mode.get());
         let output = match self.binding.run(model, &self.inputs(system, user, shape)).await {
-            Err(why) if shape.is_some() && refuses_json_mode(&why) => {
+            Err(Failed::Threw(why)) if shape.is_some() && refuses_json_mode(&why) => {
                 let output = self.binding.run(model, &self.inputs(system, user, None)).await.map_err(failed)?;
                 self.json_mode.set(false);
                 output
@@ -112,9 +114,9 @@ pub struct WorkersAiEmbedder {
 }
 
 impl WorkersAiEmbedder {
-    /// `binding` is the live value at `embedder.binding`.
-    pub fn new(binding: &JsValue, settings: WorkersAiEmbedderSettings) -> Result<Self> {
-        Ok(Self { binding: Binding::new(binding, "embedder.binding")?, settings })
+    /// `binding` is the live value at `embedder.binding`; a call not settled within `timeout_ms` fails.
+    pub fn new(binding: &JsValue, settings: WorkersAiEmbedderSettings, timeout_ms: Option<u32>) -> Result<Self> {
+        Ok(Self { binding: Binding::new(binding, "embedder.binding", timeout_ms)?, settings })
     }
 }
 
@@ -126,7 +128,7 @@ impl Embedder for WorkersAiEmbedder {
         let mut vectors = Vec::with_capacity(texts.len());
         for batch in texts.chunks(BATCH_LIMIT) {
             let output = self.binding.run(&self.settings.model, &json!({"text": batch})).await;
-            let output = output.map_err(|why| MemoryError::EmbeddingCallback(format!("Workers AI binding: {why}")))?;
+            let output = output.map_err(|why| why.embedding("Workers AI binding: "))?;
             let batch_vectors = json_vectors(output.get("data"), "data")?;
             vectors.extend(checked_vectors(batch_vectors, batch.len(), self.settings.dimensions)?);
         }

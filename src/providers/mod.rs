@@ -34,11 +34,13 @@ pub use crate::core::models::{Embedder, Llm, LlmRequest};
 use crate::core::error::UpstreamError;
 use crate::http::HttpError;
 
-/// The transport's failure as the core sees it: a status (or none for a network failure) and a message.
+/// The transport's failure as the core sees it: a status (or none for a network failure or a timeout) and a
+/// message.
 pub(crate) fn upstream(error: HttpError) -> UpstreamError {
     match error {
-        HttpError::Network(message) => UpstreamError { status: None, message },
-        HttpError::Status { status, message } => UpstreamError { status: Some(status), message },
+        HttpError::Network(message) => UpstreamError::new(None, message),
+        HttpError::Status { status, message } => UpstreamError::new(Some(status), message),
+        HttpError::Timeout(ms) => UpstreamError::timeout(ms),
     }
 }
 

@@ -1,7 +1,8 @@
 // The background writer (seed 001 D5): `flush(messages, scope)` resolves as soon as the turns are journaled and
 // queued; turns of one scope within `background.debounceMs` become ONE add(); scopes run concurrently up to
 // `background.concurrency`; `idle()` resolves when nothing waits or runs; model failures never reject flush —
-// they are retried per `retry`, then reported as an "error" event ("change" carries each add's events).
+// they are retried per `retry` (one budget per model call, see tiers-retry-budget), then reported as an
+// "error" event ("change" carries each add's events).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { DECIDE, EXTRACT, T, addsFor, chatCalls, clockedMemory, decision, extraction, makeMemory, rejectsWith, scriptedServer } from "./helpers.mjs";
@@ -50,7 +51,7 @@ describe("background writer", () => {
     for (const user of ["a", "b", "c"]) assert.equal((await mem.getAll({ userId: user })).results[0].memory, `Fact of ${user}`);
   });
 
-  test("a failing model never rejects flush: retried per `retry`, then an error event with the turns", T, async () => {
+  test("a failing model never rejects flush: retried per `retry` once, then an error event with the turns", T, async () => {
     server.script({ kind: "chat", match: [EXTRACT], status: 500, message: "model down" });
     const mem = makeMemory(server, { background: { debounceMs: 0 }, retry: { maxRetries: 1, baseDelayMs: 5, maxDelayMs: 10 } });
     const errors = [];
@@ -64,8 +65,8 @@ describe("background writer", () => {
     assert.equal(error.name, "MemoryError");
     assert.equal(error.code, "LLM_HTTP");
     assert.equal(error.status, 500);
-    assert.deepEqual([scope, attempts, messages], [{ userId: "alice" }, 2, [{ role: "user", content: "I live in Lisbon" }]]);
-    assert.equal(chatCalls(server, EXTRACT).length, 4, "2 attempts of the batch, each with 1 HTTP retry");
+    assert.deepEqual([scope, attempts, messages], [{ userId: "alice" }, 1, [{ role: "user", content: "I live in Lisbon" }]]);
+    assert.equal(chatCalls(server, EXTRACT).length, 2, "1 HTTP retry; the batch does not start the budget over");
     assert.deepEqual(changes, []);
     assert.match(await mem.journal({ userId: "alice" }), /I live in Lisbon/, "the journal kept the turn");
   });

@@ -18,6 +18,11 @@ const configs: MemoryConfig[] = [
     embedder: { provider: "custom", dimensions: 2, embed: async (texts) => texts.map(() => new Float32Array(2)) } },
   { llm: { provider: "custom", generate: ({ user }) => user }, embedder: { provider: "custom", dimensions: 2, embed: (t) => t.map(() => [1, 2]) } },
   { llm: { provider: "none" }, embedder: { provider: "none" } },
+  { llm: { provider: "openai", config: { timeoutMs: 20000 } }, embedder: { provider: "gemini", config: { timeoutMs: 5000 } } },
+  { llm: { provider: "anthropic", config: { timeoutMs: 1 } }, embedder: { provider: "ollama", config: { timeoutMs: 1 } } },
+  { llm: { provider: "custom", generate: () => "", config: { timeoutMs: 120000 } },
+    embedder: { provider: "custom", dimensions: 2, embed: (t) => t.map(() => [1, 2]), config: { timeoutMs: 1000 } } },
+  { llm: { provider: "workers-ai", binding: env.AI, config: { timeoutMs: 1 } } },
   { vectorStore: { provider: "memory", config: { quantization: "int8" } } },
   { vectorStore: { provider: "chroma", config: { url: "http://127.0.0.1:8000", collectionName: "memories" } } },
   { vectorStore: { provider: "chroma", config: { url: "https://c", collectionName: "m-1", tenant: "t", database: "d",
@@ -38,4 +43,7 @@ const bad3: LlmConfig = { provider: "groq", config: {} };
 const bad4: EmbedderConfig = { provider: "custom", embed: async () => [] };
 const code: MemoryErrorCode = "LLM_CALLBACK";
 const code2: MemoryErrorCode = "EMBEDDING_CALLBACK";
-export { configs, bad1, bad2, bad3, bad4, code, code2, Memory };
+const timeouts: MemoryErrorCode[] = ["LLM_TIMEOUT", "EMBEDDING_TIMEOUT"];
+// @ts-expect-error timeoutMs is a number of milliseconds
+const bad5: LlmConfig = { provider: "openai", config: { timeoutMs: "5s" } };
+export { configs, bad1, bad2, bad3, bad4, bad5, code, code2, timeouts, Memory };

@@ -91,7 +91,7 @@ impl Llm for ScriptedLlm {
         };
         self.0.calls.borrow_mut().push(call);
         if self.0.failure.borrow().as_ref().is_some_and(|fails| fails(request)) {
-            let error = crate::core::error::UpstreamError { status: Some(500), message: "scripted failure".into() };
+            let error = crate::core::error::UpstreamError::new(Some(500), "scripted failure");
             return Err(MemoryError::Llm(error));
         }
         if let Some(reply) = self.0.queue.borrow_mut().pop_front() {

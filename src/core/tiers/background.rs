@@ -1,6 +1,6 @@
 //! The background writer's engine side: `flush` journals the turns and queues them (both persisted in one
 //! write), `run_batch` turns a due batch into one `add()` and reports how it went. The platform decides
-//! *when* (timers, `waitUntil`); the queue decides *what*.
+//! *when* (timers, `waitUntil`); the queue decides *what*; `retry` decides whether a failure is run again.
 
 use crate::core::limits::MAX_MESSAGES_PER_ADD;
 use std::cell::RefCell;
@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::queue::{BackgroundSettings, Batch, Queue, Settled};
+use super::queue::{BackgroundSettings, Batch, Queue, Ran, Settled};
 use super::QUEUE;
 use crate::core::error::{MemoryError, Result};
 use crate::core::memory::MemoryEngine;
@@ -132,7 +132,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         let outcome = failure.map_or(Ok(all), Err);
         let turns = batch.messages.clone();
-        let settled = background.queue.borrow_mut().settle(batch, outcome.is_err(), self.now_ms());
+        let ran = match &outcome {
+            Ok(_) => Ran::Ok,
+            Err(failure) if super::worth_running_again(failure.code) => Ran::Failed,
+            Err(_) => Ran::FailedForGood,
+        };
+        let settled = background.queue.borrow_mut().settle(batch, ran, self.now_ms());
         // Best effort: if this write fails, the next flush or batch of the scope rewrites the record.
         let _ = self.commit(Changeset { side: vec![background.persist(&scope)], ..Changeset::default() }).await;
         match outcome {

@@ -15,6 +15,7 @@ mod journal;
 mod options;
 mod prompts;
 mod queue;
+mod retry;
 mod settings;
 
 pub use background::{Background, BatchOutcome, Failure};
@@ -25,7 +26,8 @@ pub use inject::Injection;
 pub use journal::{day_of, journal_key, JournalDay, JournalRecord, JournalTurns};
 pub use options::{day, TierCall, TierOptions, DEFAULT_KEEP_LAST, DEFAULT_LOOKBACK_DAYS};
 pub use prompts::{DREAM_PROMPT, SUMMARY_PROMPT};
-pub use queue::{Batch, Queue, Settled};
+pub use queue::{Batch, Queue, Ran, Settled};
+pub use retry::worth_running_again;
 pub use settings::{BackgroundOptions, BackgroundSettings};
 
 use serde_json::Value;

@@ -1,7 +1,8 @@
 //! The background writer's queue (seed 001 D5, DeerFlow's `MemoryUpdateQueue`), as a plain state machine
 //! the platform drives with its timers: turns flushed for a scope wait until `debounceMs` passed without a
 //! new one, then go to one `add()`; at most `concurrency` scopes run at once, one batch per scope at a time;
-//! a failed batch is retried with a doubling delay, then given up (and reported).
+//! a failed batch is retried with a doubling delay (unless its failure was for good), then given up (and
+//! reported).
 
 use std::collections::BTreeMap;
 
@@ -23,13 +24,25 @@ pub struct Batch {
     pub attempts: u32,
 }
 
+/// How a batch's run went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ran {
+    Ok,
+    /// It failed in a way running it again may fix.
+    Failed,
+    /// It failed in a way running it again would not fix: a request the model refused, or a model call that
+    /// already spent the retry budget (one budget per call, not one per run).
+    FailedForGood,
+}
+
 /// What became of a batch that ran.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Settled {
     Done,
     /// It failed and will be tried again at the batch's `due_after`.
     Retrying,
-    /// It failed this many times (`max_retries + 1`); its turns were dropped.
+    /// It failed this many times (`max_retries + 1`, or fewer after a failure for good); its turns were
+    /// dropped.
     GaveUp(u32),
 }
 
@@ -89,14 +102,14 @@ impl Queue {
 
     /// Records how `batch` ended at `now`. A failed one goes back to wait (merged before any turns that
     /// arrived meanwhile) with its retry delay, or is given up.
-    pub fn settle(&mut self, mut batch: Batch, failed: bool, now: i64) -> Settled {
+    pub fn settle(&mut self, mut batch: Batch, ran: Ran, now: i64) -> Settled {
         let key = batch.scope.key();
         self.running.remove(&key);
-        if !failed {
+        if ran == Ran::Ok {
             return Settled::Done;
         }
         batch.attempts += 1;
-        if batch.attempts > self.settings.max_retries {
+        if ran == Ran::FailedForGood || batch.attempts > self.settings.max_retries {
             return Settled::GaveUp(batch.attempts);
         }
         let doubling = 1u64 << (batch.attempts - 1).min(20);

@@ -25,7 +25,7 @@ fn turns_within_the_debounce_window_become_one_batch() {
     assert_eq!(due[0].messages.len(), 10);
     assert_eq!(due[0].messages[9].content, "turn 9");
     assert!(!queue.is_idle(), "running until settled");
-    assert_eq!(queue.settle(due[0].clone(), false, 4_000), Settled::Done);
+    assert_eq!(queue.settle(due[0].clone(), Ran::Ok, 4_000), Settled::Done);
     assert!(queue.is_idle());
 }
 
@@ -41,11 +41,11 @@ fn scopes_run_concurrently_up_to_the_limit_and_one_batch_per_scope() {
     assert!(queue.take_due(5_000).is_empty(), "no free slot");
     queue.push(&scope("a"), turn("a again"), 5_000);
     assert_eq!(queue.unwritten(&scope("a")).unwrap().messages.len(), 2, "running and waiting turns persist together");
-    queue.settle(first[0].clone(), false, 5_001);
+    queue.settle(first[0].clone(), Ran::Ok, 5_001);
     let next = queue.take_due(5_001);
     assert_eq!(next.iter().map(|b| b.scope.user_id.clone().unwrap()).collect::<Vec<_>>(), ["c"]);
     assert!(queue.take_due(7_000).is_empty(), "a's new turn waits: the slot limit is reached");
-    queue.settle(first[1].clone(), false, 7_000);
+    queue.settle(first[1].clone(), Ran::Ok, 7_000);
     assert_eq!(queue.take_due(7_000)[0].messages[0].content, "a again");
 }
 
@@ -54,15 +54,15 @@ fn a_failed_batch_is_retried_with_a_doubling_capped_delay_then_given_up() {
     let mut queue = Queue::new(settings());
     queue.push(&scope("u"), turn("one"), 0);
     let batch = queue.take_due(2_000).remove(0);
-    assert_eq!(queue.settle(batch, true, 2_000), Settled::Retrying);
+    assert_eq!(queue.settle(batch, Ran::Failed, 2_000), Settled::Retrying);
     assert_eq!(queue.next_due(), Some(2_100));
     queue.push(&scope("u"), turn("two"), 2_050);
     let batch = queue.take_due(4_050).remove(0);
     assert_eq!((batch.attempts, batch.messages.len()), (1, 2), "the retry carries the newer turn too");
-    assert_eq!(queue.settle(batch, true, 4_050), Settled::Retrying);
+    assert_eq!(queue.settle(batch, Ran::Failed, 4_050), Settled::Retrying);
     assert_eq!(queue.next_due(), Some(4_200), "200 ms doubled, capped at 150");
     let batch = queue.take_due(4_200).remove(0);
-    assert_eq!(queue.settle(batch, true, 4_200), Settled::GaveUp(3));
+    assert_eq!(queue.settle(batch, Ran::Failed, 4_200), Settled::GaveUp(3));
     assert!(queue.is_idle() && queue.unwritten(&scope("u")).is_none());
 }
 
@@ -73,4 +73,13 @@ fn restored_batches_keep_their_turns_unless_the_scope_already_waits() {
     queue.restore(kept.clone());
     queue.restore(Batch { messages: turn("other"), ..kept.clone() });
     assert_eq!(queue.take_due(10), vec![kept]);
+}
+
+#[test]
+fn a_batch_that_failed_for_good_is_given_up_at_once() {
+    let mut queue = Queue::new(settings());
+    queue.push(&scope("u"), turn("one"), 0);
+    let batch = queue.take_due(2_000).remove(0);
+    assert_eq!(queue.settle(batch, Ran::FailedForGood, 2_000), Settled::GaveUp(1));
+    assert!(queue.is_idle() && queue.unwritten(&scope("u")).is_none());
 }

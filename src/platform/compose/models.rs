@@ -8,6 +8,7 @@ use super::live::LiveValues;
 use super::{Embedder, Llm};
 use crate::core::config::invalid;
 use crate::core::error::Result;
+use crate::http::Timed;
 use crate::platform::{CallbackEmbedder, CallbackLlm, FetchClient, WorkersAiEmbedder, WorkersAiLlm};
 use crate::providers::any::{AnyEmbedder, AnyLlm};
 use crate::providers::config::{EmbedderChoice, LlmChoice, ResolvedConfig};
@@ -70,13 +71,13 @@ pub fn llm(config: &ResolvedConfig, live: &LiveValues) -> Result<Llm> {
     Ok(match &config.llm {
         LlmChoice::WorkersAi(settings) => {
             let binding = needed(live, "llm.binding", "the Worker's AI binding, e.g. env.AI")?;
-            AnyLlm::Live(LiveLlm::WorkersAi(WorkersAiLlm::new(binding, settings.clone())?))
+            AnyLlm::Live(LiveLlm::WorkersAi(WorkersAiLlm::new(binding, settings.clone(), config.llm_timeout_ms)?))
         }
         LlmChoice::Custom => {
             let generate = needed(live, "llm.generate", "a function ({system, user, json}) => string")?;
-            AnyLlm::Live(LiveLlm::Custom(CallbackLlm::new(generate)?))
+            AnyLlm::Live(LiveLlm::Custom(CallbackLlm::new(generate, config.llm_timeout_ms)?))
         }
-        http => AnyLlm::over_http(http, FetchClient, config.retry)
+        http => AnyLlm::over_http(http, Timed::new(FetchClient, config.llm_timeout_ms), config.retry)
             .ok_or_else(|| invalid("llm.provider", "is not available in this build"))?,
     })
 }
@@ -88,13 +89,18 @@ pub fn embedder(config: &ResolvedConfig, live: &LiveValues) -> Result<Embedder> 
     Ok(match &config.embedder {
         EmbedderChoice::WorkersAi(settings) => {
             let binding = needed(live, "embedder.binding", "the Worker's AI binding, e.g. env.AI")?;
-            AnyEmbedder::Live(LiveEmbedder::WorkersAi(WorkersAiEmbedder::new(binding, settings.clone())?))
+            let timeout_ms = config.embedder_timeout_ms;
+            AnyEmbedder::Live(LiveEmbedder::WorkersAi(WorkersAiEmbedder::new(binding, settings.clone(), timeout_ms)?))
         }
         EmbedderChoice::Custom { dimensions } => {
             let embed = needed(live, "embedder.embed", "a function (texts: string[]) => number[][]")?;
-            AnyEmbedder::Live(LiveEmbedder::Custom(CallbackEmbedder::new(embed, *dimensions)?))
+            AnyEmbedder::Live(LiveEmbedder::Custom(CallbackEmbedder::new(
+                embed,
+                *dimensions,
+                config.embedder_timeout_ms,
+            )?))
         }
-        http => AnyEmbedder::over_http(http, FetchClient, config.retry)
+        http => AnyEmbedder::over_http(http, Timed::new(FetchClient, config.embedder_timeout_ms), config.retry)
             .ok_or_else(|| invalid("embedder.provider", "is not available in this build"))?,
     })
 }

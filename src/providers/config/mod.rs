@@ -11,6 +11,7 @@ mod gemini;
 mod mem0;
 mod ollama;
 mod openai;
+mod timeout;
 mod workers_ai;
 
 pub use anthropic::AnthropicOptions;
@@ -19,6 +20,7 @@ pub use compatible::{find_host, Host, HOSTS};
 pub use gemini::{GeminiEmbedderOptions, GeminiLlmOptions};
 pub use ollama::{OllamaEmbedderOptions, OllamaLlmOptions};
 pub use openai::{OpenAiEmbedderOptions, OpenAiLlmOptions};
+pub use timeout::{DEFAULT_EMBEDDER_TIMEOUT_MS, DEFAULT_LLM_TIMEOUT_MS};
 pub use workers_ai::{WorkersAiEmbedderOptions, WorkersAiEmbedderSettings, WorkersAiLlmOptions, WorkersAiLlmSettings};
 
 use serde::Deserialize;
@@ -133,6 +135,10 @@ pub struct StorageChoice {
 pub struct ResolvedConfig {
     pub llm: LlmChoice,
     pub embedder: EmbedderChoice,
+    /// `llm.config.timeoutMs`: per request (or callback call); `None` for no limit.
+    pub llm_timeout_ms: Option<u32>,
+    /// `embedder.config.timeoutMs`.
+    pub embedder_timeout_ms: Option<u32>,
     pub storage: StorageChoice,
     /// The in-RAM search index (`vectorStore`).
     pub vector_store: VectorStoreSettings,
@@ -162,8 +168,11 @@ impl MemoryConfig {
     /// Fills defaults (OpenAI `gpt-4o-mini` and `text-embedding-3-small`, in-memory store) and validates.
     /// `env` supplies `OPENAI_API_KEY` / `OPENAI_BASE_URL` fallbacks where the platform has them.
     pub fn resolve(self, env: Env) -> Result<ResolvedConfig> {
-        let llm = choice::llm_choice(self.llm.unwrap_or_else(openai_default), env)?;
-        let embedder = choice::embedder_choice(self.embedder.unwrap_or_else(openai_default), env)?;
+        let (mut llm, mut embedder) =
+            (self.llm.unwrap_or_else(openai_default), self.embedder.unwrap_or_else(openai_default));
+        let llm_timeout_ms = timeout::take_timeout(&mut llm, "llm", DEFAULT_LLM_TIMEOUT_MS)?;
+        let embedder_timeout_ms = timeout::take_timeout(&mut embedder, "embedder", DEFAULT_EMBEDDER_TIMEOUT_MS)?;
+        let (llm, embedder) = (choice::llm_choice(llm, env)?, choice::embedder_choice(embedder, env)?);
         for (part, field) in [(&self.vector_store, "vectorStore.dimensions"), (&self.storage, "storage.dimensions")] {
             if part.as_ref().is_some_and(|part| part.dimensions.is_some()) {
                 return Err(invalid(field, "unknown field"));
@@ -196,6 +205,8 @@ impl MemoryConfig {
         Ok(ResolvedConfig {
             llm,
             embedder,
+            llm_timeout_ms,
+            embedder_timeout_ms,
             storage: StorageChoice { provider: storage.provider, options: storage.config },
             vector_store,
             remote_vectors,

@@ -108,3 +108,30 @@ fn boundary_settings_are_read_and_checked() {
         assert!(error.to_string().contains(field), "{error}");
     }
 }
+
+#[test]
+fn every_model_provider_takes_a_timeout() {
+    let config = resolve(json!({})).unwrap();
+    assert_eq!((config.llm_timeout_ms, config.embedder_timeout_ms), (Some(60_000), Some(30_000)));
+    for (llm, embedder) in [
+        (
+            json!({"provider": "anthropic", "config": {"apiKey": "k", "timeoutMs": 300}}),
+            json!({"provider": "ollama", "config": {"timeoutMs": 400}}),
+        ),
+        (
+            json!({"provider": "groq", "config": {"model": "m", "apiKey": "k", "timeoutMs": 300}}),
+            json!({"provider": "gemini", "config": {"apiKey": "k", "timeoutMs": 400}}),
+        ),
+        (
+            json!({"provider": "custom", "config": {"timeoutMs": 300}}),
+            json!({"provider": "custom", "dimensions": 3, "config": {"timeoutMs": 400}}),
+        ),
+    ] {
+        let config = resolve(json!({"llm": llm, "embedder": embedder})).unwrap();
+        assert_eq!((config.llm_timeout_ms, config.embedder_timeout_ms), (Some(300), Some(400)));
+    }
+    let custom = resolve(json!({"llm": {"provider": "custom"}, "embedder": {"provider": "none"}})).unwrap();
+    assert_eq!((custom.llm_timeout_ms, custom.embedder_timeout_ms), (None, None));
+    let error = resolve(json!({"llm": {"provider": "custom", "config": {"timeoutMs": 5, "model": "x"}}})).unwrap_err();
+    assert!(error.to_string().contains("llm.config"), "{error}");
+}

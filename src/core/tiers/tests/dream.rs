@@ -106,7 +106,7 @@ fn a_failed_dream_writes_nothing() {
 }
 
 #[test]
-fn ten_flushes_make_one_add_and_a_failing_model_is_retried_then_reported() {
+fn ten_flushes_make_one_add_and_a_failed_model_call_is_not_retried_twice() {
     let world = World::new(responder);
     let engine = world.engine();
     let background = Background::new(BackgroundSettings { max_retries: 1, ..BackgroundSettings::default() });
@@ -125,19 +125,32 @@ fn ten_flushes_make_one_add_and_a_failing_model_is_retried_then_reported() {
     assert_eq!(world.calls("record_facts"), 1, "one extraction for ten turns");
     assert!(block_on(engine.side_records(QUEUE)).unwrap().is_empty(), "nothing left to resume");
 
+    // A model call that failed after its own retries is not run again: one retry budget per call.
     world.doubles.llm.fail_when(|request| request.reply.is_some_and(|r| r.name == "record_facts"));
     flush(&engine, &background, "doomed");
     world.advance(2_000);
     let batch = background.queue.borrow_mut().take_due(world.now.get()).remove(0);
     let outcome = block_on(engine.run_batch(&background, batch));
-    let retrying = matches!(&outcome, BatchOutcome::Failed { retrying: true, attempts: 1, failure, .. } if failure.code == "LLM_HTTP");
+    let gave_up = matches!(&outcome, BatchOutcome::Failed { retrying: false, attempts: 1, failure, .. } if failure.code == "LLM_HTTP" && failure.status == Some(500));
+    assert!(gave_up, "{outcome:?}");
+    assert!(background.queue.borrow().is_idle());
+    assert!(block_on(engine.side_records(QUEUE)).unwrap().is_empty(), "given up: nothing to resume");
+
+    // A reply that could not be read is worth another run, up to `retry.maxRetries`.
+    world.doubles.llm.fail_when(|_| false);
+    world.doubles.llm.queue("not json");
+    world.doubles.llm.queue("still not json");
+    flush(&engine, &background, "unreadable");
+    world.advance(2_000);
+    let batch = background.queue.borrow_mut().take_due(world.now.get()).remove(0);
+    let outcome = block_on(engine.run_batch(&background, batch));
+    let retrying = matches!(&outcome, BatchOutcome::Failed { retrying: true, attempts: 1, failure, .. } if failure.code == "LLM_RESPONSE");
     assert!(retrying, "{outcome:?}");
     assert_eq!(block_on(world.engine().side_records(QUEUE)).unwrap().len(), 1, "the failed turns stay persisted");
     world.advance(1_000);
     let batch = background.queue.borrow_mut().take_due(world.now.get()).remove(0);
     let outcome = block_on(engine.run_batch(&background, batch));
-    let gave_up = matches!(&outcome, BatchOutcome::Failed { retrying: false, attempts: 2, failure, .. } if failure.status == Some(500));
-    assert!(gave_up, "{outcome:?}");
+    assert!(matches!(&outcome, BatchOutcome::Failed { retrying: false, attempts: 2, .. }), "{outcome:?}");
     assert!(background.queue.borrow().is_idle());
 }
 

@@ -1,0 +1,82 @@
+//! Whether the background writer runs a failed batch again. A model call has one retry budget (`retry`),
+//! spent by the HTTP layer within the call; running the batch again would start it over, so only failures
+//! nothing below retried are worth another run.
+
+/// Whether running a batch again may help, by the code of its failure (an error's, or the cause of the
+/// warning that made its `add()` store nothing):
+/// - a model or vector-store request that failed (`*_HTTP`, `*_NETWORK`, `*_TIMEOUT`,
+///   `VECTOR_STORE_UNAVAILABLE`): no. A transient failure (408, 429, 5xx, no answer) was already retried
+///   within the call's budget; any other status is refused again;
+/// - what another run does not change (`INVALID_*`, `SCOPE_REQUIRED`, `DIMENSION_MISMATCH`, an embedding
+///   reply in the wrong shape): no;
+/// - the rest: yes. An LLM reply that did not parse (a model answers differently each time), an app's
+///   callback or the Workers AI binding (no retry of their own), storage.
+pub fn worth_running_again(code: &str) -> bool {
+    !matches!(
+        code,
+        "LLM_HTTP"
+            | "LLM_NETWORK"
+            | "LLM_TIMEOUT"
+            | "EMBEDDING_HTTP"
+            | "EMBEDDING_NETWORK"
+            | "EMBEDDING_TIMEOUT"
+            | "VECTOR_STORE_UNAVAILABLE"
+            | "INVALID_CONFIG"
+            | "INVALID_INPUT"
+            | "INVALID_FILTER"
+            | "SCOPE_REQUIRED"
+            | "DIMENSION_MISMATCH"
+            | "EMBEDDING_RESPONSE"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::error::{MemoryError, UpstreamError};
+
+    #[test]
+    fn failures_retried_below_or_refused_are_not_run_again() {
+        let spent = [
+            MemoryError::Llm(UpstreamError::new(Some(503), "busy")),
+            MemoryError::Llm(UpstreamError::new(Some(429), "slow down")),
+            MemoryError::Llm(UpstreamError::new(Some(401), "bad key")),
+            MemoryError::Llm(UpstreamError::new(None, "refused")),
+            MemoryError::Llm(UpstreamError::timeout(300)),
+            MemoryError::Embedding(UpstreamError::new(Some(408), "slow")),
+            MemoryError::Embedding(UpstreamError::timeout(300)),
+            MemoryError::InvalidInput("x".into()),
+            MemoryError::DimensionMismatch { expected: 3, actual: 4 },
+            MemoryError::EmbeddingResponse("no data".into()),
+        ];
+        for error in spent {
+            assert!(!worth_running_again(error.code()), "{error}");
+        }
+        for error in [
+            MemoryError::LlmResponse("not JSON".into()),
+            MemoryError::LlmCallback("threw".into()),
+            MemoryError::EmbeddingCallback("threw".into()),
+            MemoryError::Storage("busy".into()),
+        ] {
+            assert!(worth_running_again(error.code()), "{error}");
+        }
+    }
+
+    #[test]
+    fn every_code_is_classified_on_purpose() {
+        let run_again: Vec<&str> =
+            MemoryError::CODES.iter().copied().filter(|code| worth_running_again(code)).collect();
+        let expected = [
+            "NOT_FOUND",
+            "EXPIRED",
+            "LLM_RESPONSE",
+            "LLM_CALLBACK",
+            "EMBEDDING_CALLBACK",
+            "STORAGE",
+            "STORAGE_QUOTA",
+            "STORAGE_UNAVAILABLE",
+            "NOT_IN_MODULE",
+        ];
+        assert_eq!(run_again, expected, "a new code needs a decision here");
+    }
+}
