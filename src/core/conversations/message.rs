@@ -115,7 +115,8 @@ fn optional_id(name: &str, value: Option<String>) -> Result<Option<String>> {
 
 impl MessageInput {
     /// Checks the message: `messageId`, `sender` and `content` non-empty, `createTime` an ISO 8601 time with
-    /// a time zone (stored in UTC). Returns its group and the message.
+    /// a time zone (stored in UTC), no id (`referList`'s too) with a control character or line separator.
+    /// Returns its group and the message.
     pub fn check(self) -> Result<(GroupRef, PendingMessage)> {
         let message_id = id("messageId", self.message_id)?;
         let text = given(self.create_time.clone())
@@ -128,7 +129,9 @@ impl MessageInput {
         let sender = id("sender", self.sender)?;
         let content = self.content.filter(|c| !c.trim().is_empty());
         let content = content.ok_or_else(|| invalid("content must be a non-empty string".into()))?;
-        let refer_list = self.refer_list.unwrap_or_default().into_iter().filter(|r| !r.trim().is_empty()).collect();
+        let refer_list = self.refer_list.unwrap_or_default();
+        refer_list.iter().try_for_each(|refer| check_id_chars("referList", refer))?;
+        let refer_list = refer_list.into_iter().filter(|r| !r.trim().is_empty()).collect();
         let group = match optional_id("groupId", self.group_id)? {
             Some(group_id) => GroupRef { group_id, group_name: given(self.group_name), default_sender: None },
             None => GroupRef {
@@ -218,6 +221,9 @@ mod tests {
                 assert!(error.to_string().contains(field), "{error}");
             }
         }
+        let mut refers = good.clone();
+        refers["referList"] = json!(["m0", "m\u{0}"]);
+        assert!(input(refers).check().unwrap_err().to_string().contains("referList"));
         let mut unicode = good.clone();
         (unicode["messageId"], unicode["sender"], unicode["groupId"]) = (json!("消息-1"), json!("Zoë"), json!("🙂"));
         let (group, message) = input(unicode).check().unwrap();
