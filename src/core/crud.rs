@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use super::error::{MemoryError, Result};
+use super::limits::memory_id;
 use super::memory::MemoryEngine;
 use super::models::{Embedder, Llm};
 use super::options::required_text;
@@ -27,7 +28,7 @@ pub struct Page {
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
     /// The live memory with this id: `None` when unknown, soft-deleted or expired (an expired one is purged).
     pub async fn get(&self, id: &str) -> Result<Option<MemoryItem>> {
-        let id = required_text("memoryId", Some(id))?;
+        let id = memory_id(id)?;
         let Some(memory) = self.find(id).await? else { return Ok(None) };
         let now = self.now_iso();
         if memory.item.lifecycle.is_expired(&now) {
@@ -57,7 +58,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// The live memory `id`, or `NOT_FOUND`.
     pub(crate) async fn existing(&self, id: &str) -> Result<StoredMemory> {
-        let id = required_text("memoryId", Some(id))?;
+        let id = memory_id(id)?;
         let memory = self.find(id).await?.filter(|m| m.item.lifecycle.is_live(&self.now_iso()));
         memory.ok_or_else(|| MemoryError::NotFound(id.to_owned()))
     }
@@ -94,7 +95,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Brings back a soft-deleted memory, recording an ADD.
     pub async fn restore(&self, id: &str) -> Result<()> {
-        let id = required_text("memoryId", Some(id))?;
+        let id = memory_id(id)?;
         let mut memory = self.find(id).await?.ok_or_else(|| MemoryError::NotFound(id.to_owned()))?;
         if !memory.item.lifecycle.is_deleted() {
             return Err(MemoryError::InvalidInput(format!("memory {id} is not deleted")));
@@ -136,7 +137,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// A memory's audit trail, oldest first.
     pub async fn history(&self, id: &str) -> Result<Vec<HistoryRecord>> {
-        let id = required_text("memoryId", Some(id))?;
+        let id = memory_id(id)?;
         self.storage.history(id).await
     }
 

@@ -25,6 +25,33 @@ pub const MAX_VALUE_DEPTH: usize = 64;
 /// Most values (scalars, arrays and objects) in one argument an app passes in.
 pub const MAX_VALUE_NODES: usize = 1_000_000;
 
+/// True for a character no id or key may hold: a control character (Unicode general category Cc, U+0000–U+001F
+/// and U+007F–U+009F) or a line or paragraph separator (U+2028, U+2029). Ids end up in storage keys, logs,
+/// exports and prompts, where such characters cut lines or hide text.
+pub fn is_forbidden_in_id(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// `INVALID_INPUT` naming `name` when `id` holds a character no id may hold (see [`is_forbidden_in_id`]).
+pub fn check_id_chars(name: &str, id: &str) -> Result<()> {
+    match id.chars().find(|&c| is_forbidden_in_id(c)) {
+        Some(c) => Err(MemoryError::InvalidInput(format!(
+            "{name} must not contain control characters or line separators (found U+{:04X})",
+            c as u32
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// A memory id as a caller gives it: not blank, without control characters or line separators.
+pub fn memory_id(id: &str) -> Result<&str> {
+    if id.trim().is_empty() {
+        return Err(MemoryError::InvalidInput("memoryId must be a non-empty string".into()));
+    }
+    check_id_chars("memoryId", id)?;
+    Ok(id)
+}
+
 /// `INVALID_INPUT` saying which limit `what` went over.
 pub fn exceeded(what: &str, limit: usize, unit: &str) -> MemoryError {
     MemoryError::InvalidInput(format!("{what} exceeds the limit of {limit} {unit}"))
@@ -56,4 +83,23 @@ mod tests {
         assert!(long.contains("messages[1]") && long.contains("102400 bytes"), "{long}");
         assert!(check_messages(&["x".repeat(MAX_MESSAGE_BYTES).as_str()]).is_ok());
     }
+
+    #[test]
+    fn ids_refuse_category_cc_and_line_separators_only() {
+        for c in ('\u{0}'..='\u{1f}').chain('\u{7f}'..='\u{9f}').chain(['\u{2028}', '\u{2029}']) {
+            let error = check_id_chars("userId", &format!("a{c}b")).unwrap_err();
+            assert_eq!(error.code(), "INVALID_INPUT");
+            assert!(error.to_string().contains(&format!("U+{:04X}", c as u32)), "{error}");
+        }
+        for ok in ["Zoë", "用户", "🙂", "a-b_c.d:e/f", "\u{a0}x", "\u{200d}", "\u{fffd}"] {
+            assert!(check_id_chars("userId", ok).is_ok(), "{ok:?}");
+        }
+        assert_eq!(memory_id("m-1").unwrap(), "m-1");
+        assert!(memory_id(" ").unwrap_err().to_string().contains("memoryId"));
+        assert!(memory_id("m\u{0}").unwrap_err().to_string().contains("memoryId"));
+    }
 }
+
+#[cfg(test)]
+#[path = "id_chars_tests.rs"]
+mod id_chars_tests;

@@ -6,7 +6,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::error::{MemoryError, Result};
-use super::limits::MAX_ID_CHARS;
+use super::limits::{check_id_chars, MAX_ID_CHARS};
 
 /// Metadata keys that name a scope (mem0's, both casings, and its `actor_id`). Writes drop them from the
 /// metadata they are given: a memory's scope never changes through its metadata.
@@ -21,8 +21,10 @@ fn trimmed(name: &str, id: Option<String>) -> Result<Option<String>> {
 }
 
 /// `id` trimmed, or mem0's error naming `name` for an id of only whitespace or with whitespace inside, and
-/// `INVALID_INPUT` for one longer than `MAX_ID_CHARS`.
+/// `INVALID_INPUT` for one with a control character or line separator anywhere (even at an end trimming
+/// would drop) or longer than `MAX_ID_CHARS`.
 pub(crate) fn checked_id(name: &str, id: &str) -> Result<String> {
+    check_id_chars(&format!("Invalid {name}: it"), id)?;
     let id = id.trim();
     let invalid = |why: String| Err(MemoryError::InvalidInput(format!("Invalid {name}: {why}")));
     if id.is_empty() {

@@ -1,6 +1,8 @@
 //! Bearer tokens → callers. `MEMORY_TOKENS` (a secret) is a JSON object mapping each token to either a
 //! tenant name (`"acme"`: a tenant-wide admin token with no user, the format before users existed) or
-//! `{"tenant": "acme", "user": "u-1", "admin": false}` (`user` optional, `admin` default false). Every key
+//! `{"tenant": "acme", "user": "u-1", "admin": false}` (`user` optional, `admin` default false). A grant with
+//! neither a user nor `admin` (`{"tenant": "acme"}`, or a blank user) is the least privileged caller, a
+//! reader: it reads the system's entries and owns nothing, so it changes nothing. Every key
 //! a tenant's requests touch lives under `t/<tenant>/`, so tenants never see each other's data. A token
 //! comes as `Authorization: Bearer <token>`, or as mem0's `Authorization: Token <token>` (the same tokens).
 //! A key may be `sha256:<hex digest of the token>` instead of the token, so the secret holds no token; every
@@ -20,10 +22,25 @@ use crate::settings::text;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Caller {
     pub tenant: String,
-    /// The user its memory entries are tagged with; `None` writes system entries.
+    /// The user its memory entries are tagged with; `None` for an admin writes system entries, and makes
+    /// any other caller a reader.
     pub user: Option<String>,
     /// Sees and changes every entry of the tenant, and may use the tenant-wide routes.
     pub admin: bool,
+}
+
+impl Caller {
+    /// True for a reader: neither a user nor an admin. Owning nothing (system entries are the admins'),
+    /// it may read but never write.
+    pub fn is_reader(&self) -> bool {
+        !self.admin && self.user.is_none()
+    }
+
+    /// True when the caller may change an entry owned by `owner` (`None`: a system entry): an admin any
+    /// entry, a user their own, a reader none.
+    pub fn may_change(&self, owner: Option<&str>) -> bool {
+        self.admin || self.user.as_deref().is_some_and(|user| owner == Some(user))
+    }
 }
 
 /// One value of `MEMORY_TOKENS`.

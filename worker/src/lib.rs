@@ -33,6 +33,7 @@ mod memory_api;
 mod requests;
 mod scheduled;
 mod settings;
+mod settle;
 mod sweep;
 mod tiers_api;
 mod v1;
@@ -73,18 +74,23 @@ impl Later<'_> {
 }
 
 #[event(fetch)]
-async fn fetch(request: Request, env: Env, ctx: Context) -> worker::Result<Response> {
+async fn fetch(mut request: Request, env: Env, ctx: Context) -> worker::Result<Response> {
     match durable::front::route(&request, &env) {
         Ok(Some(tenant)) => return durable::front::forward(request, &env, &tenant).await,
         Ok(None) => {}
-        Err(error) => return error.response(),
+        Err(error) => return settle::settle(&mut request, &env, error.response()).await,
     }
     dispatch(request, &env, &Later::Request(&ctx)).await
 }
 
 /// Answers `request` with the handlers of its route family (here for `STORAGE = "kv"`, in the tenant's
-/// object for `"do"`).
-pub(crate) async fn dispatch(request: Request, env: &Env, later: &Later<'_>) -> worker::Result<Response> {
+/// object for `"do"`), draining whatever of its body the answer left unread (`settle`).
+pub(crate) async fn dispatch(mut request: Request, env: &Env, later: &Later<'_>) -> worker::Result<Response> {
+    let response = answer(&mut request, env, later).await;
+    settle::settle(&mut request, env, response).await
+}
+
+async fn answer(request: &mut Request, env: &Env, later: &Later<'_>) -> worker::Result<Response> {
     let mem0_prefix = mem0_api::prefix(env);
     if mem0_api::is_family(&request.path(), &mem0_prefix) {
         return mem0_api::serve(request, env, &mem0_prefix).await;
@@ -151,17 +157,17 @@ fn build(env: &Env, tenant: &str, storage: JsValue) -> Result<Built, ApiError> {
     Ok((Rc::new(parts.engine(&config)), dimensions, config.background))
 }
 
-async fn handle(mut request: Request, env: &Env, later: &Later<'_>) -> Result<Response, ApiError> {
+async fn handle(request: &mut Request, env: &Env, later: &Later<'_>) -> Result<Response, ApiError> {
     let path = request.path();
     let memory_api = memory_api::route::memory_segments(&path);
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     if memory_api.is_none() && segments.first() != Some(&"v1") {
         return Err(ApiError::not_found(format!("route {path}")));
     }
-    let caller = auth::caller(&request, env)?;
+    let caller = auth::caller(request, env)?;
     let method = request.method();
     let has_body = matches!(method, Method::Post | Method::Put);
-    let body = if has_body { body(&mut request, env).await? } else { Vec::new() };
+    let body = if has_body { body(request, env).await? } else { Vec::new() };
     let pairs = request.query::<HashMap<String, String>>().unwrap_or_default();
     if let Some(rest) = memory_api {
         return memory_api::handle(env, &caller, &method, &rest, pairs, &body).await;

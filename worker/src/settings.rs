@@ -24,7 +24,7 @@ use worker::Env;
 use crate::error::ApiError;
 
 /// Largest request body when `MAX_BODY_BYTES` is not set: 1 MiB.
-const DEFAULT_MAX_BODY_BYTES: usize = 1 << 20;
+pub const DEFAULT_MAX_BODY_BYTES: usize = 1 << 20;
 /// Scopes dreamt over per tenant and cron run when `DREAM_MAX_SCOPES` is not set.
 const DEFAULT_DREAM_MAX_SCOPES: usize = 50;
 /// The binding Workers AI models run through.

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::core::error::{MemoryError, Result};
+use crate::core::limits::check_id_chars;
 use crate::core::time::{iso_from_millis, millis_from_iso};
 
 /// Longest `messageId`, `sender` and `groupId`, in characters.
@@ -94,10 +95,19 @@ fn given(value: Option<String>) -> Option<String> {
     value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty())
 }
 
-/// A required id: non-blank, at most `MAX_ID_CHARS`.
+/// A required id: non-blank, as `optional_id` checks it.
 fn id(name: &str, value: Option<String>) -> Result<String> {
-    let value = given(value).ok_or_else(|| invalid(format!("{name} must be a non-empty string")))?;
-    if value.chars().count() > MAX_ID_CHARS {
+    optional_id(name, value)?.ok_or_else(|| invalid(format!("{name} must be a non-empty string")))
+}
+
+/// An id that may be left out (blank counts as absent): trimmed, at most `MAX_ID_CHARS`, without control
+/// characters or line separators (anywhere, even at an end trimming would drop).
+fn optional_id(name: &str, value: Option<String>) -> Result<Option<String>> {
+    if let Some(raw) = &value {
+        check_id_chars(name, raw)?;
+    }
+    let value = given(value);
+    if value.as_ref().is_some_and(|v| v.chars().count() > MAX_ID_CHARS) {
         return Err(invalid(format!("{name} must be at most {MAX_ID_CHARS} characters")));
     }
     Ok(value)
@@ -105,7 +115,8 @@ fn id(name: &str, value: Option<String>) -> Result<String> {
 
 impl MessageInput {
     /// Checks the message: `messageId`, `sender` and `content` non-empty, `createTime` an ISO 8601 time with
-    /// a time zone (stored in UTC). Returns its group and the message.
+    /// a time zone (stored in UTC), no id (`referList`'s too) with a control character or line separator.
+    /// Returns its group and the message.
     pub fn check(self) -> Result<(GroupRef, PendingMessage)> {
         let message_id = id("messageId", self.message_id)?;
         let text = given(self.create_time.clone())
@@ -118,11 +129,10 @@ impl MessageInput {
         let sender = id("sender", self.sender)?;
         let content = self.content.filter(|c| !c.trim().is_empty());
         let content = content.ok_or_else(|| invalid("content must be a non-empty string".into()))?;
-        let refer_list = self.refer_list.unwrap_or_default().into_iter().filter(|r| !r.trim().is_empty()).collect();
-        let group = match given(self.group_id) {
-            Some(group_id) if group_id.chars().count() > MAX_ID_CHARS => {
-                return Err(invalid(format!("groupId must be at most {MAX_ID_CHARS} characters")))
-            }
+        let refer_list = self.refer_list.unwrap_or_default();
+        refer_list.iter().try_for_each(|refer| check_id_chars("referList", refer))?;
+        let refer_list = refer_list.into_iter().filter(|r| !r.trim().is_empty()).collect();
+        let group = match optional_id("groupId", self.group_id)? {
             Some(group_id) => GroupRef { group_id, group_name: given(self.group_name), default_sender: None },
             None => GroupRef {
                 group_id: default_group(&sender),
@@ -197,5 +207,29 @@ mod tests {
         }
         assert!(serde_json::from_value::<MessageInput>(json!({"messageId": "m", "memoryType": "x"})).is_err());
         assert!(serde_json::from_value::<MessageInput>(json!({"role": "system"})).is_err());
+    }
+
+    #[test]
+    fn ids_with_control_characters_or_line_separators_are_invalid_input() {
+        let good = json!({"messageId": "m1", "createTime": "2025-01-15T10:00:00Z", "sender": "a", "content": "x"});
+        for field in ["messageId", "sender", "groupId"] {
+            for bad in ["a\u{0}b", "m\u{1b}[2J", "a\u{7f}", "a\u{9f}", "a\u{2028}b", "a\u{2029}"] {
+                let mut message = good.clone();
+                message[field] = json!(bad);
+                let error = input(message).check().unwrap_err();
+                assert_eq!(error.code(), "INVALID_INPUT", "{field} {bad:?}");
+                assert!(error.to_string().contains(field), "{error}");
+            }
+        }
+        let mut refers = good.clone();
+        refers["referList"] = json!(["m0", "m\u{0}"]);
+        assert!(input(refers).check().unwrap_err().to_string().contains("referList"));
+        let mut unicode = good.clone();
+        (unicode["messageId"], unicode["sender"], unicode["groupId"]) = (json!("消息-1"), json!("Zoë"), json!("🙂"));
+        let (group, message) = input(unicode).check().unwrap();
+        assert_eq!(
+            (group.group_id.as_str(), message.message_id.as_str(), message.sender.as_str()),
+            ("🙂", "消息-1", "Zoë")
+        );
     }
 }

@@ -5,9 +5,9 @@ use serde::Serialize;
 
 use super::decay::{decayed, DecayPlan};
 use crate::core::error::{MemoryError, Result};
+use crate::core::limits::memory_id;
 use crate::core::memory::MemoryEngine;
 use crate::core::models::{Embedder, Llm};
-use crate::core::options::required_text;
 use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::time::millis_from_iso;
@@ -49,7 +49,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// Pins (or unpins) a live memory: pinned memories never decay, are never trimmed, and are recalled
     /// right after procedural ones.
     pub async fn pin(&self, id: &str, pinned: bool) -> Result<MemoryItem> {
-        let mut memory = self.existing(required_text("memoryId", Some(id))?).await?;
+        let mut memory = self.existing(memory_id(id)?).await?;
         memory.item.lifecycle.pinned = pinned;
         let item = memory.item.clone();
         self.commit(Changeset { upserts: vec![memory], ..Changeset::default() }).await?;

@@ -10,6 +10,7 @@ use super::glob::Glob;
 use super::write::{over_limit, WriteLifecycle};
 use crate::core::error::{MemoryError, Result};
 use crate::core::identity::{content_hash, new_id};
+use crate::core::limits::check_id_chars;
 use crate::core::memory::MemoryEngine;
 use crate::core::models::{Embedder, Llm};
 use crate::core::options::required_text;
@@ -27,12 +28,13 @@ pub struct Stored {
     pub warnings: Vec<AddWarning>,
 }
 
-/// A key: 1–512 characters.
+/// A key: 1–512 characters, without control characters or line separators.
 fn checked_key(key: &str) -> Result<&str> {
     let key = required_text("key", Some(key))?;
     if key.chars().count() > 512 {
         return Err(MemoryError::InvalidInput("key must be at most 512 characters".into()));
     }
+    check_id_chars("key", key)?;
     Ok(key)
 }
 

@@ -34,7 +34,7 @@ use self::route::Route;
 use crate::{auth, body, engine};
 
 /// Answers a request to the family, its errors in the seed's envelope.
-pub async fn serve(request: Request, env: &Env) -> worker::Result<Response> {
+pub async fn serve(request: &mut Request, env: &Env) -> worker::Result<Response> {
     let path = request.path();
     match handle(request, env).await {
         Ok(response) => Ok(response),
@@ -42,14 +42,14 @@ pub async fn serve(request: Request, env: &Env) -> worker::Result<Response> {
     }
 }
 
-async fn handle(mut request: Request, env: &Env) -> Result<Response, Failure> {
-    let caller = auth::caller(&request, env)?;
+async fn handle(request: &mut Request, env: &Env) -> Result<Response, Failure> {
+    let caller = auth::caller(request, env)?;
     if !caller.admin {
         let why = "the /api/v1/memories routes act on the whole tenant: they take a tenant-wide token";
         return Err(Failure::new(403, "FORBIDDEN", why));
     }
     let route = Route::parse(&request.method(), &request.path())?;
-    let body = body(&mut request, env).await?;
+    let body = body(request, env).await?;
     let pairs = request.query::<HashMap<String, String>>().unwrap_or_default();
     let (engine, _) = engine(env, &caller.tenant)?;
     match route {

@@ -85,8 +85,8 @@ pub fn json<T: Serialize>(status: u16, value: &T) -> Result<Response> {
 }
 
 /// Answers a request under `prefix`, every error in mem0's shape.
-pub async fn serve(mut request: Request, env: &Env, prefix: &str) -> worker::Result<Response> {
-    match handle(&mut request, env, prefix).await {
+pub async fn serve(request: &mut Request, env: &Env, prefix: &str) -> worker::Result<Response> {
+    match handle(request, env, prefix).await {
         Ok(response) => Ok(response),
         Err(error) => error.response(),
     }

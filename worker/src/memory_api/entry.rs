@@ -32,7 +32,7 @@ pub fn check_length(embedding: &[f32], dimensions: Option<usize>) -> Result<(), 
 }
 
 /// `POST …/store`: upserts the entry. A new key is the caller's; an existing one keeps its owner, and only
-/// its owner or an admin may overwrite it (403 otherwise).
+/// its owner or an admin may overwrite it (403 otherwise). A reader owns nothing: it stores nothing.
 pub async fn store(
     engine: &Engine,
     space: &Namespace<'_>,
@@ -47,6 +47,7 @@ pub async fn store(
     let scope = match space.owner_of(engine, &body.key).await? {
         Some(existing) if space.may_change(&existing) => existing.scope,
         Some(_) => return Err(ApiError::forbidden(format!("memory entry {:?} belongs to another owner", body.key))),
+        None if space.caller.is_reader() => return Err(ApiError::forbidden("a reader token may not store entries")),
         None => space.own_scope(),
     };
     let given = body.embedding.is_some();

@@ -53,6 +53,10 @@ pub async fn handle(
     if route.admin_only() && !caller.admin {
         return Err(ApiError::forbidden("only an admin token may call this route"));
     }
+    if route.changes() && caller.is_reader() {
+        let why = "this token names neither a user nor an admin: it may read the system's entries, not change any";
+        return Err(ApiError::forbidden(why));
+    }
     let (engine, dimensions) = crate::engine(env, &caller.tenant)?;
     let space = |agent: &str| Namespace { agent: agent.to_owned(), caller };
     match route {

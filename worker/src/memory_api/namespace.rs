@@ -1,7 +1,8 @@
 //! An agent's namespace as one caller sees it (seed 003 "User Scoping"). An entry is a memory stored by
 //! key with scope `{agentId: agent, userId: owner}`; a key names at most one entry per agent, whoever owns
 //! it. Entries without an owner are system entries. Callers see their own entries and the system's;
-//! admins see and change every entry of their tenant. Changing an entry takes its owner (or an admin).
+//! admins see and change every entry of their tenant. Changing an entry takes its owner (or an admin); a
+//! reader (a token with neither a user nor admin) owns nothing.
 
 use memwasm::core::filter::{Filter, Operator};
 use memwasm::core::read::Read;
@@ -60,9 +61,10 @@ impl Namespace<'_> {
             && item.scope.agent_id.as_deref() == Some(&self.agent)
     }
 
-    /// True when the caller may change (delete, pin, overwrite, clear) `item`.
+    /// True when the caller may change (delete, pin, overwrite, clear) `item`: its owner or an admin; a
+    /// system entry only an admin (a caller without a user is not its owner).
     pub fn may_change(&self, item: &MemoryItem) -> bool {
-        self.caller.admin || item.scope.user_id == self.caller.user
+        self.caller.may_change(item.scope.user_id.as_deref())
     }
 
     /// The caller's visible entries, oldest first.

@@ -2,6 +2,7 @@
 //! agent segment (`/api/v1/memory//store`) names the agent `default`; segments are percent-decoded.
 
 use memwasm::core::kv::keys::decode;
+use memwasm::core::limits::is_forbidden_in_id;
 use worker::Method;
 
 use crate::error::ApiError;
@@ -34,7 +35,7 @@ fn decoded(what: &str, raw: &str) -> Result<String, ApiError> {
 }
 
 /// An agent id: `default` when empty, else 1–128 characters that are not all blank, without control
-/// characters.
+/// characters or line separators.
 pub fn agent_id(what: &str, text: &str) -> Result<String, ApiError> {
     if text.is_empty() {
         return Ok(DEFAULT_AGENT.to_owned());
@@ -42,8 +43,10 @@ pub fn agent_id(what: &str, text: &str) -> Result<String, ApiError> {
     if text.chars().count() > MAX_AGENT_CHARS {
         return Err(ApiError::invalid(format!("{what} must be at most {MAX_AGENT_CHARS} characters")));
     }
-    if text.trim().is_empty() || text.chars().any(char::is_control) {
-        return Err(ApiError::invalid(format!("{what} must not be blank or hold control characters")));
+    if text.trim().is_empty() || text.chars().any(is_forbidden_in_id) {
+        return Err(ApiError::invalid(format!(
+            "{what} must not be blank or hold control characters or line separators"
+        )));
     }
     Ok(text.to_owned())
 }
@@ -75,6 +78,11 @@ impl Route {
             (Method::Post, [a, k, "pin"]) => Self::Pin(agent(a)?, key(k)?),
             _ => return Err(ApiError::not_found(format!("route {method} /api/v1/memory/{}", rest.join("/")))),
         })
+    }
+
+    /// True for the routes that write or delete entries (a reader may call none of them).
+    pub fn changes(&self) -> bool {
+        matches!(self, Self::Store(_) | Self::Delete(..) | Self::Pin(..) | Self::Clear(_) | Self::Decay | Self::Share)
     }
 
     /// True for the tenant-wide routes only admins may call.

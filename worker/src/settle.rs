@@ -1,0 +1,41 @@
+//! Answers given before the request's body mattered (401 bad token, 403, 404 unknown route, 415, 413, a
+//! config error) still leave the client's keep-alive connection usable: the unread rest of the body is read
+//! and dropped first, chunk by chunk. Left unread, workerd cannot reuse the connection and resets it, and the
+//! client's next request on it fails with ECONNRESET (a `Connection: close` header does not help: workerd
+//! drops it). Draining is bounded: a body declared or found larger than `DRAIN_FACTOR` times
+//! `MAX_BODY_BYTES` is left as it is, and its connection closes.
+
+use futures_util::StreamExt;
+use worker::{Env, Request, Response};
+
+use crate::settings;
+
+/// How many times `MAX_BODY_BYTES` an early answer reads (and drops) to keep the connection usable.
+pub const DRAIN_FACTOR: usize = 8;
+
+/// `response`, once what is left of `request`'s body is drained (see the module docs).
+pub async fn settle(request: &mut Request, env: &Env, response: worker::Result<Response>) -> worker::Result<Response> {
+    drain(request, env).await;
+    response
+}
+
+/// Reads and drops the unread body of `request`, if any, up to `DRAIN_FACTOR` times the body limit.
+async fn drain(request: &mut Request, env: &Env) {
+    if request.inner().body().is_none() || request.inner().body_used() {
+        return;
+    }
+    let limit = settings::max_body_bytes(env).unwrap_or(settings::DEFAULT_MAX_BODY_BYTES);
+    let cap = limit.saturating_mul(DRAIN_FACTOR);
+    let header = request.headers().get("content-length").ok().flatten();
+    if header.and_then(|n| n.trim().parse::<u64>().ok()).is_some_and(|n| n > cap as u64) {
+        return;
+    }
+    let Ok(mut stream) = request.stream() else { return };
+    let mut read = 0usize;
+    while let Some(Ok(chunk)) = stream.next().await {
+        read = read.saturating_add(chunk.len());
+        if read > cap {
+            return;
+        }
+    }
+}
