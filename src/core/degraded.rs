@@ -87,7 +87,7 @@ mod tests {
 
     #[test]
     fn only_passing_failures_of_the_embedding_service_are_unavailability() {
-        let http = |status| MemoryError::Embedding(UpstreamError { status, message: "x".into() });
+        let http = |status| MemoryError::Embedding(UpstreamError::new(status, "x"));
         for status in [None, Some(408), Some(429), Some(500), Some(503)] {
             assert!(is_unavailable(&http(status)), "{status:?}");
         }
@@ -96,6 +96,6 @@ mod tests {
         }
         assert!(!is_unavailable(&MemoryError::DimensionMismatch { expected: 3, actual: 4 }));
         assert!(!is_unavailable(&MemoryError::EmbeddingResponse("not JSON".into())));
-        assert!(!is_unavailable(&MemoryError::Llm(UpstreamError { status: Some(503), message: "x".into() })));
+        assert!(!is_unavailable(&MemoryError::Llm(UpstreamError::new(Some(503), "x"))));
     }
 }
