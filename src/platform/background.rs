@@ -9,18 +9,11 @@ use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 
 use super::compose::Engine;
+use super::timer::{clear_timeout, set_timeout};
 use crate::core::error::{MemoryError, Result};
 use crate::core::scope::Scope;
 use crate::core::tiers::{Background, BackgroundSettings, BatchOutcome};
 use crate::core::types::Message;
-
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_name = setTimeout)]
-    fn set_timeout(callback: &Function, ms: f64) -> JsValue;
-    #[wasm_bindgen(js_name = clearTimeout)]
-    fn clear_timeout(handle: &JsValue);
-}
 
 /// What a listener is told about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

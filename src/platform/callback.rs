@@ -6,21 +6,13 @@
 
 use futures_util::future::{select, Either};
 use js_sys::{Array, Float32Array, Float64Array, Function, Object, Promise, Reflect};
-use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
+use super::timer::{clear_timeout, set_timeout};
 use crate::core::config::invalid;
 use crate::core::error::{MemoryError, Result, UpstreamError};
 use crate::providers::{checked_vectors, Embedder, Llm, LlmRequest};
-
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_name = setTimeout)]
-    fn set_timeout(callback: &Function, ms: f64) -> JsValue;
-    #[wasm_bindgen(js_name = clearTimeout)]
-    fn clear_timeout(handle: &JsValue);
-}
 
 /// A readable message for whatever JS threw.
 fn js_message(value: &JsValue) -> String {

@@ -1,7 +1,7 @@
 //! `HttpClient` over the global `fetch` and `setTimeout`, which every JS host we target has
 //! (`window` does not exist in Node or Workers, so nothing here touches it).
 
-use js_sys::{Function, Promise};
+use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -13,9 +13,6 @@ use crate::http::{HttpClient, HttpError, HttpRequest, HttpResponse};
 extern "C" {
     #[wasm_bindgen(js_name = fetch, catch)]
     fn global_fetch(request: &Request) -> Result<Promise, JsValue>;
-
-    #[wasm_bindgen(js_name = setTimeout)]
-    fn set_timeout(callback: &Function, ms: i32) -> JsValue;
 }
 
 /// Sends requests with the host's `fetch`.
@@ -74,7 +71,7 @@ impl HttpClient for FetchClient {
 
     async fn sleep(&self, ms: u32) {
         let wait = Promise::new(&mut |resolve, _reject| {
-            set_timeout(&resolve, ms.min(i32::MAX as u32) as i32);
+            super::timer::set_timeout(&resolve, f64::from(ms.min(i32::MAX as u32)));
         });
         let _ = JsFuture::from(wait).await;
     }

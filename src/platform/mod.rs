@@ -11,6 +11,7 @@ pub mod indexeddb;
 mod kv;
 mod nfc;
 pub mod plain;
+mod timer;
 mod workers_ai;
 
 pub use callback::{CallbackEmbedder, CallbackLlm};

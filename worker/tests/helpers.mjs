@@ -1,6 +1,7 @@
 // Shared setup for the Worker tests: the built worker (build/index.js) in workerd through Miniflare, its KV
 // namespace workerd's own local KV, and the LLM / embedder the scripted OpenAI-compatible server.
 import assert from "node:assert/strict";
+import { after, before } from "node:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +22,21 @@ export const INITECH = "tok-initech-9876543210";
 export const TOKENS = { [ACME]: "acme", [INITECH]: "initech" };
 
 export const startServer = () => startScriptedServer({ port: 0 });
+
+/** A scripted server and a worker over it for the calling test file: started before its tests, stopped after
+ * them. `rig.server` and `rig.worker` are set once they are up. */
+export function workerForFile(options) {
+  const rig = {};
+  before(async () => {
+    rig.server = await startServer();
+    rig.worker = await startWorker(rig.server, options);
+  });
+  after(async () => {
+    await rig.worker?.dispose();
+    await rig.server?.close();
+  });
+  return rig;
+}
 
 /** A fresh directory for persisted KV data, removed after test `t`. */
 export function tempDir(t) {

@@ -1,24 +1,15 @@
 // Ids holding a control character or a line separator are refused with a 400 and a coded body on every
 // route family: REST scope ids, memory API keys, conversation message ids. Ordinary Unicode ids still work.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { assertFailed, message } from "./conversations-helpers.mjs";
-import { T, assertError, startServer, startWorker } from "./helpers.mjs";
+import { T, assertError, workerForFile } from "./helpers.mjs";
 
 const BAD = ["a\u0000b", "a\u001b[31m", "a\u007f", "a\u2028b"];
 
-let server;
-let worker;
-before(async () => {
-  server = await startServer();
-  worker = await startWorker(server);
-});
-after(async () => {
-  await worker?.dispose();
-  await server?.close();
-});
+const rig = workerForFile();
 
-const call = (...args) => worker.call(...args);
+const call = (...args) => rig.worker.call(...args);
 
 test("REST user_id (body or query) with a control character is 400 INVALID_INPUT and stores nothing", T, async () => {
   for (const bad of BAD) {
