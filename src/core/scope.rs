@@ -20,11 +20,11 @@ fn trimmed(name: &str, id: Option<String>) -> Result<Option<String>> {
     }
 }
 
-/// `id` trimmed, or mem0's error naming `name` for an id of only whitespace or with whitespace inside, and
-/// `INVALID_INPUT` for one with a control character or line separator anywhere (even at an end trimming
-/// would drop) or longer than `MAX_ID_CHARS`.
+/// `id` trimmed, or mem0's error naming `name` for an id of only whitespace or with whitespace inside (a tab
+/// included), and `INVALID_INPUT` for one with another control character or a line separator anywhere (even
+/// at an end trimming would drop) or longer than `MAX_ID_CHARS`.
 pub(crate) fn checked_id(name: &str, id: &str) -> Result<String> {
-    check_id_chars(&format!("Invalid {name}: it"), id)?;
+    let raw = id;
     let id = id.trim();
     let invalid = |why: String| Err(MemoryError::InvalidInput(format!("Invalid {name}: {why}")));
     if id.is_empty() {
@@ -33,6 +33,7 @@ pub(crate) fn checked_id(name: &str, id: &str) -> Result<String> {
     if id.chars().any(char::is_whitespace) {
         return invalid("cannot contain whitespace. Provide a valid identifier without spaces.".into());
     }
+    check_id_chars(&format!("Invalid {name}: it"), raw)?;
     if id.chars().count() > MAX_ID_CHARS {
         return invalid(format!("longer than {MAX_ID_CHARS} characters"));
     }

@@ -23,7 +23,9 @@ for (const page of ["timeouts-and-retries.md", "degraded-reads.md"]) {
       await memory.add("User likes green tea", { userId: "alice", infer: false });
       const said = [];
       const console = { warn: (...args) => said.push(args.join(" ")), log: (...args) => said.push(args.join(" ")) };
-      await new AsyncFunction("Memory", "memory", "console", code)(Memory, memory, console);
+      // A block that makes its own `memory` gets none.
+      const names = /\b(const|let) memory\b/.test(code) ? ["Memory", "console"] : ["Memory", "console", "memory"];
+      await new AsyncFunction(...names, code)(Memory, console, memory);
     }
   });
 }
