@@ -99,13 +99,19 @@ test("in Memory, a failed load is a coded callback error that add() degrades, an
   const dir = mkdtempSync(join(tmpdir(), "minilm-late-"));
   const late = join(dir, "model.safetensors");
   const memory = new Memory({ llm: { provider: "none" }, embedder: { provider: "local", config: { weights: late, tokenizer: TOKENIZER } } });
+  // The text is kept keyword-only, with the load failure as the warning's cause, and embedded later.
   const { results, warnings } = await memory.add("User likes Python", { userId: "u", infer: false });
-  assert.deepEqual(results, []);
-  assert.equal(warnings[0].cause, "EMBEDDING_CALLBACK");
+  assert.deepEqual(results.map((r) => [r.event, r.memory]), [["ADD", "User likes Python"]]);
+  assert.deepEqual([warnings[0].code, warnings[0].cause], ["NOT_EMBEDDED", "EMBEDDING_CALLBACK"]);
   assert.match(warnings[0].message, /EMBEDDER_LOAD/);
   await assert.rejects(memory.search("x", { userId: "u" }), (e) => e.code === "EMBEDDING_CALLBACK" && /EMBEDDER_LOAD/.test(e.message));
+  assert.equal((await memory.search("python", { userId: "u", method: "keyword" })).results[0]?.memory, "User likes Python");
   symlinkSync(WEIGHTS, late);
-  const retried = await memory.add("User likes Python", { userId: "u", infer: false });
-  assert.equal(retried.results[0]?.event, "ADD");
+  // The next add() loads the model, embeds its own text and gives the waiting one new tries.
+  const retried = await memory.add("User lives in Lyon", { userId: "u", infer: false });
+  assert.deepEqual([retried.results[0]?.event, retried.warnings ?? []], ["ADD", []]);
+  const found = await memory.search("Which programming language does the user like?", { userId: "u" });
+  assert.equal(found.results[0]?.memory, "User likes Python", "the waiting text has its vector now");
+  assert.equal((await memory.stats()).keywordOnly, 0);
   rmSync(dir, { recursive: true });
 });
