@@ -8,6 +8,7 @@ use memwasm::core::llm_json::{extract_json, parse_decisions, parse_extraction};
 use memwasm::core::options::{parse_messages, require_content, AddOptions};
 use memwasm::core::prompts::render_conversation;
 use memwasm::core::read::{ReadCall, ReadOptions};
+use memwasm::core::recall::memory_line;
 use memwasm::core::transfer::from_jsonl;
 use memwasm::core::types::MemoryItem;
 use memwasm::core::update::UpdatePatch;
@@ -47,14 +48,18 @@ pub fn llm_reply(data: &[u8]) {
 pub fn filter(data: &[u8]) {
     let Some(value) = json(data) else { return };
     if let Ok(filter) = Filter::parse(&value) {
-        let item: MemoryItem = serde_json::from_value(serde_json::json!({
-            "id": "m1", "memory": "User likes tea", "hash": "h", "createdAt": "2025-01-01T00:00:00.000Z",
-            "updatedAt": "2025-01-02T00:00:00.000Z", "userId": "u", "metadata": {"category": "drinks", "n": 3,
-            "tags": ["a", "b"], "project": {"name": "x"}}
-        }))
-        .expect("a valid memory");
-        let _ = filter.matches(&item);
+        let _ = filter.matches(&sample_item());
     }
+}
+
+/// A memory to match filters against and to render.
+fn sample_item() -> MemoryItem {
+    serde_json::from_value(serde_json::json!({
+        "id": "m1", "memory": "User likes tea", "hash": "h", "createdAt": "2025-01-01T00:00:00.000Z",
+        "updatedAt": "2025-01-02T00:00:00.000Z", "userId": "u", "metadata": {"category": "drinks", "n": 3,
+        "tags": ["a", "b"], "project": {"name": "x"}}
+    }))
+    .expect("a valid memory")
 }
 
 /// A `new Memory(config)` object, read and resolved (no environment).
@@ -88,7 +93,9 @@ pub fn options(data: &[u8]) {
     }
     if let Ok(add) = serde_json::from_value::<AddOptions>(value.clone()) {
         let _ = add.scope_and_filters();
-        let _ = add.stored_metadata();
+        if let Ok(metadata) = add.stored_metadata() {
+            one_recall_line(metadata);
+        }
         let _ = add.lifecycle().check(0);
     }
     if let Ok(read) = serde_json::from_value::<ReadOptions>(value.clone()) {
@@ -108,4 +115,15 @@ fn one_line_per_turn(messages: &[memwasm::core::types::Message]) {
         .filter(|line| !line.starts_with("  "))
         .count();
     assert_eq!(turns, messages.len().max(1), "a message starts a line of its own: {rendered:?}");
+}
+
+/// A memory with accepted metadata (its `type` is the line's label) is one line of `recall()`'s block, with
+/// one pair of brackets, and cannot close the block.
+fn one_recall_line(metadata: memwasm::core::types::Metadata) {
+    let mut item = sample_item();
+    item.metadata = metadata;
+    let line = memory_line(&item);
+    assert!(!line.chars().any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')), "{line:?}");
+    assert_eq!((line.matches('[').count(), line.matches(']').count()), (1, 1), "{line:?}");
+    assert!(!line.contains('<') && !line.contains('>'), "{line:?}");
 }
