@@ -108,7 +108,8 @@ export interface BackgroundChange {
   warnings: AddWarning[];
 }
 
-/** The `error` event: a flushed batch failed after every retry; its turns were dropped (here, to keep). */
+/** The `error` event: a flushed batch failed after every retry; its turns were dropped (here, to keep), or,
+ * with `kept`, wait for the next flush. */
 export interface BackgroundError {
   scope: Scope;
   /** A `MemoryError`: the code of the failure (e.g. `LLM_HTTP`, or `EXTRACTION_FAILED` for an unusable
@@ -116,5 +117,8 @@ export interface BackgroundError {
   error: Error & { code: MemoryErrorCode | WarningCode; status?: number };
   /** Runs of the batch: 1 when its failure was not worth another run, else up to `retry.maxRetries + 1`. */
   attempts: number;
+  /** True when a model or vector-store call failed for now (408, 429, 5xx, no answer) after its own retries:
+   * the turns stay queued, and the next `flush()` (of any scope) or `Memory.open` runs them along. */
+  kept: boolean;
   messages: Message[];
 }

@@ -42,9 +42,9 @@ pub(super) fn present(outcome: &BatchOutcome) -> Option<(Topic, JsValue)> {
             Some((Topic::Change, to_js(&payload).ok()?))
         }
         BatchOutcome::Failed { retrying: true, .. } => None,
-        BatchOutcome::Failed { scope, failure, attempts, messages, .. } => {
-            let payload =
-                to_js(&serde_json::json!({"scope": scope, "attempts": attempts, "messages": messages})).ok()?;
+        BatchOutcome::Failed { scope, failure, attempts, kept, messages, .. } => {
+            let payload = serde_json::json!({"scope": scope, "attempts": attempts, "kept": kept, "messages": messages});
+            let payload = to_js(&payload).ok()?;
             let error = coded_error(&failure.message, failure.code, failure.status);
             js_sys::Reflect::set(&payload, &"error".into(), &error).ok()?;
             Some((Topic::Error, payload))

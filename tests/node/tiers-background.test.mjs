@@ -51,7 +51,7 @@ describe("background writer", () => {
     for (const user of ["a", "b", "c"]) assert.equal((await mem.getAll({ userId: user })).results[0].memory, `Fact of ${user}`);
   });
 
-  test("a failing model never rejects flush: retried per `retry` once, then an error event with the turns", T, async () => {
+  test("a failing model never rejects flush: retried per `retry` once, then an error event with the turns, kept for the next flush", T, async () => {
     server.script({ kind: "chat", match: [EXTRACT], status: 500, message: "model down" });
     const mem = makeMemory(server, { background: { debounceMs: 0 }, retry: { maxRetries: 1, baseDelayMs: 5, maxDelayMs: 10 } });
     const errors = [];
@@ -61,7 +61,8 @@ describe("background writer", () => {
     await mem.flush([{ role: "user", content: "I live in Lisbon" }], { userId: "alice" });
     await mem.idle();
     assert.equal(errors.length, 1);
-    const [{ error, scope, attempts, messages }] = errors;
+    const [{ error, scope, attempts, messages, kept }] = errors;
+    assert.equal(kept, true, "a model down for now: the turns wait for the next flush");
     assert.equal(error.name, "MemoryError");
     assert.equal(error.code, "LLM_HTTP");
     assert.equal(error.status, 500);

@@ -4,7 +4,7 @@
 // batch level only, within the same `maxRetries`. Requests are counted at the scripted server.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { EXTRACT, T, addsFor, chatCalls, decision, extraction, makeMemory, scriptedServer } from "./helpers.mjs";
+import { EXTRACT, T, addsFor, chatCalls, decision, extraction, makeMemory, scriptedServer, userContent as userContentOf } from "./helpers.mjs";
 
 const server = scriptedServer();
 const lisbon = () => [
@@ -26,17 +26,32 @@ async function flushOnce() {
 describe("one retry budget per model call", () => {
   test("a 503 model: one flush makes at most maxRetries + 1 extraction requests", T, async () => {
     server.script({ kind: "chat", match: [EXTRACT], status: 503, message: "overloaded" });
-    const { error } = await flushOnce();
+    const { mem, error, change } = await flushOnce();
     assert.equal(chatCalls(server, EXTRACT).length, 4, "4 HTTP tries, not 4 per batch attempt");
     assert.equal(error.length, 1);
-    assert.deepEqual([error[0].error.code, error[0].error.status, error[0].attempts], ["LLM_HTTP", 503, 1]);
+    assert.deepEqual([error[0].error.code, error[0].error.status, error[0].attempts, error[0].kept], ["LLM_HTTP", 503, 1, true]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(chatCalls(server, EXTRACT).length, 4, "no timer runs the held batch again");
+
+    // The next flush takes the held turn along, once the model answers again: nothing was lost.
+    server.reset();
+    server.script([
+      extraction("Lisbon", ["Lives in Lisbon", "Likes trams"]),
+      decision("Lives in Lisbon", addsFor(["Lives in Lisbon", "Likes trams"])),
+    ]);
+    await mem.flush([{ role: "user", content: "I like the trams" }], { userId: "alice" });
+    await mem.idle();
+    assert.equal(chatCalls(server, EXTRACT).length, 1, "one add for the held turn and the new one");
+    assert.ok(userContentOf(chatCalls(server, EXTRACT)[0]).includes("I live in Lisbon"));
+    assert.equal(change.length, 1);
+    assert.deepEqual((await mem.getAll({ userId: "alice" })).results.map((r) => r.memory).sort(), ["Likes trams", "Lives in Lisbon"]);
   });
 
   test("a 401 is never retried, at either level", T, async () => {
     server.script({ kind: "chat", match: [EXTRACT], status: 401, message: "bad key" });
     const { error } = await flushOnce();
     assert.equal(chatCalls(server, EXTRACT).length, 1);
-    assert.deepEqual([error[0].error.code, error[0].error.status, error[0].attempts], ["LLM_HTTP", 401, 1]);
+    assert.deepEqual([error[0].error.code, error[0].error.status, error[0].attempts, error[0].kept], ["LLM_HTTP", 401, 1, false]);
     for (const status of [400, 403, 404, 422]) {
       server.reset();
       server.script({ kind: "chat", match: [EXTRACT], status });

@@ -46,8 +46,9 @@ impl Failure {
 pub enum BatchOutcome {
     /// The add ran: its events and warnings.
     Changed { scope: Scope, result: AddResult },
-    /// It failed; `retrying` says whether it will be tried again (if not, `messages` were dropped).
-    Failed { scope: Scope, failure: Failure, attempts: u32, retrying: bool, messages: Vec<Message> },
+    /// It failed; `retrying` says whether a timer will run it again, `kept` whether its turns wait for the next
+    /// flush (a model call that failed for now after its own retries); neither: `messages` were dropped.
+    Failed { scope: Scope, failure: Failure, attempts: u32, retrying: bool, kept: bool, messages: Vec<Message> },
 }
 
 /// The queue of one memory's background writer.
@@ -135,6 +136,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let ran = match &outcome {
             Ok(_) => Ran::Ok,
             Err(failure) if super::worth_running_again(failure.code) => Ran::Failed,
+            Err(failure) if super::failed_for_now(failure.code, failure.status) => Ran::Spent,
             Err(_) => Ran::FailedForGood,
         };
         let settled = background.queue.borrow_mut().settle(batch, ran, self.now_ms());
@@ -147,8 +149,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                     Settled::GaveUp(attempts) => *attempts,
                     _ => background.queue.borrow().unwritten(&scope).map_or(0, |b| b.attempts),
                 };
-                let retrying = settled == Settled::Retrying;
-                BatchOutcome::Failed { scope, failure, attempts, retrying, messages: turns }
+                let (retrying, kept) = (settled == Settled::Retrying, settled == Settled::Held);
+                BatchOutcome::Failed { scope, failure, attempts, retrying, kept, messages: turns }
             }
         }
     }

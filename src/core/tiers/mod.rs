@@ -27,7 +27,7 @@ pub use journal::{day_of, journal_key, JournalDay, JournalRecord, JournalTurns};
 pub use options::{day, TierCall, TierOptions, DEFAULT_KEEP_LAST, DEFAULT_LOOKBACK_DAYS};
 pub use prompts::{DREAM_PROMPT, SUMMARY_PROMPT};
 pub use queue::{Batch, Queue, Ran, Settled};
-pub use retry::worth_running_again;
+pub use retry::{failed_for_now, worth_running_again};
 pub use settings::{BackgroundOptions, BackgroundSettings};
 
 use serde_json::Value;

@@ -24,12 +24,18 @@ pub struct Batch {
     pub attempts: u32,
 }
 
+/// `due_after` of a held batch: no timer runs it; the next flush (of any scope) or a reopen does.
+pub const HELD: i64 = i64::MAX;
+
 /// How a batch's run went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ran {
     Ok,
     /// It failed in a way running it again may fix.
     Failed,
+    /// A model or vector-store call failed for now (408, 429, 5xx, no answer) after spending its own retry
+    /// budget: running it again at once would start that budget over, so it waits for the next flush.
+    Spent,
     /// It failed in a way running it again would not fix: a request the model refused, or a model call that
     /// already spent the retry budget (one budget per call, not one per run).
     FailedForGood,
@@ -41,6 +47,8 @@ pub enum Settled {
     Done,
     /// It failed and will be tried again at the batch's `due_after`.
     Retrying,
+    /// It failed for now; its turns are kept for the next flush or reopen (no timer runs it).
+    Held,
     /// It failed this many times (`max_retries + 1`, or fewer after a failure for good); its turns were
     /// dropped.
     GaveUp(u32),
@@ -63,6 +71,9 @@ impl Queue {
     /// starts one. Returns the batch as it now is, to persist.
     pub fn push(&mut self, scope: &Scope, messages: Vec<Message>, now: i64) -> Batch {
         let debounced = now + i64::from(self.settings.debounce_ms);
+        for held in self.waiting.values_mut().filter(|batch| batch.due_after == HELD) {
+            held.due_after = debounced;
+        }
         let batch = self.waiting.entry(scope.key()).or_insert_with(|| Batch {
             scope: scope.clone(),
             messages: Vec::new(),
@@ -114,13 +125,15 @@ impl Queue {
         }
         let doubling = 1u64 << (batch.attempts - 1).min(20);
         let delay = (u64::from(self.settings.base_delay_ms) * doubling).min(u64::from(self.settings.max_delay_ms));
-        batch.due_after = now + delay as i64;
+        batch.due_after = if ran == Ran::Spent { HELD } else { now + delay as i64 };
         if let Some(newer) = self.waiting.remove(&key) {
+            // Turns flushed meanwhile: that flush is the next one, so a held batch goes with them.
             batch.messages.extend(newer.messages);
-            batch.due_after = batch.due_after.max(newer.due_after);
+            batch.due_after = if ran == Ran::Spent { newer.due_after } else { batch.due_after.max(newer.due_after) };
         }
+        let settled = if batch.due_after == HELD { Settled::Held } else { Settled::Retrying };
         self.waiting.insert(key, batch);
-        Settled::Retrying
+        settled
     }
 
     /// Every turn of `scope` not yet written — running, then waiting — as one batch: what to persist after a
@@ -139,14 +152,15 @@ impl Queue {
         }
     }
 
-    /// When the next waiting batch is due (`None` when none waits).
+    /// When the next waiting batch is due (`None` when none waits but held ones).
     pub fn next_due(&self) -> Option<i64> {
-        self.waiting.iter().filter(|(key, _)| !self.running.contains_key(*key)).map(|(_, b)| b.due_after).min()
+        let waiting = self.waiting.iter().filter(|(key, _)| !self.running.contains_key(*key));
+        waiting.map(|(_, b)| b.due_after).filter(|&due| due != HELD).min()
     }
 
-    /// True when nothing waits and nothing runs.
+    /// True when nothing runs and nothing waits but held batches (which wait for the next flush).
     pub fn is_idle(&self) -> bool {
-        self.waiting.is_empty() && self.running.is_empty()
+        self.running.is_empty() && self.waiting.values().all(|batch| batch.due_after == HELD)
     }
 
     /// Scopes running now.

@@ -83,3 +83,30 @@ fn a_batch_that_failed_for_good_is_given_up_at_once() {
     assert_eq!(queue.settle(batch, Ran::FailedForGood, 2_000), Settled::GaveUp(1));
     assert!(queue.is_idle() && queue.unwritten(&scope("u")).is_none());
 }
+
+#[test]
+fn a_batch_that_failed_for_now_is_held_until_the_next_flush_of_any_scope() {
+    let mut queue = Queue::new(settings());
+    queue.push(&scope("u"), turn("one"), 0);
+    let batch = queue.take_due(2_000).remove(0);
+    assert_eq!(queue.settle(batch, Ran::Spent, 2_000), Settled::Held);
+    assert!(queue.is_idle(), "nothing runs until the next flush");
+    assert_eq!(queue.next_due(), None, "no timer");
+    assert!(queue.take_due(1_000_000).is_empty());
+    assert_eq!(queue.unwritten(&scope("u")).unwrap().attempts, 1, "kept, its attempt counted");
+
+    queue.push(&scope("other"), turn("hi"), 3_000);
+    let due: Vec<_> = queue.take_due(5_000).into_iter().map(|b| (b.scope.user_id.clone().unwrap(), b)).collect();
+    let names: Vec<&str> = due.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, ["other", "u"], "another scope's flush takes the held batch along");
+    for (_, batch) in due {
+        let ran = if batch.scope == scope("u") { Ran::Spent } else { Ran::Ok };
+        queue.settle(batch, ran, 5_000);
+    }
+    assert_eq!(queue.unwritten(&scope("u")).unwrap().attempts, 2);
+    queue.push(&scope("u"), turn("last"), 6_000);
+    let batch = queue.take_due(8_000).remove(0);
+    assert_eq!(batch.messages.len(), 2);
+    assert_eq!(queue.settle(batch, Ran::Spent, 8_000), Settled::GaveUp(3), "within retry.maxRetries");
+    assert!(queue.is_idle() && queue.unwritten(&scope("u")).is_none());
+}

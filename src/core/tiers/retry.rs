@@ -12,7 +12,21 @@
 /// - the rest: yes. An LLM reply that did not parse (a model answers differently each time), an app's
 ///   callback or the Workers AI binding (no retry of their own), storage.
 pub fn worth_running_again(code: &str) -> bool {
-    !matches!(
+    !spent_or_refused(code)
+}
+
+/// True for a model or vector-store failure that is only for now (408, 429, 5xx, no answer, a timeout): its
+/// call spent its retry budget, and the next flush may go through.
+pub fn failed_for_now(code: &str, status: Option<u16>) -> bool {
+    match code {
+        "LLM_NETWORK" | "LLM_TIMEOUT" | "EMBEDDING_NETWORK" | "EMBEDDING_TIMEOUT" | "VECTOR_STORE_UNAVAILABLE" => true,
+        "LLM_HTTP" | "EMBEDDING_HTTP" => status.is_some_and(|s| matches!(s, 408 | 429) || s >= 500),
+        _ => false,
+    }
+}
+
+fn spent_or_refused(code: &str) -> bool {
+    matches!(
         code,
         "LLM_HTTP"
             | "LLM_NETWORK"

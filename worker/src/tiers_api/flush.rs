@@ -43,12 +43,12 @@ async fn write_behind(engine: Shared, background: Background) {
                 result.results.len(),
                 result.warnings.len()
             ),
-            BatchOutcome::Failed { scope, failure, attempts, retrying, .. } => console_error!(
+            BatchOutcome::Failed { scope, failure, attempts, retrying, kept, .. } => console_error!(
                 "memwasm flush: {}: {}: {} (attempt {attempts}; {})",
                 label(&scope),
                 failure.code,
                 failure.message,
-                if retrying { "kept for the next flush" } else { "given up, turns dropped" }
+                if retrying || kept { "kept for the next flush" } else { "given up, turns dropped" }
             ),
         }
     }

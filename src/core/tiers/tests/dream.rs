@@ -125,16 +125,27 @@ fn ten_flushes_make_one_add_and_a_failed_model_call_is_not_retried_twice() {
     assert_eq!(world.calls("record_facts"), 1, "one extraction for ten turns");
     assert!(block_on(engine.side_records(QUEUE)).unwrap().is_empty(), "nothing left to resume");
 
-    // A model call that failed after its own retries is not run again: one retry budget per call.
+    // A model call that failed for now after its own retries is not run again by a timer (one retry budget
+    // per call): its turns are held for the next flush, which takes them along.
     world.doubles.llm.fail_when(|request| request.reply.is_some_and(|r| r.name == "record_facts"));
-    flush(&engine, &background, "doomed");
+    flush(&engine, &background, "held over");
     world.advance(2_000);
     let batch = background.queue.borrow_mut().take_due(world.now.get()).remove(0);
     let outcome = block_on(engine.run_batch(&background, batch));
-    let gave_up = matches!(&outcome, BatchOutcome::Failed { retrying: false, attempts: 1, failure, .. } if failure.code == "LLM_HTTP" && failure.status == Some(500));
-    assert!(gave_up, "{outcome:?}");
-    assert!(background.queue.borrow().is_idle());
-    assert!(block_on(engine.side_records(QUEUE)).unwrap().is_empty(), "given up: nothing to resume");
+    let held = matches!(&outcome, BatchOutcome::Failed { retrying: false, kept: true, attempts: 1, failure, .. } if failure.code == "LLM_HTTP" && failure.status == Some(500));
+    assert!(held, "{outcome:?}");
+    assert!(background.queue.borrow().is_idle(), "nothing runs until the next flush");
+    assert_eq!(background.queue.borrow().next_due(), None, "no timer for a held batch");
+    assert_eq!(block_on(engine.side_records(QUEUE)).unwrap().len(), 1, "held: its turns stay persisted");
+    world.doubles.llm.fail_when(|_| false);
+    flush(&engine, &background, "and a new turn");
+    world.advance(2_000);
+    let batch = background.queue.borrow_mut().take_due(world.now.get()).remove(0);
+    let said: Vec<&str> = batch.messages.iter().map(|m| m.content.as_str()).collect();
+    assert!(said.iter().any(|m| m.contains("held over")) && said.iter().any(|m| m.contains("a new turn")), "{said:?}");
+    let outcome = block_on(engine.run_batch(&background, batch));
+    assert!(matches!(&outcome, BatchOutcome::Changed { .. }), "{outcome:?}");
+    assert!(block_on(engine.side_records(QUEUE)).unwrap().is_empty(), "written: nothing to resume");
 
     // A reply that could not be read is worth another run, up to `retry.maxRetries`.
     world.doubles.llm.fail_when(|_| false);
