@@ -2,6 +2,7 @@
 //! with `INVALID_INPUT` naming the limit; nothing is stored when one is exceeded.
 
 use super::error::{MemoryError, Result};
+use super::one_line::cuts_a_line;
 
 /// Most bytes (UTF-8) of one message's content in `add()`.
 pub const MAX_MESSAGE_BYTES: usize = 100 * 1024;
@@ -25,16 +26,11 @@ pub const MAX_VALUE_DEPTH: usize = 64;
 /// Most values (scalars, arrays and objects) in one argument an app passes in.
 pub const MAX_VALUE_NODES: usize = 1_000_000;
 
-/// True for a character no id or key may hold: a control character (Unicode general category Cc, U+0000–U+001F
-/// and U+007F–U+009F) or a line or paragraph separator (U+2028, U+2029). Ids end up in storage keys, logs,
-/// exports and prompts, where such characters cut lines or hide text.
-pub fn is_forbidden_in_id(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
-}
-
-/// `INVALID_INPUT` naming `name` when `id` holds a character no id may hold (see [`is_forbidden_in_id`]).
+/// `INVALID_INPUT` naming `name` when `id` holds a character no id or key may hold: one that cuts a line
+/// ([`cuts_a_line`]: control characters and line separators). Ids end up in storage keys, logs, exports and
+/// prompts, where such characters cut lines or hide text.
 pub fn check_id_chars(name: &str, id: &str) -> Result<()> {
-    match id.chars().find(|&c| is_forbidden_in_id(c)) {
+    match id.chars().find(|&c| cuts_a_line(c)) {
         Some(c) => Err(MemoryError::InvalidInput(format!(
             "{name} must not contain control characters or line separators (found U+{:04X})",
             c as u32

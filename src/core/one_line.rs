@@ -3,14 +3,15 @@
 //! caller stored must stay on its line and inside its field, so it can never start a line of its own.
 
 /// True for a character that may end a line somewhere (`\n`, `\r`, U+0085, U+2028, U+2029, vertical tab,
-/// form feed) or is another control character (tab, ESC, NUL, …): each becomes a space.
-fn breaks(c: char) -> bool {
+/// form feed) or is another control character (tab, ESC, NUL, …): Unicode's Cc and the two separators.
+/// Text shown on one line has each as a space; ids may not hold one (`limits::check_id_chars`).
+pub fn cuts_a_line(c: char) -> bool {
     c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
 /// `text` with line breaks and other control characters as spaces, the rest as it was (indentation kept).
 pub fn unbroken(text: &str) -> String {
-    text.chars().map(|c| if breaks(c) { ' ' } else { c }).collect()
+    text.chars().map(|c| if cuts_a_line(c) { ' ' } else { c }).collect()
 }
 
 /// `text` on one line: line breaks, control characters and runs of white space as single spaces, trimmed.

@@ -2,7 +2,7 @@
 //! agent segment (`/api/v1/memory//store`) names the agent `default`; segments are percent-decoded.
 
 use memwasm::core::kv::keys::decode;
-use memwasm::core::limits::is_forbidden_in_id;
+use memwasm::core::one_line::cuts_a_line;
 use worker::Method;
 
 use crate::error::ApiError;
@@ -43,7 +43,7 @@ pub fn agent_id(what: &str, text: &str) -> Result<String, ApiError> {
     if text.chars().count() > MAX_AGENT_CHARS {
         return Err(ApiError::invalid(format!("{what} must be at most {MAX_AGENT_CHARS} characters")));
     }
-    if text.trim().is_empty() || text.chars().any(is_forbidden_in_id) {
+    if text.trim().is_empty() || text.chars().any(cuts_a_line) {
         return Err(ApiError::invalid(format!(
             "{what} must not be blank or hold control characters or line separators"
         )));
