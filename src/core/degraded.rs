@@ -6,7 +6,7 @@
 //! dimension). A read with a vector side warns with `VECTORS_PENDING` while memories it ranks have no
 //! vector (their embedding failed or is still due): the vector ranking cannot find them.
 
-use super::error::{MemoryError, Result, UpstreamError};
+use super::error::{MemoryError, Result};
 use super::fusion::Method;
 use super::memory::MemoryEngine;
 use super::models::{Embedder, Llm};
@@ -18,10 +18,7 @@ use super::vector_store::VectorStore;
 /// True for an embedding failure that says the service is unavailable for now, not misconfigured.
 pub fn is_unavailable(error: &MemoryError) -> bool {
     match error {
-        MemoryError::Embedding(UpstreamError { status: None, .. }) => true,
-        MemoryError::Embedding(UpstreamError { status: Some(status), .. }) => {
-            matches!(status, 408 | 429) || *status >= 500
-        }
+        MemoryError::Embedding(error) => error.is_transient(),
         _ => false,
     }
 }
@@ -84,6 +81,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::error::UpstreamError;
 
     #[test]
     fn only_passing_failures_of_the_embedding_service_are_unavailability() {

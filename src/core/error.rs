@@ -20,6 +20,17 @@ impl UpstreamError {
     pub fn timeout(ms: u32) -> Self {
         Self { status: None, message: format!("no response within {ms} ms"), timed_out: true }
     }
+
+    /// True when the failure may pass by itself: no answer, a timeout, or a [`transient_status`].
+    pub fn is_transient(&self) -> bool {
+        self.status.is_none_or(transient_status)
+    }
+}
+
+/// 408 (request timeout), 429 (rate limited) and 5xx: statuses a model service may not answer next time
+/// (what the HTTP layer retries).
+pub fn transient_status(status: u16) -> bool {
+    matches!(status, 408 | 429) || status >= 500
 }
 
 impl std::fmt::Display for UpstreamError {

@@ -2,6 +2,8 @@
 //! spent by the HTTP layer within the call; running the batch again would start it over, so only failures
 //! nothing below retried are worth another run.
 
+use crate::core::error::transient_status;
+
 /// Whether running a batch again may help, by the code of its failure (an error's, or the cause of the
 /// warning that made its `add()` store nothing):
 /// - a model or vector-store request that failed (`*_HTTP`, `*_NETWORK`, `*_TIMEOUT`,
@@ -20,7 +22,7 @@ pub fn worth_running_again(code: &str) -> bool {
 pub fn failed_for_now(code: &str, status: Option<u16>) -> bool {
     match code {
         "LLM_NETWORK" | "LLM_TIMEOUT" | "EMBEDDING_NETWORK" | "EMBEDDING_TIMEOUT" | "VECTOR_STORE_UNAVAILABLE" => true,
-        "LLM_HTTP" | "EMBEDDING_HTTP" => status.is_some_and(|s| matches!(s, 408 | 429) || s >= 500),
+        "LLM_HTTP" | "EMBEDDING_HTTP" => status.is_some_and(transient_status),
         _ => false,
     }
 }
