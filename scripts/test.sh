@@ -5,8 +5,12 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
+started=$SECONDS
 bash scripts/setup.sh || { echo "setup failed"; echo "0 passed, 1 failed"; exit 1; }
+echo "=== set-up took $((SECONDS - started)) s"
+started=$SECONDS
 bash scripts/build-pkg.sh || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
+echo "=== package build took $((SECONDS - started)) s"
 
 passed=0
 failed=0
@@ -16,7 +20,9 @@ for suite in scripts/suites/*.sh; do
   if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then continue; fi
   echo "=== suite: $name"
   out=$(mktemp)
+  started=$SECONDS
   bash "$suite" 2>&1 | tee "$out"
+  echo "=== suite $name took $((SECONDS - started)) s"
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -1)
   [ -n "$line" ] || line="0 passed, 1 failed"
   p=${line%% passed*}; f=${line#*, }; f=${f%% failed*}
