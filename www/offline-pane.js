@@ -1,21 +1,23 @@
 // The offline provider's model block in the settings form: size, a download button with progress, and
 // whether semantic search is on. After a download the offline provider reopens with the local embedder.
-import { downloadModel, megabytes, probeModel } from "./offline-model.js";
+import { downloadModel, megabytes, missingPart, probeModel } from "./offline-model.js";
 import { saveSettings } from "./settings.js";
 import { showError } from "./status.js";
 
 const $ = (id) => document.getElementById(id);
 
 export async function wireOfflineModel(form, app) {
-  const [block, size, state, button, progress] =
-    ["offline-model", "offline-model-size", "offline-model-state", "offline-model-download", "offline-model-progress"].map($);
+  const [block, size, state, button, progress, missing] = ["offline-model", "offline-model-size", "offline-model-state",
+    "offline-model-download", "offline-model-progress", "offline-model-missing"].map($);
   let model = await probeModel();
   const update = () => {
-    block.hidden = form.elements.namedItem("provider").value !== "offline" || !model.available;
-    size.textContent = megabytes(model.bytes);
+    block.hidden = form.elements.namedItem("provider").value !== "offline";
+    size.textContent = model.available ? megabytes(model.bytes) : "not on this server";
+    missing.textContent = missingPart(model);
+    missing.hidden = !missing.textContent;
     const on = app.settings.semantic && model.cached;
     state.textContent = on ? "Ready: the offline provider searches by meaning." : model.cached ? "Downloaded." : "";
-    button.hidden = on;
+    button.hidden = on || !missing.hidden;
     button.textContent = model.cached ? "Use the model" : "Download the model";
   };
   form.elements.namedItem("provider").addEventListener("change", update);

@@ -23,30 +23,30 @@ const types = {
   ".webmanifest": "application/manifest+json",
 };
 
-const MODEL_DIR = process.env.MINILM_DIR ?? join(homedir(), ".cache/memwasm/minilm");
+const MODEL_DIR = () => process.env.MINILM_DIR ?? join(homedir(), ".cache/memwasm/minilm");
 const MODEL_PREFIX = "/www/models/all-MiniLM-L6-v2/";
 const MODEL_FILES = ["model.safetensors", "tokenizer.json"];
 
-/** `{available, bytes}`: whether the offline model's files are there, and their total size. */
-async function modelManifest() {
+/** `{available, bytes}`: whether the offline model's files are in `dir`, and their total size. */
+async function modelManifest(dir) {
   try {
-    const sizes = await Promise.all(MODEL_FILES.map(async (name) => (await stat(join(MODEL_DIR, name))).size));
+    const sizes = await Promise.all(MODEL_FILES.map(async (name) => (await stat(join(dir, name))).size));
     return { available: true, bytes: sizes.reduce((a, b) => a + b, 0) };
   } catch {
     return { available: false, bytes: 0 };
   }
 }
 
-/** Starts the server; resolves to `{url, close}`. */
-export async function serve({ port = 8080, host = "127.0.0.1" } = {}) {
+/** Starts the server; resolves to `{url, close}`. `modelDir` holds the offline model (default: MINILM_DIR). */
+export async function serve({ port = 8080, host = "127.0.0.1", modelDir = MODEL_DIR() } = {}) {
   const server = createServer(async (request, response) => {
     const path = decodeURIComponent(new URL(request.url, "http://x").pathname);
     if (path === "/www/models/available.json") {
       response.writeHead(200, { "content-type": types[".json"], "cache-control": "no-cache" });
-      return response.end(JSON.stringify(await modelManifest()));
+      return response.end(JSON.stringify(await modelManifest(modelDir)));
     }
     const model = path.startsWith(MODEL_PREFIX) && MODEL_FILES.includes(path.slice(MODEL_PREFIX.length));
-    let file = model ? join(MODEL_DIR, path.slice(MODEL_PREFIX.length)) : normalize(join(root, path));
+    let file = model ? join(modelDir, path.slice(MODEL_PREFIX.length)) : normalize(join(root, path));
     if (!model && !file.startsWith(root.endsWith(sep) ? root : root + sep)) {
       response.writeHead(403).end("forbidden");
       return;

@@ -17,6 +17,7 @@ const SENTENCES = {
   STORAGE_QUOTA: "The browser's storage quota is full; export and reset, or free space.",
   STORAGE_UNAVAILABLE: "This browser offers no IndexedDB here (private mode?); memories cannot be kept.",
   IMPORT: "The file could not be imported; nothing was changed.",
+  EMBEDDER_LOAD: "The on-device model could not be loaded (the detail names the file). On the server, run `bash scripts/build-local-embedder.sh` and `bash scripts/setup.sh minilm-weights`, then reload.",
 };
 
 /** `{code, sentence, detail}` for any thrown value. */
