@@ -55,27 +55,35 @@ impl MemoryType {
     }
 }
 
-/// Words that mark a preference (seed 004 §1.5: "I prefer", "I always", "I hate", "my favorite", …), in the
+/// Words that mark a preference on their own (the signals "I prefer", "I hate", "my favorite", …), in the
 /// first person and in the third person that extracted facts use ("User prefers …").
-const PREFERENCE_WORDS: &[&str] = &[
-    "prefer",
-    "prefers",
-    "preferred",
-    "preference",
-    "always",
-    "never",
-    "hate",
-    "hates",
-    "favorite",
-    "favourite",
-    "dislike",
-    "dislikes",
+const PREFERENCE_WORDS: &[&str] =
+    &["prefer", "prefers", "preferred", "preference", "hate", "hates", "favorite", "favourite", "dislike", "dislikes"];
+
+/// Words after which "always" or "never" marks a habit of the speaker ("I always …", "I'm never …",
+/// "User always …"); anywhere else ("It always rains", "Support never answered") they mark nothing.
+const HABIT_SUBJECTS: &[&str] = &["i", "i'm", "am", "user"];
+
+/// Past forms that make "I never …" an event rather than a habit ("I never got the email").
+const IRREGULAR_PAST: &[&str] = &[
+    "got", "had", "did", "was", "were", "saw", "heard", "went", "came", "made", "knew", "took", "told", "said",
+    "found", "thought", "gave", "sent", "paid", "left", "met", "read", "bought", "became", "forgot",
 ];
+
+/// True for "I always take …", "User never eats …": a subject, "always"/"never", then no past form.
+fn states_habit(words: &[&str]) -> bool {
+    words.windows(3).any(|w| {
+        let past = w[2].ends_with("ed") || IRREGULAR_PAST.contains(&w[2]);
+        HABIT_SUBJECTS.contains(&w[0]) && matches!(w[1], "always" | "never") && !past
+    })
+}
 
 /// True when `text` states a preference.
 pub fn is_preference(text: &str) -> bool {
     let lower = text.lowercased();
-    lower.split(|c: char| !c.is_alphanumeric() && c != '\'').any(|word| PREFERENCE_WORDS.contains(&word))
+    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric() && c != '\'').filter(|w| !w.is_empty()).collect();
+    words.iter().any(|word| PREFERENCE_WORDS.contains(word))
+        || states_habit(&words)
         || lower.contains("can't stand")
         || lower.contains("do not like")
         || lower.contains("don't like")
@@ -118,5 +126,26 @@ mod tests {
             assert_eq!(route_fact(text, None), MemoryType::Semantic, "{text}");
         }
         assert_eq!(route_fact("I prefer tea", Some(MemoryType::Episodic)), MemoryType::Episodic);
+    }
+
+    #[test]
+    fn always_and_never_alone_are_no_preference() {
+        for text in [
+            "I never received the invoice email.",
+            "I never got a reply",
+            "The build never finished",
+            "It always rains in Bergen",
+            "Support never answered the ticket",
+        ] {
+            assert_eq!(route_fact(text, None), MemoryType::Semantic, "{text}");
+        }
+        for text in [
+            "I always take the stairs",
+            "User always replies in French",
+            "I'm always up by six",
+            "User never eats meat",
+        ] {
+            assert_eq!(route_fact(text, None), MemoryType::Procedural, "{text}");
+        }
     }
 }
