@@ -264,7 +264,7 @@ impl ReadOptions {
                 self.current_time.as_deref(),
                 call == ReadCall::DeleteAll || self.include_compressed.unwrap_or(false),
             )?,
-            radius: form::radius(self.radius, self.method)?,
+            radius: form::radius(self.radius)?,
             importance_floor: None,
             show_expired: self.show_expired.unwrap_or(false),
         })

@@ -107,6 +107,14 @@ describe("search of conversation memories", () => {
     assert.equal(hybrid.results.length, 4, "the four keyword hits");
   });
 
+  test("radius with method keyword is accepted and changes nothing (keywords have no cosine)", T, async () => {
+    const { mem } = await fiveDays();
+    const plain = await mem.search("coffee", { groupId: "g1", method: "keyword" });
+    const withRadius = await mem.search("coffee", { groupId: "g1", method: "keyword", radius: 0.9 });
+    assert.ok(plain.results.length > 0);
+    assert.deepEqual(withRadius.results.map((m) => [m.id, m.score]), plain.results.map((m) => [m.id, m.score]));
+  });
+
   test("topK is at most 100 with groupId (the seed's cap), unlimited without", T, async () => {
     const { mem } = await fiveDays();
     assert.equal((await mem.search("coffee", { groupId: "g1", topK: 100 })).results.length, 8);
@@ -133,7 +141,6 @@ describe("bad options reject with a code, read nothing and call no model", () =>
       [() => mem.search("coffee", { groupId: "g1", topK: 101 }), "INVALID_INPUT"],
       [() => mem.search("coffee", { groupId: "g1", radius: 1.5 }), "INVALID_INPUT"],
       [() => mem.search("coffee", { groupId: "g1", radius: -0.1 }), "INVALID_INPUT"],
-      [() => mem.search("coffee", { groupId: "g1", radius: 0.5, method: "keyword" }), "INVALID_INPUT"],
       [() => mem.search("coffee", { groupId: "g1", currentTime: "tomorrow" }), "INVALID_INPUT"],
       [() => mem.search("coffee", { groupId: "g1", startTime: "2025-01-15T10:00:00" }), "INVALID_INPUT"],
       [() => mem.search("coffee", { groupId: "g1", memoryTypes: ["profile"] }), "INVALID_INPUT"],

@@ -109,6 +109,9 @@ test("search by vector, hybrid, rrf (with a radius) and agentic", T, async () =>
     assert.equal(hits(found)[0][1], EPISODES[0], method);
     assert.equal(found.metadata.retrieve_method, method);
   }
+  // The API's own example sends radius with keyword search: accepted, and the keyword ranking is unchanged.
+  const keyword = { query: "espresso beans coffee corner", group_id: "apollo", retrieve_method: "keyword" };
+  assert.deepEqual(hits(await get(SEARCH, { ...keyword, radius: 0.9 })), hits(await get(SEARCH, keyword)));
   server.script({ kind: "chat", match: [JUDGE], reply: { sufficient: true, reasoning: "found", missing_information: [] }, times: 1 });
   const agentic = await get(SEARCH, { query: "espresso beans", group_id: "apollo", retrieve_method: "agentic" });
   assert.equal(hits(agentic)[0][1], EPISODES[0]);
@@ -140,7 +143,6 @@ test("bad fetch and search parameters are INVALID_PARAMETER", T, async () => {
     { query: "x", group_id: "apollo", memory_types: "profile" },
     { query: "x", group_id: "apollo", top_k: 101 },
     { query: "x", group_id: "apollo", retrieve_method: "bm25" },
-    { query: "x", group_id: "apollo", retrieve_method: "keyword", radius: 0.5 },
     { query: "x", group_id: "apollo", radius: 2, retrieve_method: "vector" },
     { query: "x", group_id: "apollo", include_metadata: "yes" },
     { group_id: "apollo", current_time: "2025-01-16T00:00:00Z" },

@@ -119,14 +119,12 @@ pub fn memory_types(
     }
 }
 
-/// `radius`: a cosine in [0, 1], for a ranking with a vector side (not `method: "keyword"`).
-pub fn radius(radius: Option<f64>, method: Option<Method>) -> Result<Option<f64>> {
+/// `radius`: a cosine in [0, 1], the floor of the vector ranking. With `method: "keyword"`, which has no
+/// vector ranking, it is accepted and changes nothing.
+pub fn radius(radius: Option<f64>) -> Result<Option<f64>> {
     let Some(radius) = radius else { return Ok(None) };
     if !(radius.is_finite() && (0.0..=1.0).contains(&radius)) {
         return Err(invalid(format!("radius must be a cosine similarity between 0 and 1, got {radius}")));
-    }
-    if method == Some(Method::Keyword) {
-        return Err(invalid("radius applies to vector rankings; method \"keyword\" has none".into()));
     }
     Ok(Some(radius))
 }

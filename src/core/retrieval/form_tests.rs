@@ -70,7 +70,8 @@ fn radius_method_and_times_are_checked() {
     for radius in [json!(1.5), json!(-0.1)] {
         assert_eq!(code(json!({"userId": "u", "radius": radius}), ReadCall::Search), "INVALID_INPUT");
     }
-    assert_eq!(code(json!({"userId": "u", "radius": 0.5, "method": "keyword"}), ReadCall::Search), "INVALID_INPUT");
+    let keyword = check(json!({"userId": "u", "radius": 0.5, "method": "keyword"}), ReadCall::Search).unwrap();
+    assert_eq!(keyword.radius, Some(0.5), "accepted with keyword; the keyword ranking has no cosine to floor");
     assert_eq!(code(json!({"userId": "u", "radius": 0.5}), ReadCall::GetAll), "INVALID_INPUT");
     assert_eq!(
         check(json!({"userId": "u", "method": "agentic"}), ReadCall::Search).unwrap().method,
