@@ -70,6 +70,7 @@ impl ReadCall {
                 "memoryType",
                 "startTime",
                 "endTime",
+                "currentTime",
                 "includeCompressed",
                 "showExpired",
             ],

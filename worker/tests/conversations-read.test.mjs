@@ -56,6 +56,10 @@ test("fetch pages one memory type of a group, oldest first", T, async () => {
   assert.deepEqual((await get(BASE, { group_id: "apollo", memory_type: "event_log" })).memories, []);
   assert.deepEqual((await get(BASE, { group_id: "__all__", user_id: "nobody" })).memories, []);
   assert.equal((await get(BASE, { group_id: "apollo", include_compressed: true })).total_count, 3);
+  // Memories keep no version numbers: a well-formed version_range keeps every memory.
+  assert.deepEqual((await get(BASE, { group_id: "apollo", version_range: "[1,2]" })).memories, all.memories);
+  const ranged = okResult(await getWithBody(worker, BASE, { group_id: "apollo", version_range: [0, 3] }, ACME));
+  assert.deepEqual(ranged.memories, all.memories);
 });
 
 test("fetch narrows to a time range (start_time / end_time, a time without a zone read as UTC)", T, async () => {
@@ -98,6 +102,9 @@ test("search: top_k and has_more, the time range, foresight at current_time, no 
   assert.equal(hits(okResult(await call("POST", SEARCH, { body: now }))).length, 2);
   const later = okResult(await call("POST", SEARCH, { body: { ...now, current_time: "2025-01-16T00:00:00Z" } }));
   assert.deepEqual(hits(later), [["foresight", "The sprint demo happens on Friday"]]);
+  // No query, current_time: the newest foresight that has not ended (a filter, no ranking).
+  const current = await get(SEARCH, { group_id: "apollo", memory_types: "foresight", current_time: "2025-01-16T00:00:00Z" });
+  assert.deepEqual(hits(current), [["foresight", "The sprint demo happens on Friday"]]);
   const newest = await get(SEARCH, { group_id: "apollo", top_k: 2 });
   assert.deepEqual(hits(newest).map(([, text]) => text), [EPISODES[2], EPISODES[1]]);
   assert.equal(newest.has_more, true);
@@ -130,7 +137,8 @@ test("bad fetch and search parameters are INVALID_PARAMETER", T, async () => {
     { group_id: "apollo", limit: 0 },
     { group_id: "apollo", limit: "many" },
     { group_id: "apollo", memory_type: "semantic" },
-    { group_id: "apollo", version_range: "[1,2]" },
+    { group_id: "apollo", version_range: "[2,1]" },
+    { group_id: "apollo", version_range: "latest" },
     { group_id: "apollo", include_compressed: "maybe" },
     { group_id: "apollo", colour: "red" },
     { group_id: "apollo", start_time: "yesterday" },
@@ -145,7 +153,6 @@ test("bad fetch and search parameters are INVALID_PARAMETER", T, async () => {
     { query: "x", group_id: "apollo", retrieve_method: "bm25" },
     { query: "x", group_id: "apollo", radius: 2, retrieve_method: "vector" },
     { query: "x", group_id: "apollo", include_metadata: "yes" },
-    { group_id: "apollo", current_time: "2025-01-16T00:00:00Z" },
   ]) {
     assertFailed(await call("GET", SEARCH + query(params)), 400, "INVALID_PARAMETER", SEARCH);
   }

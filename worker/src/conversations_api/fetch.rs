@@ -11,7 +11,7 @@ use worker::Response;
 
 use super::envelope::{ok, Failure};
 use super::items::MemoryOut;
-use super::params::{carry, carry_time, count, gather, id_filter, seed_name, seed_type, Kinds};
+use super::params::{carry, carry_time, count, gather, id_filter, seed_name, seed_type, version_range, Kinds};
 
 /// Default page size.
 pub const DEFAULT_LIMIT: usize = 40;
@@ -65,9 +65,8 @@ pub fn read_options(options: Map<String, Value>) -> Result<ReadOptions, Failure>
 /// `GET /api/v1/memories?user_id=…&group_id=…&memory_type=episodic_memory&limit=40&offset=0&start_time=…`.
 pub async fn fetch(engine: &Engine, pairs: HashMap<String, String>, body: &[u8]) -> Result<Response, Failure> {
     let fields = gather(pairs, body, &KINDS, ALLOWED)?;
-    if fields.get("version_range").is_some_and(|v| !v.is_null()) {
-        return Err(Failure::invalid("version_range is not supported: memories here carry no versions"));
-    }
+    // Memories here keep no version numbers: a well-formed range is accepted and keeps every memory.
+    version_range(&fields)?;
     let mut options = Map::new();
     let who = owners(&fields, &mut options)?;
     let kind = match fields.get("memory_type").filter(|v| !v.is_null()) {

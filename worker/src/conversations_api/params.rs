@@ -90,6 +90,28 @@ pub fn gather(
     Ok(fields)
 }
 
+/// `version_range`: `[start, end]`, whole numbers with start ≤ end, as a JSON array or the query string's
+/// `[1,2]` / `1,2`; absent or null is fine.
+pub fn version_range(fields: &Map<String, Value>) -> Result<Option<(u64, u64)>, Failure> {
+    let bad = |got: &dyn std::fmt::Display| Failure::invalid(format!("version_range must be [start, end], whole numbers with start ≤ end, got {got}"));
+    let pair: Vec<Value> = match fields.get("version_range") {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::Array(items)) => items.clone(),
+        Some(Value::String(text)) => {
+            let inner = text.trim().trim_start_matches('[').trim_end_matches(']');
+            inner.split(',').map(|part| part.trim().parse::<u64>().map(Value::from).unwrap_or(Value::Null)).collect()
+        }
+        Some(other) => return Err(bad(other)),
+    };
+    match pair.as_slice() {
+        [start, end] => match (start.as_u64(), end.as_u64()) {
+            (Some(start), Some(end)) if start <= end => Ok(Some((start, end))),
+            _ => Err(bad(&Value::Array(pair.clone()))),
+        },
+        _ => Err(bad(&Value::Array(pair.clone()))),
+    }
+}
+
 /// A string parameter; `None` when absent, null, blank or `"__all__"`.
 pub fn id_filter(fields: &Map<String, Value>, name: &str) -> Result<Option<String>, Failure> {
     match fields.get(name) {

@@ -138,10 +138,9 @@ pub async fn search(engine: &Engine, pairs: HashMap<String, String>, body: &[u8]
     let method = id_filter(&fields, "retrieve_method")?.unwrap_or_else(|| "keyword".to_owned());
     let (mut queries, mut warnings) = (None, Vec::new());
     let mut hits = if query.is_empty() {
-        // No query: the newest memories of the types asked for (the ranking options do not apply).
-        if ["radius", "current_time"].iter().any(|name| fields.get(*name).is_some_and(|v| !v.is_null())) {
-            return Err(Failure::invalid("radius and current_time apply to a search with a query"));
-        }
+        // No query: the newest memories of the types asked for. `current_time` still drops foresight that
+        // has ended; `radius` has no ranking to floor and changes nothing.
+        carry_time(&fields, "current_time", &mut options)?;
         let read = read_options(options)?.check(ReadCall::GetAll)?;
         let total = engine.get_all(&read).await?.total_count;
         let newest = Read { offset: total.saturating_sub(read.limit), ..read };
