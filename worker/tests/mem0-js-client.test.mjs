@@ -90,6 +90,7 @@ test("add → get → search → update → history → delete, as the platform 
 
   assert.deepEqual(await client.delete(id), { message: "Memory deleted successfully!" });
   await assert.rejects(client.get(id), MemoryNotFoundError);
+  await assert.rejects(client.get("not-a-memory-id"), ValidationError, "a malformed id is the client's ValidationError, as on the platform");
   assert.deepEqual((await client.history(id)).map((h) => h.event), ["ADD", "UPDATE", "DELETE"]);
 });
 

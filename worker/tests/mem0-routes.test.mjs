@@ -100,6 +100,17 @@ test("unknown ids are 404 {detail}: memories, events, exports, feedback targets"
   assertDetail(await call("POST", "/mem0/v1/feedback/", { body: { memory_id: unknown } }), 404, /Memory not found/);
 });
 
+test("ids that are no memory id at all are 400 {detail}, as on mem0's platform (its clients raise ValidationError)", T, async () => {
+  for (const bad of ["not-a-uuid", "12345", "00000000-0000-4000-8000-00000000000g"]) {
+    assertDetail(await call("GET", `/mem0/v1/memories/${bad}/`), 400, /not a valid memory id/);
+    assertDetail(await call("GET", `/mem0/v1/memories/${bad}/history/`), 400, /not a valid memory id/);
+    assertDetail(await call("DELETE", `/mem0/v1/memories/${bad}/`), 400, /not a valid memory id/);
+    assertDetail(await call("PUT", `/mem0/v1/memories/${bad}/`, { body: { text: "x" } }), 400, /not a valid memory id/);
+    assertDetail(await call("POST", "/mem0/v1/feedback/", { body: { memory_id: bad } }), 400, /not a valid memory id/);
+    assertDetail(await call("DELETE", "/mem0/v1/batch/", { body: { memories: [{ memory_id: bad }] } }), 400, /not a valid memory id/);
+  }
+});
+
 test("the v1 and v2 variants: add and list with top-level ids, search by v2 and v1", T, async () => {
   const added = await call("POST", "/mem0/v1/memories/", {
     body: { messages: [{ role: "user", content: "Variant memory" }], user_id: "variant", infer: false },

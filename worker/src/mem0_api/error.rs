@@ -48,8 +48,12 @@ impl Mem0Error {
         Self::new(400, detail)
     }
 
-    /// 404 for a memory id this tenant does not have.
+    /// 404 for a well-formed memory id this tenant does not have; 400 for one that is no memory id at all
+    /// (not a UUID), as mem0's platform answers (its clients raise `ValidationError`).
     pub fn memory_not_found(id: &str) -> Self {
+        if !is_uuid(id) {
+            return Self::invalid(format!("'{id}' is not a valid memory id: memory ids are UUIDs"));
+        }
         Self::new(404, format!("Memory not found! (no memory {id})"))
     }
 
@@ -74,6 +78,12 @@ impl Mem0Error {
         }
         Ok(response)
     }
+}
+
+/// True for a UUID in its 36-character form (`8-4-4-4-12` hexadecimal digits), the shape of every memory id.
+fn is_uuid(id: &str) -> bool {
+    id.len() == 36
+        && id.char_indices().all(|(at, c)| if matches!(at, 8 | 13 | 18 | 23) { c == '-' } else { c.is_ascii_hexdigit() })
 }
 
 impl From<ApiError> for Mem0Error {
