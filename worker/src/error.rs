@@ -70,7 +70,7 @@ impl From<MemoryError> for ApiError {
             | MemoryError::EmbeddingCallback(_) => 502,
             _ => 500,
         };
-        Self::new(status, error.code(), error.to_string())
+        Self::new(status, error.code(), crate::wire_names::with_wire_names(&error.to_string()))
     }
 }
 

@@ -38,6 +38,7 @@ mod sweep;
 mod tiers_api;
 mod v1;
 mod wire;
+mod wire_names;
 
 use std::collections::HashMap;
 use std::future::Future;

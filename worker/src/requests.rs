@@ -48,7 +48,7 @@ pub fn shaped<T: DeserializeOwned>(what: &str, value: Value) -> Result<T, ApiErr
     if let Some(key) = value.as_object().and_then(|fields| fields.keys().find(|k| k.chars().any(char::is_uppercase))) {
         return Err(invalid(format!("{what}: unknown field `{key}` (the REST API's fields are snake_case)")));
     }
-    serde_json::from_value(value).map_err(|e| invalid(format!("{what}: {e}")))
+    serde_json::from_value(value).map_err(|e| invalid(crate::wire_names::with_wire_names(&format!("{what}: {e}"))))
 }
 
 /// Reads a JSON body as `T`.

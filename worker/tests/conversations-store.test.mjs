@@ -113,7 +113,12 @@ test("bad messages are the seed's INVALID_PARAMETER envelope and change nothing"
   for (const body of bad) {
     const failed = assertFailed(await call("POST", BASE, { body }), 400, "INVALID_PARAMETER", BASE);
     assert.ok(!("result" in failed));
+    // The message names the field as this route takes it (message_id), never the library's messageId.
+    assert.doesNotMatch(failed.message, /\b(messageId|createTime|groupId|senderName)\b/, failed.message);
   }
+  const named = async (body) => assertFailed(await call("POST", BASE, { body }), 400, "INVALID_PARAMETER").message;
+  assert.match(await named({ ...good, message_id: "  " }), /\bmessage_id\b/);
+  assert.match(await named({ ...good, create_time: "2025-03-05T08:00:00" }), /\bcreate_time\b/);
   assertFailed(await call("POST", BASE, { raw: "{not json", headers: { "content-type": "application/json" } }), 400, "INVALID_PARAMETER");
   assertFailed(await call("POST", BASE, { body: [good] }), 400, "INVALID_PARAMETER");
   // Nothing was buffered: the good message is new.
