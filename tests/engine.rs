@@ -125,3 +125,26 @@ fn exact_duplicates_skip_the_model_entirely() {
     assert_eq!(doubles.llm.calls().len(), calls + 1, "extraction only, no decision call");
     assert_eq!(doubles.embedder.requests(), requests, "no embedding request");
 }
+
+/// The id under which the decision prompt lists the memory `text`.
+fn listed_id(user: &str, text: &str) -> Value {
+    let line = user.split("Existing memories:\n").nth(1).and_then(|rest| rest.lines().next()).unwrap_or("[]");
+    let shown: Vec<Value> = serde_json::from_str(line).unwrap_or_default();
+    shown.into_iter().find(|m| m["text"] == text).map(|m| m["id"].clone()).unwrap_or(Value::Null)
+}
+
+#[test]
+fn one_event_per_memory_when_a_duplicate_fact_and_an_update_meet() {
+    let (engine, doubles) = engine(json!({"facts": ["User likes tea"]}));
+    let first = block_on(engine.add(&json!("x"), &scope("alice"))).unwrap();
+    let tea = first.results[0].id.clone();
+    // The second add repeats the stored fact verbatim (a NONE) and brings one that updates that same memory.
+    script(&doubles.llm, json!({"facts": ["User likes tea", "User likes green tea"]}), |user| {
+        json!({"memory": [{"event": "UPDATE", "id": listed_id(user, "User likes tea"), "text": "User likes green tea",
+            "old_memory": "User likes tea"}]})
+    });
+    let second = block_on(engine.add(&json!("y"), &scope("alice"))).unwrap();
+    let about_tea: Vec<EventKind> = second.results.iter().filter(|e| e.id == tea).map(|e| e.event).collect();
+    assert_eq!(about_tea, vec![EventKind::Update], "one event for the memory: {:?}", second.results);
+    assert_eq!(second.results.len(), 1);
+}

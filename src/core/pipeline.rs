@@ -252,10 +252,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             }
             let live = |item: &MemoryItem| scope.contains(&item.scope) && item.lifecycle.is_live(&now);
             match index.find_by_hash(&content_hash(&text), &live) {
-                Some(existing) if !result.results.iter().any(|e| e.id == existing.item.id) => {
-                    result.results.push(event(EventKind::None, &existing.item, None, None));
-                }
-                Some(_) => {}
+                Some(existing) => result.record(event(EventKind::None, &existing.item, None, None)),
                 None => fresh.push(text),
             }
         }
@@ -342,16 +339,16 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                     target.embedding = vector.clone();
                     let record = self.record(&target.item, EventKind::Update, Some(old.clone()), Some(text.clone()));
                     changes.history.push(record);
-                    result.results.push(event(EventKind::Update, &target.item, Some(old), Some(text)));
+                    result.record(event(EventKind::Update, &target.item, Some(old), Some(text)));
                     changes.upserts.push(target);
                 }
                 Op::Delete { target } => {
                     let old = target.item.memory.clone();
                     changes.history.push(self.record(&target.item, EventKind::Delete, Some(old.clone()), None));
-                    result.results.push(event(EventKind::Delete, &target.item, Some(old), None));
+                    result.record(event(EventKind::Delete, &target.item, Some(old), None));
                     changes.deletes.push(target.item.id);
                 }
-                Op::Keep { target } => result.results.push(event(EventKind::None, &target.item, None, None)),
+                Op::Keep { target } => result.record(event(EventKind::None, &target.item, None, None)),
             }
         }
         changes

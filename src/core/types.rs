@@ -90,6 +90,18 @@ pub struct AddResult {
     pub warnings: Vec<AddWarning>,
 }
 
+impl AddResult {
+    /// Records `event`, keeping one event per memory: a change (ADD, UPDATE, DELETE) replaces a NONE of the
+    /// same memory, and a NONE for a memory that already has an event is dropped.
+    pub fn record(&mut self, event: MemoryEvent) {
+        match self.results.iter_mut().find(|seen| seen.id == event.id) {
+            None => self.results.push(event),
+            Some(_) if event.event == EventKind::None => {}
+            Some(seen) => *seen = event,
+        }
+    }
+}
+
 /// One entry of a memory's audit trail.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

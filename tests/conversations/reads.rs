@@ -127,9 +127,14 @@ fn search_takes_a_time_range_a_radius_and_a_current_time() {
     // In a hybrid search the keyword side still counts.
     let hybrid = rig.search("coffee", json!({"groupId": "g1", "method": "hybrid", "radius": 1.0})).unwrap();
     assert_eq!(hybrid.results.len(), 4);
+    // With keyword search there is no cosine to floor: radius is accepted and changes nothing.
+    let keyword = |options: Value| rig.search("coffee", options).unwrap().results.len();
+    assert_eq!(
+        keyword(json!({"groupId": "g1", "radius": 0.5, "method": "keyword"})),
+        keyword(json!({"groupId": "g1", "method": "keyword"}))
+    );
     let bad = [
         json!({"groupId": "g1", "radius": 1.5}),
-        json!({"groupId": "g1", "radius": 0.5, "method": "keyword"}),
         json!({"groupId": "g1", "topK": 101}),
         json!({"groupId": "g1", "memoryTypes": ["profile"]}),
         json!({"groupId": "g1", "startTime": "yesterday"}),
