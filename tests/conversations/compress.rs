@@ -143,3 +143,28 @@ fn one_compress_is_one_commit_and_bad_calls_change_nothing() {
     assert_eq!(block_on(engine.compress(&options)).unwrap_err().code(), "INVALID_INPUT", "no LLM to summarise with");
     let _ = MemoryType::Semantic;
 }
+
+#[test]
+fn deleting_a_summary_shows_its_originals_again() {
+    for soft in [false, true] {
+        let (rig, _) = five_sessions();
+        let outcome = compress(&rig, json!({"groupId": "g1", "threshold": 4})).unwrap();
+        let (summary, originals) = (&outcome.compressed[0].summary_id, &outcome.compressed[0].memory_ids);
+        assert!(!texts(&rig, json!({"groupId": "g1"})).contains(&"Chat about topic 0".to_owned()));
+        block_on(rig.engine.delete(summary, soft)).unwrap();
+        let shown = texts(&rig, json!({"groupId": "g1"}));
+        assert!(shown.contains(&"Chat about topic 0".to_owned()), "soft {soft}: {shown:?}");
+        assert!(!shown.contains(&"Chat about topic 1".to_owned()), "the other summary still covers its session");
+        let found = rig.search("topic 0", json!({"groupId": "g1", "method": "keyword"})).unwrap().results;
+        assert!(found.iter().any(|m| m.memory == "Chat about topic 0"), "soft {soft}: search finds it");
+        let history = block_on(rig.engine.history(&originals[0])).unwrap();
+        let events: Vec<EventKind> = history.iter().map(|h| h.event).collect();
+        assert_eq!(events, [EventKind::Add, EventKind::Update, EventKind::Update], "the mark and its removal");
+        // The uncovered session counts as uncompressed again.
+        let reopened = rig.reopen();
+        let all = block_on(
+            reopened.get_all(&read_options(json!({"groupId": "g1"})).unwrap().check(ReadCall::GetAll).unwrap()),
+        );
+        assert!(all.unwrap().results.iter().any(|m| m.memory == "Chat about topic 0"), "soft {soft}: after reopening");
+    }
+}

@@ -28,6 +28,7 @@ mod profile_stage;
 pub mod prompts;
 pub mod reply;
 pub mod sessions;
+mod uncover;
 
 pub use boundary::{BoundaryOptions, BoundarySettings, Cause};
 pub use compress::parse_summary;
