@@ -169,7 +169,16 @@ fn with_lifecycle() -> Engine {
     block_on(engine.delete(&chess, true)).unwrap();
     block_on(engine.search("walked dog", &Read::of(user("alice"), DEFAULT_LIMIT))).unwrap();
     now.set(START + 86_400_000);
-    block_on(engine.decay(&user("alice"), DecayPlan { half_life_days: 30.0, forget_below: 0.0 })).unwrap();
+    block_on(engine.decay(
+        &user("alice"),
+        DecayPlan {
+            half_life_days: 30.0,
+            forget_below: 0.0,
+            memory_types: MemoryType::ALL.to_vec(),
+            keyed_only: false,
+        },
+    ))
+    .unwrap();
     engine
 }
 

@@ -281,12 +281,15 @@ export interface ShareOptions {
   pattern: string;
 }
 
-/** `decay(options)`. Without a scope, every memory held decays. */
+/** `decay(options)`. Without a scope, every memory held (of the types that decay) decays. */
 export interface DecayOptions extends Scope {
   /** Days for importance to halve. A positive number; default 30. */
   halfLifeDays?: number;
   /** Memories whose importance ends below this are deleted. In [0, 1]; default 0.2. */
   forgetBelow?: number;
+  /** The types that decay; default `["semantic", "procedural", "working"]`. Conversation memories
+   * (`episodic`, `profile`, `foresight`, `event_log`) decay only when named here. */
+  memoryTypes?: MemoryType[];
 }
 
 /** What `decay()` did. */

@@ -10,7 +10,9 @@ use serde_json::json;
 use crate::rig::{user_scope, Rig, DAY};
 
 fn decay(rig: &Rig, half_life_days: f64, forget_below: f64) -> (usize, usize) {
-    let plan = DecayOptions { half_life_days: Some(half_life_days), forget_below: Some(forget_below) }.plan().unwrap();
+    let options =
+        DecayOptions { half_life_days: Some(half_life_days), forget_below: Some(forget_below), ..Default::default() };
+    let plan = options.plan().unwrap();
     let outcome = block_on(rig.engine.decay(&user_scope("u"), plan)).unwrap();
     (outcome.decayed, outcome.forgotten)
 }
@@ -99,4 +101,27 @@ fn a_refused_write_over_the_limit_trims_nothing() {
     assert_eq!(rig.texts("u"), ["first", "second"], "the trim was part of the refused write");
     assert_eq!(rig.events(&first), [EventKind::Add]);
     assert_eq!(rig.storage.memories().len(), 2);
+}
+
+#[test]
+fn decay_spares_conversation_memories_unless_asked_for_them() {
+    let rig = Rig::new(LifecycleSettings::default());
+    let kinds = ["semantic", "procedural", "working", "episodic", "profile", "foresight", "event_log"];
+    let ids: Vec<String> = kinds
+        .iter()
+        .map(|kind| rig.add("u", &format!("a {kind} memory"), json!({"importance": 0.3, "memoryType": kind})))
+        .collect();
+    rig.wait(60 * DAY);
+    assert_eq!(decay(&rig, 30.0, 0.2), (0, 3), "semantic, procedural and working decay by default");
+    for (kind, id) in kinds.iter().zip(&ids) {
+        let kept = block_on(rig.engine.get(id)).unwrap().is_some();
+        assert_eq!(kept, !["semantic", "procedural", "working"].contains(kind), "{kind}");
+    }
+    // A decay that names them takes them too.
+    let plan = serde_json::from_value::<DecayOptions>(json!({"memoryTypes": ["episodic", "profile"]}))
+        .unwrap()
+        .plan()
+        .unwrap();
+    assert_eq!(block_on(rig.engine.decay(&user_scope("u"), plan)).unwrap().forgotten, 2);
+    assert!(block_on(rig.engine.get(&ids[5])).unwrap().is_some(), "foresight was not named");
 }

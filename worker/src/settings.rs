@@ -112,6 +112,7 @@ pub fn decay_defaults(env: &Env) -> Result<DecayOptions, ApiError> {
     Ok(DecayOptions {
         half_life_days: decimal(env, "DECAY_HALF_LIFE_DAYS")?,
         forget_below: decimal(env, "DECAY_FORGET_BELOW")?,
+        memory_types: None,
     })
 }
 

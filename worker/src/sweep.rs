@@ -1,10 +1,12 @@
-//! Forgetting over a whole tenant: purge what expired, then decay importance and delete what falls below
-//! the threshold. Both `POST /api/v1/memory/decay` and the Cron Trigger run it.
+//! Forgetting over a whole tenant: purge what expired, then decay the importance of the agent key/value
+//! entries and delete those that fall below the threshold. Other memories (`/v1/memories/` facts,
+//! conversation memories) are never decayed by a sweep: their callers did not ask for it. Both
+//! `POST /api/v1/memory/decay` and the Cron Trigger run it.
 //!
 //! The empty scope means "every memory of the tenant": KV storage loads it by listing every scope marker
 //! under `t/<tenant>/scope/` (following cursors), then reading the memories in bulk.
 
-use memwasm::core::lifecycle::decay::DecayOptions;
+use memwasm::core::lifecycle::decay::{DecayOptions, DecayPlan};
 use memwasm::core::scope::Scope;
 use memwasm::platform::compose::Engine;
 use serde::Serialize;
@@ -22,9 +24,9 @@ pub struct Swept {
     pub forgotten: usize,
 }
 
-/// Purges and decays every memory `engine` (one tenant's) holds.
+/// Purges the expired memories of `engine` (one tenant's) and decays its key/value entries.
 pub async fn sweep(engine: &Engine, options: DecayOptions) -> Result<Swept, ApiError> {
-    let plan = options.plan()?;
+    let plan = DecayPlan { keyed_only: true, ..options.plan()? };
     let everything = Scope::default();
     let purged = engine.purge_expired(&everything).await?;
     let outcome = engine.decay(&everything, plan).await?;

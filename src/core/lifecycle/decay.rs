@@ -1,9 +1,11 @@
 //! Importance decay (seed 003 "Trigger Importance Decay"): each unpinned memory's importance falls by half
 //! every `halfLifeDays` since it was last accessed (or written), and memories that fall below
-//! `forgetBelow` are forgotten.
+//! `forgetBelow` are forgotten. Conversation memories (episodes, profiles, foresight, event logs) decay only
+//! when a call names their types in `memoryTypes`.
 
 use serde::Deserialize;
 
+use super::MemoryType;
 use crate::core::error::{MemoryError, Result};
 
 /// Default half-life, in days.
@@ -20,19 +22,47 @@ pub fn decayed(importance: f64, elapsed_ms: i64, half_life_days: f64) -> f64 {
     super::importance::round4(importance * 0.5f64.powf(days / half_life_days))
 }
 
+/// The types a decay takes when none are named: facts, preferences and working notes. Conversation
+/// memories are the record of what was said, and are never forgotten by a decay that did not ask for them.
+pub const DECAYING_TYPES: [MemoryType; 3] = [MemoryType::Semantic, MemoryType::Procedural, MemoryType::Working];
+
 /// `decay()`'s parameters, checked.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct DecayPlan {
     pub half_life_days: f64,
     pub forget_below: f64,
+    /// The memory types that decay.
+    pub memory_types: Vec<MemoryType>,
+    /// Only memories with a key (the agent key/value entries) decay.
+    pub keyed_only: bool,
 }
 
-/// `decay({halfLifeDays, forgetBelow})` as given (the scope is read separately).
-#[derive(Debug, Clone, Copy, Default, Deserialize)]
+impl Default for DecayPlan {
+    fn default() -> Self {
+        Self {
+            half_life_days: DEFAULT_HALF_LIFE_DAYS,
+            forget_below: DEFAULT_FORGET_BELOW,
+            memory_types: DECAYING_TYPES.to_vec(),
+            keyed_only: false,
+        }
+    }
+}
+
+impl DecayPlan {
+    /// True when this decay takes a memory of `kind`, with or without a key.
+    pub fn takes(&self, kind: MemoryType, keyed: bool) -> bool {
+        self.memory_types.contains(&kind) && (keyed || !self.keyed_only)
+    }
+}
+
+/// `decay({halfLifeDays, forgetBelow, memoryTypes})` as given (the scope is read separately).
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DecayOptions {
     pub half_life_days: Option<f64>,
     pub forget_below: Option<f64>,
+    #[serde(alias = "memory_types")]
+    pub memory_types: Option<Vec<MemoryType>>,
 }
 
 impl DecayOptions {
@@ -48,7 +78,11 @@ impl DecayOptions {
         if !(0.0..=1.0).contains(&forget_below) {
             return Err(MemoryError::InvalidInput(format!("forgetBelow must be between 0 and 1, got {forget_below}")));
         }
-        Ok(DecayPlan { half_life_days, forget_below })
+        let memory_types = self.memory_types.unwrap_or_else(|| DECAYING_TYPES.to_vec());
+        if memory_types.is_empty() {
+            return Err(MemoryError::InvalidInput("memoryTypes must name at least one memory type".into()));
+        }
+        Ok(DecayPlan { half_life_days, forget_below, memory_types, keyed_only: false })
     }
 }
 

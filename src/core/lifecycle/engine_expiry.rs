@@ -56,14 +56,16 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         Ok(item)
     }
 
-    /// Lowers the importance of every unpinned live memory of `scope` (every scope for an empty one) by
+    /// Lowers the importance of every unpinned live memory of `scope` (every scope for an empty one) that
+    /// `plan` takes (by type, and by key when it takes keyed entries only) by
     /// `0.5^(days since its last access / halfLifeDays)` and deletes those that end below `forgetBelow`.
     /// Last accesses noted by searches are written first, in the same transaction.
     pub async fn decay(&self, scope: &Scope, plan: DecayPlan) -> Result<DecayOutcome> {
         let now_ms = self.now_ms();
         let now = self.now_iso();
         let mut touched = self.take_accesses();
-        let candidates = self.scope_memories(scope, &|item| item.lifecycle.is_live(&now)).await?;
+        let takes = |item: &MemoryItem| plan.takes(item.lifecycle.memory_type, item.lifecycle.key.is_some());
+        let candidates = self.scope_memories(scope, &|item| item.lifecycle.is_live(&now) && takes(item)).await?;
         let mut outcome = DecayOutcome::default();
         let mut doomed = Vec::new();
         let mut kept = Vec::new();

@@ -68,7 +68,8 @@ pub struct ShareOptions {
     pub pattern: String,
 }
 
-/// `decay({…scope, halfLifeDays, forgetBelow})`; an empty scope decays every memory held.
+/// `decay({…scope, halfLifeDays, forgetBelow, memoryTypes})`; an empty scope decays every memory held (of the
+/// types that decay).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DecayRequest {
@@ -80,6 +81,8 @@ pub struct DecayRequest {
     pub run_id: Option<String>,
     pub half_life_days: Option<f64>,
     pub forget_below: Option<f64>,
+    #[serde(alias = "memory_types")]
+    pub memory_types: Option<Vec<crate::core::lifecycle::MemoryType>>,
 }
 
 impl DecayRequest {
@@ -90,6 +93,10 @@ impl DecayRequest {
 
     /// The decay parameters, not yet checked.
     pub fn options(&self) -> DecayOptions {
-        DecayOptions { half_life_days: self.half_life_days, forget_below: self.forget_below }
+        DecayOptions {
+            half_life_days: self.half_life_days,
+            forget_below: self.forget_below,
+            memory_types: self.memory_types.clone(),
+        }
     }
 }

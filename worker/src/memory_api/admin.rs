@@ -62,13 +62,14 @@ pub struct DecayDone {
     purged: usize,
 }
 
-/// `POST /api/v1/memory/decay` (`{half_life_days?, forget_below?}`, defaults from the vars): purges and
-/// decays every memory of the tenant.
+/// `POST /api/v1/memory/decay` (`{half_life_days?, forget_below?}`, defaults from the vars): purges the
+/// tenant's expired memories and decays its key/value entries.
 pub async fn decay(engine: &Engine, body: &[u8], defaults: DecayOptions) -> Result<DecayDone, ApiError> {
     let given: DecayBody = optional(body)?;
     let options = DecayOptions {
         half_life_days: given.half_life_days.or(defaults.half_life_days),
         forget_below: given.forget_below.or(defaults.forget_below),
+        memory_types: None,
     };
     let swept = sweep(engine, options).await?;
     Ok(DecayDone { status: "ok", forgotten: swept.forgotten, decayed: swept.decayed, purged: swept.purged })
