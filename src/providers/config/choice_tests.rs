@@ -8,7 +8,13 @@ fn resolve_with(config: Value, env: Env) -> Result<ResolvedConfig> {
     serde_json::from_value::<MemoryConfig>(config).map_err(|e| invalid("config", e))?.resolve(env)
 }
 
+/// With `OPENAI_API_KEY` only: the default OpenAI models need a key; other providers' keys are absent.
 fn resolve(config: Value) -> Result<ResolvedConfig> {
+    resolve_with(config, &|name| (name == "OPENAI_API_KEY").then(|| "sk-test".to_owned()))
+}
+
+/// With no environment at all.
+fn resolve_bare(config: Value) -> Result<ResolvedConfig> {
     resolve_with(config, &|_| None)
 }
 
@@ -27,13 +33,13 @@ fn field_of(error: MemoryError) -> String {
 
 #[test]
 fn each_provider_has_working_defaults() {
-    let LlmChoice::Anthropic(anthropic) = llm("anthropic", json!(null)).unwrap() else { panic!() };
+    let LlmChoice::Anthropic(anthropic) = llm("anthropic", json!({"apiKey": "k"})).unwrap() else { panic!() };
     assert_eq!(
         (anthropic.base_url.as_str(), anthropic.version.as_str()),
         ("https://api.anthropic.com/v1", "2023-06-01")
     );
     assert!(anthropic.tool_output && !anthropic.browser_access);
-    let LlmChoice::Gemini(gemini) = llm("gemini", json!({})).unwrap() else { panic!() };
+    let LlmChoice::Gemini(gemini) = llm("gemini", json!({"apiKey": "k"})).unwrap() else { panic!() };
     assert_eq!(gemini.base_url, "https://generativelanguage.googleapis.com/v1beta");
     let LlmChoice::Ollama(ollama) = llm("ollama", json!({})).unwrap() else { panic!() };
     assert_eq!((ollama.base_url.as_str(), ollama.json_mode), ("http://localhost:11434", true));
@@ -41,7 +47,9 @@ fn each_provider_has_working_defaults() {
     assert_eq!(workers.model, "@cf/meta/llama-3.1-8b-instruct");
     let EmbedderChoice::WorkersAi(workers) = embedder("workers-ai", json!({})).unwrap() else { panic!() };
     assert_eq!((workers.model.as_str(), workers.dimensions), ("@cf/baai/bge-base-en-v1.5", Some(768)));
-    let EmbedderChoice::Gemini(gemini) = embedder("gemini", json!({"dimensions": 768})).unwrap() else { panic!() };
+    let EmbedderChoice::Gemini(gemini) = embedder("gemini", json!({"dimensions": 768, "apiKey": "k"})).unwrap() else {
+        panic!()
+    };
     assert_eq!((gemini.model.as_str(), gemini.dimensions), ("gemini-embedding-001", Some(768)));
     let EmbedderChoice::Ollama(ollama) = embedder("ollama", json!(null)).unwrap() else { panic!() };
     assert_eq!(ollama.model, "nomic-embed-text");
@@ -73,6 +81,7 @@ fn azure_builds_the_deployment_target() {
     let env = |name: &str| match name {
         "AZURE_OPENAI_ENDPOINT" => Some("https://env.openai.azure.com".to_owned()),
         "AZURE_OPENAI_API_KEY" => Some("env-key".to_owned()),
+        "OPENAI_API_KEY" => Some("sk-test".to_owned()),
         _ => None,
     };
     let config = json!({"embedder": {"provider": "azure_openai", "config": {"deployment": "emb"}}});
@@ -87,7 +96,8 @@ fn azure_builds_the_deployment_target() {
 fn hosts_have_their_json_mode_defaults_and_embedding_support() {
     let LlmChoice::OpenAi(lmstudio) = llm("lmstudio", json!({"model": "qwen"})).unwrap() else { panic!() };
     assert_eq!((lmstudio.base_url.as_str(), lmstudio.json_mode), ("http://localhost:1234/v1", false));
-    let LlmChoice::OpenAi(together) = llm("together", json!({"model": "m", "jsonMode": false})).unwrap() else {
+    let LlmChoice::OpenAi(together) = llm("together", json!({"model": "m", "jsonMode": false, "apiKey": "k"})).unwrap()
+    else {
         panic!()
     };
     assert!(!together.json_mode);
@@ -153,4 +163,51 @@ fn missing_and_bad_fields_are_named() {
     for name in ["anthropic", "gemini", "ollama", "azure_openai", "groq", "workers-ai", "custom"] {
         assert!(message.contains(name), "supported list lacks {name}: {message}");
     }
+}
+
+#[test]
+fn hosted_providers_without_a_key_are_refused_at_construction() {
+    let cases = [
+        (json!({}), "llm.config.apiKey: the \"openai\" provider needs an API key"),
+        (json!({"llm": {"provider": "none"}}), "embedder.config.apiKey: the \"openai\" provider"),
+        (json!({"llm": {"provider": "anthropic"}, "embedder": {"provider": "none"}}), "ANTHROPIC_API_KEY"),
+        (json!({"llm": {"provider": "none"}, "embedder": {"provider": "gemini"}}), "GEMINI_API_KEY"),
+        (json!({"llm": {"provider": "groq", "config": {"model": "m"}}}), "llm.config.apiKey: the \"groq\""),
+        (
+            json!({"llm": {"provider": "azure_openai", "config": {"endpoint": "https://r.openai.azure.com", "deployment": "d"}}}),
+            "llm.config.endpoint for a local or compatible server",
+        ),
+        (json!({"llm": {"provider": "openai", "config": {"apiKey": " "}}}), "llm.config.apiKey"),
+    ];
+    for (config, expected) in cases {
+        let message = field_of(resolve_bare(config.clone()).unwrap_err());
+        assert!(message.contains(expected), "{config}: {message}");
+        assert!(
+            message.contains("\"none\"") && message.contains("baseUrl") | message.contains("endpoint"),
+            "{message}"
+        );
+    }
+    let message = field_of(resolve_bare(json!({"llm": {"provider": "none"}})).unwrap_err());
+    assert!(message.contains("\"local\" (on-device)"), "the embedder's options name the on-device one: {message}");
+}
+
+#[test]
+fn a_url_of_ones_own_a_local_server_or_the_environment_needs_no_key_in_the_config() {
+    let none = json!({"provider": "none"});
+    let fine = [
+        json!({"llm": {"provider": "openai", "config": {"baseUrl": "http://127.0.0.1:9/v1"}}, "embedder": none}),
+        json!({"llm": none, "embedder": {"provider": "openai", "config": {"baseURL": "https://proxy.example/v1"}}}),
+        json!({"llm": {"provider": "anthropic", "config": {"baseUrl": "http://127.0.0.1:9"}}, "embedder": none}),
+        json!({"llm": {"provider": "ollama"}, "embedder": {"provider": "ollama"}}),
+        json!({"llm": {"provider": "vllm", "config": {"model": "m"}}, "embedder": {"provider": "lmstudio", "config": {"model": "e"}}}),
+        json!({"llm": {"provider": "openai_compatible", "config": {"model": "m", "baseUrl": "https://h/v1"}}, "embedder": none}),
+        json!({"llm": {"provider": "azure_openai", "config": {"endpoint": "https://gateway.example", "deployment": "d"}}, "embedder": none}),
+        json!({"llm": {"provider": "custom"}, "embedder": {"provider": "custom", "dimensions": 3}}),
+    ];
+    for config in fine {
+        assert!(resolve_bare(config.clone()).is_ok(), "{config}: {:?}", resolve_bare(config.clone()).err());
+    }
+    let env = |name: &str| (name == "OPENAI_BASE_URL").then(|| "http://127.0.0.1:9/v1".to_owned());
+    assert!(resolve_with(json!({}), &env).is_ok(), "OPENAI_BASE_URL points elsewhere");
+    assert!(resolve(json!({})).is_ok(), "OPENAI_API_KEY");
 }

@@ -8,6 +8,7 @@ mod choice;
 mod compatible;
 mod fields;
 mod gemini;
+mod keys;
 mod mem0;
 mod ollama;
 mod openai;
