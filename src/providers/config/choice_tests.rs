@@ -211,3 +211,34 @@ fn a_url_of_ones_own_a_local_server_or_the_environment_needs_no_key_in_the_confi
     assert!(resolve_with(json!({}), &env).is_ok(), "OPENAI_BASE_URL points elsewhere");
     assert!(resolve(json!({})).is_ok(), "OPENAI_API_KEY");
 }
+
+#[test]
+fn unknown_provider_errors_list_exactly_the_providers_of_that_part() {
+    let message = field_of(resolve(json!({"embedder": {"provider": "nope"}})).unwrap_err());
+    let listed = message.split("supported: ").nth(1).unwrap().trim_end_matches(')').split(", ").collect::<Vec<_>>();
+    assert_eq!(listed, embedder_providers());
+    assert!(listed.contains(&"local") && listed.contains(&"together"), "{message}");
+    for absent in ["anthropic", "groq", "openrouter", "deepseek"] {
+        assert!(!listed.contains(&absent), "{absent} has no embedder: {message}");
+    }
+    for name in embedder_providers() {
+        let error = resolve(json!({"embedder": {"provider": name}})).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(!error.contains("unknown provider"), "{name} is listed but unknown: {error}");
+    }
+    let message = field_of(resolve(json!({"llm": {"provider": "nope"}})).unwrap_err());
+    assert!(message.ends_with(&format!("(supported: {})", llm_providers().join(", "))), "{message}");
+    assert!(!llm_providers().contains(&"local"));
+    for name in llm_providers() {
+        let error = resolve(json!({"llm": {"provider": name}})).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(!error.contains("unknown provider"), "{name} is listed but unknown: {error}");
+    }
+}
+
+#[test]
+fn the_on_device_embedder_reaching_the_core_says_where_it_runs() {
+    let config = json!({"embedder": {"provider": "local", "config": {"weights": "w", "tokenizer": "t"}}});
+    let message = field_of(resolve(config).unwrap_err());
+    for part in ["embedder.provider", "not available", "Cloudflare Workers", "\"workers-ai\"", "Node and browsers"] {
+        assert!(message.contains(part), "{part} in {message}");
+    }
+}
