@@ -13,11 +13,6 @@ fn resolve(config: Value) -> Result<ResolvedConfig> {
     resolve_with(config, &|name| (name == "OPENAI_API_KEY").then(|| "sk-test".to_owned()))
 }
 
-/// With no environment at all.
-fn resolve_bare(config: Value) -> Result<ResolvedConfig> {
-    resolve_with(config, &|_| None)
-}
-
 fn llm(provider: &str, config: Value) -> Result<LlmChoice> {
     resolve(json!({"llm": {"provider": provider, "config": config}})).map(|c| c.llm)
 }
@@ -163,53 +158,6 @@ fn missing_and_bad_fields_are_named() {
     for name in ["anthropic", "gemini", "ollama", "azure_openai", "groq", "workers-ai", "custom"] {
         assert!(message.contains(name), "supported list lacks {name}: {message}");
     }
-}
-
-#[test]
-fn hosted_providers_without_a_key_are_refused_at_construction() {
-    let cases = [
-        (json!({}), "llm.config.apiKey: the \"openai\" provider needs an API key"),
-        (json!({"llm": {"provider": "none"}}), "embedder.config.apiKey: the \"openai\" provider"),
-        (json!({"llm": {"provider": "anthropic"}, "embedder": {"provider": "none"}}), "ANTHROPIC_API_KEY"),
-        (json!({"llm": {"provider": "none"}, "embedder": {"provider": "gemini"}}), "GEMINI_API_KEY"),
-        (json!({"llm": {"provider": "groq", "config": {"model": "m"}}}), "llm.config.apiKey: the \"groq\""),
-        (
-            json!({"llm": {"provider": "azure_openai", "config": {"endpoint": "https://r.openai.azure.com", "deployment": "d"}}}),
-            "llm.config.endpoint for a local or compatible server",
-        ),
-        (json!({"llm": {"provider": "openai", "config": {"apiKey": " "}}}), "llm.config.apiKey"),
-    ];
-    for (config, expected) in cases {
-        let message = field_of(resolve_bare(config.clone()).unwrap_err());
-        assert!(message.contains(expected), "{config}: {message}");
-        assert!(
-            message.contains("\"none\"") && message.contains("baseUrl") | message.contains("endpoint"),
-            "{message}"
-        );
-    }
-    let message = field_of(resolve_bare(json!({"llm": {"provider": "none"}})).unwrap_err());
-    assert!(message.contains("\"local\" (on-device)"), "the embedder's options name the on-device one: {message}");
-}
-
-#[test]
-fn a_url_of_ones_own_a_local_server_or_the_environment_needs_no_key_in_the_config() {
-    let none = json!({"provider": "none"});
-    let fine = [
-        json!({"llm": {"provider": "openai", "config": {"baseUrl": "http://127.0.0.1:9/v1"}}, "embedder": none}),
-        json!({"llm": none, "embedder": {"provider": "openai", "config": {"baseURL": "https://proxy.example/v1"}}}),
-        json!({"llm": {"provider": "anthropic", "config": {"baseUrl": "http://127.0.0.1:9"}}, "embedder": none}),
-        json!({"llm": {"provider": "ollama"}, "embedder": {"provider": "ollama"}}),
-        json!({"llm": {"provider": "vllm", "config": {"model": "m"}}, "embedder": {"provider": "lmstudio", "config": {"model": "e"}}}),
-        json!({"llm": {"provider": "openai_compatible", "config": {"model": "m", "baseUrl": "https://h/v1"}}, "embedder": none}),
-        json!({"llm": {"provider": "azure_openai", "config": {"endpoint": "https://gateway.example", "deployment": "d"}}, "embedder": none}),
-        json!({"llm": {"provider": "custom"}, "embedder": {"provider": "custom", "dimensions": 3}}),
-    ];
-    for config in fine {
-        assert!(resolve_bare(config.clone()).is_ok(), "{config}: {:?}", resolve_bare(config.clone()).err());
-    }
-    let env = |name: &str| (name == "OPENAI_BASE_URL").then(|| "http://127.0.0.1:9/v1".to_owned());
-    assert!(resolve_with(json!({}), &env).is_ok(), "OPENAI_BASE_URL points elsewhere");
-    assert!(resolve(json!({})).is_ok(), "OPENAI_API_KEY");
 }
 
 #[test]

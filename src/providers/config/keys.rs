@@ -45,29 +45,5 @@ pub(crate) fn is_default(url: &str, default: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn need(section: &str) -> KeyNeed<'_> {
-        KeyNeed { section, provider: "openai", env_var: Some("OPENAI_API_KEY"), url_field: "baseUrl" }
-    }
-
-    #[test]
-    fn a_hosted_service_without_a_key_says_what_to_do() {
-        let error = api_key(need("embedder"), None, true).unwrap_err();
-        assert_eq!(error.code(), "INVALID_CONFIG");
-        let text = error.to_string();
-        for part in ["embedder.config.apiKey", "\"openai\"", "OPENAI_API_KEY", "embedder.config.baseUrl", "\"local\""] {
-            assert!(text.contains(part), "{part} in {text}");
-        }
-        assert!(!api_key(need("llm"), None, true).unwrap_err().to_string().contains("\"local\""));
-        assert!(api_key(need("llm"), Some(" ".into()), true).is_err());
-    }
-
-    #[test]
-    fn a_key_or_a_url_of_ones_own_is_enough() {
-        assert_eq!(api_key(need("llm"), Some("k".into()), true).unwrap().as_deref(), Some("k"));
-        assert_eq!(api_key(need("llm"), None, false).unwrap(), None);
-        assert!(is_default("https://api.openai.com/v1/", "https://api.openai.com/v1"));
-    }
-}
+#[path = "keys_tests.rs"]
+mod tests;
