@@ -53,6 +53,7 @@ pub mod tokens;
 pub mod tools;
 pub mod transfer;
 pub mod types;
+pub mod unknown_field;
 pub mod update;
 pub mod value_de;
 pub mod vector_store;

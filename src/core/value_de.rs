@@ -12,7 +12,16 @@ use serde_json::{Error, Map, Value};
 pub fn from_value_path<T: DeserializeOwned>(value: &Value) -> Result<T, (String, Error)> {
     let track = Track::default();
     let read = T::deserialize(Reader { value, track: &track });
-    read.map_err(|error| (track.path(), error))
+    read.map_err(|error| (track.path(), helpful(error)))
+}
+
+/// An unknown-field error with the option that was probably meant (`super::unknown_field`).
+#[cold]
+fn helpful(error: Error) -> Error {
+    match super::unknown_field::reworded(&error.to_string()) {
+        Some(message) => de::Error::custom(message),
+        None => error,
+    }
 }
 
 /// `T` from `value`, as `serde_json::from_value` gives it (same messages, no path).

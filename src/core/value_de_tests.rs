@@ -1,4 +1,5 @@
-//! The reader gives the values, messages and paths of serde_json + serde_path_to_error.
+//! The reader gives the values, messages and paths of serde_json + serde_path_to_error (unknown-field
+//! messages reworded by `unknown_field`).
 
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -53,11 +54,17 @@ enum Either {
     Many(Vec<u32>),
 }
 
+/// serde_json's message, as the reader words it.
+fn worded(error: &serde_json::Error) -> String {
+    let message = error.to_string();
+    crate::core::unknown_field::reworded(&message).unwrap_or(message)
+}
+
 /// Both readers give the same `Ok`, or the same message at the same path.
 fn same<T: DeserializeOwned + PartialEq + std::fmt::Debug>(value: Value) {
     let ours = from_value_path::<T>(&value).map_err(|(path, e)| (path, e.to_string()));
-    let theirs = serde_path_to_error::deserialize::<_, T>(value.clone())
-        .map_err(|e| (e.path().to_string(), e.inner().to_string()));
+    let theirs =
+        serde_path_to_error::deserialize::<_, T>(value.clone()).map_err(|e| (e.path().to_string(), worded(e.inner())));
     assert_eq!(ours, theirs, "{value}");
 }
 
@@ -66,7 +73,7 @@ fn same_error<T: DeserializeOwned>(value: Value) {
     let ours = from_value_path::<T>(&value).map(|_| ()).map_err(|(path, e)| (path, e.to_string()));
     let theirs = serde_path_to_error::deserialize::<_, T>(value.clone())
         .map(|_| ())
-        .map_err(|e| (e.path().to_string(), e.inner().to_string()));
+        .map_err(|e| (e.path().to_string(), worded(e.inner())));
     assert_eq!(ours, theirs, "{value}");
 }
 

@@ -20,7 +20,7 @@ impl Memory {
     #[wasm_bindgen(js_name = addMessage, unchecked_return_type = "Promise<AddMessageResult>")]
     pub fn add_message(&self, #[wasm_bindgen(unchecked_param_type = "MessageInput")] message: JsValue) -> Promise {
         let engine = self.engine.clone();
-        promise(async move {
+        self.answer(async move {
             let input: MessageInput = from_js(message, "message", invalid_input)?;
             engine.add_message(input).await
         })
@@ -33,7 +33,7 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "string", js_name = groupId)] group_id: JsValue,
     ) -> Promise {
         let engine = self.engine.clone();
-        promise(async move { engine.flush_group(&string_arg(&group_id, "groupId")?).await })
+        self.answer(async move { engine.flush_group(&string_arg(&group_id, "groupId")?).await })
     }
 
     /// The conversation metadata of a group, else the default config; `null` when neither was saved.
@@ -95,7 +95,7 @@ impl Memory {
     #[wasm_bindgen(unchecked_return_type = "Promise<CompressResult>")]
     pub fn compress(&self, #[wasm_bindgen(unchecked_param_type = "CompressOptions")] options: JsValue) -> Promise {
         let engine = self.engine.clone();
-        promise(async move {
+        self.answer(async move {
             let options: CompressOptions = from_js(options, "options", invalid_input)?;
             engine.compress(&options).await
         })

@@ -32,7 +32,7 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "StoreOptions")] options: JsValue,
     ) -> Promise {
         let engine = self.engine.clone();
-        promise(async move {
+        self.answer(async move {
             let (key, value) = (string_arg(&key, "key")?, string_arg(&value, "value")?);
             let options: StoreOptions = from_js(options, "options", invalid_input)?;
             let write = options.lifecycle().check(engine.now_ms())?;

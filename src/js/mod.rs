@@ -13,6 +13,7 @@ mod error;
 mod graph;
 mod lifecycle;
 mod snapshot;
+mod strict;
 mod tiers;
 mod tokens;
 mod tools;
@@ -48,13 +49,15 @@ pub struct Memory {
     engine: Rc<Engine>,
     /// The background writer behind `flush`.
     writer: Rc<Writer>,
+    /// `strict: true`: results with warnings reject (see `strict`).
+    strict: bool,
 }
 
 impl Memory {
     fn over(engine: Rc<Engine>, config: &ResolvedConfig) -> Self {
         let writer = Writer::new(engine.clone(), config.background, tiers::present);
         engine.defer_vectors(true); // settled right after add() resolves (see `add`)
-        Memory { engine, writer }
+        Memory { engine, writer, strict: config.strict }
     }
 }
 
@@ -64,10 +67,19 @@ where
     T: Serialize,
     F: Future<Output = Result<T, MemoryError>> + 'static,
 {
+    answered(work, false)
+}
+
+/// `promise`; with `strict`, a result that carries warnings rejects (see `strict`).
+fn answered<T, F>(work: F, strict: bool) -> Promise
+where
+    T: Serialize,
+    F: Future<Output = Result<T, MemoryError>> + 'static,
+{
     // Boxed: one `future_to_promise` for every method instead of one copy of its machinery each.
     let work: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>> = Box::pin(async move {
         match work.await {
-            Ok(value) => to_js(&value).map_err(to_js_error),
+            Ok(value) => strict::checked(to_js(&value).map_err(to_js_error)?, strict),
             Err(error) => Err(to_js_error(error)),
         }
     });
@@ -155,7 +167,7 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "AddOptions")] options: JsValue,
     ) -> Promise {
         let engine = self.engine.clone();
-        promise(async move {
+        self.answer(async move {
             let options: AddOptions = from_js(options, "options", MemoryError::InvalidInput)?;
             if messages.is_undefined() || messages.is_null() {
                 let why =
@@ -181,7 +193,7 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "SearchOptions")] options: JsValue,
     ) -> Promise {
         let engine = self.engine.clone();
-        promise(async move {
+        self.answer(async move {
             let read = read_options(options, ReadCall::Search)?;
             match query.as_string() {
                 Some(text) => engine.search(&text, &read).await,
@@ -204,7 +216,7 @@ impl Memory {
     #[wasm_bindgen(js_name = getAll, unchecked_return_type = "Promise<GetAllResult>")]
     pub fn get_all(&self, #[wasm_bindgen(unchecked_param_type = "GetAllOptions")] options: JsValue) -> Promise {
         let engine = self.engine.clone();
-        promise(async move { engine.get_all(&read_options(options, ReadCall::GetAll)?).await })
+        self.answer(async move { engine.get_all(&read_options(options, ReadCall::GetAll)?).await })
     }
 
     /// Changes a memory: a new text (a string, or `{text}`), merged `metadata`, an `expirationDate` (`null`

@@ -157,7 +157,7 @@ impl Memory {
     #[wasm_bindgen(unchecked_return_type = "Promise<DreamResult>")]
     pub fn dream(&self, #[wasm_bindgen(unchecked_param_type = "DreamOptions")] options: JsValue) -> Promise {
         let engine = self.engine.clone();
-        promise(async move {
+        self.answer(async move {
             let options = self::options(options)?;
             let scope = options.scope_for(TierCall::Dream)?;
             engine.dream(&scope, options.lookback_days()?).await

@@ -34,7 +34,7 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "RecallOptions")] options: JsValue,
     ) -> Promise {
         let engine = self.engine.clone();
-        promise(async move {
+        self.answer(async move {
             let query = string_arg(&query, "query")?;
             engine.recall(&query, &read_options(options, ReadCall::Recall)?).await
         })

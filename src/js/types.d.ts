@@ -1096,6 +1096,10 @@ export interface MemoryConfig {
   disableHistory?: boolean;
   /** `add()`'s pipeline. Default `"fast"`. */
   pipeline?: Pipeline;
+  /** `true`: a call that would resolve with `warnings` (`add`, `search`, `recall`, `store`, `addMessage`,
+   * `compress`, `dream`, …) rejects instead, with a `MemoryError` whose `code` is the first warning's, `warnings`
+   * all of them and `result` what it would have resolved with. What the call wrote is kept. Default `false`. */
+  strict?: boolean;
   /** mem0 2.x: replaces the fact-extraction prompt (as `customPrompts.factExtraction`; not both). */
   customPrompt?: string;
   /** mem0 3.x: instructions added to the fact-extraction prompt. */
@@ -1138,6 +1142,11 @@ export class MemoryError extends Error {
   code: MemoryErrorCode;
   /** HTTP status, for `LLM_HTTP` and `EMBEDDING_HTTP`. */
   status?: number;
+  /** With `strict: true`, a call that had warnings rejects with the first one's code (a `WarningCode`); these
+   * are all of them. */
+  warnings?: AddWarning[];
+  /** With `strict: true`: the result the call would have resolved with (what it wrote is kept). */
+  result?: unknown;
 }
 
 /** mem0's `LLMError`: what `add()` rejects with when the LLM cannot be reached (an HTTP error such as a 429, the

@@ -137,7 +137,8 @@ mod tests {
     use crate::providers::testing::Recorder;
 
     fn config(value: serde_json::Value) -> crate::providers::config::ResolvedConfig {
-        serde_json::from_value::<MemoryConfig>(value).unwrap().resolve(&|_| None).unwrap()
+        let env = |name: &str| (name == "OPENAI_API_KEY").then(|| "sk-test".to_owned());
+        serde_json::from_value::<MemoryConfig>(value).unwrap().resolve(&env).unwrap()
     }
 
     const FACTS: &str = r#"{"content":[{"type":"tool_use","name":"record_facts","input":{"facts":[]}}]}"#;

@@ -45,17 +45,20 @@ describe("config validation", () => {
     throwsInvalidConfig({ vectorStore: { provider: "qdrant" } });
   });
 
-  test("typos are rejected and the message names the field", () => {
+  test("typos are rejected and the message names the field", T, async () => {
     const cases = [
       [{ llmm: {} }, /llmm/],
       [{ llm: { provider: "openai", config: { apikey: "x" } } }, /llm\.config\.apikey/],
       [{ retry: { maxRetries: -1 } }, /retry\.maxRetries/],
       [{ embedder: { provider: "openai", config: { dimensions: "x" } } }, /embedder\.config\.dimensions/],
     ];
-    for (const [config, field] of cases) {
-      assert.throws(() => new Memory(config), (e) => e instanceof Error && e.code === "INVALID_CONFIG" && field.test(e.message));
-    }
-    assert.ok(new Memory({ version: "v1.1", historyDbPath: "memory.db" }) instanceof Memory, "mem0's extra keys are tolerated");
+    await withEnv({ OPENAI_API_KEY: "sk-test" }, () => {
+      for (const [config, field] of cases) {
+        assert.throws(() => new Memory(config), (e) => e instanceof Error && e.code === "INVALID_CONFIG" && field.test(e.message));
+      }
+    });
+    const none = { llm: { provider: "none" }, embedder: { provider: "none" } };
+    assert.ok(new Memory({ version: "v1.1", historyDbPath: "memory.db", ...none }) instanceof Memory, "mem0's extra keys are tolerated");
   });
 
   test("badly typed options name the field and change nothing", T, async () => {
@@ -77,10 +80,12 @@ describe("config validation", () => {
     assert.equal(server.count("chat") + server.count("embedding"), 0);
   });
 
-  test("valid configs construct", () => {
-    assert.ok(new Memory() instanceof Memory);
-    assert.ok(new Memory({}) instanceof Memory);
-    assert.ok(new Memory({ vectorStore: { provider: "memory" } }) instanceof Memory);
+  test("valid configs construct", T, async () => {
+    await withEnv({ OPENAI_API_KEY: "sk-test" }, () => {
+      assert.ok(new Memory() instanceof Memory);
+      assert.ok(new Memory({}) instanceof Memory);
+      assert.ok(new Memory({ vectorStore: { provider: "memory" } }) instanceof Memory);
+    });
     assert.ok(makeMemory(server) instanceof Memory);
   });
 });
@@ -100,8 +105,14 @@ describe("llm provider none", () => {
 });
 
 describe("default config (case 42)", () => {
+  test("new Memory() without OPENAI_API_KEY is INVALID_CONFIG saying what to do", T, async () => {
+    await withEnv({ OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined }, () => {
+      assert.throws(() => new Memory(), (e) => e.code === "INVALID_CONFIG" && /pass llm\.config\.apiKey \(or set OPENAI_API_KEY/.test(e.message));
+    });
+  });
+
   test("new Memory() works offline for reads of an empty store", T, async () => {
-    await withEnv({ OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined }, async () => {
+    await withEnv({ OPENAI_BASE_URL: undefined, OPENAI_API_KEY: "sk-test" }, async () => {
       const mem = new Memory();
       assert.equal(await mem.get("x"), null);
       assert.deepEqual(await mem.getAll({ userId: "u" }), { results: [], totalCount: 0, hasMore: false });

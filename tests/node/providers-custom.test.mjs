@@ -193,25 +193,34 @@ describe("live values go to the provider that takes them", () => {
       [{ embedder: { provider: "custom", embed } }, /embedder\.dimensions: is required/],
       [{ embedder: { provider: "custom", embed, dimensions: "8" } }, /embedder\.dimensions/],
       [{ embedder: { provider: "custom", dimensions: 8 } }, /embedder\.embed: is required/],
-      [{ embedder: { provider: "gemini", embed } }, /embedder\.embed: only the "custom" provider/],
+      [{ embedder: { provider: "gemini", config: { apiKey: "k" }, embed } }, /embedder\.embed: only the "custom" provider/],
       [{ embedder: { provider: "openai", dimensions: 8 } }, /embedder\.dimensions: only the custom provider/],
       [{ llm: { provider: "workers-ai" } }, /llm\.binding: is required/],
       [{ llm: { provider: "workers-ai", binding: {} } }, /llm\.binding: must be the Worker's AI binding/],
       [{ llm: { provider: "workers-ai", binding: "AI" } }, /llm\.binding: must be the Worker's AI binding/],
-      [{ llm: { provider: "anthropic", binding: ai } }, /llm\.binding: only the "workers-ai" provider/],
+      [{ llm: { provider: "anthropic", config: { apiKey: "k" }, binding: ai } }, /llm\.binding: only the "workers-ai" provider/],
       [{ embedder: { provider: "workers-ai", binding: { run: 1 } } }, /embedder\.binding: must be/],
       [
         { embedder: { provider: "custom", embed, dimensions: 8, binding: ai } },
         /embedder\.binding: only the "workers-ai"/,
       ],
     ];
-    for (const [config, message] of cases) {
-      throwsInvalidConfig(config);
-      assert.throws(
-        () => new Memory(config),
-        (e) => message.test(e.message),
-        `${message} for ${JSON.stringify(config)}`,
-      );
+    // The part a case leaves out is the default OpenAI one, which needs a key: give it one, so each case's own
+    // error is the one reported.
+    const saved = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = "sk-test";
+    try {
+      for (const [config, message] of cases) {
+        throwsInvalidConfig(config);
+        assert.throws(
+          () => new Memory(config),
+          (e) => message.test(e.message),
+          `${message} for ${JSON.stringify(config)}`,
+        );
+      }
+    } finally {
+      if (saved === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = saved;
     }
   });
 

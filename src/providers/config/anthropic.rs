@@ -3,9 +3,12 @@
 use serde::Deserialize;
 
 use super::fields::{http_url, max_tokens, temperature};
+use super::keys::{api_key, is_default, KeyNeed};
 use super::{non_empty, Env};
 use crate::core::error::Result;
 use crate::providers::AnthropicSettings;
+
+const ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com/v1";
 
 /// `llm.config` for Anthropic.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -27,15 +30,20 @@ pub struct AnthropicOptions {
 impl AnthropicOptions {
     /// Fills defaults (`claude-haiku-4-5`, version `2023-06-01`, `ANTHROPIC_API_KEY`) and validates.
     pub fn resolve(self, env: Env) -> Result<AnthropicSettings> {
-        Ok(AnthropicSettings {
+        let mut settings = AnthropicSettings {
             model: non_empty("llm.config.model", self.model, "claude-haiku-4-5")?,
-            api_key: self.api_key.or_else(|| env("ANTHROPIC_API_KEY")),
-            base_url: http_url("llm.config.baseUrl", self.base_url, "https://api.anthropic.com/v1")?,
+            api_key: None,
+            base_url: http_url("llm.config.baseUrl", self.base_url, ANTHROPIC_BASE_URL)?,
             version: non_empty("llm.config.anthropicVersion", self.anthropic_version, "2023-06-01")?,
             temperature: temperature("llm.config.temperature", self.temperature, 1.0)?,
             max_tokens: max_tokens("llm.config.maxTokens", self.max_tokens)?,
             tool_output: self.tool_output.unwrap_or(true),
             browser_access: self.dangerously_allow_browser.unwrap_or(false),
-        })
+        };
+        let need =
+            KeyNeed { section: "llm", provider: "anthropic", env_var: Some("ANTHROPIC_API_KEY"), url_field: "baseUrl" };
+        let key = self.api_key.or_else(|| env("ANTHROPIC_API_KEY"));
+        settings.api_key = api_key(need, key, is_default(&settings.base_url, ANTHROPIC_BASE_URL))?;
+        Ok(settings)
     }
 }

@@ -3,6 +3,7 @@
 use serde::Deserialize;
 
 use super::fields::{dimensions, http_url, max_tokens, required, temperature};
+use super::keys::{self, KeyNeed};
 use super::{invalid, non_empty, Env};
 use crate::core::error::Result;
 use crate::providers::{AzureOpenAiChatSettings, AzureOpenAiEmbedderSettings, AzureTarget};
@@ -35,6 +36,13 @@ pub struct AzureEmbedderOptions {
     pub dimensions: Option<u32>,
 }
 
+/// Whether `endpoint` is Azure's own (`https://{resource}.openai.azure.com` and the like), which needs a key;
+/// a gateway of one's own may add it.
+fn on_azure(endpoint: &str) -> bool {
+    let host = endpoint.split("://").nth(1).unwrap_or(endpoint).split(['/', ':']).next().unwrap_or_default();
+    host.to_ascii_lowercase().ends_with(".azure.com")
+}
+
 /// The deployment target; `section` is `llm` or `embedder`.
 fn target(
     section: &str,
@@ -52,7 +60,9 @@ fn target(
         return Err(invalid(&field("deployment"), "may only hold letters, digits, '-', '_' and '.'"));
     }
     let api_version = non_empty(&field("apiVersion"), api_version.or_else(|| env("OPENAI_API_VERSION")), API_VERSION)?;
-    let api_key = api_key.or_else(|| env("AZURE_OPENAI_API_KEY"));
+    let need =
+        KeyNeed { section, provider: "azure_openai", env_var: Some("AZURE_OPENAI_API_KEY"), url_field: "endpoint" };
+    let api_key = keys::api_key(need, api_key.or_else(|| env("AZURE_OPENAI_API_KEY")), on_azure(&endpoint))?;
     Ok(AzureTarget { endpoint, deployment, api_version, api_key })
 }
 

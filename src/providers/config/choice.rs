@@ -8,11 +8,47 @@ use super::{
 };
 use crate::core::error::Result;
 
-/// Providers without HTTP options: a Workers AI binding, a JS callback, or nothing.
-const LIVE_PROVIDERS: &[&str] = &["workers-ai", "custom", "none"];
+/// Every provider by name with the parts it serves, `(name, llm, embedder)`; the OpenAI-compatible hosts
+/// come from `HOSTS`. Unknown-provider errors list exactly these.
+const PROVIDERS: &[(&str, bool, bool)] = &[
+    ("openai", true, true),
+    ("azure_openai", true, true),
+    ("anthropic", true, false),
+    ("gemini", true, true),
+    ("ollama", true, true),
+    // A Workers AI binding, a JS callback, or nothing.
+    ("workers-ai", true, true),
+    ("custom", true, true),
+    ("none", true, true),
+    // The on-device embedder: the npm package's Node and browser entries turn it into a `custom` one.
+    (LOCAL, false, true),
+];
 
-fn supported(own: &[&'static str]) -> Vec<&'static str> {
-    own.iter().copied().chain(HOSTS.iter().map(|host| host.name)).chain(LIVE_PROVIDERS.iter().copied()).collect()
+/// `embedder: {provider: "local"}`.
+const LOCAL: &str = "local";
+
+/// The LLM providers, in the order errors list them.
+pub fn llm_providers() -> Vec<&'static str> {
+    let own = PROVIDERS.iter().filter(|(_, llm, _)| *llm).map(|(name, ..)| *name);
+    own.chain(HOSTS.iter().map(|host| host.name)).collect()
+}
+
+/// The embedder providers, in the order errors list them.
+pub fn embedder_providers() -> Vec<&'static str> {
+    let own = PROVIDERS.iter().filter(|(_, _, embedder)| *embedder).map(|(name, ..)| *name);
+    own.chain(HOSTS.iter().filter(|host| host.embeddings).map(|host| host.name)).collect()
+}
+
+/// `"local"` reached the core: the entry that loaded it has no on-device embedder (Cloudflare Workers,
+/// the bare module, native Rust).
+fn local_unavailable() -> crate::core::error::MemoryError {
+    invalid(
+        "embedder.provider",
+        "\"local\" (the on-device embedder) is not available here: it runs in Node and browsers through the \
+         npm package's `memwasm` import, not in Cloudflare Workers. In a Worker use \"workers-ai\" with the AI \
+         binding ({provider: \"workers-ai\", binding: env.AI}), or a hosted embedder such as \"openai\" or \
+         \"gemini\", or \"custom\" with your own embed function",
+    )
 }
 
 /// Rejects a `config` for providers that take none.
@@ -48,10 +84,7 @@ pub fn llm_choice(config: ProviderConfig, env: Env) -> Result<LlmChoice> {
             Some(host) => {
                 LlmChoice::OpenAi(provider_options::<OpenAiLlmOptions>(options, "llm.config")?.resolve_for(host, env)?)
             }
-            None => {
-                let known = supported(&["openai", "azure_openai", "anthropic", "gemini", "ollama"]);
-                return Err(unknown_provider("llm.provider", name, &known));
-            }
+            None => return Err(unknown_provider("llm.provider", name, &llm_providers())),
         },
     })
 }
@@ -83,14 +116,12 @@ pub fn embedder_choice(config: ProviderConfig, env: Env) -> Result<EmbedderChoic
             EmbedderChoice::Custom { dimensions }
         }
         "none" => EmbedderChoice::None,
+        LOCAL => return Err(local_unavailable()),
         name => match find_host(name) {
             Some(host) => EmbedderChoice::OpenAi(
                 provider_options::<OpenAiEmbedderOptions>(options, field)?.resolve_for(host, env)?,
             ),
-            None => {
-                let known = supported(&["openai", "azure_openai", "gemini", "ollama"]);
-                return Err(unknown_provider("embedder.provider", name, &known));
-            }
+            None => return Err(unknown_provider("embedder.provider", name, &embedder_providers())),
         },
     })
 }

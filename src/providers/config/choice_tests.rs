@@ -8,8 +8,9 @@ fn resolve_with(config: Value, env: Env) -> Result<ResolvedConfig> {
     serde_json::from_value::<MemoryConfig>(config).map_err(|e| invalid("config", e))?.resolve(env)
 }
 
+/// With `OPENAI_API_KEY` only: the default OpenAI models need a key; other providers' keys are absent.
 fn resolve(config: Value) -> Result<ResolvedConfig> {
-    resolve_with(config, &|_| None)
+    resolve_with(config, &|name| (name == "OPENAI_API_KEY").then(|| "sk-test".to_owned()))
 }
 
 fn llm(provider: &str, config: Value) -> Result<LlmChoice> {
@@ -27,13 +28,13 @@ fn field_of(error: MemoryError) -> String {
 
 #[test]
 fn each_provider_has_working_defaults() {
-    let LlmChoice::Anthropic(anthropic) = llm("anthropic", json!(null)).unwrap() else { panic!() };
+    let LlmChoice::Anthropic(anthropic) = llm("anthropic", json!({"apiKey": "k"})).unwrap() else { panic!() };
     assert_eq!(
         (anthropic.base_url.as_str(), anthropic.version.as_str()),
         ("https://api.anthropic.com/v1", "2023-06-01")
     );
     assert!(anthropic.tool_output && !anthropic.browser_access);
-    let LlmChoice::Gemini(gemini) = llm("gemini", json!({})).unwrap() else { panic!() };
+    let LlmChoice::Gemini(gemini) = llm("gemini", json!({"apiKey": "k"})).unwrap() else { panic!() };
     assert_eq!(gemini.base_url, "https://generativelanguage.googleapis.com/v1beta");
     let LlmChoice::Ollama(ollama) = llm("ollama", json!({})).unwrap() else { panic!() };
     assert_eq!((ollama.base_url.as_str(), ollama.json_mode), ("http://localhost:11434", true));
@@ -41,7 +42,9 @@ fn each_provider_has_working_defaults() {
     assert_eq!(workers.model, "@cf/meta/llama-3.1-8b-instruct");
     let EmbedderChoice::WorkersAi(workers) = embedder("workers-ai", json!({})).unwrap() else { panic!() };
     assert_eq!((workers.model.as_str(), workers.dimensions), ("@cf/baai/bge-base-en-v1.5", Some(768)));
-    let EmbedderChoice::Gemini(gemini) = embedder("gemini", json!({"dimensions": 768})).unwrap() else { panic!() };
+    let EmbedderChoice::Gemini(gemini) = embedder("gemini", json!({"dimensions": 768, "apiKey": "k"})).unwrap() else {
+        panic!()
+    };
     assert_eq!((gemini.model.as_str(), gemini.dimensions), ("gemini-embedding-001", Some(768)));
     let EmbedderChoice::Ollama(ollama) = embedder("ollama", json!(null)).unwrap() else { panic!() };
     assert_eq!(ollama.model, "nomic-embed-text");
@@ -73,6 +76,7 @@ fn azure_builds_the_deployment_target() {
     let env = |name: &str| match name {
         "AZURE_OPENAI_ENDPOINT" => Some("https://env.openai.azure.com".to_owned()),
         "AZURE_OPENAI_API_KEY" => Some("env-key".to_owned()),
+        "OPENAI_API_KEY" => Some("sk-test".to_owned()),
         _ => None,
     };
     let config = json!({"embedder": {"provider": "azure_openai", "config": {"deployment": "emb"}}});
@@ -87,7 +91,8 @@ fn azure_builds_the_deployment_target() {
 fn hosts_have_their_json_mode_defaults_and_embedding_support() {
     let LlmChoice::OpenAi(lmstudio) = llm("lmstudio", json!({"model": "qwen"})).unwrap() else { panic!() };
     assert_eq!((lmstudio.base_url.as_str(), lmstudio.json_mode), ("http://localhost:1234/v1", false));
-    let LlmChoice::OpenAi(together) = llm("together", json!({"model": "m", "jsonMode": false})).unwrap() else {
+    let LlmChoice::OpenAi(together) = llm("together", json!({"model": "m", "jsonMode": false, "apiKey": "k"})).unwrap()
+    else {
         panic!()
     };
     assert!(!together.json_mode);
@@ -152,5 +157,36 @@ fn missing_and_bad_fields_are_named() {
     let message = field_of(resolve(json!({"llm": {"provider": "claude"}})).unwrap_err());
     for name in ["anthropic", "gemini", "ollama", "azure_openai", "groq", "workers-ai", "custom"] {
         assert!(message.contains(name), "supported list lacks {name}: {message}");
+    }
+}
+
+#[test]
+fn unknown_provider_errors_list_exactly_the_providers_of_that_part() {
+    let message = field_of(resolve(json!({"embedder": {"provider": "nope"}})).unwrap_err());
+    let listed = message.split("supported: ").nth(1).unwrap().trim_end_matches(')').split(", ").collect::<Vec<_>>();
+    assert_eq!(listed, embedder_providers());
+    assert!(listed.contains(&"local") && listed.contains(&"together"), "{message}");
+    for absent in ["anthropic", "groq", "openrouter", "deepseek"] {
+        assert!(!listed.contains(&absent), "{absent} has no embedder: {message}");
+    }
+    for name in embedder_providers() {
+        let error = resolve(json!({"embedder": {"provider": name}})).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(!error.contains("unknown provider"), "{name} is listed but unknown: {error}");
+    }
+    let message = field_of(resolve(json!({"llm": {"provider": "nope"}})).unwrap_err());
+    assert!(message.ends_with(&format!("(supported: {})", llm_providers().join(", "))), "{message}");
+    assert!(!llm_providers().contains(&"local"));
+    for name in llm_providers() {
+        let error = resolve(json!({"llm": {"provider": name}})).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(!error.contains("unknown provider"), "{name} is listed but unknown: {error}");
+    }
+}
+
+#[test]
+fn the_on_device_embedder_reaching_the_core_says_where_it_runs() {
+    let config = json!({"embedder": {"provider": "local", "config": {"weights": "w", "tokenizer": "t"}}});
+    let message = field_of(resolve(config).unwrap_err());
+    for part in ["embedder.provider", "not available", "Cloudflare Workers", "\"workers-ai\"", "Node and browsers"] {
+        assert!(message.contains(part), "{part} in {message}");
     }
 }

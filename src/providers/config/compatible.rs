@@ -4,6 +4,7 @@
 //! (a host that rejects it anyway gets prompt-only JSON after the first refusal).
 
 use super::fields::{dimensions, http_url, max_tokens, required, temperature};
+use super::keys::{api_key, is_default, KeyNeed};
 use super::{invalid, Env, OpenAiEmbedderOptions, OpenAiLlmOptions};
 use crate::core::error::Result;
 use crate::providers::{OpenAiChatSettings, OpenAiEmbedderSettings};
@@ -43,6 +44,14 @@ pub fn find_host(name: &str) -> Option<&'static Host> {
     HOSTS.iter().find(|host| host.name == name)
 }
 
+/// The key: given, else the host's variable; required where the host has one and `url` is its own.
+fn key(host: &Host, section: &str, given: Option<String>, url: &str, env: Env) -> Result<Option<String>> {
+    let key = given.or_else(|| host.key_env.and_then(env));
+    let hosted = host.key_env.is_some() && host.base_url.is_some_and(|default| is_default(url, default));
+    let need = KeyNeed { section, provider: host.name, env_var: host.key_env, url_field: "baseUrl" };
+    api_key(need, key, hosted)
+}
+
 fn base_url(host: &Host, field: &str, value: Option<String>) -> Result<String> {
     match host.base_url {
         Some(default) => http_url(field, value, default),
@@ -53,14 +62,16 @@ fn base_url(host: &Host, field: &str, value: Option<String>) -> Result<String> {
 impl OpenAiLlmOptions {
     /// Settings for `host`: its base URL and key variable; `model` is required (hosts share no default).
     pub fn resolve_for(self, host: &Host, env: Env) -> Result<OpenAiChatSettings> {
-        Ok(OpenAiChatSettings {
+        let mut settings = OpenAiChatSettings {
             model: required("llm.config.model", self.model, &format!("{} has no default model", host.name))?,
-            api_key: self.api_key.or_else(|| host.key_env.and_then(env)),
+            api_key: None,
             base_url: base_url(host, "llm.config.baseUrl", self.base_url)?,
             temperature: temperature("llm.config.temperature", self.temperature, 2.0)?,
             max_tokens: max_tokens("llm.config.maxTokens", self.max_tokens)?,
             json_mode: self.json_mode.unwrap_or(host.json_mode),
-        })
+        };
+        settings.api_key = key(host, "llm", self.api_key, &settings.base_url, env)?;
+        Ok(settings)
     }
 }
 
@@ -72,11 +83,13 @@ impl OpenAiEmbedderOptions {
                 format!("{} has no embeddings API (use \"openai_compatible\" with a baseUrl that has)", host.name);
             return Err(invalid("embedder.provider", why));
         }
-        Ok(OpenAiEmbedderSettings {
+        let mut settings = OpenAiEmbedderSettings {
             model: required("embedder.config.model", self.model, &format!("{} has no default model", host.name))?,
-            api_key: self.api_key.or_else(|| host.key_env.and_then(env)),
+            api_key: None,
             base_url: base_url(host, "embedder.config.baseUrl", self.base_url)?,
             dimensions: dimensions("embedder.config.dimensions", self.dimensions)?,
-        })
+        };
+        settings.api_key = key(host, "embedder", self.api_key, &settings.base_url, env)?;
+        Ok(settings)
     }
 }

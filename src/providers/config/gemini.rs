@@ -3,15 +3,18 @@
 use serde::Deserialize;
 
 use super::fields::{dimensions, http_url, max_tokens, temperature};
+use super::keys::{api_key, is_default, KeyNeed};
 use super::{non_empty, Env};
 use crate::core::error::Result;
 use crate::providers::{GeminiChatSettings, GeminiEmbedderSettings};
 
 const GEMINI_BASE_URL: &str = "https://generativelanguage.googleapis.com/v1beta";
 
-/// `GEMINI_API_KEY`, else `GOOGLE_API_KEY`.
-fn env_key(env: Env) -> Option<String> {
-    env("GEMINI_API_KEY").or_else(|| env("GOOGLE_API_KEY"))
+/// The key: given, else `GEMINI_API_KEY`, else `GOOGLE_API_KEY`; required at Google's own URL.
+fn key(section: &str, given: Option<String>, base_url: &str, env: Env) -> Result<Option<String>> {
+    let key = given.or_else(|| env("GEMINI_API_KEY")).or_else(|| env("GOOGLE_API_KEY"));
+    let need = KeyNeed { section, provider: "gemini", env_var: Some("GEMINI_API_KEY"), url_field: "baseUrl" };
+    api_key(need, key, is_default(base_url, GEMINI_BASE_URL))
 }
 
 /// `llm.config` for Gemini.
@@ -42,25 +45,29 @@ pub struct GeminiEmbedderOptions {
 impl GeminiLlmOptions {
     /// Fills defaults (`gemini-2.5-flash`, JSON mode) and validates.
     pub fn resolve(self, env: Env) -> Result<GeminiChatSettings> {
-        Ok(GeminiChatSettings {
+        let mut settings = GeminiChatSettings {
             model: non_empty("llm.config.model", self.model, "gemini-2.5-flash")?,
-            api_key: self.api_key.or_else(|| env_key(env)),
+            api_key: None,
             base_url: http_url("llm.config.baseUrl", self.base_url, GEMINI_BASE_URL)?,
             temperature: temperature("llm.config.temperature", self.temperature, 2.0)?,
             max_tokens: max_tokens("llm.config.maxTokens", self.max_tokens)?,
             json_mode: self.json_mode.unwrap_or(true),
-        })
+        };
+        settings.api_key = key("llm", self.api_key, &settings.base_url, env)?;
+        Ok(settings)
     }
 }
 
 impl GeminiEmbedderOptions {
     /// Fills defaults (`gemini-embedding-001`) and validates.
     pub fn resolve(self, env: Env) -> Result<GeminiEmbedderSettings> {
-        Ok(GeminiEmbedderSettings {
+        let mut settings = GeminiEmbedderSettings {
             model: non_empty("embedder.config.model", self.model, "gemini-embedding-001")?,
-            api_key: self.api_key.or_else(|| env_key(env)),
+            api_key: None,
             base_url: http_url("embedder.config.baseUrl", self.base_url, GEMINI_BASE_URL)?,
             dimensions: dimensions("embedder.config.dimensions", self.dimensions)?,
-        })
+        };
+        settings.api_key = key("embedder", self.api_key, &settings.base_url, env)?;
+        Ok(settings)
     }
 }

@@ -8,6 +8,7 @@ mod choice;
 mod compatible;
 mod fields;
 mod gemini;
+mod keys;
 mod mem0;
 mod ollama;
 mod openai;
@@ -65,6 +66,8 @@ pub struct MemoryConfig {
     pub background: Option<crate::core::tiers::BackgroundOptions>,
     /// `"fast"` (the default) or `"exact"`: how `add()` finds the memories its update decision sees.
     pub pipeline: Option<Pipeline>,
+    /// `true`: a call that would resolve with `warnings` rejects with the first one's code instead.
+    pub strict: Option<bool>,
     /// mem0's config keys, read by `mem0`: `version`, `historyDbPath` and `historyStore` (its SQLite
     /// history; not applicable here), `disableHistory`, `customPrompt`, `customInstructions`,
     /// `enableGraph`, `graphStore`.
@@ -158,6 +161,8 @@ pub struct ResolvedConfig {
     pub keep_history: bool,
     /// `pipeline`.
     pub pipeline: Pipeline,
+    /// `strict`: results with warnings reject (the JS layer applies it).
+    pub strict: bool,
 }
 
 fn openai_default() -> ProviderConfig {
@@ -221,6 +226,7 @@ impl MemoryConfig {
             )?,
             keep_history: !self.disable_history.unwrap_or(false),
             pipeline: self.pipeline.unwrap_or_default(),
+            strict: self.strict.unwrap_or(false),
         })
     }
 }

@@ -2,6 +2,7 @@
 
 use serde::Deserialize;
 
+use super::keys::{api_key, is_default, KeyNeed};
 use super::{invalid, non_empty, Env};
 use crate::core::error::Result;
 use crate::providers::{OpenAiChatSettings, OpenAiEmbedderSettings};
@@ -43,6 +44,11 @@ pub(crate) fn base_url(field: &str, value: Option<String>, env: Env) -> Result<S
     Ok(url)
 }
 
+/// OpenAI's own API needs `OPENAI_API_KEY`.
+fn need(section: &str) -> KeyNeed<'_> {
+    KeyNeed { section, provider: "openai", env_var: Some("OPENAI_API_KEY"), url_field: "baseUrl" }
+}
+
 impl OpenAiLlmOptions {
     /// Fills defaults (`gpt-4o-mini`, temperature 0, 2000 tokens, JSON mode) and validates.
     pub fn resolve(self, env: Env) -> Result<OpenAiChatSettings> {
@@ -53,14 +59,17 @@ impl OpenAiLlmOptions {
         if self.max_tokens == Some(0) {
             return Err(invalid("llm.config.maxTokens", "must be at least 1"));
         }
-        Ok(OpenAiChatSettings {
+        let key = self.api_key.or_else(|| env("OPENAI_API_KEY"));
+        let mut settings = OpenAiChatSettings {
             model: non_empty("llm.config.model", self.model, "gpt-4o-mini")?,
-            api_key: self.api_key.or_else(|| env("OPENAI_API_KEY")),
+            api_key: None,
             base_url: base_url("llm.config.baseUrl", self.base_url, env)?,
             temperature,
             max_tokens: self.max_tokens.unwrap_or(2000),
             json_mode: self.json_mode.unwrap_or(true),
-        })
+        };
+        settings.api_key = api_key(need("llm"), key, is_default(&settings.base_url, OPENAI_BASE_URL))?;
+        Ok(settings)
     }
 }
 
@@ -73,11 +82,14 @@ impl OpenAiEmbedderOptions {
                 format!("must be between 1 and 65536, got {dimensions}"),
             ));
         }
-        Ok(OpenAiEmbedderSettings {
+        let key = self.api_key.or_else(|| env("OPENAI_API_KEY"));
+        let mut settings = OpenAiEmbedderSettings {
             model: non_empty("embedder.config.model", self.model, "text-embedding-3-small")?,
-            api_key: self.api_key.or_else(|| env("OPENAI_API_KEY")),
+            api_key: None,
             base_url: base_url("embedder.config.baseUrl", self.base_url, env)?,
             dimensions: self.dimensions.map(|d| d as usize),
-        })
+        };
+        settings.api_key = api_key(need("embedder"), key, is_default(&settings.base_url, OPENAI_BASE_URL))?;
+        Ok(settings)
     }
 }
