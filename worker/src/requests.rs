@@ -46,9 +46,19 @@ pub fn object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
 /// library's camelCase names (`userId`) are refused here, though the library itself would take them.
 pub fn shaped<T: DeserializeOwned>(what: &str, value: Value) -> Result<T, ApiError> {
     if let Some(key) = value.as_object().and_then(|fields| fields.keys().find(|k| k.chars().any(char::is_uppercase))) {
-        return Err(invalid(format!("{what}: unknown field `{key}` (the REST API's fields are snake_case)")));
+        let snake: String = key
+            .chars()
+            .flat_map(|c| if c.is_uppercase() { vec!['_', c.to_ascii_lowercase()] } else { vec![c] })
+            .collect();
+        return Err(invalid(format!(
+            "{what}: unknown field `{key}`, did you mean `{snake}`? (the REST API's fields are snake_case)"
+        )));
     }
-    serde_json::from_value(value).map_err(|e| invalid(crate::wire_names::with_wire_names(&format!("{what}: {e}"))))
+    serde_json::from_value(value).map_err(|e| {
+        let said = e.to_string();
+        let said = memwasm::core::unknown_field::reworded(&said).unwrap_or(said);
+        invalid(crate::wire_names::with_wire_names(&format!("{what}: {said}")))
+    })
 }
 
 /// Reads a JSON body as `T`.

@@ -93,7 +93,9 @@ pub fn gather(
 /// `version_range`: `[start, end]`, whole numbers with start ≤ end, as a JSON array or the query string's
 /// `[1,2]` / `1,2`; absent or null is fine.
 pub fn version_range(fields: &Map<String, Value>) -> Result<Option<(u64, u64)>, Failure> {
-    let bad = |got: &dyn std::fmt::Display| Failure::invalid(format!("version_range must be [start, end], whole numbers with start ≤ end, got {got}"));
+    let bad = |got: &dyn std::fmt::Display| {
+        Failure::invalid(format!("version_range must be [start, end], whole numbers with start ≤ end, got {got}"))
+    };
     let pair: Vec<Value> = match fields.get("version_range") {
         None | Some(Value::Null) => return Ok(None),
         Some(Value::Array(items)) => items.clone(),

@@ -83,7 +83,9 @@ impl Mem0Error {
 /// True for a UUID in its 36-character form (`8-4-4-4-12` hexadecimal digits), the shape of every memory id.
 fn is_uuid(id: &str) -> bool {
     id.len() == 36
-        && id.char_indices().all(|(at, c)| if matches!(at, 8 | 13 | 18 | 23) { c == '-' } else { c.is_ascii_hexdigit() })
+        && id
+            .char_indices()
+            .all(|(at, c)| if matches!(at, 8 | 13 | 18 | 23) { c == '-' } else { c.is_ascii_hexdigit() })
 }
 
 impl From<ApiError> for Mem0Error {
