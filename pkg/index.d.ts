@@ -1,8 +1,9 @@
 // Types of the whole public API (generated from the Rust crate into dist/).
 export * from "./dist/memwasm.js";
 
-import { Memory as CoreMemory } from "./dist/memwasm.js";
+import { Memory as CoreMemory, MemoryTools as CoreMemoryTools } from "./dist/memwasm.js";
 import type { EmbedderConfig as CoreEmbedderConfig, MemoryConfig as CoreMemoryConfig } from "./dist/memwasm.js";
+import type { AnthropicToolDefinition, OpenAiToolDefinition, Scope, ToolResult } from "./dist/memwasm.js";
 import type { LocalEmbedderOptions } from "./local-embedder/index.js";
 
 /** The on-device embedder (memwasm/local-embedder, its own .wasm, loaded on the first embedding). Its load
@@ -28,4 +29,27 @@ export declare class Memory extends CoreMemory {
     constructor(config?: MemoryConfig);
     static fromConfig(config?: MemoryConfig): Memory;
     static open(config?: MemoryConfig): Promise<Memory>;
+    /** Agent tools bound to `scope`, their `definitions` in `format` (default `"openai"`). Throws
+     * `SCOPE_REQUIRED` without a userId, agentId or runId. */
+    tools<Format extends ToolFormat = "openai">(scope: Scope, options?: { format?: Format }): MemoryTools<Format>;
 }
+
+/** The wire formats of tool definitions. */
+export type ToolFormat = "openai" | "anthropic";
+
+/** A tool definition in each format. */
+export interface ToolDefinitionOf {
+    openai: OpenAiToolDefinition;
+    anthropic: AnthropicToolDefinition;
+}
+
+/** `search_memory` and `manage_memory` for one scope (`memory.tools(scope, {format})`). */
+export interface MemoryTools<Format extends ToolFormat = ToolFormat> extends Omit<CoreMemoryTools, "definitions" | "runTool"> {
+    /** The tool definitions in `Format`, ready for the `tools` field of a chat request. */
+    readonly definitions: ToolDefinitionOf[Format][];
+    /** Runs one tool call. `args` is the call's arguments as the model sent them (an object or its JSON
+     * string); anything else rejects with `INVALID_INPUT`, as do an unknown tool and bad arguments.
+     * `NOT_FOUND` for an id that does not exist in this scope. */
+    runTool(name: string, args: unknown): Promise<ToolResult>;
+}
+export declare const MemoryTools: typeof CoreMemoryTools;

@@ -6,6 +6,8 @@
 # Two modules: dist/ is the full one (Node and Workers load it; browsers on first use), dist/core/ is built
 # without the `extras` feature, the one browsers load at import (docs/size.md).
 # MEMWASM_FEATURES adds cargo features (bench/ builds with `bench`, the hidden __BenchIndex export).
+# Last, the on-device embedder (scripts/build-local-embedder.sh), so this one command builds the whole
+# npm package; MEMWASM_SKIP_EMBEDDER=1 skips it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 staging=$(mktemp -d pkg/.dist-XXXXXX)
@@ -16,6 +18,9 @@ build() {
   shift
   cargo build --quiet --lib --target wasm32-unknown-unknown --release "$@"
   wasm-bindgen --target web --remove-name-section --out-dir "$out" --out-name memwasm target/wasm32-unknown-unknown/release/memwasm.wasm
+  # The generated classes declare `[Symbol.dispose]()`, which TypeScript knows only with the esnext.disposable
+  # lib: without this line an app's `tsc` with `skipLibCheck: false` and Vite's default lib fails (TS2550).
+  sed -i '1i /// <reference lib="esnext.disposable" />' "$out/memwasm.d.ts"
 }
 build "$staging" ${MEMWASM_FEATURES:+--features "$MEMWASM_FEATURES"}
 build "$staging/core" --no-default-features --features "js${MEMWASM_FEATURES:+,$MEMWASM_FEATURES}"
@@ -32,3 +37,4 @@ rm -rf "$old"
 for wasm in pkg/dist/core/memwasm_bg.wasm pkg/dist/memwasm_bg.wasm; do
   echo "built $wasm: $(stat -c %s "$wasm") bytes ($(gzip -9 -c "$wasm" | wc -c) gzipped)"
 done
+[ "${MEMWASM_SKIP_EMBEDDER:-}" = 1 ] || bash scripts/build-local-embedder.sh

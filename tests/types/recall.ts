@@ -2,6 +2,7 @@
 // the check if its line compiles). Run by scripts/suites/25-types.sh: tsc -p tests/types.
 import { Memory, MemoryTools } from "../../pkg/index.js";
 import type { SearchMethod, RecallResult, ToolDefinition, ToolResult, OpenAiToolDefinition, WarningCode } from "../../pkg/index.js";
+import type { AnthropicToolDefinition } from "../../pkg/index.js";
 
 export async function typed(memory: Memory): Promise<string> {
   const found = await memory.search("q", { userId: "u", method: "rrf", weights: { vector: 0.5 }, threshold: 0.01 });
@@ -24,9 +25,20 @@ export async function typed(memory: Memory): Promise<string> {
   const openai = memory.tools({ agentId: "a" }).definitions[0] as OpenAiToolDefinition;
   const result: ToolResult = await tools.runTool(openai.function.name, '{"query": "q"}');
   await tools.runTool("manage_memory", { action: "create", content: "x" });
+  // Each format's definitions are typed as that format's; a tool call's arguments may arrive as `unknown`.
+  const anthropic: AnthropicToolDefinition[] = memory.tools({ userId: "u" }, { format: "anthropic" }).definitions;
+  const openAiByDefault: OpenAiToolDefinition[] = memory.tools({ userId: "u" }).definitions;
+  const openAiNamed: OpenAiToolDefinition[] = memory.tools({ userId: "u" }, { format: "openai" }).definitions;
+  // @ts-expect-error Anthropic definitions are not OpenAI ones
+  const wrong: OpenAiToolDefinition[] = tools.definitions;
+  const fromModel: unknown = JSON.parse('{"query": "q"}');
+  await tools.runTool("search_memory", fromModel);
+  // @ts-expect-error the tool's name is a string
+  await tools.runTool(fromModel, fromModel);
   // @ts-expect-error unknown format
   memory.tools({ userId: "u" }, { format: "gemini" });
   // @ts-expect-error the scope of a tools handle cannot be replaced
   tools.scope = { userId: "other" };
-  return `${method}${total}${degraded.length}${recallWarnings}${definitions.length}${JSON.stringify(result)}${recalled.text}`;
+  const counts = anthropic.length + openAiByDefault.length + openAiNamed.length + wrong.length;
+  return `${counts}${method}${total}${degraded.length}${recallWarnings}${definitions.length}${JSON.stringify(result)}${recalled.text}`;
 }
