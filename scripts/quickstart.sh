@@ -13,6 +13,5 @@ step() {
 }
 step bash scripts/setup.sh rust minilm-weights
 step bash scripts/build-pkg.sh
-step bash scripts/build-local-embedder.sh
 echo
 node examples/quickstart.mjs

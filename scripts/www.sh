@@ -6,5 +6,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh rust minilm-weights
 bash scripts/build-pkg.sh
-bash scripts/build-local-embedder.sh
 exec node www/serve.mjs --port "${PORT:-8080}"
