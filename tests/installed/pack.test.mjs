@@ -20,7 +20,7 @@ test("the tarball holds exactly the paths package.json lists in files", { timeou
   assert.deepEqual(packed.filter((path) => !listed(path) && !ALWAYS.test(path)), [], "packed but not listed in files");
   const junk = packed.filter((path) => /(^|\/)(\.|node_modules\/|target\/)|\.(rs|map|tgz)$/.test(path));
   assert.deepEqual(junk, [], "no dotfiles, sources, maps or build dirs");
-  for (const built of ["local-embedder/dist/local_embedder_bg.wasm", "dist/memwasm_bg.wasm", "dist/core/memwasm_bg.wasm"]) {
+  for (const built of ["README.md", "LICENSE", "local-embedder/dist/local_embedder_bg.wasm", "dist/memwasm_bg.wasm", "dist/core/memwasm_bg.wasm"]) {
     assert.ok(packed.includes(built), `${built} is packed`);
   }
   const leaves = (node) => (typeof node === "string" ? [node.slice(2)] : Object.values(node).flatMap(leaves));
