@@ -303,12 +303,16 @@ export interface DecayResult {
 /** One exact scope's count in `stats()`. */
 export interface ScopeCount extends Scope {
   count: number;
+  /** How many of them have a key (agent key/value entries). */
+  keyed: number;
 }
 
 /** What `stats()` counts. */
 export interface MemoryStats {
   /** Live memories: neither expired nor soft-deleted. */
   totalEntries: number;
+  /** How many of them have a key (agent key/value entries). */
+  keyed: number;
   /** Live memories per exact scope (`{userId}` and `{userId, agentId}` are counted apart). */
   byScope: ScopeCount[];
   /** Live memories per type; every type is present. */

@@ -53,6 +53,10 @@ test("the cron forgets decayed key/value entries in every tenant, keeps pinned o
   assert.deepEqual(history.body.map((record) => record.event), ["ADD"], "a /v1 memory is not the sweep's to forget");
   const stats = await worker.call("GET", "/api/v1/memory/stats", { token: INITECH });
   assert.deepEqual([stats.body.total_entries, stats.body.pinned], [1, 1]);
+  // total_entries counts the key/value entries; all_memories every memory of the tenant (here a /v1 one too).
+  const acmeStats = (await worker.call("GET", "/api/v1/memory/stats", { token: ACME })).body;
+  assert.deepEqual([acmeStats.total_entries, acmeStats.all_memories, acmeStats.total_agents], [1, 2, 1]);
+  assert.deepEqual([acmeStats.pg_enabled, acmeStats.pgvector_enabled], [false, false]);
 });
 
 test("with the default half-life the cron keeps fresh memories and purges expired ones", T, async (t) => {

@@ -18,6 +18,8 @@ pub struct ScopeCount {
     #[serde(flatten)]
     pub scope: Scope,
     pub count: usize,
+    /// How many of them have a key (agent key/value entries).
+    pub keyed: usize,
 }
 
 /// What `stats()` reports over the memories held.
@@ -26,6 +28,8 @@ pub struct ScopeCount {
 pub struct Stats {
     /// Live memories (not expired, not soft-deleted).
     pub total_entries: usize,
+    /// How many of them have a key (agent key/value entries).
+    pub keyed: usize,
     pub by_scope: Vec<ScopeCount>,
     pub by_type: BTreeMap<&'static str, usize>,
     pub pinned: usize,
@@ -43,7 +47,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let memories = self.scope_memories(scope, &|item| !item.lifecycle.is_deleted()).await?;
         let mut stats = Stats::default();
         let embedded = self.embedder.is_configured();
-        let mut by_scope: BTreeMap<Scope, usize> = BTreeMap::new();
+        let mut by_scope: BTreeMap<Scope, (usize, usize)> = BTreeMap::new();
         for kind in MemoryType::ALL {
             stats.by_type.insert(kind.as_str(), 0);
         }
@@ -52,13 +56,17 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 stats.expired += 1;
                 continue;
             }
+            let keyed = usize::from(memory.lifecycle.key.is_some());
             stats.total_entries += 1;
+            stats.keyed += keyed;
             stats.pinned += usize::from(memory.lifecycle.pinned);
             stats.keyword_only += usize::from(embedded && !self.has_vector(&memory.id));
             *stats.by_type.entry(memory.lifecycle.memory_type.as_str()).or_default() += 1;
-            *by_scope.entry(memory.scope.clone()).or_default() += 1;
+            let counts = by_scope.entry(memory.scope.clone()).or_default();
+            *counts = (counts.0 + 1, counts.1 + keyed);
         }
-        stats.by_scope = by_scope.into_iter().map(|(scope, count)| ScopeCount { scope, count }).collect();
+        stats.by_scope =
+            by_scope.into_iter().map(|(scope, (count, keyed))| ScopeCount { scope, count, keyed }).collect();
         Ok(stats)
     }
 }

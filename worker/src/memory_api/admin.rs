@@ -19,15 +19,23 @@ use crate::error::ApiError;
 use crate::requests::parse;
 use crate::sweep::sweep;
 
-/// `GET /api/v1/memory/stats`.
+/// `GET /api/v1/memory/stats`: the design's `total_entries` and `total_agents` count the agent key/value
+/// entries; `pg_enabled` / `pgvector_enabled` are false (memory lives in Durable Objects or KV, with the
+/// library's own vector index); the rest describe the whole tenant.
 #[derive(Serialize)]
 pub struct StatsBody {
-    /// Live memories of the tenant (memory API entries and `/v1/memories/` ones).
+    /// Live key/value entries of the tenant.
     total_entries: usize,
-    /// Distinct agent ids among them.
+    /// Distinct agent ids holding entries.
     total_agents: usize,
-    /// Distinct user ids among them.
+    /// Distinct user ids owning entries.
     total_users: usize,
+    /// No Postgres here.
+    pg_enabled: bool,
+    /// No pgvector here: vector search is the library's in-memory index.
+    pgvector_enabled: bool,
+    /// Every live memory of the tenant: entries, `/v1/memories/` facts and conversation memories.
+    all_memories: usize,
     pinned: usize,
     /// Expired, not purged yet.
     expired: usize,
@@ -40,12 +48,16 @@ pub struct StatsBody {
 /// Counts over the caller's tenant.
 pub async fn stats(engine: &Engine) -> Result<StatsBody, ApiError> {
     let stats = engine.stats(&Scope::default()).await?;
-    let agents: BTreeSet<&str> = stats.by_scope.iter().filter_map(|s| s.scope.agent_id.as_deref()).collect();
-    let users: BTreeSet<&str> = stats.by_scope.iter().filter_map(|s| s.scope.user_id.as_deref()).collect();
+    let holding = || stats.by_scope.iter().filter(|s| s.keyed > 0);
+    let agents: BTreeSet<&str> = holding().filter_map(|s| s.scope.agent_id.as_deref()).collect();
+    let users: BTreeSet<&str> = holding().filter_map(|s| s.scope.user_id.as_deref()).collect();
     Ok(StatsBody {
-        total_entries: stats.total_entries,
+        total_entries: stats.keyed,
         total_agents: agents.len(),
         total_users: users.len(),
+        pg_enabled: false,
+        pgvector_enabled: false,
+        all_memories: stats.total_entries,
         pinned: stats.pinned,
         expired: stats.expired,
         by_type: json!(stats.by_type),
