@@ -95,7 +95,9 @@ test("search by the query string, a GET body or a POST body, grouped by conversa
 
 test("search: top_k and has_more, the time range, foresight at current_time, no query", T, async () => {
   const one = await get(SEARCH, { query: "January 2025", group_id: "apollo", top_k: 1 });
-  assert.deepEqual([hits(one).length, one.has_more], [1, true]);
+  assert.deepEqual([hits(one).length, one.has_more, one.total_count], [1, true, 3], "total_count: found, not returned");
+  const all = await get(SEARCH, { query: "January 2025", group_id: "apollo", top_k: 100 });
+  assert.deepEqual([hits(all).length, all.has_more, all.total_count], [3, false, 3]);
   const ranged = await get(SEARCH, { query: "January 2025", group_id: "apollo", start_time: "2025-01-19T00:00:00Z", end_time: "2025-01-21T00:00:00Z" });
   assert.deepEqual(hits(ranged), [["episodic_memory", EPISODES[2]]]);
   const now = { query: "espresso sprint demo beans", group_id: "apollo", memory_types: ["foresight"], retrieve_method: "keyword" };
@@ -107,7 +109,7 @@ test("search: top_k and has_more, the time range, foresight at current_time, no 
   assert.deepEqual(hits(current), [["foresight", "The sprint demo happens on Friday"]]);
   const newest = await get(SEARCH, { group_id: "apollo", top_k: 2 });
   assert.deepEqual(hits(newest).map(([, text]) => text), [EPISODES[2], EPISODES[1]]);
-  assert.equal(newest.has_more, true);
+  assert.deepEqual([newest.has_more, newest.total_count], [true, 3]);
 });
 
 test("search by vector, hybrid, rrf (with a radius) and agentic", T, async () => {

@@ -120,8 +120,7 @@ pub async fn search(engine: &Engine, pairs: HashMap<String, String>, body: &[u8]
     let kinds = searched_types(&fields)?;
     options.insert("memory_types".into(), json!(kinds.iter().map(|k| k.as_str()).collect::<Vec<_>>()));
     let top_k = count(&fields, "top_k", DEFAULT_TOP_K, MAX_TOP_K)?;
-    // One more than asked tells whether there is more (the library allows 100 at most with a group).
-    options.insert("top_k".into(), json!((top_k + 1).min(MAX_TOP_K)));
+    options.insert("top_k".into(), json!(top_k));
     carry_time(&fields, "start_time", &mut options)?;
     carry_time(&fields, "end_time", &mut options)?;
     carry(&fields, "include_compressed", &mut options, "include_compressed");
@@ -137,13 +136,18 @@ pub async fn search(engine: &Engine, pairs: HashMap<String, String>, body: &[u8]
     };
     let method = id_filter(&fields, "retrieve_method")?.unwrap_or_else(|| "keyword".to_owned());
     let (mut queries, mut warnings) = (None, Vec::new());
+    // How many memories were found: exact when they all fit in the page, else the ranking's pool.
+    let mut found_count = None;
     let mut hits = if query.is_empty() {
         // No query: the newest memories of the types asked for. `current_time` still drops foresight that
         // has ended; `radius` has no ranking to floor and changes nothing.
         carry_time(&fields, "current_time", &mut options)?;
         let read = read_options(options)?.check(ReadCall::GetAll)?;
         let total = engine.get_all(&read).await?.total_count;
-        let newest = Read { offset: total.saturating_sub(read.limit), ..read };
+        found_count = Some(total);
+        // One more than asked (when there is one) tells whether there is more.
+        let limit = (read.limit + 1).min(total);
+        let newest = Read { offset: total - limit, limit, ..read };
         let mut page = engine.get_all(&newest).await?.results;
         page.reverse();
         page
@@ -151,13 +155,18 @@ pub async fn search(engine: &Engine, pairs: HashMap<String, String>, body: &[u8]
         options.insert("method".into(), json!(method));
         carry(&fields, "radius", &mut options, "radius");
         carry_time(&fields, "current_time", &mut options)?;
-        let found = engine.search(&query, &read_options(options)?.check(ReadCall::Search)?).await?;
+        let read = read_options(options)?.check(ReadCall::Search)?;
+        // One more than asked tells whether there is more, past the library's cap of 100 with a group.
+        let found = engine.search(&query, &Read { limit: top_k + 1, ..read }).await?;
         (queries, warnings) = (found.queries, found.warnings);
+        if found.results.len() > top_k {
+            found_count = Some(found.total_count);
+        }
         found.results
     };
     let has_more = hits.len() > top_k;
+    let total_count = found_count.unwrap_or(hits.len()).max(hits.len());
     hits.truncate(top_k);
-    let total_count = hits.len();
     let groups = Groups::new(hits, with_metadata);
     let group = who["group_id"].as_str().map(str::to_owned);
     let waiting = pending_of(engine, group.as_deref(), who["user_id"].as_str()).await?;
