@@ -6,9 +6,11 @@ wasm_bindgen_version=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)"/\1/p' Cargo.toml
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
-  rustup target add wasm32-unknown-unknown
+  rustup target add wasm32-unknown-unknown || { sleep 10; rustup target add wasm32-unknown-unknown; }
 fi
-if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $wasm_bindgen_version" ]; then
+# wasm-bindgen-test-runner (the browser tests' runner, also what wasm-pack test uses) comes in the same crate.
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $wasm_bindgen_version" ] \
+  || [ "$(wasm-bindgen-test-runner --version 2>/dev/null)" != "wasm-bindgen-test-runner $wasm_bindgen_version" ]; then
   say "installing wasm-bindgen-cli $wasm_bindgen_version (a few minutes, once)"
   cargo install wasm-bindgen-cli --version "$wasm_bindgen_version" --locked \
     || cargo install wasm-bindgen-cli --version "$wasm_bindgen_version"
