@@ -10,6 +10,8 @@ fi
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 say "installing chromium and chromium-driver (about a minute, once)"
-$sudo apt-get update
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends chromium chromium-driver
+# Acquire::Retries: apt retries a failed download itself (a mirror hiccup) instead of failing the setup.
+$sudo apt-get -o Acquire::Retries=3 update
+DEBIAN_FRONTEND=noninteractive $sudo apt-get -o Acquire::Retries=3 install -y --no-install-recommends \
+  chromium chromium-driver
 say "ready: $(/usr/bin/chromium --version 2>/dev/null | head -1)"
