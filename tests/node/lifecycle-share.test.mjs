@@ -131,6 +131,7 @@ describe("stats", () => {
       byType: { ...zero, semantic: 1, episodic: 1, procedural: 1 },
       pinned: 1,
       expired: 1,
+      keyed: 0,
       keywordOnly: 0,
     });
     assert.deepEqual(
@@ -146,5 +147,8 @@ describe("stats", () => {
     const w = await mem.stats({ userId: "w" });
     assert.deepEqual([w.totalEntries, w.expired, w.byScope], [0, 1, []]);
     await rejectsWith(() => mem.stats({ userId: "u", limit: 2 }), "INVALID_INPUT");
+    await mem.store("editor", "Helix", { userId: "u" });
+    const keyed = await mem.stats({ userId: "u" });
+    assert.deepEqual([keyed.totalEntries, keyed.keyed, keyed.byScope.find((s) => !s.agentId).keyed], [4, 1, 1]);
   });
 });
