@@ -113,6 +113,9 @@ pub struct Read {
     pub importance_floor: Option<f64>,
     /// Memories past their mem0 `expirationDate` are kept too.
     pub show_expired: bool,
+    /// A conversation read by a user (`userId` with `groupId` or `memoryType`): `scope` then leaves the user
+    /// out, and a memory is kept when it is the user's own or a group memory that involves them.
+    pub participant: Option<String>,
 }
 
 impl Read {
@@ -135,6 +138,7 @@ impl Read {
             radius: None,
             importance_floor: None,
             show_expired: false,
+            participant: None,
         }
     }
 
@@ -143,6 +147,7 @@ impl Read {
     pub fn keeps(&self, item: &MemoryItem, now: &str) -> bool {
         let life = &item.lifecycle;
         self.scope.contains(&item.scope)
+            && self.participant.as_deref().is_none_or(|who| involves(item, who))
             && !life.is_expired(now)
             && (self.show_expired || !expiration_date::is_past(item, now))
             && (self.include_deleted || !life.is_deleted())
@@ -150,6 +155,19 @@ impl Read {
             && self.importance_floor.is_none_or(|floor| life.importance >= floor || life.pinned || is_procedural(item))
             && self.window.keeps(item)
             && self.filter.as_ref().is_none_or(|filter| filter.matches(item))
+    }
+}
+
+/// True when `item` is `who`'s own, or a group memory (filed under no user) whose `metadata.participants`
+/// names `who`: what a participant of a group chat may read of it.
+pub fn involves(item: &MemoryItem, who: &str) -> bool {
+    match item.scope.user_id.as_deref() {
+        Some(owner) => owner == who,
+        None => item
+            .metadata
+            .get("participants")
+            .and_then(Value::as_array)
+            .is_some_and(|names| names.iter().any(|name| name.as_str() == Some(who))),
     }
 }
 
@@ -221,8 +239,14 @@ impl ReadOptions {
         self.only_keys_of(call)?;
         let mut scope = self.scope()?;
         let filters = super::filter_scope::split(&mut scope, &self.filters)?;
-        let scope = scope.validated()?;
+        let mut scope = scope.validated()?;
         let seed_form = form::conversational(call, self.group_id.is_some(), self.memory_type.is_some());
+        // A user's conversation read sees the group memories that involve them: the index is asked for the
+        // group's (or every) memory, and `keeps` picks the user's.
+        let participant = match seed_form && scope.agent_id.is_none() {
+            true => scope.user_id.take(),
+            false => None,
+        };
         let count = match (self.limit, self.top_k) {
             (Some(limit), Some(top_k)) if limit != top_k => {
                 let why = format!("limit ({limit}) and topK ({top_k}) are the same option; give one");
@@ -267,6 +291,7 @@ impl ReadOptions {
             radius: form::radius(self.radius)?,
             importance_floor: None,
             show_expired: self.show_expired.unwrap_or(false),
+            participant,
         })
     }
 }

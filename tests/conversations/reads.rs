@@ -154,3 +154,33 @@ fn search_takes_a_time_range_a_radius_and_a_current_time() {
 }
 
 use futures_executor::block_on;
+
+#[test]
+fn a_participant_reads_and_deletes_the_group_memories_that_involve_them() {
+    let rig = Rig::new();
+    rig.send("m1", 0, "alice", "Shall we pick espresso beans for the coffee corner?");
+    rig.send("m2", 1, "bob", "Yes, espresso beans it is");
+    block_on(rig.engine.flush_group("g1")).unwrap();
+    let texts = |response: Vec<memwasm::core::types::MemoryItem>| response.into_iter().map(|m| m.memory).collect::<Vec<_>>();
+    let episodes_of = |who: &str, extra: Value| {
+        let mut options = json!({"userId": who, "memoryType": "episodic"});
+        options.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        texts(rig.get_all(options).unwrap().results)
+    };
+    let everyone = texts(rig.get_all(json!({"groupId": "g1"})).unwrap().results);
+    assert_eq!(everyone.len(), 1, "one episode of the group: {everyone:?}");
+    assert_eq!(episodes_of("bob", json!({})), everyone, "bob took part: his reads see it");
+    assert_eq!(episodes_of("bob", json!({"groupId": "g1"})), everyone);
+    assert!(episodes_of("carol", json!({})).is_empty(), "carol did not");
+    assert!(episodes_of("bob", json!({"groupId": "g2"})).is_empty(), "another group");
+    let found = rig.search("espresso beans", json!({"userId": "bob", "groupId": "g1", "method": "keyword"})).unwrap();
+    assert_eq!(texts(found.results), everyone);
+    let none = rig.search("espresso beans", json!({"userId": "carol", "groupId": "g1", "method": "keyword"})).unwrap();
+    assert!(none.results.is_empty());
+
+    // Deleting bob's memories in the group takes the group's memories that involve him.
+    let filter: memwasm::core::conversations::DeleteFilter =
+        serde_json::from_value(json!({"userId": "bob", "groupId": "g1"})).unwrap();
+    block_on(rig.engine.delete_memories(&filter)).unwrap();
+    assert!(texts(rig.get_all(json!({"groupId": "g1"})).unwrap().results).is_empty());
+}

@@ -62,6 +62,17 @@ test("fetch pages one memory type of a group, oldest first", T, async () => {
   assert.deepEqual(ranged.memories, all.memories);
 });
 
+test("a participant's reads see the group's memories that involve them, and nobody else's", T, async () => {
+  const mine = await get(BASE, { user_id: "alice", memory_type: "episodic_memory" });
+  assert.deepEqual(mine.memories.map((m) => m.content), [EPISODES[0]], "alice's episode of the group chat");
+  const bob = await get(SEARCH, { query: "sprint demo Friday", user_id: "bob", group_id: "apollo" });
+  assert.deepEqual(hits(bob).map(([, text]) => text), [EPISODES[1]]);
+  const anywhere = await get(SEARCH, { query: "sprint demo Friday", user_id: "bob" });
+  assert.deepEqual(hits(anywhere).map(([, text]) => text), [EPISODES[1]], "without group_id: every group");
+  assert.deepEqual(hits(await get(SEARCH, { query: "espresso beans", user_id: "bob", group_id: "apollo" })), []);
+  assert.deepEqual((await get(BASE, { user_id: "dave", memory_type: "episodic_memory" })).memories, []);
+});
+
 test("fetch narrows to a time range (start_time / end_time, a time without a zone read as UTC)", T, async () => {
   const range = await get(BASE, { group_id: "apollo", start_time: "2025-01-14T00:00:00Z", end_time: "2025-01-16T00:00:00+00:00" });
   assert.deepEqual([range.memories.map((m) => m.content), range.total_count], [[EPISODES[1]], 1]);

@@ -1,13 +1,15 @@
 //! `deleteMemories({eventId?, userId?, groupId?})` (seed 002 DELETE): soft-deletes every live memory that
 //! matches all the filters given, each with a DELETE record (`restore` brings one back). `eventId` matches a
 //! memory's id or the `metadata.sessionId` of the episode it was extracted from; `userId` matches the
-//! memory's `userId` (profiles, default groups, `add()` memories of that user); `groupId` its `runId`. A
+//! memory's `userId` (profiles, default groups, `add()` memories of that user), and with `groupId` also the
+//! group's memories that involve the user (`metadata.participants`); `groupId` matches its `runId`. A
 //! filter that is absent, blank or the seed's `"__all__"` is not given; at least one must be.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::core::error::{MemoryError, Result};
+use crate::core::read::involves;
 use crate::core::memory::MemoryEngine;
 use crate::core::models::{Embedder, Llm};
 use crate::core::scope::Scope;
@@ -63,15 +65,22 @@ impl DeleteFilter {
         let event = given(&self.event_id).is_none_or(|event| {
             item.id == event || item.metadata.get("sessionId").and_then(Value::as_str) == Some(event)
         });
-        let user = given(&self.user_id).is_none_or(|user| item.scope.user_id.as_deref() == Some(user));
-        let group = given(&self.group_id).is_none_or(|group| item.scope.run_id.as_deref() == Some(group));
+        let group = given(&self.group_id);
+        let user = given(&self.user_id).is_none_or(|user| match group {
+            Some(_) => involves(item, user),
+            None => item.scope.user_id.as_deref() == Some(user),
+        });
+        let group = group.is_none_or(|group| item.scope.run_id.as_deref() == Some(group));
         event && user && group
     }
 
-    /// The narrowest scope that holds every match (empty: every scope).
+    /// The narrowest scope that holds every match (empty: every scope). With a group, the group's: its
+    /// memories that involve the user are filed under no user.
     fn scope(&self) -> Scope {
         let owned = |value: &Option<String>| given(value).map(str::to_owned);
-        Scope { user_id: owned(&self.user_id), agent_id: None, run_id: owned(&self.group_id) }
+        let group = owned(&self.group_id);
+        let user = if group.is_some() { None } else { owned(&self.user_id) };
+        Scope { user_id: user, agent_id: None, run_id: group }
     }
 }
 

@@ -117,6 +117,8 @@ pub async fn search(engine: &Engine, pairs: HashMap<String, String>, body: &[u8]
     let fields = gather(pairs, body, &KINDS, ALLOWED)?;
     let mut options = Map::new();
     let who = owners(&fields, &mut options)?;
+    // Always the conversation form, so a user's search sees the group memories that involve them.
+    options.entry("group_id").or_insert(json!("__all__"));
     let kinds = searched_types(&fields)?;
     options.insert("memory_types".into(), json!(kinds.iter().map(|k| k.as_str()).collect::<Vec<_>>()));
     let top_k = count(&fields, "top_k", DEFAULT_TOP_K, MAX_TOP_K)?;
