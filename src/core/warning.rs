@@ -39,6 +39,8 @@ pub enum WarningCode {
     /// Memories the read ranked have no vector (their embedding failed or is still due): only the keyword
     /// ranking can find them.
     VectorsPending,
+    /// A context window's newest turn alone was over the window's budget: it was cut to fit.
+    TurnTruncated,
 }
 
 impl WarningCode {
@@ -57,6 +59,7 @@ impl WarningCode {
         Self::CompressionFailed,
         Self::EmbeddingUnavailable,
         Self::VectorsPending,
+        Self::TurnTruncated,
     ];
 
     /// The code as callers see it, e.g. `EXTRACTION_FAILED`.
@@ -75,6 +78,7 @@ impl WarningCode {
             Self::CompressionFailed => "COMPRESSION_FAILED",
             Self::EmbeddingUnavailable => "EMBEDDING_UNAVAILABLE",
             Self::VectorsPending => "VECTORS_PENDING",
+            Self::TurnTruncated => "TURN_TRUNCATED",
         }
     }
 }

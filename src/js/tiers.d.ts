@@ -16,8 +16,10 @@ export interface ContextResult {
   summary: string | null;
   /** Turns this push folded into the summary (0 when everything fitted). */
   summarized: number;
-  /** Tokens of `messages` as the memory counts them (role + content + 4 per message). */
+  /** Tokens of `messages` as the memory counts them (role + content + 4 per message); never over `maxTokens`. */
   totalTokens: number;
+  /** `TURN_TRUNCATED` when the newest turn alone was over `maxTokens` and was cut to fit. Absent when empty. */
+  warnings?: AddWarning[];
 }
 
 /** `journal(…)`: a scope and a day (`YYYY-MM-DD`, UTC; default today). */

@@ -117,7 +117,8 @@ export interface MemoryEvent {
  * embedded later). On reads (`search`, `recall`): `EMBEDDING_UNAVAILABLE`, the query could not be embedded
  * (the embedding service failed with a network error, a timeout, 408, 429 or 5xx) and keywords ranked
  * instead; `VECTORS_PENDING`, memories the read ranked have no vector yet, so only keywords find them
- * (docs/degraded-reads.md). */
+ * (docs/degraded-reads.md). A context window's push: `TURN_TRUNCATED`, the newest turn alone was over the
+ * budget and was cut. */
 export type WarningCode =
   | "EXTRACTION_FAILED"
   | "DECISION_FAILED"
@@ -131,7 +132,8 @@ export type WarningCode =
   | "AGENTIC_FAILED"
   | "COMPRESSION_FAILED"
   | "EMBEDDING_UNAVAILABLE"
-  | "VECTORS_PENDING";
+  | "VECTORS_PENDING"
+  | "TURN_TRUNCATED";
 
 export interface AddWarning {
   code: WarningCode;

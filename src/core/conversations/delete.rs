@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::core::error::{MemoryError, Result};
-use crate::core::read::involves;
 use crate::core::memory::MemoryEngine;
 use crate::core::models::{Embedder, Llm};
+use crate::core::read::involves;
 use crate::core::scope::Scope;
 use crate::core::storage::Storage;
 use crate::core::types::MemoryItem;

@@ -15,7 +15,7 @@ use crate::core::models::{Embedder, Llm, LlmRequest};
 use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;
-use crate::core::types::Message;
+use crate::core::types::{AddWarning, Message, WarningCode};
 use crate::core::vector_store::VectorStore;
 
 /// Tokens a chat message costs beyond its role and content (OpenAI's chat format: about 4).
@@ -50,6 +50,9 @@ pub struct ContextResult {
     pub summarized: usize,
     /// Tokens of `messages`, as the memory counts them.
     pub total_tokens: usize,
+    /// `TURN_TRUNCATED` when the newest turn alone was over the budget and was cut; absent when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<AddWarning>,
 }
 
 /// The summary as the system message that opens the window.
@@ -76,7 +79,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Adds `turns` to `window` and returns it within budget, folding the oldest turns into the running
     /// summary when it overflows. A failed summary call rejects with the model's coded error and changes
-    /// nothing. The newest turn is always kept, even when it alone exceeds the budget.
+    /// nothing. The newest turn is always kept; when it alone is over the budget it is cut to fit, with a
+    /// `TURN_TRUNCATED` warning. The window never exceeds `max_tokens`: a summary that has no room left is
+    /// kept for the next fold but not sent.
     pub async fn context_push(&self, window: &ContextWindow, turns: Vec<Message>) -> Result<ContextResult> {
         if let Some(index) = turns.iter().position(|t| t.role.trim().is_empty()) {
             return Err(MemoryError::InvalidInput(format!("messages[{index}].role must be a non-empty string")));
@@ -84,24 +89,38 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let _guard = self.conversations.locks.lock(&format!("context:{}", window.scope.key())).await;
         let mut state = self.context_state(&window.scope).await?;
         state.messages.extend(turns);
+        let mut warnings = Vec::new();
+        if let Some(newest) = state.messages.last_mut() {
+            if self.message_tokens(newest) > window.max_tokens {
+                newest.content = self.cut_to(&newest.role, &newest.content, window.max_tokens);
+                let why = format!("the newest turn was over the window's {} tokens and was cut", window.max_tokens);
+                warnings.push(AddWarning::new(WarningCode::TurnTruncated, why));
+            }
+        }
         let mut folded = 0;
         if self.window_tokens(state.summary.as_deref(), &state.messages) > window.max_tokens {
             folded = self.fold(window, &mut state).await?;
         }
         let value = serde_json::to_value(&state).unwrap_or(Value::Null);
         self.write_side(vec![SideWrite::put(CONTEXT, &window.scope.key(), value)]).await?;
-        let total_tokens = self.window_tokens(state.summary.as_deref(), &state.messages);
-        let mut messages: Vec<Message> = state.summary.iter().map(|s| summary_message(s)).collect();
+        let mut summary = state.summary.as_deref();
+        if self.window_tokens(summary, &state.messages) > window.max_tokens {
+            summary = None;
+        }
+        let total_tokens = self.window_tokens(summary, &state.messages);
+        let mut messages: Vec<Message> = summary.iter().map(|s| summary_message(s)).collect();
         messages.extend(state.messages);
-        Ok(ContextResult { messages, summary: state.summary, summarized: folded, total_tokens })
+        Ok(ContextResult { messages, summary: state.summary, summarized: folded, total_tokens, warnings })
     }
 
-    /// Folds the oldest turns of an overflowing `state` into its summary; returns how many.
+    /// Folds the oldest turns of an overflowing `state` into its summary; returns how many. The turns kept
+    /// take at most half the budget and the summary at most a quarter (less when the turns leave less), so
+    /// the next pushes have room before another fold.
     async fn fold(&self, window: &ContextWindow, state: &mut ContextState) -> Result<usize> {
-        let summary_budget = (window.max_tokens / 4).max(1);
-        let turns_budget = window.max_tokens.saturating_sub(summary_budget);
+        let summary_share = window.max_tokens / 4;
+        let turns_budget = window.max_tokens / 2;
         let last = state.messages.len().saturating_sub(1);
-        let mut split = state.messages.len().saturating_sub(window.keep_last).max(1).min(last);
+        let mut split = state.messages.len().saturating_sub(window.keep_last).min(last);
         while split < last && self.window_tokens(None, &state.messages[split..]) > turns_budget {
             split += 1;
         }
@@ -114,10 +133,38 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             return Err(MemoryError::LlmResponse("the summary reply was empty".into()));
         }
         let room = window.max_tokens.saturating_sub(self.window_tokens(None, &state.messages[split..]));
-        state.summary = Some(self.fit_summary(reply.trim(), room));
+        state.summary = Some(self.fit_summary(reply.trim(), room.min(summary_share)));
         state.messages.drain(..split);
         state.summarized += split;
         Ok(split)
+    }
+
+    /// `content` cut at a word boundary (marked `…`, or at a character when it has one word) so that a
+    /// message of `role` with it takes at most `budget` tokens.
+    fn cut_to(&self, role: &str, content: &str, budget: usize) -> String {
+        let fits = |text: &str| self.message_tokens(&Message { role: role.into(), content: text.into() }) <= budget;
+        let words: Vec<&str> = content.split_whitespace().collect();
+        let (mut low, mut high) = (0, words.len());
+        while low < high {
+            let middle = (low + high).div_ceil(2);
+            match fits(&(words[..middle].join(" ") + " …")) {
+                true => low = middle,
+                false => high = middle - 1,
+            }
+        }
+        if low > 0 {
+            return words[..low].join(" ") + " …";
+        }
+        let chars: Vec<char> = content.chars().collect();
+        let (mut low, mut high) = (0, chars.len());
+        while low < high {
+            let middle = (low + high).div_ceil(2);
+            match fits(&chars[..middle].iter().collect::<String>()) {
+                true => low = middle,
+                false => high = middle - 1,
+            }
+        }
+        chars[..low].iter().collect()
     }
 
     /// `summary`, cut at a word boundary (marked `…`) so that its system message takes at most `room` tokens

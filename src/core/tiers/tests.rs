@@ -1,5 +1,6 @@
 //! The tiers over an engine with a scripted model, a movable clock and a storage that survives reopening.
 
+mod context_budget;
 mod dream;
 
 use std::cell::Cell;
