@@ -194,7 +194,13 @@ async fn every_lifecycle_field_persists_across_a_reopen() {
     first.delete(&chess, true).await.unwrap();
     first.search("walked dog", &Read::of(alice(), DEFAULT_LIMIT)).await.unwrap();
     now.set(now.get() + 86_400_000);
-    first.decay(&alice(), DecayPlan { half_life_days: 30.0, forget_below: 0.0, ..DecayPlan::default() }).await.unwrap();
+    let every_type = DecayPlan {
+        half_life_days: 30.0,
+        forget_below: 0.0,
+        memory_types: MemoryType::ALL.to_vec(),
+        keyed_only: false,
+    };
+    first.decay(&alice(), every_type).await.unwrap();
 
     // The clock stands still, so every memory has the same createdAt and listing order among them is only
     // the order of their last write: compare as sets (sorted by id).
