@@ -8,7 +8,6 @@ use serde::{Deserialize, Serialize};
 use super::message::PendingMessage;
 use crate::core::config::invalid;
 use crate::core::error::Result;
-use crate::core::tokens::estimate_tokens;
 
 /// Default longest pause inside an episode, in minutes.
 pub const DEFAULT_MAX_GAP_MINUTES: f64 = 30.0;
@@ -81,19 +80,20 @@ impl BoundarySettings {
         next.millis() - last.millis() > self.max_gap_ms
     }
 
-    /// Which size limit `messages` reached, if any.
-    pub fn full(&self, messages: &[PendingMessage]) -> Option<Cause> {
+    /// Which size limit `messages` reached, if any, with tokens counted by `count` (the memory's counter).
+    pub fn full(&self, messages: &[PendingMessage], count: &dyn Fn(&str) -> usize) -> Option<Cause> {
         if messages.len() >= self.max_messages {
             return Some(Cause::MaxMessages);
         }
-        let tokens: usize = messages.iter().map(message_tokens).sum();
+        let tokens: usize = messages.iter().map(|m| message_tokens(m, count)).sum();
         (tokens >= self.max_tokens).then_some(Cause::MaxTokens)
     }
 }
 
-/// Estimated tokens of a message as the prompts show it (`name: content`), by [`estimate_tokens`].
-pub fn message_tokens(message: &PendingMessage) -> usize {
-    estimate_tokens(message.display_name()) + estimate_tokens(&message.content) + 1
+/// Tokens of a message as the prompts show it (`name: content`), by `count` (the memory's counter: an
+/// injected `countTokens`, else [`estimate_tokens`](crate::core::tokens::estimate_tokens)).
+pub fn message_tokens(message: &PendingMessage, count: &dyn Fn(&str) -> usize) -> usize {
+    count(message.display_name()) + count(&message.content) + 1
 }
 
 /// What closed an episode.
@@ -114,6 +114,7 @@ pub enum Cause {
 
 #[cfg(test)]
 mod tests {
+    use crate::core::tokens::estimate_tokens;
     use serde_json::json;
 
     use super::*;
@@ -167,11 +168,17 @@ mod tests {
     fn size_limits_close_a_full_buffer() {
         let settings = BoundarySettings { max_messages: 3, max_tokens: 20, ..BoundarySettings::default() };
         let short: Vec<PendingMessage> = (0..2).map(|i| message(i, "hi")).collect();
-        assert_eq!(settings.full(&short), None);
+        assert_eq!(settings.full(&short, &estimate_tokens), None);
         let three: Vec<PendingMessage> = (0..3).map(|i| message(i, "hi")).collect();
-        assert_eq!(settings.full(&three), Some(Cause::MaxMessages));
-        assert_eq!(settings.full(&[message(0, &"word ".repeat(20))]), Some(Cause::MaxTokens));
-        assert_eq!(message_tokens(&message(0, "hello world!")), 1 + 3 + 1, "alice, hello world !, the `: `");
+        assert_eq!(settings.full(&three, &estimate_tokens), Some(Cause::MaxMessages));
+        assert_eq!(settings.full(&[message(0, &"word ".repeat(20))], &estimate_tokens), Some(Cause::MaxTokens));
+        let generous = |_: &str| 10_000;
+        assert_eq!(settings.full(&short, &generous), Some(Cause::MaxTokens), "the memory's counter decides");
+        assert_eq!(
+            message_tokens(&message(0, "hello world!"), &estimate_tokens),
+            1 + 3 + 1,
+            "alice, hello world !, the `: `"
+        );
         assert_eq!(serde_json::to_value(Cause::MaxMessages).unwrap(), "maxMessages");
     }
 }

@@ -97,7 +97,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             buffer.messages.last().filter(|last| settings.gap_between(last, &message)).map(|_| (Cause::Gap, None));
         let with_new = [buffer.messages.as_slice(), std::slice::from_ref(&message)].concat();
         let asks = settings.llm && self.llm.is_configured() && !buffer.messages.is_empty();
-        if before.is_none() && settings.full(&with_new).is_none() && asks {
+        if before.is_none() && settings.full(&with_new, &|text| self.count_tokens(text)).is_none() && asks {
             let (input, shape) = (boundary_input(&buffer.messages, &message), reply_schema::boundary());
             let reply = self.llm.generate(&LlmRequest::json(BOUNDARY_PROMPT, &input, &shape)).await;
             match reply.and_then(|text| parse_boundary(&text)) {
@@ -115,7 +115,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         } else {
             buffer.messages.push(message);
         }
-        if let Some(cause) = settings.full(&buffer.messages).filter(|_| !failed) {
+        if let Some(cause) = settings.full(&buffer.messages, &|text| self.count_tokens(text)).filter(|_| !failed) {
             let episode = std::mem::take(&mut buffer.messages);
             written = self.close(&mut buffer, episode, (cause, None), &mut outcome).await?;
         }

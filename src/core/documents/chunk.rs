@@ -13,7 +13,8 @@
 //! So chunks are 50 to 300 tokens, except: a text of under 50 tokens is one chunk; a short chunk between
 //! two neighbours too big to take it stays short; a code block, or a sentence, longer than 300 tokens is
 //! one chunk of its own. A chunk is a slice of the cleaned text, separators included (`\n\n` between merged
-//! paragraphs). Tokens are counted with the library's estimate of `cl100k_base` counts, [`estimate_tokens`].
+//! paragraphs). Tokens are counted by the memory's counter: an injected `countTokens`, else the library's
+//! estimate of `cl100k_base` counts, [`estimate_tokens`].
 
 use super::fence::{classify, Line};
 use super::sentences::sentences;
@@ -28,25 +29,27 @@ pub const MIN_CHUNK_TOKENS: usize = 50;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Chunk {
     pub text: String,
-    /// `estimate_tokens(text)`.
+    /// Tokens of `text`, by the counter that chunked it.
     pub tokens: usize,
 }
 
 /// A byte range of the cleaned text.
 type Span = (usize, usize);
 
-fn tokens(text: &str, (start, end): Span) -> usize {
-    estimate_tokens(&text[start..end])
+/// A token counter: the memory's (an injected `countTokens`, else [`estimate_tokens`]).
+pub type Count<'a> = &'a dyn Fn(&str) -> usize;
+
+/// The chunks of `text`, a text cleaned by `clean`, in order, sized by [`estimate_tokens`].
+pub fn chunk(text: &str) -> Vec<Chunk> {
+    chunk_counted(text, &estimate_tokens)
 }
 
-/// The chunks of `text`, a text cleaned by `clean`, in order.
-pub fn chunk(text: &str) -> Vec<Chunk> {
-    let spans = paragraphs(text).iter().flat_map(|atoms| split_long(text, atoms)).collect();
-    let spans = merge_short(text, spans);
-    spans
-        .into_iter()
-        .map(|(start, end)| Chunk { text: text[start..end].to_owned(), tokens: tokens(text, (start, end)) })
-        .collect()
+/// The chunks of `text`, sized by `count`.
+pub fn chunk_counted(text: &str, count: Count) -> Vec<Chunk> {
+    let tokens = |(start, end): Span| count(&text[start..end]);
+    let spans = paragraphs(text).iter().flat_map(|atoms| split_long(atoms, &tokens)).collect();
+    let spans = merge_short(spans, &tokens);
+    spans.into_iter().map(|span| Chunk { text: text[span.0..span.1].to_owned(), tokens: tokens(span) }).collect()
 }
 
 /// The paragraphs of `text`, each as its atoms: the sentences of its prose and its code blocks, whole.
@@ -89,9 +92,9 @@ fn paragraphs(text: &str) -> Vec<Vec<Span>> {
 
 /// A paragraph (its `atoms`) as one span, or cut between atoms into pieces of similar size when it is
 /// longer than `MAX_CHUNK_TOKENS`.
-fn split_long(text: &str, atoms: &[Span]) -> Vec<Span> {
+fn split_long(atoms: &[Span], tokens: &dyn Fn(Span) -> usize) -> Vec<Span> {
     let whole = (atoms[0].0, atoms[atoms.len() - 1].1);
-    let total = tokens(text, whole);
+    let total = tokens(whole);
     if total <= MAX_CHUNK_TOKENS || atoms.len() == 1 {
         return vec![whole];
     }
@@ -100,14 +103,14 @@ fn split_long(text: &str, atoms: &[Span]) -> Vec<Span> {
     let mut current: Option<Span> = None;
     for &atom in atoms {
         current = match current {
-            Some(piece) if tokens(text, (piece.0, atom.1)) > MAX_CHUNK_TOKENS => {
+            Some(piece) if tokens((piece.0, atom.1)) > MAX_CHUNK_TOKENS => {
                 pieces.push(piece);
                 Some(atom)
             }
             Some(piece) => Some((piece.0, atom.1)),
             None => Some(atom),
         };
-        if let Some(piece) = current.filter(|piece| tokens(text, *piece) >= share) {
+        if let Some(piece) = current.filter(|piece| tokens(*piece) >= share) {
             pieces.push(piece);
             current = None;
         }
@@ -117,11 +120,11 @@ fn split_long(text: &str, atoms: &[Span]) -> Vec<Span> {
 }
 
 /// `spans` with each one under `MIN_CHUNK_TOKENS` merged into a neighbour while the result fits.
-fn merge_short(text: &str, mut spans: Vec<Span>) -> Vec<Span> {
-    let fits = |a: Span, b: Span| Some(tokens(text, (a.0, b.1))).filter(|merged| *merged <= MAX_CHUNK_TOKENS);
+fn merge_short(mut spans: Vec<Span>, tokens: &dyn Fn(Span) -> usize) -> Vec<Span> {
+    let fits = |a: Span, b: Span| Some(tokens((a.0, b.1))).filter(|merged| *merged <= MAX_CHUNK_TOKENS);
     let mut i = 0;
     while i < spans.len() {
-        if spans.len() < 2 || tokens(text, spans[i]) >= MIN_CHUNK_TOKENS {
+        if spans.len() < 2 || tokens(spans[i]) >= MIN_CHUNK_TOKENS {
             i += 1;
             continue;
         }

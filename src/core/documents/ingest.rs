@@ -19,7 +19,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::cache::cache_write;
-use super::chunk::chunk;
+use super::chunk::chunk_counted;
 use super::clean::clean;
 use super::options::IngestOptions;
 use super::route::route;
@@ -80,7 +80,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     pub async fn ingest(&self, text: &str, options: &IngestOptions) -> Result<IngestResult> {
         let (scope, session) = options.checked()?;
         let cleaned = clean(text)?;
-        let chunks = chunk(&cleaned);
+        let chunks = chunk_counted(&cleaned, &|text| self.count_tokens(text));
         self.load_scope(&scope).await?;
         let texts: Vec<&str> = chunks.iter().map(|c| c.text.as_str()).collect();
         let vectors = self.chunk_vectors(&texts).await?;

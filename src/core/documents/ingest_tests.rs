@@ -160,3 +160,20 @@ fn without_an_embedder_chunks_are_stored_without_vectors() {
     assert!(rig.storage.memories()[0].embedding.is_none());
     assert!(block_on(engine.side_records(CACHE_KIND)).unwrap().is_empty());
 }
+
+#[test]
+fn an_injected_token_counter_sizes_the_chunks() {
+    let rig = rig();
+    let mut engine = rig.engine();
+    // 40 short sentences: about 280 tokens by the estimate (one chunk), 960 by a counter that sees 4 tokens
+    // in every word.
+    let text = "The cat sat on the mat. ".repeat(40);
+    assert_eq!(block_on(rig.engine().ingest(&text, &options("v"))).unwrap().chunks.len(), 1);
+    engine.set_token_counter(crate::core::tokens::TokenCounter::from_fn(|text| 4 * text.split_whitespace().count()));
+    let result = block_on(engine.ingest(&text, &options("u"))).unwrap();
+    assert!(result.chunks.len() >= 4, "{} chunks", result.chunks.len());
+    for chunk in &result.chunks {
+        assert_eq!(chunk.tokens, 4 * chunk.text.split_whitespace().count(), "reported by the same counter");
+        assert!(chunk.tokens <= super::super::chunk::MAX_CHUNK_TOKENS, "{} tokens", chunk.tokens);
+    }
+}
