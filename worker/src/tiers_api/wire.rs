@@ -28,12 +28,15 @@ pub struct Context {
     summary: Option<String>,
     summarized: usize,
     total_tokens: usize,
+    /// `TURN_TRUNCATED` when the newest turn alone was over `max_tokens` and was cut; absent when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    warnings: Vec<AddWarning>,
 }
 
 impl From<ContextResult> for Context {
     fn from(result: ContextResult) -> Self {
-        let ContextResult { messages, summary, summarized, total_tokens } = result;
-        Self { messages, summary, summarized, total_tokens }
+        let ContextResult { messages, summary, summarized, total_tokens, warnings } = result;
+        Self { messages, summary, summarized, total_tokens, warnings }
     }
 }
 
