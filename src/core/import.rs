@@ -25,7 +25,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     }
 
     /// Like `import`, in turns that `pace` ends, reports and may stop (`ABORTED`, nothing written).
-    pub async fn import_paced(&self, jsonl: &str, pace: &impl Pace) -> Result<ImportSummary> {
+    pub async fn import_paced(&self, jsonl: &str, pace: &dyn Pace) -> Result<ImportSummary> {
         pause(pace, Progress { phase: Phase::Read, done: 0, total: 0 }).await?;
         let mut reader = Reader::new(jsonl, self.import_dimension())?;
         let total = reader.promised();
@@ -51,7 +51,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         &self,
         deletes: &[String],
         upserts: Vec<StoredMemory>,
-        pace: &impl Pace,
+        pace: &dyn Pace,
     ) -> Result<()> {
         self.mirror(false, deletes, Vec::new())?;
         let total = upserts.len();

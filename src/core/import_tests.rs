@@ -1,4 +1,6 @@
 use std::cell::{Cell, RefCell};
+use std::future::Future;
+use std::pin::Pin;
 
 use futures_executor::block_on;
 use serde_json::json;
@@ -67,8 +69,9 @@ impl Pace for Scripted {
         true
     }
 
-    async fn yield_now(&self) {
+    fn yield_now(&self) -> Pin<Box<dyn Future<Output = ()> + '_>> {
         self.yields.set(self.yields.get() + 1);
+        Box::pin(async {})
     }
 
     fn resumed(&self) {}

@@ -141,7 +141,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     }
 
     /// Like `commit`, in turns that `pace` ends (see `import`).
-    pub(crate) async fn commit_paced(&self, mut changes: Changeset, pace: &impl Pace) -> Result<()> {
+    pub(crate) async fn commit_paced(&self, mut changes: Changeset, pace: &dyn Pace) -> Result<()> {
         if let Some(graph) = self.graph.borrow().as_ref() {
             graph.cascade(&mut changes.graph, &changes.deletes);
         }

@@ -4,6 +4,7 @@
 //! asked to stop (an `AbortSignal`). [`Unpaced`] never pauses: what native code and the other calls use.
 
 use std::future::Future;
+use std::pin::Pin;
 
 use super::error::{MemoryError, Result};
 
@@ -42,7 +43,7 @@ pub trait Pace {
     /// True when the current turn has used up its time: the call should end it (see [`pause`]).
     fn due(&self) -> bool;
     /// Ends the turn: resolves in a later turn of the host's event loop, with a fresh time budget.
-    fn yield_now(&self) -> impl Future<Output = ()>;
+    fn yield_now(&self) -> Pin<Box<dyn Future<Output = ()> + '_>>;
     /// Notes that the thread was handed back some other way (an awaited storage request): a fresh budget.
     fn resumed(&self);
     /// True once the caller asked to stop.
@@ -60,7 +61,9 @@ impl Pace for Unpaced {
         false
     }
 
-    async fn yield_now(&self) {}
+    fn yield_now(&self) -> Pin<Box<dyn Future<Output = ()> + '_>> {
+        Box::pin(async {})
+    }
 
     fn resumed(&self) {}
 
@@ -80,7 +83,7 @@ pub fn aborted_error() -> MemoryError {
 
 /// Between two items: ends the turn when it is due (reporting `progress` first), then fails with
 /// `ABORTED` if the caller asked to stop.
-pub async fn pause(pace: &impl Pace, progress: Progress) -> Result<()> {
+pub async fn pause(pace: &dyn Pace, progress: Progress) -> Result<()> {
     if pace.due() {
         pace.report(progress);
         pace.yield_now().await;

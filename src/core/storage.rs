@@ -64,7 +64,7 @@ pub trait Storage {
     async fn commit(&self, changes: &Changeset) -> Result<()>;
     /// Like `commit`, in turns that `pace` ends (reporting the records written), stopped with `ABORTED`
     /// (nothing written) when the caller asks before the write commits. By default one `commit`.
-    async fn commit_paced(&self, changes: &Changeset, _pace: &impl Pace) -> Result<()> {
+    async fn commit_paced(&self, changes: &Changeset, _pace: &dyn Pace) -> Result<()> {
         self.commit(changes).await
     }
     /// A memory's history, oldest first (empty for an unknown id).

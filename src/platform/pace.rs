@@ -4,6 +4,8 @@
 //! never end early; the signal is still checked between items.
 
 use std::cell::Cell;
+use std::future::Future;
+use std::pin::Pin;
 
 use js_sys::{Function, Promise, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -37,14 +39,16 @@ impl Pace for JsPace {
 
     /// `scheduler.yield()` where the host has it (Chromium: the call goes on before other queued work,
     /// after input and rendering), else a `setTimeout` of 0.
-    async fn yield_now(&self) {
-        let _ = JsFuture::from(scheduler_yield().unwrap_or_else(|| {
-            Promise::new(&mut |resolve, _| {
-                set_timeout(&resolve, 0.0);
-            })
-        }))
-        .await;
-        self.resumed();
+    fn yield_now(&self) -> Pin<Box<dyn Future<Output = ()> + '_>> {
+        Box::pin(async {
+            let _ = JsFuture::from(scheduler_yield().unwrap_or_else(|| {
+                Promise::new(&mut |resolve, _| {
+                    set_timeout(&resolve, 0.0);
+                })
+            }))
+            .await;
+            self.resumed();
+        })
     }
 
     fn resumed(&self) {

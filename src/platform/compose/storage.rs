@@ -51,7 +51,7 @@ impl Storage for AnyStorage {
         }
     }
 
-    async fn commit_paced(&self, changes: &Changeset, pace: &impl Pace) -> Result<()> {
+    async fn commit_paced(&self, changes: &Changeset, pace: &dyn Pace) -> Result<()> {
         match self {
             Self::Memory(storage) => storage.commit_paced(changes, pace).await,
             Self::IndexedDb(storage) => storage.commit_paced(changes, pace).await,

@@ -103,7 +103,7 @@ impl Storage for IndexedDbStorage {
     }
 
     /// One readwrite transaction over every store, its requests issued in turns (see `paced`).
-    async fn commit_paced(&self, changes: &Changeset, pace: &impl Pace) -> Result<()> {
+    async fn commit_paced(&self, changes: &Changeset, pace: &dyn Pace) -> Result<()> {
         let graph = GraphWrites::encode(&changes.graph)?;
         let side = SideWrites::encode(&changes.side)?;
         if pace.aborted() {

@@ -15,9 +15,9 @@ use crate::core::pace::{aborted_error, Pace, Phase, Progress};
 const CONTEXT: &str = "the write was rolled back";
 
 /// Issues requests in `transaction`, ending turns when `pace` says so.
-pub struct PacedWriter<'a, P> {
+pub struct PacedWriter<'a> {
     transaction: &'a IdbTransaction,
-    pace: &'a P,
+    pace: &'a dyn Pace,
     /// The first request issued in this turn.
     first: Option<IdbRequest>,
     /// Records issued so far, of `total`.
@@ -25,8 +25,8 @@ pub struct PacedWriter<'a, P> {
     total: usize,
 }
 
-impl<'a, P: Pace> PacedWriter<'a, P> {
-    pub fn new(transaction: &'a IdbTransaction, pace: &'a P, total: usize) -> Self {
+impl<'a> PacedWriter<'a> {
+    pub fn new(transaction: &'a IdbTransaction, pace: &'a dyn Pace, total: usize) -> Self {
         Self { transaction, pace, first: None, done: 0, total }
     }
 

@@ -20,7 +20,6 @@ use super::chunk::{fingerprint, Chunk};
 use super::outcome::settled;
 use super::paced::PacedWriter;
 use crate::core::error::Result;
-use crate::core::pace::Pace;
 use crate::core::storage::Changeset;
 use crate::core::types::StoredMemory;
 
@@ -110,7 +109,7 @@ impl VectorWrites {
     }
 
     /// Issues the chunk writes (in the transaction the chunks were read in).
-    pub async fn write<P: Pace>(&self, store: &IdbObjectStore, writer: &mut PacedWriter<'_, P>) -> Result<()> {
+    pub async fn write(&self, store: &IdbObjectStore, writer: &mut PacedWriter<'_>) -> Result<()> {
         for key in &self.changed {
             match self.chunks.get(key) {
                 Some(chunk) if !chunk.ids.is_empty() => {
