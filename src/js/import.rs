@@ -1,13 +1,20 @@
-//! `importMemories`' options: `onProgress` and `signal`, read into the pace the import runs at.
+//! `importMemories`' arguments: the text, copied in turns, and the options (`onProgress`, `signal`), read into
+//! the pace the import runs at.
 
-use js_sys::{Function, Object, Reflect};
+use js_sys::{Function, JsString, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::AbortSignal;
 
 use crate::core::error::MemoryError;
-use crate::platform::pace::JsPace;
+use crate::platform::pace::{paced_string, JsPace};
 
 const KNOWN: &str = "onProgress, signal";
+
+/// The JSON Lines text, or `INVALID_INPUT`; copied in turns of `pace`.
+pub async fn import_text(jsonl: &JsValue, pace: &JsPace) -> Result<String, MemoryError> {
+    let text = jsonl.dyn_ref::<JsString>().ok_or_else(|| MemoryError::InvalidInput("jsonl must be a string".into()))?;
+    paced_string(text, pace).await
+}
 
 /// `{onProgress?, signal?}` (or `undefined`/`null`) as a pace; anything else is `INVALID_INPUT`.
 pub fn import_pace(options: &JsValue) -> Result<JsPace, MemoryError> {

@@ -295,8 +295,8 @@ impl Memory {
     ) -> Promise {
         let engine = self.engine.clone();
         promise(async move {
-            let jsonl = string_arg(&jsonl, "jsonl")?;
             let pace = import::import_pace(&options)?;
+            let jsonl = import::import_text(&jsonl, &pace).await?;
             engine.import_paced(&jsonl, &pace).await
         })
     }

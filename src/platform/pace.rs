@@ -7,13 +7,14 @@ use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
 
-use js_sys::{Function, Promise, Reflect};
+use js_sys::{Function, JsString, Promise, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
 use super::timer::set_timeout;
-use crate::core::pace::{Pace, Progress};
+use crate::core::error::Result;
+use crate::core::pace::{aborted_error, Pace, Progress};
 
 /// Milliseconds of work in one turn: well below the 50 ms at which a browser counts a task as long.
 pub const TURN_MS: f64 = 25.0;
@@ -71,6 +72,32 @@ impl Pace for JsPace {
             web_sys::console::warn_2(&"memwasm: onProgress threw (the call goes on):".into(), &thrown);
         }
     }
+}
+
+/// UTF-16 units of text copied into wasm at once (a few ms).
+const SLICE: u32 = 1 << 20;
+
+/// `text` as a Rust string, copied a slice at a time, ending turns when `pace` says so (a long text copied
+/// at once is a long task of its own); `ABORTED` once the caller asks to stop.
+pub async fn paced_string(text: &JsString, pace: &dyn Pace) -> Result<String> {
+    let length = text.length();
+    let mut copied = String::with_capacity(length as usize);
+    let mut start = 0;
+    while start < length {
+        let mut end = start.saturating_add(SLICE).min(length);
+        if end < length && (0xD800..0xDC00).contains(&(text.char_code_at(end - 1) as u32)) {
+            end -= 1; // never split a surrogate pair
+        }
+        copied.push_str(&String::from(text.slice(start, end)));
+        start = end;
+        if pace.due() {
+            pace.yield_now().await;
+        }
+        if pace.aborted() {
+            return Err(aborted_error());
+        }
+    }
+    Ok(copied)
 }
 
 /// The Promise of `globalThis.scheduler.yield()`, when the host has it.
