@@ -122,7 +122,8 @@ impl Storage for IndexedDbStorage {
         };
         let raw_store = |store: &ObjectStore| IdbObjectStore::from(store.clone());
         let vector_store = raw_store(vector_store);
-        let mut writer = PacedWriter::new(&raw, pace, changes.upserts.len() + changes.history.len());
+        let records = changes.upserts.len() + changes.history.len();
+        let mut writer = PacedWriter::new(&raw, raw_store(memory_store), pace, records);
         let vectors = VectorWrites::plan(&vector_store, &self.shared.placement, changes).await;
         let vectors = vectors.map_err(|error| writer.fail(error))?;
         vectors.write(&vector_store, &mut writer).await?;
