@@ -40,7 +40,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let history: Vec<HistoryRecord> = bundle.history.into_iter().filter(|r| !stored.contains(&r.id)).collect();
         let summary = ImportSummary { memories: bundle.memories.len(), history: history.len() };
         let changes = Changeset { upserts: bundle.memories, history, ..Changeset::default() };
-        pause(pace, Progress { phase: Phase::Write, done: 0, total }).await?;
+        let records = summary.memories + summary.history;
+        pause(pace, Progress { phase: Phase::Write, done: 0, total: records }).await?;
         self.commit_paced(changes, pace).await?;
         Ok(summary)
     }

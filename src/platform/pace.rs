@@ -1,6 +1,6 @@
 //! The host's side of [`Pace`]: turns of at most [`TURN_MS`] of work, each ended by `scheduler.yield()` or
-//! a `setTimeout` (so a browser page can render and handle input in between), progress reported to an app's `onProgress`, and
-//! an `AbortSignal` that stops the call. Where time does not pass during a turn (workerd's clock), turns
+//! a `setTimeout` (so a browser page can render and handle input in between), progress reported to an
+//! app's `onProgress`, and an `AbortSignal` that stops the call. Where time does not pass during a turn (workerd's clock), turns
 //! never end early; the signal is still checked between items.
 
 use std::cell::Cell;
@@ -83,7 +83,13 @@ pub async fn paced_string(text: &JsString, pace: &dyn Pace) -> Result<String> {
     let length = text.length();
     let mut copied = String::with_capacity(length as usize);
     let mut start = 0;
-    while start < length {
+    loop {
+        if pace.aborted() {
+            return Err(aborted_error());
+        }
+        if start >= length {
+            return Ok(copied);
+        }
         let mut end = start.saturating_add(SLICE).min(length);
         if end < length && (0xD800..0xDC00).contains(&(text.char_code_at(end - 1) as u32)) {
             end -= 1; // never split a surrogate pair
@@ -93,11 +99,7 @@ pub async fn paced_string(text: &JsString, pace: &dyn Pace) -> Result<String> {
         if pace.due() {
             pace.yield_now().await;
         }
-        if pace.aborted() {
-            return Err(aborted_error());
-        }
     }
-    Ok(copied)
 }
 
 /// The Promise of `globalThis.scheduler.yield()`, when the host has it.

@@ -86,6 +86,22 @@ describe("importMemories options", () => {
   });
 });
 
+describe("importMemories text", () => {
+  test("a text longer than one copied slice keeps characters whose surrogate pair a slice boundary cuts", T, async () => {
+    const at = "2026-01-01T00:00:00.000Z";
+    const texts = Array.from({ length: 3000 }, (_, i) => `${i} ${"😀".repeat(200)}`);
+    const lines = [{ kind: "memwasm-export", version: 2, memories: texts.length, history: 0 }, ...texts.map((text, i) =>
+      ({ kind: "memory", id: `e${i}`, memory: text, hash: md5(text), metadata: {}, createdAt: at, updatedAt: at, userId: "u" }))];
+    let jsonl = lines.map((line) => JSON.stringify(line)).join("\n");
+    const high = (text) => (text.charCodeAt(2 ** 20 - 1) & 0xfc00) === 0xd800;
+    while (!high(jsonl)) jsonl = "\n" + jsonl; // blank lines are skipped: this moves the cut into a pair
+    assert.ok(high(jsonl), "the first slice ends inside a surrogate pair");
+    const mem = memory();
+    assert.deepEqual(await mem.importMemories(jsonl), { memories: texts.length, history: 0 }, "every hash matches its text");
+    assert.deepEqual((await mem.getAll({ userId: "u", limit: 10_000 })).results.map((m) => m.memory).sort(), texts.sort());
+  });
+});
+
 describe("importMemories dimension check", () => {
   test("vectors of another length than the embedder's are refused naming the line, before anything is written", T, async () => {
     const mem = memory(64);
