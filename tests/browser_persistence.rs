@@ -113,7 +113,7 @@ async fn export_reset_import_round_trip_is_exact() {
 
     ok(memory.reset()).await;
     assert!(all_of(&memory, "alice").await.is_empty());
-    let imported = ok(memory.import_memories(js(&everything))).await;
+    let imported = ok(memory.import_memories(js(&everything), JsValue::UNDEFINED)).await;
     assert_eq!(imported, json!({"memories": 3, "history": 6}));
     assert_eq!((all_of(&memory, "alice").await, scores(&memory, "green tea", "alice").await), before);
     drop(memory);
@@ -141,10 +141,10 @@ async fn a_bad_import_line_is_a_typed_error_and_writes_nothing() {
 
     let mut lines: Vec<&str> = export.lines().collect();
     lines[2] = r#"{"kind":"memory","id":"x"}"#;
-    let (code, message) = fails(memory.import_memories(js(&lines.join("\n")))).await;
+    let (code, message) = fails(memory.import_memories(js(&lines.join("\n")), JsValue::UNDEFINED)).await;
     assert_eq!(code, "INVALID_INPUT");
     assert!(message.contains("import line 3"), "{message}");
-    let (code, _) = fails(memory.import_memories(js(&42))).await;
+    let (code, _) = fails(memory.import_memories(js(&42), JsValue::UNDEFINED)).await;
     assert_eq!(code, "INVALID_INPUT");
     drop(memory);
 

@@ -88,6 +88,13 @@ pub enum MemoryError {
     /// A vector's length differs from the configured dimension.
     #[error("embedding has {actual} dimensions, expected {expected}")]
     DimensionMismatch { expected: usize, actual: usize },
+    /// An import's vectors differ in length from the memory's (`basis` says which length it keeps).
+    #[error(
+        "import line {line}: the embedding has {found} dimensions, but {expected} are expected ({basis}); nothing \
+         was imported. Re-embed these memories with this memory's embedder, or import them into a memory \
+         configured with the embedder that made them ({found} dimensions)"
+    )]
+    ImportDimensionMismatch { line: usize, found: usize, expected: usize, basis: String },
     /// The persistence layer failed.
     #[error("storage failed: {0}")]
     Storage(String),
@@ -105,6 +112,9 @@ pub enum MemoryError {
     /// loads the full module itself when a config or a call needs it; see docs/size.md).
     #[error("{0} is in memwasm's full module; this module was built without it")]
     NotInModule(String),
+    /// The caller stopped the call (its `AbortSignal`); nothing of it was written.
+    #[error("{0}")]
+    Aborted(String),
 }
 
 impl MemoryError {
@@ -132,6 +142,7 @@ impl MemoryError {
         "STORAGE_UNAVAILABLE",
         "VECTOR_STORE_UNAVAILABLE",
         "NOT_IN_MODULE",
+        "ABORTED",
     ];
 
     /// The stable, documented code for this error (e.g. `SCOPE_REQUIRED`).
@@ -153,12 +164,13 @@ impl MemoryError {
             Self::EmbeddingResponse(_) => "EMBEDDING_RESPONSE",
             Self::LlmCallback(_) => "LLM_CALLBACK",
             Self::EmbeddingCallback(_) => "EMBEDDING_CALLBACK",
-            Self::DimensionMismatch { .. } => "DIMENSION_MISMATCH",
+            Self::DimensionMismatch { .. } | Self::ImportDimensionMismatch { .. } => "DIMENSION_MISMATCH",
             Self::Storage(_) => "STORAGE",
             Self::StorageQuota(_) => "STORAGE_QUOTA",
             Self::StorageUnavailable(_) => "STORAGE_UNAVAILABLE",
             Self::VectorStoreUnavailable(_) => "VECTOR_STORE_UNAVAILABLE",
             Self::NotInModule(_) => "NOT_IN_MODULE",
+            Self::Aborted(_) => "ABORTED",
         }
     }
 

@@ -29,6 +29,8 @@ fn one_of_each() -> Vec<MemoryError> {
         MemoryError::StorageUnavailable("x".into()),
         MemoryError::VectorStoreUnavailable("x".into()),
         MemoryError::NotInModule("x".into()),
+        MemoryError::ImportDimensionMismatch { line: 2, found: 3, expected: 4, basis: "x".into() },
+        MemoryError::Aborted("x".into()),
     ];
     for error in &all {
         match error {
@@ -49,7 +51,9 @@ fn one_of_each() -> Vec<MemoryError> {
             | MemoryError::StorageQuota(_)
             | MemoryError::StorageUnavailable(_)
             | MemoryError::VectorStoreUnavailable(_)
-            | MemoryError::NotInModule(_) => {}
+            | MemoryError::NotInModule(_)
+            | MemoryError::ImportDimensionMismatch { .. }
+            | MemoryError::Aborted(_) => {}
         }
     }
     all

@@ -11,6 +11,7 @@ use super::identity::new_id;
 use super::keyword::KeywordIndex;
 use super::lifecycle::LifecycleSettings;
 use super::models::{Embedder, Llm};
+use super::pace::{Pace, Phase, Progress, Unpaced};
 use super::side_records::SideMap;
 use super::storage::{Changeset, Storage};
 use super::time::Clock;
@@ -135,7 +136,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Writes `changes` to storage, then mirrors them in the index (and a remote vector index: its
     /// vectors before storage, its deletes after).
-    pub(crate) async fn commit(&self, mut changes: Changeset) -> Result<()> {
+    pub(crate) async fn commit(&self, changes: Changeset) -> Result<()> {
+        self.commit_paced(changes, &Unpaced).await
+    }
+
+    /// Like `commit`, in turns that `pace` ends (see `import`).
+    pub(crate) async fn commit_paced(&self, mut changes: Changeset, pace: &dyn Pace) -> Result<()> {
         if let Some(graph) = self.graph.borrow().as_ref() {
             graph.cascade(&mut changes.graph, &changes.deletes);
         }
@@ -148,13 +154,16 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         let remote = self.prepare_remote(&mut changes).await?;
         self.remote_before_commit(&remote).await?;
-        self.storage.commit(&changes).await?;
+        let records = changes.upserts.len() + changes.history.len();
+        pace.report(Progress { phase: Phase::Write, done: 0, total: records });
+        self.storage.commit_paced(&changes, pace).await?;
+        pace.report(Progress { phase: Phase::Write, done: records, total: records });
         self.side.borrow_mut().apply_to_filled(&changes.side);
         if let Some(graph) = self.graph.borrow_mut().as_mut() {
             graph.apply(&changes.graph);
         }
         let deletes = changes.deletes.clone();
-        self.mirror(false, &changes.deletes, changes.upserts)?;
+        self.mirror_paced(&changes.deletes, changes.upserts, pace).await?;
         self.remote_after_commit(&deletes, remote).await;
         Ok(())
     }

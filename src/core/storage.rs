@@ -4,6 +4,7 @@ use std::cell::RefCell;
 
 use super::error::Result;
 use super::graph::{GraphChanges, GraphRecord};
+use super::pace::Pace;
 use super::packed::Packed;
 use super::scope::Scope;
 use super::side_records::{SideMap, SideRecord, SideWrite};
@@ -61,6 +62,11 @@ pub trait Storage {
     }
     /// Applies all of `changes`, or none of them.
     async fn commit(&self, changes: &Changeset) -> Result<()>;
+    /// Like `commit`, in turns that `pace` ends (reporting the records written), stopped with `ABORTED`
+    /// (nothing written) when the caller asks before the write commits. By default one `commit`.
+    async fn commit_paced(&self, changes: &Changeset, _pace: &dyn Pace) -> Result<()> {
+        self.commit(changes).await
+    }
     /// A memory's history, oldest first (empty for an unknown id).
     async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>>;
     /// Deletes every memory and history record.

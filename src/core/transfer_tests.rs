@@ -3,6 +3,8 @@ use serde_json::json;
 
 use super::*;
 use crate::core::config::Prompts;
+use crate::core::error::MemoryError;
+use crate::core::identity::content_hash;
 use crate::core::lifecycle::decay::DecayPlan;
 use crate::core::lifecycle::fields::LEGACY_IMPORTANCE;
 use crate::core::lifecycle::write::WriteLifecycle;
@@ -11,6 +13,7 @@ use crate::core::options::AddOptions;
 use crate::core::read::{Read, DEFAULT_LIMIT};
 use crate::core::storage::InMemoryStorage;
 use crate::core::testing::{Letters, NoLlm};
+use crate::core::types::EventKind;
 use crate::core::types::Metadata;
 
 type Engine = MemoryEngine<NoLlm, Letters, InMemoryStorage>;
@@ -128,7 +131,8 @@ fn vectors_of_another_length_are_refused_before_anything_is_written() {
     block_on(target.add(&json!("something"), &AddOptions { user_id: Some("carol".into()), ..AddOptions::default() }))
         .unwrap();
     let error = block_on(target.import(&jsonl)).unwrap_err();
-    assert_eq!(error, MemoryError::DimensionMismatch { expected: 8, actual: 26 });
+    assert_eq!(error.code(), "DIMENSION_MISMATCH");
+    assert!(error.to_string().starts_with("import line 2: the embedding has 26 dimensions, but 8"), "{error}");
     assert_eq!(from_jsonl(&block_on(target.export(Scope::default())).unwrap()).unwrap().memories.len(), 1);
 }
 

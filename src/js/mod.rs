@@ -11,6 +11,7 @@ mod documents;
 mod error;
 #[cfg(feature = "extras")]
 mod graph;
+mod import;
 mod lifecycle;
 mod snapshot;
 mod strict;
@@ -295,10 +296,20 @@ impl Memory {
         })
     }
 
-    /// Writes back an `exportMemories` text, all or nothing. Rejects with `INVALID_INPUT` naming a bad line.
+    /// Writes back an `exportMemories` text, all or nothing, in short turns that leave the page responsive.
+    /// Rejects with `INVALID_INPUT` naming a bad line, `DIMENSION_MISMATCH` for vectors of another length
+    /// than the memory's, `ABORTED` once `options.signal` aborts before the write commits.
     #[wasm_bindgen(js_name = importMemories, unchecked_return_type = "Promise<ImportResult>")]
-    pub fn import_memories(&self, #[wasm_bindgen(unchecked_param_type = "string")] jsonl: JsValue) -> Promise {
+    pub fn import_memories(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] jsonl: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ImportOptions")] options: JsValue,
+    ) -> Promise {
         let engine = self.engine.clone();
-        promise(async move { engine.import(&string_arg(&jsonl, "jsonl")?).await })
+        promise(async move {
+            let pace = import::import_pace(&options)?;
+            let jsonl = import::import_text(&jsonl, &pace).await?;
+            engine.import_paced(&jsonl, &pace).await
+        })
     }
 }

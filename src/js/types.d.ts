@@ -150,6 +150,26 @@ export interface AddResult {
   warnings: AddWarning[];
 }
 
+/** How far an `importMemories` call is: `done` of `total` records (memory and history lines) read and
+ * checked (`"read"`), then written to storage (`"write"`), then memories added to the search index
+ * (`"index"`, `total` is the memories). Phases come in this order, `done` never goes back within one, and
+ * each ends with `done === total`. */
+export interface ImportProgress {
+  phase: "read" | "write" | "index";
+  done: number;
+  total: number;
+}
+
+/** `importMemories`' options. */
+export interface ImportOptions {
+  /** Called as the import goes, at most about every 25 ms, and at the end of each phase; what it throws is
+   * logged and ignored. */
+  onProgress?: (progress: ImportProgress) => void;
+  /** Stops the import: it rejects with `ABORTED` and nothing is written (an already aborted signal rejects at
+   * once). Once the write has committed (the `"index"` phase) the import completes. */
+  signal?: AbortSignal;
+}
+
 /** What `importMemories` wrote. */
 export interface ImportResult {
   /** Memories written (new, or replacing the one with the same id). */
@@ -1139,7 +1159,8 @@ export type MemoryErrorCode =
   | "STORAGE_QUOTA"
   | "STORAGE_UNAVAILABLE"
   | "VECTOR_STORE_UNAVAILABLE"
-  | "NOT_IN_MODULE";
+  | "NOT_IN_MODULE"
+  | "ABORTED";
 
 /** The `Error` every failed call rejects with (and `new Memory` throws); `err instanceof MemoryError` works. */
 export class MemoryError extends Error {

@@ -10,6 +10,7 @@ mod fetch;
 pub mod indexeddb;
 mod kv;
 mod nfc;
+pub mod pace;
 pub mod plain;
 mod timer;
 mod workers_ai;

@@ -10,7 +10,7 @@ use crate::core::error::transient_status;
 ///   `VECTOR_STORE_UNAVAILABLE`): no. A transient failure (408, 429, 5xx, no answer) was already retried
 ///   within the call's budget; any other status is refused again;
 /// - what another run does not change (`INVALID_*`, `SCOPE_REQUIRED`, `DIMENSION_MISMATCH`, an embedding
-///   reply in the wrong shape): no;
+///   reply in the wrong shape, a call its caller stopped): no;
 /// - the rest: yes. An LLM reply that did not parse (a model answers differently each time), an app's
 ///   callback or the Workers AI binding (no retry of their own), storage.
 pub fn worth_running_again(code: &str) -> bool {
@@ -43,6 +43,7 @@ fn spent_or_refused(code: &str) -> bool {
             | "SCOPE_REQUIRED"
             | "DIMENSION_MISMATCH"
             | "EMBEDDING_RESPONSE"
+            | "ABORTED"
     )
 }
 

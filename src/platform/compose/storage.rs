@@ -3,6 +3,7 @@
 
 use crate::core::error::Result;
 use crate::core::graph::GraphRecord;
+use crate::core::pace::Pace;
 use crate::core::packed::Packed;
 use crate::core::scope::Scope;
 use crate::core::side_records::SideRecord;
@@ -47,6 +48,14 @@ impl Storage for AnyStorage {
             Self::Memory(storage) => storage.commit(changes).await,
             Self::IndexedDb(storage) => storage.commit(changes).await,
             Self::Kv(storage) => storage.commit(changes).await,
+        }
+    }
+
+    async fn commit_paced(&self, changes: &Changeset, pace: &dyn Pace) -> Result<()> {
+        match self {
+            Self::Memory(storage) => storage.commit_paced(changes, pace).await,
+            Self::IndexedDb(storage) => storage.commit_paced(changes, pace).await,
+            Self::Kv(storage) => storage.commit_paced(changes, pace).await,
         }
     }
 

@@ -10,6 +10,7 @@ mod graph;
 mod load;
 mod migrate;
 mod outcome;
+mod paced;
 mod packed;
 mod persist;
 mod records;
@@ -29,6 +30,7 @@ use web_sys::{IdbObjectStore, IdbTransaction};
 use self::connection::Connection;
 use self::graph::{graph_from_js, GraphWrites};
 use self::outcome::{abandon, committed, from_idb};
+use self::paced::PacedWriter;
 use self::records::{history_from_js, history_to_js, memory_to_js, place};
 use self::schema::{BY_MEMORY, GRAPH, HISTORY, MEMORIES, SIDE, VECTORS};
 use self::side::{kind_range, side_from_js, SideWrites};
@@ -37,6 +39,7 @@ use self::vectors::{Placement, VectorWrites};
 use crate::core::config::IndexedDbSettings;
 use crate::core::error::{MemoryError, Result};
 use crate::core::graph::GraphRecord;
+use crate::core::pace::{aborted_error, Pace, Unpaced};
 use crate::core::packed::Packed;
 use crate::core::side_records::SideRecord;
 use crate::core::storage::{Changeset, RemoteChange, RemoteListener, Storage};
@@ -96,11 +99,16 @@ impl Storage for IndexedDbStorage {
     }
 
     async fn commit(&self, changes: &Changeset) -> Result<()> {
-        let memories: Vec<JsValue> =
-            changes.upserts.iter().enumerate().map(|(order, m)| memory_to_js(m, order)).collect::<Result<_>>()?;
-        let history: Vec<JsValue> = changes.history.iter().map(history_to_js).collect::<Result<_>>()?;
+        self.commit_paced(changes, &Unpaced).await
+    }
+
+    /// One readwrite transaction over every store, its requests issued in turns (see `paced`).
+    async fn commit_paced(&self, changes: &Changeset, pace: &dyn Pace) -> Result<()> {
         let graph = GraphWrites::encode(&changes.graph)?;
         let side = SideWrites::encode(&changes.side)?;
+        if pace.aborted() {
+            return Err(aborted_error());
+        }
         let names = [MEMORIES, HISTORY, GRAPH, SIDE, VECTORS];
         let transaction = self.shared.connection.transaction(&names, TransactionMode::ReadWrite).await?;
         let stores: Vec<_> = names.iter().map(|name| transaction.object_store(name)).collect();
@@ -112,20 +120,28 @@ impl Storage for IndexedDbStorage {
         let [memory_store, history_store, graph_store, side_store, vector_store] = &stores[..] else {
             return Err(MemoryError::Storage("IndexedDB: a store is missing (nothing was written)".into()));
         };
-        let vector_store = IdbObjectStore::from(vector_store.clone());
-        let planned = VectorWrites::plan(&vector_store, &self.shared.placement, changes).await;
-        let vectors =
-            match planned.and_then(|v| placed(&memories, &v).and_then(|()| v.write(&vector_store)).map(|()| v)) {
-                Ok(vectors) => vectors,
-                Err(error) => {
-                    let _ = raw.abort();
-                    return Err(error);
-                }
-            };
-        let written = write(memory_store, history_store, &memories, &changes.deletes, &history)
-            .and_then(|()| graph.write(graph_store))
-            .and_then(|()| side.write(side_store));
-        if let Err(error) = written {
+        let raw_store = |store: &ObjectStore| IdbObjectStore::from(store.clone());
+        let vector_store = raw_store(vector_store);
+        let records = changes.upserts.len() + changes.history.len();
+        let mut writer = PacedWriter::new(&raw, raw_store(memory_store), pace, records);
+        let vectors = VectorWrites::plan(&vector_store, &self.shared.placement, changes).await;
+        let vectors = vectors.map_err(|error| writer.fail(error))?;
+        vectors.write(&vector_store, &mut writer).await?;
+        let memory_store = raw_store(memory_store);
+        for id in &changes.deletes {
+            writer.delete(&memory_store, &JsValue::from_str(id)).await?;
+        }
+        for (order, (memory, placed)) in changes.upserts.iter().zip(&vectors.placed).enumerate() {
+            let record = memory_to_js(memory, order)
+                .and_then(|record| placed.map_or(Ok(()), |placed| place(&record, placed.chunk)).map(|()| record));
+            writer.issue(&memory_store, &record.map_err(|error| writer.fail(error))?, false, true).await?;
+        }
+        let history_store = raw_store(history_store);
+        for record in &changes.history {
+            let record = history_to_js(record).map_err(|error| writer.fail(error))?;
+            writer.issue(&history_store, &record, true, true).await?;
+        }
+        if let Err(error) = graph.write(graph_store).and_then(|()| side.write(side_store)) {
             return Err(abandon(&raw, &error));
         }
         committed(&raw).await?;
@@ -179,36 +195,6 @@ impl Storage for IndexedDbStorage {
     fn watch(&self, listener: RemoteListener) {
         self.shared.listener.replace(Some(listener));
     }
-}
-
-/// Notes in each memory record the chunk its vector went to.
-fn placed(records: &[JsValue], vectors: &VectorWrites) -> Result<()> {
-    for (record, placed) in records.iter().zip(&vectors.placed) {
-        if let Some(placed) = placed {
-            place(record, placed.chunk)?;
-        }
-    }
-    Ok(())
-}
-
-/// Issues every write of one commit inside its transaction (the transaction, not this, decides success).
-fn write(
-    memory_store: &ObjectStore,
-    history_store: &ObjectStore,
-    memories: &[JsValue],
-    deletes: &[String],
-    history: &[JsValue],
-) -> std::result::Result<(), idb::Error> {
-    for id in deletes {
-        memory_store.delete(Query::Key(JsValue::from_str(id)))?;
-    }
-    for record in memories {
-        memory_store.put(record, None)?;
-    }
-    for record in history {
-        history_store.add(record, None)?;
-    }
-    Ok(())
 }
 
 /// History records, oldest first: all of them, or those of one memory (`key`).

@@ -17,7 +17,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::IdbObjectStore;
 
 use super::chunk::{fingerprint, Chunk};
-use super::outcome::{from_thrown, settled};
+use super::outcome::settled;
+use super::paced::PacedWriter;
 use crate::core::error::Result;
 use crate::core::storage::Changeset;
 use crate::core::types::StoredMemory;
@@ -108,13 +109,15 @@ impl VectorWrites {
     }
 
     /// Issues the chunk writes (in the transaction the chunks were read in).
-    pub fn write(&self, store: &IdbObjectStore) -> Result<()> {
+    pub async fn write(&self, store: &IdbObjectStore, writer: &mut PacedWriter<'_>) -> Result<()> {
         for key in &self.changed {
-            let issued = match self.chunks.get(key) {
-                Some(chunk) if !chunk.ids.is_empty() => store.put(&chunk.to_js()?),
-                _ => store.delete(&JsValue::from(*key)),
-            };
-            issued.map_err(|thrown| from_thrown(thrown, CONTEXT))?;
+            match self.chunks.get(key) {
+                Some(chunk) if !chunk.ids.is_empty() => {
+                    let value = chunk.to_js().map_err(|error| writer.fail(error))?;
+                    writer.issue(store, &value, false, false).await?;
+                }
+                _ => writer.delete(store, &JsValue::from(*key)).await?,
+            }
         }
         Ok(())
     }

@@ -1,0 +1,157 @@
+use std::cell::{Cell, RefCell};
+use std::future::Future;
+use std::pin::Pin;
+
+use futures_executor::block_on;
+use serde_json::json;
+
+use super::*;
+use crate::core::codec::vector_to_base64;
+use crate::core::config::Prompts;
+use crate::core::error::MemoryError;
+use crate::core::identity::content_hash;
+use crate::core::options::AddOptions;
+use crate::core::scope::Scope;
+use crate::core::storage::InMemoryStorage;
+use crate::core::testing::{Letters, NoLlm};
+use crate::core::transfer::from_jsonl;
+
+/// Letters whose dimension is configured (known before the first embedding), as an embedder's `dimensions`.
+#[derive(Clone)]
+struct Configured(Letters, usize);
+
+impl Embedder for Configured {
+    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {
+        self.0.embed(texts).await
+    }
+
+    fn dimensions(&self) -> Option<usize> {
+        Some(self.1)
+    }
+}
+
+fn engine<E: Embedder>(embedder: E) -> MemoryEngine<NoLlm, E, InMemoryStorage> {
+    MemoryEngine::new(NoLlm, embedder, InMemoryStorage::default(), Prompts::default())
+}
+
+/// An export of memories `m0…` (user "u") with unit vectors of these lengths, and one ADD record each.
+fn export(dims: &[usize]) -> String {
+    let at = "2026-01-01T00:00:00.000Z";
+    let mut lines =
+        vec![json!({"kind": "memwasm-export", "version": 2, "memories": dims.len(), "history": dims.len()})];
+    for (i, dim) in dims.iter().enumerate() {
+        let (text, mut vector) = (format!("fact {i}"), vec![0.0f32; *dim]);
+        vector[i % dim] = 1.0;
+        lines.push(json!({"kind": "memory", "id": format!("m{i}"), "memory": text, "hash": content_hash(&text),
+            "metadata": {}, "createdAt": at, "updatedAt": at, "userId": "u", "embedding": vector_to_base64(&vector)}));
+    }
+    for i in 0..dims.len() {
+        lines.push(json!({"kind": "history", "id": format!("h{i}"), "memoryId": format!("m{i}"), "event": "ADD",
+            "oldValue": null, "newValue": format!("fact {i}"), "timestamp": at, "isDeleted": false, "userId": "u"}));
+    }
+    lines.iter().map(|line| line.to_string() + "\n").collect()
+}
+
+fn stored<E: Embedder>(engine: &MemoryEngine<NoLlm, E, InMemoryStorage>) -> usize {
+    from_jsonl(&block_on(engine.export(Scope::default())).unwrap()).unwrap().memories.len()
+}
+
+/// A pace whose turns are always due: it records the reports and yields, and stops after `stop_after` yields.
+#[derive(Default)]
+struct Scripted {
+    yields: Cell<usize>,
+    stop_after: Option<usize>,
+    reports: RefCell<Vec<Progress>>,
+}
+
+impl Pace for Scripted {
+    fn due(&self) -> bool {
+        true
+    }
+
+    fn yield_now(&self) -> Pin<Box<dyn Future<Output = ()> + '_>> {
+        self.yields.set(self.yields.get() + 1);
+        Box::pin(async {})
+    }
+
+    fn resumed(&self) {}
+
+    fn aborted(&self) -> bool {
+        self.stop_after.is_some_and(|after| self.yields.get() >= after)
+    }
+
+    fn report(&self, progress: Progress) {
+        self.reports.borrow_mut().push(progress);
+    }
+}
+
+#[test]
+fn vectors_the_configured_embedder_does_not_make_are_refused_naming_the_line() {
+    let target = engine(Configured(Letters::new(8), 8));
+    let error = block_on(target.import(&export(&[26, 26]))).unwrap_err();
+    assert_eq!(error.code(), "DIMENSION_MISMATCH");
+    let message = error.to_string();
+    for part in ["import line 2", "26 dimensions", "8 are expected", "embedder is configured for 8", "Re-embed"] {
+        assert!(message.contains(part), "{message} should contain {part}");
+    }
+    assert_eq!(stored(&target), 0, "nothing was written");
+}
+
+#[test]
+fn vectors_of_another_length_than_the_stored_ones_or_each_other_are_refused() {
+    let target = engine(Letters::new(8));
+    let add = AddOptions { user_id: Some("carol".into()), ..AddOptions::default() };
+    block_on(target.add(&json!("something"), &add)).unwrap();
+    let error = block_on(target.import(&export(&[26]))).unwrap_err();
+    assert_eq!(error.code(), "DIMENSION_MISMATCH");
+    assert!(error.to_string().contains("the memories stored here have 8"), "{error}");
+
+    let empty = engine(Letters::new(8));
+    let error = block_on(empty.import(&export(&[4, 4, 6]))).unwrap_err();
+    assert_eq!(
+        error,
+        MemoryError::ImportDimensionMismatch {
+            line: 4,
+            found: 6,
+            expected: 4,
+            basis: "the first embedding of this import, on line 2, has 4".into()
+        }
+    );
+    assert_eq!((stored(&target), stored(&empty)), (1, 0));
+}
+
+#[test]
+fn an_unconfigured_embedder_takes_the_first_vectors_length() {
+    let target = engine(Letters::new(8));
+    assert_eq!(block_on(target.import(&export(&[4, 4]))).unwrap(), ImportSummary { memories: 2, history: 2 });
+}
+
+#[test]
+fn progress_goes_through_read_write_index_up_to_each_total() {
+    let target = engine(Configured(Letters::new(4), 4));
+    let pace = Scripted::default();
+    block_on(target.import_paced(&export(&[4, 4, 4]), &pace)).unwrap();
+    let reports = pace.reports.into_inner();
+    let phases = [Phase::Read, Phase::Write, Phase::Index];
+    let order = |p: &Progress| phases.iter().position(|phase| *phase == p.phase).unwrap();
+    assert!(reports.windows(2).all(|w| (order(&w[0]), w[0].done) <= (order(&w[1]), w[1].done)), "{reports:?}");
+    assert!(reports.iter().all(|p| p.done <= p.total));
+    for (phase, total) in [(Phase::Read, 6), (Phase::Write, 6), (Phase::Index, 3)] {
+        assert!(reports.contains(&Progress { phase, done: total, total }), "{phase:?} reaches {total}: {reports:?}");
+    }
+    assert!(reports.contains(&Progress { phase: Phase::Read, done: 3, total: 6 }), "reports along the way");
+    assert_eq!(stored(&target), 3);
+}
+
+#[test]
+fn a_stopped_import_writes_nothing() {
+    for stop_after in [0, 1, 4, 7] {
+        let target = engine(Letters::new(4));
+        let pace = Scripted { stop_after: Some(stop_after), ..Scripted::default() };
+        let error = block_on(target.import_paced(&export(&[4, 4, 4]), &pace)).unwrap_err();
+        assert_eq!(error.code(), "ABORTED", "stopped after {stop_after} turns");
+        assert!(error.to_string().contains("nothing was written"), "{error}");
+        assert_eq!(stored(&target), 0);
+        assert!(block_on(target.history("m0")).unwrap().is_empty());
+    }
+}

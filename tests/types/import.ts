@@ -1,0 +1,19 @@
+// Type tests for importMemories' options (each `@ts-expect-error` fails the check if its line compiles). Run
+// by scripts/suites/25-types.sh: tsc -p tests/types.
+import { Memory } from "../../pkg/index.js";
+import type { ImportOptions, ImportProgress, ImportResult, MemoryErrorCode } from "../../pkg/index.js";
+
+export async function typed(memory: Memory, jsonl: string): Promise<ImportResult> {
+  await memory.importMemories(jsonl);
+  const controller = new AbortController();
+  const seen: ImportProgress[] = [];
+  const options: ImportOptions = { onProgress: (p) => void seen.push(p), signal: controller.signal };
+  const phase: "read" | "write" | "index" | undefined = seen[0]?.phase;
+  const aborted: MemoryErrorCode = "ABORTED";
+  void [phase, aborted];
+  // @ts-expect-error the signal is an AbortSignal, not its controller
+  await memory.importMemories(jsonl, { signal: controller });
+  // @ts-expect-error onProgress gets {phase, done, total}
+  await memory.importMemories(jsonl, { onProgress: (p: string) => p });
+  return memory.importMemories(jsonl, options);
+}
