@@ -1,6 +1,7 @@
 //! Extraction at a boundary: one LLM call turns an episode into typed memories — an `episodic` narrative,
 //! `event_log` facts (merged through `add()`'s dedup and update decision), `foresight` items (ending the
-//! current plans they replace) and `profile` updates — staged in one `Changeset`. Without an LLM the episode's transcript becomes the episodic memory.
+//! current plans they replace) and `profile` updates — staged in one `Changeset`. Without an LLM the
+//! episode's transcript becomes the episodic memory.
 
 use serde::Serialize;
 
