@@ -19,7 +19,8 @@ fn an_extraction_reply_gives_every_kind() {
         "summary": "On 2025-01-15 Alice and Bob planned the launch.",
         "event_log": ["Alice moved the launch to 2025-02-03", " ", "Alice moved the launch to 2025-02-03"],
         "foresight": [
-            {"text": "Bob will send the deck", "valid_from": "2025-01-16", "valid_until": "2025-01-17T18:00:00+01:00", "replaces": ["1", 3, " "]},
+            {"text": "Bob will send the deck", "valid_from": "2025-01-16", "valid_until": "2025-01-17T18:00:00+01:00",
+             "replaces": ["1", 3, " "]},
             {"text": "Demo next week", "valid_until": "next week"},
             "Alice plans a retro"
         ],
