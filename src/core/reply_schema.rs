@@ -94,7 +94,12 @@ pub fn boundary() -> ReplySchema {
 pub fn episode() -> ReplySchema {
     let foresight = json!({
         "type": "object",
-        "properties": {"text": {"type": "string"}, "valid_from": {"type": "string"}, "valid_until": {"type": "string"}},
+        "properties": {
+            "text": {"type": "string"},
+            "valid_from": {"type": "string"},
+            "valid_until": {"type": "string"},
+            "replaces": {"type": "array", "items": {"type": "string"}},
+        },
         "required": ["text"],
     });
     let attribute = json!({

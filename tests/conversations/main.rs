@@ -1,7 +1,8 @@
 //! Message-by-message memory through the engine, natively: boundary rules with a movable clock and a
 //! scripted LLM, the persisted buffer (a second engine over the same storage sees it), duplicate ids,
-//! extraction into typed memories, profile merging, conversation metadata and soft delete by filter; the
-//! reads of seed 002 (fetch by type, time ranges, agentic search) and compression (seed 004 §3).
+//! extraction into typed memories, plans a later episode replaces, profile merging, conversation metadata
+//! and soft delete by filter; the reads of seed 002 (fetch by type, time ranges, agentic search) and
+//! compression (seed 004 §3).
 #![cfg(not(target_arch = "wasm32"))]
 
 mod agentic;
@@ -9,6 +10,7 @@ mod boundaries;
 mod buffer;
 mod compress;
 mod extraction;
+mod foresight;
 mod meta_delete;
 mod profiles;
 mod reads;

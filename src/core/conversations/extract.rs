@@ -1,9 +1,9 @@
 //! Extraction at a boundary: one LLM call turns an episode into typed memories — an `episodic` narrative,
-//! `event_log` facts (merged through `add()`'s dedup and update decision), `foresight` items and `profile`
-//! updates — staged in one `Changeset`. Without an LLM the episode's transcript becomes the episodic memory.
+//! `event_log` facts (merged through `add()`'s dedup and update decision), `foresight` items (ending the
+//! current plans they replace) and `profile` updates — staged in one `Changeset`. Without an LLM the
+//! episode's transcript becomes the episodic memory.
 
 use serde::Serialize;
-use serde_json::json;
 
 use super::episode::Episode;
 use super::profile::attributes_of;
@@ -37,7 +37,7 @@ pub(crate) struct Extracted {
 }
 
 impl Extracted {
-    fn push(&mut self, event: MemoryEvent, memory_type: MemoryType) {
+    pub(crate) fn push(&mut self, event: MemoryEvent, memory_type: MemoryType) {
         self.memories.push(ExtractedMemory { event, memory_type });
     }
 
@@ -59,12 +59,13 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     ) -> Result<Option<Extracted>> {
         self.load_scope(&episode.scope).await?;
         let profiles = self.current_profiles(episode).await?;
+        let shown_plans = if self.llm.is_configured() { self.current_plans(episode).await? } else { Vec::new() };
         let extraction = if self.llm.is_configured() {
             let shown: Vec<_> = profiles
                 .iter()
                 .filter_map(|(user, m)| Some((user.clone(), attributes_of(&m.as_ref()?.item))))
                 .collect();
-            let (input, shape) = (episode_input(episode, &shown), reply_schema::episode());
+            let (input, shape) = (episode_input(episode, &shown, &shown_plans), reply_schema::episode());
             let reply = self.llm.generate(&LlmRequest::json(EPISODE_PROMPT, &input, &shape)).await;
             match reply.and_then(|text| parse_extraction(&text)) {
                 Ok(extraction) => extraction,
@@ -120,20 +121,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 out.push(event, MemoryType::Episodic);
             }
         }
-        for text in &fresh_foresight {
-            let vector = vectors.next().flatten();
-            let item = extraction.foresight.iter().find(|f| &f.text == text).cloned().unwrap_or_default();
-            let mut metadata = episode.metadata();
-            for (key, value) in [("validFrom", item.valid_from), ("validUntil", item.valid_until)] {
-                if let Some(value) = value {
-                    metadata.insert(key.into(), json!(value));
-                }
-            }
-            let foresight = to(MemoryType::Foresight, metadata.clone());
-            if let Some(event) = self.stage_add(text, vector, &foresight, metadata, &mut out.changes, &mut staged) {
-                out.push(event, MemoryType::Foresight);
-            }
-        }
+        let fresh: Vec<_> = fresh_foresight.into_iter().map(|text| (text, vectors.next().flatten())).collect();
+        let foresight = to(MemoryType::Foresight, episode.metadata());
+        self.stage_foresight(&extraction.foresight, fresh, &shown_plans, &foresight, &mut out, &mut staged);
         warnings.extend(staged.warnings);
         let mut scopes = vec![episode.scope.clone()];
         for plan in plans {

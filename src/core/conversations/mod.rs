@@ -1,10 +1,11 @@
 //! Message-by-message memory (seed 002): chat messages arrive one at a time (`addMessage`) and wait in a
 //! persisted buffer per group; boundary rules (a time gap, size limits, an LLM's judgement) close the buffer
 //! into an episode, and one LLM call turns the episode into typed memories: an `episodic` narrative,
-//! `event_log` facts (through `add()`'s dedup and update decision), `foresight` items, and one `profile`
-//! per participant and group, merged across episodes. Conversation metadata and soft delete by filter
-//! complete the seed's API; `compress` summarises a scope's oldest sessions (seed 004 §3). The reads of
-//! these memories (fetch by type, time ranges, agentic search) are in `retrieval`.
+//! `event_log` facts (through `add()`'s dedup and update decision), `foresight` items (a changed plan ends
+//! the one it replaces), and one `profile` per participant and group, merged across episodes.
+//! Conversation metadata and soft delete by filter complete the seed's API; `compress` summarises a scope's
+//! oldest sessions (seed 004 §3). The reads of these memories (fetch by type, time ranges, agentic search)
+//! are in `retrieval`.
 //!
 //! Scope contract: a group's memories live under `{runId: groupId}` (plus `userId: sender` for the default
 //! group a message without `groupId` goes to), profiles under `{userId: participant, runId: groupId}`.
@@ -18,6 +19,7 @@ mod delete;
 mod engine;
 pub mod episode;
 mod extract;
+pub mod foresight;
 pub(crate) mod lock;
 pub mod message;
 pub mod meta;

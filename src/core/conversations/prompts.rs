@@ -6,6 +6,7 @@ use super::episode::{render_lines, Episode};
 use super::message::PendingMessage;
 use super::profile::Attributes;
 use crate::core::one_line::one_line;
+use crate::core::types::{MemoryItem, StoredMemory};
 
 /// The buffered messages the boundary call is shown at most (the latest ones), to keep it small.
 pub const BOUNDARY_CONTEXT_MESSAGES: usize = 20;
@@ -44,7 +45,10 @@ messages with their times (ISO 8601, UTC) and senders. Turn it into memories of 
    2025-02-03". Only facts clearly stated; no duplicates.
 4. "foresight": plans, intentions, promises, deadlines and predictions about the future, each with
    "text" and, when the episode makes them clear, "valid_from" and "valid_until" as ISO 8601 dates or
-   times (resolve relative dates such as "next Friday" against the message times).
+   times (resolve relative dates such as "next Friday" against the message times). When an item changes,
+   postpones or replaces one of the "Current plans" of the input (a cancelled plan: an item saying so),
+   give that plan's number in "replaces", e.g. ["1"]: the old plan then ends. Do not repeat a current
+   plan that did not change.
 5. "profiles": for each human participant about whom the episode reveals lasting traits (role, job,
    skills, location, preferences, habits, relationships, goals): their "user_id" as listed under
    Participants, and "attributes", a list of {"key", "value"} pairs with keys in snake_case (e.g.
@@ -56,7 +60,7 @@ Write the texts in the language of the conversation. Use empty lists when there 
 
 Return a JSON object of this shape:
 {"title": "...", "summary": "...", "event_log": ["..."],
- "foresight": [{"text": "...", "valid_from": "2025-01-20", "valid_until": "2025-01-24"}],
+ "foresight": [{"text": "...", "valid_from": "2025-01-20", "valid_until": "2025-01-24", "replaces": []}],
  "profiles": [{"user_id": "alice", "attributes": [{"key": "occupation", "value": "tech lead"}]}]}"#;
 
 /// The user message of the boundary call: the latest buffered messages and the new one.
@@ -69,8 +73,9 @@ pub fn boundary_input(buffered: &[PendingMessage], new: &PendingMessage) -> Stri
     )
 }
 
-/// The user message of the extraction call; `profiles` are the participants' current profile attributes.
-pub fn episode_input(episode: &Episode, profiles: &[(String, Attributes)]) -> String {
+/// The user message of the extraction call; `profiles` are the participants' current profile attributes,
+/// `plans` the group's current foresight, numbered from 1 for `replaces`.
+pub fn episode_input(episode: &Episode, profiles: &[(String, Attributes)], plans: &[StoredMemory]) -> String {
     let mut text = String::new();
     let group = match &episode.group_name {
         Some(name) => format!("{} ({})", one_line(name), one_line(&episode.group_id)),
@@ -101,8 +106,25 @@ pub fn episode_input(episode: &Episode, profiles: &[(String, Attributes)]) -> St
             text.push_str(&format!("- {}: {attributes}\n", one_line(user)));
         }
     }
+    if !plans.is_empty() {
+        text.push_str("Current plans:\n");
+        for (number, plan) in plans.iter().enumerate() {
+            text.push_str(&format!("- [{}] {}{}\n", number + 1, one_line(&plan.item.memory), validity(&plan.item)));
+        }
+    }
     text.push_str(&format!("\nMessages:\n{}\n\nReturn the JSON object described above.", episode.transcript()));
     text
+}
+
+/// ` (valid from X until Y)`, ` (valid until Y)`, ` (valid from X)` or nothing, from a plan's metadata.
+fn validity(plan: &MemoryItem) -> String {
+    let bound = |key: &str| plan.metadata.get(key).and_then(|v| v.as_str()).map(one_line);
+    match (bound("validFrom"), bound("validUntil")) {
+        (Some(from), Some(until)) => format!(" (valid from {from} until {until})"),
+        (None, Some(until)) => format!(" (valid until {until})"),
+        (Some(from), None) => format!(" (valid from {from})"),
+        (None, None) => String::new(),
+    }
 }
 
 /// System prompt of compression (seed 004 §3.2, word for word, plus the reply's JSON shape).

@@ -48,6 +48,8 @@ pub struct ForesightItem {
     pub text: String,
     pub valid_from: Option<String>,
     pub valid_until: Option<String>,
+    /// The numbers of the current plans (as the prompt listed them) this one changes or replaces.
+    pub replaces: Vec<String>,
 }
 
 /// What the extraction call found in an episode.
@@ -81,6 +83,21 @@ fn strings(value: Option<&Value>) -> Vec<String> {
     out
 }
 
+/// Plan numbers: a list (or one) of strings or numbers, `"[2]"` read as `"2"`.
+fn labels(value: Option<&Value>) -> Vec<String> {
+    let one = |value: &Value| match value {
+        Value::String(label) => Some(label.trim().trim_matches(|c| c == '[' || c == ']').trim().to_owned()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    };
+    let all = match value {
+        Some(Value::Array(items)) => items.iter().filter_map(one).collect(),
+        Some(value) => one(value).into_iter().collect(),
+        None => Vec::new(),
+    };
+    all.into_iter().filter(|label: &String| !label.is_empty()).collect()
+}
+
 fn foresight(value: Option<&Value>) -> Vec<ForesightItem> {
     let items = value.and_then(Value::as_array).into_iter().flatten();
     items
@@ -90,6 +107,7 @@ fn foresight(value: Option<&Value>) -> Vec<ForesightItem> {
                 text: text(field(o, &["text", "content", "foresight"]))?,
                 valid_from: normalize_when(field(o, &["valid_from", "validFrom", "start_time", "startTime"])),
                 valid_until: normalize_when(field(o, &["valid_until", "validUntil", "end_time", "endTime"])),
+                replaces: labels(field(o, &["replaces", "supersedes"])),
             }),
             _ => None,
         })

@@ -19,7 +19,8 @@ fn an_extraction_reply_gives_every_kind() {
         "summary": "On 2025-01-15 Alice and Bob planned the launch.",
         "event_log": ["Alice moved the launch to 2025-02-03", " ", "Alice moved the launch to 2025-02-03"],
         "foresight": [
-            {"text": "Bob will send the deck", "valid_from": "2025-01-16", "valid_until": "2025-01-17T18:00:00+01:00"},
+            {"text": "Bob will send the deck", "valid_from": "2025-01-16", "valid_until": "2025-01-17T18:00:00+01:00",
+             "replaces": ["1", 3, " "]},
             {"text": "Demo next week", "valid_until": "next week"},
             "Alice plans a retro"
         ],
@@ -37,10 +38,16 @@ fn an_extraction_reply_gives_every_kind() {
             text: "Bob will send the deck".into(),
             valid_from: Some("2025-01-16".into()),
             valid_until: Some("2025-01-17T17:00:00.000Z".into()),
+            replaces: vec!["1".into(), "3".into()],
         }
     );
     assert_eq!(extraction.foresight[1].valid_until, None, "not a date: dropped");
     assert_eq!(extraction.foresight[2].text, "Alice plans a retro");
+    let replaces = |value| labels(Some(&value));
+    assert_eq!(
+        (replaces(json!("[2]")), replaces(json!(4)), replaces(json!({}))),
+        (vec!["2".into()], vec!["4".into()], vec![])
+    );
     assert_eq!(
         extraction.profiles[0].attributes,
         [("occupation".into(), Some("tech lead".into())), ("likes".into(), None)]
