@@ -2,7 +2,7 @@
 //! vectors is copied straight into its arena row. No `Vec` per vector, and the arena is allocated once,
 //! already zeroed.
 
-use super::{InMemoryVectorStore, NO_VECTOR};
+use super::InMemoryVectorStore;
 use crate::core::error::Result;
 use crate::core::packed::Packed;
 use crate::core::vector_store::VectorStore;
@@ -34,10 +34,11 @@ impl InMemoryVectorStore {
     fn write_row(&mut self, slot: usize, row: &[f32], scratch: &mut Vec<f32>) -> Result<()> {
         let unit = self.fit_row(row, scratch)?;
         let Some(memory) = &self.slots[slot] else { return Ok(()) };
+        let scope = self.scopes.intern(&memory.item.scope);
+        self.leave(slot);
         self.arena.write(slot, Some(unit));
-        if self.keys[slot] == NO_VECTOR {
-            self.keys[slot] = self.scopes.intern(&memory.item.scope);
-        }
+        self.keys[slot] = scope;
+        self.enter(slot);
         Ok(())
     }
 }
