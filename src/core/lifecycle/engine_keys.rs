@@ -45,10 +45,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         if self.has_remote_vectors() {
             return self.remote.centroid(scope);
         }
-        let now = self.now_iso();
-        let index = self.index.borrow();
-        let members = index.list(usize::MAX, &|item| scope.contains(&item.scope) && item.lifecycle.is_live(&now));
-        super::importance::centroid(members.iter().filter_map(|m| index.vector(&m.item.id)))
+        self.index.borrow().centroid(scope, &self.now_iso())
     }
 
     /// With `limits.maxMemoriesPerScope` set, adds to `changes` the deletion (with history) of the least
@@ -75,9 +72,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// The memory of `scope` (exactly) with `key`, whatever its state.
     fn keyed(&self, scope: &Scope, key: &str) -> Option<StoredMemory> {
-        let index = self.index.borrow();
-        let found = index.list(1, &|item| &item.scope == scope && item.lifecycle.key.as_deref() == Some(key));
-        found.into_iter().next().cloned()
+        self.index.borrow().find_by_key(scope, key).cloned()
     }
 
     /// Stores `value` under `key` in `scope` (an UPDATE when the key exists, else an ADD), with no LLM. A
