@@ -2,7 +2,7 @@
 //! vectors is copied straight into its arena row. No `Vec` per vector, and the arena is allocated once,
 //! already zeroed.
 
-use super::InMemoryVectorStore;
+use super::{summed_row, InMemoryVectorStore, NO_VECTOR};
 use crate::core::error::Result;
 use crate::core::packed::Packed;
 use crate::core::vector_store::VectorStore;
@@ -35,10 +35,18 @@ impl InMemoryVectorStore {
         let unit = self.fit_row(row, scratch)?;
         let Some(memory) = &self.slots[slot] else { return Ok(()) };
         let scope = self.scopes.intern(&memory.item.scope);
-        self.leave(slot);
+        if self.keys[slot] != NO_VECTOR {
+            self.leave(slot);
+            self.arena.write(slot, Some(unit));
+            self.enter(slot, scope);
+            return Ok(());
+        }
+        // The usual case at open: the memory went in without its vector just before.
         self.arena.write(slot, Some(unit));
         self.keys[slot] = scope;
-        self.enter(slot);
+        let vector = summed_row(&self.arena, &self.keys, &self.slots, slot);
+        let Some(memory) = &self.slots[slot] else { return Ok(()) };
+        self.catalog.gain_vector(slot, &memory.item, vector.as_deref());
         Ok(())
     }
 }

@@ -46,6 +46,7 @@ impl Catalog {
     pub fn reserve(&mut self, additional: usize) {
         self.scope.reserve_exact(additional);
         self.kind.reserve_exact(additional);
+        self.hashes.reserve(additional);
     }
 
     /// A new, empty slot at the end.
@@ -77,6 +78,18 @@ impl Catalog {
         if let Some(vector) = vector {
             self.add(scope, vector, 1.0);
         } else if has_vector && item.lifecycle.deleted_at.is_none() {
+            self.timed.insert(slot as u32);
+        }
+    }
+
+    /// Notes that `item`, entered in `slot` without a vector, now has one (`vector` as for
+    /// [`Catalog::enter`]).
+    pub fn gain_vector(&mut self, slot: usize, item: &MemoryItem, vector: Option<&[f32]>) {
+        self.tally(slot, false, -1);
+        self.tally(slot, true, 1);
+        if let Some(vector) = vector {
+            self.add(self.scope[slot], vector, 1.0);
+        } else if item.lifecycle.deleted_at.is_none() {
             self.timed.insert(slot as u32);
         }
     }

@@ -168,6 +168,36 @@ fn catalog_answers_equal_the_walking_defaults_through_updates_removals_and_compa
     }
 }
 
+/// `memories` as an open hands them over: the memories without vectors, then the rows in one chunk.
+fn packed_mix(memories: Vec<StoredMemory>) -> crate::core::packed::Packed {
+    let mut owners = Vec::new();
+    let mut values = Vec::new();
+    let mut bare = Vec::new();
+    for (at, mut memory) in memories.into_iter().enumerate() {
+        if let Some(vector) = memory.embedding.take() {
+            owners.push(Some(at as u32));
+            values.extend(vector);
+        }
+        bare.push(memory);
+    }
+    super::bulk_tests::packed(bare, vec![(8, owners, values)])
+}
+
+#[test]
+fn catalog_answers_equal_the_walking_defaults_after_bulk_loads() {
+    for quantization in [Quantization::None, Quantization::Int8, Quantization::Auto] {
+        let mut fast = InMemoryVectorStore::new(quantization);
+        let mut exact = Walking(InMemoryVectorStore::new(quantization));
+        fast.load_packed(packed_mix((0..200).map(|i| mixed(i, 0)).collect())).unwrap();
+        (0..200).for_each(|i| exact.upsert(mixed(i, 0)).unwrap());
+        agree(&fast, &exact);
+        // A second load over the first rewrites memories that already have a vector.
+        fast.load_packed(packed_mix((100..260).map(|i| mixed(i, 3)).collect())).unwrap();
+        (100..260).for_each(|i| exact.upsert(mixed(i, 3)).unwrap());
+        agree(&fast, &exact);
+    }
+}
+
 #[test]
 fn plain_reads_are_those_that_look_no_further_than_scope_and_type() {
     let base = Read::of(scope("alice", None), 10);

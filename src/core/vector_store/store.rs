@@ -135,24 +135,17 @@ impl InMemoryVectorStore {
         hits.into_iter().map(|(score, slot)| (score, self.item(slot as usize))).collect()
     }
 
-    /// The unit vector of `slot` when its memory has one and it counts in its scope's running sum.
-    fn summed_vector(&self, slot: usize) -> Option<Vec<f32>> {
-        let memory = self.slots[slot].as_ref()?;
-        (!matches!(self.keys[slot], NO_VECTOR | REMOVED) && summed(&memory.item)).then(|| self.arena.vector(slot))
-    }
-
-    /// Notes the memory now in `slot` in the catalog.
-    fn enter(&mut self, slot: usize) {
-        let vector = self.summed_vector(slot);
+    /// Notes the memory now in `slot`, filed under interned scope id `scope`, in the catalog.
+    fn enter(&mut self, slot: usize, scope: u32) {
+        let vector = summed_row(&self.arena, &self.keys, &self.slots, slot);
         let Some(memory) = &self.slots[slot] else { return };
-        let scope = self.scopes.intern(&memory.item.scope);
         let has_vector = self.keys[slot] != NO_VECTOR;
         self.catalog.enter(slot, &memory.item, scope, vector.as_deref(), has_vector);
     }
 
     /// Takes the memory in `slot` out of the catalog (before it changes or goes).
     fn leave(&mut self, slot: usize) {
-        let vector = self.summed_vector(slot);
+        let vector = summed_row(&self.arena, &self.keys, &self.slots, slot);
         let has_vector = self.keys[slot] != NO_VECTOR;
         if let Some(memory) = &self.slots[slot] {
             self.catalog.leave(slot, &memory.item, vector.as_deref(), has_vector);
@@ -164,11 +157,14 @@ impl InMemoryVectorStore {
         let slots = std::mem::take(&mut self.slots);
         self.scopes.clear();
         let mut kept = 0;
+        let mut scopes = Vec::with_capacity(self.ids.len());
         for (from, memory) in slots.into_iter().enumerate() {
             let Some(memory) = memory else { continue };
+            let scope = self.scopes.intern(&memory.item.scope);
+            scopes.push(scope);
             self.keys[kept] = match self.keys[from] {
                 NO_VECTOR => NO_VECTOR,
-                _ => self.scopes.intern(&memory.item.scope),
+                _ => scope,
             };
             if from != kept {
                 self.arena.move_row(from, kept);
@@ -181,14 +177,25 @@ impl InMemoryVectorStore {
         self.keys.shrink_to(kept * 2);
         self.catalog.clear();
         self.catalog.reserve(kept);
-        for slot in 0..kept {
+        for (slot, scope) in scopes.into_iter().enumerate() {
             self.catalog.push();
-            self.enter(slot);
+            self.enter(slot, scope);
         }
         self.slots.shrink_to(kept * 2);
         self.arena.truncate(kept);
         self.removed = 0;
     }
+}
+
+/// The unit vector of `slot` when its memory has one and it counts in its scope's running sum.
+fn summed_row<'a>(
+    arena: &'a Arena,
+    keys: &[u32],
+    slots: &[Option<StoredMemory>],
+    slot: usize,
+) -> Option<std::borrow::Cow<'a, [f32]>> {
+    let memory = slots[slot].as_ref()?;
+    (!matches!(keys[slot], NO_VECTOR | REMOVED) && summed(&memory.item)).then(|| arena.row(slot))
 }
 
 impl VectorStore for InMemoryVectorStore {
@@ -199,10 +206,8 @@ impl VectorStore for InMemoryVectorStore {
             None => None,
             Some(vector) => Some(self.fit_row(vector, &mut scratch)?),
         };
-        let key = match vector {
-            Some(_) => self.scopes.intern(&memory.item.scope),
-            None => NO_VECTOR,
-        };
+        let scope = self.scopes.intern(&memory.item.scope);
+        let key = if vector.is_some() { scope } else { NO_VECTOR };
         let slot = match self.ids.get(&memory.item.id) {
             Some(&slot) => {
                 self.leave(slot as usize);
@@ -224,7 +229,7 @@ impl VectorStore for InMemoryVectorStore {
         memory.embedding = None;
         self.keys[slot] = key;
         self.slots[slot] = Some(memory);
-        self.enter(slot);
+        self.enter(slot, scope);
         Ok(())
     }
 
