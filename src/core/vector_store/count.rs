@@ -2,7 +2,7 @@
 //! "plain": live with no expiry, no mem0 `expirationDate`, not soft-deleted and not a compressed original.
 //! For a read that looks no further than scope and type (no filter, window, participant or importance
 //! floor), a plain memory is kept exactly when its scope is visible and its type is asked for; a store may
-//! then count plain rows from per-slot facts and run the predicate only on the others.
+//! then add up plain memories from tallies it keeps per scope and type, and run the predicate only on the others.
 
 use super::Predicate;
 use crate::core::lifecycle::expiration_date;

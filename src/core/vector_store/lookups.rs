@@ -8,7 +8,8 @@ use crate::core::vector_store::count::Count;
 use crate::core::vector_store::Predicate;
 
 impl InMemoryVectorStore {
-    /// See [`crate::core::vector_store::VectorStore::count`]: plain rows are counted from their scope id and type, the others tested.
+    /// See [`crate::core::vector_store::VectorStore::count`]: plain memories are summed from the tallies of
+    /// the visible scopes and asked-for types; the others are tested one by one.
     pub(super) fn count_rows(&self, count: &Count) -> usize {
         let skip = |slot: usize| count.vectorless && self.has_vector_at(slot);
         let Some(plain) = count.plain else {
