@@ -1,7 +1,8 @@
 // The benchmark: `npm run bench` (or `node bench/run.mjs`). Builds the npm package and the native
 // reference, installs Orama from npm, then runs each figure in a Node process of its own (scan.mjs: every
 // contender over the same data, the native reference in a child process, timed in interleaved rounds;
-// add.mjs: add() against the scripted server; add-quality.mjs: what add()'s fast pipeline shows the update
+// public.mjs: public search() beside the bare scan and store() as a scope grows; add.mjs: add() against the
+// scripted server; add-quality.mjs: what add()'s fast pipeline shows the update
 // decision, against the exact one, over bench/quality/scenarios.json with the on-device MiniLM embedder; then
 // the cold start in headless Chromium (browser.mjs) and the REST service in local workerd (worker.mjs)) and
 // prints tables of medians with ratios and the targets.
@@ -138,6 +139,26 @@ function qualityTable(q) {
   return lines.join("\n");
 }
 
+/** bench/public.mjs: public search() beside the bare scan, and store() per call as a scope grows. */
+function publicTable(pub) {
+  const lines = [
+    "Public calls over the default index (random 384-d vectors, 9 rows in 10 the searched user's, top 10):",
+    "",
+    "| memories | bare scan | search({embedding}) | ÷ scan | search(text) (+ one local HTTP embedding call) | ÷ scan | totalCount |",
+    "|---|---|---|---|---|---|---|",
+  ];
+  for (const f of pub.search) {
+    lines.push(
+      `| ${f.n / 1000}k | ${fmt(f.scanMs)} ms | ${fmt(f.byVectorMs)} ms | ${(f.byVectorMs / f.scanMs).toFixed(2)} | ` +
+        `${fmt(f.publicMs)} ms | ${(f.publicMs / f.scanMs).toFixed(2)} | ${f.totalCount} |`,
+    );
+  }
+  lines.push("", "| memories already in the scope | store(key, value, {userId, embedding}) per call | ÷ at 1k |", "|---|---|---|");
+  const base = pub.store[0].storeMs;
+  for (const f of pub.store) lines.push(`| ${f.n / 1000}k | ${fmt(f.storeMs)} ms | ${(f.storeMs / base).toFixed(2)} |`);
+  return lines.join("\n");
+}
+
 /** The Worker rows: search p50 per storage and size, cold, after an idle eviction (Durable Objects) and warm. */
 function workerTable(rows) {
   if (!rows) return "REST service in workerd (bench/worker.mjs): not run (no wrangler setup).";
@@ -156,7 +177,7 @@ function workerTable(rows) {
 }
 
 /** Every target of the speed issue, with the measured value and whether it is met. */
-function targets(figures, add, wasm, browser, quality, worker) {
+function targets(figures, add, wasm, browser, quality, worker, pub) {
   const find = (kind, n, dim) => figures.find((f) => f.kind === kind && f.n === n && f.dim === dim)?.contenders;
   const rows = [];
   const check = (what, value, ok, shown) => rows.push(`| ${what} | ${shown ?? value} | ${ok ? "met" : "NOT met"} |`);
@@ -171,6 +192,13 @@ function targets(figures, add, wasm, browser, quality, worker) {
     }
     check(`${kind} 100k×384: default index recall@10 ≥ 0.99`, c["memwasm-auto"].recall.toFixed(3), c["memwasm-auto"].recall >= 0.99);
   }
+  const large = pub.search.find((f) => f.n === 100_000);
+  if (large) {
+    const ratio = large.byVectorMs / large.scanMs;
+    check("public search({embedding}) at 100k×384 within 1.2× of the bare scan", `${ratio.toFixed(2)}×`, ratio <= 1.2);
+  }
+  const [small, big] = pub.store;
+  check("store() per call: 10k memories in the scope within 2× of 1k", `${(big.storeMs / small.storeMs).toFixed(2)}×`, big.storeMs <= 2 * small.storeMs);
   for (const s of add.scenarios.filter((s) => s.pipeline !== "exact")) { // the default pipeline; exact is for reference
     const limit = /UPDATE/.test(s.name) ? 2.6 : 2.3; // UPDATEs rewrite texts: one more embedding request
     const ratio = s.medianMs / add.llmMs;
@@ -223,6 +251,8 @@ for (const figure of FIGURES) {
 }
 say("add(): scripted server, 200 ms per LLM and embedding call");
 const add = json(process.execPath, [join(bench, "add.mjs"), JSON.stringify({ rounds: 5, delayMs: 200 })]);
+say("public search() beside the bare scan, store() as a scope grows (bench/public.mjs)");
+const pub = json(process.execPath, ["--max-old-space-size=8192", join(bench, "public.mjs"), ...(args.has("--quick") ? ["--quick"] : [])]);
 say("add() quality: fast pipeline against exact, all-MiniLM-L6-v2 (bench/add-quality.mjs)");
 const quality = addQuality();
 if (quality.missing) say(`add() quality not measured: ${quality.missing}`);
@@ -243,7 +273,7 @@ try {
 }
 const wasm = releaseSize ?? size();
 machine.loadAverageAtEnd = loadavg()[0];
-const results = { date: new Date().toISOString(), machine, seconds: (Date.now() - started) / 1000, figures, add, quality, browser, worker, size: wasm };
+const results = { date: new Date().toISOString(), machine, seconds: (Date.now() - started) / 1000, figures, add, public: pub, quality, browser, worker, size: wasm };
 
 const report = [
   `Machine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}; 1-minute load average ` +
@@ -253,6 +283,8 @@ const report = [
   scanTable(figures),
   "",
   ...figures.filter((f) => f.contenders["public-f32"]).flatMap((f) => [`${label(f)}, every contender:`, "", detailTable(f), ""]),
+  publicTable(pub),
+  "",
   addTable(add),
   "",
   qualityTable(quality),
@@ -262,7 +294,7 @@ const report = [
   "",
   workerTable(worker),
   "",
-  targets(figures, add, wasm, browser, quality, worker),
+  targets(figures, add, wasm, browser, quality, worker, pub),
 ].join("\n");
 process.stdout.write(report + "\n");
 mkdirSync(join(bench, "results"), { recursive: true });

@@ -13,7 +13,7 @@ use super::models::{Embedder, Llm};
 use super::read::Read;
 use super::storage::Storage;
 use super::types::{AddWarning, MemoryItem, WarningCode};
-use super::vector_store::VectorStore;
+use super::vector_store::{Count, Plain, VectorStore};
 
 /// True for an embedding failure that says the service is unavailable for now, not misconfigured.
 pub fn is_unavailable(error: &MemoryError) -> bool {
@@ -54,11 +54,15 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     }
 
     /// How many memories passing `keep` have no vector (0 without an embedder: none is expected).
-    pub(crate) fn count_keyword_only(&self, keep: &dyn Fn(&MemoryItem) -> bool) -> usize {
+    /// `plain`: what `keep` comes down to for a plain memory (see `vector_store::Count`).
+    pub(crate) fn count_keyword_only(&self, keep: &dyn Fn(&MemoryItem) -> bool, plain: Option<Plain>) -> usize {
         if !self.embedder.is_configured() {
             return 0;
         }
         let index = self.index.borrow();
+        if self.remote.index.is_none() {
+            return index.count(&Count { keep, vectorless: true, plain });
+        }
         index.list(usize::MAX, keep).into_iter().filter(|m| !self.has_vector(&m.item.id)).count()
     }
 
@@ -68,7 +72,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             return None;
         }
         let now = self.now_iso();
-        let missing = self.count_keyword_only(&|item| read.keeps(item, &now));
+        let missing = self.count_keyword_only(&|item| read.keeps(item, &now), read.plain());
         let why = format!(
             "{missing} memor{} without a vector (embedding failed or still due): the vector ranking cannot find {}",
             if missing == 1 { "y" } else { "ies" },

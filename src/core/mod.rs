@@ -35,6 +35,7 @@ pub mod plan;
 pub mod prompts;
 pub mod read;
 mod read_call;
+mod read_plain;
 pub mod recall;
 pub mod remote;
 pub mod remote_vectors;

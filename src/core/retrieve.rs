@@ -12,7 +12,7 @@ use super::read::Read;
 use super::scope::Scope;
 use super::storage::Storage;
 use super::types::{AddWarning, MemoryItem, StoredMemory};
-use super::vector_store::{Predicate, VectorStore};
+use super::vector_store::{Count, Predicate, VectorStore};
 use crate::core::models::{Embedder, Llm};
 
 /// Candidates each ranking contributes per wanted result before fusion (seed 004 §2.3: top_k × 4).
@@ -161,7 +161,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             }
             relations = Some(hits.relations.iter().map(super::graph::RelationTriple::from).collect());
         }
-        let total_count = index.list(usize::MAX, &keep).len();
+        let total_count = index.count(&Count { keep: &keep, vectorless: false, plain: read.plain() });
         self.touch(results.iter().map(|item| item.id.as_str()));
         SearchResponse { results, method, total_count, relations, queries: None, warnings: Vec::new() }
     }
@@ -189,7 +189,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             .map(|(score, item)| MemoryItem { score: Some(score), ..item })
             .filter(|item| read.threshold.into_iter().chain(read.radius).all(|t| item.score.unwrap_or_default() >= t))
             .collect();
-        let total_count = index.list(usize::MAX, &keep).len();
+        let total_count = index.count(&Count { keep: &keep, vectorless: false, plain: read.plain() });
         drop(index);
         self.touch(results.iter().map(|item| item.id.as_str()));
         Ok(SearchResponse {

@@ -17,7 +17,7 @@ use crate::core::options::required_text;
 use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::types::{AddWarning, EventKind, MemoryItem, Metadata, StoredMemory, WarningCode};
-use crate::core::vector_store::VectorStore;
+use crate::core::vector_store::{Count, Plain, VectorStore};
 
 /// What `store()` did.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -45,10 +45,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         if self.has_remote_vectors() {
             return self.remote.centroid(scope);
         }
-        let now = self.now_iso();
-        let index = self.index.borrow();
-        let members = index.list(usize::MAX, &|item| scope.contains(&item.scope) && item.lifecycle.is_live(&now));
-        super::importance::centroid(members.iter().filter_map(|m| index.vector(&m.item.id)))
+        self.index.borrow().centroid(scope, &self.now_iso())
     }
 
     /// With `limits.maxMemoriesPerScope` set, adds to `changes` the deletion (with history) of the least
@@ -57,6 +54,13 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let Some(max) = self.lifecycle.max_memories_per_scope else { return };
         let now = self.now_iso();
         let index = self.index.borrow();
+        // Under the limit even counting every live memory the scope contains (a count the index keeps): no
+        // need to list and rank them.
+        let live = |item: &MemoryItem| scope.contains(&item.scope) && item.lifecycle.is_live(&now);
+        let held = index.count(&Count { keep: &live, vectorless: false, plain: Some(Plain { scope, types: u8::MAX }) });
+        if held + changes.upserts.len() <= max {
+            return;
+        }
         let written = |id: &str| changes.upserts.iter().any(|m| m.item.id == id);
         let deleted = |id: &str| changes.deletes.iter().any(|d| d == id);
         let existing = index.list(usize::MAX, &|item| {
@@ -75,9 +79,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// The memory of `scope` (exactly) with `key`, whatever its state.
     fn keyed(&self, scope: &Scope, key: &str) -> Option<StoredMemory> {
-        let index = self.index.borrow();
-        let found = index.list(1, &|item| &item.scope == scope && item.lifecycle.key.as_deref() == Some(key));
-        found.into_iter().next().cloned()
+        self.index.borrow().find_by_key(scope, key).cloned()
     }
 
     /// Stores `value` under `key` in `scope` (an UPDATE when the key exists, else an ADD), with no LLM. A

@@ -140,6 +140,14 @@ impl Arena {
         }
     }
 
+    /// Row `slot` as [`Arena::vector`] gives it, borrowed when f32 rows are kept.
+    pub fn row(&self, slot: usize) -> std::borrow::Cow<'_, [f32]> {
+        match &self.f32 {
+            Some(rows) => rows[slot * self.stride..][..self.dimension.unwrap_or(0)].into(),
+            None => self.vector(slot).into(),
+        }
+    }
+
     /// Moves row `from` to `to` (`to < from`), for compaction.
     pub fn move_row(&mut self, from: usize, to: usize) {
         let stride = self.stride;

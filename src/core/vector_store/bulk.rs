@@ -2,7 +2,7 @@
 //! vectors is copied straight into its arena row. No `Vec` per vector, and the arena is allocated once,
 //! already zeroed.
 
-use super::{InMemoryVectorStore, NO_VECTOR};
+use super::{summed_row, InMemoryVectorStore, NO_VECTOR};
 use crate::core::error::Result;
 use crate::core::packed::Packed;
 use crate::core::vector_store::VectorStore;
@@ -34,10 +34,19 @@ impl InMemoryVectorStore {
     fn write_row(&mut self, slot: usize, row: &[f32], scratch: &mut Vec<f32>) -> Result<()> {
         let unit = self.fit_row(row, scratch)?;
         let Some(memory) = &self.slots[slot] else { return Ok(()) };
-        self.arena.write(slot, Some(unit));
-        if self.keys[slot] == NO_VECTOR {
-            self.keys[slot] = self.scopes.intern(&memory.item.scope);
+        let scope = self.scopes.intern(&memory.item.scope);
+        if self.keys[slot] != NO_VECTOR {
+            self.leave(slot);
+            self.arena.write(slot, Some(unit));
+            self.enter(slot, scope);
+            return Ok(());
         }
+        // The usual case at open: the memory went in without its vector just before.
+        self.arena.write(slot, Some(unit));
+        self.keys[slot] = scope;
+        let vector = summed_row(&self.arena, &self.keys, &self.slots, slot);
+        let Some(memory) = &self.slots[slot] else { return Ok(()) };
+        self.catalog.gain_vector(slot, &memory.item, vector.as_deref());
         Ok(())
     }
 }

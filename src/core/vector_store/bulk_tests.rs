@@ -9,7 +9,7 @@ use crate::core::packed::{Packed, RowChunk, RowSource};
 use crate::core::types::MemoryItem;
 
 /// One chunk: (dim, owners, values).
-type Chunk = (usize, Vec<Option<u32>>, Vec<f32>);
+pub(super) type Chunk = (usize, Vec<Option<u32>>, Vec<f32>);
 
 /// Hands out its chunks in order.
 struct Rows(std::vec::IntoIter<Chunk>, Option<Chunk>);
@@ -22,7 +22,7 @@ impl RowSource for Rows {
     }
 }
 
-fn packed(memories: Vec<StoredMemory>, chunks: Vec<Chunk>) -> Packed {
+pub(super) fn packed(memories: Vec<StoredMemory>, chunks: Vec<Chunk>) -> Packed {
     Packed { memories, rows: Box::new(Rows(chunks.into_iter(), None)) }
 }
 

@@ -8,7 +8,12 @@
 mod arena;
 #[cfg(test)]
 mod bulk_tests;
+mod catalog;
+mod count;
+#[cfg(test)]
+mod count_tests;
 mod kernels;
+mod postings;
 mod quantize;
 mod scopes;
 mod store;
@@ -16,6 +21,7 @@ mod store;
 mod tests;
 mod top_k;
 
+pub use count::{Count, Plain};
 pub use store::InMemoryVectorStore;
 
 use serde::Deserialize;
@@ -72,6 +78,23 @@ pub trait VectorStore {
     /// The first memory passing `keep` whose text has this hash (exact-duplicate detection).
     fn find_by_hash(&self, hash: &str, keep: Predicate) -> Option<&StoredMemory> {
         self.list(usize::MAX, &|item| item.hash == hash && keep(item)).into_iter().next()
+    }
+    /// The first memory of `scope` (exactly) with this key, whatever its state.
+    fn find_by_key(&self, scope: &Scope, key: &str) -> Option<&StoredMemory> {
+        let keyed = |item: &MemoryItem| &item.scope == scope && item.lifecycle.key.as_deref() == Some(key);
+        self.list(1, &keyed).into_iter().next()
+    }
+    /// How many memories pass `count.keep` (of those without a vector only, when `count.vectorless`).
+    /// Stores may use `count.plain` to skip the predicate for plain memories.
+    fn count(&self, count: &Count) -> usize {
+        let kept = self.list(usize::MAX, count.keep);
+        kept.into_iter().filter(|m| !count.vectorless || !self.has_vector(&m.item.id)).count()
+    }
+    /// The mean of the unit vectors of the memories in `scope` live at `now` (neither expired nor
+    /// soft-deleted), for novelty; `None` when none has a vector.
+    fn centroid(&self, scope: &Scope, now: &str) -> Option<Vec<f64>> {
+        let members = self.list(usize::MAX, &|item| scope.contains(&item.scope) && item.lifecycle.is_live(now));
+        crate::core::lifecycle::importance::centroid(members.iter().filter_map(|m| self.vector(&m.item.id)))
     }
     /// Like `search`, for memories in `scope` only; stores may check the scope before scoring a row.
     fn search_in_scope(

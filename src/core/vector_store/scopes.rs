@@ -24,6 +24,11 @@ impl ScopeTable {
         id
     }
 
+    /// The id of `scope`, when it is interned.
+    pub fn get(&self, scope: &Scope) -> Option<u32> {
+        self.ids.get(scope).copied()
+    }
+
     /// For every interned id, whether a query in `query` may see memories filed under it.
     pub fn visible_from(&self, query: &Scope) -> Vec<bool> {
         self.scopes.iter().map(|scope| query.contains(scope)).collect()

@@ -5,6 +5,8 @@
 use std::collections::HashMap;
 
 use super::arena::Arena;
+use super::catalog::{summed, Catalog};
+use super::count::Count;
 use super::scopes::ScopeTable;
 use super::top_k::TopK;
 use super::{normalized, Predicate, Quantization, VectorStore};
@@ -15,6 +17,8 @@ use crate::core::types::StoredMemory;
 
 #[path = "bulk.rs"]
 mod bulk;
+#[path = "lookups.rs"]
+mod lookups;
 
 /// Row key of a removed slot.
 const REMOVED: u32 = u32::MAX;
@@ -37,6 +41,8 @@ pub struct InMemoryVectorStore {
     slots: Vec<Option<StoredMemory>>,
     /// Slot → interned scope id, [`NO_VECTOR`] or [`REMOVED`].
     keys: Vec<u32>,
+    /// Per-slot facts, key and hash lookups, per-scope vector sums.
+    catalog: Catalog,
     ids: HashMap<String, u32>,
     scopes: ScopeTable,
     arena: Arena,
@@ -57,6 +63,7 @@ impl InMemoryVectorStore {
         Self {
             slots: Vec::new(),
             keys: Vec::new(),
+            catalog: Catalog::default(),
             ids: HashMap::new(),
             scopes: ScopeTable::default(),
             arena: Arena::new(quantization),
@@ -128,16 +135,36 @@ impl InMemoryVectorStore {
         hits.into_iter().map(|(score, slot)| (score, self.item(slot as usize))).collect()
     }
 
+    /// Notes the memory now in `slot`, filed under interned scope id `scope`, in the catalog.
+    fn enter(&mut self, slot: usize, scope: u32) {
+        let vector = summed_row(&self.arena, &self.keys, &self.slots, slot);
+        let Some(memory) = &self.slots[slot] else { return };
+        let has_vector = self.keys[slot] != NO_VECTOR;
+        self.catalog.enter(slot, &memory.item, scope, vector.as_deref(), has_vector);
+    }
+
+    /// Takes the memory in `slot` out of the catalog (before it changes or goes).
+    fn leave(&mut self, slot: usize) {
+        let vector = summed_row(&self.arena, &self.keys, &self.slots, slot);
+        let has_vector = self.keys[slot] != NO_VECTOR;
+        if let Some(memory) = &self.slots[slot] {
+            self.catalog.leave(slot, &memory.item, vector.as_deref(), has_vector);
+        }
+    }
+
     /// Drops tombstones, keeping the order of the living, and re-interns their scopes.
     fn compact(&mut self) {
         let slots = std::mem::take(&mut self.slots);
         self.scopes.clear();
         let mut kept = 0;
+        let mut scopes = Vec::with_capacity(self.ids.len());
         for (from, memory) in slots.into_iter().enumerate() {
             let Some(memory) = memory else { continue };
+            let scope = self.scopes.intern(&memory.item.scope);
+            scopes.push(scope);
             self.keys[kept] = match self.keys[from] {
                 NO_VECTOR => NO_VECTOR,
-                _ => self.scopes.intern(&memory.item.scope),
+                _ => scope,
             };
             if from != kept {
                 self.arena.move_row(from, kept);
@@ -148,10 +175,27 @@ impl InMemoryVectorStore {
         }
         self.keys.truncate(kept);
         self.keys.shrink_to(kept * 2);
+        self.catalog.clear();
+        self.catalog.reserve(kept);
+        for (slot, scope) in scopes.into_iter().enumerate() {
+            self.catalog.push();
+            self.enter(slot, scope);
+        }
         self.slots.shrink_to(kept * 2);
         self.arena.truncate(kept);
         self.removed = 0;
     }
+}
+
+/// The unit vector of `slot` when its memory has one and it counts in its scope's running sum.
+fn summed_row<'a>(
+    arena: &'a Arena,
+    keys: &[u32],
+    slots: &[Option<StoredMemory>],
+    slot: usize,
+) -> Option<std::borrow::Cow<'a, [f32]>> {
+    let memory = slots[slot].as_ref()?;
+    (!matches!(keys[slot], NO_VECTOR | REMOVED) && summed(&memory.item)).then(|| arena.row(slot))
 }
 
 impl VectorStore for InMemoryVectorStore {
@@ -162,20 +206,20 @@ impl VectorStore for InMemoryVectorStore {
             None => None,
             Some(vector) => Some(self.fit_row(vector, &mut scratch)?),
         };
-        let key = match vector {
-            Some(_) => self.scopes.intern(&memory.item.scope),
-            None => NO_VECTOR,
-        };
+        let scope = self.scopes.intern(&memory.item.scope);
+        let key = if vector.is_some() { scope } else { NO_VECTOR };
         let slot = match self.ids.get(&memory.item.id) {
-            Some(slot) => {
-                self.arena.write(*slot as usize, vector);
-                *slot as usize
+            Some(&slot) => {
+                self.leave(slot as usize);
+                self.arena.write(slot as usize, vector);
+                slot as usize
             }
             None => {
                 let slot = self.slots.len();
                 self.ids.insert(memory.item.id.clone(), slot as u32);
                 self.slots.push(None);
                 self.keys.push(REMOVED);
+                self.catalog.push();
                 self.arena.push(vector);
                 slot
             }
@@ -185,6 +229,7 @@ impl VectorStore for InMemoryVectorStore {
         memory.embedding = None;
         self.keys[slot] = key;
         self.slots[slot] = Some(memory);
+        self.enter(slot, scope);
         Ok(())
     }
 
@@ -193,7 +238,9 @@ impl VectorStore for InMemoryVectorStore {
     }
 
     fn remove(&mut self, id: &str) -> Option<StoredMemory> {
-        let slot = self.ids.remove(id)? as usize;
+        let slot = *self.ids.get(id)? as usize;
+        self.leave(slot);
+        self.ids.remove(id);
         let mut memory = self.slots[slot].take()?;
         if self.keys[slot] != NO_VECTOR && memory.embedding.is_none() {
             memory.embedding = Some(self.arena.vector(slot));
@@ -232,7 +279,19 @@ impl VectorStore for InMemoryVectorStore {
     }
 
     fn find_by_hash(&self, hash: &str, keep: Predicate) -> Option<&StoredMemory> {
-        self.live().find(|memory| memory.item.hash == hash && keep(&memory.item))
+        self.hashed(hash, keep)
+    }
+
+    fn find_by_key(&self, scope: &Scope, key: &str) -> Option<&StoredMemory> {
+        self.keyed(scope, key)
+    }
+
+    fn count(&self, count: &Count) -> usize {
+        self.count_rows(count)
+    }
+
+    fn centroid(&self, scope: &Scope, now: &str) -> Option<Vec<f64>> {
+        self.scope_centroid(scope, now)
     }
 
     fn load_packed(&mut self, packed: Packed) -> Result<()> {
@@ -242,6 +301,7 @@ impl VectorStore for InMemoryVectorStore {
     fn reserve(&mut self, additional: usize) {
         self.slots.reserve_exact(additional);
         self.keys.reserve_exact(additional);
+        self.catalog.reserve(additional);
         self.ids.reserve(additional);
         self.arena.reserve(additional);
     }
