@@ -4,8 +4,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::lifecycle::Lifecycle;
+pub use super::lifecycle::MemoryType;
 use super::scope::Scope;
 pub use super::warning::{AddWarning, WarningCode};
+
+/// The metadata key of mem0's `expiration_date` (a memory past it is hidden unless `showExpired`).
+pub const EXPIRATION_DATE_KEY: &str = "expiration_date";
 
 /// Arbitrary JSON key/value pairs attached to a memory.
 pub type Metadata = Map<String, Value>;
@@ -36,6 +40,13 @@ pub struct MemoryItem {
     /// Type, importance, pin, expiry, key, soft deletion, last access.
     #[serde(flatten)]
     pub lifecycle: Lifecycle,
+}
+
+impl MemoryItem {
+    /// True for an original a compression summarised: `metadata.compressed: true`.
+    pub fn is_compressed(&self) -> bool {
+        self.metadata.get("compressed").and_then(Value::as_bool) == Some(true)
+    }
 }
 
 /// A memory together with its embedding (unit length; `None` when it has no vector).

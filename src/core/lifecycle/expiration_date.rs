@@ -8,7 +8,7 @@ use crate::core::error::{MemoryError, Result};
 use crate::core::types::MemoryItem;
 
 /// The metadata key mem0 keeps the date under.
-pub const KEY: &str = "expiration_date";
+pub const KEY: &str = crate::core::types::EXPIRATION_DATE_KEY;
 
 /// `value` when it is a real `YYYY-MM-DD` day, else `INVALID_INPUT` (the message mem0 gives).
 pub fn normalized(value: &str) -> Result<String> {

@@ -31,24 +31,7 @@ pub fn round4(value: f64) -> f64 {
     (value * 10_000.0).round() / 10_000.0
 }
 
-/// The mean of `vectors` (all of one length; others are skipped), or `None` when there are none. They are
-/// summed one at a time, so an iterator that makes each vector on demand never holds them all.
-pub fn centroid(vectors: impl IntoIterator<Item = impl AsRef<[f32]>>) -> Option<Vec<f64>> {
-    let mut sum: Vec<f64> = Vec::new();
-    let mut count = 0usize;
-    for vector in vectors {
-        let vector = vector.as_ref();
-        if sum.is_empty() {
-            sum = vec![0.0; vector.len()];
-        }
-        if vector.len() != sum.len() {
-            continue;
-        }
-        sum.iter_mut().zip(vector).for_each(|(s, x)| *s += f64::from(*x));
-        count += 1;
-    }
-    (count > 0).then(|| sum.into_iter().map(|s| s / count as f64).collect())
-}
+pub use crate::core::vector_store::centroid;
 
 /// Cosine distance of `vector` from `centroid`, clamped to [0, 1]; 1.0 without a centroid (an empty scope),
 /// without a vector, or for a zero centroid.

@@ -74,7 +74,7 @@ impl Window {
 
 /// True for an original a compression summarised: `metadata.compressed: true`.
 pub fn is_compressed(item: &MemoryItem) -> bool {
-    item.metadata.get("compressed").and_then(Value::as_bool) == Some(true)
+    item.is_compressed()
 }
 
 fn metadata_time(item: &MemoryItem, key: &str) -> Option<i64> {

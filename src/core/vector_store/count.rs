@@ -5,11 +5,8 @@
 //! then add up plain memories from tallies it keeps per scope and type, and run the predicate only on the others.
 
 use super::Predicate;
-use crate::core::lifecycle::expiration_date;
-use crate::core::lifecycle::memory_type::MemoryType;
-use crate::core::retrieval::window::is_compressed;
 use crate::core::scope::Scope;
-use crate::core::types::MemoryItem;
+use crate::core::types::{MemoryItem, MemoryType, EXPIRATION_DATE_KEY};
 
 /// What to count.
 pub struct Count<'a> {
@@ -54,6 +51,6 @@ pub fn is_plain(item: &MemoryItem) -> bool {
     let life = &item.lifecycle;
     life.expires_at.is_none()
         && life.deleted_at.is_none()
-        && !item.metadata.contains_key(expiration_date::KEY)
-        && !is_compressed(item)
+        && !item.metadata.contains_key(EXPIRATION_DATE_KEY)
+        && !item.is_compressed()
 }

@@ -94,7 +94,7 @@ pub trait VectorStore {
     /// soft-deleted), for novelty; `None` when none has a vector.
     fn centroid(&self, scope: &Scope, now: &str) -> Option<Vec<f64>> {
         let members = self.list(usize::MAX, &|item| scope.contains(&item.scope) && item.lifecycle.is_live(now));
-        crate::core::lifecycle::importance::centroid(members.iter().filter_map(|m| self.vector(&m.item.id)))
+        centroid(members.iter().filter_map(|m| self.vector(&m.item.id)))
     }
     /// Like `search`, for memories in `scope` only; stores may check the scope before scoring a row.
     fn search_in_scope(
@@ -133,4 +133,23 @@ pub fn normalized(mut vector: Vec<f32>) -> Option<Vec<f32>> {
     }
     vector.iter_mut().for_each(|x| *x /= norm);
     Some(vector)
+}
+
+/// The mean of `vectors` (all of one length; others are skipped), or `None` when there are none. They are
+/// summed one at a time, so an iterator that makes each vector on demand never holds them all.
+pub fn centroid(vectors: impl IntoIterator<Item = impl AsRef<[f32]>>) -> Option<Vec<f64>> {
+    let mut sum: Vec<f64> = Vec::new();
+    let mut count = 0usize;
+    for vector in vectors {
+        let vector = vector.as_ref();
+        if sum.is_empty() {
+            sum = vec![0.0; vector.len()];
+        }
+        if vector.len() != sum.len() {
+            continue;
+        }
+        sum.iter_mut().zip(vector).for_each(|(s, x)| *s += f64::from(*x));
+        count += 1;
+    }
+    (count > 0).then(|| sum.into_iter().map(|s| s / count as f64).collect())
 }
