@@ -68,7 +68,7 @@ pub(crate) fn attribute(changes: &mut Changeset, attributions: &[(String, String
 /// Facts and their unit vectors (`None` when no embedder is configured); texts whose embedding failed are absent.
 pub(crate) type Embedded = HashMap<String, Option<Vec<f32>>>;
 
-fn event(kind: EventKind, item: &MemoryItem, old: Option<String>, new: Option<String>) -> MemoryEvent {
+pub(crate) fn event(kind: EventKind, item: &MemoryItem, old: Option<String>, new: Option<String>) -> MemoryEvent {
     let metadata = (kind != EventKind::None).then(|| item.metadata.clone());
     MemoryEvent {
         id: item.id.clone(),

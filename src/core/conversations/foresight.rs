@@ -13,11 +13,11 @@ use crate::core::error::Result;
 use crate::core::lifecycle::MemoryType;
 use crate::core::memory::MemoryEngine;
 use crate::core::models::{Embedder, Llm};
-use crate::core::pipeline::Destination;
+use crate::core::pipeline::{event, Destination};
 use crate::core::retrieval::window::valid_until;
 use crate::core::storage::Storage;
 use crate::core::time::millis_from_iso;
-use crate::core::types::{AddResult, AddWarning, EventKind, MemoryEvent, MemoryItem, StoredMemory, WarningCode};
+use crate::core::types::{AddResult, AddWarning, EventKind, MemoryItem, StoredMemory, WarningCode};
 use crate::core::vector_store::VectorStore;
 
 /// The most plans the extraction is shown (the latest ones).
@@ -100,15 +100,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         plan.item.updated_at = now;
         let text = Some(plan.item.memory.clone());
         out.changes.history.push(self.record(&plan.item, EventKind::Update, text.clone(), text.clone()));
-        let event = MemoryEvent {
-            id: plan.item.id.clone(),
-            event: EventKind::Update,
-            memory: plan.item.memory.clone(),
-            old_memory: text.clone(),
-            new_memory: text,
-            metadata: Some(plan.item.metadata.clone()),
-        };
-        out.push(event, MemoryType::Foresight);
+        out.push(event(EventKind::Update, &plan.item, text.clone(), text), MemoryType::Foresight);
         out.changes.upserts.push(plan);
     }
 }

@@ -12,6 +12,7 @@ use crate::core::lifecycle::write::WriteLifecycle;
 use crate::core::lifecycle::MemoryType;
 use crate::core::memory::MemoryEngine;
 use crate::core::models::{Embedder, Llm};
+use crate::core::pipeline::event;
 use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::types::{AddWarning, EventKind, MemoryEvent, MemoryItem, StoredMemory, WarningCode};
@@ -107,7 +108,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         metadata.insert("name".into(), json!(name));
         metadata.insert("attributes".into(), json!(plan.attributes));
         metadata.insert("lastSessionId".into(), json!(episode.session_id));
-        let (item, event, old) = match plan.existing {
+        let (item, kind, old) = match plan.existing {
             Some(mut memory) => {
                 let old = std::mem::replace(&mut memory.item.memory, plan.text.clone());
                 memory.item.hash = content_hash(&plan.text);
@@ -133,16 +134,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 (item, EventKind::Add, None)
             }
         };
-        changes.history.push(self.record(&item, event, old.clone(), Some(plan.text.clone())));
-        let event = MemoryEvent {
-            id: item.id.clone(),
-            event,
-            memory: item.memory.clone(),
-            old_memory: old,
-            new_memory: Some(plan.text),
-            metadata: Some(item.metadata.clone()),
-        };
+        changes.history.push(self.record(&item, kind, old.clone(), Some(plan.text.clone())));
+        let reported = event(kind, &item, old, Some(plan.text));
         changes.upserts.push(StoredMemory { item, embedding: vector });
-        event
+        reported
     }
 }
