@@ -144,27 +144,14 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     fn cut_to(&self, role: &str, content: &str, budget: usize) -> String {
         let fits = |text: &str| self.message_tokens(&Message { role: role.into(), content: text.into() }) <= budget;
         let words: Vec<&str> = content.split_whitespace().collect();
-        let (mut low, mut high) = (0, words.len());
-        while low < high {
-            let middle = (low + high).div_ceil(2);
-            match fits(&(words[..middle].join(" ") + " …")) {
-                true => low = middle,
-                false => high = middle - 1,
+        match longest(words.len(), |n| fits(&cut_words(&words, n))) {
+            0 => {
+                let chars: Vec<char> = content.chars().collect();
+                let n = longest(chars.len(), |n| fits(&chars[..n].iter().collect::<String>()));
+                chars[..n].iter().collect()
             }
+            n => cut_words(&words, n),
         }
-        if low > 0 {
-            return words[..low].join(" ") + " …";
-        }
-        let chars: Vec<char> = content.chars().collect();
-        let (mut low, mut high) = (0, chars.len());
-        while low < high {
-            let middle = (low + high).div_ceil(2);
-            match fits(&chars[..middle].iter().collect::<String>()) {
-                true => low = middle,
-                false => high = middle - 1,
-            }
-        }
-        chars[..low].iter().collect()
     }
 
     /// `summary`, cut at a word boundary (marked `…`) so that its system message takes at most `room` tokens
@@ -174,18 +161,29 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             return summary.to_owned();
         }
         let words: Vec<&str> = summary.split_whitespace().collect();
-        let (mut low, mut high) = (0, words.len());
-        while low < high {
-            let middle = (low + high).div_ceil(2);
-            let cut = words[..middle].join(" ") + " …";
-            match self.message_tokens(&summary_message(&cut)) <= room {
-                true => low = middle,
-                false => high = middle - 1,
-            }
-        }
-        match low {
+        let fits = |n: usize| self.message_tokens(&summary_message(&cut_words(&words, n))) <= room;
+        match longest(words.len(), fits) {
             0 => "…".to_owned(),
-            n => words[..n].join(" ") + " …",
+            n => cut_words(&words, n),
         }
     }
+}
+
+/// The first `n` of `words`, then ` …`.
+fn cut_words(words: &[&str], n: usize) -> String {
+    words[..n].join(" ") + " …"
+}
+
+/// The largest `n` in `0..=most` for which `fits(n)` holds (0 when only none fits), by binary search: `fits`
+/// must hold for every number below one for which it holds.
+fn longest(most: usize, fits: impl Fn(usize) -> bool) -> usize {
+    let (mut low, mut high) = (0, most);
+    while low < high {
+        let middle = (low + high).div_ceil(2);
+        match fits(middle) {
+            true => low = middle,
+            false => high = middle - 1,
+        }
+    }
+    low
 }
