@@ -46,10 +46,7 @@ pub fn object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
 /// library's camelCase names (`userId`) are refused here, though the library itself would take them.
 pub fn shaped<T: DeserializeOwned>(what: &str, value: Value) -> Result<T, ApiError> {
     if let Some(key) = value.as_object().and_then(|fields| fields.keys().find(|k| k.chars().any(char::is_uppercase))) {
-        let snake: String = key
-            .chars()
-            .flat_map(|c| if c.is_uppercase() { vec!['_', c.to_ascii_lowercase()] } else { vec![c] })
-            .collect();
+        let snake = crate::wire_names::snake_case(key);
         return Err(invalid(format!(
             "{what}: unknown field `{key}`, did you mean `{snake}`? (the REST API's fields are snake_case)"
         )));

@@ -59,20 +59,26 @@ pub fn with_wire_names(message: &str) -> String {
             word.push(c);
             continue;
         }
-        if LIBRARY_NAMES.contains(&word.as_str()) {
-            for letter in word.chars() {
-                if letter.is_ascii_uppercase() {
-                    out.push('_');
-                }
-                out.push(letter.to_ascii_lowercase());
-            }
-        } else {
-            out.push_str(&word);
+        match LIBRARY_NAMES.contains(&word.as_str()) {
+            true => out.push_str(&snake_case(&word)),
+            false => out.push_str(&word),
         }
         word.clear();
         if c != '\0' {
             out.push(c);
         }
+    }
+    out
+}
+
+/// `name` in snake_case: `messageId` → `message_id`.
+pub fn snake_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for letter in name.chars() {
+        if letter.is_uppercase() {
+            out.push('_');
+        }
+        out.push(letter.to_ascii_lowercase());
     }
     out
 }
