@@ -31,7 +31,7 @@ impl InMemoryVectorStore {
     }
 
     /// True when `slot` holds a memory with a vector (read from the keys alone: no memory is touched).
-    fn has_vector_at(&self, slot: usize) -> bool {
+    pub(super) fn has_vector_at(&self, slot: usize) -> bool {
         !matches!(self.keys[slot], NO_VECTOR | REMOVED)
     }
 

@@ -234,7 +234,7 @@ impl VectorStore for InMemoryVectorStore {
     }
 
     fn has_vector(&self, id: &str) -> bool {
-        self.ids.get(id).is_some_and(|slot| !matches!(self.keys[*slot as usize], NO_VECTOR | REMOVED))
+        self.ids.get(id).is_some_and(|slot| self.has_vector_at(*slot as usize))
     }
 
     fn remove(&mut self, id: &str) -> Option<StoredMemory> {
