@@ -1,10 +1,10 @@
-//! Message-by-message memory (seed 002): chat messages arrive one at a time (`addMessage`) and wait in a
+//! Message-by-message memory (conversation memories): chat messages arrive one at a time (`addMessage`) and wait in a
 //! persisted buffer per group; boundary rules (a time gap, size limits, an LLM's judgement) close the buffer
 //! into an episode, and one LLM call turns the episode into typed memories: an `episodic` narrative,
 //! `event_log` facts (through `add()`'s dedup and update decision), `foresight` items (a changed plan ends
 //! the one it replaces), and one `profile` per participant and group, merged across episodes.
-//! Conversation metadata and soft delete by filter complete the seed's API; `compress` summarises a scope's
-//! oldest sessions (seed 004 §3). The reads of these memories (fetch by type, time ranges, agentic search)
+//! Conversation metadata and soft delete by filter complete the conversation API; `compress` summarises a
+//! scope's oldest sessions. The reads of these memories (fetch by type, time ranges, agentic search)
 //! are in `retrieval`.
 //!
 //! Scope contract: a group's memories live under `{runId: groupId}` (plus `userId: sender` for the default
