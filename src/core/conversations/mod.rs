@@ -1,5 +1,5 @@
-//! Message-by-message memory (conversation memories): chat messages arrive one at a time (`addMessage`) and wait in a
-//! persisted buffer per group; boundary rules (a time gap, size limits, an LLM's judgement) close the buffer
+//! Conversation memories, message by message: chat messages arrive one at a time (`addMessage`) and wait
+//! in a persisted buffer per group; boundary rules (a time gap, size limits, an LLM's judgement) close the buffer
 //! into an episode, and one LLM call turns the episode into typed memories: an `episodic` narrative,
 //! `event_log` facts (through `add()`'s dedup and update decision), `foresight` items (a changed plan ends
 //! the one it replaces), and one `profile` per participant and group, merged across episodes.
