@@ -6,9 +6,13 @@ use std::collections::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 
 use super::error::{MemoryError, Result};
+use super::keyword::Neighbours;
 
 /// The `k` of reciprocal rank fusion: a memory at rank r (from 1) earns 1 / (k + r) per list.
 pub const RRF_K: f64 = 60.0;
+
+/// How much of its best neighbour's fused score a conversation turn gains (see [`with_neighbours`]).
+pub const NEIGHBOUR_SHARE: f64 = 0.2;
 
 /// How `search` ranks memories.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -99,6 +103,22 @@ pub fn reciprocal_rank<'a>(lists: &[&Ranking<'a>], k: f64) -> Ranking<'a> {
     ranked(union(lists), |id| fused[id])
 }
 
+/// Raises each conversation turn of `ranking` towards its neighbours: a turn scoring `s` whose turn before
+/// or after scores at best `m` scores `s + share · m · (1 − s)`, so a fused score stays in [0, 1] and an
+/// answer is found beside the turn that asked for it. Memories that are not turns keep their score.
+pub fn with_neighbours<'a>(ranking: Ranking<'a>, neighbours: &Neighbours<'_>, share: f64) -> Ranking<'a> {
+    let fused = scores(&ranking);
+    let score = |id: Option<&str>| id.and_then(|id| fused.get(id)).copied().unwrap_or(0.0).max(0.0);
+    let ids = ranking.iter().map(|&(_, id)| id).collect();
+    ranked(ids, |id| {
+        let own = fused[id];
+        match neighbours.get(id) {
+            Some(around) => own + share * score(around.before).max(score(around.after)) * (1.0 - own).max(0.0),
+            None => own,
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,6 +190,27 @@ mod tests {
         let fused = reciprocal_rank(&[&vec![(1.0, "x")], &vec![(1.0, "y")]], RRF_K);
         assert_eq!(ids(&fused), ["x", "y"]);
         assert!(close(fused[0].0, fused[1].0));
+    }
+
+    #[test]
+    fn turns_rise_towards_their_best_neighbour() {
+        use crate::core::keyword::Around;
+        // t2 answers t1; t9 is a fact, not a turn.
+        let ranking: Ranking = vec![(0.8, "t1"), (0.5, "t9"), (0.45, "t2"), (0.1, "t3")];
+        let neighbours: Neighbours = [
+            ("t1", Around { before: None, after: Some("t2") }),
+            ("t2", Around { before: Some("t1"), after: Some("t3") }),
+            ("t3", Around { before: Some("t2"), after: None }),
+        ]
+        .into_iter()
+        .collect();
+        let fused = with_neighbours(ranking, &neighbours, 0.2);
+        // t2: .45 + .2·.8·.55 = .538 passes the fact; t1: .8 + .2·.45·.2 = .818; t3: .1 + .2·.45·.9 = .181
+        assert_eq!(ids(&fused), ["t1", "t2", "t9", "t3"]);
+        for ((score, _), want) in fused.iter().zip([0.818, 0.538, 0.5, 0.181]) {
+            assert!(close(*score, want), "{fused:?}");
+        }
+        assert!(fused.iter().all(|(s, _)| (0.0..=1.0).contains(s)));
     }
 
     #[test]

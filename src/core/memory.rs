@@ -110,7 +110,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let mut keywords = KeywordIndex::default();
         let packed = storage.load_packed().await?;
         for memory in &packed.memories {
-            keywords.upsert(&memory.item.id, &memory.item.memory);
+            index_keywords(&mut keywords, &memory.item);
         }
         index.load_packed(packed)?;
         Ok(Self {
@@ -188,9 +188,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         for mut memory in upserts {
             self.remote.take_vector(&mut memory); // with a remote index, vectors stay there only
-            let (id, text) = (memory.item.id.clone(), memory.item.memory.clone());
+            index_keywords(&mut keywords, &memory.item);
             index.upsert(memory)?;
-            keywords.upsert(&id, &text);
         }
         Ok(())
     }
@@ -227,5 +226,14 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             return Err(MemoryError::InvalidInput("embedding must be a non-empty, non-zero, finite vector".into()));
         }
         self.fit_index(vector)
+    }
+}
+
+/// Indexes a memory's text for keyword search; a message stored as it was said (it has a `role`) is
+/// indexed as a conversation turn, searched with the turn before it.
+fn index_keywords(keywords: &mut KeywordIndex, item: &MemoryItem) {
+    match item.metadata.contains_key("role") {
+        true => keywords.upsert_turn(&item.id, &item.memory, &item.created_at),
+        false => keywords.upsert(&item.id, &item.memory),
     }
 }

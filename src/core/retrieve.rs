@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::error::Result;
-use super::fusion::{reciprocal_rank, weighted, Method, Ranking, RRF_K};
+use super::fusion::{reciprocal_rank, weighted, with_neighbours, Method, Ranking, NEIGHBOUR_SHARE, RRF_K};
 use super::memory::MemoryEngine;
 use super::options::required_text;
 use super::read::Read;
@@ -15,8 +15,12 @@ use super::types::{AddWarning, MemoryItem, StoredMemory};
 use super::vector_store::{Count, Predicate, VectorStore};
 use crate::core::models::{Embedder, Llm};
 
-/// Candidates each ranking contributes per wanted result before fusion (seed 004 §2.3: top_k × 4).
+/// Candidates each ranking contributes per wanted result before fusion (at least [`FUSION_POOL`]).
 pub const OVERFETCH: usize = 4;
+
+/// The fewest candidates each ranking contributes to a fused search: in a scope of up to this many
+/// memories every memory is scored by both rankings, so one that only one ranking finds is not lost.
+pub const FUSION_POOL: usize = 1000;
 
 /// The result of `search()`: best first, and the method that ranked them.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -44,17 +48,18 @@ pub(crate) type Ranked = Vec<(f64, String)>;
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
     /// The method a search really uses: `keyword` when no embedder is configured, else the one asked
-    /// for (default `vector`).
+    /// for (default `hybrid`: it finds most of what was said, measured by `bench/locomo`).
     pub fn effective_method(&self, requested: Option<Method>) -> Method {
         match requested {
             _ if !self.embedder.is_configured() => Method::Keyword,
             Some(method) => method,
-            None => Method::Vector,
+            None => Method::Hybrid,
         }
     }
 
-    /// The scope's memories that best match `query`, ranked by `read.method` (default `vector`). Every
-    /// ranking honours scope and filters; fused methods take `limit × 4` candidates from each ranking;
+    /// The scope's memories that best match `query`, ranked by `read.method` (default `hybrid`). Every
+    /// ranking honours scope and filters; fused methods take `max(limit × 4, FUSION_POOL)` candidates from
+    /// each ranking and raise conversation turns towards their neighbours;
     /// `threshold` applies to the final score, `radius` to the cosines of the vector ranking. `agentic` is
     /// answered by `retrieval::agentic`.
     pub async fn search(&self, query: &str, read: &Read) -> Result<SearchResponse> {
@@ -115,14 +120,19 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             let passes = |id: &str| index.get(id).is_some_and(|m| keep(&m.item));
             keywords.search(text, limit, &corpus, &passes)
         };
-        let candidates = read.limit.saturating_mul(OVERFETCH);
+        let candidates = read.limit.saturating_mul(OVERFETCH).max(FUSION_POOL);
+        let turns = || keywords.neighbours(&|id: &str| index.get(id).is_some_and(|m| in_scope(&m.item)));
         let ranking = match method {
             Method::Vector => by_vector(read.limit)?,
             Method::Keyword => by_keyword(read.limit),
             Method::Hybrid | Method::Agentic => {
-                weighted(&by_vector(candidates)?, &by_keyword(candidates), read.weights)
+                let fused = weighted(&by_vector(candidates)?, &by_keyword(candidates), read.weights);
+                with_neighbours(fused, &turns(), NEIGHBOUR_SHARE)
             }
-            Method::Rrf => reciprocal_rank(&[&by_vector(candidates)?, &by_keyword(candidates)], RRF_K),
+            Method::Rrf => {
+                let fused = reciprocal_rank(&[&by_vector(candidates)?, &by_keyword(candidates)], RRF_K);
+                with_neighbours(fused, &turns(), NEIGHBOUR_SHARE)
+            }
         };
         Ok(ranking
             .into_iter()

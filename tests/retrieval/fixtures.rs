@@ -8,6 +8,7 @@ use memwasm::core::options::AddOptions;
 use memwasm::core::read::{Read, ReadCall, ReadOptions};
 use memwasm::core::recall::RecallResult;
 use memwasm::core::retrieve::SearchResponse;
+use memwasm::core::scope::Scope;
 use memwasm::core::testing::{KeepingStorage, ScriptedLlm, TableEmbedder};
 use memwasm::MemoryEngine;
 
@@ -67,8 +68,18 @@ pub fn recall_with<E: Embedder>(engine: &Engine<E>, query: &str, options: &ReadO
     block_on(engine.recall(query, &options.check(ReadCall::Recall)?))
 }
 
-/// Stores `texts` verbatim (no LLM) for `user`.
+/// Stores `texts` verbatim (no LLM) for `user`, as facts: without the `role` that marks a conversation
+/// turn (a turn is searched together with the turn before it; see `turns_are_found_by_the_turn_before`).
 pub fn store<E: Embedder>(engine: &Engine<E>, user: &str, texts: &[&str]) {
+    store_turns(engine, user, texts);
+    let jsonl = block_on(engine.export(Scope::of(&Some(user.into()), &None, &None))).unwrap();
+    let facts =
+        jsonl.replace(r#"{"role":"user","#, "{").replace(r#","role":"user""#, "").replace(r#""role":"user""#, "");
+    block_on(engine.import(&facts)).unwrap();
+}
+
+/// Stores `texts` verbatim (no LLM) for `user`, as the turns of one conversation.
+pub fn store_turns<E: Embedder>(engine: &Engine<E>, user: &str, texts: &[&str]) {
     let messages: Vec<_> = texts.iter().map(|t| serde_json::json!({"role": "user", "content": t})).collect();
     let added = block_on(engine.add(&serde_json::json!(messages), &add_options(user))).unwrap();
     assert_eq!(added.results.len(), texts.len(), "{added:?}");

@@ -65,8 +65,37 @@ fn every_method_orders_the_same_data_as_documented() {
     assert_eq!(texts(&rrf.results), [INSURANCE, RACING, AUTOMOBILE, GARDENING]);
     assert_close(scores(&rrf.results), &[1.0 / 63.0 + 1.0 / 61.0, 2.0 / 62.0, 1.0 / 61.0, 1.0 / 64.0]);
 
-    // The plain `search` is the vector method.
-    assert_eq!(block_on(engine.search("car insurance", &read("alice"))).unwrap().results, vector.results);
+    // The plain `search` is the hybrid method.
+    let plain = block_on(engine.search("car insurance", &read("alice"))).unwrap();
+    assert_eq!((plain.method, plain.results), (Method::Hybrid, hybrid.results));
+}
+
+#[test]
+fn turns_are_found_by_the_turn_before() {
+    // Two conversations' turns: the answer ("Bilbao") shares no word with the question; the turn before
+    // it does. As facts, keyword search finds only the question; as turns, it finds the answer too, and
+    // the fused methods raise the answer towards the question's score.
+    let lines = ["Where did you go on holiday?", "Bilbao, for the museum.", "The weather was grey."];
+    let facts = doubles(car_embedder()).engine();
+    store(&facts, "alice", &lines);
+    let found = |engine: &Engine<TableEmbedder>, method| {
+        texts(&search_with(engine, "holiday", &search("alice", method)).unwrap().results)
+            .iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(found(&facts, "keyword"), [lines[0]]);
+    let turns = doubles(car_embedder()).engine();
+    store_turns(&turns, "alice", &lines);
+    assert_eq!(found(&turns, "keyword"), [lines[0], lines[1]], "the answer is read with the question before it");
+    // The turn after the answer is not: context is only the turn before.
+    assert!(!found(&turns, "keyword").contains(&lines[2].to_string()));
+    // Another user's turns are not neighbours: bob's answer follows alice's question in time only.
+    store_turns(&turns, "bob", &["Paris was lovely."]);
+    assert_eq!(found(&turns, "keyword"), [lines[0], lines[1]]);
+    let fused = search_with(&turns, "holiday", &search("alice", "hybrid")).unwrap();
+    assert_eq!(texts(&fused.results)[..2], [lines[0], lines[1]]);
+    assert!(fused.results.iter().all(|m| (0.0..=1.0).contains(&m.score.unwrap())));
 }
 
 #[test]

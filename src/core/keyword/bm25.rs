@@ -1,11 +1,14 @@
 //! An inverted index over memory texts, ranked with Okapi BM25. It is updated one memory at a time
 //! (every commit) and its corpus statistics are taken over the searched scope at query time, so one
-//! user's memories never shift another user's scores.
+//! user's memories never shift another user's scores. A conversation turn (a message stored as it was
+//! said) is searched together with the turn before it in the searched scope: an answer is found by the
+//! words of the question it answers (see `turns`).
 
 use std::cell::{OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
 
 use super::tokenizer::tokenize;
+use super::turns::{Neighbours, TurnOrder};
 
 /// Term-frequency saturation.
 pub const K1: f64 = 1.2;
@@ -24,6 +27,8 @@ struct Doc {
     counts: HashMap<String, u32>,
     /// How many terms the text has.
     len: u32,
+    /// A conversation turn's place in the order of turns (its creation time), `None` for other memories.
+    turn: Option<String>,
 }
 
 /// The keyword index: memory id → terms, and term → ids of the memories containing it. Texts are only
@@ -31,32 +36,48 @@ struct Doc {
 /// large memory costs no tokenizing until a keyword search needs it.
 #[derive(Debug, Default)]
 pub struct KeywordIndex {
-    /// Texts not indexed yet: id → (insertion order, text).
-    pending: RefCell<HashMap<String, (u64, String)>>,
+    /// Texts not indexed yet: id → (insertion order, text, turn order key).
+    pending: RefCell<HashMap<String, Pending>>,
     terms: OnceCell<Terms>,
     next_seq: u64,
 }
+
+/// A text noted but not indexed yet: insertion order, text, turn order key.
+type Pending = (u64, String, Option<String>);
 
 /// The inverted index itself.
 #[derive(Debug, Default)]
 struct Terms {
     docs: HashMap<String, Doc>,
     postings: HashMap<String, HashSet<String>>,
+    turns: TurnOrder,
 }
 
 impl KeywordIndex {
     /// Indexes (or re-indexes) the text of memory `id`.
     pub fn upsert(&mut self, id: &str, text: &str) {
+        self.upsert_as(id, text, None);
+    }
+
+    /// Indexes (or re-indexes) `id` as a conversation turn created at `created_at` (an ISO time: turns are
+    /// ordered by it, then by insertion).
+    pub fn upsert_turn(&mut self, id: &str, text: &str, created_at: &str) {
+        self.upsert_as(id, text, Some(created_at));
+    }
+
+    fn upsert_as(&mut self, id: &str, text: &str, turn: Option<&str>) {
         let seq = self.next_seq + 1;
+        let turn = turn.map(str::to_owned);
         let seq = match self.terms.get_mut() {
-            Some(terms) => terms.upsert(id, text, seq),
+            Some(terms) => terms.upsert(id, text, seq, turn),
             None => match self.pending.get_mut().get_mut(id) {
-                Some((kept, held)) => {
+                Some((kept, held, order)) => {
                     text.clone_into(held);
+                    *order = turn;
                     *kept
                 }
                 None => {
-                    self.pending.get_mut().insert(id.to_owned(), (seq, text.to_owned()));
+                    self.pending.get_mut().insert(id.to_owned(), (seq, text.to_owned(), turn));
                     seq
                 }
             },
@@ -81,8 +102,8 @@ impl KeywordIndex {
     fn terms(&self) -> &Terms {
         self.terms.get_or_init(|| {
             let mut terms = Terms::default();
-            for (id, (seq, text)) in self.pending.take() {
-                terms.upsert(&id, &text, seq);
+            for (id, (seq, text, turn)) in self.pending.take() {
+                terms.upsert(&id, &text, seq, turn);
             }
             terms
         })
@@ -109,12 +130,20 @@ impl KeywordIndex {
     pub fn search(&self, query: &str, limit: usize, corpus: IdPredicate, keep: IdPredicate) -> Vec<(f64, &str)> {
         self.terms().search(query, limit, corpus, keep)
     }
+
+    /// Each conversation turn passing `corpus`, with the turns before and after it there.
+    pub fn neighbours(&self, corpus: IdPredicate) -> Neighbours<'_> {
+        self.terms().turns.neighbours(corpus)
+    }
 }
 
 impl Terms {
     /// Indexes the text of memory `id`; a new one gets insertion order `seq`. Returns the order it has.
-    fn upsert(&mut self, id: &str, text: &str, seq: u64) -> u64 {
+    fn upsert(&mut self, id: &str, text: &str, seq: u64, turn: Option<String>) -> u64 {
         let seq = self.remove_doc(id).map_or(seq, |doc| doc.seq);
+        if let Some(created_at) = &turn {
+            self.turns.insert(created_at, seq, id);
+        }
         let terms = tokenize(text);
         let mut counts: HashMap<String, u32> = HashMap::new();
         for term in &terms {
@@ -124,12 +153,15 @@ impl Terms {
             self.postings.entry(term.clone()).or_default().insert(id.to_owned());
         }
         let len = u32::try_from(terms.len()).unwrap_or(u32::MAX);
-        self.docs.insert(id.to_owned(), Doc { seq, counts, len });
+        self.docs.insert(id.to_owned(), Doc { seq, counts, len, turn });
         seq
     }
 
     fn remove_doc(&mut self, id: &str) -> Option<Doc> {
         let doc = self.docs.remove(id)?;
+        if let Some(created_at) = &doc.turn {
+            self.turns.remove(created_at, doc.seq, id);
+        }
         for term in doc.counts.keys() {
             if let Some(ids) = self.postings.get_mut(term) {
                 ids.remove(id);
@@ -141,6 +173,7 @@ impl Terms {
         Some(doc)
     }
 
+    /// BM25 where each turn's document is its own terms plus those of the turn before it in `corpus`.
     fn search(&self, query: &str, limit: usize, corpus: IdPredicate, keep: IdPredicate) -> Vec<(f64, &str)> {
         let mut terms = tokenize(query);
         terms.sort_unstable();
@@ -153,22 +186,29 @@ impl Terms {
         if postings.is_empty() || limit == 0 {
             return Vec::new();
         }
+        let neighbours = self.turns.neighbours(corpus);
+        let before = |id: &str| neighbours.get(id).and_then(|n| n.before).map(|id| &self.docs[id]);
+        let len = |id: &str, doc: &Doc| doc.len + before(id).map_or(0, |b| b.len);
         let (count, total_len) = self
             .docs
             .iter()
             .filter(|(id, _)| corpus(id))
-            .fold((0usize, 0u64), |(n, total), (_, doc)| (n + 1, total + u64::from(doc.len)));
+            .fold((0usize, 0u64), |(n, total), (id, doc)| (n + 1, total + u64::from(len(id, doc))));
         let average_len = if total_len == 0 { 1.0 } else { total_len as f64 / count as f64 };
 
         let mut scores: HashMap<&str, f64> = HashMap::new();
         for (term, ids) in postings {
-            let frequency = ids.iter().filter(|id| corpus(id)).count();
-            let idf = idf(count, frequency);
-            for id in ids.iter().filter(|id| keep(id)) {
+            // The documents holding the term: those whose text has it, and the turns right after them.
+            let mut holders: HashSet<&str> = ids.iter().map(String::as_str).filter(|id| corpus(id)).collect();
+            let after: Vec<&str> = holders.iter().filter_map(|id| neighbours.get(id)?.after).collect();
+            holders.extend(after);
+            let idf = idf(count, holders.len());
+            for id in holders.into_iter().filter(|id| keep(id)) {
                 let doc = &self.docs[id];
-                let tf = f64::from(doc.counts[term]);
-                let length_norm = 1.0 - B + B * f64::from(doc.len) / average_len;
-                *scores.entry(id.as_str()).or_default() += idf * tf * (K1 + 1.0) / (tf + K1 * length_norm);
+                let tf = |doc: &Doc| f64::from(doc.counts.get(term).copied().unwrap_or(0));
+                let tf = tf(doc) + before(id).map_or(0.0, tf);
+                let length_norm = 1.0 - B + B * f64::from(len(id, doc)) / average_len;
+                *scores.entry(id).or_default() += idf * tf * (K1 + 1.0) / (tf + K1 * length_norm);
             }
         }
         let mut ranked: Vec<(f64, u64, &str)> =

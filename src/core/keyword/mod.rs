@@ -6,7 +6,9 @@ mod bm25;
 mod bm25_tests;
 mod normalize;
 mod tokenizer;
+mod turns;
 
 pub use bm25::{IdPredicate, KeywordIndex, B, K1};
 pub use normalize::{nfc, set_normalizer, Normalizer};
 pub use tokenizer::tokenize;
+pub use turns::{Around, Neighbours};

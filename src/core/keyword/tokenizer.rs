@@ -1,5 +1,8 @@
 //! Splits text into search terms: Unicode NFC, lowercase, runs of letters and digits, CJK as characters
-//! and character pairs, and a small English stop-word list dropped.
+//! and character pairs, a small English stop-word list dropped, and words of plain Latin letters reduced
+//! to their Snowball English stem ("paintings", "painted" → "paint").
+
+use rust_stemmers::{Algorithm, Stemmer};
 
 use super::normalize::nfc;
 use crate::core::case::lowercase_chars;
@@ -31,17 +34,27 @@ fn is_cjk(c: char) -> bool {
 }
 
 /// Collects terms while the text is scanned.
-#[derive(Default)]
 struct Terms {
     terms: Vec<String>,
     word: String,
     cjk: Vec<char>,
+    stemmer: Stemmer,
 }
 
 impl Terms {
+    fn new() -> Self {
+        Self { terms: Vec::new(), word: String::new(), cjk: Vec::new(), stemmer: Stemmer::create(Algorithm::English) }
+    }
+
+    /// Ends a word: a stop word is dropped, a word of ASCII letters is stemmed, others stay as they are.
     fn end_word(&mut self) {
         if !self.word.is_empty() && !STOP_WORDS.contains(&self.word.as_str()) {
-            self.terms.push(std::mem::take(&mut self.word));
+            let word = std::mem::take(&mut self.word);
+            let term = match word.bytes().all(|b| b.is_ascii_lowercase()) {
+                true => self.stemmer.stem(&word).into_owned(),
+                false => word,
+            };
+            self.terms.push(term);
         }
         self.word.clear();
     }
@@ -60,7 +73,7 @@ impl Terms {
 
 /// The search terms of `text`, in order of appearance (repeats kept: they count as term frequency).
 pub fn tokenize(text: &str) -> Vec<String> {
-    let mut terms = Terms::default();
+    let mut terms = Terms::new();
     for c in lowercase_chars(&nfc(text)).chars() {
         if is_cjk(c) {
             terms.end_word();
@@ -86,11 +99,19 @@ mod tests {
     fn lowercases_splits_on_punctuation_and_drops_stop_words() {
         assert_eq!(
             tokenize("The user's favourite IDE is VS-Code (v1.85)!"),
-            ["user", "favourite", "ide", "vs", "code", "v1", "85"]
+            ["user", "favourit", "ide", "vs", "code", "v1", "85"]
         );
         assert_eq!(tokenize("  ...!?  "), Vec::<String>::new());
         assert_eq!(tokenize("it is what it is"), Vec::<String>::new());
         assert_eq!(tokenize("C++ and C#"), ["c", "c"]);
+    }
+
+    #[test]
+    fn english_words_are_stemmed_others_kept() {
+        assert_eq!(tokenize("Painting paintings painted"), ["paint", "paint", "paint"]);
+        assert_eq!(tokenize("researched adoption agencies"), tokenize("research adopt agency"));
+        // Accented, non-Latin and mixed letter-digit words stay whole.
+        assert_eq!(tokenize("naïve bücher iphone15"), ["naïve", "bücher", "iphone15"]);
     }
 
     #[test]
@@ -117,8 +138,8 @@ mod tests {
 
     #[test]
     fn digits_and_other_scripts_are_words() {
-        assert_eq!(tokenize("Meeting on 2024-03-15 at 10:30"), ["meeting", "2024", "03", "15", "10", "30"]);
+        assert_eq!(tokenize("Meeting on 2024-03-15 at 10:30"), ["meet", "2024", "03", "15", "10", "30"]);
         assert_eq!(tokenize("Привет, мир"), ["привет", "мир"]);
-        assert_eq!(tokenize("emoji 🎉 party"), ["emoji", "party"]);
+        assert_eq!(tokenize("emoji 🎉 party"), ["emoji", "parti"]);
     }
 }
