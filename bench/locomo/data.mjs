@@ -1,0 +1,31 @@
+// Reading one LOCOMO conversation file: its turns (as stored: "<speaker>: <text>", and
+// " [shares <caption>]" when the turn shares an image), its sessions with their dates, and its questions.
+
+/** The question categories scored (5, adversarial, has no answer in the conversation). */
+export const QUESTION_CATEGORIES = [
+  { n: 1, name: "multi-hop" },
+  { n: 2, name: "temporal" },
+  { n: 3, name: "open-domain" },
+  { n: 4, name: "single-hop" },
+];
+
+/** `{turns, sessions, questions}` of a parsed conversation file. */
+export function conversation(data) {
+  const sessions = [];
+  for (let n = 1; data[`session_${n}`]; n++) {
+    const turns = data[`session_${n}`].map((t) => ({
+      dia_id: t.dia_id,
+      session: n,
+      text: `${t.speaker}: ${t.text}` + (t.blip_caption ? ` [shares ${t.blip_caption}]` : ""),
+    }));
+    sessions.push({ n, date: data[`session_${n}_date_time`], turns });
+  }
+  const questions = data.qa.filter((q) => QUESTION_CATEGORIES.some((c) => c.n === q.category));
+  return { sessions, turns: sessions.flatMap((s) => s.turns), questions };
+}
+
+/** A question's evidence turn ids, each once (a few entries list several ids in one string). */
+export function evidenceOf(question) {
+  const ids = question.evidence.flatMap((e) => e.split(/[;,\s]+/)).map((e) => e.trim()).filter((e) => /^D\d+:\d+$/.test(e));
+  return [...new Set(ids)];
+}

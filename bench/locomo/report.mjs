@@ -1,0 +1,42 @@
+// The LOCOMO tables: recall per method and category, and the issue's targets with met / not met.
+import { QUESTION_CATEGORIES } from "./data.mjs";
+
+const f3 = (x) => x.toFixed(3);
+const ms = (x) => (x == null ? "–" : `${x >= 10 ? x.toFixed(1) : x.toFixed(2)} ms`);
+const BASELINES = ["baseline:minisearch", "baseline:dense", "baseline:rrf(minisearch,dense)"];
+
+export function recallTable(f) {
+  const lines = [
+    `LOCOMO retrieval: ${f.set}, ${f.questions} questions (categories 1-4), limit 10. The embedder is all-MiniLM-L6-v2 on the device; embedding a query takes ${ms(f.embedQueryMs)} (median).`,
+    "",
+    `| method | ${QUESTION_CATEGORIES.map((c) => c.name).join(" | ")} | r@1 | r@5 | r@10 | search p50 |`,
+    `|---|${QUESTION_CATEGORIES.map(() => "---").join("|")}|---|---|---|---|`,
+  ];
+  for (const [name, m] of Object.entries(f.methods)) {
+    lines.push(`| ${name} | ${QUESTION_CATEGORIES.map((c) => f3(m.byCategory[c.n])).join(" | ")} | ${f3(m.at[1])} | ${f3(m.at[5])} | **${f3(m.at[10])}** | ${ms(m.searchMs)} |`);
+  }
+  lines.push("", `Ingestion: ${f.ingestion.turns} turns in ${(f.ingestion.ms / 1000).toFixed(1)} s = ${f.ingestion.perSecond.toFixed(1)} turns/s (one add() of each session's turns, infer: false).`);
+  return lines.join("\n");
+}
+
+/** The best baseline's recall@10 and its name. */
+export function bestBaseline(f) {
+  return BASELINES.map((name) => [name, f.methods[name].at[10]]).sort((a, b) => b[1] - a[1])[0];
+}
+
+export function targetsTable(f) {
+  const rows = [];
+  const check = (what, shown, ok) => rows.push(`| ${what} | ${shown} | ${ok ? "met" : "NOT met"} |`);
+  const def = f.methods.default;
+  const [bestName, best] = bestBaseline(f);
+  check("default method recall@10 ≥ 0.72", f3(def.at[10]), def.at[10] >= 0.72);
+  check(`default method recall@10 ≥ best baseline + 0.10 (${bestName} ${f3(best)})`, `${f3(def.at[10] - best)} above`, def.at[10] >= best + 0.1);
+  for (const c of QUESTION_CATEGORIES) {
+    const base = Math.max(...BASELINES.map((b) => f.methods[b].byCategory[c.n]));
+    check(`${c.name}: default ≥ every baseline`, `${f3(def.byCategory[c.n])} vs ${f3(base)}`, def.byCategory[c.n] >= base);
+  }
+  const beyond = def.searchMs - f.embedQueryMs;
+  check("search p50 ≤ 10 ms plus the query's embedding", `${ms(def.searchMs)} (${ms(Math.max(beyond, 0))} beyond embedding)`, beyond <= 10);
+  check("ingestion ≥ 50 turns/s", `${f.ingestion.perSecond.toFixed(1)} turns/s`, f.ingestion.perSecond >= 50);
+  return ["| target | measured | |", "|---|---|---|", ...rows].join("\n");
+}
