@@ -2,6 +2,7 @@
 //! parsing and the memory pipeline. No JS types here; `cargo test` runs it natively.
 
 mod add_commit;
+pub mod additive;
 pub mod case;
 pub mod codec;
 pub mod config;
