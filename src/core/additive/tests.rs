@@ -56,9 +56,13 @@ fn one_call_adds_only_new_facts_and_drops_exact_and_near_duplicates() {
     let (engine, doubles) = engine(reply);
     let before = doubles.embedder.requests();
     let result = block_on(engine.add(&json!(TALK), &alice())).unwrap();
-    let added: Vec<&str> = result.results.iter().map(|e| e.memory.as_str()).collect();
-    assert_eq!(added, ["User likes tea", "User plays jazz"], "{result:?}");
-    assert!(result.results.iter().all(|e| e.event == EventKind::Add));
+    let events: Vec<(EventKind, &str)> = result.results.iter().map(|e| (e.event, e.memory.as_str())).collect();
+    let expected = [
+        (EventKind::None, "User lives in Paris"),
+        (EventKind::Add, "User likes tea"),
+        (EventKind::Add, "User plays jazz"),
+    ];
+    assert_eq!(events, expected, "{result:?}");
     assert!(result.warnings.is_empty(), "{:?}", result.warnings);
     assert_eq!(doubles.llm.calls().len(), 1, "one extraction call, no decision");
     assert_eq!(doubles.embedder.requests(), before + 1, "the facts, in one request");
@@ -70,10 +74,10 @@ fn one_call_adds_only_new_facts_and_drops_exact_and_near_duplicates() {
         call.user
     );
     assert!(call.user.contains(&format!("## New Messages\nuser: {TALK}\n\n## Current Date\n")), "{}", call.user);
-    let history = block_on(engine.history(&result.results[0].id)).unwrap();
+    let history = block_on(engine.history(&result.results[1].id)).unwrap();
     assert_eq!(history.len(), 1);
     assert_eq!((history[0].event, history[0].new_value.as_deref()), (EventKind::Add, Some("User likes tea")));
-    let stored = block_on(engine.get(&result.results[0].id)).unwrap().unwrap();
+    let stored = block_on(engine.get(&result.results[1].id)).unwrap().unwrap();
     assert_eq!(stored.lifecycle.attributed_to.as_deref(), Some("user"));
 }
 
@@ -82,8 +86,8 @@ fn without_the_near_duplicate_check_only_exact_duplicates_are_dropped() {
     let (mut engine, _) = engine(facts(&["User lives in Paris", "User really lives in Paris"]));
     engine.set_additive(AdditiveSettings { near_duplicate: None });
     let result = block_on(engine.add(&json!(TALK), &alice())).unwrap();
-    let added: Vec<&str> = result.results.iter().map(|e| e.memory.as_str()).collect();
-    assert_eq!(added, ["User really lives in Paris"]);
+    let events: Vec<(EventKind, &str)> = result.results.iter().map(|e| (e.event, e.memory.as_str())).collect();
+    assert_eq!(events, [(EventKind::None, "User lives in Paris"), (EventKind::Add, "User really lives in Paris")]);
 }
 
 #[test]
