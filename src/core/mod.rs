@@ -38,6 +38,7 @@ pub mod read;
 mod read_call;
 mod read_plain;
 pub mod recall;
+pub mod recency;
 pub mod remote;
 pub mod remote_vectors;
 pub mod reply_schema;

@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 
 import { Memory as Mem0Memory } from "memwasm/mem0";
-import { T, makeMemory, testConfig, texts, warningCodes, throwsInvalidConfig, scriptedServer, Memory } from "./helpers.mjs";
+import { T, makeMemory, clockedMemory, testConfig, texts, warningCodes, throwsInvalidConfig, scriptedServer, Memory } from "./helpers.mjs";
 
 const server = scriptedServer();
 const ADDITIVE = "You are a memory extractor";
@@ -80,5 +80,16 @@ describe("the additive add() pipeline", () => {
     server.script({ kind: "chat", reply: { facts: [] } });
     await curated.add("I play go", { userId: "u" });
     assert.ok(!server.requests("chat")[0].body.messages[0].content.startsWith(ADDITIVE), "the curated extraction prompt");
+  });
+
+  test("of two facts kept side by side that match a query alike, search ranks the newer first", T, async () => {
+    const { mem, clock } = clockedMemory(server, { pipeline: "additive" });
+    server.script({ kind: "embedding", vector: new Array(64).fill(0.1) }); // every text alike
+    await mem.add("User lives in NYC", { userId: "u", infer: false });
+    clock.t += 60_000;
+    await mem.add("User lives in Boston", { userId: "u", infer: false });
+    const found = await mem.search("Where does the user live?", { userId: "u" });
+    assert.equal(found.results[0].score, found.results[1].score);
+    assert.deepEqual(found.results.map((m) => m.memory), ["User lives in Boston", "User lives in NYC"]);
   });
 });
