@@ -34,7 +34,7 @@ type Kept = (String, Option<Vec<f32>>);
 enum Near {
     No,
     /// A memory of the scope.
-    Stored(MemoryItem),
+    Stored(Box<MemoryItem>),
     /// A fact of the same `add()` kept before it.
     Kept,
 }
@@ -123,7 +123,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             None => self.index.borrow().search(vector, 1, keep)?.first().map(|(score, m)| (*score, Some((*m).clone()))),
         };
         Ok(match nearest {
-            Some((score, Some(memory))) if score >= threshold => Near::Stored(memory.item),
+            Some((score, Some(memory))) if score >= threshold => Near::Stored(Box::new(memory.item)),
             _ => Near::No,
         })
     }
