@@ -11,11 +11,20 @@ use crate::core::error::Result;
 pub const DEFAULT_NEAR_DUPLICATE: f32 = 0.95;
 
 /// `nearDuplicate` as given: a threshold in (0, 1], `true` (the default one) or `false` (off).
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum NearDuplicate {
     Threshold(f64),
     Enabled(bool),
+}
+
+impl<'de> Deserialize<'de> for NearDuplicate {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
+        match serde_json::Value::deserialize(deserializer)? {
+            serde_json::Value::Bool(on) => Ok(Self::Enabled(on)),
+            serde_json::Value::Number(n) => n.as_f64().map(Self::Threshold).ok_or_else(|| serde::de::Error::custom(n)),
+            other => Err(serde::de::Error::custom(format!("a number in (0, 1] or a boolean, got {other}"))),
+        }
+    }
 }
 
 /// What the additive pipeline drops besides exact (md5) duplicates.

@@ -115,6 +115,9 @@ fn near_duplicate_setting_is_checked() {
     assert_eq!(resolve(None).unwrap().near_duplicate, Some(0.95));
     assert_eq!(resolve(Some(NearDuplicate::Enabled(false))).unwrap().near_duplicate, None);
     assert_eq!(resolve(Some(NearDuplicate::Threshold(0.9))).unwrap().near_duplicate, Some(0.9));
+    let parsed: Vec<Option<NearDuplicate>> =
+        ["0.9", "false", "\"0.9\""].iter().map(|text| serde_json::from_str(text).ok()).collect();
+    assert_eq!(parsed, [Some(NearDuplicate::Threshold(0.9)), Some(NearDuplicate::Enabled(false)), None]);
     for bad in [0.0, 1.5, -1.0, f64::NAN] {
         assert_eq!(resolve(Some(NearDuplicate::Threshold(bad))).unwrap_err().code(), "INVALID_CONFIG", "{bad}");
     }
