@@ -49,6 +49,8 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     pub(crate) pipeline: super::fast_add::Pipeline,
     /// Rewritten texts waiting for their vector (the fast pipeline).
     pub(crate) deferred: super::fast_add::DeferredVectors,
+    /// The additive pipeline's duplicate checks.
+    pub(crate) additive: super::additive::AdditiveSettings,
 }
 
 /// A history record for `item` at `timestamp`.
@@ -97,6 +99,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             remote: Default::default(),
             pipeline: Default::default(),
             deferred: Default::default(),
+            additive: Default::default(),
         }
     }
 
@@ -131,6 +134,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             remote: Default::default(),
             pipeline: Default::default(),
             deferred: Default::default(),
+            additive: Default::default(),
         })
     }
 

@@ -2,6 +2,7 @@
 //! parsing and the memory pipeline. No JS types here; `cargo test` runs it natively.
 
 mod add_commit;
+pub mod additive;
 pub mod case;
 pub mod codec;
 pub mod config;
@@ -37,6 +38,7 @@ pub mod read;
 mod read_call;
 mod read_plain;
 pub mod recall;
+pub mod recency;
 pub mod remote;
 pub mod remote_vectors;
 pub mod reply_schema;

@@ -105,11 +105,14 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             let texts = messages.into_iter().filter(|m| m.role != "system").map(|m| (m.content, m.role)).collect();
             return self.add_verbatim(texts, &to, result).await;
         }
-        let fast = options.pipeline.unwrap_or(self.pipeline) == Pipeline::Fast && self.embedder.is_configured();
+        let pipeline = options.pipeline.unwrap_or(self.pipeline);
         let vector_path = async {
-            match fast {
-                true => self.infer_fast(&messages, &to, &filter, options, result).await,
-                false => self.infer(&messages, &to, &filter, options, result).await,
+            match pipeline {
+                Pipeline::Additive => self.infer_additive(&messages, &to, &filter, options, result).await,
+                Pipeline::Fast if self.embedder.is_configured() => {
+                    self.infer_fast(&messages, &to, &filter, options, result).await
+                }
+                _ => self.infer(&messages, &to, &filter, options, result).await,
             }
         };
         let (outcome, graph) = if self.graph_enabled() {

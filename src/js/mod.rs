@@ -196,10 +196,12 @@ impl Memory {
         let engine = self.engine.clone();
         self.answer(async move {
             let read = read_options(options, ReadCall::Search)?;
-            match query.as_string() {
+            let mut found = match query.as_string() {
                 Some(text) => engine.search(&text, &read).await,
                 None => engine.search_by_vector(vector_query(&query)?, &read).await,
-            }
+            }?;
+            crate::core::recency::newest_first_at_equal_score(&mut found.results);
+            Ok(found)
         })
     }
 

@@ -472,13 +472,15 @@ export interface AddOptions extends Scope, WriteLifecycleOptions {
 }
 
 /**
- * How `add()` finds the memories its update decision sees. `"fast"` (default): the conversation's sentences
- * are embedded while the facts are extracted, and the decision is sent while the facts are embedded — two
- * model round trips; texts the decision rewrites get their vectors right after `add()` resolves (every search
- * waits for them). `"exact"`: seed 000's order — extract, embed the facts, show each fact's nearest memories —
- * three round trips, four with rewrites.
+ * How an inferring `add()` makes memories. `"fast"` (default of `memwasm`): the conversation's sentences
+ * are embedded while the facts are extracted, and the update decision is sent while the facts are embedded —
+ * two model round trips; texts the decision rewrites get their vectors right after `add()` resolves (every
+ * search waits for them). `"exact"`: extract, embed the facts, show each fact's nearest memories to the
+ * decision — three round trips, four with rewrites. `"additive"` (default of `memwasm/mem0`, mem0 v3's add):
+ * one LLM call extracts the facts, shown the related memories; every new fact is added (no update or delete),
+ * duplicates dropped by md5 and by `nearDuplicate` — one LLM call, then one embedding request.
  */
-export type Pipeline = "fast" | "exact";
+export type Pipeline = "fast" | "exact" | "additive";
 
 /** `update(memoryId, options)`: what to change; at least one of `text`, `metadata`, `expirationDate`. */
 export interface UpdateOptions {
@@ -1120,8 +1122,13 @@ export interface MemoryConfig {
   historyStore?: { provider: string; config?: { [key: string]: JsonValue } };
   /** mem0: keep no history records (`history()` then returns `[]`). Default `false`. */
   disableHistory?: boolean;
-  /** `add()`'s pipeline. Default `"fast"`. */
+  /** `add()`'s pipeline. Default `"fast"` (`"additive"` from `memwasm/mem0`). */
   pipeline?: Pipeline;
+  /** The additive pipeline's near-duplicate check: a new fact whose vector has at least this cosine
+   * similarity with a live memory of the scope (or an earlier fact of the same `add()`) is dropped, with no
+   * LLM call. A number in (0, 1]; `true` is the default, 0.95; `false` drops exact (md5) duplicates only
+   * (the default from `memwasm/mem0`, as mem0 v3 does). */
+  nearDuplicate?: number | boolean;
   /** `true`: a call that would resolve with `warnings` (`add`, `search`, `recall`, `store`, `addMessage`,
    * `compress`, `dream`, …) rejects instead, with a `MemoryError` whose `code` is the first warning's, `warnings`
    * all of them and `result` what it would have resolved with. What the call wrote is kept. Default `false`. */

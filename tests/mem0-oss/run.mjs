@@ -6,6 +6,9 @@
 //   node run.mjs v3/memory.add   only the test files whose path contains one of the given filters (no tsc)
 //   node run.mjs --no-tsc        skip the type check
 //   node run.mjs --json FILE     also write every test's outcome to FILE
+//   node run.mjs --strict [v3]   mem0's v3 unit tests with nothing scripted for a call mem0 does not make
+//                                (memwasm's decision call gets mem0's mock reply too) and known differences
+//                                counted as failures; prints the failures and, last, "strict: N of M"
 //
 // known-differences.json lists the tests that cannot pass because memwasm differs from mem0 on purpose:
 // {"<file> > <describe> > … > <test>": "<reason>"}. A listed test that fails counts as passed (as expected);
@@ -22,10 +25,14 @@ const ROOT = fileURLToPath(new URL(".", import.meta.url));
 const bin = (name) => join(ROOT, "node_modules", ".bin", name);
 
 const args = process.argv.slice(2);
-const noTsc = args.includes("--no-tsc");
+const strict = args.includes("--strict");
+const noTsc = strict || args.includes("--no-tsc");
 const jsonAt = args.indexOf("--json");
 const jsonOut = jsonAt >= 0 ? args[jsonAt + 1] : undefined;
-const filters = args.filter((a, i) => !a.startsWith("--") && (jsonAt < 0 || i !== jsonAt + 1));
+/** The files of the strict figure: mem0's v3 unit tests (not the examples). */
+const STRICT_FILES = ["add", "crud", "init", "validation", "llm-error"].map((name) => `v3/memory.${name}.test.ts`);
+const given = args.filter((a, i) => !a.startsWith("--") && (jsonAt < 0 || i !== jsonAt + 1));
+const filters = strict ? STRICT_FILES.filter((file) => given.length === 0 || given.some((f) => file.includes(f))) : given;
 const typeCheck = !noTsc && filters.length === 0;
 
 const pkgLink = join(ROOT, "node_modules", "memwasm");
@@ -44,7 +51,11 @@ const report = join(work, "vitest.json");
 const vitest = spawnSync(
   bin("vitest"),
   ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...filters],
-  { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, FORCE_COLOR: "0" } },
+  {
+    cwd: ROOT,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, FORCE_COLOR: "0", ...(strict ? { MEM0_OSS_STRICT: "1" } : {}) },
+  },
 );
 
 /** Every test: {key, group, status: "passed" | "failed", message}. */
@@ -71,6 +82,19 @@ if (!existsSync(report)) {
   }
 }
 rmSync(work, { recursive: true, force: true });
+
+if (strict) {
+  const counted = tests.filter((t) => STRICT_FILES.some((file) => t.key.startsWith(`${file} `)));
+  const failing = counted.filter((t) => t.status !== "passed");
+  console.log(`\n=== strict: mem0's v3 unit tests, mem0's mock replies only, known differences count as failures`);
+  for (const t of failing) {
+    const why = known[t.key] ?? String(t.message).split("\n")[0].slice(0, 300);
+    console.log(`  FAIL ${t.key}\n       ${t.key in known ? "[known difference] " : ""}${why}`);
+  }
+  if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ tests: counted }, null, 2) + "\n");
+  console.log(`strict: ${counted.length - failing.length} of ${counted.length}`);
+  process.exit(vitestBroken ? 1 : 0);
+}
 
 // ------------------------------------------------------------------ tsc
 // One test. Each error is keyed "tsc > <file>: TS<code>: <message's first line>" (no line numbers); the check

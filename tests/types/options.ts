@@ -13,6 +13,12 @@ export async function typed(memory: Memory): Promise<number> {
   // @ts-expect-error deleteAll takes no limit
   await memory.deleteAll({ userId: "u", limit: 3 });
 
+  await memory.add("hi", { userId: "u", pipeline: "additive" });
+  new Memory({ pipeline: "additive", nearDuplicate: 0.9, llm: { provider: "none" }, embedder: { provider: "none" } });
+  // @ts-expect-error the pipelines are a closed set
+  await memory.add("hi", { userId: "u", pipeline: "curated" });
+  // @ts-expect-error nearDuplicate is a number or a boolean
+  new Memory({ nearDuplicate: "0.9" });
   const { warnings } = await memory.add("hi", { userId: "u" });
   const first: AddWarning | undefined = warnings[0];
   const code: WarningCode | undefined = first?.code;

@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-/// How `add()` finds the memories its update decision sees.
+/// How an inferring `add()` turns a conversation into memories.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Pipeline {
@@ -12,4 +12,7 @@ pub enum Pipeline {
     /// Embed the conversation while extracting; decide while embedding the facts: two round trips.
     #[default]
     Fast,
+    /// mem0 v3's additive add: one extraction call that sees the related memories, every new fact added,
+    /// duplicates dropped by hash and by vector, no update decision (see `core::additive`).
+    Additive,
 }

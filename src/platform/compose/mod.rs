@@ -115,6 +115,7 @@ impl Parts {
         engine.set_lifecycle(config.lifecycle);
         engine.set_keep_history(config.keep_history);
         engine.set_pipeline(config.pipeline);
+        engine.set_additive(config.additive);
         engine.set_boundary(config.boundary);
         engine.set_clock(clock);
         engine.set_token_counter(self.tokens);
@@ -136,6 +137,7 @@ impl Parts {
         engine.set_lifecycle(config.lifecycle);
         engine.set_keep_history(config.keep_history);
         engine.set_pipeline(config.pipeline);
+        engine.set_additive(config.additive);
         engine.set_boundary(config.boundary);
         engine.set_clock(clock);
         engine.set_token_counter(self.tokens);

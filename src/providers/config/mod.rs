@@ -64,8 +64,10 @@ pub struct MemoryConfig {
     pub boundary: Option<BoundaryOptions>,
     /// `{debounceMs, concurrency}`: the background writer behind `flush()`.
     pub background: Option<crate::core::tiers::BackgroundOptions>,
-    /// `"fast"` (the default) or `"exact"`: how `add()` finds the memories its update decision sees.
+    /// `"fast"` (the default), `"exact"` or `"additive"`: how an inferring `add()` makes memories.
     pub pipeline: Option<Pipeline>,
+    /// The additive pipeline's near-duplicate threshold: a number in (0, 1], `true` or `false`.
+    pub near_duplicate: Option<crate::core::additive::NearDuplicate>,
     /// `true`: a call that would resolve with `warnings` rejects with the first one's code instead.
     pub strict: Option<bool>,
     /// mem0's config keys, read by `mem0`: `version`, `historyDbPath` and `historyStore` (its SQLite
@@ -161,6 +163,8 @@ pub struct ResolvedConfig {
     pub keep_history: bool,
     /// `pipeline`.
     pub pipeline: Pipeline,
+    /// `nearDuplicate`.
+    pub additive: crate::core::additive::AdditiveSettings,
     /// `strict`: results with warnings reject (the JS layer applies it).
     pub strict: bool,
 }
@@ -226,6 +230,7 @@ impl MemoryConfig {
             )?,
             keep_history: !self.disable_history.unwrap_or(false),
             pipeline: self.pipeline.unwrap_or_default(),
+            additive: crate::core::additive::AdditiveSettings::resolve(self.near_duplicate)?,
             strict: self.strict.unwrap_or(false),
         })
     }

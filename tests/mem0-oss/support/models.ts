@@ -102,6 +102,11 @@ function v3Reply(req: ChatRequest, fallback: string): string {
 const addEveryNewFact = (req: ChatRequest) =>
   JSON.stringify({ memory: newFactsOf(req).map((text) => ({ text, event: "ADD" })) });
 
+/** Strict mode (`node run.mjs --strict`, env MEM0_OSS_STRICT=1): no answer is scripted for a call mem0 does not
+ * make. A v3 file's mock gives every call its one reply, memwasm's decision call included. */
+const STRICT = process.env.MEM0_OSS_STRICT === "1";
+const isScriptedDecision = (req: ChatRequest) => !STRICT && isDecisionCall(req);
+
 export const mem0Mock = {
   /** MockEmbedder / OpenAIEmbedder mock: `embed` and `embedBatch` give MOCK_EMBEDDING for every text. */
   embedder(vector: number[] = MOCK_EMBEDDING): Rule {
@@ -113,7 +118,7 @@ export const mem0Mock = {
   v3ContentLLM(fallback: string): Rule {
     return {
       kind: "chat",
-      reply: (req: ChatRequest) => (isDecisionCall(req) ? addEveryNewFact(req) : v3Reply(req, fallback)),
+      reply: (req: ChatRequest) => (isScriptedDecision(req) ? addEveryNewFact(req) : v3Reply(req, fallback)),
     };
   },
 
@@ -121,7 +126,7 @@ export const mem0Mock = {
   v3ConstantLLM(reply: unknown): Rule {
     return {
       kind: "chat",
-      reply: (req: ChatRequest) => (isDecisionCall(req) ? addEveryNewFact(req) : JSON.stringify(reply)),
+      reply: (req: ChatRequest) => (isScriptedDecision(req) ? addEveryNewFact(req) : JSON.stringify(reply)),
     };
   },
 

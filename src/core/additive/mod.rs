@@ -1,0 +1,141 @@
+//! `add()`'s additive pipeline (`pipeline: "additive"`), mem0 v3's add: one LLM call extracts the facts of
+//! the new messages while shown the scope's related memories (keyword (BM25) hits of the conversation,
+//! which need no round trip), and every new fact is added; nothing is updated or deleted, so no second
+//! call decides. A fact is not stored when a live memory of the scope has its md5 or, by vector, is at least
+//! `nearDuplicate` similar: that memory gets a NONE event instead (a fact that close to an earlier one of
+//! the same call is dropped).
+//! Cost: one LLM call, then one embedding request for the facts.
+
+mod prompt;
+mod settings;
+
+pub use prompt::{additive_input, system_prompt, ADDITIVE_EXTRACTION_PROMPT};
+pub use settings::{AdditiveSettings, NearDuplicate, DEFAULT_NEAR_DUPLICATE};
+
+use crate::core::error::Result;
+use crate::core::filter::Filter;
+use crate::core::llm_json::parse_extraction;
+use crate::core::memory::MemoryEngine;
+use crate::core::models::{Embedder, Llm, LlmRequest};
+use crate::core::options::AddOptions;
+use crate::core::pipeline::{attribute, event, stopped, Destination, Extracted};
+use crate::core::scope::Scope;
+use crate::core::storage::{Changeset, Storage};
+use crate::core::types::{AddResult, EventKind, MemoryItem, Message, StoredMemory, WarningCode};
+use crate::core::vector_store::{Predicate, VectorStore};
+
+/// Related memories shown to the extraction call (mem0 v3 shows its 10 nearest).
+pub const SHOWN: usize = 10;
+
+/// A fact kept so far, with its unit vector (`None` without an embedder).
+type Kept = (String, Option<Vec<f32>>);
+
+/// What a fact is a near duplicate of.
+enum Near {
+    No,
+    /// A memory of the scope.
+    Stored(Box<MemoryItem>),
+    /// A fact of the same `add()` kept before it.
+    Kept,
+}
+
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+    /// Uses `settings` for the additive pipeline's duplicate checks.
+    pub fn set_additive(&mut self, settings: AdditiveSettings) {
+        self.additive = settings;
+    }
+
+    /// The additive path of an inferring `add()` (see the module): the events and the writes, not yet committed.
+    pub(crate) async fn infer_additive(
+        &self,
+        messages: &[Message],
+        to: &Destination,
+        filter: &Option<Filter>,
+        options: &AddOptions,
+        mut result: AddResult,
+    ) -> Result<(AddResult, Changeset)> {
+        let scope = &to.scope;
+        let now = self.now_iso();
+        let passes = |item: &MemoryItem| filter.as_ref().is_none_or(|f| f.matches(item));
+        let keep = |item: &MemoryItem| scope.contains(&item.scope) && item.lifecycle.is_live(&now) && passes(item);
+        let said: Vec<&str> = messages.iter().filter(|m| m.role != "system").map(|m| m.content.as_str()).collect();
+        let shown = self.similar(&said.join("\n"), None, SHOWN, scope, &keep).await?;
+        let (facts, attributions) = match self.extract_additive(messages, &shown, options).await {
+            Ok(parsed) => parsed,
+            Err(why) => return Ok(stopped(result, WarningCode::ExtractionFailed, &why)),
+        };
+        let fresh = self.drop_exact_duplicates(facts, scope, &mut result);
+        let embedded = self.embed_all(&fresh, &mut result.warnings).await?;
+        let mut kept: Vec<Kept> = Vec::new();
+        for fact in fresh {
+            // A fact missing here could not be embedded: skipped, with the EMBEDDING_FAILED warning.
+            let Some(vector) = embedded.get(&fact) else { continue };
+            match self.near_duplicate(vector.as_deref(), &kept, scope, &keep).await? {
+                Near::No => kept.push((fact, vector.clone())),
+                Near::Stored(memory) => result.record(event(EventKind::None, &memory, None, None)),
+                Near::Kept => {}
+            }
+        }
+        let mut changes = Changeset::default();
+        for (text, vector) in kept {
+            if let Some(added) = self.stage_add(&text, vector, to, to.metadata.clone(), &mut changes, &mut result) {
+                result.results.push(added);
+            }
+        }
+        attribute(&mut changes, &attributions);
+        Ok((result, changes))
+    }
+
+    /// The extraction call, shown `related` memories under temporary ids.
+    async fn extract_additive(
+        &self,
+        messages: &[Message],
+        related: &[StoredMemory],
+        options: &AddOptions,
+    ) -> Result<Extracted> {
+        let system = match options.prompt.as_deref().filter(|p| !p.trim().is_empty()) {
+            Some(prompt) => prompt.to_owned(),
+            None => system_prompt(&self.prompts.fact_extraction),
+        };
+        let existing: Vec<String> = related.iter().map(|m| m.item.memory.clone()).collect();
+        let today = self.now_iso().chars().take(10).collect::<String>();
+        let (input, shape) = (additive_input(&existing, messages, &today), prompt::additive_reply());
+        let reply = self.llm.generate(&LlmRequest::json(&system, &input, &shape)).await?;
+        parse_extraction(&reply)
+    }
+
+    /// Whether `vector` is at least `nearDuplicate` similar to a fact `kept` so far or to the nearest memory
+    /// passing `keep`. `No` when the check is off or the fact has no vector.
+    async fn near_duplicate(
+        &self,
+        vector: Option<&[f32]>,
+        kept: &[Kept],
+        scope: &Scope,
+        keep: Predicate<'_>,
+    ) -> Result<Near> {
+        let (Some(threshold), Some(vector)) = (self.additive.near_duplicate, vector) else { return Ok(Near::No) };
+        let close = |other: &[f32]| dot(other, vector) >= threshold;
+        if kept.iter().any(|(_, other)| other.as_deref().is_some_and(close)) {
+            return Ok(Near::Kept);
+        }
+        let nearest = match self.remote_hits(vector, 1, scope, None, keep).await? {
+            Some(ranked) => ranked.into_iter().next().map(|(score, id)| (score as f32, self.indexed(&id))),
+            None => self.index.borrow().search(vector, 1, keep)?.first().map(|(score, m)| (*score, Some((*m).clone()))),
+        };
+        Ok(match nearest {
+            Some((score, Some(memory))) if score >= threshold => Near::Stored(Box::new(memory.item)),
+            _ => Near::No,
+        })
+    }
+}
+
+/// The cosine similarity of two unit vectors (0 when their lengths differ).
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    if a.len() != b.len() {
+        return 0.0;
+    }
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+#[cfg(test)]
+mod tests;
