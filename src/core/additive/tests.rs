@@ -31,8 +31,10 @@ fn alice() -> AddOptions {
 fn engine(reply: Value) -> (Engine, Parts) {
     let doubles = Doubles { llm: ScriptedLlm::new(), embedder: embedder(), storage: KeepingStorage::new() };
     let engine = doubles.engine();
+    // Stored as conversation turns: each is keyword-searched with the one before it, so coffee comes first
+    // (the other way round, the coffee turn would be read with the Paris turn and shown too).
     let earlier =
-        json!([{"role": "user", "content": "User lives in Paris"}, {"role": "user", "content": "User drinks coffee"}]);
+        json!([{"role": "user", "content": "User drinks coffee"}, {"role": "user", "content": "User lives in Paris"}]);
     block_on(engine.add(&earlier, &AddOptions { infer: Some(false), ..alice() })).unwrap();
     doubles.llm.respond_with(move |_| reply.to_string());
     (engine, doubles)
