@@ -224,11 +224,13 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let fresh: Vec<String> = texts.into_iter().map(|(text, _)| text).collect();
         let embedded = self.embed_or_keyword_only(&fresh, &mut result.warnings).await?;
         let mut changes = Changeset::default();
-        for text in &fresh {
+        let said = self.clock.now_ms();
+        for (nth, text) in fresh.iter().enumerate() {
             let vector = embedded.get(text).cloned().flatten();
             let mut metadata = to.metadata.clone();
             metadata.insert("role".into(), Value::String(roles.get(text).cloned().unwrap_or_default()));
             if let Some(added) = self.stage_add(text, vector, to, metadata, &mut changes, &mut result) {
+                in_order(&mut changes, said.saturating_add(nth as i64));
                 result.results.push(added);
             }
         }
@@ -390,5 +392,19 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let added = event(EventKind::Add, &item, None, Some(text.to_owned()));
         changes.upserts.push(StoredMemory { item, embedding: vector });
         Some(added)
+    }
+}
+
+/// Dates the memory just staged in `changes` (and its history record) at `millis`: the turns of one call
+/// get successive milliseconds, so the order they were said in survives a reload (keyword search reads a
+/// turn with the one before it).
+fn in_order(changes: &mut Changeset, millis: i64) {
+    let at = crate::core::time::iso_from_millis(millis);
+    if let Some(stored) = changes.upserts.last_mut() {
+        stored.item.created_at.clone_from(&at);
+        stored.item.updated_at.clone_from(&at);
+    }
+    if let Some(record) = changes.history.last_mut() {
+        record.timestamp = at;
     }
 }

@@ -99,6 +99,38 @@ fn turns_are_found_by_the_turn_before() {
 }
 
 #[test]
+fn the_order_of_turns_stored_by_one_call_survives_a_reopen() {
+    // Twelve turns in one call, each answer after its question; whatever order storage returns them in,
+    // a reopened memory reads each answer with its question.
+    let doubles = doubles(car_embedder());
+    let engine = doubles.engine();
+    let pairs: Vec<(String, String)> =
+        (0..6).map(|i| (format!("Which colour is box{i}?"), format!("Shade number {i}, I think."))).collect();
+    let said: Vec<&str> = pairs.iter().flat_map(|(q, a)| [q.as_str(), a.as_str()]).collect();
+    store_turns(&engine, "alice", &said);
+    let answers = |engine: &Engine<TableEmbedder>| -> Vec<String> {
+        (0..6)
+            .map(|i| {
+                let hits = search_with(engine, &format!("box{i}"), &search("alice", "keyword")).unwrap();
+                hits.results.iter().map(|m| m.memory.clone()).find(|t| t.starts_with("Shade")).unwrap_or_default()
+            })
+            .collect()
+    };
+    let expected: Vec<String> = pairs.iter().map(|(_, a)| a.clone()).collect();
+    assert_eq!(answers(&engine), expected);
+    let created: Vec<String> = {
+        let all = block_on(engine.get_all(&read("alice"))).unwrap();
+        let mut at: Vec<String> = all.results.iter().map(|m| m.created_at.clone()).collect();
+        at.sort();
+        at.dedup();
+        at
+    };
+    assert_eq!(created.len(), said.len(), "each turn of the call has its own time");
+    let reopened = block_on(doubles.open()).unwrap();
+    assert_eq!(answers(&reopened), expected);
+}
+
+#[test]
 fn scope_and_filters_apply_to_every_method() {
     let (engine, _) = car_memory();
     for method in ["vector", "keyword", "hybrid", "rrf"] {
