@@ -10,6 +10,7 @@
 
 use futures_executor::block_on;
 use memwasm::core::fusion::Method;
+use memwasm::core::options::AddOptions;
 use memwasm::core::read::{ReadOptions, WeightOptions};
 use memwasm::core::testing::TableEmbedder;
 use memwasm::core::types::MemoryItem;
@@ -96,6 +97,24 @@ fn turns_are_found_by_the_turn_before() {
     let fused = search_with(&turns, "holiday", &search("alice", "hybrid")).unwrap();
     assert_eq!(texts(&fused.results)[..2], [lines[0], lines[1]]);
     assert!(fused.results.iter().all(|m| (0.0..=1.0).contains(&m.score.unwrap())));
+}
+
+#[test]
+fn two_users_turns_are_never_neighbours() {
+    // One agent serves two users; u2 speaks right after u1. Searching the agent's scope, u2's turn is not
+    // read with u1's words, and each user's own conversation keeps its context.
+    let engine = doubles(car_embedder()).engine();
+    let said = |user: &str, texts: &[&str]| {
+        let messages: Vec<_> = texts.iter().map(|t| json!({"role": "user", "content": t})).collect();
+        let options = AddOptions { agent_id: Some("shop".into()), ..add_options(user) };
+        block_on(engine.add(&json!(messages), &options)).unwrap();
+    };
+    said("u1", &["I drink coffee every morning"]);
+    said("u2", &["Hello there"]);
+    said("u1", &["With oat milk, please."]);
+    let agent = ReadOptions { agent_id: Some("shop".into()), method: Some(Method::Keyword), ..ReadOptions::default() };
+    let found = search_with(&engine, "coffee", &agent).unwrap();
+    assert_eq!(texts(&found.results), ["I drink coffee every morning", "With oat milk, please."]);
 }
 
 #[test]

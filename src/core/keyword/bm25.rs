@@ -8,7 +8,7 @@ use std::cell::{OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
 
 use super::tokenizer::tokenize;
-use super::turns::{Neighbours, TurnOrder};
+use super::turns::{Neighbours, Place, TurnOrder};
 
 /// Term-frequency saturation.
 pub const K1: f64 = 1.2;
@@ -27,8 +27,8 @@ struct Doc {
     counts: HashMap<String, u32>,
     /// How many terms the text has.
     len: u32,
-    /// A conversation turn's place in the order of turns (its creation time), `None` for other memories.
-    turn: Option<String>,
+    /// A conversation turn's conversation and creation time, `None` for other memories.
+    turn: Option<Turn>,
 }
 
 /// The keyword index: memory id → terms, and term → ids of the memories containing it. Texts are only
@@ -42,8 +42,11 @@ pub struct KeywordIndex {
     next_seq: u64,
 }
 
-/// A text noted but not indexed yet: insertion order, text, turn order key.
-type Pending = (u64, String, Option<String>);
+/// A text noted but not indexed yet: insertion order, text, turn.
+type Pending = (u64, String, Option<Turn>);
+
+/// Where a conversation turn belongs: its conversation (a key naming it) and its creation time.
+pub type Turn = (String, String);
 
 /// The inverted index itself.
 #[derive(Debug, Default)]
@@ -59,15 +62,14 @@ impl KeywordIndex {
         self.upsert_as(id, text, None);
     }
 
-    /// Indexes (or re-indexes) `id` as a conversation turn created at `created_at` (an ISO time: turns are
-    /// ordered by it, then by insertion).
-    pub fn upsert_turn(&mut self, id: &str, text: &str, created_at: &str) {
-        self.upsert_as(id, text, Some(created_at));
+    /// Indexes (or re-indexes) `id` as a turn of `conversation` created at `created_at` (an ISO time: a
+    /// conversation's turns are ordered by it, then by insertion).
+    pub fn upsert_turn(&mut self, id: &str, text: &str, conversation: &str, created_at: &str) {
+        self.upsert_as(id, text, Some((conversation.to_owned(), created_at.to_owned())));
     }
 
-    fn upsert_as(&mut self, id: &str, text: &str, turn: Option<&str>) {
+    fn upsert_as(&mut self, id: &str, text: &str, turn: Option<Turn>) {
         let seq = self.next_seq + 1;
-        let turn = turn.map(str::to_owned);
         let seq = match self.terms.get_mut() {
             Some(terms) => terms.upsert(id, text, seq, turn),
             None => match self.pending.get_mut().get_mut(id) {
@@ -139,10 +141,10 @@ impl KeywordIndex {
 
 impl Terms {
     /// Indexes the text of memory `id`; a new one gets insertion order `seq`. Returns the order it has.
-    fn upsert(&mut self, id: &str, text: &str, seq: u64, turn: Option<String>) -> u64 {
+    fn upsert(&mut self, id: &str, text: &str, seq: u64, turn: Option<Turn>) -> u64 {
         let seq = self.remove_doc(id).map_or(seq, |doc| doc.seq);
-        if let Some(created_at) = &turn {
-            self.turns.insert(created_at, seq, id);
+        if let Some(turn) = &turn {
+            self.turns.insert(place(turn, seq), id);
         }
         let terms = tokenize(text);
         let mut counts: HashMap<String, u32> = HashMap::new();
@@ -159,8 +161,8 @@ impl Terms {
 
     fn remove_doc(&mut self, id: &str) -> Option<Doc> {
         let doc = self.docs.remove(id)?;
-        if let Some(created_at) = &doc.turn {
-            self.turns.remove(created_at, doc.seq, id);
+        if let Some(turn) = &doc.turn {
+            self.turns.remove(place(turn, doc.seq), id);
         }
         for term in doc.counts.keys() {
             if let Some(ids) = self.postings.get_mut(term) {
@@ -216,6 +218,10 @@ impl Terms {
         crate::core::sort::sort_by(&mut ranked, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         ranked.into_iter().take(limit).map(|(score, _, id)| (score, id)).collect()
     }
+}
+
+fn place((conversation, created_at): &Turn, seq: u64) -> Place {
+    Place { conversation: conversation.clone(), created_at: created_at.clone(), seq }
 }
 
 /// Lucene's non-negative BM25 idf: ln(1 + (N − df + 0.5) / (df + 0.5)).

@@ -1,6 +1,7 @@
-//! The order of conversation turns: messages stored as they were said, ordered by creation time, then by
-//! insertion. Within a searched scope each turn has the turn before it and the turn after it, which
-//! keyword search reads as context and fused search as neighbours.
+//! The order of conversation turns: messages stored as they were said, in conversations (one per full
+//! scope: user, agent and run), ordered by creation time, then by insertion. Within a searched scope each
+//! turn has the turn before it and the turn after it in its own conversation, which keyword search reads
+//! as context and fused search as neighbours; two users' turns are never neighbours.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -16,28 +17,45 @@ pub struct Around<'a> {
 /// Turn id → its neighbours in the searched scope.
 pub type Neighbours<'a> = HashMap<&'a str, Around<'a>>;
 
-/// Every indexed turn as (creation time, insertion order, id), in order.
+/// A turn's place: its conversation, then its order key (creation time), then its insertion order.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Place {
+    pub conversation: String,
+    pub created_at: String,
+    pub seq: u64,
+}
+
+/// Every indexed turn by its place.
 #[derive(Debug, Default)]
-pub struct TurnOrder(BTreeSet<(String, u64, String)>);
+pub struct TurnOrder(BTreeSet<(Place, String)>);
 
 impl TurnOrder {
-    pub fn insert(&mut self, created_at: &str, seq: u64, id: &str) {
-        self.0.insert((created_at.to_owned(), seq, id.to_owned()));
+    pub fn insert(&mut self, place: Place, id: &str) {
+        self.0.insert((place, id.to_owned()));
     }
 
-    pub fn remove(&mut self, created_at: &str, seq: u64, id: &str) {
-        self.0.remove(&(created_at.to_owned(), seq, id.to_owned()));
+    pub fn remove(&mut self, place: Place, id: &str) {
+        self.0.remove(&(place, id.to_owned()));
     }
 
-    /// The turns passing `corpus`, each with the one before and after it among them.
+    /// The turns passing `corpus`, each with the one before and after it among them in its conversation.
     pub fn neighbours(&self, corpus: IdPredicate) -> Neighbours<'_> {
-        let order: Vec<&str> = self.0.iter().map(|(_, _, id)| id.as_str()).filter(|id| corpus(id)).collect();
+        let order: Vec<(&str, &str)> = self
+            .0
+            .iter()
+            .filter(|(_, id)| corpus(id))
+            .map(|(place, id)| (place.conversation.as_str(), id.as_str()))
+            .collect();
+        let beside = |j: Option<usize>, conversation: &str| {
+            j.and_then(|j| order.get(j)).filter(|(c, _)| *c == conversation).map(|&(_, id)| id)
+        };
         order
             .iter()
             .enumerate()
-            .map(|(i, &id)| {
-                let before = i.checked_sub(1).map(|j| order[j]);
-                (id, Around { before, after: order.get(i + 1).copied() })
+            .map(|(i, &(conversation, id))| {
+                let around =
+                    Around { before: beside(i.checked_sub(1), conversation), after: beside(Some(i + 1), conversation) };
+                (id, around)
             })
             .collect()
     }
