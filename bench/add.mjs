@@ -1,6 +1,6 @@
 // The add() figure, in one Node process: the scripted OpenAI-compatible server adds DELAY ms to every LLM
 // and embedding call; add() of a 10-fact conversation is timed against one bare LLM call, by each pipeline
-// ("fast", the default, and "exact"), and the LLM calls and embedding requests each add() makes are counted
+// ("fast", the default, "exact", and "additive", mem0 v3's one-call add), and the LLM calls and embedding requests each add() makes are counted
 // (the fast pipeline embeds rewritten texts after add() resolves: counted apart, as `settleRequests`).
 // Prints one JSON object.
 //
@@ -13,6 +13,7 @@ import { median } from "./lib/stats.mjs";
 
 const { rounds = 5, delayMs = 200 } = JSON.parse(process.argv[2] ?? "{}");
 const EXTRACT = "You are an expert at extracting structured, atomic facts";
+const EXTRACT_ADDITIVE = "You are a memory extractor. From the new messages";
 const DECIDE = "You are a memory management system";
 const server = await startScriptedServer({ port: 0 });
 const config = {
@@ -56,8 +57,8 @@ async function scenario(pipeline, name, userId, decide) {
     const marker = `${name} round ${i}`;
     const facts = topics.map((t) => `User loves ${t} (${marker})`);
     server.script([
-      { kind: "chat", match: [EXTRACT, marker], reply: { facts }, delayMs, times: 1 },
-      { kind: "chat", match: [DECIDE, marker], reply: { memory: decide(facts) }, delayMs, times: 1 },
+      { kind: "chat", match: [pipeline === "additive" ? EXTRACT_ADDITIVE : EXTRACT, marker], reply: { facts }, delayMs, times: 1 },
+      ...(decide ? [{ kind: "chat", match: [DECIDE, marker], reply: { memory: decide(facts) }, delayMs, times: 1 }] : []),
     ]);
     const before = { chat: server.count("chat"), embedding: server.count("embedding") };
     const start = performance.now();
@@ -96,5 +97,7 @@ for (const pipeline of ["fast", "exact"]) {
   scenarios.push(await scenario(pipeline, "10 new facts", `alice-${pipeline}`, allNew));
   scenarios.push(await scenario(pipeline, "10 facts: 7 ADD, 2 UPDATE, 1 NONE", `bob-${pipeline}`, mixed));
 }
+// mem0 v3's additive add(): one extraction call, no decision.
+scenarios.push(await scenario("additive", "10 new facts", "carol-additive", null));
 await server.close();
 process.stdout.write(JSON.stringify({ delayMs, llmMs, scenarios }) + "\n");
