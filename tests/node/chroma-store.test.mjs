@@ -107,9 +107,11 @@ test("two scopes on one collection never see each other's vectors", T, async () 
 test("update re-embeds in Chroma; delete, deleteAll and reset remove the vectors", T, async () => {
   const { memory, name } = chromaMemory();
   await fill(memory);
-  const [first] = (await memory.search("coffee", { userId: "alice", limit: 1 })).results;
+  // method "vector": the score checked is the cosine of the vector Chroma holds (hybrid adds keywords)
+  const vector = { userId: "alice", limit: 1, method: "vector" };
+  const [first] = (await memory.search("coffee", vector)).results;
   await memory.update(first.id, "collects stamps from japan");
-  const [stamps] = (await memory.search("stamps japan", { userId: "alice", limit: 1 })).results;
+  const [stamps] = (await memory.search("stamps japan", vector)).results;
   assert.equal(stamps.id, first.id);
   // 2 of the new text's 4 words: cosine 2 / sqrt(2 × 4) with the scripted bag-of-words embedding.
   assert.ok(Math.abs(stamps.score - Math.SQRT1_2) < 1e-4, `the new text's vector is in Chroma: ${stamps.score}`);

@@ -37,7 +37,9 @@ describe("reads with the embedder unavailable", () => {
     assert.equal(recalled.method, "keyword");
     assert.deepEqual(warningCodes(recalled), ["EMBEDDING_UNAVAILABLE"]);
     await rejectsWith(() => mem.search("green tea", { userId: "u", method: "vector" }), "EMBEDDING_HTTP");
-    await rejectsWith(() => mem.search("green tea", { userId: "u" }), "EMBEDDING_HTTP"); // the default: vector
+    // The default method is hybrid: it degrades to keywords with the same warning instead of rejecting.
+    const plain = await mem.search("green tea", { userId: "u" });
+    assert.deepEqual([plain.method, plain.results[0].memory, warningCodes(plain)], ["keyword", "User likes green tea", ["EMBEDDING_UNAVAILABLE"]]);
     const keyword = await mem.search("green tea", { userId: "u", method: "keyword" });
     assert.equal(keyword.warnings, undefined, "keyword search needs no embedder: nothing to report");
   });

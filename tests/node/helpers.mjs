@@ -207,3 +207,16 @@ export function assertAddResult(res) {
     assert.equal(typeof w.message, "string");
   }
 }
+
+/**
+ * Makes the memories of `scope` facts: drops the `role` that `add(…, {infer: false})` records, which marks a
+ * conversation turn (keyword search reads a turn with the turn before it; fused methods raise it towards its
+ * neighbours). Like `store()` of tests/retrieval/fixtures.rs: export, strip the role, import back.
+ */
+export async function asFacts(mem, scope) {
+  const lines = (await mem.exportMemories(scope)).split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  for (const record of lines) {
+    if (record.kind === "memory" && record.metadata) delete record.metadata.role;
+  }
+  await mem.importMemories(lines.map((record) => JSON.stringify(record)).join("\n"));
+}

@@ -4,7 +4,7 @@
 // The clock is injected (`now`) and moved by the tests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { T, makeMemory, texts, rejectsWith, scriptedServer, clockedMemory, START } from "./helpers.mjs";
+import { T, makeMemory, texts, rejectsWith, scriptedServer, clockedMemory, START, asFacts } from "./helpers.mjs";
 
 const server = scriptedServer();
 
@@ -103,6 +103,8 @@ describe("search hits are accesses", () => {
     const { mem, clock } = clocked();
     const hit = await remember(mem, "User plays the cello");
     const missed = await remember(mem, "User visited Oslo");
+    // Facts, not turns: as a turn, "User visited Oslo" would be read with the turn before it and found too.
+    await asFacts(mem, { userId: "u" });
     clock.t += 30 * DAY;
     const found = await mem.search("cello", { userId: "u", method: "keyword" });
     assert.deepEqual(texts(found.results), ["User plays the cello"]);

@@ -4,7 +4,7 @@
 // exempt) and orders procedural, then pinned, then the rest.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { T, makeMemory, extraction, decision, addsFor, seed, texts, rejectsWith, scriptedServer } from "./helpers.mjs";
+import { T, makeMemory, extraction, decision, addsFor, seed, texts, rejectsWith, scriptedServer, asFacts } from "./helpers.mjs";
 
 const server = scriptedServer();
 
@@ -125,6 +125,9 @@ describe("recall and importance", () => {
     const mem = makeMemory(server);
     for (const n of [1, 2, 3, 4]) await remember(mem, `tea tea tea trivial ${n}`, { importance: 0.1 });
     await remember(mem, "tea matters", { importance: 0.9 });
+    // Facts, not turns: as a turn, "tea matters" would be read with "tea tea tea trivial 4" before it
+    // (tf 4) and rank first, so no unimportant match would crowd it out.
+    await asFacts(mem, { userId: "u" });
     const ranked = await mem.search("tea", { userId: "u", method: "keyword" });
     assert.equal(ranked.results.at(-1).memory, "tea matters", "ranked last by BM25");
     const recalled = await mem.recall("tea", { userId: "u", method: "keyword", limit: 1 });

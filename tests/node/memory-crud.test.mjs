@@ -114,7 +114,8 @@ describe("search / get / getAll", () => {
     server.script({ kind: "concept", words: ["python", "programming", "languages"] });
     await seed(mem, server, ["User likes Python", "User enjoys gardening"], { userId: "u" });
     const before = server.count("embedding");
-    const { results } = await mem.search("programming languages", { userId: "u" });
+    // method "vector": this case is about semantic (cosine) scores; hybrid adds a keyword part it has none of
+    const { results } = await mem.search("programming languages", { userId: "u", method: "vector" });
     assert.equal(server.count("embedding"), before + 1, "one embedding request per search");
     assert.equal(results[0].memory, "User likes Python");
     assert.ok(results[0].score > 0.5, `score ${results[0].score}`);

@@ -197,7 +197,8 @@ describe("embedding errors are typed", () => {
     test(`search: ${name} → ${code}`, T, async () => {
       const mem = makeMemory(server);
       server.script({ kind: "embedding", match: "query text", ...rule });
-      await rejectsWith(() => mem.search("query text", { userId: "u" }), code, check);
+      // method "vector": hybrid (the default) ranks by keywords when the embedder is down (degraded-reads.test.mjs)
+      await rejectsWith(() => mem.search("query text", { userId: "u", method: "vector" }), code, check);
       if (attempts) assert.equal(server.count("embedding"), attempts);
     });
   }
@@ -205,7 +206,7 @@ describe("embedding errors are typed", () => {
   test("search: a vector of the wrong length → DIMENSION_MISMATCH", T, async () => {
     const mem = makeMemory(server);
     server.script({ kind: "embedding", match: "query text", vector: [1, 0, 0] });
-    await rejectsWith(() => mem.search("query text", { userId: "u" }), "DIMENSION_MISMATCH");
+    await rejectsWith(() => mem.search("query text", { userId: "u", method: "vector" }), "DIMENSION_MISMATCH");
   });
 
   test("update: embedding failure rejects and leaves the memory unchanged", T, async () => {

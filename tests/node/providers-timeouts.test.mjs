@@ -83,6 +83,9 @@ describe("an LLM that never answers", () => {
   });
 });
 
+// method "vector": hybrid (the default) ranks by keywords when the embedder times out (degraded-reads.test.mjs)
+const VECTOR = { userId: "u", method: "vector" };
+
 describe("an embedder that never answers", () => {
   for (const name of HTTP) {
     const { embeddingWire } = PROVIDERS[name];
@@ -91,13 +94,13 @@ describe("an embedder that never answers", () => {
       server.script({ kind: "embedding", wire: embeddingWire, match: "query", delayMs: SILENT, times: 2 });
       const mem = timedMemory(name);
       const started = Date.now();
-      await rejectsWith(() => mem.search("query", { userId: "u" }), "EMBEDDING_TIMEOUT", (e) => {
+      await rejectsWith(() => mem.search("query", VECTOR), "EMBEDDING_TIMEOUT", (e) => {
         assert.ok(!(e instanceof LLMError));
         assert.match(e.message, /no response within 300 ms/);
       });
       assert.ok(Date.now() - started < 3_000);
       server.script({ kind: "embedding", wire: embeddingWire, match: "query", delayMs: SILENT, times: 1 });
-      assert.deepEqual((await mem.search("query", { userId: "u" })).results, []);
+      assert.deepEqual((await mem.search("query", VECTOR)).results, []);
     });
   }
 });
@@ -113,7 +116,7 @@ describe("models the platform brings: no default timeout, and no retry", () => {
     assert.deepEqual([warningCodes(res), res.warnings[0].cause], [["EXTRACTION_FAILED"], "LLM_TIMEOUT"]);
     assert.ok(ms < 2_000, `took ${ms} ms`);
     assert.equal(server.requests("chat").length, 1, "the binding has no retry of its own");
-    await rejectsWith(() => mem.search("query", { userId: "u" }), "EMBEDDING_TIMEOUT");
+    await rejectsWith(() => mem.search("query", VECTOR), "EMBEDDING_TIMEOUT");
   });
 
   const never = () => new Promise(() => {});
@@ -132,7 +135,7 @@ describe("models the platform brings: no default timeout, and no retry", () => {
       llm: { provider: "none" },
       embedder: { provider: "custom", embed: never, dimensions: 3, config: { timeoutMs: 200 } },
     });
-    await rejectsWith(() => blind.search("query", { userId: "u" }), "EMBEDDING_TIMEOUT");
+    await rejectsWith(() => blind.search("query", VECTOR), "EMBEDDING_TIMEOUT");
   });
 });
 

@@ -51,15 +51,20 @@ test("a memory without an embedder works end to end and never embeds", T, async 
 
   // update() without re-embedding; the keyword index follows.
   const cat = (await memory.getAll({ userId: "alice" })).results.find((m) => m.memory.includes("cat"));
-  assert.deepEqual(await memory.update(cat.id, "User owns two cats"), { message: "Memory updated successfully!" });
-  assert.equal((await memory.search("cats", { userId: "alice" })).results[0].id, cat.id);
+  // (Not "two cats": keyword search stems English words, so "cat" would find "cats".)
+  assert.deepEqual(await memory.update(cat.id, "User owns two parrots"), { message: "Memory updated successfully!" });
+  assert.equal((await memory.search("parrots", { userId: "alice" })).results[0].id, cat.id);
+  assert.equal((await memory.search("parrot", { userId: "alice" })).results[0].id, cat.id, "stemmed: parrot = parrots");
   assert.equal((await memory.search("cat", { userId: "alice" })).results.length, 0, "the old text is gone");
   await memory.delete(cat.id);
-  assert.equal((await memory.search("cats", { userId: "alice" })).results.length, 0);
+  assert.equal((await memory.search("parrots", { userId: "alice" })).results.length, 0);
 
   const recalled = await memory.recall("tea", { userId: "alice" });
   assert.equal(recalled.method, "keyword");
-  assert.equal(recalled.text, "<memory>\n[SEMANTIC] User likes green tea\n</memory>");
+  // The messages were stored as conversation turns: "User lives in Paris" is read with the turn before it
+  // ("User likes green tea", updated in place), so "tea" finds it too, below the turn that has the word
+  // (same tf 1, but its document is longer: 3 + 4 terms against 4).
+  assert.equal(recalled.text, "<memory>\n[SEMANTIC] User likes green tea\n[SEMANTIC] User lives in Paris\n</memory>");
 
   const tools = memory.tools({ userId: "alice" });
   const created = await tools.runTool("manage_memory", { action: "create", content: "User plays chess" });

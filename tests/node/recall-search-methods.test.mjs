@@ -6,7 +6,7 @@
 //   automobile 1.0 / —, insurance 0.6 / 1.669466, racing 0.8 / 0.674745, gardening 0.0 / —
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { T, makeMemory, rejectsWith, scriptedServer } from "./helpers.mjs";
+import { T, makeMemory, rejectsWith, scriptedServer, asFacts } from "./helpers.mjs";
 
 const AUTOMOBILE = "User owns an automobile";
 const INSURANCE = "User pays car insurance monthly";
@@ -19,7 +19,15 @@ const vec = (...head) => [...head, ...new Array(64 - head.length).fill(0)];
 
 const server = scriptedServer();
 
-/** Alice's four memories and one of Bob's, stored verbatim, with the vectors above. */
+/** Alice's four memories and one of Bob's, stored verbatim, with the vectors above, as facts: without the
+ * `role` that makes a message stored verbatim a conversation turn (a turn is keyword-searched with the turn
+ * before it, and fused methods raise it towards its neighbours), like `store()` of tests/retrieval/fixtures.rs.
+ * Stemming merges no term here (car; insurance → insur; racing → race; monthly → month; automobile →
+ * automobil; gardening → garden) and keeps every length, so the BM25 numbers above are unchanged:
+ * N = 4, average length (3 + 5 + 4 + 3) / 4 = 3.75, idf(car) = ln(1 + 2.5/2.5) = 0.693147,
+ * idf(insur) = ln(1 + 3.5/1.5) = 1.203973; insurance: length norm 0.25 + 0.75·5/3.75 = 1.25,
+ * 2.2 / (1 + 1.2·1.25) = 0.88, 0.88 · (0.693147 + 1.203973) = 1.669466; racing: norm 0.25 + 0.75·4/3.75 = 1.05,
+ * 2.2 / (1 + 1.2·1.05) · 0.693147 = 0.674745. */
 async function carMemory() {
   server.script([
     { kind: "embedding", match: "automobile", vector: vec(1, 0, 0, 0) },
@@ -32,6 +40,8 @@ async function carMemory() {
   const asMessages = (list) => list.map((content) => ({ role: "user", content }));
   await memory.add(asMessages([AUTOMOBILE, INSURANCE, RACING, GARDENING]), { userId: "alice", infer: false });
   await memory.add(asMessages([BOB]), { userId: "bob", infer: false });
+  await asFacts(memory, { userId: "alice" });
+  await asFacts(memory, { userId: "bob" });
   return memory;
 }
 
@@ -51,7 +61,6 @@ test("the four methods give the documented orderings and scores", T, async () =>
   assert.equal(vector.method, "vector");
   assert.deepEqual(memories(vector), [AUTOMOBILE, RACING, INSURANCE, GARDENING]);
   assertScores(vector, [1, 0.8, 0.6, 0]);
-  assert.deepEqual(await search(), vector, "vector is the default");
 
   const keyword = await search("keyword");
   assert.equal(keyword.method, "keyword");
@@ -61,7 +70,10 @@ test("the four methods give the documented orderings and scores", T, async () =>
   const hybrid = await search("hybrid");
   assert.equal(hybrid.method, "hybrid");
   assert.deepEqual(memories(hybrid), [INSURANCE, AUTOMOBILE, RACING, GARDENING]);
+  // 0.7·max(cosine, 0) + 0.3·bm25 / best bm25: insurance .7·.6 + .3·1 = .72, automobile .7·1 + 0 = .7,
+  // racing .7·.8 + .3·.674745/1.669466 = .56 + .121252 = .681252, gardening 0.
   assertScores(hybrid, [0.72, 0.7, 0.7 * 0.8 + (0.3 * 0.674745) / 1.6694656, 0]);
+  assert.deepEqual(await search(), hybrid, "hybrid is the default");
 
   const rrf = await search("rrf");
   assert.equal(rrf.method, "rrf");

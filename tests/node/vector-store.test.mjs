@@ -29,6 +29,7 @@ async function filled(quantization) {
 
 /** Every fact ranked by exact cosine to `query`, best first (ties: the older first). */
 function reference(query) {
+  // Searches here pass method "vector": they test the vector index (hybrid, the default, adds keywords).
   const q = defaultEmbedding(query, DIM);
   return facts
     .map((text, order) => ({ text, order, score: cosine(q, defaultEmbedding(text, DIM)) }))
@@ -38,7 +39,7 @@ function reference(query) {
 test("f32 search returns the exact top-k cosine ranking of the scope", T, async () => {
   const memory = await filled("none");
   for (const query of ["coffee jazz", "rust linux", "sushi paris cycling"]) {
-    const { results } = await memory.search(query, { userId: "u", limit: 10 });
+    const { results } = await memory.search(query, { userId: "u", limit: 10, method: "vector" });
     const ranked = reference(query);
     const exact = new Map(ranked.map((w) => [w.text, w.score]));
     assert.equal(results.length, 10);
@@ -56,7 +57,7 @@ test("int8 search finds the same neighbours with scores close to the exact cosin
   const memory = await filled("int8");
   let found = 0;
   for (const query of ["coffee jazz", "rust linux", "sushi paris cycling", "tea chess hiking"]) {
-    const { results } = await memory.search(query, { userId: "u", limit: 5 });
+    const { results } = await memory.search(query, { userId: "u", limit: 5, method: "vector" });
     const exact = new Map(reference(query).map((w) => [w.text, w.score]));
     for (const r of results) assert.ok(Math.abs(r.score - exact.get(r.memory)) < 0.01, `${r.memory}: ${r.score}`);
     const want = new Set(reference(query).slice(0, 5).map((w) => w.text));
@@ -67,14 +68,14 @@ test("int8 search finds the same neighbours with scores close to the exact cosin
 
 test("int8 index: deleted and updated memories are searched as they are now", T, async () => {
   const memory = await filled("int8");
-  const { results } = await memory.search("coffee jazz", { userId: "u", limit: 3 });
+  const { results } = await memory.search("coffee jazz", { userId: "u", limit: 3, method: "vector" });
   await memory.delete(results[0].id);
   await memory.update(results[1].id, "enjoys painting only");
-  const after = await memory.search("coffee jazz", { userId: "u", limit: 60 });
+  const after = await memory.search("coffee jazz", { userId: "u", limit: 60, method: "vector" });
   assert.ok(!after.results.some((r) => r.id === results[0].id), "deleted memory is gone");
   const updated = after.results.find((r) => r.id === results[1].id);
   assert.equal(updated.memory, "enjoys painting only");
-  const painting = await memory.search("painting", { userId: "u", limit: 1 });
+  const painting = await memory.search("painting", { userId: "u", limit: 1, method: "vector" });
   assert.equal(painting.results[0].id, results[1].id, "the new text's vector is searched");
   const listed = await memory.getAll({ userId: "u", limit: 100 });
   assert.equal(listed.results.length, facts.length - 1);
@@ -103,8 +104,8 @@ test("an int8 memory exports its vectors (dequantised, unit length) and they imp
   await copy.importMemories(jsonl);
   for (const query of ["coffee jazz", "rust linux"]) {
     const [original, imported] = await Promise.all([
-      memory.search(query, { userId: "u", limit: 5 }),
-      copy.search(query, { userId: "u", limit: 5 }),
+      memory.search(query, { userId: "u", limit: 5, method: "vector" }),
+      copy.search(query, { userId: "u", limit: 5, method: "vector" }),
     ]);
     // Same neighbours, scores within int8 rounding (ties may come in another order).
     const ids = new Set(original.results.map((r) => r.id));

@@ -109,11 +109,14 @@ test("404 for unknown ids and unknown routes", T, async () => {
 });
 
 test("an upstream 429 is 429, another upstream failure 502, and add() degrades to a warning", T, async () => {
+  // method=vector: the default (hybrid, the library's) ranks by keywords when the embedder fails (below).
   server.script({ kind: "embedding", match: ["rate-limited query"], status: 429, message: "slow down" });
-  const limited = await call("GET", "/v1/memories/search/?q=rate-limited%20query&user_id=alice");
+  const limited = await call("GET", "/v1/memories/search/?q=rate-limited%20query&user_id=alice&method=vector");
   assertError(limited, 429, "EMBEDDING_HTTP");
   server.script({ kind: "embedding", match: ["broken query"], status: 500, message: "boom" });
-  assertError(await call("GET", "/v1/memories/search/?q=broken%20query&user_id=alice"), 502, "EMBEDDING_HTTP");
+  assertError(await call("GET", "/v1/memories/search/?q=broken%20query&user_id=alice&method=vector"), 502, "EMBEDDING_HTTP");
+  const fallback = await call("GET", "/v1/memories/search/?q=broken%20query&user_id=alice");
+  assert.equal(fallback.status, 200, JSON.stringify(fallback.body));
 
   server.script({ kind: "chat", match: [EXTRACT, "llm is down"], status: 503 });
   const degraded = await call("POST", "/v1/memories/", { body: { messages: "llm is down", user_id: "alice" } });
