@@ -1,4 +1,4 @@
-// The JavaScript blocks of the manual pages on timeouts, retries and degraded reads run as written, against
+// The JavaScript blocks of the manual pages on timeouts, retries, degraded reads and search quality run as written, against
 // the scripted server: `memory` is a memory of the standard test config holding one of alice's memories.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,7 +14,7 @@ function blocks(page) {
   return [...text.matchAll(/```js\n([\s\S]*?)```/g)].map(([, code]) => code.replace(/^import .* from "memwasm";$/gm, ""));
 }
 
-for (const page of ["timeouts-and-retries.md", "degraded-reads.md"]) {
+for (const page of ["timeouts-and-retries.md", "degraded-reads.md", "search-quality.md"]) {
   test(`docs/${page}: every JavaScript block runs`, T, async () => {
     const found = blocks(page);
     assert.ok(found.length > 0, "the page has JavaScript blocks");
