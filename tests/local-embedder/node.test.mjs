@@ -45,8 +45,11 @@ test("Memory with provider local: semantic search answers what keyword search ca
     const { results } = await memory.add(fact, { userId: "u", infer: false });
     assert.equal(results[0].event, "ADD");
   }
-  const found = await memory.search("programming languages", { userId: "u", limit: 3 });
+  const found = await memory.search("programming languages", { userId: "u", limit: 3, method: "vector" });
   assert.equal(found.method, "vector");
+  // The default (hybrid) finds it too: no keyword matches, so the ranking is the vectors'.
+  const fused = await memory.search("programming languages", { userId: "u", limit: 3 });
+  assert.deepEqual([fused.method, fused.results[0].memory], ["hybrid", "User likes Python"]);
   assert.equal(found.results[0].memory, "User likes Python");
   const keyword = await memory.search("programming languages", { userId: "u", limit: 3, method: "keyword" });
   assert.ok(!keyword.results.some((m) => m.memory === "User likes Python"), "keywords cannot find it");
