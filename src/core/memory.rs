@@ -50,7 +50,7 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     /// Rewritten texts waiting for their vector (the fast pipeline).
     pub(crate) deferred: super::fast_add::DeferredVectors,
     /// The additive pipeline's duplicate checks.
-    pub(crate) additive: super::additive::AdditiveSettings,
+    pub(crate) additive: super::config::AdditiveSettings,
 }
 
 /// A history record for `item` at `timestamp`.

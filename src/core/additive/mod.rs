@@ -7,10 +7,9 @@
 //! Cost: one LLM call, then one embedding request for the facts.
 
 mod prompt;
-mod settings;
 
+pub use crate::core::config::{AdditiveSettings, NearDuplicate, DEFAULT_NEAR_DUPLICATE};
 pub use prompt::{additive_input, system_prompt, ADDITIVE_EXTRACTION_PROMPT};
-pub use settings::{AdditiveSettings, NearDuplicate, DEFAULT_NEAR_DUPLICATE};
 
 use crate::core::error::Result;
 use crate::core::filter::Filter;

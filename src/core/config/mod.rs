@@ -2,10 +2,12 @@
 //! reader shares: `{provider, config}` parts and errors that name the offending field. Which models to
 //! call is the providers' business (`crate::providers::config`).
 
+mod additive;
 mod cloudflare_kv;
 mod indexeddb;
 mod vector_store;
 
+pub use additive::{AdditiveSettings, NearDuplicate, DEFAULT_NEAR_DUPLICATE};
 pub use cloudflare_kv::{kv_prefix, KvOptions, DEFAULT_KV_PREFIX};
 pub use indexeddb::{indexeddb_settings, IndexedDbOptions, IndexedDbSettings};
 pub use vector_store::{vector_store_settings, MemoryVectorStoreOptions, VectorStoreSettings};

@@ -5,8 +5,6 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::bm25::IdPredicate;
-
 /// A turn's neighbours in the searched scope.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Around<'a> {
@@ -39,7 +37,7 @@ impl TurnOrder {
     }
 
     /// The turns passing `corpus`, each with the one before and after it among them in its conversation.
-    pub fn neighbours(&self, corpus: IdPredicate) -> Neighbours<'_> {
+    pub fn neighbours(&self, corpus: &dyn Fn(&str) -> bool) -> Neighbours<'_> {
         let order: Vec<(&str, &str)> = self
             .0
             .iter()

@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use crate::core::config::invalid;
+use super::invalid;
 use crate::core::error::Result;
 
 /// The default threshold: paraphrases that differ in a word or two score above it with common embedders,
