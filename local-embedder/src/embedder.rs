@@ -49,14 +49,23 @@ impl Embedder {
         &self.tokenizer
     }
 
-    /// One unit vector per text, in order; one forward pass per `MAX_BATCH` texts.
+    /// One unit vector per text, in order; one forward pass per `MAX_BATCH` texts. The texts are grouped
+    /// by token count (shortest first) before they are cut into passes: a pass pads every row to its
+    /// longest, so a long text among short ones would make the whole pass as slow as that text (LOCOMO's
+    /// dialogue turns embed about twice as fast so). A text's vector does not depend on its batch.
     pub fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
-        let mut out = Vec::with_capacity(texts.len());
-        for chunk in texts.chunks(MAX_BATCH) {
-            let batch = self.tokenizer.batch(chunk)?;
+        let rows = texts.iter().map(|text| self.tokenizer.ids(text)).collect::<Result<Vec<_>>>()?;
+        let mut order: Vec<usize> = (0..rows.len()).collect();
+        order.sort_by_key(|&i| rows[i].len());
+        let mut rows: Vec<Option<Vec<u32>>> = rows.into_iter().map(Some).collect();
+        let mut out = vec![Vec::new(); texts.len()];
+        for chunk in order.chunks(MAX_BATCH) {
+            let batch = self.tokenizer.padded(chunk.iter().filter_map(|&i| rows[i].take()).collect());
             let (hidden, mask) = self.bert.forward(&batch)?;
             let pooled = mean_pool_normalize(&hidden, &mask).map_err(inference)?;
-            out.extend(pooled.to_vec2::<f32>().map_err(inference)?);
+            for (&i, vector) in chunk.iter().zip(pooled.to_vec2::<f32>().map_err(inference)?) {
+                out[i] = vector;
+            }
         }
         Ok(out)
     }
