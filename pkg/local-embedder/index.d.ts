@@ -34,7 +34,8 @@ export interface LocalEmbedder {
     readonly worker?: unknown;
     /** The number of worker threads, with `threads` above 1 (Node). */
     readonly threads?: number;
-    /** One unit vector per text (texts past 256 tokens are truncated); one forward pass per 64 texts. */
+    /** One unit vector per text (texts past 256 tokens are truncated). The texts are sorted by token count and
+     * cut into forward passes of like lengths, at most 64 texts each. */
     embed(texts: readonly string[]): Promise<Float32Array[]>;
     /** The token ids of `text`, `[CLS]` and `[SEP]` included. */
     tokenIds(text: string): Promise<number[]>;
