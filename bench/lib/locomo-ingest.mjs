@@ -5,8 +5,8 @@
 // of 64 texts, shortest first (`add(…, {infer: false})` takes one metadata per call, so it would mean one
 // call per turn). The memories are new (random ids) and have no history records. With the on-device embedder,
 // `config: {threads: 2}` embeds on two cores (Node): the 2,760 turns of the 5 conversations went in at 30
-// turns/s on one thread, and at 56 on two while the shared 2-core machine was otherwise light (29-40 while
-// other work used a core), 2026-11-26.
+// turns/s on one thread, and at 56-58 on two while the shared 2-core machine was otherwise light (29-40
+// while other work used a core), 2026-11-26.
 import { createHash, randomUUID } from "node:crypto";
 
 /** The turns of `conversation` (a LOCOMO file's object, or its `conversation` field) in order. */
