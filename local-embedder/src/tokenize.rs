@@ -46,6 +46,11 @@ impl TextTokenizer {
     /// Tokenizes every text and pads the rows to the longest one.
     pub fn batch(&self, texts: &[&str]) -> Result<Batch> {
         let rows = texts.iter().map(|text| self.ids(text)).collect::<Result<Vec<_>>>()?;
+        Ok(self.padded(rows))
+    }
+
+    /// Token rows (from `ids`) padded to the longest one.
+    pub fn padded(&self, rows: Vec<Vec<u32>>) -> Batch {
         let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
         let mut batch = Batch { ids: Vec::new(), mask: Vec::new(), rows: rows.len(), cols };
         for row in rows {
@@ -53,6 +58,6 @@ impl TextTokenizer {
             batch.mask.extend(std::iter::repeat_n(1, row.len()).chain(std::iter::repeat_n(0, pad)));
             batch.ids.extend(row.into_iter().chain(std::iter::repeat_n(self.pad_id, pad)));
         }
-        Ok(batch)
+        batch
     }
 }

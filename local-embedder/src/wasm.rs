@@ -30,7 +30,7 @@ impl LocalEmbedder {
         self.inner.dimensions()
     }
 
-    /// Embeds `texts` (one forward pass per 64) into one flat array, row after row.
+    /// Embeds `texts` (sorted by length into forward passes of at most 64) into one flat array, row after row.
     pub fn embed(&self, texts: Vec<String>) -> Result<Vec<f32>, JsValue> {
         let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
         Ok(self.inner.embed(&texts).map_err(to_js)?.concat())

@@ -47,6 +47,20 @@ fn a_text_embeds_the_same_alone_and_padded_in_a_batch() {
 }
 
 #[test]
+fn texts_grouped_by_length_across_passes_come_back_in_their_order() {
+    let embedder = embedder();
+    let texts: Vec<String> =
+        (0..70).map(|i| format!("turn {i}: {}", "we planted tomatoes ".repeat((i * 7) % 11))).collect();
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let batched = embedder.embed(&texts).unwrap();
+    assert_eq!(batched.len(), texts.len());
+    for i in [0, 1, 10, 63, 64, 69] {
+        let alone = &embedder.embed(&[texts[i]]).unwrap()[0];
+        assert!(cosine(alone, &batched[i]) > 0.99999, "{:?}", texts[i]);
+    }
+}
+
+#[test]
 fn semantic_search_finds_what_keywords_cannot() {
     let embedder = embedder();
     let memories = ["User likes Python", "User lives in Berlin", "User is allergic to peanuts"];

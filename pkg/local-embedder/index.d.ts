@@ -13,6 +13,11 @@ export interface LocalEmbedderOptions {
     modelConfig?: string | object;
     /** Browsers: load and run the model in a module Web Worker, so embedding never blocks the page. */
     worker?: boolean;
+    /** Node: run this many copies of the model in worker threads (default 1: in the calling thread). An
+     * `embed` call's texts are sorted by length and dealt out among them, so a long list embeds up to
+     * `threads` times faster on as many free cores; each thread holds its own copy of the weights. An integer
+     * from 1 to 64, else `EMBEDDER_LOAD`. Browsers ignore it. */
+    threads?: number;
     /** Keep downloads in the Cache API (default `true`; browsers and workers only). */
     cache?: boolean;
     /** Called as each download arrives (not for cached or in-memory sources). */
@@ -27,7 +32,10 @@ export interface LocalEmbedder {
     readonly dimensions: number;
     /** The Web Worker, with `worker: true`. */
     readonly worker?: unknown;
-    /** One unit vector per text (texts past 256 tokens are truncated); one forward pass per 64 texts. */
+    /** The number of worker threads, with `threads` above 1 (Node). */
+    readonly threads?: number;
+    /** One unit vector per text (texts past 256 tokens are truncated). The texts are sorted by token count and
+     * cut into forward passes of like lengths, at most 64 texts each. */
     embed(texts: readonly string[]): Promise<Float32Array[]>;
     /** The token ids of `text`, `[CLS]` and `[SEP]` included. */
     tokenIds(text: string): Promise<number[]>;

@@ -1,15 +1,19 @@
 // Node entry of memwasm/local-embedder: instantiates the embedder's own .wasm from disk; weights and
-// tokenizer may be file paths, file: / http(s) URLs or bytes. `worker` is ignored (Node has no page to block).
+// tokenizer may be file paths, file: / http(s) URLs or bytes. `worker` is ignored (Node has no page to block);
+// `threads: n` runs n copies of the model in worker threads (threads.node.mjs).
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import init from "./dist/local_embedder.js";
 import { openEmbedder } from "./open.mjs";
+import { threadsOf } from "./pool.mjs";
 import { loadError } from "./sources.mjs";
 
 let ready;
 
 /** Loads all-MiniLM-L6-v2 (see index.d.ts). */
 export async function createLocalEmbedder(options = {}) {
+  const threads = threadsOf(options);
+  if (threads > 1) return (await import("./threads.node.mjs")).openThreads(options, threads);
   ready ??= readFile(new URL("./dist/local_embedder_bg.wasm", import.meta.url))
     .then((module) => init({ module_or_path: module }))
     .catch((error) => {

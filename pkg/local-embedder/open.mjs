@@ -21,7 +21,7 @@ export async function openEmbedder(options = {}, { readFile, base } = {}) {
   return {
     model,
     dimensions,
-    /** One Float32Array per text; one forward pass per 64 texts. */
+    /** One Float32Array per text; texts of like lengths share a forward pass (at most 64). */
     async embed(texts) {
       const flat = inner.embed(Array.from(texts, String));
       return Array.from({ length: flat.length / dimensions }, (_, i) => flat.subarray(i * dimensions, (i + 1) * dimensions));

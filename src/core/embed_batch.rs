@@ -13,7 +13,7 @@ use super::vector_store::VectorStore;
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
     /// `texts` embedded in one request, or one by one if that fails, and the texts that failed with why.
     /// A vector of the wrong length is a configuration error, not a passing failure: it fails the call.
-    async fn embed_each(&self, texts: &[String]) -> Result<(Embedded, Failed)> {
+    pub(crate) async fn embed_each(&self, texts: &[String]) -> Result<(Embedded, Failed)> {
         let (mut embedded, mut failed) = (Embedded::new(), Vec::new());
         if !self.embedder.is_configured() {
             return Ok((texts.iter().map(|text| (text.clone(), None)).collect(), failed));
@@ -72,4 +72,4 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 }
 
 /// Texts whose embedding failed, with the error.
-type Failed = Vec<(String, MemoryError)>;
+pub(crate) type Failed = Vec<(String, MemoryError)>;

@@ -5,17 +5,27 @@
 //!
 //! Every vector must have one length: that of the vectors stored already, else the remote vector index's,
 //! else the embedder's configured dimensions, else that of the first vector in the file.
+//!
+//! Memories that come without a vector are embedded after reading, before the write, in requests of
+//! [`EMBED_BATCH`] texts, shortest first (an on-device embedder pads a batch to its longest text). A request
+//! that fails is sent again one text at a time (see `embed_batch`); what still fails is written without a
+//! vector, with one `NOT_EMBEDDED` warning, and embedded later, as `add(…, {infer: false})` does. Once a whole
+//! batch fails because the embedding service is unavailable, the rest is not sent.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
-use super::error::Result;
+use super::degraded::is_unavailable;
+use super::error::{MemoryError, Result};
 use super::memory::MemoryEngine;
 use super::models::{Embedder, Llm};
 use super::pace::{pause, Pace, Phase, Progress, Unpaced};
 use super::storage::{Changeset, Storage};
 use super::transfer::{ExpectedDimension, ImportSummary, Reader};
-use super::types::{HistoryRecord, StoredMemory};
+use super::types::{AddWarning, HistoryRecord, StoredMemory, WarningCode};
 use super::vector_store::VectorStore;
+
+/// Texts per embedding request when an import embeds the memories that came without a vector.
+pub const EMBED_BATCH: usize = 64;
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
     /// Writes an export back, all or nothing: memories are written (replacing any with the same id), and
@@ -33,17 +43,76 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         while reader.next_line()? {
             pause(pace, Progress { phase: Phase::Read, done: reader.read(), total }).await?;
         }
-        let bundle = reader.finish()?;
+        let mut bundle = reader.finish()?;
         pace.report(Progress { phase: Phase::Read, done: total, total });
+        let (warnings, not_embedded) = self.embed_vectorless(&mut bundle.memories, pace).await?;
 
         let stored = self.stored_history_ids(&bundle.history).await?;
         let history: Vec<HistoryRecord> = bundle.history.into_iter().filter(|r| !stored.contains(&r.id)).collect();
-        let summary = ImportSummary { memories: bundle.memories.len(), history: history.len() };
-        let changes = Changeset { upserts: bundle.memories, history, ..Changeset::default() };
+        let summary = ImportSummary { memories: bundle.memories.len(), history: history.len(), warnings };
+        let mut changes = Changeset { upserts: bundle.memories, history, ..Changeset::default() };
+        if !not_embedded.is_empty() {
+            self.note_unsettled(&mut changes, &not_embedded);
+        }
         let records = summary.memories + summary.history;
         pause(pace, Progress { phase: Phase::Write, done: 0, total: records }).await?;
         self.commit_paced(changes, pace).await?;
         Ok(summary)
+    }
+
+    /// Embeds the memories without a vector (see the module), reporting the `Embed` phase and stopping
+    /// between requests when `pace` says; returns the warning and the texts written without a vector.
+    async fn embed_vectorless(
+        &self,
+        memories: &mut [StoredMemory],
+        pace: &dyn Pace,
+    ) -> Result<(Vec<AddWarning>, Vec<String>)> {
+        let mut texts: Vec<String> =
+            memories.iter().filter(|m| m.embedding.is_none()).map(|m| m.item.memory.clone()).collect();
+        if texts.is_empty() || !self.embedder.is_configured() {
+            return Ok((Vec::new(), Vec::new()));
+        }
+        texts.sort_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
+        texts.dedup();
+        let in_file = memories.iter().find_map(|m| m.embedding.as_ref().map(Vec::len));
+        let total = texts.len();
+        pace.report(Progress { phase: Phase::Embed, done: 0, total });
+        let (mut vectors, mut failed, mut cause) = (HashMap::new(), Vec::new(), None::<MemoryError>);
+        for (number, batch) in texts.chunks(EMBED_BATCH).enumerate() {
+            pause(pace, Progress { phase: Phase::Embed, done: number * EMBED_BATCH, total }).await?;
+            if cause.as_ref().is_some_and(is_unavailable) {
+                failed.extend_from_slice(batch);
+                continue;
+            }
+            let (embedded, batch_failed) = self.embed_each(batch).await?;
+            for (text, vector) in embedded {
+                let Some(vector) = vector else { continue };
+                if let Some(expected) = in_file.filter(|expected| *expected != vector.len()) {
+                    return Err(MemoryError::DimensionMismatch { expected, actual: vector.len() });
+                }
+                vectors.insert(text, vector);
+            }
+            let outage =
+                batch_failed.len() == batch.len() && batch_failed.iter().all(|(_, error)| is_unavailable(error));
+            for (text, error) in batch_failed {
+                failed.push(text);
+                if cause.is_none() || outage {
+                    cause = Some(error);
+                }
+            }
+        }
+        pause(pace, Progress { phase: Phase::Embed, done: total, total }).await?;
+        pace.report(Progress { phase: Phase::Embed, done: total, total });
+        for memory in memories.iter_mut().filter(|m| m.embedding.is_none()) {
+            memory.embedding = vectors.get(&memory.item.memory).cloned();
+        }
+        let Some(cause) = cause else { return Ok((Vec::new(), failed)) };
+        let count = memories.iter().filter(|m| m.embedding.is_none()).count();
+        let noun = if count == 1 { "memory" } else { "memories" };
+        let first = failed.first().cloned().unwrap_or_default();
+        let context =
+            format!("imported {count} {noun} without a vector (the first: \"{first}\"); they are embedded later");
+        Ok((vec![AddWarning::caused_by_with(WarningCode::NotEmbedded, &context, &cause)], failed))
     }
 
     /// Mirrors a commit in the index (see `mirror`), one memory at a time, ending turns when `pace` says

@@ -15,6 +15,7 @@ use crate::core::scope::Scope;
 use crate::core::storage::InMemoryStorage;
 use crate::core::testing::{Letters, NoLlm};
 use crate::core::transfer::from_jsonl;
+use crate::core::types::WarningCode;
 
 /// Letters whose dimension is configured (known before the first embedding), as an embedder's `dimensions`.
 #[derive(Clone)]
@@ -123,7 +124,10 @@ fn vectors_of_another_length_than_the_stored_ones_or_each_other_are_refused() {
 #[test]
 fn an_unconfigured_embedder_takes_the_first_vectors_length() {
     let target = engine(Letters::new(8));
-    assert_eq!(block_on(target.import(&export(&[4, 4]))).unwrap(), ImportSummary { memories: 2, history: 2 });
+    assert_eq!(
+        block_on(target.import(&export(&[4, 4]))).unwrap(),
+        ImportSummary { memories: 2, history: 2, warnings: vec![] }
+    );
 }
 
 #[test]
@@ -154,4 +158,80 @@ fn a_stopped_import_writes_nothing() {
         assert_eq!(stored(&target), 0);
         assert!(block_on(target.history("m0")).unwrap().is_empty());
     }
+}
+
+/// An export of `n` memories `v0…` (user "u") with no vectors, and no history.
+fn vectorless(n: usize) -> String {
+    let at = "2026-01-01T00:00:00.000Z";
+    let mut lines = vec![json!({"kind": "memwasm-export", "version": 2, "memories": n, "history": 0})];
+    for i in 0..n {
+        let text = format!("turn {i} {}", "about things ".repeat(i % 7));
+        lines.push(json!({"kind": "memory", "id": format!("v{i}"), "memory": text, "hash": content_hash(&text),
+            "metadata": {"dia_id": format!("D1:{i}")}, "createdAt": at, "updatedAt": at, "userId": "u"}));
+    }
+    lines.iter().map(|line| line.to_string() + "\n").collect()
+}
+
+fn with_vectors<E: Embedder>(engine: &MemoryEngine<NoLlm, E, InMemoryStorage>) -> usize {
+    let bundle = from_jsonl(&block_on(engine.export(Scope::default())).unwrap()).unwrap();
+    bundle.memories.iter().filter(|memory| memory.embedding.is_some()).count()
+}
+
+#[test]
+fn memories_without_a_vector_are_embedded_in_batches() {
+    let letters = Letters::new(8);
+    let target = engine(letters.clone());
+    let summary = block_on(target.import(&vectorless(200))).unwrap();
+    assert_eq!(summary, ImportSummary { memories: 200, history: 0, warnings: vec![] });
+    assert_eq!(letters.requests(), 4, "200 texts in requests of 64");
+    assert_eq!(with_vectors(&target), 200);
+    assert_eq!(block_on(target.get("v5")).unwrap().unwrap().metadata["dia_id"], "D1:5");
+}
+
+#[test]
+fn a_failed_batch_is_retried_one_by_one_and_what_still_fails_is_kept_without_a_vector() {
+    let letters = Letters::new(8).failing_on("turn 7 ");
+    let target = engine(letters.clone());
+    let summary = block_on(target.import(&vectorless(70))).unwrap();
+    assert_eq!(summary.memories, 70);
+    assert_eq!(letters.requests(), 2 + 64, "the failed batch is sent again one text at a time");
+    assert_eq!(summary.warnings.len(), 1, "{:?}", summary.warnings);
+    assert_eq!(summary.warnings[0].code, WarningCode::NotEmbedded);
+    assert!(summary.warnings[0].message.contains("1 memory"), "{}", summary.warnings[0].message);
+    assert_eq!(stored(&target), 70, "no memory is lost");
+    assert_eq!(with_vectors(&target), 69);
+}
+
+#[test]
+fn embedded_vectors_must_have_the_length_of_the_files_vectors() {
+    let target = engine(Letters::new(8));
+    let mut lines: Vec<String> = export(&[4]).lines().map(str::to_owned).collect();
+    lines[0] = json!({"kind": "memwasm-export", "version": 2, "memories": 2, "history": 1}).to_string();
+    lines.insert(2, vectorless(1).lines().nth(1).unwrap().to_owned());
+    let error = block_on(target.import(&(lines.join("\n") + "\n"))).unwrap_err();
+    assert_eq!(error.code(), "DIMENSION_MISMATCH", "{error}");
+    assert!(error.to_string().contains("8 dimensions"), "{error}");
+    assert_eq!(stored(&target), 0, "nothing was written");
+}
+
+#[test]
+fn progress_has_an_embed_phase_and_a_stop_while_embedding_writes_nothing() {
+    let target = engine(Letters::new(4));
+    let pace = Scripted::default();
+    block_on(target.import_paced(&vectorless(130), &pace)).unwrap();
+    let reports = pace.reports.into_inner();
+    assert!(reports.contains(&Progress { phase: Phase::Embed, done: 64, total: 130 }), "{reports:?}");
+    assert!(reports.contains(&Progress { phase: Phase::Embed, done: 130, total: 130 }), "{reports:?}");
+    let embed_then_write = reports.iter().position(|p| p.phase == Phase::Embed).unwrap()
+        < reports.iter().position(|p| p.phase == Phase::Write).unwrap();
+    assert!(embed_then_write, "{reports:?}");
+
+    let letters = Letters::new(4);
+    let target = engine(letters.clone());
+    // read: 1 yield before the header, 130 between lines; then embed: the stop comes after the first batch
+    let pace = Scripted { stop_after: Some(133), ..Scripted::default() };
+    let error = block_on(target.import_paced(&vectorless(130), &pace)).unwrap_err();
+    assert_eq!(error.code(), "ABORTED");
+    assert!(letters.requests() >= 1 && letters.requests() < 3, "{} requests", letters.requests());
+    assert_eq!(stored(&target), 0);
 }

@@ -13,6 +13,8 @@ use super::error::{MemoryError, Result};
 pub enum Phase {
     /// Reading and checking the input.
     Read,
+    /// Embedding the memories that came without a vector.
+    Embed,
     /// Writing to storage.
     Write,
     /// Adding to the in-RAM search index.
@@ -20,10 +22,11 @@ pub enum Phase {
 }
 
 impl Phase {
-    /// The name callers see (`"read"`, `"write"`, `"index"`).
+    /// The name callers see (`"read"`, `"embed"`, `"write"`, `"index"`).
     pub fn name(self) -> &'static str {
         match self {
             Self::Read => "read",
+            Self::Embed => "embed",
             Self::Write => "write",
             Self::Index => "index",
         }

@@ -17,7 +17,7 @@ use super::error::Result;
 use super::memory::MemoryEngine;
 use super::scope::Scope;
 use super::storage::Storage;
-use super::types::{HistoryRecord, MemoryItem, StoredMemory};
+use super::types::{AddWarning, HistoryRecord, MemoryItem, StoredMemory};
 use super::vector_store::VectorStore;
 use crate::core::models::{Embedder, Llm};
 
@@ -62,6 +62,10 @@ pub struct ImportSummary {
     pub memories: usize,
     /// History records added (records already stored are not added twice).
     pub history: usize,
+    /// Memories that came without a vector and could not be embedded (`NOT_EMBEDDED`): they were written
+    /// without one (keyword search finds them) and are embedded later. Left out when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<AddWarning>,
 }
 
 /// `bundle` as JSON Lines, header first.

@@ -61,7 +61,7 @@ fn export_then_import_into_an_empty_memory_is_exact() {
     assert!(jsonl.starts_with(r#"{"kind":"memwasm-export","version":2,"memories":3,"history":6}"#));
     let target = engine(26);
     let summary = block_on(target.import(&jsonl)).unwrap();
-    assert_eq!(summary, ImportSummary { memories: 3, history: 6 });
+    assert_eq!(summary, ImportSummary { memories: 3, history: 6, warnings: vec![] });
     for who in ["alice", "bob"] {
         assert_eq!(everything(&target, who), everything(&source, who));
     }
@@ -89,7 +89,7 @@ fn importing_twice_adds_no_history_twice() {
     let jsonl = block_on(filled().export(Scope::default())).unwrap();
     let target = engine(26);
     block_on(target.import(&jsonl)).unwrap();
-    assert_eq!(block_on(target.import(&jsonl)).unwrap(), ImportSummary { memories: 3, history: 0 });
+    assert_eq!(block_on(target.import(&jsonl)).unwrap(), ImportSummary { memories: 3, history: 0, warnings: vec![] });
     assert_eq!(block_on(target.export(Scope::default())).unwrap(), jsonl);
 }
 
@@ -222,7 +222,7 @@ fn a_version_1_export_without_lifecycle_fields_imports_with_defaults() {
     .map(|line| line.to_string())
     .join("\n");
     let target = engine(2);
-    assert_eq!(block_on(target.import(&jsonl)).unwrap(), ImportSummary { memories: 1, history: 1 });
+    assert_eq!(block_on(target.import(&jsonl)).unwrap(), ImportSummary { memories: 1, history: 1, warnings: vec![] });
     let imported = everything(&target, "alice");
     assert_eq!(imported.len(), 1);
     assert_eq!(imported[0].item.lifecycle, Lifecycle::default());

@@ -151,11 +151,12 @@ export interface AddResult {
 }
 
 /** How far an `importMemories` call is: `done` of `total` records (memory and history lines) read and
- * checked (`"read"`), then written to storage (`"write"`), then memories added to the search index
- * (`"index"`, `total` is the memories). Phases come in this order, `done` never goes back within one, and
- * each ends with `done === total`. */
+ * checked (`"read"`), then the texts of memories that came without a vector embedded (`"embed"`, `total` is
+ * those texts; only when there are some and an embedder is configured), then records written to storage
+ * (`"write"`), then memories added to the search index (`"index"`, `total` is the memories). Phases come in
+ * this order, `done` never goes back within one, and each ends with `done === total`. */
 export interface ImportProgress {
-  phase: "read" | "write" | "index";
+  phase: "read" | "embed" | "write" | "index";
   done: number;
   total: number;
 }
@@ -166,7 +167,7 @@ export interface ImportOptions {
    * logged and ignored. */
   onProgress?: (progress: ImportProgress) => void;
   /** Stops the import: it rejects with `ABORTED` and nothing is written (an already aborted signal rejects at
-   * once). Once the write has committed (the `"index"` phase) the import completes. */
+   * once; while embedding, between two requests). Once the write has committed (the `"index"` phase) the import completes. */
   signal?: AbortSignal;
 }
 
@@ -176,6 +177,9 @@ export interface ImportResult {
   memories: number;
   /** History records added (records already stored are not added twice). */
   history: number;
+  /** Present when memories that came without a vector could not be embedded: one `NOT_EMBEDDED` warning.
+   * They were imported without a vector (keyword search finds them) and are embedded later. */
+  warnings?: AddWarning[];
 }
 
 /** How `search()` ranks memories:

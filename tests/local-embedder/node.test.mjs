@@ -1,6 +1,7 @@
 // memwasm/local-embedder in Node (its own .wasm), against the numpy/tokenizers reference on the same
 // weights; then `embedder: {provider: "local"}` inside Memory; then bad input.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -117,4 +118,29 @@ test("in Memory, a failed load is a coded callback error that add() degrades, an
   assert.equal(found.results[0]?.memory, "User likes Python", "the waiting text has its vector now");
   assert.equal((await memory.stats()).keywordOnly, 0);
   rmSync(dir, { recursive: true });
+});
+
+test("threads: 2 runs two copies of the model in worker threads; same vectors, in order", async () => {
+  const pool = await createLocalEmbedder({ weights: WEIGHTS, tokenizer: TOKENIZER, threads: 2 });
+  assert.equal(pool.threads, 2);
+  const texts = rows.map((r) => r.text);
+  const [single, threaded] = [await embedder.embed(texts), await pool.embed(texts)];
+  assert.equal(threaded.length, texts.length);
+  texts.forEach((text, i) => assert.ok(cosine(single[i], threaded[i]) > 0.99999, text));
+  assert.deepEqual(await pool.tokenIds("User likes Python"), await embedder.tokenIds("User likes Python"));
+  pool.close();
+  for (const threads of [0, 1.5, "2"]) {
+    await assert.rejects(createLocalEmbedder({ weights: WEIGHTS, tokenizer: TOKENIZER, threads }), (e) => e.code === "EMBEDDER_LOAD", String(threads));
+  }
+  await assert.rejects(createLocalEmbedder({ weights: join(tmpdir(), "no-such-weights"), tokenizer: TOKENIZER, threads: 2 }),
+    (e) => e.code === "EMBEDDER_LOAD");
+});
+
+test("an app that never closes a threaded embedder still exits", () => {
+  const script = `import { createLocalEmbedder } from "memwasm/local-embedder";
+    const e = await createLocalEmbedder({ weights: ${JSON.stringify(WEIGHTS)}, tokenizer: ${JSON.stringify(TOKENIZER)}, threads: 2 });
+    console.log((await e.embed(["a", "b", "c"])).length);`;
+  const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: import.meta.dirname, timeout: 60_000, encoding: "utf8" });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "3");
 });

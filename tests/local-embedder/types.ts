@@ -13,6 +13,9 @@ export function configs(bytes: ArrayBuffer): Memory[] {
   new Memory({ embedder: { provider: "local", config: { tokenizer: "/t.json" } } });
   // @ts-expect-error worker is a boolean
   new Memory({ embedder: { provider: "local", config: { weights: bytes, tokenizer: "{}", worker: "yes" } } });
+  new Memory({ embedder: { provider: "local", config: { weights: bytes, tokenizer: "{}", threads: 2 } } });
+  // @ts-expect-error threads is a number
+  new Memory({ embedder: { provider: "local", config: { weights: bytes, tokenizer: "{}", threads: "2" } } });
   const openai = new Memory({ embedder: { provider: "openai", config: { apiKey: "k" } } });
   return [new Memory(config), worker, openai];
 }

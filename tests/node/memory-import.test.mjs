@@ -122,3 +122,54 @@ describe("importMemories dimension check", () => {
     assert.equal(await stored(mem), 1);
   });
 });
+
+describe("importMemories of memories without a vector", () => {
+  /** An export of `n` memories of user "u" without vectors, each with its own metadata. */
+  function vectorless(n) {
+    const at = "2026-01-01T00:00:00.000Z";
+    const lines = [{ kind: "memwasm-export", version: 2, memories: n, history: 0 }];
+    for (let i = 0; i < n; i++) {
+      const text = `turn ${i}: ${"we talked about the garden ".repeat(i % 5)}`;
+      lines.push({ kind: "memory", id: `t${i}`, memory: text, hash: md5(text), metadata: { dia_id: `D1:${i}` }, createdAt: at, updatedAt: at, userId: "u" });
+    }
+    return lines.map((line) => JSON.stringify(line)).join("\n") + "\n";
+  }
+
+  test("they are embedded in batches of 64 before the write, with an embed phase", T, async () => {
+    const mem = memory();
+    const reports = [];
+    assert.deepEqual(await mem.importMemories(vectorless(200), { onProgress: (r) => reports.push(r) }), { memories: 200, history: 0 });
+    const requests = server.requests("embedding");
+    assert.ok(requests.length <= 4, `${requests.length} embedding requests`);
+    assert.equal(requests.reduce((sum, r) => sum + r.inputs.length, 0), 200);
+    const phases = [...new Set(reports.map((r) => r.phase))];
+    assert.deepEqual(phases, ["read", "embed", "write", "index"]);
+    assert.ok(reports.some((r) => r.phase === "embed" && r.done === 200 && r.total === 200));
+    const { results } = await mem.search("turn 17: we talked about the garden we talked about the garden", { userId: "u", limit: 1 });
+    assert.equal(results[0]?.metadata.dia_id, "D1:17", "found by vector search");
+  });
+
+  test("a failed batch is sent again one text at a time; what still fails is imported without a vector, with a warning", T, async () => {
+    server.script({ kind: "embedding", match: "turn 3:", status: 400, message: "bad input" });
+    const mem = memory();
+    const result = await mem.importMemories(vectorless(10));
+    assert.equal(result.memories, 10);
+    assert.equal(result.warnings.length, 1, JSON.stringify(result));
+    assert.equal(result.warnings[0].code, "NOT_EMBEDDED");
+    assert.match(result.warnings[0].message, /imported 1 memory without a vector \(the first: "turn 3: /);
+    assert.equal(server.count("embedding"), 1 + 10);
+    assert.equal(await stored(mem), 10, "no memory is lost");
+    const { results } = await mem.search("turn 3:", { userId: "u", method: "keyword", limit: 1 });
+    assert.equal(results[0]?.id, "t3", "keyword search finds it");
+  });
+
+  test("aborting while embedding rejects with ABORTED and writes nothing", T, async () => {
+    server.script({ kind: "embedding", match: "turn", delayMs: 30 });
+    const mem = memory();
+    const controller = new AbortController();
+    const onProgress = (r) => r.phase === "embed" && r.done > 0 && controller.abort();
+    await rejectsWith(mem.importMemories(vectorless(300), { onProgress, signal: controller.signal }), "ABORTED", /nothing was written/);
+    assert.ok(server.count("embedding") < 5, `${server.count("embedding")} requests`);
+    assert.equal(await stored(mem), 0);
+  });
+});

@@ -8,9 +8,10 @@ export async function typed(memory: Memory, jsonl: string): Promise<ImportResult
   const controller = new AbortController();
   const seen: ImportProgress[] = [];
   const options: ImportOptions = { onProgress: (p) => void seen.push(p), signal: controller.signal };
-  const phase: "read" | "write" | "index" | undefined = seen[0]?.phase;
+  const phase: "read" | "embed" | "write" | "index" | undefined = seen[0]?.phase;
   const aborted: MemoryErrorCode = "ABORTED";
-  void [phase, aborted];
+  const notEmbedded: string | undefined = (await memory.importMemories(jsonl)).warnings?.[0]?.code;
+  void [phase, aborted, notEmbedded];
   // @ts-expect-error the signal is an AbortSignal, not its controller
   await memory.importMemories(jsonl, { signal: controller });
   // @ts-expect-error onProgress gets {phase, done, total}

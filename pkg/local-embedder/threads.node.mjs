@@ -1,0 +1,67 @@
+// `threads: n` in Node: n worker threads (worker.node.mjs), each with its own copy of the model, pooled.
+// A worker keeps the process alive only while one of its requests is pending, so an app that never calls
+// `close()` still exits.
+import { Worker } from "node:worker_threads";
+import { pooled } from "./pool.mjs";
+
+async function openThread(options) {
+  // A thread takes the process's flags, but not one only a main script may have (`node --input-type=module -e`).
+  const execArgv = process.execArgv.filter((arg) => !arg.startsWith("--input-type"));
+  const worker = new Worker(new URL("./worker.node.mjs", import.meta.url), { execArgv });
+  worker.unref();
+  const pending = new Map();
+  let next = 0;
+  const settle = (id, settleWith) => {
+    const call = pending.get(id);
+    if (!call) return;
+    pending.delete(id);
+    if (pending.size === 0) worker.unref();
+    settleWith(call);
+  };
+  worker.on("message", (data) =>
+    settle(data.id, (call) => (data.error ? call.reject(Object.assign(new Error(data.error.message), data.error)) : call.resolve(data.result))));
+  worker.on("error", (error) => {
+    const failed = Object.assign(new Error(`EMBEDDER_LOAD: the embedder thread failed: ${error.message}`), { code: "EMBEDDER_LOAD" });
+    for (const id of [...pending.keys()]) settle(id, (call) => call.reject(failed));
+  });
+  const request = (message) =>
+    new Promise((resolve, reject) => {
+      const id = next++;
+      pending.set(id, { resolve, reject });
+      worker.ref();
+      worker.postMessage({ id, ...message });
+    });
+  let info;
+  try {
+    info = await request({ op: "open", options });
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
+  const { dimensions, model } = info;
+  return {
+    model,
+    dimensions,
+    async embed(texts) {
+      const flat = await request({ op: "embed", texts: Array.from(texts, String) });
+      return Array.from({ length: flat.length / dimensions }, (_, i) => flat.subarray(i * dimensions, (i + 1) * dimensions));
+    },
+    tokenIds: (text) => request({ op: "tokenIds", text: String(text) }),
+    close() {
+      worker.terminate();
+    },
+  };
+}
+
+/** `threads` embedders in worker threads, pooled; a thread that fails to open closes the others. */
+export async function openThreads(options, threads) {
+  const { onProgress: _, threads: __, worker: ___, ...rest } = options;
+  const sendable = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, v instanceof URL ? v.href : v]));
+  const opened = await Promise.allSettled(Array.from({ length: threads }, () => openThread(sendable)));
+  const failed = opened.find((o) => o.status === "rejected");
+  if (failed) {
+    for (const o of opened) if (o.status === "fulfilled") o.value.close();
+    throw failed.reason;
+  }
+  return pooled(opened.map((o) => o.value));
+}
