@@ -15,7 +15,7 @@ export function recallTable(f) {
   for (const [name, m] of Object.entries(f.methods)) {
     lines.push(`| ${name} | ${QUESTION_CATEGORIES.map((c) => f3(m.byCategory[c.n])).join(" | ")} | ${f3(m.at[1])} | ${f3(m.at[5])} | **${f3(m.at[10])}** | ${ms(m.searchMs)} |`);
   }
-  lines.push("", `Ingestion: ${f.ingestion.turns} turns in ${(f.ingestion.ms / 1000).toFixed(1)} s = ${f.ingestion.perSecond.toFixed(1)} turns/s (one add() of each session's turns, infer: false).`);
+  lines.push("", `Ingestion: ${f.ingestion.turns} turns in ${(f.ingestion.ms / 1000).toFixed(1)} s = ${f.ingestion.perSecond.toFixed(1)} turns/s (one add() of each session's turns, infer: false; the embedder on ${f.ingestion.threads ?? 1} thread(s)).`);
   return lines.join("\n");
 }
 

@@ -4,10 +4,10 @@
 // `limit: 10`, and recall@k is the share of the question's evidence turns among the top k. The same run
 // measures the baselines a JS user would pick, over the same MiniLM vectors: MiniSearch (BM25), exact dense
 // search, and their reciprocal-rank fusion. Prints the tables and the targets; --json prints the figures.
-// Needs the built package (scripts/build-pkg.sh) and the MiniLM weights (MINILM_DIR, default
+// --threads N: the embedder's worker threads (default: the cores, at most 4). Needs the built package (scripts/build-pkg.sh) and the MiniLM weights (MINILM_DIR, default
 // ~/.cache/memwasm/minilm; `bash scripts/setup.sh minilm` fetches them).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { availableParallelism, homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
@@ -21,6 +21,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
 const option = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
 const dataDir = option("--data", join(here, "..", "..", "..", "shared", "bench-data", "locomo"));
+/** The on-device embedder's worker threads (Node): as many as there are cores, at most 4. */
+const threads = Number(option("--threads", Math.min(availableParallelism(), 4)));
 const minilm = process.env.MINILM_DIR ?? join(homedir(), ".cache", "memwasm", "minilm");
 const weights = join(minilm, "model.safetensors");
 const tokenizer = join(minilm, "tokenizer.json");
@@ -51,7 +53,7 @@ async function measure(file) {
   const { turns, questions, sessions } = conversation(JSON.parse(readFileSync(join(dataDir, file), "utf8")));
   const memory = new Memory({
     llm: { provider: "none" },
-    embedder: { provider: "local", config: { model: "all-MiniLM-L6-v2", weights, tokenizer } },
+    embedder: { provider: "local", config: { model: "all-MiniLM-L6-v2", weights, tokenizer, threads } },
   });
   const userId = `locomo-${file}`;
   const started = performance.now();
@@ -124,7 +126,7 @@ const figures = {
     }]),
   ),
   embedQueryMs: median(rows.map((r) => r.embedMs)),
-  ingestion: { turns, ms: ingestMs, perSecond: turns / (ingestMs / 1000) },
+  ingestion: { turns, ms: ingestMs, perSecond: turns / (ingestMs / 1000), threads },
 };
 if (argv.includes("--json")) process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
 else process.stdout.write(`${recallTable(figures)}\n\n${targetsTable(figures)}\n`);

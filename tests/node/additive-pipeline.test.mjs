@@ -54,8 +54,16 @@ describe("the additive add() pipeline", () => {
     const mem = makeMemory(server, { pipeline: "additive", nearDuplicate: false });
     await mem.add("User likes green tea", { userId: "u", infer: false });
     server.script(memories("tea", ["user likes GREEN tea!"]));
+    const before = server.count("embedding");
     const res = await mem.add("I like green tea", { userId: "u" });
     assert.deepEqual(res.results.map((e) => e.event), ["ADD"]);
+    // With no near-duplicate check, add() waits for no embedding: the fact is embedded once add() resolves,
+    // and a search waits for that vector.
+    assert.equal(server.count("embedding"), before, "no embedding request before add() resolves");
+    const found = await mem.search("green tea", { userId: "u", method: "vector" });
+    assert.equal(found.results.length, 2);
+    assert.equal(found.warnings, undefined, "every memory has its vector");
+    assert.equal(server.count("embedding"), before + 2, "the fact, then the query");
     throwsInvalidConfig(testConfig(server, { nearDuplicate: 1.5 }));
   });
 

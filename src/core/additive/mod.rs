@@ -64,6 +64,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             Err(why) => return Ok(stopped(result, WarningCode::ExtractionFailed, &why)),
         };
         let fresh = self.drop_exact_duplicates(facts, scope, &mut result);
+        if self.additive.near_duplicate.is_none() && self.may_defer_vectors() {
+            return Ok(self.stage_unembedded(fresh, to, &attributions, result));
+        }
         let embedded = self.embed_all(&fresh, &mut result.warnings).await?;
         let mut kept: Vec<Kept> = Vec::new();
         for fact in fresh {
@@ -83,6 +86,27 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         attribute(&mut changes, &attributions);
         Ok((result, changes))
+    }
+
+    /// Without the near-duplicate check nothing needs the facts' vectors before the write: they are stored
+    /// (keyword search finds them) and embedded in one request once `add()` resolves, so `add()` takes one
+    /// round trip, as mem0 v3's does when its embedder is fast.
+    fn stage_unembedded(
+        &self,
+        facts: Vec<String>,
+        to: &Destination,
+        attributions: &[(String, String)],
+        mut result: AddResult,
+    ) -> (AddResult, Changeset) {
+        let mut changes = Changeset::default();
+        for text in &facts {
+            if let Some(added) = self.stage_add(text, None, to, to.metadata.clone(), &mut changes, &mut result) {
+                result.results.push(added);
+            }
+        }
+        self.note_unsettled(&mut changes, &facts);
+        attribute(&mut changes, attributions);
+        (result, changes)
     }
 
     /// The extraction call, shown `related` memories under temporary ids.

@@ -93,6 +93,29 @@ fn without_the_near_duplicate_check_only_exact_duplicates_are_dropped() {
 }
 
 #[test]
+fn without_the_near_duplicate_check_add_waits_for_no_embedding() {
+    // With vectors deferred (as the JS binding runs it), the facts are written before their vectors and
+    // embedded in one request once add() has resolved; a search then finds them by vector.
+    let (mut memory, doubles) = engine(facts(&["User likes tea", "User plays jazz"]));
+    memory.set_additive(AdditiveSettings { near_duplicate: None });
+    memory.defer_vectors(true);
+    let before = doubles.embedder.requests();
+    let result = block_on(memory.add(&json!(TALK), &alice())).unwrap();
+    assert_eq!(result.results.iter().filter(|e| e.event == EventKind::Add).count(), 2, "{result:?}");
+    assert_eq!((doubles.llm.calls().len(), doubles.embedder.requests()), (1, before), "one LLM call, no embedding");
+    assert!(memory.has_unsettled_vectors());
+    block_on(memory.settle_vectors()).unwrap();
+    assert_eq!(doubles.embedder.requests(), before + 1, "both facts in one request");
+    assert!(!memory.has_unsettled_vectors());
+    // With the check on (the default), the vectors are needed first: embedded before the write.
+    let (checked, doubles) = engine(facts(&["User likes tea"]));
+    checked.defer_vectors(true);
+    let before = doubles.embedder.requests();
+    block_on(checked.add(&json!(TALK), &alice())).unwrap();
+    assert_eq!(doubles.embedder.requests(), before + 1);
+}
+
+#[test]
 fn the_config_default_pipeline_applies_and_a_failed_or_unreadable_extraction_stores_nothing() {
     for reply in ["not json at all", "{\"memory\": 7}", "[1, 2]"] {
         let (mut engine, doubles) = engine(json!(null));
