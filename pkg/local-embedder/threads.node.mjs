@@ -3,6 +3,7 @@
 // `close()` still exits.
 import { Worker } from "node:worker_threads";
 import { pooled } from "./pool.mjs";
+import { messagedEmbedder } from "./remote.mjs";
 
 async function openThread(options) {
   // A thread takes the process's flags, but not one only a main script may have (`node --input-type=module -e`).
@@ -38,19 +39,7 @@ async function openThread(options) {
     await worker.terminate();
     throw error;
   }
-  const { dimensions, model } = info;
-  return {
-    model,
-    dimensions,
-    async embed(texts) {
-      const flat = await request({ op: "embed", texts: Array.from(texts, String) });
-      return Array.from({ length: flat.length / dimensions }, (_, i) => flat.subarray(i * dimensions, (i + 1) * dimensions));
-    },
-    tokenIds: (text) => request({ op: "tokenIds", text: String(text) }),
-    close() {
-      worker.terminate();
-    },
-  };
+  return messagedEmbedder(request, info, () => worker.terminate());
 }
 
 /** `threads` embedders in worker threads, pooled; a thread that fails to open closes the others. */

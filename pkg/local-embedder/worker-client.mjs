@@ -1,4 +1,5 @@
 // The page's side of `worker: true`: the same API as createLocalEmbedder, each call a message to worker.mjs.
+import { messagedEmbedder } from "./remote.mjs";
 
 export async function openInWorker(options, base) {
   const worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
@@ -33,18 +34,5 @@ export async function openInWorker(options, base) {
     worker.terminate();
     throw error;
   }
-  const { dimensions, model } = info;
-  return {
-    model,
-    dimensions,
-    worker,
-    async embed(texts) {
-      const flat = await request({ op: "embed", texts: Array.from(texts, String) });
-      return Array.from({ length: flat.length / dimensions }, (_, i) => flat.subarray(i * dimensions, (i + 1) * dimensions));
-    },
-    tokenIds: (text) => request({ op: "tokenIds", text: String(text) }),
-    close() {
-      worker.terminate();
-    },
-  };
+  return messagedEmbedder(request, info, () => worker.terminate(), { worker });
 }

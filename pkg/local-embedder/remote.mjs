@@ -1,0 +1,18 @@
+// An embedder whose calls are messages to a worker (a Web Worker with `worker: true`, a Node thread with
+// `threads`): `request(message)` answers one message; `info` is what the worker's model reported on open.
+
+export function messagedEmbedder(request, { dimensions, model }, terminate, extra = {}) {
+  return {
+    model,
+    dimensions,
+    ...extra,
+    async embed(texts) {
+      const flat = await request({ op: "embed", texts: Array.from(texts, String) });
+      return Array.from({ length: flat.length / dimensions }, (_, i) => flat.subarray(i * dimensions, (i + 1) * dimensions));
+    },
+    tokenIds: (text) => request({ op: "tokenIds", text: String(text) }),
+    close() {
+      terminate();
+    },
+  };
+}
