@@ -14,6 +14,8 @@ use super::turns::{Neighbours, Place, TurnOrder};
 pub const K1: f64 = 1.2;
 /// Document-length normalisation.
 pub const B: f64 = 0.75;
+/// How much the turn before a conversation turn counts in its keyword document (terms and length).
+pub const CONTEXT_SHARE: f64 = 0.75;
 
 /// A predicate over memory ids.
 pub type IdPredicate<'a> = &'a dyn Fn(&str) -> bool;
@@ -175,7 +177,9 @@ impl Terms {
         Some(doc)
     }
 
-    /// BM25 where each turn's document is its own terms plus those of the turn before it in `corpus`.
+    /// BM25 where each turn's document is its own terms plus those of the turn before it in `corpus`,
+    /// counted at [`CONTEXT_SHARE`] (terms and length), so a turn's own words outrank the same words of
+    /// its context.
     fn search(&self, query: &str, limit: usize, corpus: IdPredicate, keep: IdPredicate) -> Vec<(f64, &str)> {
         let mut terms = tokenize(query);
         terms.sort_unstable();
@@ -190,13 +194,14 @@ impl Terms {
         }
         let neighbours = self.turns.neighbours(corpus);
         let before = |id: &str| neighbours.get(id).and_then(|n| n.before).map(|id| &self.docs[id]);
-        let len = |id: &str, doc: &Doc| doc.len + before(id).map_or(0, |b| b.len);
+        let len =
+            |id: &str, doc: &Doc| f64::from(doc.len) + before(id).map_or(0.0, |b| CONTEXT_SHARE * f64::from(b.len));
         let (count, total_len) = self
             .docs
             .iter()
             .filter(|(id, _)| corpus(id))
-            .fold((0usize, 0u64), |(n, total), (id, doc)| (n + 1, total + u64::from(len(id, doc))));
-        let average_len = if total_len == 0 { 1.0 } else { total_len as f64 / count as f64 };
+            .fold((0usize, 0.0), |(n, total), (id, doc)| (n + 1, total + len(id, doc)));
+        let average_len = if total_len <= 0.0 { 1.0 } else { total_len / count as f64 };
 
         let mut scores: HashMap<&str, f64> = HashMap::new();
         for (term, ids) in postings {
@@ -208,8 +213,8 @@ impl Terms {
             for id in holders.into_iter().filter(|id| keep(id)) {
                 let doc = &self.docs[id];
                 let tf = |doc: &Doc| f64::from(doc.counts.get(term).copied().unwrap_or(0));
-                let tf = tf(doc) + before(id).map_or(0.0, tf);
-                let length_norm = 1.0 - B + B * f64::from(len(id, doc)) / average_len;
+                let tf = tf(doc) + before(id).map_or(0.0, |b| CONTEXT_SHARE * tf(b));
+                let length_norm = 1.0 - B + B * len(id, doc) / average_len;
                 *scores.entry(id).or_default() += idf * tf * (K1 + 1.0) / (tf + K1 * length_norm);
             }
         }
