@@ -183,9 +183,11 @@ export interface ImportResult {
 }
 
 /** How `search()` ranks memories:
- * - `"vector"`: cosine similarity of embeddings (the default when an embedder is configured);
- * - `"keyword"`: BM25 (k1 = 1.2, b = 0.75) over the memory text;
- * - `"hybrid"`: `weights.vector · max(cosine, 0) + weights.keyword · bm25 / best bm25`, in [0, 1];
+ * - `"hybrid"` (the default when an embedder is configured): `weights.vector · max(cosine, 0) +
+ *   weights.keyword · bm25 / best bm25`, conversation turns raised towards their neighbours, in [0, 1];
+ * - `"vector"`: cosine similarity of embeddings;
+ * - `"keyword"`: BM25 (k1 = 1.2, b = 0.75) over the memory text, English words stemmed, a conversation turn
+ *   read with the turn before it;
  * - `"rrf"`: reciprocal rank fusion, the sum of 1 / (60 + rank) over the two rankings;
  * - `"agentic"`: a hybrid search that an LLM judges; when the results fall short, a second call proposes up
  *   to 3 refined queries and every ranking is fused by RRF (at most 2 LLM calls). */
@@ -517,7 +519,7 @@ export interface SearchOptions extends ReadScope, TimeRangeOptions {
   filters?: FilterExpression;
   /** Drop results whose final score (that of `method`) is below this. */
   threshold?: number;
-  /** Default `"vector"`; without an embedder every method runs as `"keyword"` (`"agentic"` as agentic over
+  /** Default `"hybrid"`; without an embedder every method runs as `"keyword"` (`"agentic"` as agentic over
    * keywords). */
   method?: SearchMethod;
   /** Relative weights of a `"hybrid"` search, scaled to sum to 1. Default `{vector: 0.7, keyword: 0.3}`. */
