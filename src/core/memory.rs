@@ -236,11 +236,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 /// Indexes a memory's text for keyword search; a message stored as it was said (it has a `role`) is
 /// indexed as a turn of its scope's conversation, searched with the turn before it.
 fn index_keywords(keywords: &mut KeywordIndex, item: &MemoryItem) {
-    if !item.metadata.contains_key("role") {
-        return keywords.upsert(&item.id, &item.memory);
+    match item.metadata.contains_key("role") {
+        true => keywords.upsert_turn(&item.id, &item.memory, &item.scope, &item.created_at),
+        false => keywords.upsert(&item.id, &item.memory),
     }
-    let part = |id: &Option<String>| id.as_deref().map_or_else(String::new, |id| format!("{}:{id}", id.len()));
-    let scope = &item.scope;
-    let conversation = [part(&scope.user_id), part(&scope.agent_id), part(&scope.run_id)].join("/");
-    keywords.upsert_turn(&item.id, &item.memory, &conversation, &item.created_at);
 }

@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::tokenizer::tokenize;
 use super::turns::{Neighbours, Place, TurnOrder};
+use crate::core::scope::Scope;
 
 /// Term-frequency saturation.
 pub const K1: f64 = 1.2;
@@ -29,8 +30,8 @@ struct Doc {
     counts: HashMap<String, u32>,
     /// How many terms the text has.
     len: u32,
-    /// A conversation turn's conversation and creation time, `None` for other memories.
-    turn: Option<Turn>,
+    /// A conversation turn's place among the turns, `None` for other memories.
+    turn: Option<Place>,
 }
 
 /// The keyword index: memory id → terms, and term → ids of the memories containing it. Texts are only
@@ -38,7 +39,7 @@ struct Doc {
 /// large memory costs no tokenizing until a keyword search needs it.
 #[derive(Debug, Default)]
 pub struct KeywordIndex {
-    /// Texts not indexed yet: id → (insertion order, text, turn order key).
+    /// Texts not indexed yet: id → (insertion order, text, turn).
     pending: RefCell<HashMap<String, Pending>>,
     terms: OnceCell<Terms>,
     next_seq: u64,
@@ -47,8 +48,8 @@ pub struct KeywordIndex {
 /// A text noted but not indexed yet: insertion order, text, turn.
 type Pending = (u64, String, Option<Turn>);
 
-/// Where a conversation turn belongs: its conversation (a key naming it) and its creation time.
-pub type Turn = (String, String);
+/// Where a conversation turn belongs: its conversation (its full scope) and its creation time.
+type Turn = (Scope, String);
 
 /// The inverted index itself.
 #[derive(Debug, Default)]
@@ -64,10 +65,10 @@ impl KeywordIndex {
         self.upsert_as(id, text, None);
     }
 
-    /// Indexes (or re-indexes) `id` as a turn of `conversation` created at `created_at` (an ISO time: a
-    /// conversation's turns are ordered by it, then by insertion).
-    pub fn upsert_turn(&mut self, id: &str, text: &str, conversation: &str, created_at: &str) {
-        self.upsert_as(id, text, Some((conversation.to_owned(), created_at.to_owned())));
+    /// Indexes (or re-indexes) `id` as a turn of the conversation of `scope`, created at `created_at` (an
+    /// ISO time: a conversation's turns are ordered by it, then by insertion).
+    pub fn upsert_turn(&mut self, id: &str, text: &str, scope: &Scope, created_at: &str) {
+        self.upsert_as(id, text, Some((scope.clone(), created_at.to_owned())));
     }
 
     fn upsert_as(&mut self, id: &str, text: &str, turn: Option<Turn>) {
@@ -145,8 +146,9 @@ impl Terms {
     /// Indexes the text of memory `id`; a new one gets insertion order `seq`. Returns the order it has.
     fn upsert(&mut self, id: &str, text: &str, seq: u64, turn: Option<Turn>) -> u64 {
         let seq = self.remove_doc(id).map_or(seq, |doc| doc.seq);
-        if let Some(turn) = &turn {
-            self.turns.insert(place(turn, seq), id);
+        let turn = turn.map(|(conversation, created_at)| Place { conversation, created_at, seq });
+        if let Some(place) = &turn {
+            self.turns.insert(place.clone(), id);
         }
         let terms = tokenize(text);
         let mut counts: HashMap<String, u32> = HashMap::new();
@@ -163,8 +165,8 @@ impl Terms {
 
     fn remove_doc(&mut self, id: &str) -> Option<Doc> {
         let doc = self.docs.remove(id)?;
-        if let Some(turn) = &doc.turn {
-            self.turns.remove(place(turn, doc.seq), id);
+        if let Some(place) = &doc.turn {
+            self.turns.remove(place.clone(), id);
         }
         for term in doc.counts.keys() {
             if let Some(ids) = self.postings.get_mut(term) {
@@ -223,10 +225,6 @@ impl Terms {
         crate::core::sort::sort_by(&mut ranked, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         ranked.into_iter().take(limit).map(|(score, _, id)| (score, id)).collect()
     }
-}
-
-fn place((conversation, created_at): &Turn, seq: u64) -> Place {
-    Place { conversation: conversation.clone(), created_at: created_at.clone(), seq }
 }
 
 /// Lucene's non-negative BM25 idf: ln(1 + (N − df + 0.5) / (df + 0.5)).

@@ -1,4 +1,5 @@
 use super::bm25::KeywordIndex;
+use crate::core::scope::Scope;
 
 /// Scores by hand, with N = 3 and an average length of 3 terms:
 /// idf(df=1) = ln(1 + 2.5/1.5) = 0.980829, idf(df=2) = ln(1 + 1.5/2.5) = 0.470004;
@@ -132,14 +133,15 @@ fn texts_noted_before_the_first_read_rank_as_if_indexed_at_once() {
 fn a_turn_outranks_the_turn_after_it_on_its_own_words() {
     // a is read with z's words, b with a's: both documents are 3 + 3 terms, and "sushi" is a's own word and
     // b's context. Counted fully, the context would tie b with a; counted at three quarters, a wins.
+    let user = |name: &str| Scope { user_id: Some(name.into()), ..Scope::default() };
     let mut index = KeywordIndex::default();
-    index.upsert_turn("z", "good morning friend", "alice", "2026-01-01T00:00:00.000Z");
-    index.upsert_turn("a", "we ate sushi", "alice", "2026-01-01T00:00:00.001Z");
-    index.upsert_turn("b", "near station yes", "alice", "2026-01-01T00:00:00.002Z");
+    index.upsert_turn("z", "good morning friend", &user("alice"), "2026-01-01T00:00:00.000Z");
+    index.upsert_turn("a", "we ate sushi", &user("alice"), "2026-01-01T00:00:00.001Z");
+    index.upsert_turn("b", "near station yes", &user("alice"), "2026-01-01T00:00:00.002Z");
     let found = ranked(&index, "sushi");
     assert_eq!(found.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>(), ["a", "b"]);
     assert!(found[0].1 > found[1].1, "{found:?}");
     // Another conversation's turn is never context.
-    index.upsert_turn("x", "hello", "bob", "2026-01-01T00:00:00.002Z");
+    index.upsert_turn("x", "hello", &user("bob"), "2026-01-01T00:00:00.002Z");
     assert_eq!(ranked(&index, "sushi").len(), 2);
 }

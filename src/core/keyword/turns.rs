@@ -5,6 +5,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use crate::core::scope::Scope;
+
 /// A turn's neighbours in the searched scope.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Around<'a> {
@@ -15,10 +17,10 @@ pub struct Around<'a> {
 /// Turn id → its neighbours in the searched scope.
 pub type Neighbours<'a> = HashMap<&'a str, Around<'a>>;
 
-/// A turn's place: its conversation, then its order key (creation time), then its insertion order.
+/// A turn's place: its conversation (its full scope), then its creation time, then its insertion order.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Place {
-    pub conversation: String,
+    pub conversation: Scope,
     pub created_at: String,
     pub seq: u64,
 }
@@ -38,13 +40,9 @@ impl TurnOrder {
 
     /// The turns passing `corpus`, each with the one before and after it among them in its conversation.
     pub fn neighbours(&self, corpus: &dyn Fn(&str) -> bool) -> Neighbours<'_> {
-        let order: Vec<(&str, &str)> = self
-            .0
-            .iter()
-            .filter(|(_, id)| corpus(id))
-            .map(|(place, id)| (place.conversation.as_str(), id.as_str()))
-            .collect();
-        let beside = |j: Option<usize>, conversation: &str| {
+        let order: Vec<(&Scope, &str)> =
+            self.0.iter().filter(|(_, id)| corpus(id)).map(|(place, id)| (&place.conversation, id.as_str())).collect();
+        let beside = |j: Option<usize>, conversation: &Scope| {
             j.and_then(|j| order.get(j)).filter(|(c, _)| *c == conversation).map(|&(_, id)| id)
         };
         order
