@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::error::Result;
 use super::fusion::{reciprocal_rank, weighted, with_neighbours, Method, Ranking, NEIGHBOUR_SHARE, RRF_K};
+use super::keyword::Neighbours;
 use super::memory::MemoryEngine;
 use super::options::required_text;
 use super::read::Read;
@@ -115,23 +116,27 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 .filter(|(s, _)| close(*s))
                 .collect())
         };
+        let corpus = |id: &str| index.get(id).is_some_and(|m| in_scope(&m.item));
+        // The scope's turns and their neighbours, found once: keyword search reads them, fusion raises them.
+        let turns = match method {
+            Method::Vector => Neighbours::default(),
+            _ => keywords.neighbours(&corpus),
+        };
         let by_keyword = |limit: usize| -> Ranking {
-            let corpus = |id: &str| index.get(id).is_some_and(|m| in_scope(&m.item));
             let passes = |id: &str| index.get(id).is_some_and(|m| keep(&m.item));
-            keywords.search(text, limit, &corpus, &passes)
+            keywords.search_around(text, limit, &corpus, &passes, &turns)
         };
         let candidates = read.limit.saturating_mul(OVERFETCH).max(FUSION_POOL);
-        let turns = || keywords.neighbours(&|id: &str| index.get(id).is_some_and(|m| in_scope(&m.item)));
         let ranking = match method {
             Method::Vector => by_vector(read.limit)?,
             Method::Keyword => by_keyword(read.limit),
             Method::Hybrid | Method::Agentic => {
                 let fused = weighted(&by_vector(candidates)?, &by_keyword(candidates), read.weights);
-                with_neighbours(fused, &turns(), NEIGHBOUR_SHARE)
+                with_neighbours(fused, &turns, NEIGHBOUR_SHARE)
             }
             Method::Rrf => {
                 let fused = reciprocal_rank(&[&by_vector(candidates)?, &by_keyword(candidates)], RRF_K);
-                with_neighbours(fused, &turns(), NEIGHBOUR_SHARE)
+                with_neighbours(fused, &turns, NEIGHBOUR_SHARE)
             }
         };
         Ok(ranking

@@ -133,7 +133,20 @@ impl KeywordIndex {
     /// Document count, average length and document frequencies are those of the memories passing
     /// `corpus` (the scope searched); `keep` (scope and filters) should be narrower.
     pub fn search(&self, query: &str, limit: usize, corpus: IdPredicate, keep: IdPredicate) -> Vec<(f64, &str)> {
-        self.terms().search(query, limit, corpus, keep)
+        self.search_around(query, limit, corpus, keep, &self.neighbours(corpus))
+    }
+
+    /// Like [`search`](Self::search), with the turns' `neighbours` in `corpus` already found (a fused
+    /// search needs them twice).
+    pub fn search_around<'a>(
+        &'a self,
+        query: &str,
+        limit: usize,
+        corpus: IdPredicate,
+        keep: IdPredicate,
+        neighbours: &Neighbours<'a>,
+    ) -> Vec<(f64, &'a str)> {
+        self.terms().search(query, limit, corpus, keep, neighbours)
     }
 
     /// Each conversation turn passing `corpus`, with the turns before and after it there.
@@ -182,7 +195,14 @@ impl Terms {
     /// BM25 where each turn's document is its own terms plus those of the turn before it in `corpus`,
     /// counted at [`CONTEXT_SHARE`] (terms and length), so a turn's own words outrank the same words of
     /// its context.
-    fn search(&self, query: &str, limit: usize, corpus: IdPredicate, keep: IdPredicate) -> Vec<(f64, &str)> {
+    fn search<'a>(
+        &'a self,
+        query: &str,
+        limit: usize,
+        corpus: IdPredicate,
+        keep: IdPredicate,
+        neighbours: &Neighbours<'a>,
+    ) -> Vec<(f64, &'a str)> {
         let mut terms = tokenize(query);
         terms.sort_unstable();
         terms.dedup();
@@ -194,7 +214,6 @@ impl Terms {
         if postings.is_empty() || limit == 0 {
             return Vec::new();
         }
-        let neighbours = self.turns.neighbours(corpus);
         let before = |id: &str| neighbours.get(id).and_then(|n| n.before).map(|id| &self.docs[id]);
         let len =
             |id: &str, doc: &Doc| f64::from(doc.len) + before(id).map_or(0.0, |b| CONTEXT_SHARE * f64::from(b.len));
