@@ -37,6 +37,16 @@ pub(crate) struct Destination {
     pub(crate) centroid: Option<Vec<f64>>,
 }
 
+impl Destination {
+    /// Whether `item` is a live memory of this scope that passes `filter` at `now`: one an inferring `add()`
+    /// may show the model.
+    pub(crate) fn holds(&self, item: &MemoryItem, filter: &Option<Filter>, now: &str) -> bool {
+        self.scope.contains(&item.scope)
+            && item.lifecycle.is_live(now)
+            && filter.as_ref().is_none_or(|f| f.matches(item))
+    }
+}
+
 /// `add()` stopping before it writes anything, with a `code` warning caused by `why`.
 pub(crate) fn stopped(mut result: AddResult, code: WarningCode, why: &MemoryError) -> (AddResult, Changeset) {
     result.warnings.push(AddWarning::caused_by(code, why));

@@ -55,8 +55,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     ) -> Result<(AddResult, Changeset)> {
         let scope = &to.scope;
         let now = self.now_iso();
-        let passes = |item: &MemoryItem| filter.as_ref().is_none_or(|f| f.matches(item));
-        let keep = |item: &MemoryItem| scope.contains(&item.scope) && item.lifecycle.is_live(&now) && passes(item);
+        let keep = |item: &MemoryItem| to.holds(item, filter, &now);
         let said: Vec<&str> = messages.iter().filter(|m| m.role != "system").map(|m| m.content.as_str()).collect();
         let shown = self.similar(&said.join("\n"), None, SHOWN, scope, &keep).await?;
         let (facts, attributions) = match self.extract_additive(messages, &shown, options).await {

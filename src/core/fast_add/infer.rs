@@ -35,7 +35,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let scope = &to.scope;
         let now = self.now_iso();
         let passes = |item: &MemoryItem| filter.as_ref().is_none_or(|f| f.matches(item));
-        let keep = |item: &MemoryItem| scope.contains(&item.scope) && item.lifecycle.is_live(&now) && passes(item);
+        let keep = |item: &MemoryItem| to.holds(item, filter, &now);
         let texts = conversation_texts(messages);
         let (extracted, early) =
             join(self.extract(messages, options), self.sentence_neighbours(&texts, scope, &keep)).await;
