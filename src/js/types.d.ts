@@ -1100,10 +1100,15 @@ export interface MemoryConfig {
   /** `minToStore` (in [0, 1], default 0): `add()` skips new memories less important than this, with a
    * `LOW_IMPORTANCE` warning; pinned ones are always stored. */
   importance?: { minToStore?: number };
-  /** `maxMemoriesPerScope` (a whole number ≥ 1; `true` or left out of `{}` means 500, `false` no limit): a write
-   * that leaves a scope over it deletes, in the same transaction and with history, the least important
-   * unpinned memories, oldest first among equals. What the write itself adds is never trimmed. Default: no limit. */
-  limits?: { maxMemoriesPerScope?: number | boolean };
+  /** Per-scope limits. A write that leaves a scope over one deletes, in the same transaction and with history,
+   * the least important unpinned memories it counts, oldest first among equals; what the write itself adds is
+   * never trimmed.
+   * - `maxFacts` (default 500; `null` or `false`: no limit): the facts `add()` extracted with the LLM. Conversation
+   *   turns (`add(…, {infer: false})`), key/value entries (`store()`), document chunks and conversation memories
+   *   (episodes, profiles, plans, event logs) do not count.
+   * - `maxMemoriesPerScope` (a whole number ≥ 1; `true`, or left out of `{}`, means 500; `false` no limit): every
+   *   memory counts. Default: no limit. */
+  limits?: { maxFacts?: number | boolean | null; maxMemoriesPerScope?: number | boolean };
   /** Message-by-message memory (`addMessage`): the boundary rules. */
   boundary?: BoundaryConfig;
   /** The background writer behind `flush()`: debounce and concurrency. */

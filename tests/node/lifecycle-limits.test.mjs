@@ -163,6 +163,60 @@ describe("limits.maxMemoriesPerScope", () => {
   });
 });
 
+describe("limits.maxFacts", () => {
+  // Facts come from add()'s LLM path (here the additive pipeline: one scripted call per add); what add()
+  // stores as said (`infer: false`, conversation turns) and key/value entries are not facts.
+  const facts = (mem, input, list, options = {}) => {
+    server.script({
+      kind: "chat",
+      match: ["You are a memory extractor", input],
+      reply: { memory: list.map((text, i) => ({ id: String(i), text, attributed_to: "user" })) },
+      times: 1,
+    });
+    return mem.add(input, { userId: "u", ...options });
+  };
+  const additive = (over) => makeMemory(server, { pipeline: "additive", nearDuplicate: false, ...over });
+  const many = (n, tag) => Array.from({ length: n }, (_, i) => `User fact ${tag} ${i}`);
+  const count = async (mem) => (await mem.getAll({ userId: "u", limit: 5000 })).results.length;
+
+  test("with no config a scope keeps 500 facts: a write over it trims the least important, with history", T, async () => {
+    const mem = additive();
+    const turns = Array.from({ length: 600 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `turn ${i}` }));
+    for (const half of [turns.slice(0, 300), turns.slice(300)]) await mem.add(half, { userId: "u", infer: false });
+    const [low] = (await facts(mem, "input low", ["User's least important fact"], { importance: 0.1 })).results;
+    await facts(mem, "input bulk", many(499, "bulk"), { importance: 0.5 });
+    assert.equal(await count(mem), 1100, "600 turns and 500 facts");
+    await facts(mem, "input one more", ["User's 501st fact"], { importance: 0.5 });
+    assert.equal(await count(mem), 1100, "still 600 turns and 500 facts");
+    assert.equal(await mem.get(low.id), null);
+    assert.deepEqual(await eventsOf(mem, low.id), ["ADD", "DELETE"]);
+    await facts(mem, "input other user", ["User w's fact"], { userId: "w" });
+    assert.equal((await mem.getAll({ userId: "w" })).results.length, 1, "each scope has its own budget");
+  });
+
+  test("conversation turns, key/value entries and pinned facts are not trimmed", T, async () => {
+    const mem = additive({ limits: { maxFacts: 2 } });
+    const said = [0, 1, 2, 3].map((n) => ({ role: n % 2 ? "assistant" : "user", content: `turn ${n}` }));
+    await mem.add(said, { userId: "u", infer: false, importance: 0.01 });
+    for (let n = 0; n < 3; n++) await mem.store(`k${n}`, `keyed ${n}`, { userId: "u", importance: 0.01 });
+    await facts(mem, "input pinned", ["pinned fact"], { importance: 0.01, pinned: true });
+    await facts(mem, "input a", ["fact A"], { importance: 0.3 });
+    await facts(mem, "input b", ["fact B"], { importance: 0.9 });
+    const left = texts((await mem.getAll({ userId: "u", limit: 100 })).results).sort();
+    assert.deepEqual(left, ["fact B", "keyed 0", "keyed 1", "keyed 2", "pinned fact", "turn 0", "turn 1", "turn 2", "turn 3"]);
+  });
+
+  test("maxFacts: null or false means no limit, true means 500, a number its own; bad values are INVALID_CONFIG", T, async () => {
+    for (const [limits, kept] of [[{ maxFacts: null }, 501], [{ maxFacts: false }, 501], [{ maxFacts: true }, 500], [{ maxFacts: 7 }, 7]]) {
+      const mem = additive({ limits });
+      await facts(mem, "input first 500", many(500, "first"), { importance: 0.5 });
+      await facts(mem, "input 501st", ["User's 501st fact"], { importance: 0.5 });
+      assert.equal(await count(mem), kept, JSON.stringify(limits));
+    }
+    for (const maxFacts of [0, 2.5, "9", -1]) throwsInvalidConfig(testConfig(server, { limits: { maxFacts } }));
+  });
+});
+
 describe("importance.minToStore", () => {
   test("add() skips new memories below the threshold with LOW_IMPORTANCE; pinned ones are exempt", T, async () => {
     const rig = clocked({ importance: { minToStore: 0.5 } });

@@ -28,6 +28,10 @@ export function configs(): Memory[] {
   t += 1000;
   const withDate = new Memory({ now: () => new Date(t), limits: {} });
   const unlimited = new Memory({ limits: { maxMemoriesPerScope: true } });
+  const allFacts = new Memory({ limits: { maxFacts: null } });
+  const fewFacts = new Memory({ limits: { maxFacts: 50, maxMemoriesPerScope: false } });
+  // @ts-expect-error maxFacts is a number, a boolean or null
+  new Memory({ limits: { maxFacts: "500" } });
   // @ts-expect-error now is a function, not a time
   new Memory({ now: 1_735_689_600_000 });
   // @ts-expect-error now returns a number or a Date
@@ -36,7 +40,7 @@ export function configs(): Memory[] {
   new Memory({ importance: { minToStore: "high" } });
   // @ts-expect-error unknown limit
   new Memory({ limits: { maxMemories: 3 } });
-  return [new Memory(config), withDate, unlimited];
+  return [new Memory(config), withDate, unlimited, allFacts, fewFacts];
 }
 
 export async function writes(memory: Memory): Promise<string> {

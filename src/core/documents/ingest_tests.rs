@@ -112,10 +112,10 @@ fn hints_thresholds_and_limits_come_from_options_and_config() {
         serde_json::from_value(json!({"agentId": "a", "sessionId": "s", "memoryTypeHint": "foresight"})).unwrap();
     let result = block_on(engine.ingest(&format!("{GARDEN}\n\nI prefer tea."), &hinted)).unwrap();
     assert_eq!(result.chunks[0].memory_type, MemoryType::Foresight);
-    engine.set_lifecycle(LifecycleSettings { min_to_store: 0.7, max_memories_per_scope: Some(2) });
+    engine.set_lifecycle(LifecycleSettings { min_to_store: 0.7, max_memories_per_scope: Some(2), max_facts: None });
     let result = block_on(engine.ingest(KITCHEN, &options("u"))).unwrap();
     assert_eq!(result.chunks[0].reason, Some(DiscardReason::LowImportance), "0.6 < minToStore 0.7");
-    engine.set_lifecycle(LifecycleSettings { min_to_store: 0.0, max_memories_per_scope: Some(2) });
+    engine.set_lifecycle(LifecycleSettings { min_to_store: 0.0, max_memories_per_scope: Some(2), max_facts: None });
     let scope = options("u").checked().unwrap().0;
     let write = WriteLifecycle::default();
     block_on(engine.store("old", "zzz qqq xxx", &scope, None, Metadata::new(), &write)).unwrap();

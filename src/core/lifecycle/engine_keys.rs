@@ -1,11 +1,12 @@
-//! Memory addressed by key (seed 003): `store` upserts a value under a key in a scope without an LLM;
+//! Memory addressed by key (agent key/value entries): `store` upserts a value under a key in a scope without an LLM;
 //! `getByKey`, `deleteByKey`, `reflections` (keys `reflection:*`) and `share` (copy keys matching a glob to
 //! another scope). Also what every write shares: the scope's centroid for importance, and
-//! trimming a scope back under `limits.maxMemoriesPerScope`.
+//! trimming a scope back under `limits.maxMemoriesPerScope` and `limits.maxFacts`.
 
 use serde::Serialize;
 
 use super::engine_expiry::missing_key;
+use super::facts::{is_fact, FACT_TYPES};
 use super::glob::Glob;
 use super::write::{over_limit, WriteLifecycle};
 use crate::core::error::{MemoryError, Result};
@@ -48,25 +49,50 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.index.borrow().centroid(scope, &self.now_iso())
     }
 
-    /// With `limits.maxMemoriesPerScope` set, adds to `changes` the deletion (with history) of the least
-    /// important, oldest unpinned memories of `scope` that the write would leave over the limit.
+    /// Adds to `changes` the deletion (with history) of the least important, oldest unpinned memories of
+    /// `scope` that the write would leave over `limits.maxMemoriesPerScope` (every memory) or, when it writes a
+    /// fact, over `limits.maxFacts` (facts only: see [`is_fact`]).
     pub(crate) fn trim(&self, scope: &Scope, changes: &mut Changeset) {
-        let Some(max) = self.lifecycle.max_memories_per_scope else { return };
+        if let Some(max) = self.lifecycle.max_memories_per_scope {
+            self.trim_to(scope, changes, max, Plain::mask(None), &|_| true);
+        }
+        let writes_a_fact = changes.upserts.iter().any(|m| &m.item.scope == scope && is_fact(&m.item));
+        if let (Some(max), true) = (self.lifecycle.max_facts, writes_a_fact) {
+            self.trim_to(scope, changes, max, Plain::mask(Some(&FACT_TYPES)), &is_fact);
+        }
+    }
+
+    /// Trims the memories of `scope` that `counts` to `max`; `types` is the mask of the types they can have.
+    fn trim_to(
+        &self,
+        scope: &Scope,
+        changes: &mut Changeset,
+        max: usize,
+        types: u8,
+        counts: &dyn Fn(&MemoryItem) -> bool,
+    ) {
         let now = self.now_iso();
         let index = self.index.borrow();
-        // Under the limit even counting every live memory the scope contains (a count the index keeps): no
-        // need to list and rank them.
-        let live = |item: &MemoryItem| scope.contains(&item.scope) && item.lifecycle.is_live(&now);
-        let held = index.count(&Count { keep: &live, vectorless: false, plain: Some(Plain { scope, types: u8::MAX }) });
+        // Under the limit even counting every live memory of these types the scope contains (a count the
+        // index keeps, an upper bound of what `counts`): no need to list and rank them.
+        let live = |item: &MemoryItem| scope.contains(&item.scope) && item.lifecycle.is_live(&now) && counts(item);
+        let held = index.count(&Count { keep: &live, vectorless: false, plain: Some(Plain { scope, types }) });
         if held + changes.upserts.len() <= max {
             return;
         }
         let written = |id: &str| changes.upserts.iter().any(|m| m.item.id == id);
         let deleted = |id: &str| changes.deletes.iter().any(|d| d == id);
         let existing = index.list(usize::MAX, &|item| {
-            scope == &item.scope && item.lifecycle.is_live(&now) && !written(&item.id) && !deleted(&item.id)
+            scope == &item.scope
+                && item.lifecycle.is_live(&now)
+                && counts(item)
+                && !written(&item.id)
+                && !deleted(&item.id)
         });
-        let fresh = changes.upserts.iter().filter(|m| &m.item.scope == scope && m.item.lifecycle.is_live(&now));
+        let fresh = changes
+            .upserts
+            .iter()
+            .filter(|m| &m.item.scope == scope && m.item.lifecycle.is_live(&now) && counts(&m.item));
         let mut all: Vec<&MemoryItem> = existing.iter().map(|m| &m.item).collect();
         all.extend(fresh.map(|m| &m.item));
         let doomed: Vec<StoredMemory> =

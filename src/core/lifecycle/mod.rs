@@ -8,6 +8,7 @@ pub(crate) mod engine_keys;
 mod engine_state;
 mod engine_stats;
 pub mod expiration_date;
+pub mod facts;
 pub mod fields;
 pub mod glob;
 pub mod importance;

@@ -58,7 +58,7 @@ pub struct MemoryConfig {
     pub graph: Option<crate::core::graph::GraphOptions>,
     /// `{minToStore}`: new memories below this importance are not stored.
     pub importance: Option<ImportanceOptions>,
-    /// `{maxMemoriesPerScope}`: trim a scope back to this many memories on each write.
+    /// `{maxFacts, maxMemoriesPerScope}`: trim a scope back to this many facts (500 by default) or memories.
     pub limits: Option<LimitOptions>,
     /// `{maxGapMinutes, maxMessages, maxTokens, llm}`: when `addMessage` closes a group's buffer.
     pub boundary: Option<BoundaryOptions>,
