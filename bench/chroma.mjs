@@ -1,4 +1,4 @@
-// The in-RAM index against Chroma (README "Remote vector store: Chroma"): how much .wasm linear memory an
+// The in-RAM index against Chroma (docs/chroma.md): how much .wasm linear memory an
 // instance grows by while N memories (384-d, storage "memory") are added one by one, the mean add, and the
 // search p50 (by vector, top 10; the first search apart: Chroma indexes what was written then). Each variant
 // runs in a Node process of its own, against a real Chroma server on 127.0.0.1. Usage:

@@ -1,31 +1,91 @@
-// The JavaScript blocks of the manual pages on timeouts, retries, degraded reads and search quality run as written, against
-// the scripted server: `memory` is a memory of the standard test config holding one of alice's memories.
+// Every JavaScript block of the manual (README.md and docs/*.md) runs as written, against the scripted server,
+// unless the line above it is `<!-- type-checked -->` (docs-types.test.mjs checks those). A block gets the
+// package's `Memory` and `MemoryError` when it does not import them; `memory`,
+// a memory of the standard test config holding one of alice's memories, unless it makes its own; `config`, that
+// config; and the app's own `readme`, `chat` and `render` that some blocks call. `OPENAI_API_KEY` and
+// `OPENAI_BASE_URL` point at the scripted server, so `new Memory()` reaches it. A failure names the page and line.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { T, Memory, makeMemory, scriptedServer } from "./helpers.mjs";
+import { T, Memory, makeMemory, scriptedServer, testConfig } from "./helpers.mjs";
+import { pages, scriptBlocks } from "./docs-pages.mjs";
+import { MemoryError } from "memwasm";
 
 const server = scriptedServer();
 const AsyncFunction = (async () => {}).constructor;
 
-/** The ```js blocks of `page` (a path under docs/), without their `import … from "memwasm"` lines. */
-function blocks(page) {
-  const text = readFileSync(new URL(`../../docs/${page}`, import.meta.url), "utf8");
-  return [...text.matchAll(/```js\n([\s\S]*?)```/g)].map(([, code]) => code.replace(/^import .* from "memwasm";$/gm, ""));
+/** Pages whose blocks another test runs as written (it needs a process or a setup of its own). */
+const RUN_ELSEWHERE = { "docs/keys-in-the-browser.md": "keys-doc.test.mjs" };
+
+/** `code` with its `import … from "…"` statements turned into awaited `__import(…)` calls, and the names they bind. */
+function withoutImports(code) {
+  const imported = [];
+  const body = code.replace(/^import\s+([\s\S]*?)\s+from\s+("[^"]+");?$/gm, (_, names, from) => {
+    const bound = names.trim().startsWith("{")
+      ? names.replace(/\s+as\s+/g, ": ")
+      : `{ default: ${names.trim()} }`;
+    imported.push(...names.replace(/[{}]/g, "").split(",").map((name) => name.trim().split(/\s+as\s+/).pop()));
+    return `const ${bound} = await __import(${from});`;
+  });
+  return { body, imported };
 }
 
-for (const page of ["timeouts-and-retries.md", "degraded-reads.md", "search-quality.md"]) {
-  test(`docs/${page}: every JavaScript block runs`, T, async () => {
-    const found = blocks(page);
-    assert.ok(found.length > 0, "the page has JavaScript blocks");
-    for (const code of found) {
-      const memory = makeMemory(server);
-      await memory.add("User likes green tea", { userId: "alice", infer: false });
-      const said = [];
-      const console = { warn: (...args) => said.push(args.join(" ")), log: (...args) => said.push(args.join(" ")) };
-      // A block that makes its own `memory` gets none.
-      const names = /\b(const|let) memory\b/.test(code) ? ["Memory", "console"] : ["Memory", "console", "memory"];
-      await new AsyncFunction(...names, code)(Memory, console, memory);
+/** Runs one block in a fresh context; resolves with what it logged. */
+async function run(code) {
+  const memory = makeMemory(server);
+  await memory.add("User likes green tea", { userId: "alice", infer: false });
+  const said = [];
+  const console = { warn: (...args) => said.push(args.join(" ")), log: (...args) => said.push(args.join(" ")) };
+  const given = {
+    __import: (specifier) => import(specifier),
+    Memory,
+    MemoryError,
+    console,
+    memory,
+    config: testConfig(server),
+    readme: readFileSync(new URL("../../README.md", import.meta.url), "utf8"),
+    chat: async () => "Noted.",
+    render: () => {},
+  };
+  const { body, imported } = withoutImports(code);
+  // A block that imports or declares one of these names itself gets none.
+  const declares = (name) => imported.includes(name) || new RegExp(`\\b(const|let|var|function)\\s+${name}\\b`).test(body);
+  const names = Object.keys(given).filter((name) => !declares(name));
+  await new AsyncFunction(...names, body)(...names.map((name) => given[name]));
+  return said;
+}
+
+for (const page of pages()) {
+  const blocks = scriptBlocks(page.text).filter((block) => !block.marked);
+  if (blocks.length === 0 || RUN_ELSEWHERE[page.name]) continue;
+  test(`${page.name}: every JavaScript block not marked type-checked runs`, T, async () => {
+    const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
+    process.env.OPENAI_API_KEY = "test-key";
+    process.env.OPENAI_BASE_URL = server.baseUrl;
+    try {
+      for (const block of blocks) {
+        await run(block.code).catch((error) => {
+          assert.fail(`${page.name}:${block.line}: the block does not run (mark it <!-- type-checked --> if it cannot run offline): ${error.stack}`);
+        });
+      }
+    } finally {
+      for (const [name, value] of [["OPENAI_API_KEY", saved.key], ["OPENAI_BASE_URL", saved.url]]) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     }
   });
 }
+
+test("docs: the pages run elsewhere are read by the test that runs them", () => {
+  for (const [page, file] of Object.entries(RUN_ELSEWHERE)) {
+    const source = readFileSync(new URL(file, import.meta.url), "utf8");
+    assert.ok(source.includes(page.replace(/^docs\//, "")), `${file} reads ${page}`);
+  }
+});
+
+test("docs: blocks run here", () => {
+  const count = pages().reduce((n, page) => n + (RUN_ELSEWHERE[page.name] ? 0 : scriptBlocks(page.text).filter((b) => !b.marked).length), 0);
+  assert.ok(count >= 20, `${count} blocks run`);
+  assert.equal(typeof Memory, "function");
+});

@@ -141,7 +141,7 @@ describe("embeddings given to store", () => {
   });
 
   // BUG (minor): a caller's all-zero embedding is reported as EMBEDDING_RESPONSE, the code for "a 2xx response
-  // in an unusable shape" from an embedding service (README, Errors); no service was involved, so it should be
+  // in an unusable shape" from an embedding service (docs/api.md, Errors); no service was involved, so it should be
   // INVALID_INPUT (src/core/memory.rs fit_index, used for caller vectors by store() and search({embedding})).
   test("a zero or non-numeric embedding is INVALID_INPUT and stores nothing", T, async () => {
     const { mem } = clocked();

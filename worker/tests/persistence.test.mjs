@@ -1,5 +1,5 @@
 // Memories outlive the worker: KV persisted to disk is read back by a restarted worker, loaded scope by scope.
-// Once through Miniflare, once through `wrangler dev` exactly as the README runs it.
+// Once through Miniflare, once through `wrangler dev` exactly as docs/worker.md runs it.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";

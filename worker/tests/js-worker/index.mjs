@@ -1,4 +1,4 @@
-// A plain JS Worker that uses the npm package with a KV binding — the README's "memwasm in your own Worker".
+// A plain JS Worker that uses the npm package with a KV binding — docs/worker.md's "The npm package in your Worker".
 // POST /add {text, userId} adds; GET /search?q=…&userId=… searches; GET /history?id=… shows a history.
 import { Memory } from "memwasm";
 

@@ -1,0 +1,73 @@
+// The manual's pages (README.md and docs/*.md) as the docs tests read them: their code blocks, headings and
+// relative links, each with the line it is on.
+import { readdirSync, readFileSync } from "node:fs";
+
+export const ROOT = new URL("../../", import.meta.url);
+
+/** Every page: README.md, then docs/*.md in name order, as `{name, url, text}`. */
+export function pages() {
+  const docs = readdirSync(new URL("docs/", ROOT)).filter((name) => name.endsWith(".md")).sort();
+  return ["README.md", ...docs.map((name) => `docs/${name}`)].map((name) => {
+    const url = new URL(name, ROOT);
+    return { name, url, text: readFileSync(url, "utf8") };
+  });
+}
+
+/** The marker that puts the block under it in the type check instead of running it. */
+export const TYPE_CHECKED = "<!-- type-checked -->";
+const SCRIPT = new Set(["js", "javascript", "ts", "typescript"]);
+
+/** The fenced blocks of `text`: `{lang, line (of the opening fence, 1-based), code, marked}`. */
+export function codeBlocks(text) {
+  const lines = text.split("\n");
+  const found = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)/.exec(lines[i]);
+    if (!open) continue;
+    const [, , fence, lang] = open;
+    let end = i + 1;
+    while (end < lines.length && !lines[end].trimStart().startsWith(fence)) end++;
+    found.push({ lang, line: i + 1, code: lines.slice(i + 1, end).join("\n"), marked: lines[i - 1]?.trim() === TYPE_CHECKED });
+    i = end;
+  }
+  return found;
+}
+
+/** The JavaScript and TypeScript blocks of `text`. */
+export const scriptBlocks = (text) => codeBlocks(text).filter((block) => SCRIPT.has(block.lang));
+
+/** The lines of `text` with its fenced blocks blanked out, and its inline code too unless `keepCode`. */
+function prose(text, keepCode = false) {
+  const lines = text.split("\n");
+  for (const { line, code } of codeBlocks(text)) {
+    const count = code === "" ? 0 : code.split("\n").length;
+    for (let i = line - 1; i <= line + count && i < lines.length; i++) lines[i] = "";
+  }
+  return keepCode ? lines : lines.map((line) => line.replace(/`+[^`]*`+/g, (span) => " ".repeat(span.length)));
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens; repeats get -1, -2, … */
+export function headingSlugs(text) {
+  const slugs = new Set();
+  const seen = new Map();
+  for (const line of prose(text, true)) {
+    const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (!heading) continue;
+    const base = heading[1].toLowerCase().replace(/[^\p{L}\p{M}\p{N}\s_-]/gu, "").replace(/\s/g, "-");
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    slugs.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return slugs;
+}
+
+/** The relative links of `text` (not http:, https:, mailto:), outside code: `{target, line}`. */
+export function relativeLinks(text) {
+  const found = [];
+  prose(text).forEach((line, index) => {
+    for (const [, target] of line.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
+      if (!/^[a-z][a-z0-9+.-]*:/i.test(target)) found.push({ target, line: index + 1 });
+    }
+  });
+  return found;
+}
