@@ -96,7 +96,8 @@ describe("adversarial LLM replies through add()", () => {
   let mem, clock;
   const ids = {};
   before(async () => {
-    ({ mem, clock } = clockedMemory(server, { retry: { maxRetries: 0 } }));
+    // Some replies hold hundreds of facts: no fact limit, so that the readable ones can all be checked.
+    ({ mem, clock } = clockedMemory(server, { retry: { maxRetries: 0 }, limits: { maxFacts: null } }));
     ids.victim = (await seed(mem, server, ["Victim likes chess", "Victim lives in Oslo"], { userId: "victim" })).results.map((e) => e.id);
     ids.softDeleted = (await mem.add("User used to like rum", { userId: "u", infer: false })).results[0].id;
     await mem.delete(ids.softDeleted, { soft: true });
