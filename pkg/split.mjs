@@ -7,15 +7,14 @@
 // (memories, vectors, history, summaries, journals) in a snapshot, a persistent one is opened again from
 // its storage. Calls made meanwhile wait for the move; calls already running finish first. Listeners
 // (`on`), contexts (`context`) and tools (`tools`) follow the memory.
+//
+// Its methods are those of the full module's Memory, listed at build time from both modules' classes
+// (dist/memory-methods.js, made by scripts/build-pkg.sh): nothing here names them. The class writes a few
+// itself and forwards the others, moving the memory into the full module first when the core one lacks
+// the method.
 import { MemoryError } from "./dist/errors.js";
+import { METHODS } from "./dist/memory-methods.js";
 
-/** The methods only the full module has (tests/node/split.test.mjs checks this list against both). */
-export const FULL_ONLY = [
-  "addMessage", "flushGroup", "getConversationMeta", "saveConversationMeta", "updateConversationMeta",
-  "deleteMemories", "compress", "ingest", "getEntities", "getRelations", "deleteEntity",
-];
-/** Methods this class writes by hand: the synchronous ones and those that return bound objects. */
-const OWN = new Set(["constructor", "free", "on", "off", "context", "tools", "__snapshot"]);
 const OPENING = Symbol("opening");
 
 const needsFull = (error) => error?.code === "NOT_IN_MODULE";
@@ -215,9 +214,9 @@ export function splitMemory(core, loadFull) {
 
     static {
       if (Symbol.dispose) Memory.prototype[Symbol.dispose] = Memory.prototype.free;
-      const names = new Set([...Object.getOwnPropertyNames(core.Memory.prototype), ...FULL_ONLY]);
-      for (const name of names) {
-        if (OWN.has(name) || name.startsWith("__")) continue;
+      // The methods not written above (those are the synchronous ones and those returning bound objects).
+      for (const name of METHODS) {
+        if (Object.hasOwn(Memory.prototype, name)) continue;
         Object.defineProperty(Memory.prototype, name, {
           value: function (...args) {
             return this.#call(name, args);

@@ -8,7 +8,9 @@ import { readFileSync } from "node:fs";
 import { MemoryError } from "memwasm";
 import * as full from "../../pkg/dist/memwasm.js";
 import * as core from "../../pkg/dist/core/memwasm.js";
-import { FULL_ONLY, splitMemory } from "../../pkg/split.mjs";
+import { Memory as NodeMemory } from "memwasm";
+import { FULL_ONLY, METHODS } from "../../pkg/dist/memory-methods.js";
+import { splitMemory } from "../../pkg/split.mjs";
 import { T, scriptedServer, seed, testConfig, texts } from "./helpers.mjs";
 
 core.initSync({ module: readFileSync(new URL("../../pkg/dist/core/memwasm_bg.wasm", import.meta.url)) });
@@ -39,6 +41,33 @@ describe("split modules", () => {
     const extra = [...names(full.Memory)].filter((name) => !coreNames.has(name)).sort();
     assert.deepEqual(extra, [...FULL_ONLY].sort());
     for (const name of coreNames) assert.ok(names(full.Memory).has(name), name);
+  });
+
+  test("the generated method lists are the full class's: each method is the core's or in FULL_ONLY", T, () => {
+    const publicNames = (Class) =>
+      Object.getOwnPropertyNames(Class.prototype).filter((name) => name !== "constructor" && !name.startsWith("__"));
+    const coreNames = new Set(publicNames(core.Memory));
+    assert.deepEqual([...METHODS].sort(), publicNames(full.Memory).sort(), "METHODS is the full class's, none stale");
+    for (const name of METHODS) {
+      assert.ok(coreNames.has(name) !== FULL_ONLY.includes(name), `${name}: in the core class or in FULL_ONLY, not both`);
+    }
+    assert.deepEqual(FULL_ONLY.filter((name) => !METHODS.includes(name)), [], "FULL_ONLY names only full methods");
+  });
+
+  test("the browser's Memory has the surface of the Node entry's and of the full module's", T, () => {
+    const { Memory } = split();
+    const surface = (Class) => {
+      const names = new Set();
+      for (let proto = Class.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+        for (const name of Object.getOwnPropertyNames(proto)) {
+          if (name !== "constructor" && !name.startsWith("__") && typeof proto[name] === "function") names.add(name);
+        }
+      }
+      const statics = Object.getOwnPropertyNames(Class).filter((name) => typeof Class[name] === "function" && !name.startsWith("__"));
+      return { methods: [...names].sort(), statics: statics.sort(), dispose: typeof Class.prototype[Symbol.dispose] };
+    };
+    assert.deepEqual(surface(Memory), surface(full.Memory));
+    assert.deepEqual(surface(Memory), surface(NodeMemory));
   });
 
   test("the core module refuses configs for the full one with NOT_IN_MODULE, a shared MemoryError", T, () => {
