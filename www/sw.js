@@ -4,7 +4,7 @@ const CACHE = "memwasm-playground-v3";
 const SHELL = [
   "./", "index.html", "style.css", "app.js", "chat.js", "memories.js", "settings.js", "status.js", "llm.js",
   "offline-model.js", "offline-pane.js", "../pkg/local-embedder/sources.mjs", "../pkg/local-embedder/provider.mjs",
-  "../pkg/index.browser.mjs", "../pkg/split.mjs", "../pkg/dist/core/memwasm.js", "../pkg/dist/core/memwasm_bg.wasm",
+  "../pkg/index.browser.mjs", "../pkg/split.mjs", "../pkg/dist/memory-methods.js", "../pkg/dist/core/memwasm.js", "../pkg/dist/core/memwasm_bg.wasm",
   // The full module too (graph memory, conversations, documents), which the package fetches on first use.
   "../pkg/dist/memwasm.js", "../pkg/dist/memwasm_bg.wasm", "../pkg/dist/errors.js",
 ];
