@@ -36,7 +36,7 @@ fn json(data: &[u8]) -> Option<Value> {
     serde_json::from_slice(data).ok()
 }
 
-/// An LLM reply, read as an extraction (facts and attributions) and as decisions (seed 000's and mem0's shapes).
+/// An LLM reply, read as an extraction (facts and attributions) and as decisions (this library's and mem0's shapes).
 pub fn llm_reply(data: &[u8]) {
     let reply = text(data);
     let _ = extract_json(&reply);
@@ -75,7 +75,7 @@ pub fn import(data: &[u8]) {
     let _ = from_jsonl(&text(data));
 }
 
-/// An `addMessage` message (seed 002), read and checked.
+/// An `addMessage` message, read and checked.
 pub fn message(data: &[u8]) {
     let Some(value) = json(data) else { return };
     if let Ok(input) = serde_json::from_value::<MessageInput>(value) {

@@ -181,8 +181,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         SearchResponse { results, method, total_count, relations, queries: None, warnings: Vec::new() }
     }
 
-    /// The scope's memories most similar to a caller's `embedding` (seed 003 "vector-search by embedding"),
-    /// by cosine; its length must match the stored vectors (`DIMENSION_MISMATCH`).
+    /// The scope's memories most similar to a caller's `embedding`, by cosine;
+    /// its length must match the stored vectors (`DIMENSION_MISMATCH`).
     pub async fn search_by_vector(&self, embedding: Vec<f32>, read: &Read) -> Result<SearchResponse> {
         let vector = self.fit_given(embedding)?;
         self.load_scope(&read.scope).await?;

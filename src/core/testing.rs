@@ -33,7 +33,7 @@ pub struct Doubles<L, E, S> {
 }
 
 impl<L: Llm + Clone, E: Embedder + Clone, S: Storage + Clone> Doubles<L, E, S> {
-    /// A new engine over clones of the doubles, with the seed prompts.
+    /// A new engine over clones of the doubles, with the built-in prompts.
     pub fn engine(&self) -> MemoryEngine<L, E, S> {
         MemoryEngine::new(self.llm.clone(), self.embedder.clone(), self.storage.clone(), Prompts::default())
     }

@@ -1,4 +1,4 @@
-//! Seed 001's tiers on `Memory`: `context` (a `MemoryContext` window), `flush` / `idle` / `on` / `off`
+//! The memory tiers on `Memory`: `context` (a `MemoryContext` window), `flush` / `idle` / `on` / `off`
 //! (the background writer), `journal`, `journals`, `dream`, `coreProfile`, `dreamDiary` and
 //! `formatForInjection`.
 

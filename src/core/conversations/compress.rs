@@ -1,4 +1,4 @@
-//! `compress()` (seed 004 §3): when a scope holds more than `threshold` uncompressed episodic sessions, the
+//! `compress()`: when a scope holds more than `threshold` uncompressed episodic sessions, the
 //! oldest `sessionsToCompress` are summarised, one LLM call per session, all at once. Each summary becomes a
 //! `semantic` memory (`metadata.sourceSessionId`, `compressionSource: true`) and the session's episodic
 //! memories are marked `metadata.compressed: true` (with `compressedAt`, `compressedInto`): nothing is

@@ -1,4 +1,4 @@
-//! The embedding cache (seed 004 §1.4): a chunk whose text was embedded before is never embedded again.
+//! The embedding cache: a chunk whose text was embedded before is never embedded again.
 //! Texts are keyed by their content hash (the md5 of `identity::content_hash`, as memories' `hash`), and a
 //! vector is kept once:
 //!

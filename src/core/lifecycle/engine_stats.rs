@@ -1,4 +1,4 @@
-//! `stats()`: counts over the memories held (seed 003 "Memory Statistics").
+//! `stats()`: counts over the memories held.
 
 use std::collections::BTreeMap;
 

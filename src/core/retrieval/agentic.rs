@@ -1,4 +1,4 @@
-//! `search(query, {method: "agentic"})` (seed 002's "LLM-guided multi-round retrieval"):
+//! `search(query, {method: "agentic"})` (LLM-guided multi-round retrieval):
 //!
 //! 1. round one is a `hybrid` search for the query (`keyword` without an embedder);
 //! 2. one LLM call judges whether its best memories answer the query;

@@ -1,4 +1,4 @@
-//! `dream()` (seed 001 D2, "Deep Dream"): reads the core profile and the journals of the last days not yet
+//! `dream()` ("Deep Dream"): reads the core profile and the journals of the last days not yet
 //! consolidated, and with one LLM call rewrites the profile and proposes facts, which go through `add()`'s
 //! ADD / UPDATE / DELETE decision with history. The dream diary records what changed and why; a journal
 //! already consolidated as it is (same content hash) is never sent again, so a second dream costs no call.

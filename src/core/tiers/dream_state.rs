@@ -1,4 +1,4 @@
-//! What `dream` keeps per scope: the core profile (seed 001's MEMORY.md) and the dream diary — which
+//! What `dream` keeps per scope: the core profile (an agent's MEMORY.md) and the dream diary — which
 //! journals were consolidated (by content hash, so one is never processed twice) and what each dream changed
 //! and why.
 

@@ -1,6 +1,6 @@
-//! `formatForInjection()` (seed 001): what an agent puts in its system prompt at the start of a session, no
+//! `formatForInjection()`: what an agent puts in its system prompt at the start of a session, no
 //! query needed — the scope's core profile, then its pinned and procedural memories, then the most important
-//! others, as one `<memory>` block (seed 004 §4) that never exceeds the token budget. Every line is escaped
+//! others, as one `<memory>` block (as `recall` writes it) that never exceeds the token budget. Every line is escaped
 //! and kept on its line (see `one_line`), so stored text can never close the block, open a tag or start a line.
 
 use serde::Serialize;

@@ -1,4 +1,4 @@
-//! The daily journal tier (seed 001 D2): every flushed turn is appended to its scope's record for the day
+//! The daily journal tier: every flushed turn is appended to its scope's record for the day
 //! (UTC), kept as a side record beside the memories; read back as Markdown. `dream` consolidates journals.
 
 use serde::{Deserialize, Serialize};
