@@ -39,7 +39,6 @@ mod read_call;
 mod read_plain;
 pub mod recall;
 pub mod recency;
-pub mod remote;
 pub mod remote_vectors;
 pub mod reply_schema;
 pub mod retrieval;
@@ -50,6 +49,7 @@ pub mod side_records;
 pub mod snapshot;
 pub mod sort;
 pub mod storage;
+pub mod tab_sync;
 #[doc(hidden)]
 pub mod testing;
 pub mod tiers;
