@@ -11,7 +11,7 @@ use super::memory::MemoryEngine;
 use super::models::{Embedder, Llm};
 use super::one_line::{label, one_line};
 use super::read::{is_procedural, Read};
-use super::retrieve::OVERFETCH;
+use super::search::OVERFETCH;
 use super::storage::Storage;
 use super::tokens::{estimate_tokens, TokenCounter};
 use super::types::{AddWarning, MemoryItem};

@@ -7,8 +7,8 @@ use memwasm::core::models::Embedder;
 use memwasm::core::options::AddOptions;
 use memwasm::core::read::{Read, ReadCall, ReadOptions};
 use memwasm::core::recall::RecallResult;
-use memwasm::core::retrieve::SearchResponse;
 use memwasm::core::scope::Scope;
+use memwasm::core::search::SearchResponse;
 use memwasm::core::testing::{KeepingStorage, ScriptedLlm, TableEmbedder};
 use memwasm::MemoryEngine;
 

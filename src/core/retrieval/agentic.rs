@@ -21,7 +21,7 @@ use crate::core::memory::MemoryEngine;
 use crate::core::models::{Embedder, Llm, LlmRequest};
 use crate::core::read::Read;
 use crate::core::reply_schema;
-use crate::core::retrieve::{Ranked, SearchResponse};
+use crate::core::search::{Ranked, SearchResponse};
 use crate::core::storage::Storage;
 use crate::core::types::{AddWarning, MemoryItem, WarningCode};
 use crate::core::vector_store::VectorStore;

@@ -245,5 +245,5 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 }
 
 #[cfg(test)]
-#[path = "retrieve_tests.rs"]
+#[path = "search_tests.rs"]
 mod tests;
