@@ -5,7 +5,7 @@
 use memwasm::core::conversations::message::MessageInput;
 use memwasm::core::filter::Filter;
 use memwasm::core::llm_json::{extract_json, parse_decisions, parse_extraction};
-use memwasm::core::options::{parse_messages, require_content, AddOptions};
+use memwasm::core::pipeline_options::{parse_messages, require_content, AddOptions};
 use memwasm::core::prompts::render_conversation;
 use memwasm::core::read::{ReadCall, ReadOptions};
 use memwasm::core::recall::memory_line;

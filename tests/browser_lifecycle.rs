@@ -17,7 +17,7 @@ use memwasm::core::lifecycle::decay::DecayPlan;
 use memwasm::core::lifecycle::write::WriteLifecycle;
 use memwasm::core::lifecycle::{Lifecycle, LifecycleSettings, MemoryType};
 use memwasm::core::models::Embedder;
-use memwasm::core::options::AddOptions;
+use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, DEFAULT_LIMIT};
 use memwasm::core::scope::Scope;
 use memwasm::core::storage::Storage;

@@ -8,7 +8,7 @@ use super::error::{MemoryError, Result};
 use super::limits::memory_id;
 use super::memory::MemoryEngine;
 use super::models::{Embedder, Llm};
-use super::options::required_text;
+use super::pipeline_options::required_text;
 use super::read::Read;
 use super::storage::{Changeset, Storage};
 use super::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};

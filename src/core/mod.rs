@@ -28,10 +28,10 @@ pub mod memory;
 pub mod models;
 mod on_demand;
 pub mod one_line;
-pub mod options;
 pub mod pace;
 pub mod packed;
 mod pipeline;
+pub mod pipeline_options;
 pub mod plan;
 pub mod prompts;
 pub mod read;
@@ -63,3 +63,7 @@ pub mod update;
 pub mod value_de;
 pub mod vector_store;
 pub mod warning;
+
+/// The old path of `pipeline_options`, still used by worker/ and `lifecycle::engine_keys`.
+#[doc(hidden)]
+pub use pipeline_options as options;

@@ -13,7 +13,7 @@ use super::lifecycle::write::WriteLifecycle;
 use super::llm_json::{parse_decisions, parse_extraction};
 use super::memory::MemoryEngine;
 use super::models::{Embedder, Llm, LlmRequest};
-use super::options::{parse_messages, require_content, AddOptions};
+use super::pipeline_options::{parse_messages, require_content, AddOptions};
 use super::plan::{plan, Op};
 use super::prompts::{decision_input, extraction_input};
 use super::read::parse_filter;

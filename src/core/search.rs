@@ -8,7 +8,7 @@ use super::error::Result;
 use super::fusion::{reciprocal_rank, weighted, with_neighbours, Method, Ranking, NEIGHBOUR_SHARE, RRF_K};
 use super::keyword::Neighbours;
 use super::memory::MemoryEngine;
-use super::options::required_text;
+use super::pipeline_options::required_text;
 use super::read::Read;
 use super::scope::Scope;
 use super::storage::Storage;

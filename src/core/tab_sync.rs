@@ -38,7 +38,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::core::options::AddOptions;
+    use crate::core::pipeline_options::AddOptions;
     use crate::core::read::{Read, DEFAULT_LIMIT};
     use crate::core::scope::Scope;
     use crate::core::storage::InMemoryStorage;

@@ -11,7 +11,7 @@ use super::convert::{from_js, json_arg, string_arg, to_js};
 use super::error::{coded_error, to_js_error};
 use super::{promise, Memory};
 use crate::core::error::MemoryError;
-use crate::core::options::parse_messages;
+use crate::core::pipeline_options::parse_messages;
 use crate::core::tiers::{BatchOutcome, ContextWindow, TierCall, TierOptions};
 use crate::core::types::Message;
 use crate::platform::background::Topic;

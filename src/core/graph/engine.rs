@@ -10,7 +10,7 @@ use crate::core::error::{MemoryError, Result};
 use crate::core::keyword::tokenize;
 use crate::core::memory::MemoryEngine;
 use crate::core::models::{Embedder, Llm, LlmRequest};
-use crate::core::options::required_text;
+use crate::core::pipeline_options::required_text;
 use crate::core::prompts::extraction_input;
 use crate::core::reply_schema;
 use crate::core::scope::Scope;

@@ -6,7 +6,7 @@ use crate::core::error::MemoryError;
 use crate::core::lifecycle::write::WriteLifecycle;
 use crate::core::memory::MemoryEngine;
 use crate::core::models::Embedder;
-use crate::core::options::AddOptions;
+use crate::core::pipeline_options::AddOptions;
 use crate::core::read::{Read, DEFAULT_LIMIT};
 use crate::core::scope::Scope;
 use crate::core::storage::{InMemoryStorage, Storage};

@@ -13,7 +13,7 @@ use super::QUEUE;
 use crate::core::error::{MemoryError, Result};
 use crate::core::memory::MemoryEngine;
 use crate::core::models::{Embedder, Llm};
-use crate::core::options::AddOptions;
+use crate::core::pipeline_options::AddOptions;
 use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::{Changeset, Storage};
