@@ -16,7 +16,7 @@ use memwasm::core::graph::{Entity, GraphRecord, Relation};
 use memwasm::core::lifecycle::decay::DecayPlan;
 use memwasm::core::lifecycle::write::WriteLifecycle;
 use memwasm::core::lifecycle::{Lifecycle, LifecycleSettings, MemoryType};
-use memwasm::core::models::Embedder;
+use memwasm::core::model_traits::Embedder;
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, DEFAULT_LIMIT};
 use memwasm::core::scope::Scope;

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::error::{MemoryError, Result};
 use super::limits::memory_id;
 use super::memory::MemoryEngine;
-use super::models::{Embedder, Llm};
+use super::model_traits::{Embedder, Llm};
 use super::pipeline_options::required_text;
 use super::read::Read;
 use super::storage::{Changeset, Storage};

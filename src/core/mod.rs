@@ -25,7 +25,7 @@ pub mod lifecycle;
 pub mod limits;
 pub mod llm_json;
 pub mod memory;
-pub mod models;
+pub mod model_traits;
 mod on_demand;
 pub mod one_line;
 pub mod pace;
@@ -64,6 +64,9 @@ pub mod value_de;
 pub mod vector_store;
 pub mod warning;
 
+/// The old path of `model_traits`, still used by worker/ and `lifecycle::engine_keys`.
+#[doc(hidden)]
+pub use model_traits as models;
 /// The old path of `pipeline_options`, still used by worker/ and `lifecycle::engine_keys`.
 #[doc(hidden)]
 pub use pipeline_options as options;

@@ -12,7 +12,7 @@ use super::identity::{content_hash, new_id};
 use super::lifecycle::write::WriteLifecycle;
 use super::llm_json::{parse_decisions, parse_extraction};
 use super::memory::MemoryEngine;
-use super::models::{Embedder, Llm, LlmRequest};
+use super::model_traits::{Embedder, Llm, LlmRequest};
 use super::pipeline_options::{parse_messages, require_content, AddOptions};
 use super::plan::{plan, Op};
 use super::prompts::{decision_input, extraction_input};

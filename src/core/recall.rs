@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::error::Result;
 use super::fusion::Method;
 use super::memory::MemoryEngine;
-use super::models::{Embedder, Llm};
+use super::model_traits::{Embedder, Llm};
 use super::one_line::{label, one_line};
 use super::read::{is_procedural, Read};
 use super::search::OVERFETCH;

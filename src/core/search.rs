@@ -14,7 +14,7 @@ use super::scope::Scope;
 use super::storage::Storage;
 use super::types::{AddWarning, MemoryItem, StoredMemory};
 use super::vector_store::{Count, Predicate, VectorStore};
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 
 /// Candidates each ranking contributes per wanted result before fusion (at least [`FUSION_POOL`]).
 pub const OVERFETCH: usize = 4;

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use super::memory::MemoryEngine;
 use super::storage::{RemoteChange, Storage};
 use super::vector_store::VectorStore;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
     /// Mirrors a change another instance made to the shared storage in this instance's index. A memory the

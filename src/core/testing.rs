@@ -21,7 +21,7 @@ pub use storage::{KeepingStorage, Sabotaged};
 use super::config::Prompts;
 use super::error::Result;
 use super::memory::MemoryEngine;
-use super::models::{Embedder, Llm};
+use super::model_traits::{Embedder, Llm};
 use super::storage::Storage;
 
 /// An engine's model, embedder and storage, kept by the test; the engines it builds get clones.

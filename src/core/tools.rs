@@ -17,7 +17,7 @@ use super::scope::Scope;
 use super::storage::{Changeset, Storage};
 use super::types::{EventKind, MemoryItem, Metadata, StoredMemory};
 use super::vector_store::VectorStore;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 
 /// The tool that searches memories.
 pub const SEARCH_MEMORY: &str = "search_memory";

@@ -29,7 +29,7 @@ pub use openapi_schema::openapi_schema;
 pub use structured::StructuredOutput;
 pub use vectors::{checked_vectors, json_vector, json_vectors};
 
-pub use crate::core::models::{Embedder, Llm, LlmRequest};
+pub use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 
 use crate::core::error::UpstreamError;
 use crate::http::HttpError;

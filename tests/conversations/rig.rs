@@ -10,7 +10,7 @@ use memwasm::core::conversations::prompts::{BOUNDARY_PROMPT, COMPRESS_PROMPT, EP
 use memwasm::core::conversations::{BoundarySettings, MessageInput, MessageOutcome};
 use memwasm::core::crud::Page;
 use memwasm::core::error::{MemoryError, Result};
-use memwasm::core::models::LlmRequest;
+use memwasm::core::model_traits::LlmRequest;
 use memwasm::core::read::{Read, ReadCall, ReadOptions};
 use memwasm::core::retrieval::prompts::{JUDGE_PROMPT, REFINE_PROMPT};
 use memwasm::core::scope::Scope;

@@ -3,7 +3,7 @@
 
 use futures_executor::block_on;
 use memwasm::core::error::Result;
-use memwasm::core::models::Embedder;
+use memwasm::core::model_traits::Embedder;
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, ReadCall, ReadOptions};
 use memwasm::core::recall::RecallResult;

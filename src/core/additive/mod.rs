@@ -15,7 +15,7 @@ use crate::core::error::Result;
 use crate::core::filter::Filter;
 use crate::core::llm_json::parse_extraction;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm, LlmRequest};
+use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::pipeline::{attribute, event, stopped, Destination, Extracted};
 use crate::core::pipeline_options::AddOptions;
 use crate::core::scope::Scope;

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::core::error::{MemoryError, Result};
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::read::involves;
 use crate::core::scope::Scope;
 use crate::core::storage::Storage;

@@ -25,7 +25,7 @@ use super::reply::parse_boundary;
 use crate::core::error::Result;
 use crate::core::identity::new_id;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm, LlmRequest};
+use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::reply_schema;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::types::{AddWarning, EventKind, WarningCode};

@@ -21,7 +21,7 @@ use crate::core::codec::{vector_from_base64, vector_to_base64};
 use crate::core::error::{MemoryError, Result};
 use crate::core::identity::content_hash;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;
 use crate::core::types::MemoryItem;

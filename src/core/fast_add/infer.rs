@@ -8,7 +8,7 @@ use super::sentences::conversation_texts;
 use crate::core::error::{MemoryError, Result};
 use crate::core::filter::Filter;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pipeline::{attribute, extend_unique, stopped, Destination};
 use crate::core::pipeline_options::AddOptions;
 use crate::core::plan::Op;

@@ -9,7 +9,7 @@ use super::store::Graph;
 use crate::core::error::{MemoryError, Result};
 use crate::core::keyword::tokenize;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm, LlmRequest};
+use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::pipeline_options::required_text;
 use crate::core::prompts::extraction_input;
 use crate::core::reply_schema;

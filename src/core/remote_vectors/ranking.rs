@@ -5,7 +5,7 @@ use crate::core::error::Result;
 use crate::core::filter::Filter;
 use crate::core::fusion::Method;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::read::Read;
 use crate::core::scope::Scope;
 use crate::core::search::{Ranked, OVERFETCH};

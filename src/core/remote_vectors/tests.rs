@@ -5,7 +5,7 @@ use crate::core::config::Prompts;
 use crate::core::error::MemoryError;
 use crate::core::lifecycle::write::WriteLifecycle;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::Embedder;
+use crate::core::model_traits::Embedder;
 use crate::core::pipeline_options::AddOptions;
 use crate::core::read::{Read, DEFAULT_LIMIT};
 use crate::core::scope::Scope;

@@ -18,7 +18,7 @@ use super::reply::{parse_judgement, parse_queries, Judgement};
 use crate::core::error::{MemoryError, Result};
 use crate::core::fusion::{reciprocal_rank, Method, Ranking, RRF_K};
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm, LlmRequest};
+use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::read::Read;
 use crate::core::reply_schema;
 use crate::core::search::{Ranked, SearchResponse};

@@ -12,7 +12,7 @@ use super::queue::{BackgroundSettings, Batch, Queue, Ran, Settled};
 use super::QUEUE;
 use crate::core::error::{MemoryError, Result};
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pipeline_options::AddOptions;
 use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;

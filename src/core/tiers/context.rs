@@ -11,7 +11,7 @@ use super::prompts::{summary_input, SUMMARY_PROMPT};
 use super::CONTEXT;
 use crate::core::error::{MemoryError, Result};
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm, LlmRequest};
+use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;

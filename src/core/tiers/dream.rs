@@ -14,7 +14,7 @@ use crate::core::error::{MemoryError, Result};
 use crate::core::identity::content_hash;
 use crate::core::llm_json::extract_json;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm, LlmRequest};
+use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::pipeline::Destination;
 use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::{CORE_PROFILE, DREAM_DIARY};
 use crate::core::error::Result;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::core::error::Result;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::one_line::unbroken;
 use crate::core::read::is_procedural;
 use crate::core::recall::{escape_tags, memory_line, CLOSE, MIN_RECALL_IMPORTANCE, OPEN};

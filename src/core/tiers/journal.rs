@@ -9,7 +9,7 @@ use super::{scope_of_key, JOURNAL, PENDING_DREAM};
 use crate::core::error::Result;
 use crate::core::identity::content_hash;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;

@@ -33,7 +33,7 @@ pub use settings::{BackgroundOptions, BackgroundSettings};
 use serde_json::Value;
 
 use super::memory::MemoryEngine;
-use super::models::{Embedder, Llm};
+use super::model_traits::{Embedder, Llm};
 use super::scope::Scope;
 use super::storage::Storage;
 use super::vector_store::VectorStore;
