@@ -9,13 +9,13 @@
 mod embedders;
 mod kv;
 mod llm;
-mod remote;
+mod remote_vectors;
 mod storage;
 
 pub use embedders::{Letters, NoEmbedder, TableEmbedder};
 pub use kv::MapKv;
 pub use llm::{LlmCall, NoLlm, ScriptedLlm};
-pub use remote::MapRemote;
+pub use remote_vectors::MapRemote;
 pub use storage::{KeepingStorage, Sabotaged};
 
 use super::config::Prompts;
