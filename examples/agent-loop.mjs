@@ -1,4 +1,4 @@
-// Using memory in an agent loop (seed 001's tiers): before each turn, formatForInjection() puts the core
+// Using memory in an agent loop (the memory tiers): before each turn, formatForInjection() puts the core
 // profile and the most important memories into the system prompt (no query needed); context() keeps the
 // conversation within a token budget with a running summary; during the turn the model calls
 // search_memory / manage_memory, and runTool executes those calls inside the user's scope; after the turn,

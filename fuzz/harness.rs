@@ -5,7 +5,7 @@
 use memwasm::core::conversations::message::MessageInput;
 use memwasm::core::filter::Filter;
 use memwasm::core::llm_json::{extract_json, parse_decisions, parse_extraction};
-use memwasm::core::options::{parse_messages, require_content, AddOptions};
+use memwasm::core::pipeline_options::{parse_messages, require_content, AddOptions};
 use memwasm::core::prompts::render_conversation;
 use memwasm::core::read::{ReadCall, ReadOptions};
 use memwasm::core::recall::memory_line;
@@ -36,7 +36,7 @@ fn json(data: &[u8]) -> Option<Value> {
     serde_json::from_slice(data).ok()
 }
 
-/// An LLM reply, read as an extraction (facts and attributions) and as decisions (seed 000's and mem0's shapes).
+/// An LLM reply, read as an extraction (facts and attributions) and as decisions (this library's and mem0's shapes).
 pub fn llm_reply(data: &[u8]) {
     let reply = text(data);
     let _ = extract_json(&reply);
@@ -75,7 +75,7 @@ pub fn import(data: &[u8]) {
     let _ = from_jsonl(&text(data));
 }
 
-/// An `addMessage` message (seed 002), read and checked.
+/// An `addMessage` message, read and checked.
 pub fn message(data: &[u8]) {
     let Some(value) = json(data) else { return };
     if let Ok(input) = serde_json::from_value::<MessageInput>(value) {

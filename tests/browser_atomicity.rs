@@ -12,7 +12,7 @@ use std::rc::Rc;
 use browser_support::*;
 use js_sys::{Reflect, Uint8Array};
 use memwasm::core::config::{IndexedDbSettings, Prompts};
-use memwasm::core::options::AddOptions;
+use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, DEFAULT_LIMIT};
 use memwasm::core::scope::Scope;
 use memwasm::core::storage::Storage;

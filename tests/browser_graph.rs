@@ -14,7 +14,7 @@ use wasm_bindgen::JsValue;
 use browser_support::*;
 use memwasm::core::config::{IndexedDbSettings, Prompts};
 use memwasm::core::error::MemoryError;
-use memwasm::core::options::AddOptions;
+use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::testing::{Letters, Sabotaged, ScriptedLlm};
 use memwasm::platform::indexeddb::{IndexedDbStorage, GRAPH_STORE, MEMORIES_STORE, SCHEMA_VERSION};
 use memwasm::{Memory, MemoryEngine};

@@ -4,7 +4,7 @@
 
 use futures_executor::block_on;
 use memwasm::core::fast_add::Pipeline;
-use memwasm::core::options::AddOptions;
+use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, DEFAULT_LIMIT};
 use memwasm::core::scope::Scope;
 use memwasm::core::testing::{KeepingStorage, Letters, ScriptedLlm};

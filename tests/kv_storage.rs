@@ -12,7 +12,7 @@ use memwasm::core::kv::record::{decode_vector, encode_vector, RECORD_VERSION};
 use memwasm::core::kv::KvStorage;
 use memwasm::core::lifecycle::write::WriteLifecycle;
 use memwasm::core::lifecycle::{Lifecycle, MemoryType};
-use memwasm::core::options::AddOptions;
+use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, DEFAULT_LIMIT};
 use memwasm::core::scope::Scope;
 use memwasm::core::storage::{Changeset, Storage};

@@ -6,7 +6,7 @@
 
 use super::identity::content_hash;
 use super::memory::MemoryEngine;
-use super::models::{Embedder, Llm};
+use super::model_traits::{Embedder, Llm};
 use super::scope::Scope;
 use super::storage::{Changeset, Storage};
 use super::types::{AddResult, EventKind, MemoryEvent, MemoryItem};

@@ -9,7 +9,7 @@
 use super::error::{MemoryError, Result};
 use super::fusion::Method;
 use super::memory::MemoryEngine;
-use super::models::{Embedder, Llm};
+use super::model_traits::{Embedder, Llm};
 use super::read::Read;
 use super::storage::Storage;
 use super::types::{AddWarning, MemoryItem, WarningCode};

@@ -4,7 +4,7 @@
 
 use super::error::{MemoryError, Result};
 use super::memory::MemoryEngine;
-use super::models::{Embedder, Llm};
+use super::model_traits::{Embedder, Llm};
 use super::pipeline::Embedded;
 use super::storage::Storage;
 use super::types::{AddWarning, WarningCode};

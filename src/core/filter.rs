@@ -1,4 +1,4 @@
-//! Portable filter expressions (seed 000 §7), parsed from JSON and evaluated against a memory's
+//! Portable filter expressions (mem0's filter syntax), parsed from JSON and evaluated against a memory's
 //! metadata and top-level fields.
 
 use crate::core::case::CaseExt;

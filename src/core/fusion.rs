@@ -26,7 +26,7 @@ pub enum Method {
     Hybrid,
     /// Reciprocal rank fusion of the vector and keyword rankings.
     Rrf,
-    /// LLM-guided retrieval (seed 002): hybrid, an LLM's judgement of the results, and when they fall short
+    /// LLM-guided retrieval: hybrid, an LLM's judgement of the results, and when they fall short
     /// a second round for refined queries, fused by RRF (`retrieval::agentic`).
     Agentic,
 }

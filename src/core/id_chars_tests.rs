@@ -8,7 +8,7 @@ use crate::core::config::Prompts;
 use crate::core::error::MemoryError;
 use crate::core::lifecycle::write::WriteLifecycle;
 use crate::core::memory::MemoryEngine;
-use crate::core::options::AddOptions;
+use crate::core::pipeline_options::AddOptions;
 use crate::core::scope::Scope;
 use crate::core::storage::{InMemoryStorage, Storage};
 use crate::core::testing::{Letters, NoLlm};

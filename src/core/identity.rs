@@ -7,7 +7,7 @@ pub fn new_id() -> String {
     uuid::Uuid::new_v4().to_string()
 }
 
-/// MD5 hex digest of `text`, the dedup key of seed 000 §2.1.
+/// MD5 hex digest of `text`, the dedup key of memories (their `hash`).
 pub fn content_hash(text: &str) -> String {
     Md5::digest(text.as_bytes()).iter().map(|byte| format!("{byte:02x}")).collect()
 }

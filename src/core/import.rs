@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 use super::degraded::is_unavailable;
 use super::error::{MemoryError, Result};
 use super::memory::MemoryEngine;
-use super::models::{Embedder, Llm};
+use super::model_traits::{Embedder, Llm};
 use super::pace::{pause, Pace, Phase, Progress, Unpaced};
 use super::storage::{Changeset, Storage};
 use super::transfer::{ExpectedDimension, ImportSummary, Reader};

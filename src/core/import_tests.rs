@@ -10,7 +10,7 @@ use crate::core::codec::vector_to_base64;
 use crate::core::config::Prompts;
 use crate::core::error::MemoryError;
 use crate::core::identity::content_hash;
-use crate::core::options::AddOptions;
+use crate::core::pipeline_options::AddOptions;
 use crate::core::scope::Scope;
 use crate::core::storage::InMemoryStorage;
 use crate::core::testing::{Letters, NoLlm};

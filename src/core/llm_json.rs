@@ -98,7 +98,7 @@ pub struct Decision {
     pub text: Option<String>,
 }
 
-/// The decisions of an update reply: mem0's `{"memory": [..]}`, the seed's bare event array, or
+/// The decisions of an update reply: mem0's `{"memory": [..]}`, a bare event array, or
 /// `{"events"|"operations": [..]}`. Entries that are not usable come back as `Err` with the reason.
 pub fn parse_decisions(reply: &str) -> Result<Vec<Result<Decision, MemoryError>>, MemoryError> {
     let value = extract_json(reply).ok_or_else(|| unusable("no JSON found in the reply"))?;

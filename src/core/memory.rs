@@ -10,7 +10,7 @@ use super::graph::Graph;
 use super::identity::new_id;
 use super::keyword::KeywordIndex;
 use super::lifecycle::LifecycleSettings;
-use super::models::{Embedder, Llm};
+use super::model_traits::{Embedder, Llm};
 use super::pace::{Pace, Phase, Progress, Unpaced};
 use super::side_records::SideMap;
 use super::storage::{Changeset, Storage};

@@ -25,13 +25,13 @@ pub mod lifecycle;
 pub mod limits;
 pub mod llm_json;
 pub mod memory;
-pub mod models;
+pub mod model_traits;
 mod on_demand;
 pub mod one_line;
-pub mod options;
 pub mod pace;
 pub mod packed;
 mod pipeline;
+pub mod pipeline_options;
 pub mod plan;
 pub mod prompts;
 pub mod read;
@@ -39,17 +39,17 @@ mod read_call;
 mod read_plain;
 pub mod recall;
 pub mod recency;
-pub mod remote;
 pub mod remote_vectors;
 pub mod reply_schema;
 pub mod retrieval;
-pub mod retrieve;
 pub mod scope;
+pub mod search;
 mod side_access;
 pub mod side_records;
 pub mod snapshot;
 pub mod sort;
 pub mod storage;
+pub mod tab_sync;
 #[doc(hidden)]
 pub mod testing;
 pub mod tiers;
@@ -63,3 +63,10 @@ pub mod update;
 pub mod value_de;
 pub mod vector_store;
 pub mod warning;
+
+/// The old path of `model_traits`, still used by worker/ and `lifecycle::engine_keys`.
+#[doc(hidden)]
+pub use model_traits as models;
+/// The old path of `pipeline_options`, still used by worker/ and `lifecycle::engine_keys`.
+#[doc(hidden)]
+pub use pipeline_options as options;

@@ -9,7 +9,7 @@ use super::scope::Scope;
 use super::storage::Storage;
 use super::types::StoredMemory;
 use super::vector_store::VectorStore;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
     /// Puts the stored memories of `scope` into the index, unless storage has nothing to add.

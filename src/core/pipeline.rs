@@ -12,8 +12,8 @@ use super::identity::{content_hash, new_id};
 use super::lifecycle::write::WriteLifecycle;
 use super::llm_json::{parse_decisions, parse_extraction};
 use super::memory::MemoryEngine;
-use super::models::{Embedder, Llm, LlmRequest};
-use super::options::{parse_messages, require_content, AddOptions};
+use super::model_traits::{Embedder, Llm, LlmRequest};
+use super::pipeline_options::{parse_messages, require_content, AddOptions};
 use super::plan::{plan, Op};
 use super::prompts::{decision_input, extraction_input};
 use super::read::parse_filter;
@@ -25,7 +25,7 @@ use super::types::{
 };
 use super::vector_store::VectorStore;
 
-/// Similar memories fetched per fact for the update decision (seed 000 §4.3.2).
+/// Similar memories fetched per fact for the update decision.
 pub(crate) const NEIGHBOURS_PER_FACT: usize = 5;
 
 /// Where new memories go and what they carry: the scope, the caller's metadata and lifecycle options, and
@@ -91,7 +91,7 @@ pub(crate) fn event(kind: EventKind, item: &MemoryItem, old: Option<String>, new
 }
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
-    /// Extracts facts from `messages` and merges them into the caller's memories (seed 000 §4).
+    /// Extracts facts from `messages` and merges them into the caller's memories.
     pub async fn add(&self, messages: &Value, options: &AddOptions) -> Result<AddResult> {
         let (scope, filters) = options.scope_and_filters()?;
         let messages = {

@@ -1,4 +1,4 @@
-//! The two system prompts of seed 000 §4 (the update decision batched over all facts), and the user
+//! The two system prompts of `add()` (fact extraction, and the update decision batched over all facts), and the user
 //! messages that go with them.
 
 use serde_json::json;
@@ -65,7 +65,7 @@ Return a JSON object of this shape:
   {"text": "a new fact", "event": "ADD"}
 ]}"#;
 
-/// Renders messages as `role: content` lines (seed 000 §4.1). A message's further lines are indented, so
+/// Renders messages as `role: content` lines. A message's further lines are indented, so
 /// no text in a message can start a line of its own: it cannot pose as another turn (`assistant: …`) or as a
 /// section of the prompt (`## …`).
 pub fn render_conversation(messages: &[Message]) -> String {

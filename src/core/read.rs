@@ -4,7 +4,7 @@
 //!
 //! `limit` and `topK` name the same option (mem0 uses both): either is accepted wherever a count is;
 //! giving both with different values is an error. Scope keys may be camelCase or snake_case (`userId`,
-//! `user_id`). Seed 002's names and rules (`groupId`, `memoryType`, time ranges, `radius`, the limits of
+//! `user_id`). The conversation API's names and rules (`groupId`, `memoryType`, time ranges, `radius`, the limits of
 //! its fetch and search) are checked in `retrieval::form` and `retrieval::window`.
 
 use serde::Deserialize;
@@ -30,7 +30,7 @@ pub struct ReadOptions {
     pub agent_id: Option<String>,
     #[serde(alias = "run_id")]
     pub run_id: Option<String>,
-    /// Seed 002's name of the run scope a group's memories live under.
+    /// The conversation API's name of the run scope a group's memories live under.
     #[serde(alias = "group_id")]
     pub group_id: Option<String>,
     pub limit: Option<f64>,
@@ -56,7 +56,7 @@ pub struct ReadOptions {
     /// `search`, `recall`, `getAll`: only memories of these types.
     #[serde(alias = "memory_types")]
     pub memory_types: Option<Vec<MemoryType>>,
-    /// `getAll`: seed 002's fetch by type (one type; default `episodic` once `groupId` is given).
+    /// `getAll`: the conversation API's fetch by type (one type; default `episodic` once `groupId` is given).
     #[serde(alias = "memory_type")]
     pub memory_type: Option<MemoryType>,
     /// `search`, `getAll`, `recall`: only memories whose time span overlaps `startTime`–`endTime` (ISO 8601
@@ -233,8 +233,8 @@ impl ReadOptions {
         self.scope()
     }
 
-    /// Checks the options for `call`: every key one it takes, a scope, a positive whole count (within seed
-    /// 002's maximum in its form), a valid filter, threshold, weights, types, radius and time window.
+    /// Checks the options for `call`: every key one it takes, a scope, a positive whole count (within the
+    /// conversation API's maximum in its form), a valid filter, threshold, weights, types, radius and time window.
     pub fn check(&self, call: ReadCall) -> Result<Read> {
         self.only_keys_of(call)?;
         let mut scope = self.scope()?;

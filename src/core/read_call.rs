@@ -3,7 +3,7 @@
 
 use super::error::{MemoryError, Result};
 
-/// Default count of `search` and `getAll` (seed 000 §3.3).
+/// Default count of `search` and `getAll` (mem0's).
 pub const DEFAULT_LIMIT: usize = 100;
 /// Default count of `recall`.
 pub const DEFAULT_RECALL_LIMIT: usize = 5;

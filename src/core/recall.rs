@@ -1,5 +1,5 @@
-//! `recall()`: the memories worth putting in a prompt, as the `<memory>` block of seed 004 §4, within a
-//! token budget (seed 004 §2.6), preferences (`metadata.type: "procedural"`) first.
+//! `recall()`: the memories worth putting in a prompt, as a `<memory>` block within a token
+//! budget, preferences (`metadata.type: "procedural"`) first.
 
 use crate::core::case::CaseExt;
 use serde::Serialize;
@@ -8,16 +8,16 @@ use serde_json::Value;
 use super::error::Result;
 use super::fusion::Method;
 use super::memory::MemoryEngine;
-use super::models::{Embedder, Llm};
+use super::model_traits::{Embedder, Llm};
 use super::one_line::{label, one_line};
 use super::read::{is_procedural, Read};
-use super::retrieve::OVERFETCH;
+use super::search::OVERFETCH;
 use super::storage::Storage;
 use super::tokens::{estimate_tokens, TokenCounter};
 use super::types::{AddWarning, MemoryItem};
 use super::vector_store::VectorStore;
 
-/// The block's opening line and closing tag (seed 004 §4), shared with `formatForInjection`.
+/// The block's opening line and closing tag, shared with `formatForInjection`.
 pub(crate) const OPEN: &str = "<memory>\n";
 pub(crate) const CLOSE: &str = "</memory>";
 
@@ -46,11 +46,11 @@ pub fn approx_tokens(text: &str) -> usize {
     estimate_tokens(text)
 }
 
-/// Recall drops memories less important than this (seed 004 §2.4); pinned and procedural ones (which seed
-/// 004 §2.6 always includes) excepted.
+/// Recall drops memories less important than this; pinned and procedural ones (which recall always
+/// includes) excepted.
 pub const MIN_RECALL_IMPORTANCE: f64 = 0.2;
 
-/// The line label (seed 004 §4): `metadata.type` upper-cased when set (as before memory types existed),
+/// The line label: `metadata.type` upper-cased when set (as before memory types existed),
 /// else the memory's `memoryType` (`SEMANTIC`, `PROCEDURAL`, `EVENT_LOG`, …).
 pub fn memory_type(item: &MemoryItem) -> String {
     match item.metadata.get("type").and_then(Value::as_str).map(str::trim) {

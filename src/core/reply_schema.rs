@@ -48,7 +48,7 @@ pub fn decisions() -> ReplySchema {
     }
 }
 
-/// Seed 000's `extract_entities` and `extract_relations` tools as one reply: the graph call of `add()`.
+/// The `extract_entities` and `extract_relations` tools as one reply: the graph call of `add()`.
 pub fn graph() -> ReplySchema {
     let entity = json!({
         "type": "object",
@@ -161,7 +161,7 @@ pub fn refined_queries() -> ReplySchema {
     }
 }
 
-/// Compression (seed 004 §3.2): one session's summary, `{"summary": string}`.
+/// Compression: one session's summary, `{"summary": string}`.
 pub fn session_summary() -> ReplySchema {
     ReplySchema {
         name: "summarize_session",

@@ -1,4 +1,4 @@
-//! Scoping (seed 000 §2.4): every memory belongs to a user, an agent, a run, or a combination.
+//! Scoping: every memory belongs to a user, an agent, a run, or a combination.
 
 use std::cell::Cell;
 
@@ -12,7 +12,7 @@ use super::limits::{check_id_chars, MAX_ID_CHARS};
 /// metadata they are given: a memory's scope never changes through its metadata.
 pub const IDENTITY_KEYS: [&str; 7] = ["user_id", "agent_id", "run_id", "userId", "agentId", "runId", "actor_id"];
 
-/// `id` trimmed; `None` when it is `""` (absent, as the seed has it), else as `checked_id` says.
+/// `id` trimmed; `None` when it is `""` (absent, as mem0 has it), else as `checked_id` says.
 fn trimmed(name: &str, id: Option<String>) -> Result<Option<String>> {
     match id {
         Some(id) if !id.is_empty() => checked_id(name, &id).map(Some),

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::error::Result;
 use super::memory::MemoryEngine;
-use super::models::{Embedder, Llm};
+use super::model_traits::{Embedder, Llm};
 use super::side_records::{SideRecord, SideWrite};
 use super::storage::Changeset;
 use super::storage::Storage;

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::error::{MemoryError, Result};
 use super::memory::MemoryEngine;
-use super::models::{Embedder, Llm};
+use super::model_traits::{Embedder, Llm};
 use super::scope::Scope;
 use super::side_records::SideWrite;
 use super::storage::Storage;

@@ -3,7 +3,7 @@ use serde_json::json;
 
 use super::*;
 use crate::core::config::Prompts;
-use crate::core::options::AddOptions;
+use crate::core::pipeline_options::AddOptions;
 use crate::core::storage::InMemoryStorage;
 use crate::core::testing::{KeepingStorage, Letters, NoLlm};
 

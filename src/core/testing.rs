@@ -9,19 +9,19 @@
 mod embedders;
 mod kv;
 mod llm;
-mod remote;
+mod remote_vectors;
 mod storage;
 
 pub use embedders::{Letters, NoEmbedder, TableEmbedder};
 pub use kv::MapKv;
 pub use llm::{LlmCall, NoLlm, ScriptedLlm};
-pub use remote::MapRemote;
+pub use remote_vectors::MapRemote;
 pub use storage::{KeepingStorage, Sabotaged};
 
 use super::config::Prompts;
 use super::error::Result;
 use super::memory::MemoryEngine;
-use super::models::{Embedder, Llm};
+use super::model_traits::{Embedder, Llm};
 use super::storage::Storage;
 
 /// An engine's model, embedder and storage, kept by the test; the engines it builds get clones.
@@ -33,7 +33,7 @@ pub struct Doubles<L, E, S> {
 }
 
 impl<L: Llm + Clone, E: Embedder + Clone, S: Storage + Clone> Doubles<L, E, S> {
-    /// A new engine over clones of the doubles, with the seed prompts.
+    /// A new engine over clones of the doubles, with the built-in prompts.
     pub fn engine(&self) -> MemoryEngine<L, E, S> {
         MemoryEngine::new(self.llm.clone(), self.embedder.clone(), self.storage.clone(), Prompts::default())
     }

@@ -1,4 +1,4 @@
-//! Agent tools (seed 001): `search_memory(query, limit)` (hybrid search) and `manage_memory(action,
+//! Agent tools: `search_memory(query, limit)` (hybrid search) and `manage_memory(action,
 //! content, id)` (verbatim create, update, delete; no LLM), as OpenAI or Anthropic tool definitions, and
 //! their execution within one scope fixed when the tools are made. Arguments never carry a scope, and
 //! ids outside it are "not found".
@@ -17,7 +17,7 @@ use super::scope::Scope;
 use super::storage::{Changeset, Storage};
 use super::types::{EventKind, MemoryItem, Metadata, StoredMemory};
 use super::vector_store::VectorStore;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 
 /// The tool that searches memories.
 pub const SEARCH_MEMORY: &str = "search_memory";

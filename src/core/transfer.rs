@@ -19,7 +19,7 @@ use super::scope::Scope;
 use super::storage::Storage;
 use super::types::{AddWarning, HistoryRecord, MemoryItem, StoredMemory};
 use super::vector_store::VectorStore;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 
 /// The format version this library writes (and the newest it reads).
 pub const EXPORT_VERSION: u32 = 2;

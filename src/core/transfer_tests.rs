@@ -9,7 +9,7 @@ use crate::core::lifecycle::decay::DecayPlan;
 use crate::core::lifecycle::fields::LEGACY_IMPORTANCE;
 use crate::core::lifecycle::write::WriteLifecycle;
 use crate::core::lifecycle::{Lifecycle, MemoryType};
-use crate::core::options::AddOptions;
+use crate::core::pipeline_options::AddOptions;
 use crate::core::read::{Read, DEFAULT_LIMIT};
 use crate::core::storage::InMemoryStorage;
 use crate::core::testing::{Letters, NoLlm};

@@ -1,4 +1,4 @@
-//! The data model of seed 000 §2 and §5, in the camelCase shape JS callers see.
+//! The data model (memories, the events of `add()`, history records, messages), in the camelCase shape JS callers see.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

@@ -8,7 +8,7 @@ use super::error::{MemoryError, Result};
 use super::identity::content_hash;
 use super::lifecycle::expiration_date;
 use super::memory::MemoryEngine;
-use super::models::{Embedder, Llm};
+use super::model_traits::{Embedder, Llm};
 use super::scope::IDENTITY_KEYS;
 use super::storage::{Changeset, Storage};
 use super::types::{EventKind, MemoryItem, Metadata};

@@ -1,5 +1,5 @@
-//! Message-by-message memory on `Memory` (seed 002): `addMessage`, `flushGroup`, the conversation-metadata
-//! calls, `deleteMemories`, and `compress` (seed 004 §3).
+//! Message-by-message memory on `Memory`: `addMessage`, `flushGroup`, the conversation-metadata
+//! calls, `deleteMemories`, and `compress`.
 
 use js_sys::Promise;
 use serde_json::Value;

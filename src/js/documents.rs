@@ -1,4 +1,4 @@
-//! `Memory.ingest(text, options)`: document ingestion (seed 004 §1), no LLM call.
+//! `Memory.ingest(text, options)`: document ingestion, no LLM call.
 
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;

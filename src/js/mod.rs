@@ -33,7 +33,7 @@ use self::convert::{from_js, json_arg, read_options, string_arg, to_js};
 use self::error::to_js_error;
 use crate::core::error::MemoryError;
 use crate::core::lifecycle::options::DeleteOptions;
-use crate::core::options::AddOptions;
+use crate::core::pipeline_options::AddOptions;
 use crate::core::read::{ReadCall, ReadOptions};
 use crate::core::update::UpdatePatch;
 use crate::platform::background::Writer;

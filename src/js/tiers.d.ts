@@ -1,4 +1,4 @@
-// Seed 001's tiers: the context window, the background writer, journals, dream and injection.
+// The memory tiers: the context window, the background writer, journals, dream and injection.
 
 /** `memory.context(…)`: a scope, the window's token budget and the turns always kept verbatim. */
 export interface ContextOptions extends Scope {
@@ -49,7 +49,7 @@ export interface DreamOptions extends Scope {
   lookbackDays?: number;
 }
 
-/** A scope's core profile: the Markdown document `dream` keeps (seed 001's MEMORY.md). */
+/** A scope's core profile: the Markdown document `dream` keeps (like an agent's MEMORY.md). */
 export interface CoreProfile {
   markdown: string;
   updatedAt: string;

@@ -1,4 +1,4 @@
-//! Seed 001's tiers on `Memory`: `context` (a `MemoryContext` window), `flush` / `idle` / `on` / `off`
+//! The memory tiers on `Memory`: `context` (a `MemoryContext` window), `flush` / `idle` / `on` / `off`
 //! (the background writer), `journal`, `journals`, `dream`, `coreProfile`, `dreamDiary` and
 //! `formatForInjection`.
 
@@ -11,7 +11,7 @@ use super::convert::{from_js, json_arg, string_arg, to_js};
 use super::error::{coded_error, to_js_error};
 use super::{promise, Memory};
 use crate::core::error::MemoryError;
-use crate::core::options::parse_messages;
+use crate::core::pipeline_options::parse_messages;
 use crate::core::tiers::{BatchOutcome, ContextWindow, TierCall, TierOptions};
 use crate::core::types::Message;
 use crate::platform::background::Topic;

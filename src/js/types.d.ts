@@ -16,9 +16,9 @@ export interface Scope {
   runId?: string;
 }
 
-/** The scope of a read (`search`, `getAll`, `recall`, `deleteAll`, …): seed 002's `groupId` names the run a
- * group's memories live under (giving it with a different `runId` is `INVALID_INPUT`), and `"__all__"` (the
- * seed's "any") counts as no id. */
+/** The scope of a read (`search`, `getAll`, `recall`, `deleteAll`, …): the conversation API's `groupId` names
+ * the run a group's memories live under (giving it with a different `runId` is `INVALID_INPUT`), and
+ * `"__all__"` (that API's "any") counts as no id. */
 export interface ReadScope extends Scope {
   groupId?: string;
 }
@@ -47,7 +47,7 @@ export type FilterExpression =
   | Record<string, string | number | boolean | null>;
 
 /**
- * What kind of memory an item is (seed 004). `add()` routes each new fact: a preference ("prefers", "always",
+ * What kind of memory an item is. `add()` routes each new fact: a preference ("prefers", "always",
  * "never", "hate", "favorite", "dislike", "can't stand", …) is `"procedural"`, anything else `"semantic"`,
  * unless the call gives `memoryType`. Recall puts procedural memories first.
  */
@@ -212,7 +212,7 @@ export interface SearchResult {
   warnings?: AddWarning[];
 }
 
-/** Graph memory: an entity type (seed 000 §4.5). */
+/** Graph memory: an entity type. */
 export type EntityType = "person" | "organization" | "concept" | "location" | "event" | "technology" | "product";
 
 /** Graph memory: a named entity of one scope; `name` is title case. */
@@ -500,7 +500,7 @@ export interface UpdateOptions {
   expirationDate?: string | null;
 }
 
-/** Seed 002's time options of a read. */
+/** The conversation API's time options of a read. */
 export interface TimeRangeOptions {
   /** Only memories whose time span (`metadata.startTime`–`endTime`, else `createdAt`) ends at or after this.
    * ISO 8601 with a time zone. */
@@ -554,7 +554,7 @@ export interface RecallOptions extends ReadScope, TimeRangeOptions {
   currentTime?: string;
 }
 
-/** `getAll(options)`. With `groupId` or `memoryType` it is seed 002's fetch by type: one type (default
+/** `getAll(options)`. With `groupId` or `memoryType` it is the conversation API's fetch by type: one type (default
  * `"episodic"`), 40 per page by default and at most 500. */
 export interface GetAllOptions extends ReadScope, TimeRangeOptions {
   /** Most memories (one page). Default 100; with `groupId` or `memoryType`, 40 and at most 500. */
@@ -568,7 +568,7 @@ export interface GetAllOptions extends ReadScope, TimeRangeOptions {
   includeDeleted?: boolean;
   /** Only memories of these types. Default: every type (with `groupId`: `["episodic"]`). Not with `memoryType`. */
   memoryTypes?: MemoryType[];
-  /** Seed 002's fetch by type: only memories of this type. Default `"episodic"` once `groupId` is given. */
+  /** The conversation API's fetch by type: only memories of this type. Default `"episodic"` once `groupId` is given. */
   memoryType?: MemoryType;
   /** Memories past their `expirationDate` too. Default `false`. */
   showExpired?: boolean;
@@ -581,12 +581,12 @@ export interface DeleteAllOptions extends ReadScope {
   soft?: boolean;
 }
 
-// ---------------------------------------------------------------- message-by-message memory (seed 002)
+// ---------------------------------------------------------------- message-by-message memory (the conversation API)
 
 /** Who wrote a message: a human (`user`) or an AI (`assistant`). Assistants get no profile. */
 export type MessageRole = "user" | "assistant";
 
-/** `addMessage(message)`: one chat message. The seed's snake_case keys (`message_id`, `create_time`, `group_id`,
+/** `addMessage(message)`: one chat message. The snake_case keys (`message_id`, `create_time`, `group_id`,
  * `group_name`, `sender_name`, `refer_list`) are accepted too; any other key is `INVALID_INPUT`. */
 export interface MessageInput {
   /** Unique within its group; a message whose id the group has seen (pending, or among its last 1000
@@ -1203,7 +1203,7 @@ export class LLMError extends MemoryError {
   readonly name: "LLMError";
 }
 
-/** `compress(options)` (seed 004 §3): when the scope holds more than `threshold` uncompressed episodic sessions
+/** `compress(options)`: when the scope holds more than `threshold` uncompressed episodic sessions
  * (episodic memories grouped by `metadata.sessionId`), the oldest `sessionsToCompress` are summarised, one LLM
  * call each, into `semantic` memories; the originals get `metadata.compressed: true` and reads hide them unless
  * `includeCompressed: true`. snake_case keys are accepted too. */

@@ -3,8 +3,8 @@
 
 use serde_json::{json, Value};
 
+use super::embedding_reply::{checked_vectors, json_vector};
 use super::gemini_chat::gemini_target;
-use super::vectors::{checked_vectors, json_vector};
 use super::{Embedder, Target};
 use crate::core::error::{MemoryError, Result};
 use crate::http::{send_with_retry, HttpClient, RetryPolicy};

@@ -7,6 +7,7 @@ pub mod any;
 mod azure_openai;
 pub mod chroma;
 pub mod config;
+mod embedding_reply;
 mod gemini_chat;
 mod gemini_embedder;
 mod ollama_chat;
@@ -15,10 +16,10 @@ mod openai_chat;
 mod openai_embedder;
 mod openapi_schema;
 mod structured;
-mod vectors;
 
 pub use anthropic::{AnthropicChat, AnthropicSettings};
 pub use azure_openai::{AzureOpenAiChatSettings, AzureOpenAiEmbedderSettings, AzureTarget};
+pub use embedding_reply::{checked_vectors, json_vector, json_vectors};
 pub use gemini_chat::{GeminiChat, GeminiChatSettings};
 pub use gemini_embedder::{GeminiEmbedder, GeminiEmbedderSettings};
 pub use ollama_chat::{OllamaChat, OllamaChatSettings};
@@ -27,9 +28,8 @@ pub use openai_chat::{OpenAiChat, OpenAiChatSettings};
 pub use openai_embedder::{OpenAiEmbedder, OpenAiEmbedderSettings};
 pub use openapi_schema::openapi_schema;
 pub use structured::StructuredOutput;
-pub use vectors::{checked_vectors, json_vector, json_vectors};
 
-pub use crate::core::models::{Embedder, Llm, LlmRequest};
+pub use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 
 use crate::core::error::UpstreamError;
 use crate::http::HttpError;

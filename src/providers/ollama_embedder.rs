@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::vectors::{checked_vectors, json_vectors};
+use super::embedding_reply::{checked_vectors, json_vectors};
 use super::{endpoint, json_headers, Embedder, Target};
 use crate::core::error::{MemoryError, Result};
 use crate::http::{send_with_retry, HttpClient, RetryPolicy};

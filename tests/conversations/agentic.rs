@@ -21,7 +21,7 @@ fn three_episodes() -> Rig {
     rig
 }
 
-fn ids(response: &memwasm::core::retrieve::SearchResponse) -> Vec<String> {
+fn ids(response: &memwasm::core::search::SearchResponse) -> Vec<String> {
     response.results.iter().map(|m| m.id.clone()).collect()
 }
 
@@ -104,8 +104,11 @@ fn a_failing_or_missing_llm_falls_back_to_hybrid_with_a_warning() {
 
     // Without an LLM: hybrid (keyword-weighted letters here), a warning, no error.
     let engine = letter_engine(KeepingStorage::new());
-    let options =
-        memwasm::core::options::AddOptions { user_id: Some("u".into()), infer: Some(false), ..Default::default() };
+    let options = memwasm::core::pipeline_options::AddOptions {
+        user_id: Some("u".into()),
+        infer: Some(false),
+        ..Default::default()
+    };
     block_on(engine.add(&json!("coffee beans"), &options)).unwrap();
     let read = serde_json::from_value::<ReadOptions>(json!({"userId": "u", "method": "agentic"})).unwrap();
     let response = block_on(engine.search("coffee", &read.check(ReadCall::Search).unwrap())).unwrap();

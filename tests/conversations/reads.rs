@@ -3,7 +3,7 @@
 //! options (time range, `radius`, `currentTime`, unsearchable profiles, the seed's `topK` cap).
 
 use memwasm::core::lifecycle::MemoryType;
-use memwasm::core::retrieve::SearchResponse;
+use memwasm::core::search::SearchResponse;
 use serde_json::{json, Value};
 
 use super::rig::*;

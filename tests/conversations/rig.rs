@@ -10,11 +10,11 @@ use memwasm::core::conversations::prompts::{BOUNDARY_PROMPT, COMPRESS_PROMPT, EP
 use memwasm::core::conversations::{BoundarySettings, MessageInput, MessageOutcome};
 use memwasm::core::crud::Page;
 use memwasm::core::error::{MemoryError, Result};
-use memwasm::core::models::LlmRequest;
+use memwasm::core::model_traits::LlmRequest;
 use memwasm::core::read::{Read, ReadCall, ReadOptions};
 use memwasm::core::retrieval::prompts::{JUDGE_PROMPT, REFINE_PROMPT};
-use memwasm::core::retrieve::SearchResponse;
 use memwasm::core::scope::Scope;
+use memwasm::core::search::SearchResponse;
 use memwasm::core::testing::{Doubles, KeepingStorage, Letters, LlmCall, ScriptedLlm};
 use memwasm::core::time::{iso_from_millis, Clock};
 use memwasm::core::types::MemoryItem;

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use futures_executor::block_on;
 use memwasm::core::lifecycle::LifecycleSettings;
-use memwasm::core::options::AddOptions;
+use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, DEFAULT_LIMIT};
 use memwasm::core::scope::Scope;
 use memwasm::core::testing::{Doubles, KeepingStorage, Letters, NoLlm};

@@ -3,12 +3,12 @@
 
 use futures_executor::block_on;
 use memwasm::core::error::Result;
-use memwasm::core::models::Embedder;
-use memwasm::core::options::AddOptions;
+use memwasm::core::model_traits::Embedder;
+use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, ReadCall, ReadOptions};
 use memwasm::core::recall::RecallResult;
-use memwasm::core::retrieve::SearchResponse;
 use memwasm::core::scope::Scope;
+use memwasm::core::search::SearchResponse;
 use memwasm::core::testing::{KeepingStorage, ScriptedLlm, TableEmbedder};
 use memwasm::MemoryEngine;
 

@@ -3,7 +3,7 @@
 
 use futures_executor::block_on;
 use memwasm::core::fusion::Method;
-use memwasm::core::options::AddOptions;
+use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::scope::Scope;
 use memwasm::core::testing::NoEmbedder;
 use memwasm::core::types::EventKind;

@@ -2,7 +2,7 @@
 
 use futures_executor::block_on;
 use memwasm::core::fusion::Method;
-use memwasm::core::options::AddOptions;
+use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::ReadOptions;
 use memwasm::core::recall::approx_tokens;
 use memwasm::core::testing::TableEmbedder;

@@ -10,7 +10,7 @@
 
 use futures_executor::block_on;
 use memwasm::core::fusion::Method;
-use memwasm::core::options::AddOptions;
+use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{ReadOptions, WeightOptions};
 use memwasm::core::testing::TableEmbedder;
 use memwasm::core::types::MemoryItem;

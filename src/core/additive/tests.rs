@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use super::{AdditiveSettings, NearDuplicate, ADDITIVE_EXTRACTION_PROMPT};
 use crate::core::fast_add::Pipeline;
 use crate::core::memory::MemoryEngine;
-use crate::core::options::AddOptions;
+use crate::core::pipeline_options::AddOptions;
 use crate::core::testing::{Doubles, KeepingStorage, ScriptedLlm, TableEmbedder};
 use crate::core::types::{EventKind, WarningCode};
 

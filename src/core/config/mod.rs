@@ -47,14 +47,14 @@ pub struct Prompts {
 }
 
 impl Default for Prompts {
-    /// Seed 000's prompts.
+    /// The built-in prompts.
     fn default() -> Self {
         Self { fact_extraction: FACT_EXTRACTION_PROMPT.to_owned(), update_decision: UPDATE_MEMORY_PROMPT.to_owned() }
     }
 }
 
 impl CustomPrompts {
-    /// The prompts in use: each custom one (never blank), else seed 000's.
+    /// The prompts in use: each custom one (never blank), else the built-in one.
     pub fn resolve(self) -> Result<Prompts> {
         Ok(Prompts {
             fact_extraction: non_empty("customPrompts.factExtraction", self.fact_extraction, FACT_EXTRACTION_PROMPT)?,

@@ -1,4 +1,4 @@
-//! `compress()` (seed 004 §3): when a scope holds more than `threshold` uncompressed episodic sessions, the
+//! `compress()`: when a scope holds more than `threshold` uncompressed episodic sessions, the
 //! oldest `sessionsToCompress` are summarised, one LLM call per session, all at once. Each summary becomes a
 //! `semantic` memory (`metadata.sourceSessionId`, `compressionSource: true`) and the session's episodic
 //! memories are marked `metadata.compressed: true` (with `compressedAt`, `compressedInto`): nothing is
@@ -17,7 +17,7 @@ use crate::core::lifecycle::write::WriteLifecycle;
 use crate::core::lifecycle::MemoryType;
 use crate::core::llm_json::extract_json;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm, LlmRequest};
+use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::pipeline::Destination;
 use crate::core::reply_schema;
 use crate::core::retrieval::window::is_compressed;

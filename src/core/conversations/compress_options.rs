@@ -1,4 +1,4 @@
-//! `compress()`'s options and result (seed 004 §3): a scope (`groupId` is the run, as in the reads), the
+//! `compress()`'s options and result: a scope (`groupId` is the run, as in the reads), the
 //! `threshold` of uncompressed sessions above which it compresses, and how many of the oldest sessions it
 //! then summarises (`sessionsToCompress`, default half the threshold, at least 1).
 

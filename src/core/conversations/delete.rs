@@ -1,16 +1,16 @@
-//! `deleteMemories({eventId?, userId?, groupId?})` (seed 002 DELETE): soft-deletes every live memory that
+//! `deleteMemories({eventId?, userId?, groupId?})` (the conversation API's DELETE): soft-deletes every live memory that
 //! matches all the filters given, each with a DELETE record (`restore` brings one back). `eventId` matches a
 //! memory's id or the `metadata.sessionId` of the episode it was extracted from; `userId` matches the
 //! memory's `userId` (profiles, default groups, `add()` memories of that user), and with `groupId` also the
 //! group's memories that involve the user (`metadata.participants`); `groupId` matches its `runId`. A
-//! filter that is absent, blank or the seed's `"__all__"` is not given; at least one must be.
+//! filter that is absent, blank or the conversation API's `"__all__"` is not given; at least one must be.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::core::error::{MemoryError, Result};
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::read::involves;
 use crate::core::scope::Scope;
 use crate::core::storage::Storage;

@@ -25,7 +25,7 @@ use super::reply::parse_boundary;
 use crate::core::error::Result;
 use crate::core::identity::new_id;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm, LlmRequest};
+use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::reply_schema;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::types::{AddWarning, EventKind, WarningCode};
@@ -128,7 +128,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Closes the group's buffer now and extracts it (nothing happens for an empty or unknown group).
     pub async fn flush_group(&self, group_id: &str) -> Result<MessageOutcome> {
-        let group_id = crate::core::options::required_text("groupId", Some(group_id))?.trim();
+        let group_id = crate::core::pipeline_options::required_text("groupId", Some(group_id))?.trim();
         let _guard = self.conversations.locks.lock(&format!("group:{group_id}")).await;
         let group = GroupRef { group_id: group_id.to_owned(), group_name: None, default_sender: None };
         let mut buffer = self.group_buffer(&group).await?;

@@ -13,7 +13,7 @@ use crate::core::error::{MemoryError, Result};
 use crate::core::lifecycle::write::WriteLifecycle;
 use crate::core::lifecycle::MemoryType;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm, LlmRequest};
+use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::pipeline::Destination;
 use crate::core::reply_schema;
 use crate::core::storage::{Changeset, Storage};

@@ -12,7 +12,7 @@ use super::reply::ForesightItem;
 use crate::core::error::Result;
 use crate::core::lifecycle::MemoryType;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pipeline::{event, Destination};
 use crate::core::retrieval::window::valid_until;
 use crate::core::storage::Storage;

@@ -1,6 +1,5 @@
-//! One chat message as `addMessage` takes it (seed 002 "Store Message"), checked, and the group it goes to.
-//! Without `groupId` a message goes to a default group derived from its sender (seed 002 "Group ID
-//! Behavior"): `default:<sender>`.
+//! One chat message as `addMessage` takes it, checked, and the group it goes to.
+//! Without `groupId` a message goes to a default group derived from its sender: `default:<sender>`.
 
 use serde::{Deserialize, Serialize};
 
@@ -21,7 +20,7 @@ pub enum Role {
     Assistant,
 }
 
-/// `addMessage(message)` as given: camelCase, or the seed's snake_case. Unknown keys are refused.
+/// `addMessage(message)` as given: camelCase, or the conversation API's snake_case. Unknown keys are refused.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MessageInput {

@@ -1,4 +1,4 @@
-//! Conversation metadata (seed 002 "conversation-meta"): a group's scene, name, participants and tags, or
+//! Conversation metadata: a group's scene, name, participants and tags, or
 //! the default config (no `groupId`) that groups without their own fall back to. Stored as the side record
 //! `conversation-meta` / `group:<groupId>` (`default` for the default config). The participants' names
 //! and roles in `userDetails` are given to the extraction prompt.

@@ -8,7 +8,7 @@ use super::meta_patch::{MetaPatch, MetaUpdate};
 use crate::core::error::{MemoryError, Result};
 use crate::core::identity::new_id;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;
 use crate::core::vector_store::VectorStore;

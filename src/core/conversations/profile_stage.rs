@@ -11,7 +11,7 @@ use crate::core::identity::{content_hash, new_id};
 use crate::core::lifecycle::write::WriteLifecycle;
 use crate::core::lifecycle::MemoryType;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pipeline::event;
 use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};

@@ -127,7 +127,7 @@ fn validity(plan: &MemoryItem) -> String {
     }
 }
 
-/// System prompt of compression (seed 004 §3.2, word for word, plus the reply's JSON shape).
+/// System prompt of compression (plus the reply's JSON shape).
 pub const COMPRESS_PROMPT: &str = r#"Summarize the following conversation into 2-3 sentences capturing key facts,
 decisions, and topics discussed. Be specific and preserve names, numbers, and
 technical details. Do not include pleasantries.

@@ -1,4 +1,4 @@
-//! Sessions for compression (seed 004 §3.1): a scope's uncompressed episodic memories grouped by
+//! Sessions for compression: a scope's uncompressed episodic memories grouped by
 //! `metadata.sessionId` (an episode of `addMessage`, or a document of `ingest`), each in chronological order,
 //! the sessions oldest first by their start time. Episodic memories without a `sessionId` belong to none.
 

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::storage::{Changeset, Storage};
 use crate::core::types::{EventKind, MemoryItem};
 use crate::core::vector_store::VectorStore;

@@ -1,4 +1,4 @@
-//! The embedding cache (seed 004 §1.4): a chunk whose text was embedded before is never embedded again.
+//! The embedding cache: a chunk whose text was embedded before is never embedded again.
 //! Texts are keyed by their content hash (the md5 of `identity::content_hash`, as memories' `hash`), and a
 //! vector is kept once:
 //!
@@ -21,7 +21,7 @@ use crate::core::codec::{vector_from_base64, vector_to_base64};
 use crate::core::error::{MemoryError, Result};
 use crate::core::identity::content_hash;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;
 use crate::core::types::MemoryItem;

@@ -1,4 +1,4 @@
-//! Step 2 of ingestion (seed 004 §1.3): semantic chunking of a cleaned text, with no fixed sizes.
+//! Step 2 of ingestion: semantic chunking of a cleaned text, with no fixed sizes.
 //!
 //! 1. **Paragraphs.** The text is split at blank lines, except inside fenced code blocks, whose blank
 //!    lines split nothing.
@@ -20,9 +20,9 @@ use super::fence::{classify, Line};
 use super::sentences::sentences;
 use crate::core::tokens::estimate_tokens;
 
-/// Paragraphs longer than this are split at sentences (seed 004 §1.3: `MAX_CHUNK_TOKENS`).
+/// Paragraphs longer than this are split at sentences.
 pub const MAX_CHUNK_TOKENS: usize = 300;
-/// Chunks shorter than this are merged with a neighbour (seed 004 §1.3: `MIN_CHUNK_TOKENS`).
+/// Chunks shorter than this are merged with a neighbour.
 pub const MIN_CHUNK_TOKENS: usize = 50;
 
 /// One chunk of a document.

@@ -1,4 +1,4 @@
-//! Step 1 of ingestion (seed 004 §1.2): cleaning. Line breaks become `\n` (`\r\n` and lone `\r` too), the
+//! Step 1 of ingestion: cleaning. Line breaks become `\n` (`\r\n` and lone `\r` too), the
 //! text becomes Unicode NFC (the platform's normaliser: `String.prototype.normalize` in wasm), leading and
 //! trailing whitespace goes, and outside code blocks every run of blank lines (lines that are empty or only
 //! whitespace) becomes one empty line, so paragraphs are separated by exactly `\n\n`. Nothing else changes:

@@ -1,4 +1,4 @@
-//! `ingest()` (seed 004 §1): clean → chunk → embed what is not cached (one request) → importance and type
+//! `ingest()`: clean → chunk → embed what is not cached (one request) → importance and type
 //! per chunk → one commit of the chunks worth keeping, with no LLM call.
 //!
 //! - **Importance** is the write-time importance of every new memory (`0.6 · novelty + 0.4 · salience`,
@@ -28,13 +28,13 @@ use crate::core::identity::{content_hash, new_id};
 use crate::core::lifecycle::write::WriteLifecycle;
 use crate::core::lifecycle::MemoryType;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::types::{EventKind, MemoryItem, Metadata, StoredMemory};
 use crate::core::vector_store::VectorStore;
 
-/// Chunks less important than this are discarded (seed 004 §1.5).
+/// Chunks less important than this are discarded.
 pub const DISCARD_BELOW: f64 = 0.3;
 
 /// Why a chunk was not stored.
@@ -76,7 +76,7 @@ pub struct IngestResult {
 }
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
-    /// Cuts `text` into chunks and stores those important enough as memories of the scope (seed 004 §1).
+    /// Cuts `text` into chunks and stores those important enough as memories of the scope.
     pub async fn ingest(&self, text: &str, options: &IngestOptions) -> Result<IngestResult> {
         let (scope, session) = options.checked()?;
         let cleaned = clean(text)?;

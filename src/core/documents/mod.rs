@@ -1,15 +1,15 @@
-//! Document ingestion (seed 004 §1): `ingest(text, {…scope, sessionId, memoryTypeHint?})` cleans a text,
+//! Document ingestion: `ingest(text, {…scope, sessionId, memoryTypeHint?})` cleans a text,
 //! cuts it into semantic chunks, embeds the chunks not seen before in one batched request, scores each
 //! chunk's importance, routes it to a memory type, and stores the chunks worth keeping, in one commit and
 //! with no LLM call. One concept per file:
 //!
 //! - `fence`: which lines belong to a ``` / ~~~ fenced code block (never split, never cleaned inside);
-//! - `clean`: trim, NFC, line breaks, blank-line runs collapsed (§1.2);
+//! - `clean`: trim, NFC, line breaks, blank-line runs collapsed;
 //! - `sentences`: sentence boundaries inside a paragraph;
-//! - `chunk`: paragraphs, long ones split at sentences, short ones merged (§1.3);
-//! - `route`: the memory type of a chunk (§1.6);
-//! - `cache`: the embedding cache by content hash, persisted as side records (§1.4);
-//! - `options`, `ingest`: the call itself (§1.5's importance and 0.3 threshold, the commit).
+//! - `chunk`: paragraphs, long ones split at sentences, short ones merged;
+//! - `route`: the memory type of a chunk;
+//! - `cache`: the embedding cache by content hash, persisted as side records;
+//! - `options`, `ingest`: the call itself (importance and its 0.3 threshold, the commit).
 
 mod cache;
 pub mod chunk;

@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 use crate::core::error::Result;
 use crate::core::lifecycle::MemoryType;
-use crate::core::options::required_text;
+use crate::core::pipeline_options::required_text;
 use crate::core::scope::Scope;
 
 /// Options of `ingest(text, options)`.

@@ -1,4 +1,4 @@
-//! Step 5 of ingestion (seed 004 §1.6): the memory type of a chunk. The caller's `memoryTypeHint` wins;
+//! Step 5 of ingestion: the memory type of a chunk. The caller's `memoryTypeHint` wins;
 //! otherwise the first rule that holds, with no model behind any of them:
 //!
 //! 1. **procedural**: the chunk states a preference (the words `add()` routes on: *prefer*, *always*,

@@ -1,4 +1,4 @@
-//! Sentence boundaries inside a paragraph (seed 004 §1.3): after `.`, `!` or `?` followed by whitespace
+//! Sentence boundaries inside a paragraph: after `.`, `!` or `?` followed by whitespace
 //! and a capital letter. Closing quotes and brackets right after the mark stay with the sentence
 //! (`…done." Then`). A period after a title (`Mr.`, `Dr.`, …) or a single capital (`J. Smith`) ends no
 //! sentence. Chinese and Japanese have no capitals and no spaces, so `。`, `！` and `？` end a sentence

@@ -4,7 +4,7 @@
 
 use crate::core::error::Result;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pipeline::{Embedded, NEIGHBOURS_PER_FACT};
 use crate::core::scope::Scope;
 use crate::core::storage::Storage;

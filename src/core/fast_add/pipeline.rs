@@ -6,7 +6,7 @@ use serde::Deserialize;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Pipeline {
-    /// Extract, then embed the facts, then show each fact's nearest memories to the decision (seed 000 §4):
+    /// Extract, then embed the facts, then show each fact's nearest memories to the decision:
     /// three round trips, four when the decision rewrites texts.
     Exact,
     /// Embed the conversation while extracting; decide while embedding the facts: two round trips.

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use super::Pipeline;
 use crate::core::memory::MemoryEngine;
-use crate::core::options::AddOptions;
+use crate::core::pipeline_options::AddOptions;
 use crate::core::read::Read;
 use crate::core::scope::Scope;
 use crate::core::testing::{Doubles, KeepingStorage, ScriptedLlm, TableEmbedder};

@@ -1,4 +1,4 @@
-//! The one graph LLM call of `add()`: its prompt, its reply shape (seed 000 §4.5's `extract_entities` and
+//! The one graph LLM call of `add()`: its prompt, its reply shape (the `extract_entities` and
 //! `extract_relations` tools in one object) and a lenient reader of the reply.
 
 use serde_json::Value;

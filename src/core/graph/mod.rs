@@ -1,4 +1,4 @@
-//! Graph memory (seed 000 §4.5): entities and relations extracted by one extra LLM call in `add()`,
+//! Graph memory: entities and relations extracted by one extra LLM call in `add()`,
 //! kept beside the memories in the same storage, and walked one hop by `search()`.
 
 mod engine;

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::scope::Scope;
 
-/// Entity types of seed 000 §4.5; anything else the LLM says becomes `concept`.
+/// The entity types of graph memory; anything else the LLM says becomes `concept`.
 pub const ENTITY_TYPES: [&str; 7] = ["person", "organization", "concept", "location", "event", "technology", "product"];
 
 /// A named thing (person, organization, …) in one scope.

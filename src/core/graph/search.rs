@@ -1,4 +1,4 @@
-//! Merging what the graph found into search results (seed 000 §4.5: BM25 re-ranking of graph-retrieved memories).
+//! Merging what the graph found into search results (BM25 re-ranking of graph-retrieved memories).
 
 use serde::Serialize;
 

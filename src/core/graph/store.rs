@@ -60,7 +60,7 @@ impl Graph {
         self.records.clear();
     }
 
-    /// The MERGE of `extracted` into `scope` (seed 000 §4.5): entities upserted by normalised name (type and
+    /// The MERGE of `extracted` into `scope`: entities upserted by normalised name (type and
     /// description updated, `updatedAt` = `now`), relations de-duplicated on (source, relation, target), both
     /// remembering `memory_ids`. A relation's endpoints are created (as `concept`) when unknown.
     pub fn merge(&self, extracted: &Extracted, scope: &Scope, memory_ids: &[String], now: &str) -> GraphChanges {

@@ -1,4 +1,4 @@
-//! Importance decay (seed 003 "Trigger Importance Decay"): each unpinned memory's importance falls by half
+//! Importance decay: each unpinned memory's importance falls by half
 //! every `halfLifeDays` since it was last accessed (or written), and memories that fall below
 //! `forgetBelow` are forgotten. Conversation memories (episodes, profiles, foresight, event logs) decay only
 //! when a call names their types in `memoryTypes`.

@@ -7,7 +7,7 @@ use super::decay::{decayed, DecayPlan};
 use crate::core::error::{MemoryError, Result};
 use crate::core::limits::memory_id;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::time::millis_from_iso;

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::settings::LifecycleSettings;
 use crate::core::memory::{history_record, MemoryEngine};
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::storage::Storage;
 use crate::core::time::Clock;
 use crate::core::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};

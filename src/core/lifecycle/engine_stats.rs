@@ -1,4 +1,4 @@
-//! `stats()`: counts over the memories held (seed 003 "Memory Statistics").
+//! `stats()`: counts over the memories held.
 
 use std::collections::BTreeMap;
 
@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::MemoryType;
 use crate::core::error::Result;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::scope::Scope;
 use crate::core::storage::Storage;
 use crate::core::vector_store::VectorStore;

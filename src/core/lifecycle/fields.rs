@@ -19,7 +19,7 @@ fn legacy_importance() -> f64 {
 pub struct Lifecycle {
     #[serde(default)]
     pub memory_type: MemoryType,
-    /// In [0, 1]; computed at write time (seed 004 §1.5), lowered by `decay()`.
+    /// In [0, 1]; computed at write time, lowered by `decay()`.
     #[serde(default = "legacy_importance")]
     pub importance: f64,
     /// Exempt from decay, trimming and `minToStore`; recalled right after procedural memories.

@@ -1,4 +1,4 @@
-//! Importance at write time (seed 004 §1.5): `0.6 · novelty + 0.4 · salience`, in [0, 1].
+//! Importance at write time: `0.6 · novelty + 0.4 · salience`, in [0, 1].
 //!
 //! - **Novelty** is the cosine distance between the new memory's embedding and the centroid (mean) of the
 //!   scope's existing embeddings, clamped to [0, 1]; 1.0 when the scope has none (or no vectors at all).

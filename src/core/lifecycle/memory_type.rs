@@ -1,4 +1,5 @@
-//! What kind of memory a memory is (seed 004 §1.6 and seed 002), and the routing of new facts.
+//! What kind of memory a memory is (facts, documents and conversation memories each have theirs), and the
+//! routing of new facts.
 
 use crate::core::case::CaseExt;
 use serde::{Deserialize, Serialize};

@@ -16,7 +16,7 @@ pub struct WriteLifecycle {
     /// ISO 8601, from `ttl` or `expiresAt`.
     pub expires_at: Option<String>,
     pub pinned: bool,
-    /// `None`: computed (seed 004 §1.5).
+    /// `None`: computed from novelty and salience (see `importance`).
     pub importance: Option<f64>,
 }
 

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use super::{RemoteSlot, RemoteVectors, VectorPoint};
 use crate::core::error::Result;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::storage::{Changeset, Storage};
 use crate::core::types::{MemoryItem, StoredMemory};
 use crate::core::vector_store::VectorStore;

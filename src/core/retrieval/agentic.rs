@@ -1,4 +1,4 @@
-//! `search(query, {method: "agentic"})` (seed 002's "LLM-guided multi-round retrieval"):
+//! `search(query, {method: "agentic"})` (LLM-guided multi-round retrieval):
 //!
 //! 1. round one is a `hybrid` search for the query (`keyword` without an embedder);
 //! 2. one LLM call judges whether its best memories answer the query;
@@ -18,10 +18,10 @@ use super::reply::{parse_judgement, parse_queries, Judgement};
 use crate::core::error::{MemoryError, Result};
 use crate::core::fusion::{reciprocal_rank, Method, Ranking, RRF_K};
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm, LlmRequest};
+use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::read::Read;
 use crate::core::reply_schema;
-use crate::core::retrieve::{Ranked, SearchResponse};
+use crate::core::search::{Ranked, SearchResponse};
 use crate::core::storage::Storage;
 use crate::core::types::{AddWarning, MemoryItem, WarningCode};
 use crate::core::vector_store::VectorStore;

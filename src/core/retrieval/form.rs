@@ -1,12 +1,12 @@
-//! Seed 002's form of the reads (`GET /memories`, `GET /memories/search`), on top of the library's own:
+//! The conversation API's form of the reads (`GET /memories`, `GET /memories/search`), on top of the library's own:
 //!
-//! - `groupId` is the group's scope, `runId` by the seed's name (giving both with different values is an
-//!   error), and `"__all__"` (the seed's "any") counts as not given for every id;
+//! - `groupId` is the group's scope, `runId` by that API's name (giving both with different values is an
+//!   error), and `"__all__"` (that API's "any") counts as not given for every id;
 //! - `getAll` with `groupId` or `memoryType` is a fetch by type: one type (default `episodic`), 40 per
 //!   page by default and at most 500;
 //! - `search` with `groupId`: 40 results by default and at most 100;
-//! - `search` never returns `profile` memories (the seed: "profile memory type is not supported in the
-//!   search interface"): naming `profile` is `INVALID_INPUT`, and a search naming no types searches every
+//! - `search` never returns `profile` memories (that API does not
+//!   search profiles): naming `profile` is `INVALID_INPUT`, and a search naming no types searches every
 //!   other type;
 //! - `radius` is a cosine floor in [0, 1] for the rankings that have a vector side.
 //!
@@ -19,9 +19,9 @@ use super::super::lifecycle::MemoryType;
 use super::super::read_call::{positive_whole, ReadCall};
 use super::super::scope::Scope;
 
-/// The seed's "any id".
+/// The conversation API's "any id".
 pub const ANY: &str = "__all__";
-/// The default count of the seed's fetch and search.
+/// The default count of the conversation API's fetch and search.
 pub const CONVERSATION_LIMIT: usize = 40;
 /// The most memories one fetch by type returns.
 pub const MAX_FETCH_LIMIT: usize = 500;
@@ -32,7 +32,7 @@ fn invalid(why: String) -> MemoryError {
     MemoryError::InvalidInput(why)
 }
 
-/// An id as given, `None` for the seed's `"__all__"`.
+/// An id as given, `None` for the conversation API's `"__all__"`.
 pub fn real_id(id: &Option<String>) -> Option<String> {
     id.clone().filter(|id| id.trim() != ANY)
 }
@@ -54,7 +54,8 @@ pub fn scope_of(
     Ok(Scope { user_id: real_id(user), agent_id: real_id(agent), run_id: run.or(group) })
 }
 
-/// True when a read takes seed 002's form: `getAll` with `groupId` or `memoryType`, `search` with `groupId`.
+/// True when a read takes the conversation API's form: `getAll` with `groupId` or `memoryType`, `search` with
+/// `groupId`.
 pub fn conversational(call: ReadCall, group_given: bool, type_given: bool) -> bool {
     match call {
         ReadCall::GetAll => group_given || type_given,
@@ -63,7 +64,7 @@ pub fn conversational(call: ReadCall, group_given: bool, type_given: bool) -> bo
     }
 }
 
-/// The count: `count` (named `name`) or the default, within the seed's maximum in its form.
+/// The count: `count` (named `name`) or the default, within the conversation API's maximum in its form.
 pub fn limit(call: ReadCall, seed_form: bool, name: &str, count: Option<f64>) -> Result<usize> {
     let default = if seed_form { CONVERSATION_LIMIT } else { call.default_limit() };
     let limit = match (name, count) {

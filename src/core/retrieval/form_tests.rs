@@ -60,7 +60,7 @@ fn searches_leave_profiles_out_and_cap_the_seeds_form() {
     assert_eq!(check(json!({"groupId": "g"}), ReadCall::Search).unwrap().limit, 40);
     assert_eq!(check(json!({"groupId": "g", "topK": 100}), ReadCall::Search).unwrap().limit, 100);
     assert_eq!(code(json!({"groupId": "g", "top_k": 101}), ReadCall::Search), "INVALID_INPUT");
-    assert_eq!(check(json!({"runId": "g", "topK": 101}), ReadCall::Search).unwrap().limit, 101, "not the seed's form");
+    assert_eq!(check(json!({"runId": "g", "topK": 101}), ReadCall::Search).unwrap().limit, 101, "not that API's form");
 }
 
 #[test]

@@ -1,6 +1,6 @@
-//! What the conversation read options narrow a read to (seed 002 `GET /memories`, `/memories/search`): a
+//! What the conversation read options narrow a read to (the conversation API's `GET /memories`, `/memories/search`): a
 //! time range the memory's time span must overlap, the "current time" at which foresight that has run out
-//! is dropped, and whether the originals of a compression (seed 004 §3.3) are shown.
+//! is dropped, and whether the originals of a compression are shown.
 //!
 //! A memory's time span is `metadata.startTime` to `metadata.endTime` (what conversation memories carry: the
 //! first and last message of their episode); either alone is a span of one instant; a memory with neither

@@ -5,7 +5,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use crate::core::error::{MemoryError, Result};
-use crate::core::models::Embedder;
+use crate::core::model_traits::Embedder;
 
 /// Counts requests; clones share the count.
 #[derive(Debug, Clone, Default)]

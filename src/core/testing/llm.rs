@@ -6,7 +6,7 @@ use std::fmt::Display;
 use std::rc::Rc;
 
 use crate::core::error::{MemoryError, Result};
-use crate::core::models::{Llm, LlmRequest};
+use crate::core::model_traits::{Llm, LlmRequest};
 
 /// `llm: {provider: "none"}`: not configured, so `add()` stores messages as they are; a call fails.
 #[derive(Debug, Clone, Copy, Default)]

@@ -1,4 +1,4 @@
-//! The context tier (seed 001, LangMem's `summarize_messages`): a conversation kept within a token budget.
+//! The context tier (after LangMem's `summarize_messages`): a conversation kept within a token budget.
 //! While it fits, it is returned as is; when a push makes it overflow, the oldest turns are folded into a
 //! running summary with one LLM call that sees the previous summary and the turns leaving the window — never
 //! the whole history again — and the window becomes `[summary as a system message, …the last turns]`.
@@ -11,7 +11,7 @@ use super::prompts::{summary_input, SUMMARY_PROMPT};
 use super::CONTEXT;
 use crate::core::error::{MemoryError, Result};
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm, LlmRequest};
+use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;

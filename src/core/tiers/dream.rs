@@ -1,4 +1,4 @@
-//! `dream()` (seed 001 D2, "Deep Dream"): reads the core profile and the journals of the last days not yet
+//! `dream()` ("Deep Dream"): reads the core profile and the journals of the last days not yet
 //! consolidated, and with one LLM call rewrites the profile and proposes facts, which go through `add()`'s
 //! ADD / UPDATE / DELETE decision with history. The dream diary records what changed and why; a journal
 //! already consolidated as it is (same content hash) is never sent again, so a second dream costs no call.
@@ -14,7 +14,7 @@ use crate::core::error::{MemoryError, Result};
 use crate::core::identity::content_hash;
 use crate::core::llm_json::extract_json;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm, LlmRequest};
+use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::pipeline::Destination;
 use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;

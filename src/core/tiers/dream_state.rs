@@ -1,4 +1,4 @@
-//! What `dream` keeps per scope: the core profile (seed 001's MEMORY.md) and the dream diary — which
+//! What `dream` keeps per scope: the core profile (an agent's MEMORY.md) and the dream diary — which
 //! journals were consolidated (by content hash, so one is never processed twice) and what each dream changed
 //! and why.
 
@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::{CORE_PROFILE, DREAM_DIARY};
 use crate::core::error::Result;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;

@@ -1,13 +1,13 @@
-//! `formatForInjection()` (seed 001): what an agent puts in its system prompt at the start of a session, no
+//! `formatForInjection()`: what an agent puts in its system prompt at the start of a session, no
 //! query needed — the scope's core profile, then its pinned and procedural memories, then the most important
-//! others, as one `<memory>` block (seed 004 §4) that never exceeds the token budget. Every line is escaped
+//! others, as one `<memory>` block (as `recall` writes it) that never exceeds the token budget. Every line is escaped
 //! and kept on its line (see `one_line`), so stored text can never close the block, open a tag or start a line.
 
 use serde::Serialize;
 
 use crate::core::error::Result;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::one_line::unbroken;
 use crate::core::read::is_procedural;
 use crate::core::recall::{escape_tags, memory_line, CLOSE, MIN_RECALL_IMPORTANCE, OPEN};

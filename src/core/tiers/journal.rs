@@ -1,4 +1,4 @@
-//! The daily journal tier (seed 001 D2): every flushed turn is appended to its scope's record for the day
+//! The daily journal tier: every flushed turn is appended to its scope's record for the day
 //! (UTC), kept as a side record beside the memories; read back as Markdown. `dream` consolidates journals.
 
 use serde::{Deserialize, Serialize};
@@ -9,7 +9,7 @@ use super::{scope_of_key, JOURNAL, PENDING_DREAM};
 use crate::core::error::Result;
 use crate::core::identity::content_hash;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;

@@ -1,4 +1,4 @@
-//! Tiers for agents (seed 001): the context tier keeps a conversation within a token budget with a running
+//! Tiers for agents: the context tier keeps a conversation within a token budget with a running
 //! summary; the background writer (`flush`) coalesces turns into one `add()` per scope without making the
 //! agent wait; the daily journal records every flushed turn; `dream` consolidates journals into the core
 //! profile and the memories; `formatForInjection` puts profile and memories in a prompt within a budget.
@@ -33,7 +33,7 @@ pub use settings::{BackgroundOptions, BackgroundSettings};
 use serde_json::Value;
 
 use super::memory::MemoryEngine;
-use super::models::{Embedder, Llm};
+use super::model_traits::{Embedder, Llm};
 use super::scope::Scope;
 use super::storage::Storage;
 use super::vector_store::VectorStore;

@@ -1,4 +1,4 @@
-//! The background writer's queue (seed 001 D5, DeerFlow's `MemoryUpdateQueue`), as a plain state machine
+//! The background writer's queue (after DeerFlow's `MemoryUpdateQueue`), as a plain state machine
 //! the platform drives with its timers: turns flushed for a scope wait until `debounceMs` passed without a
 //! new one, then go to one `add()`; at most `concurrency` scopes run at once, one batch per scope at a time;
 //! a failed batch is retried with a doubling delay (unless its failure was for good), then given up (and

@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::*;
 use crate::core::memory::MemoryEngine;
-use crate::core::models::LlmRequest;
+use crate::core::model_traits::LlmRequest;
 use crate::core::testing::{Doubles, KeepingStorage, Letters, ScriptedLlm};
 use crate::core::time::{millis_from_iso, Clock};
 use crate::core::types::Message;

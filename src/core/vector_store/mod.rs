@@ -1,5 +1,5 @@
-//! The search index: every memory of the instance in RAM, searched by brute-force cosine similarity
-//! (seed 000 §6.2). Persistence is separate (see `storage`); this is what queries read.
+//! The search index: every memory of the instance in RAM, searched by brute-force cosine similarity.
+//! Persistence is separate (see `storage`); this is what queries read.
 //!
 //! The default [`InMemoryVectorStore`] keeps vectors unit-length in flat arenas (f32 and int8 codes by
 //! default, see [`Quantization`]), scans them with SIMD128 dot products on wasm32, pre-checks scopes by

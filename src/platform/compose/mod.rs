@@ -79,7 +79,7 @@ pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
     let llm = models::llm(config, live)?;
     let embedder = models::embedder(config, live)?;
     if let (Some(want), Some(have)) =
-        (config.vector_store.dimension, crate::core::models::Embedder::dimensions(&embedder))
+        (config.vector_store.dimension, crate::core::model_traits::Embedder::dimensions(&embedder))
     {
         if want != have {
             let why = format!("{want}, but the embedder's vectors have {have} dimensions");

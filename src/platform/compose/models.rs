@@ -20,7 +20,7 @@ pub enum LiveLlm {
     Custom(CallbackLlm),
 }
 
-impl crate::core::models::Llm for LiveLlm {
+impl crate::core::model_traits::Llm for LiveLlm {
     async fn generate(&self, request: &LlmRequest<'_>) -> Result<String> {
         match self {
             Self::WorkersAi(llm) => llm.generate(request).await,
@@ -35,7 +35,7 @@ pub enum LiveEmbedder {
     Custom(CallbackEmbedder),
 }
 
-impl crate::core::models::Embedder for LiveEmbedder {
+impl crate::core::model_traits::Embedder for LiveEmbedder {
     async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {
         match self {
             Self::WorkersAi(embedder) => embedder.embed(texts).await,

@@ -1,4 +1,4 @@
-//! `new Memory(config)`: the whole JS config shape (seed 000 §8 in camelCase), defaults, and validation
+//! `new Memory(config)`: the whole JS config shape (mem0's configuration in camelCase), defaults, and validation
 //! that names the offending field. Each provider's options live in a module of their own; `choice` picks
 //! one by `provider`. The engine's own parts (prompts, index, storage options) are read by `core::config`.
 

@@ -5,7 +5,7 @@ use serde_json::json;
 
 use crate::core::config::Prompts;
 use crate::core::memory::MemoryEngine;
-use crate::core::options::AddOptions;
+use crate::core::pipeline_options::AddOptions;
 use crate::core::read::{Read, DEFAULT_LIMIT};
 use crate::core::scope::Scope;
 use crate::core::storage::{InMemoryStorage, Storage};

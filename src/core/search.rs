@@ -8,13 +8,13 @@ use super::error::Result;
 use super::fusion::{reciprocal_rank, weighted, with_neighbours, Method, Ranking, NEIGHBOUR_SHARE, RRF_K};
 use super::keyword::Neighbours;
 use super::memory::MemoryEngine;
-use super::options::required_text;
+use super::pipeline_options::required_text;
 use super::read::Read;
 use super::scope::Scope;
 use super::storage::Storage;
 use super::types::{AddWarning, MemoryItem, StoredMemory};
 use super::vector_store::{Count, Predicate, VectorStore};
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 
 /// Candidates each ranking contributes per wanted result before fusion (at least [`FUSION_POOL`]).
 pub const OVERFETCH: usize = 4;
@@ -181,8 +181,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         SearchResponse { results, method, total_count, relations, queries: None, warnings: Vec::new() }
     }
 
-    /// The scope's memories most similar to a caller's `embedding` (seed 003 "vector-search by embedding"),
-    /// by cosine; its length must match the stored vectors (`DIMENSION_MISMATCH`).
+    /// The scope's memories most similar to a caller's `embedding`, by cosine;
+    /// its length must match the stored vectors (`DIMENSION_MISMATCH`).
     pub async fn search_by_vector(&self, embedding: Vec<f32>, read: &Read) -> Result<SearchResponse> {
         let vector = self.fit_given(embedding)?;
         self.load_scope(&read.scope).await?;
@@ -245,5 +245,5 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 }
 
 #[cfg(test)]
-#[path = "retrieve_tests.rs"]
+#[path = "search_tests.rs"]
 mod tests;

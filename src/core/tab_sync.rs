@@ -6,7 +6,7 @@ use std::rc::Rc;
 use super::memory::MemoryEngine;
 use super::storage::{RemoteChange, Storage};
 use super::vector_store::VectorStore;
-use crate::core::models::{Embedder, Llm};
+use crate::core::model_traits::{Embedder, Llm};
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
     /// Mirrors a change another instance made to the shared storage in this instance's index. A memory the
@@ -38,7 +38,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::core::options::AddOptions;
+    use crate::core::pipeline_options::AddOptions;
     use crate::core::read::{Read, DEFAULT_LIMIT};
     use crate::core::scope::Scope;
     use crate::core::storage::InMemoryStorage;
