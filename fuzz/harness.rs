@@ -3,15 +3,15 @@
 //! (never panic, never hang) whatever the bytes; errors are fine.
 
 use memwasm::core::conversations::message::MessageInput;
+use memwasm::core::engine::recall::memory_line;
+use memwasm::core::engine::transfer::from_jsonl;
+use memwasm::core::engine::update::UpdatePatch;
 use memwasm::core::filter::Filter;
 use memwasm::core::llm_json::{extract_json, parse_decisions, parse_extraction};
 use memwasm::core::pipeline_options::{parse_messages, require_content, AddOptions};
 use memwasm::core::prompts::render_conversation;
 use memwasm::core::read::{ReadCall, ReadOptions};
-use memwasm::core::recall::memory_line;
-use memwasm::core::transfer::from_jsonl;
 use memwasm::core::types::MemoryItem;
-use memwasm::core::update::UpdatePatch;
 use memwasm::providers::config::MemoryConfig;
 use serde_json::Value;
 

@@ -16,8 +16,8 @@ pub mod platform;
 #[cfg(all(target_arch = "wasm32", feature = "js"))]
 mod js;
 
+pub use crate::core::engine::memory::MemoryEngine;
 pub use crate::core::error::MemoryError;
-pub use crate::core::memory::MemoryEngine;
 /// The JS `Memory` class, reachable from Rust for the browser tests (`tests/browser_*.rs`).
 #[cfg(all(target_arch = "wasm32", feature = "js"))]
 pub use crate::js::Memory;

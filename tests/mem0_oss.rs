@@ -3,10 +3,10 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use futures_executor::block_on;
+use memwasm::core::engine::update::UpdatePatch;
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{ReadCall, ReadOptions};
 use memwasm::core::testing::{KeepingStorage, Letters, ScriptedLlm};
-use memwasm::core::update::UpdatePatch;
 use memwasm::MemoryEngine;
 use serde_json::{json, Value};
 

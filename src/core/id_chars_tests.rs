@@ -5,9 +5,9 @@ use futures_executor::block_on;
 use serde_json::json;
 
 use crate::core::config::Prompts;
+use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::MemoryError;
 use crate::core::lifecycle::write::WriteLifecycle;
-use crate::core::memory::MemoryEngine;
 use crate::core::pipeline_options::AddOptions;
 use crate::core::scope::Scope;
 use crate::core::storage::{InMemoryStorage, Storage};

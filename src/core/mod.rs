@@ -1,16 +1,13 @@
 //! The target-agnostic core: data model, filters, search index, storage trait, prompts, LLM reply
 //! parsing and the memory pipeline. No JS types here; `cargo test` runs it natively.
 
-mod add_commit;
 pub mod additive;
 pub mod case;
 pub mod codec;
 pub mod config;
 pub mod conversations;
-pub mod crud;
-pub mod degraded;
 pub mod documents;
-mod embed_batch;
+pub mod engine;
 pub mod error;
 pub mod fast_add;
 pub mod filter;
@@ -18,52 +15,43 @@ pub mod filter_scope;
 pub mod fusion;
 pub mod graph;
 pub mod identity;
-mod import;
 pub mod keyword;
 pub mod kv;
 pub mod lifecycle;
 pub mod limits;
 pub mod llm_json;
-pub mod memory;
 pub mod model_traits;
-mod on_demand;
 pub mod one_line;
 pub mod pace;
 pub mod packed;
-mod pipeline;
 pub mod pipeline_options;
 pub mod plan;
 pub mod prompts;
 pub mod read;
 mod read_call;
 mod read_plain;
-pub mod recall;
 pub mod recency;
 pub mod remote_vectors;
 pub mod reply_schema;
 pub mod retrieval;
 pub mod scope;
-pub mod search;
-mod side_access;
 pub mod side_records;
-pub mod snapshot;
 pub mod sort;
 pub mod storage;
-pub mod tab_sync;
 #[doc(hidden)]
 pub mod testing;
 pub mod tiers;
 pub mod time;
 pub mod tokens;
-pub mod tools;
-pub mod transfer;
 pub mod types;
 pub mod unknown_field;
-pub mod update;
 pub mod value_de;
 pub mod vector_store;
 pub mod warning;
 
+/// The old path of `engine::update`, still used by worker/.
+#[doc(hidden)]
+pub use engine::update;
 /// The old path of `model_traits`, still used by worker/ and `lifecycle::engine_keys`.
 #[doc(hidden)]
 pub use model_traits as models;

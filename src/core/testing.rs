@@ -19,8 +19,8 @@ pub use remote_vectors::MapRemote;
 pub use storage::{KeepingStorage, Sabotaged};
 
 use super::config::Prompts;
+use super::engine::memory::MemoryEngine;
 use super::error::Result;
-use super::memory::MemoryEngine;
 use super::model_traits::{Embedder, Llm};
 use super::storage::Storage;
 

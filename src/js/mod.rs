@@ -31,11 +31,11 @@ use wasm_bindgen_futures::future_to_promise;
 
 use self::convert::{from_js, json_arg, read_options, string_arg, to_js};
 use self::error::to_js_error;
+use crate::core::engine::update::UpdatePatch;
 use crate::core::error::MemoryError;
 use crate::core::lifecycle::options::DeleteOptions;
 use crate::core::pipeline_options::AddOptions;
 use crate::core::read::{ReadCall, ReadOptions};
-use crate::core::update::UpdatePatch;
 use crate::platform::background::Writer;
 use crate::platform::compose::{parts, split, Engine, Parts};
 use crate::platform::env_var;

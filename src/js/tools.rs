@@ -11,10 +11,10 @@ use wasm_bindgen::prelude::*;
 use super::convert::{from_js, read_options, string_arg, to_js};
 use super::error::to_js_error;
 use super::{promise, Memory};
+use crate::core::engine::tools::{tool_definitions, ToolFormat};
 use crate::core::error::MemoryError;
 use crate::core::read::ReadCall;
 use crate::core::scope::Scope;
-use crate::core::tools::{tool_definitions, ToolFormat};
 use crate::platform::compose::Engine;
 
 /// `tools()`'s second argument.

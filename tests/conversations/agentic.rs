@@ -21,7 +21,7 @@ fn three_episodes() -> Rig {
     rig
 }
 
-fn ids(response: &memwasm::core::search::SearchResponse) -> Vec<String> {
+fn ids(response: &memwasm::core::engine::search::SearchResponse) -> Vec<String> {
     response.results.iter().map(|m| m.id.clone()).collect()
 }
 

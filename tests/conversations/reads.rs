@@ -2,8 +2,8 @@
 //! the fetch by type (`groupId`, `memoryType`, its defaults and maximum, pages, time ranges) and the search
 //! options (time range, `radius`, `currentTime`, unsearchable profiles, the seed's `topK` cap).
 
+use memwasm::core::engine::search::SearchResponse;
 use memwasm::core::lifecycle::MemoryType;
-use memwasm::core::search::SearchResponse;
 use serde_json::{json, Value};
 
 use super::rig::*;

@@ -2,13 +2,13 @@
 //! calls with their options checked first, as the JS binding runs them (so the tests see its errors too).
 
 use futures_executor::block_on;
+use memwasm::core::engine::recall::RecallResult;
+use memwasm::core::engine::search::SearchResponse;
 use memwasm::core::error::Result;
 use memwasm::core::model_traits::Embedder;
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, ReadCall, ReadOptions};
-use memwasm::core::recall::RecallResult;
 use memwasm::core::scope::Scope;
-use memwasm::core::search::SearchResponse;
 use memwasm::core::testing::{KeepingStorage, ScriptedLlm, TableEmbedder};
 use memwasm::MemoryEngine;
 

@@ -1,10 +1,10 @@
 //! recall(): the seed 004 §4 block, procedural memories first, within the token budget.
 
 use futures_executor::block_on;
+use memwasm::core::engine::recall::approx_tokens;
 use memwasm::core::fusion::Method;
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::ReadOptions;
-use memwasm::core::recall::approx_tokens;
 use memwasm::core::testing::TableEmbedder;
 use serde_json::json;
 

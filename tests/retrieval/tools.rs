@@ -1,9 +1,9 @@
 //! Agent tools: definitions in both formats, and calls that stay inside the scope they were made for.
 
 use futures_executor::block_on;
+use memwasm::core::engine::tools::{tool_definitions, ToolFormat};
 use memwasm::core::scope::Scope;
 use memwasm::core::testing::TableEmbedder;
-use memwasm::core::tools::{tool_definitions, ToolFormat};
 use serde_json::{json, Value};
 
 use crate::fixtures::*;

@@ -11,12 +11,12 @@ mod prompt;
 pub use crate::core::config::{AdditiveSettings, NearDuplicate, DEFAULT_NEAR_DUPLICATE};
 pub use prompt::{additive_input, system_prompt, ADDITIVE_EXTRACTION_PROMPT};
 
+use crate::core::engine::memory::MemoryEngine;
+use crate::core::engine::pipeline::{attribute, event, stopped, Destination, Extracted};
 use crate::core::error::Result;
 use crate::core::filter::Filter;
 use crate::core::llm_json::parse_extraction;
-use crate::core::memory::MemoryEngine;
 use crate::core::model_traits::{Embedder, Llm, LlmRequest};
-use crate::core::pipeline::{attribute, event, stopped, Destination, Extracted};
 use crate::core::pipeline_options::AddOptions;
 use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};

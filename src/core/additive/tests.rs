@@ -5,8 +5,8 @@ use futures_executor::block_on;
 use serde_json::{json, Value};
 
 use super::{AdditiveSettings, NearDuplicate, ADDITIVE_EXTRACTION_PROMPT};
+use crate::core::engine::memory::MemoryEngine;
 use crate::core::fast_add::Pipeline;
-use crate::core::memory::MemoryEngine;
 use crate::core::pipeline_options::AddOptions;
 use crate::core::testing::{Doubles, KeepingStorage, ScriptedLlm, TableEmbedder};
 use crate::core::types::{EventKind, WarningCode};

@@ -8,8 +8,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
-use crate::core::memory::MemoryEngine;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::read::involves;
 use crate::core::scope::Scope;

@@ -5,9 +5,9 @@ use serde_json::Value;
 
 use super::meta::{group_of, meta_key, ConversationMeta, MetaInput, MetaView, META_KIND};
 use super::meta_patch::{MetaPatch, MetaUpdate};
+use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
 use crate::core::identity::new_id;
-use crate::core::memory::MemoryEngine;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;

@@ -6,13 +6,13 @@ use serde_json::json;
 
 use super::episode::Episode;
 use super::profile::{attributes_of, merge, profile_key, render, Attributes, ProfileUpdate};
+use crate::core::engine::memory::MemoryEngine;
+use crate::core::engine::pipeline::event;
 use crate::core::error::Result;
 use crate::core::identity::{content_hash, new_id};
 use crate::core::lifecycle::write::WriteLifecycle;
 use crate::core::lifecycle::MemoryType;
-use crate::core::memory::MemoryEngine;
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::pipeline::event;
 use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::types::{AddWarning, EventKind, MemoryEvent, MemoryItem, StoredMemory, WarningCode};

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::core::memory::MemoryEngine;
+use crate::core::engine::memory::MemoryEngine;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::storage::{Changeset, Storage};
 use crate::core::types::{EventKind, MemoryItem};

@@ -18,9 +18,9 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{json, Value};
 
 use crate::core::codec::{vector_from_base64, vector_to_base64};
+use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
 use crate::core::identity::content_hash;
-use crate::core::memory::MemoryEngine;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;

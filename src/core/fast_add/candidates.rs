@@ -2,10 +2,10 @@
 //! sentence (by vector, fetched while extraction runs), then each fact's keyword (BM25) hits, which need no
 //! round trip.
 
+use crate::core::engine::memory::MemoryEngine;
+use crate::core::engine::pipeline::{Embedded, NEIGHBOURS_PER_FACT};
 use crate::core::error::Result;
-use crate::core::memory::MemoryEngine;
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::pipeline::{Embedded, NEIGHBOURS_PER_FACT};
 use crate::core::scope::Scope;
 use crate::core::storage::Storage;
 use crate::core::types::StoredMemory;

@@ -11,8 +11,8 @@
 
 use serde_json::Value;
 
+use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::Result;
-use crate::core::memory::MemoryEngine;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::side_records::SideWrite;
 use crate::core::storage::{Changeset, Storage};

@@ -5,11 +5,11 @@ use futures_util::future::join;
 
 use super::pipeline::Pipeline;
 use super::sentences::conversation_texts;
+use crate::core::engine::memory::MemoryEngine;
+use crate::core::engine::pipeline::{attribute, extend_unique, stopped, Destination};
 use crate::core::error::{MemoryError, Result};
 use crate::core::filter::Filter;
-use crate::core::memory::MemoryEngine;
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::pipeline::{attribute, extend_unique, stopped, Destination};
 use crate::core::pipeline_options::AddOptions;
 use crate::core::plan::Op;
 use crate::core::storage::{Changeset, Storage};

@@ -8,7 +8,7 @@ use futures_executor::block_on;
 use serde_json::{json, Value};
 
 use super::Pipeline;
-use crate::core::memory::MemoryEngine;
+use crate::core::engine::memory::MemoryEngine;
 use crate::core::pipeline_options::AddOptions;
 use crate::core::read::Read;
 use crate::core::scope::Scope;

@@ -4,9 +4,9 @@
 use serde::Serialize;
 
 use super::decay::{decayed, DecayPlan};
+use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
 use crate::core::limits::memory_id;
-use crate::core::memory::MemoryEngine;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::settings::LifecycleSettings;
-use crate::core::memory::{history_record, MemoryEngine};
+use crate::core::engine::memory::{history_record, MemoryEngine};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::storage::Storage;
 use crate::core::time::Clock;

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::MemoryType;
+use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::Result;
-use crate::core::memory::MemoryEngine;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::scope::Scope;
 use crate::core::storage::Storage;

@@ -1,14 +1,14 @@
 //! Vector rankings from the remote index, over-fetching until enough hits pass the exact local checks.
 
 use super::VectorQuery;
+use crate::core::engine::memory::MemoryEngine;
+use crate::core::engine::search::{Ranked, OVERFETCH};
 use crate::core::error::Result;
 use crate::core::filter::Filter;
 use crate::core::fusion::Method;
-use crate::core::memory::MemoryEngine;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::read::Read;
 use crate::core::scope::Scope;
-use crate::core::search::{Ranked, OVERFETCH};
 use crate::core::storage::Storage;
 use crate::core::types::MemoryItem;
 use crate::core::vector_store::{Predicate, VectorStore};

@@ -2,16 +2,16 @@ use futures_executor::block_on;
 use serde_json::json;
 
 use crate::core::config::Prompts;
+use crate::core::engine::memory::MemoryEngine;
+use crate::core::engine::update::UpdatePatch;
 use crate::core::error::MemoryError;
 use crate::core::lifecycle::write::WriteLifecycle;
-use crate::core::memory::MemoryEngine;
 use crate::core::model_traits::Embedder;
 use crate::core::pipeline_options::AddOptions;
 use crate::core::read::{Read, DEFAULT_LIMIT};
 use crate::core::scope::Scope;
 use crate::core::storage::{InMemoryStorage, Storage};
 use crate::core::testing::{letter_engine, KeepingStorage, Letters, MapRemote, NoLlm};
-use crate::core::update::UpdatePatch;
 use crate::core::vector_store::{normalized, VectorStore};
 
 type Engine<S> = MemoryEngine<NoLlm, Letters, S>;

@@ -4,8 +4,8 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{RemoteSlot, RemoteVectors, VectorPoint};
+use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::Result;
-use crate::core::memory::MemoryEngine;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::storage::{Changeset, Storage};
 use crate::core::types::{MemoryItem, StoredMemory};

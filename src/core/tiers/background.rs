@@ -10,8 +10,8 @@ use serde_json::Value;
 
 use super::queue::{BackgroundSettings, Batch, Queue, Ran, Settled};
 use super::QUEUE;
+use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
-use crate::core::memory::MemoryEngine;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pipeline_options::AddOptions;
 use crate::core::scope::Scope;

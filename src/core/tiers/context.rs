@@ -9,8 +9,8 @@ use serde_json::Value;
 
 use super::prompts::{summary_input, SUMMARY_PROMPT};
 use super::CONTEXT;
+use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
-use crate::core::memory::MemoryEngine;
 use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;

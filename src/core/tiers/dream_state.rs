@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{CORE_PROFILE, DREAM_DIARY};
+use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::Result;
-use crate::core::memory::MemoryEngine;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;

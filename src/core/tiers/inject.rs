@@ -5,12 +5,12 @@
 
 use serde::Serialize;
 
+use crate::core::engine::memory::MemoryEngine;
+use crate::core::engine::recall::{escape_tags, memory_line, CLOSE, MIN_RECALL_IMPORTANCE, OPEN};
 use crate::core::error::Result;
-use crate::core::memory::MemoryEngine;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::one_line::unbroken;
 use crate::core::read::is_procedural;
-use crate::core::recall::{escape_tags, memory_line, CLOSE, MIN_RECALL_IMPORTANCE, OPEN};
 use crate::core::scope::Scope;
 use crate::core::storage::Storage;
 use crate::core::types::MemoryItem;

@@ -6,9 +6,9 @@ use serde_json::Value;
 
 use super::dream_state::DreamState;
 use super::{scope_of_key, JOURNAL, PENDING_DREAM};
+use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::Result;
 use crate::core::identity::content_hash;
-use crate::core::memory::MemoryEngine;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;

@@ -32,7 +32,7 @@ pub use settings::{BackgroundOptions, BackgroundSettings};
 
 use serde_json::Value;
 
-use super::memory::MemoryEngine;
+use super::engine::memory::MemoryEngine;
 use super::model_traits::{Embedder, Llm};
 use super::scope::Scope;
 use super::storage::Storage;

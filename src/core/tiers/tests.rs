@@ -10,7 +10,7 @@ use futures_executor::block_on;
 use serde_json::json;
 
 use super::*;
-use crate::core::memory::MemoryEngine;
+use crate::core::engine::memory::MemoryEngine;
 use crate::core::model_traits::LlmRequest;
 use crate::core::testing::{Doubles, KeepingStorage, Letters, ScriptedLlm};
 use crate::core::time::{millis_from_iso, Clock};

@@ -12,8 +12,8 @@ pub use models::{LiveEmbedder, LiveLlm};
 pub use storage::AnyStorage;
 
 use crate::core::config::{indexeddb_settings, unknown_provider};
+use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
-use crate::core::memory::MemoryEngine;
 use crate::core::storage::InMemoryStorage;
 use crate::core::time::Clock;
 use crate::core::tokens::TokenCounter;

@@ -4,15 +4,15 @@
 
 use serde::Serialize;
 
-use super::error::{MemoryError, Result};
-use super::limits::memory_id;
 use super::memory::MemoryEngine;
-use super::model_traits::{Embedder, Llm};
-use super::pipeline_options::required_text;
-use super::read::Read;
-use super::storage::{Changeset, Storage};
-use super::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
-use super::vector_store::VectorStore;
+use crate::core::error::{MemoryError, Result};
+use crate::core::limits::memory_id;
+use crate::core::model_traits::{Embedder, Llm};
+use crate::core::pipeline_options::required_text;
+use crate::core::read::Read;
+use crate::core::storage::{Changeset, Storage};
+use crate::core::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
+use crate::core::vector_store::VectorStore;
 
 /// One page of `getAll`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -81,7 +81,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         read.scope.clone().validated()?; // never "every scope", whoever built `read`
         self.load_scope(&read.scope).await?;
         let now = self.now_iso();
-        let window = super::retrieval::Window { include_compressed: true, ..read.window };
+        let window = crate::core::retrieval::Window { include_compressed: true, ..read.window };
         let live = Read { include_deleted: false, window, ..read.clone() };
         let ids: Vec<String> = {
             let index = self.index.borrow();

@@ -5,17 +5,17 @@ use crate::core::case::CaseExt;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::error::Result;
-use super::fusion::Method;
 use super::memory::MemoryEngine;
-use super::model_traits::{Embedder, Llm};
-use super::one_line::{label, one_line};
-use super::read::{is_procedural, Read};
 use super::search::OVERFETCH;
-use super::storage::Storage;
-use super::tokens::{estimate_tokens, TokenCounter};
-use super::types::{AddWarning, MemoryItem};
-use super::vector_store::VectorStore;
+use crate::core::error::Result;
+use crate::core::fusion::Method;
+use crate::core::model_traits::{Embedder, Llm};
+use crate::core::one_line::{label, one_line};
+use crate::core::read::{is_procedural, Read};
+use crate::core::storage::Storage;
+use crate::core::tokens::{estimate_tokens, TokenCounter};
+use crate::core::types::{AddWarning, MemoryItem};
+use crate::core::vector_store::VectorStore;
 
 /// The block's opening line and closing tag, shared with `formatForInjection`.
 pub(crate) const OPEN: &str = "<memory>\n";

@@ -8,13 +8,13 @@ use serde_json::json;
 use super::*;
 use crate::core::codec::vector_to_base64;
 use crate::core::config::Prompts;
+use crate::core::engine::transfer::from_jsonl;
 use crate::core::error::MemoryError;
 use crate::core::identity::content_hash;
 use crate::core::pipeline_options::AddOptions;
 use crate::core::scope::Scope;
 use crate::core::storage::InMemoryStorage;
 use crate::core::testing::{Letters, NoLlm};
-use crate::core::transfer::from_jsonl;
 use crate::core::types::WarningCode;
 
 /// Letters whose dimension is configured (known before the first embedding), as an embedder's `dimensions`.

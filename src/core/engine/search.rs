@@ -4,17 +4,17 @@
 
 use serde::Serialize;
 
-use super::error::Result;
-use super::fusion::{reciprocal_rank, weighted, with_neighbours, Method, Ranking, NEIGHBOUR_SHARE, RRF_K};
-use super::keyword::Neighbours;
 use super::memory::MemoryEngine;
-use super::pipeline_options::required_text;
-use super::read::Read;
-use super::scope::Scope;
-use super::storage::Storage;
-use super::types::{AddWarning, MemoryItem, StoredMemory};
-use super::vector_store::{Count, Predicate, VectorStore};
+use crate::core::error::Result;
+use crate::core::fusion::{reciprocal_rank, weighted, with_neighbours, Method, Ranking, NEIGHBOUR_SHARE, RRF_K};
+use crate::core::keyword::Neighbours;
 use crate::core::model_traits::{Embedder, Llm};
+use crate::core::pipeline_options::required_text;
+use crate::core::read::Read;
+use crate::core::scope::Scope;
+use crate::core::storage::Storage;
+use crate::core::types::{AddWarning, MemoryItem, StoredMemory};
+use crate::core::vector_store::{Count, Predicate, VectorStore};
 
 /// Candidates each ranking contributes per wanted result before fusion (at least [`FUSION_POOL`]).
 pub const OVERFETCH: usize = 4;
@@ -33,7 +33,7 @@ pub struct SearchResponse {
     pub total_count: usize,
     /// Relations walked by a graph-enhanced search (absent when graph memory is off or not asked for).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub relations: Option<Vec<super::graph::RelationTriple>>,
+    pub relations: Option<Vec<crate::core::graph::RelationTriple>>,
     /// `agentic`: the queries that ran, the caller's first (absent for the other methods).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub queries: Option<Vec<String>>,
@@ -169,12 +169,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 let passes = |id: &str| (linked(id) || shown(id)) && index.get(id).is_some_and(|m| keep(&m.item));
                 let corpus = |id: &str| index.get(id).is_some_and(|m| in_scope(&m.item));
                 let bm25: Vec<(f64, &str)> = keywords.search(text, usize::MAX, &corpus, &passes);
-                results = super::graph::merge_by_bm25(results, &bm25, &hits.memory_ids, &|id| {
+                results = crate::core::graph::merge_by_bm25(results, &bm25, &hits.memory_ids, &|id| {
                     index.get(id).filter(|m| keep(&m.item)).map(|m| m.item.clone())
                 });
                 results.truncate(read.limit);
             }
-            relations = Some(hits.relations.iter().map(super::graph::RelationTriple::from).collect());
+            relations = Some(hits.relations.iter().map(crate::core::graph::RelationTriple::from).collect());
         }
         let total_count = index.count(&Count { keep: &keep, vectorless: false, plain: read.plain() });
         self.touch(results.iter().map(|item| item.id.as_str()));

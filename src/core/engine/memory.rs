@@ -4,20 +4,20 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use super::config::Prompts;
-use super::error::{MemoryError, Result};
-use super::graph::Graph;
-use super::identity::new_id;
-use super::keyword::KeywordIndex;
-use super::lifecycle::LifecycleSettings;
-use super::model_traits::{Embedder, Llm};
-use super::pace::{Pace, Phase, Progress, Unpaced};
-use super::side_records::SideMap;
-use super::storage::{Changeset, Storage};
-use super::time::Clock;
-use super::tokens::TokenCounter;
-use super::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
-use super::vector_store::{normalized, InMemoryVectorStore, VectorStore};
+use crate::core::config::Prompts;
+use crate::core::error::{MemoryError, Result};
+use crate::core::graph::Graph;
+use crate::core::identity::new_id;
+use crate::core::keyword::KeywordIndex;
+use crate::core::lifecycle::LifecycleSettings;
+use crate::core::model_traits::{Embedder, Llm};
+use crate::core::pace::{Pace, Phase, Progress, Unpaced};
+use crate::core::side_records::SideMap;
+use crate::core::storage::{Changeset, Storage};
+use crate::core::time::Clock;
+use crate::core::tokens::TokenCounter;
+use crate::core::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
+use crate::core::vector_store::{normalized, InMemoryVectorStore, VectorStore};
 
 /// Fact-based memory over an LLM `L`, an embedder `E`, persistence `S` and a search index `V`.
 pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
@@ -40,17 +40,17 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     /// The side records of the kinds read so far, kept in step with storage by `commit`.
     pub(crate) side: RefCell<SideMap>,
     /// Message-by-message memory: boundary settings and per-group locks.
-    pub(crate) conversations: super::conversations::ConversationState,
+    pub(crate) conversations: crate::core::conversations::ConversationState,
     /// False with mem0's `disableHistory`: changes then leave no history records.
     pub(crate) keep_history: bool,
     /// A remote vector index (Chroma), when vectors are kept and searched there.
-    pub(crate) remote: super::remote_vectors::RemoteSlot,
+    pub(crate) remote: crate::core::remote_vectors::RemoteSlot,
     /// How `add()` finds the memories its decision sees, unless a call says otherwise.
-    pub(crate) pipeline: super::fast_add::Pipeline,
+    pub(crate) pipeline: crate::core::fast_add::Pipeline,
     /// Rewritten texts waiting for their vector (the fast pipeline).
-    pub(crate) deferred: super::fast_add::DeferredVectors,
+    pub(crate) deferred: crate::core::fast_add::DeferredVectors,
     /// The additive pipeline's duplicate checks.
-    pub(crate) additive: super::config::AdditiveSettings,
+    pub(crate) additive: crate::core::config::AdditiveSettings,
 }
 
 /// A history record for `item` at `timestamp`.

@@ -4,7 +4,7 @@ use futures_executor::block_on;
 use serde_json::json;
 
 use crate::core::config::Prompts;
-use crate::core::memory::MemoryEngine;
+use crate::core::engine::memory::MemoryEngine;
 use crate::core::pipeline_options::AddOptions;
 use crate::core::read::{Read, DEFAULT_LIMIT};
 use crate::core::scope::Scope;

@@ -2,13 +2,13 @@
 //! skipped with `EMBEDDING_FAILED` (`embed_all`) or leaves the text keyword-only with `NOT_EMBEDDED`
 //! (`embed_or_keyword_only`); a vector of the wrong length fails the call either way.
 
-use super::error::{MemoryError, Result};
 use super::memory::MemoryEngine;
-use super::model_traits::{Embedder, Llm};
 use super::pipeline::Embedded;
-use super::storage::Storage;
-use super::types::{AddWarning, WarningCode};
-use super::vector_store::VectorStore;
+use crate::core::error::{MemoryError, Result};
+use crate::core::model_traits::{Embedder, Llm};
+use crate::core::storage::Storage;
+use crate::core::types::{AddWarning, WarningCode};
+use crate::core::vector_store::VectorStore;
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
     /// `texts` embedded in one request, or one by one if that fails, and the texts that failed with why.

@@ -4,9 +4,9 @@
 use std::rc::Rc;
 
 use super::memory::MemoryEngine;
-use super::storage::{RemoteChange, Storage};
-use super::vector_store::VectorStore;
 use crate::core::model_traits::{Embedder, Llm};
+use crate::core::storage::{RemoteChange, Storage};
+use crate::core::vector_store::VectorStore;
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
     /// Mirrors a change another instance made to the shared storage in this instance's index. A memory the

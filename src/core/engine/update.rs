@@ -4,15 +4,15 @@
 
 use serde::{Deserialize, Deserializer};
 
-use super::error::{MemoryError, Result};
-use super::identity::content_hash;
-use super::lifecycle::expiration_date;
 use super::memory::MemoryEngine;
-use super::model_traits::{Embedder, Llm};
-use super::scope::IDENTITY_KEYS;
-use super::storage::{Changeset, Storage};
-use super::types::{EventKind, MemoryItem, Metadata};
-use super::vector_store::VectorStore;
+use crate::core::error::{MemoryError, Result};
+use crate::core::identity::content_hash;
+use crate::core::lifecycle::expiration_date;
+use crate::core::model_traits::{Embedder, Llm};
+use crate::core::scope::IDENTITY_KEYS;
+use crate::core::storage::{Changeset, Storage};
+use crate::core::types::{EventKind, MemoryItem, Metadata};
+use crate::core::vector_store::VectorStore;
 
 /// What `update` changes.
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -6,14 +6,14 @@
 //! dimension). A read with a vector side warns with `VECTORS_PENDING` while memories it ranks have no
 //! vector (their embedding failed or is still due): the vector ranking cannot find them.
 
-use super::error::{MemoryError, Result};
-use super::fusion::Method;
 use super::memory::MemoryEngine;
-use super::model_traits::{Embedder, Llm};
-use super::read::Read;
-use super::storage::Storage;
-use super::types::{AddWarning, MemoryItem, WarningCode};
-use super::vector_store::{Count, Plain, VectorStore};
+use crate::core::error::{MemoryError, Result};
+use crate::core::fusion::Method;
+use crate::core::model_traits::{Embedder, Llm};
+use crate::core::read::Read;
+use crate::core::storage::Storage;
+use crate::core::types::{AddWarning, MemoryItem, WarningCode};
+use crate::core::vector_store::{Count, Plain, VectorStore};
 
 /// True for an embedding failure that says the service is unavailable for now, not misconfigured.
 pub fn is_unavailable(error: &MemoryError) -> bool {

@@ -4,19 +4,19 @@
 //! scope holds by now is dropped from the commit, and its ADD event becomes a NONE event for that memory:
 //! identical facts are stored once, whatever the interleaving, at the cost of a hash lookup per new memory.
 
-use super::identity::content_hash;
 use super::memory::MemoryEngine;
-use super::model_traits::{Embedder, Llm};
-use super::scope::Scope;
-use super::storage::{Changeset, Storage};
-use super::types::{AddResult, EventKind, MemoryEvent, MemoryItem};
-use super::vector_store::VectorStore;
+use crate::core::identity::content_hash;
+use crate::core::model_traits::{Embedder, Llm};
+use crate::core::scope::Scope;
+use crate::core::storage::{Changeset, Storage};
+use crate::core::types::{AddResult, EventKind, MemoryEvent, MemoryItem};
+use crate::core::vector_store::VectorStore;
 
 /// The lock every `add()` commit holds.
 const LOCK: &str = "memories:add-commit";
 
 /// The lock's guard: dropped after the commit.
-pub(crate) type AddCommitGuard<'a> = super::conversations::lock::Guard<'a>;
+pub(crate) type AddCommitGuard<'a> = crate::core::conversations::lock::Guard<'a>;
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
     /// Waits for the commits of other `add()`s, then drops from `changes` the new memories of `scope` whose

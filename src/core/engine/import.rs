@@ -15,14 +15,14 @@
 use std::collections::{HashMap, HashSet};
 
 use super::degraded::is_unavailable;
-use super::error::{MemoryError, Result};
 use super::memory::MemoryEngine;
-use super::model_traits::{Embedder, Llm};
-use super::pace::{pause, Pace, Phase, Progress, Unpaced};
-use super::storage::{Changeset, Storage};
 use super::transfer::{ExpectedDimension, ImportSummary, Reader};
-use super::types::{AddWarning, HistoryRecord, StoredMemory, WarningCode};
-use super::vector_store::VectorStore;
+use crate::core::error::{MemoryError, Result};
+use crate::core::model_traits::{Embedder, Llm};
+use crate::core::pace::{pause, Pace, Phase, Progress, Unpaced};
+use crate::core::storage::{Changeset, Storage};
+use crate::core::types::{AddWarning, HistoryRecord, StoredMemory, WarningCode};
+use crate::core::vector_store::VectorStore;
 
 /// Texts per embedding request when an import embeds the memories that came without a vector.
 pub const EMBED_BATCH: usize = 64;

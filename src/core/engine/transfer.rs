@@ -12,14 +12,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::codec::vector_to_base64;
-use super::error::Result;
 use super::memory::MemoryEngine;
-use super::scope::Scope;
-use super::storage::Storage;
-use super::types::{AddWarning, HistoryRecord, MemoryItem, StoredMemory};
-use super::vector_store::VectorStore;
+use crate::core::codec::vector_to_base64;
+use crate::core::error::Result;
 use crate::core::model_traits::{Embedder, Llm};
+use crate::core::scope::Scope;
+use crate::core::storage::Storage;
+use crate::core::types::{AddWarning, HistoryRecord, MemoryItem, StoredMemory};
+use crate::core::vector_store::VectorStore;
 
 /// The format version this library writes (and the newest it reads).
 pub const EXPORT_VERSION: u32 = 2;

@@ -2,14 +2,14 @@
 //! with its graph records when graph memory is on, and a memory asked for by id is fetched on its own (with
 //! its scope's graph, so deleting it cascades). Storages that load everything at open answer `None`.
 
-use super::error::Result;
-use super::graph::GraphChanges;
 use super::memory::MemoryEngine;
-use super::scope::Scope;
-use super::storage::Storage;
-use super::types::StoredMemory;
-use super::vector_store::VectorStore;
+use crate::core::error::Result;
+use crate::core::graph::GraphChanges;
 use crate::core::model_traits::{Embedder, Llm};
+use crate::core::scope::Scope;
+use crate::core::storage::Storage;
+use crate::core::types::StoredMemory;
+use crate::core::vector_store::VectorStore;
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
     /// Puts the stored memories of `scope` into the index, unless storage has nothing to add.

@@ -7,17 +7,17 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::error::{MemoryError, Result};
-use super::fusion::Method;
-use super::identity::{content_hash, new_id};
-use super::lifecycle::write::WriteLifecycle;
 use super::memory::MemoryEngine;
-use super::read::Read;
-use super::scope::Scope;
-use super::storage::{Changeset, Storage};
-use super::types::{EventKind, MemoryItem, Metadata, StoredMemory};
-use super::vector_store::VectorStore;
+use crate::core::error::{MemoryError, Result};
+use crate::core::fusion::Method;
+use crate::core::identity::{content_hash, new_id};
+use crate::core::lifecycle::write::WriteLifecycle;
 use crate::core::model_traits::{Embedder, Llm};
+use crate::core::read::Read;
+use crate::core::scope::Scope;
+use crate::core::storage::{Changeset, Storage};
+use crate::core::types::{EventKind, MemoryItem, Metadata, StoredMemory};
+use crate::core::vector_store::VectorStore;
 
 /// The tool that searches memories.
 pub const SEARCH_MEMORY: &str = "search_memory";

@@ -3,13 +3,13 @@
 
 use serde_json::Value;
 
-use super::error::Result;
 use super::memory::MemoryEngine;
-use super::model_traits::{Embedder, Llm};
-use super::side_records::{SideRecord, SideWrite};
-use super::storage::Changeset;
-use super::storage::Storage;
-use super::vector_store::VectorStore;
+use crate::core::error::Result;
+use crate::core::model_traits::{Embedder, Llm};
+use crate::core::side_records::{SideRecord, SideWrite};
+use crate::core::storage::Changeset;
+use crate::core::storage::Storage;
+use crate::core::vector_store::VectorStore;
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
     /// Loads `kind` into RAM unless it already is.

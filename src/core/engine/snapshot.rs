@@ -9,13 +9,13 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::error::{MemoryError, Result};
 use super::memory::MemoryEngine;
-use super::model_traits::{Embedder, Llm};
-use super::scope::Scope;
-use super::side_records::SideWrite;
-use super::storage::Storage;
-use super::vector_store::VectorStore;
+use crate::core::error::{MemoryError, Result};
+use crate::core::model_traits::{Embedder, Llm};
+use crate::core::scope::Scope;
+use crate::core::side_records::SideWrite;
+use crate::core::storage::Storage;
+use crate::core::vector_store::VectorStore;
 
 /// The snapshot format this library writes and reads.
 pub const SNAPSHOT_VERSION: u32 = 1;
@@ -52,7 +52,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     pub async fn restore_snapshot(&self, snapshot: &str) -> Result<()> {
         let value: Value = serde_json::from_str(snapshot)
             .map_err(|error| MemoryError::InvalidInput(format!("snapshot: not JSON: {error}")))?;
-        let snapshot: Snapshot = super::value_de::from_value(&value)
+        let snapshot: Snapshot = crate::core::value_de::from_value(&value)
             .map_err(|error| MemoryError::InvalidInput(format!("snapshot: {error}")))?;
         if snapshot.version != SNAPSHOT_VERSION {
             let why = format!("snapshot.version: {} (this memwasm reads {SNAPSHOT_VERSION})", snapshot.version);

@@ -5,25 +5,25 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::error::{MemoryError, Result};
-use super::fast_add::Pipeline;
-use super::filter::Filter;
-use super::identity::{content_hash, new_id};
-use super::lifecycle::write::WriteLifecycle;
-use super::llm_json::{parse_decisions, parse_extraction};
 use super::memory::MemoryEngine;
-use super::model_traits::{Embedder, Llm, LlmRequest};
-use super::pipeline_options::{parse_messages, require_content, AddOptions};
-use super::plan::{plan, Op};
-use super::prompts::{decision_input, extraction_input};
-use super::read::parse_filter;
-use super::reply_schema;
-use super::scope::Scope;
-use super::storage::{Changeset, Storage};
-use super::types::{
+use crate::core::error::{MemoryError, Result};
+use crate::core::fast_add::Pipeline;
+use crate::core::filter::Filter;
+use crate::core::identity::{content_hash, new_id};
+use crate::core::lifecycle::write::WriteLifecycle;
+use crate::core::llm_json::{parse_decisions, parse_extraction};
+use crate::core::model_traits::{Embedder, Llm, LlmRequest};
+use crate::core::pipeline_options::{parse_messages, require_content, AddOptions};
+use crate::core::plan::{plan, Op};
+use crate::core::prompts::{decision_input, extraction_input};
+use crate::core::read::parse_filter;
+use crate::core::reply_schema;
+use crate::core::scope::Scope;
+use crate::core::storage::{Changeset, Storage};
+use crate::core::types::{
     AddResult, AddWarning, EventKind, MemoryEvent, MemoryItem, Message, Metadata, StoredMemory, WarningCode,
 };
-use super::vector_store::VectorStore;
+use crate::core::vector_store::VectorStore;
 
 /// Similar memories fetched per fact for the update decision.
 pub(crate) const NEIGHBOURS_PER_FACT: usize = 5;

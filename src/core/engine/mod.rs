@@ -1,0 +1,22 @@
+//! The engine: what every feature shares. Records in storage and the search indexes, history, scopes,
+//! the model handles, and the fact-memory operations on them (add, search, get, update, delete, history,
+//! import and export, recall and the agent tools). Features reach it through handles (`engine.conversations()` …).
+
+pub(crate) mod add_commit;
+pub mod crud;
+pub mod degraded;
+pub(crate) mod embed_batch;
+pub(crate) mod import;
+pub mod memory;
+pub(crate) mod on_demand;
+pub(crate) mod pipeline;
+pub mod recall;
+pub mod search;
+pub(crate) mod side_access;
+pub mod snapshot;
+pub mod tab_sync;
+pub mod tools;
+pub mod transfer;
+pub mod update;
+
+pub use memory::MemoryEngine;
