@@ -1,4 +1,4 @@
-//! The Cron Trigger's dreaming (seed 001's nightly "Deep Dream"): in one tenant, `dream` over each scope
+//! The Cron Trigger's dreaming (the memory tiers' nightly deep dream): in one tenant, `dream` over each scope
 //! with journal turns no dream consolidated yet, at most `DREAM_MAX_SCOPES` of them per run (the rest wait
 //! for the next run). A scope that fails is logged and the others still dream.
 

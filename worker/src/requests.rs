@@ -1,15 +1,14 @@
 //! What comes in: JSON bodies (unknown fields are errors that name them) and query strings, both snake_case.
 //! Reads go straight into memwasm's one `ReadOptions` type, which takes the snake_case names as aliases.
 
-use std::collections::HashMap;
-
 use memwasm::core::options::AddOptions;
 use memwasm::core::read::ReadOptions;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
 use crate::error::ApiError;
+use crate::query::{Kinds, Query};
 
 /// `POST /v1/memories/`: the messages, and `add()`'s options (`user_id`, `metadata`, `filters`, `prompt`, …).
 pub struct AddBody {
@@ -83,26 +82,14 @@ pub fn search_body(body: &[u8]) -> Result<SearchBody, ApiError> {
 
 /// A query string's parameters as a read's options: `limit`, `top_k` and `threshold` are numbers, `filters`
 /// is JSON, the rest strings. Unknown names are refused, like unknown body fields.
-pub fn read_query(mut pairs: HashMap<String, String>) -> Result<ReadOptions, ApiError> {
-    let mut fields = Map::new();
-    for (name, text) in pairs.drain() {
-        let value = match name.as_str() {
-            "limit" | "top_k" | "threshold" => {
-                let number = text.trim().parse::<f64>().ok().and_then(Number::from_f64);
-                Value::Number(number.ok_or_else(|| invalid(format!("{name} must be a number, got {text:?}")))?)
-            }
-            "filters" => {
-                serde_json::from_str(&text).map_err(|e| ApiError::invalid_json(format!("filters parameter: {e}")))?
-            }
-            _ => Value::String(text),
-        };
-        fields.insert(name, value);
-    }
-    shaped("query", Value::Object(fields))
+pub fn read_query(query: &Query) -> Result<ReadOptions, ApiError> {
+    let kinds = Kinds { numbers: &["limit", "top_k", "threshold"], json: &["filters"], ..Kinds::default() };
+    shaped("query", Value::Object(query.fields(&kinds)?))
 }
 
 /// `GET /v1/memories/search/?q=…`: the text and the other parameters.
-pub fn search_query(mut pairs: HashMap<String, String>) -> Result<SearchBody, ApiError> {
-    let query = pairs.remove("q").or_else(|| pairs.remove("query")).unwrap_or_default();
-    Ok(SearchBody { query, options: read_query(pairs)? })
+pub fn search_query(query: &Query) -> Result<SearchBody, ApiError> {
+    let mut rest = query.clone();
+    let text = rest.take("q").or_else(|| rest.take("query")).unwrap_or_default();
+    Ok(SearchBody { query: text, options: read_query(&rest)? })
 }

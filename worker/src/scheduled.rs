@@ -1,16 +1,18 @@
-//! The Cron Trigger (`[triggers] crons` in `wrangler.toml`): in every tenant some token of
-//! `MEMORY_TOKENS` names, purges expired memories and decays importance (see `sweep`), with the decay
-//! defaults of the vars, then dreams over the scopes with new journal turns (see `dreams`). A tenant that
-//! fails is logged and the others still run; a failed sweep does not stop the tenant's dreams. With
-//! `STORAGE = "do"` each tenant's run happens in its object (`POST /__do/cron`), over its warm engine.
+//! One tenant's run of the Cron Trigger (`[triggers] crons` in `wrangler.toml`, the event in `lib.rs`, for
+//! every tenant some token of `MEMORY_TOKENS` names): purges expired memories and decays importance (see
+//! `sweep`), with the decay defaults of the vars, then dreams over the scopes with new journal turns (see
+//! `dreams`). A tenant that fails is logged and the others still run; a failed sweep does not stop the
+//! tenant's dreams. With `STORAGE = "do"` each tenant's run happens in its object (`POST /__do/cron`), over
+//! its warm engine.
 
 use memwasm::platform::compose::Engine;
-use worker::{console_error, console_log, event, Env, ScheduleContext, ScheduledEvent};
+use worker::{console_error, console_log, Env};
 
 use crate::dreams::dream_tenant;
 use crate::error::ApiError;
+use crate::settings;
 use crate::sweep::{sweep, Swept};
-use crate::{auth, engine, settings};
+use crate::tenant_engine::engine;
 
 /// Sweeps one tenant.
 async fn sweep_tenant(env: &Env, engine: &Engine) -> Result<Swept, ApiError> {
@@ -44,29 +46,5 @@ pub(crate) async fn run_tenant(env: &Env, cron: &str, tenant: &str, max_scopes: 
             d.deferred
         ),
         Err(error) => console_error!("memwasm dream ({cron}): tenant {tenant:?}: {}: {}", error.code, error.message),
-    }
-}
-
-#[event(scheduled)]
-async fn cron(event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
-    let cron = event.cron();
-    let tenants = match auth::tenants(&env) {
-        Ok(tenants) => tenants,
-        Err(error) => return console_error!("memwasm cron ({cron}): {}: {}", error.code, error.message),
-    };
-    // A bad DREAM_MAX_SCOPES skips the dreams, not the sweep.
-    let max_scopes = settings::dream_max_scopes(&env)
-        .map_err(|error| console_error!("memwasm dream ({cron}): {}: {}", error.code, error.message))
-        .ok();
-    let in_objects = match crate::durable::front::cron_in_objects(&env) {
-        Ok(in_objects) => in_objects,
-        Err(error) => return console_error!("memwasm cron ({cron}): {}: {}", error.code, error.message),
-    };
-    for tenant in tenants {
-        if !in_objects {
-            run_tenant(&env, &cron, &tenant, max_scopes).await;
-        } else if let Err(error) = crate::durable::front::cron(&env, &tenant, &cron, max_scopes).await {
-            console_error!("memwasm cron ({cron}): tenant {tenant:?}: {}: {}", error.code, error.message);
-        }
     }
 }

@@ -1,4 +1,4 @@
-//! Seed 000 §12's routes under `/v1/` (the mem0-style API). They act on the whole tenant, so only
+//! The mem0-style routes under `/v1/`. They act on the whole tenant, so only
 //! tenant-wide (admin) tokens may call them.
 //!
 //! | route | does |
@@ -13,39 +13,33 @@
 //! | `GET /v1/entities/` | graph memory: the entities of a scope (`user_id`, `agent_id`, `run_id`) |
 //! | `GET /v1/entities/:name/relations/` | graph memory: the relations starting or ending at entity `name` |
 
-use std::collections::HashMap;
-
 use memwasm::core::kv::keys::decode;
 use memwasm::core::read::ReadCall;
-use memwasm::platform::compose::Engine;
 use serde::Serialize;
 use worker::{Method, Response};
 
 use crate::error::ApiError;
 use crate::requests::{add_body, parse, read_query, search_body, search_query, UpdateBody};
+use crate::visit::Visit;
 use crate::wire::{Added, EntityItem, Found, History, Item, Message, RelationItem, Results};
 
 fn json<T: Serialize>(value: &T) -> Result<Response, ApiError> {
     Ok(Response::from_json(value)?)
 }
 
-/// Answers `method` on `segments` (after `v1`) of `path`.
-pub async fn handle(
-    engine: &Engine,
-    method: Method,
-    segments: &[&str],
-    path: &str,
-    pairs: HashMap<String, String>,
-    body: &[u8],
-) -> Result<Response, ApiError> {
-    let read = |call: ReadCall| -> Result<_, ApiError> { Ok(read_query(pairs.clone())?.check(call)?) };
-    match (&method, segments) {
+/// Answers a request under `/v1/` (admitted and read by the desk).
+pub async fn handle(visit: &Visit<'_>) -> Result<Response, ApiError> {
+    let (engine, _) = visit.engine()?;
+    let (method, path, query, body) = (&visit.method, &visit.path, &visit.query, visit.body.as_slice());
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).skip(1).collect();
+    let read = |call: ReadCall| -> Result<_, ApiError> { Ok(read_query(query)?.check(call)?) };
+    match (method, segments.as_slice()) {
         (Method::Post, ["memories"]) => {
             let add = add_body(body)?;
             json(&Added::from(engine.add(&add.messages, &add.options).await?))
         }
         (Method::Get | Method::Post, ["memories", "search"]) => {
-            let search = if method == Method::Post { search_body(body)? } else { search_query(pairs.clone())? };
+            let search = if *method == Method::Post { search_body(body)? } else { search_query(query)? };
             let found = engine.search(&search.query, &search.options.check(ReadCall::Search)?).await?;
             json(&Found { results: found.results.into_iter().map(Item::from).collect(), relations: found.relations })
         }

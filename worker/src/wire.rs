@@ -1,4 +1,4 @@
-//! What goes over the wire: seed 000's snake_case shapes (memwasm's own types are camelCase, for JS).
+//! What goes over the wire: the REST API's snake_case shapes (memwasm's own types are camelCase, for JS).
 
 use memwasm::core::graph::{Entity, Relation, RelationTriple};
 use memwasm::core::scope::Scope;

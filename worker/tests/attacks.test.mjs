@@ -38,7 +38,7 @@ const cases = [
   ["form body", "POST", "/v1/memories/", { raw: "messages=hi&user_id=u", headers: { "content-type": "application/x-www-form-urlencoded" } }],
   ["JSON sent as multipart", "POST", "/v1/memories/", { raw: JSON.stringify({ messages: "hi", user_id: "u", infer: false }), headers: { "content-type": "multipart/form-data; boundary=x" } }],
   ["mem0: JSON sent as a form", "POST", "/mem0/v3/memories/add/", { raw: JSON.stringify({ messages: "hi", user_id: "u", infer: false }), headers: { "content-type": "application/x-www-form-urlencoded" } }],
-  ["seed 002: JSON sent as XML", "POST", "/api/v1/memories", { raw: JSON.stringify({ message_id: "m", create_time: "2025-03-03T09:00:00Z", sender: "a", content: "hi" }), headers: { "content-type": "application/xml" } }],
+  ["conversation API: JSON sent as XML", "POST", "/api/v1/memories", { raw: JSON.stringify({ message_id: "m", create_time: "2025-03-03T09:00:00Z", sender: "a", content: "hi" }), headers: { "content-type": "application/xml" } }],
   ["path traversal id", "GET", "/v1/memories/..%2F..%2Ft%2Finitech%2Fmem/", {}],
   ["path traversal history", "GET", "/v1/memories/..%2F..%2F/history/", {}],
   ["129-char agent id", "POST", "/v1/memories/", { body: { agent_id: "a".repeat(129), infer: false, messages: "hi" } }],

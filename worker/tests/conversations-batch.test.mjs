@@ -1,6 +1,6 @@
-// POST /api/v1/memories/batch: a GroupChatFormat file (seed 002's run_memorize.py input). With
+// POST /api/v1/memories/batch: a GroupChatFormat file (a run_memorize.py batch import). With
 // validate_only it is checked and nothing is written; a bad file lists every problem (path, message_id)
-// in the seed's error envelope and writes nothing; a good one saves the metadata and stores the messages in
+// in the conversation API's error envelope and writes nothing; a good one saves the metadata and stores the messages in
 // order (a gap extracts an episode, flush=true closes the rest), and a second run finds only duplicates.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";

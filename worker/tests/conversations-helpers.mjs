@@ -1,5 +1,5 @@
-// Shared setup for the seed 002 route tests (/api/v1/memories…, conversations-*.test.mjs): the two
-// conversation prompts' openings and scripted replies for them, the seed's envelopes, messages of a
+// Shared setup for the conversation API tests (/api/v1/memories…, conversations-*.test.mjs): the two
+// conversation prompts' openings and scripted replies for them, the API's envelopes, messages of a
 // group chat, and GET requests with a JSON body (which fetch() cannot send) over real HTTP.
 import assert from "node:assert/strict";
 import http from "node:http";
@@ -38,7 +38,7 @@ export const profileOf = (userId, attributes) => ({
   attributes: Object.entries(attributes).map(([key, value]) => ({ key, value })),
 });
 
-/** The service with seed 003's user tokens too (so the 403 for user tokens can be tried). */
+/** The service with the memory API's user tokens too (so the 403 for user tokens can be tried). */
 export const startConversationWorker = (server, options = {}) =>
   startWorker(server, { ...options, vars: { MEMORY_TOKENS: JSON.stringify(MEMORY_TOKENS), ...options.vars } });
 
@@ -61,7 +61,7 @@ export function okResult(response) {
   return response.body.result;
 }
 
-/** Asserts the seed's error envelope `{status: "failed", code, message, timestamp, path}`. */
+/** Asserts the conversation API's error envelope `{status: "failed", code, message, timestamp, path}`. */
 export function assertFailed(response, status, code, path) {
   assert.equal(response.status, status, JSON.stringify(response.body));
   const body = response.body;

@@ -1,5 +1,5 @@
-// Seed 002 conversation metadata (GET / POST / PATCH /api/v1/memories/conversation-meta) and "Delete
-// Memories" (DELETE /api/v1/memories): upsert with the default config as fallback, partial updates with
+// The conversation API's conversation metadata (GET / POST / PATCH /api/v1/memories/conversation-meta) and
+// delete by filter (DELETE /api/v1/memories): upsert with the default config as fallback, partial updates with
 // `updated_fields`, soft delete by event_id / user_id / group_id (AND), and their error envelopes.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";

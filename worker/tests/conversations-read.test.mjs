@@ -1,7 +1,7 @@
-// Seed 002 "Fetch Memories" (GET /api/v1/memories) and "Search Memories" (GET /api/v1/memories/search): three
+// The conversation API's fetch (GET /api/v1/memories) and search (GET /api/v1/memories/search): three
 // episodes of one group on 10, 15 and 20 January 2025 (each closed by a gap, extracted by a scripted reply)
 // and one message still pending. Pages, time ranges, the query string or a JSON body, the retrieve methods,
-// memory types, foresight at the current time, and every bad parameter as the seed's error envelope.
+// memory types, foresight at the current time, and every bad parameter as the conversation API's error envelope.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { ACME, T, startServer } from "./helpers.mjs";

@@ -1,7 +1,7 @@
-// Seed 002 "Store Message" (POST /api/v1/memories): a group chat sent one message at a time accumulates in
+// The conversation API's store a message (POST /api/v1/memories): a group chat sent one message at a time accumulates in
 // the group's buffer; a 40-minute gap closes the episode, whose scripted extraction becomes episodic,
 // event_log, foresight and profile memories, fetched back by type. Duplicates, the default group, and bad
-// messages answered with the seed's error envelope while nothing changes.
+// messages answered with the API's error envelope while nothing changes.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { T, startServer } from "./helpers.mjs";
@@ -98,7 +98,7 @@ test("a message sent twice is a duplicate; without group_id a message goes to it
   assert.deepEqual([alone.group_id, alone.status_info, alone.duplicate], ["default:carol", "accumulated", false]);
 });
 
-test("bad messages are the seed's INVALID_PARAMETER envelope and change nothing", T, async () => {
+test("bad messages are the conversation API's INVALID_PARAMETER envelope and change nothing", T, async () => {
   const good = message("x1", "2025-03-05T08:00:00Z", "erin", "Hello", "bad-input");
   const bad = [
     { ...good, create_time: undefined },
@@ -128,7 +128,7 @@ test("bad messages are the seed's INVALID_PARAMETER envelope and change nothing"
   assert.deepEqual([stored.duplicate, stored.pending_messages.map((p) => p.message_id)], [false, ["x1"]]);
 });
 
-test("a body over MAX_BODY_BYTES is 413 and a misconfigured service 500, in the seed's envelope", T, async (t) => {
+test("a body over MAX_BODY_BYTES is 413 and a misconfigured service 500, in the conversation API's envelope", T, async (t) => {
   const huge = message("h1", "2025-03-05T08:00:00Z", "erin", "x".repeat((1 << 20) + 10), "big");
   assertFailed(await call("POST", BASE, { body: huge }), 413, "INVALID_PARAMETER", BASE);
   const broken = await startConversationWorker(server, { vars: { MEMORY_TOKENS: "not json" } });

@@ -1,6 +1,6 @@
 // Tenant isolation on every /api/v1/memories route: initech's tenant-wide token uses the same group, user
 // and message ids as acme's and never reads, extends, updates or deletes acme's buffers, memories or
-// metadata. Without a valid token every route is 401, with a user token 403, in the seed's envelope.
+// metadata. Without a valid token every route is 401, with a user token 403, in the conversation API's envelope.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { ACME, INITECH, T, startServer } from "./helpers.mjs";

@@ -8,7 +8,7 @@ import { ACME, DECIDE, EXTRACT, INITECH, T, allKeys, assertError, startServer, s
 const GRAPH = "You extract a knowledge graph";
 const GRAPH_ON = { vars: { GRAPH_ENABLED: "true" } };
 
-/** An OpenAI chat completion calling the seed's two graph tools. */
+/** An OpenAI chat completion calling graph memory's two tools. */
 function toolCalls(entities, relations) {
   const call = (id, name, args) => ({ id, type: "function", function: { name, arguments: JSON.stringify(args) } });
   const message = {

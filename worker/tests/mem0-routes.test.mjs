@@ -155,7 +155,7 @@ test("an unusable extraction reply is a FAILED add, with the reason in its event
   const down = "model-is-down";
   server.script({ kind: "chat", match: [EXTRACT, down], status: 500, message: "upstream broke" });
   const failed = await call("POST", "/mem0/v3/memories/add/", { body: { messages: down, user_id: "failing" } });
-  // A model that cannot be reached fails the add softly (seed 000 §14.3): FAILED, with the cause in the event.
+  // A model that cannot be reached fails the add softly (graceful degradation): FAILED, with the cause in the event.
   assert.equal(failed.status, 200);
   assert.equal(failed.body.status, "FAILED", JSON.stringify(failed.body));
   const why = await call("GET", `/mem0/v1/event/${failed.body.event_id}/`);

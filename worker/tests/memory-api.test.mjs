@@ -1,4 +1,4 @@
-// The memory API (seed 003) route by route, as one user of one tenant: the shapes, defaults and status
+// The memory API (agent key/value entries) route by route, as one user of one tenant: the shapes, defaults and status
 // codes of store, get, delete, search, vector-search, list, clear, pin and reflections.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";

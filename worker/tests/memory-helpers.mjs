@@ -1,4 +1,4 @@
-// Shared setup for the memory API tests (/api/v1/memory/…, seed 003): tokens of both formats — the old
+// Shared setup for the memory API tests (/api/v1/memory/…, the agent key/value entries): tokens of both formats — the old
 // tenant string (a tenant-wide admin with no user, whose entries are system entries) and the object
 // {tenant, user, admin} — and a caller per token.
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Seed 003 "User Scoping" within one tenant: users u-1 and u-2 see their own entries and the system's
+// User scoping of the agent key/value entries within one tenant: users u-1 and u-2 see their own entries and the system's
 // (stored with the old-format token, which has no user), never each other's; only an entry's owner or an
 // admin may change it; admins see everything and alone may call stats, decay and share. The /v1 routes act
 // on the whole tenant, so they take tenant-wide tokens only.

@@ -1,4 +1,4 @@
-// The REST surface of seed 000 §12, end to end: the Rust worker in workerd, its KV namespace, and the
+// The REST surface under /v1/ (the mem0-style routes), end to end: the Rust worker in workerd, its KV namespace, and the
 // scripted OpenAI-compatible server as LLM and embedder.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";

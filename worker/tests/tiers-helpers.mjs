@@ -1,4 +1,4 @@
-// Shared setup for the tier route tests (/v1/tiers/…, seed 001): flushing turns and waiting for the
+// Shared setup for the tier route tests (/v1/tiers/…, the memory tiers): flushing turns and waiting for the
 // write-behind that runs after the 202, the tier prompts the scripted model server tells apart, and reads.
 import assert from "node:assert/strict";
 import { ACME, DECIDE, TOKENS, allKeys, startServer, startWorker } from "./helpers.mjs";

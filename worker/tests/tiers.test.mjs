@@ -1,4 +1,4 @@
-// Seed 001's tiers over REST (/v1/tiers/…) in workerd: journals of flushed turns, the context window's
+// The memory tiers over REST (/v1/tiers/…) in workerd: journals of flushed turns, the context window's
 // running summary, dream / profile / diary / inject, and coded errors for bad input. The flush's write-behind
 // is in tiers-flush.test.mjs, the cron's dreaming in tiers-cron.test.mjs.
 import assert from "node:assert/strict";

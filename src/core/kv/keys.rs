@@ -32,22 +32,39 @@ pub fn encode(text: &str) -> String {
     out
 }
 
-/// The text of a key segment made by [`encode`]; `None` if it was not.
+/// The text of a key segment made by [`encode`] (or any percent-encoded text); `None` when a `%` starts no
+/// `%XX` escape or the bytes are not UTF-8.
 pub fn decode(segment: &str) -> Option<String> {
+    String::from_utf8(unescape(segment, true)?).ok()
+}
+
+/// A URL path segment with its `%XX` escapes decoded, a `%` that starts none kept as it is; the segment
+/// unchanged when the decoded bytes are not UTF-8.
+pub fn decode_lenient(segment: &str) -> String {
+    unescape(segment, false).and_then(|bytes| String::from_utf8(bytes).ok()).unwrap_or_else(|| segment.to_owned())
+}
+
+/// The bytes of `segment` with its `%XX` escapes decoded. A `%` that starts no escape is `None` when
+/// `strict`, else kept as it is.
+fn unescape(segment: &str, strict: bool) -> Option<Vec<u8>> {
     let bytes = segment.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = segment.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
+        let hex = bytes.get(i + 1..i + 3).and_then(|hex| std::str::from_utf8(hex).ok());
+        match (bytes[i], hex.and_then(|hex| u8::from_str_radix(hex, 16).ok())) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (b'%', None) if strict => return None,
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
         }
     }
-    String::from_utf8(out).ok()
+    Some(out)
 }
 
 /// Builds and reads the keys under one prefix.
@@ -157,5 +174,26 @@ impl KvKeys {
     /// The key of a side record, from where it is stored under `kind`.
     pub fn parse_side(&self, kind: &str, stored: &str) -> Option<String> {
         decode(stored.strip_prefix(&self.side_prefix(kind))?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{decode, decode_lenient, encode};
+
+    #[test]
+    fn decode_reads_what_encode_wrote_and_refuses_a_broken_escape() {
+        assert_eq!(decode(&encode("a b/ü%")).as_deref(), Some("a b/ü%"));
+        assert_eq!(decode("a%2"), None);
+        assert_eq!(decode("a%zz"), None);
+        assert_eq!(decode("%FF"), None);
+    }
+
+    #[test]
+    fn decode_lenient_keeps_a_percent_that_starts_no_escape() {
+        assert_eq!(decode_lenient("caf%C3%A9"), "café");
+        assert_eq!(decode_lenient("50%zz%41"), "50%zzA");
+        assert_eq!(decode_lenient("a%2"), "a%2");
+        assert_eq!(decode_lenient("%FF%41"), "%FF%41");
     }
 }

@@ -1,11 +1,9 @@
 //! `POST /api/v1/memories/batch[?validate_only=true][&scene=group_chat][&flush=true]`: a GroupChatFormat
-//! file (see `batch_format`), as seed 002's `run_memorize.py` feeds one. The whole file is checked first;
+//! file (see `batch_format`), as a `run_memorize.py` batch import feeds one. The whole file is checked first;
 //! a file with any problem is refused (400, every problem in `errors`) and nothing is written. With
 //! `validate_only` (also `validateOnly`) a valid file is reported and nothing is written. Otherwise the
 //! metadata is saved for the group and the messages are stored one by one in file order, exactly as
 //! `POST /api/v1/memories` would; `flush=true` then closes the group's buffer.
-
-use std::collections::HashMap;
 
 use memwasm::core::conversations::{MessageOutcome, Scene, Status};
 use memwasm::core::types::AddWarning;
@@ -18,6 +16,7 @@ use super::batch_check::validate;
 use super::envelope::{ok, Failure};
 use super::items::{pending, PendingOut};
 use super::store::{episodes, saved, EpisodeOut, SavedMemory};
+use crate::query::Query;
 
 /// `result` of a batch that ran.
 #[derive(Serialize)]
@@ -37,8 +36,8 @@ struct Ran {
 }
 
 /// A `true` / `false` query parameter (absent: false).
-fn flag(pairs: &HashMap<String, String>, names: &[&str]) -> Result<bool, Failure> {
-    match names.iter().find_map(|name| pairs.get(*name)).map(|v| v.trim()) {
+fn flag(query: &Query, names: &[&str]) -> Result<bool, Failure> {
+    match names.iter().find_map(|name| query.get(name)).map(str::trim) {
         None | Some("false") => Ok(false),
         Some("true") => Ok(true),
         Some(other) => Err(Failure::invalid(format!("{} must be true or false, got {other:?}", names[0]))),
@@ -46,19 +45,19 @@ fn flag(pairs: &HashMap<String, String>, names: &[&str]) -> Result<bool, Failure
 }
 
 /// The query parameters: `(validate_only, scene, flush)`.
-fn options(pairs: &HashMap<String, String>) -> Result<(bool, Option<Scene>, bool), Failure> {
+fn options(query: &Query) -> Result<(bool, Option<Scene>, bool), Failure> {
     const ALLOWED: &[&str] = &["validate_only", "validateOnly", "scene", "flush"];
-    if let Some(name) = pairs.keys().find(|name| !ALLOWED.contains(&name.as_str())) {
+    if let Some(name) = query.names().find(|name| !ALLOWED.contains(name)) {
         return Err(Failure::invalid(format!("unknown parameter `{name}` (takes validate_only, scene, flush)")));
     }
-    let scene = match pairs.get("scene") {
+    let scene = match query.get("scene") {
         None => None,
         Some(text) => Some(
             serde_json::from_value(json!(text))
                 .map_err(|_| Failure::invalid(format!("scene must be group_chat or assistant, got {text:?}")))?,
         ),
     };
-    Ok((flag(pairs, &["validate_only", "validateOnly"])?, scene, flag(pairs, &["flush"])?))
+    Ok((flag(query, &["validate_only", "validateOnly"])?, scene, flag(query, &["flush"])?))
 }
 
 /// Adds `outcome` to the running totals.
@@ -74,8 +73,8 @@ fn absorb(ran: &mut Ran, outcome: MessageOutcome) {
 }
 
 /// `POST /api/v1/memories/batch`.
-pub async fn batch(engine: &Engine, pairs: HashMap<String, String>, body: &[u8]) -> Result<Response, Failure> {
-    let (validate_only, scene, flush) = options(&pairs)?;
+pub async fn batch(engine: &Engine, query: &Query, body: &[u8]) -> Result<Response, Failure> {
+    let (validate_only, scene, flush) = options(query)?;
     let plan = validate(body, scene).map_err(|problems| {
         let message = format!("the GroupChatFormat file has {} problem(s); nothing was written", problems.len());
         Failure { errors: Some(json!(problems)), ..Failure::invalid(message) }

@@ -1,4 +1,4 @@
-//! GroupChatFormat, the file format of seed 002's batch import (`run_memorize.py --input`), as
+//! GroupChatFormat, the file format of the conversation API's batch import (`run_memorize.py --input`), as
 //! `POST /api/v1/memories/batch` takes it:
 //!
 //! ```json

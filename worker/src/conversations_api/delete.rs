@@ -1,8 +1,6 @@
-//! `DELETE /api/v1/memories` (seed 002 "Delete Memories"): soft-deletes every memory matching all the
+//! `DELETE /api/v1/memories` (delete by filter): soft-deletes every memory matching all the
 //! filters given (`event_id`, `user_id`, `group_id`; `__all__` or absent: any). Filters come in a JSON body
 //! or the query string; all three `__all__` is refused.
-
-use std::collections::HashMap;
 
 use memwasm::core::conversations::DeleteFilter;
 use memwasm::platform::compose::Engine;
@@ -10,7 +8,8 @@ use serde::Serialize;
 use worker::Response;
 
 use super::envelope::{ok, Failure};
-use super::params::{gather, id_filter, Kinds};
+use super::params::{gather, id_filter};
+use crate::query::{Kinds, Query};
 
 /// `{filters, count}`.
 #[derive(Serialize)]
@@ -21,9 +20,9 @@ struct Deleted {
 }
 
 /// `DELETE /api/v1/memories`.
-pub async fn delete(engine: &Engine, pairs: HashMap<String, String>, body: &[u8]) -> Result<Response, Failure> {
-    let kinds = Kinds { numbers: &[], booleans: &[], lists: &[] };
-    let fields = gather(pairs, body, &kinds, &["event_id", "user_id", "group_id"])?;
+pub async fn delete(engine: &Engine, query: &Query, body: &[u8]) -> Result<Response, Failure> {
+    let kinds = Kinds::default();
+    let fields = gather(query, body, &kinds, &["event_id", "user_id", "group_id"])?;
     let filter = DeleteFilter {
         event_id: id_filter(&fields, "event_id")?,
         user_id: id_filter(&fields, "user_id")?,

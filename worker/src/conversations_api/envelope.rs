@@ -1,4 +1,4 @@
-//! Seed 002's envelopes. Success: `{status: "ok", message, result}`. Failure:
+//! The conversation API's envelopes. Success: `{status: "ok", message, result}`. Failure:
 //! `{status: "failed", code, message, timestamp, path}` with the code by HTTP status:
 //!
 //! | status | code |
@@ -22,7 +22,7 @@ pub const INVALID_PARAMETER: &str = "INVALID_PARAMETER";
 pub const RESOURCE_NOT_FOUND: &str = "RESOURCE_NOT_FOUND";
 pub const SYSTEM_ERROR: &str = "SYSTEM_ERROR";
 
-/// A failed request: its HTTP status, the seed's code and a message (plus a batch's `errors`).
+/// A failed request: its HTTP status, the API's code and a message (plus a batch's `errors`).
 #[derive(Debug)]
 pub struct Failure {
     pub status: u16,
@@ -46,7 +46,7 @@ impl Failure {
         Self::new(404, RESOURCE_NOT_FOUND, message)
     }
 
-    /// The seed's code for an HTTP status.
+    /// The API's code for an HTTP status.
     fn code_of(status: u16) -> &'static str {
         match status {
             401 => "UNAUTHORIZED",
@@ -104,7 +104,7 @@ struct Success<'a, T: Serialize> {
     result: T,
 }
 
-/// A 200 answer in the seed's envelope.
+/// A 200 answer in the API's envelope.
 pub fn ok<T: Serialize>(message: &str, result: T) -> Result<Response, Failure> {
     Ok(Response::from_json(&Success { status: "ok", message, result })?)
 }

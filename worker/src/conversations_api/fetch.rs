@@ -1,7 +1,5 @@
-//! `GET /api/v1/memories` (seed 002 "Fetch Memories"): one memory type of a user or a group, oldest first,
+//! `GET /api/v1/memories` (fetch by type): one memory type of a user or a group, oldest first,
 //! a page at a time. Read through the library's `ReadOptions`, so its checks (and its time range) apply.
-
-use std::collections::HashMap;
 
 use memwasm::core::read::{ReadCall, ReadOptions};
 use memwasm::platform::compose::Engine;
@@ -11,7 +9,8 @@ use worker::Response;
 
 use super::envelope::{ok, Failure};
 use super::items::MemoryOut;
-use super::params::{carry, carry_time, count, gather, id_filter, seed_name, seed_type, version_range, Kinds};
+use super::params::{carry, carry_time, count, gather, id_filter, type_name, type_named, version_range};
+use crate::query::{Kinds, Query};
 
 /// Default page size.
 pub const DEFAULT_LIMIT: usize = 40;
@@ -29,7 +28,7 @@ const ALLOWED: &[&str] = &[
     "include_compressed",
     "version_range",
 ];
-const KINDS: Kinds = Kinds { numbers: &["limit", "offset"], booleans: &["include_compressed"], lists: &[] };
+const KINDS: Kinds = Kinds { numbers: &["limit", "offset"], booleans: &["include_compressed"], lists: &[], json: &[] };
 
 /// `{memories, total_count, has_more, metadata}`.
 #[derive(Serialize)]
@@ -63,15 +62,15 @@ pub fn read_options(options: Map<String, Value>) -> Result<ReadOptions, Failure>
 }
 
 /// `GET /api/v1/memories?user_id=…&group_id=…&memory_type=episodic_memory&limit=40&offset=0&start_time=…`.
-pub async fn fetch(engine: &Engine, pairs: HashMap<String, String>, body: &[u8]) -> Result<Response, Failure> {
-    let fields = gather(pairs, body, &KINDS, ALLOWED)?;
+pub async fn fetch(engine: &Engine, query: &Query, body: &[u8]) -> Result<Response, Failure> {
+    let fields = gather(query, body, &KINDS, ALLOWED)?;
     // Memories here keep no version numbers: a well-formed range is accepted and keeps every memory.
     version_range(&fields)?;
     let mut options = Map::new();
     let who = owners(&fields, &mut options)?;
     let kind = match fields.get("memory_type").filter(|v| !v.is_null()) {
-        None => seed_type("episodic_memory")?,
-        Some(Value::String(name)) => seed_type(name)?,
+        None => type_named("episodic_memory")?,
+        Some(Value::String(name)) => type_named(name)?,
         Some(other) => return Err(Failure::invalid(format!("memory_type must be a string, got {other}"))),
     };
     options.insert("memory_type".into(), json!(kind.as_str()));
@@ -88,7 +87,7 @@ pub async fn fetch(engine: &Engine, pairs: HashMap<String, String>, body: &[u8])
         "source": "fetch_mem_service",
         "user_id": who["user_id"],
         "group_id": who["group_id"],
-        "memory_type": seed_name(kind),
+        "memory_type": type_name(kind),
     });
     ok(&message, Fetched { memories, total_count: page.total_count, has_more: page.has_more, metadata })
 }

@@ -1,4 +1,4 @@
-//! A memory as the read routes answer it (seed 002 "Fetch Memories" / "Search Memories"): the seed's type
+//! A memory as the read routes answer it (fetch and search of the conversation API): the API's type
 //! name, the text as `content`, the episode's title (else the text) as `summary`, the episode's time as
 //! `timestamp`, the group as `group_id`, the episode (what `DELETE`'s `event_id` matches) as `event_id`.
 
@@ -7,7 +7,7 @@ use memwasm::core::types::{MemoryItem, Metadata};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::params::seed_name;
+use super::params::type_name;
 
 /// One memory.
 #[derive(Serialize)]
@@ -43,7 +43,7 @@ impl MemoryOut {
     pub fn new(item: MemoryItem, with_metadata: bool) -> Self {
         let meta = &item.metadata;
         Self {
-            memory_type: seed_name(item.lifecycle.memory_type),
+            memory_type: type_name(item.lifecycle.memory_type),
             summary: text(meta, "title").unwrap_or_else(|| item.memory.clone()),
             timestamp: text(meta, "startTime").unwrap_or_else(|| item.created_at.clone()),
             group_name: text(meta, "groupName"),

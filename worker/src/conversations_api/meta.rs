@@ -1,7 +1,7 @@
-//! `GET` / `POST` / `PATCH /api/v1/memories/conversation-meta` (seed 002): a group's conversation metadata
+//! `GET` / `POST` / `PATCH /api/v1/memories/conversation-meta`: a group's conversation metadata
 //! (without `group_id`: the default config other groups fall back to), in snake_case.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use memwasm::core::conversations::{MetaInput, MetaPatch, MetaView, Role, Scene, UserDetail};
 use memwasm::core::types::Metadata;
@@ -11,7 +11,8 @@ use serde_json::Value;
 use worker::Response;
 
 use super::envelope::{ok, Failure};
-use super::params::{gather, id_filter, Kinds};
+use super::params::{gather, id_filter};
+use crate::query::{Kinds, Query};
 use crate::requests::parse;
 
 /// One participant.
@@ -89,8 +90,8 @@ fn snake(name: &'static str) -> &'static str {
 }
 
 /// `GET …/conversation-meta?group_id=…`: the group's metadata, else the default config; 404 when neither.
-pub async fn get(engine: &Engine, pairs: HashMap<String, String>) -> Result<Response, Failure> {
-    let fields = gather(pairs, &[], &Kinds { numbers: &[], booleans: &[], lists: &[] }, &["group_id"])?;
+pub async fn get(engine: &Engine, query: &Query) -> Result<Response, Failure> {
+    let fields = gather(query, &[], &Kinds::default(), &["group_id"])?;
     let group = id_filter(&fields, "group_id")?;
     let Some(view) = engine.conversation_meta(group.as_deref()).await? else {
         let whose = group.map_or_else(|| "the default config".to_owned(), |g| format!("group {g:?}"));

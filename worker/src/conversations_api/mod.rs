@@ -1,5 +1,5 @@
-//! Seed 002's message-level memory API under `/api/v1/memories` (see README "The REST service"). Tenant-wide
-//! tokens only, like `/v1/`; every answer is `{status: "ok", message, result}` and every error
+//! The conversation API: message-level memory under `/api/v1/memories` (see README "The REST service").
+//! Tenant-wide tokens only, like `/v1/`; every answer is `{status: "ok", message, result}` and every error
 //! `{status: "failed", code, message, timestamp, path}` (see `envelope`). Snake_case fields only.
 //!
 //! | route | does |
@@ -25,41 +25,24 @@ pub mod route;
 mod search;
 mod store;
 
-use std::collections::HashMap;
+use worker::Response;
 
-use worker::{Env, Request, Response};
-
-use self::envelope::Failure;
+pub use self::envelope::Failure;
 use self::route::Route;
-use crate::{auth, body, engine};
+use crate::visit::Visit;
 
-/// Answers a request to the family, its errors in the seed's envelope.
-pub async fn serve(request: &mut Request, env: &Env) -> worker::Result<Response> {
-    let path = request.path();
-    match handle(request, env).await {
-        Ok(response) => Ok(response),
-        Err(failure) => failure.response(&path),
-    }
-}
-
-async fn handle(request: &mut Request, env: &Env) -> Result<Response, Failure> {
-    let caller = auth::caller(request, env)?;
-    if !caller.admin {
-        let why = "the /api/v1/memories routes act on the whole tenant: they take a tenant-wide token";
-        return Err(Failure::new(403, "FORBIDDEN", why));
-    }
-    let route = Route::parse(&request.method(), &request.path())?;
-    let body = body(request, env).await?;
-    let pairs = request.query::<HashMap<String, String>>().unwrap_or_default();
-    let (engine, _) = engine(env, &caller.tenant)?;
+/// Answers `route` (admitted and read by the desk), its errors in the conversation API's envelope.
+pub async fn handle(visit: &Visit<'_>, route: Route) -> Result<Response, Failure> {
+    let (engine, _) = visit.engine()?;
+    let (query, body) = (&visit.query, visit.body.as_slice());
     match route {
-        Route::Store => store::store(&engine, &body).await,
-        Route::Fetch => fetch::fetch(&engine, pairs, &body).await,
-        Route::Delete => delete::delete(&engine, pairs, &body).await,
-        Route::Search => search::search(&engine, pairs, &body).await,
-        Route::GetMeta => meta::get(&engine, pairs).await,
-        Route::SaveMeta => meta::save(&engine, &body).await,
-        Route::PatchMeta => meta::patch(&engine, &body).await,
-        Route::Batch => batch::batch(&engine, pairs, &body).await,
+        Route::Store => store::store(&engine, body).await,
+        Route::Fetch => fetch::fetch(&engine, query, body).await,
+        Route::Delete => delete::delete(&engine, query, body).await,
+        Route::Search => search::search(&engine, query, body).await,
+        Route::GetMeta => meta::get(&engine, query).await,
+        Route::SaveMeta => meta::save(&engine, body).await,
+        Route::PatchMeta => meta::patch(&engine, body).await,
+        Route::Batch => batch::batch(&engine, query, body).await,
     }
 }

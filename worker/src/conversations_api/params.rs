@@ -1,82 +1,40 @@
 //! What the read and delete routes take: a query string or a JSON body (never both), read into one JSON
-//! object; the seed's memory type names; `__all__` (the seed's "any"); counts with a maximum.
-
-use std::collections::HashMap;
+//! object; the API's memory type names; `__all__` (the API's "any"); counts with a maximum.
 
 use memwasm::core::lifecycle::MemoryType;
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
 use super::envelope::Failure;
 use crate::error::ApiError;
+use crate::query::{Kinds, Query};
 
-/// The seed's memory type names and the library's types.
-pub const SEED_TYPES: &[(&str, MemoryType)] = &[
+/// The API's memory type names and the library's types.
+pub const TYPE_NAMES: &[(&str, MemoryType)] = &[
     ("episodic_memory", MemoryType::Episodic),
     ("profile", MemoryType::Profile),
     ("foresight", MemoryType::Foresight),
     ("event_log", MemoryType::EventLog),
 ];
 
-/// The library's type of a seed name (`episodic_memory` → `episodic`).
-pub fn seed_type(name: &str) -> Result<MemoryType, Failure> {
-    let found = SEED_TYPES.iter().find(|(seed, _)| *seed == name.trim()).map(|(_, kind)| *kind);
-    let names: Vec<&str> = SEED_TYPES.iter().map(|(seed, _)| *seed).collect();
+/// The library's type of an API type name (`episodic_memory` → `episodic`).
+pub fn type_named(name: &str) -> Result<MemoryType, Failure> {
+    let found = TYPE_NAMES.iter().find(|(wire, _)| *wire == name.trim()).map(|(_, kind)| *kind);
+    let names: Vec<&str> = TYPE_NAMES.iter().map(|(wire, _)| *wire).collect();
     found.ok_or_else(|| Failure::invalid(format!("unknown memory type {name:?} (one of {})", names.join(", "))))
 }
 
-/// The seed's name of a library type (types the seed does not know keep the library's name).
-pub fn seed_name(kind: MemoryType) -> &'static str {
-    SEED_TYPES.iter().find(|(_, k)| *k == kind).map_or(kind.as_str(), |(seed, _)| seed)
-}
-
-/// How a query-string parameter is read: a number, a boolean, a list (comma-separated or a JSON array),
-/// or (any other name) a string.
-pub struct Kinds<'a> {
-    pub numbers: &'a [&'a str],
-    pub booleans: &'a [&'a str],
-    pub lists: &'a [&'a str],
-}
-
-fn query_value(name: &str, text: &str, kinds: &Kinds) -> Result<Value, Failure> {
-    let bad = |what: &str| Failure::invalid(format!("{name} must be {what}, got {text:?}"));
-    if kinds.numbers.contains(&name) {
-        let number = text.trim().parse::<f64>().ok().and_then(Number::from_f64);
-        return number.map(Value::Number).ok_or_else(|| bad("a number"));
-    }
-    if kinds.booleans.contains(&name) {
-        return match text.trim() {
-            "true" => Ok(Value::Bool(true)),
-            "false" => Ok(Value::Bool(false)),
-            _ => Err(bad("true or false")),
-        };
-    }
-    if kinds.lists.contains(&name) {
-        if text.trim_start().starts_with('[') {
-            return serde_json::from_str(text).map_err(|_| bad("a JSON array or comma-separated names"));
-        }
-        let items = text.split(',').map(str::trim).filter(|item| !item.is_empty());
-        return Ok(Value::Array(items.map(|item| Value::String(item.to_owned())).collect()));
-    }
-    Ok(Value::String(text.to_owned()))
+/// The API's name of a library type (types the API does not know keep the library's name).
+pub fn type_name(kind: MemoryType) -> &'static str {
+    TYPE_NAMES.iter().find(|(_, k)| *k == kind).map_or(kind.as_str(), |(wire, _)| wire)
 }
 
 /// The request's parameters as one JSON object: the body when it has one (a JSON object), else the query
 /// string read by `kinds`. Names other than `allowed` are refused.
-pub fn gather(
-    pairs: HashMap<String, String>,
-    body: &[u8],
-    kinds: &Kinds,
-    allowed: &[&str],
-) -> Result<Map<String, Value>, Failure> {
+pub fn gather(query: &Query, body: &[u8], kinds: &Kinds, allowed: &[&str]) -> Result<Map<String, Value>, Failure> {
     let fields = if body.iter().all(u8::is_ascii_whitespace) {
-        let mut fields = Map::new();
-        for (name, text) in pairs {
-            let value = query_value(&name, &text, kinds)?;
-            fields.insert(name, value);
-        }
-        fields
+        query.fields(kinds)?
     } else {
-        if !pairs.is_empty() {
+        if !query.is_empty() {
             return Err(Failure::invalid("give the parameters in the query string or in a JSON body, not both"));
         }
         match serde_json::from_slice(body).map_err(ApiError::invalid_json)? {
@@ -133,7 +91,7 @@ pub fn count(fields: &Map<String, Value>, name: &str, default: usize, max: usize
     }
 }
 
-/// The seed's memory type names of `name` (a list of strings) as the library's names (JSON strings).
+/// The API's memory type names of `name` (a list of strings) as the library's names (JSON strings).
 pub fn types_of(fields: &Map<String, Value>, name: &str) -> Result<Vec<MemoryType>, Failure> {
     let Some(value) = fields.get(name).filter(|v| !v.is_null()) else { return Ok(Vec::new()) };
     let items = match value {
@@ -144,7 +102,7 @@ pub fn types_of(fields: &Map<String, Value>, name: &str) -> Result<Vec<MemoryTyp
     items
         .iter()
         .map(|item| match item.as_str() {
-            Some(text) => seed_type(text),
+            Some(text) => type_named(text),
             None => Err(Failure::invalid(format!("{name} must hold memory type names, got {item}"))),
         })
         .collect()
@@ -158,7 +116,7 @@ pub fn carry(fields: &Map<String, Value>, name: &str, into: &mut Map<String, Val
 }
 
 /// A time parameter moved into `into` under its own name. A date and time without a zone
-/// (`2024-01-01T00:00:00`, as in the seed's examples) is read as UTC; the library checks the rest.
+/// (`2024-01-01T00:00:00`, as in the API's examples) is read as UTC; the library checks the rest.
 pub fn carry_time(fields: &Map<String, Value>, name: &str, into: &mut Map<String, Value>) -> Result<(), Failure> {
     let Some(value) = fields.get(name).filter(|v| !v.is_null()) else { return Ok(()) };
     let Some(text) = value.as_str() else {

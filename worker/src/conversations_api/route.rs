@@ -1,4 +1,4 @@
-//! The routes under `/api/v1/memories` (seed 002), read from the method and the path. One trailing slash
+//! The routes under `/api/v1/memories` (the conversation API), read from the method and the path. One trailing slash
 //! is ignored; any other path under the prefix is an unknown route (404 `RESOURCE_NOT_FOUND`).
 
 use worker::Method;
@@ -29,7 +29,7 @@ pub enum Route {
     Batch,
 }
 
-/// True for `/api/v1/memories` and every path under it (not `/api/v1/memory/…`, seed 003's family).
+/// True for `/api/v1/memories` and every path under it (not `/api/v1/memory/…`, the agent key/value entries).
 pub fn is_family(path: &str) -> bool {
     path.strip_prefix(PREFIX).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }

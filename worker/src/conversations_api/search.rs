@@ -1,11 +1,9 @@
-//! `GET /api/v1/memories/search` (seed 002 "Search Memories"), parameters in the query string or in a JSON
+//! `GET /api/v1/memories/search` (the conversation API's search), parameters in the query string or in a JSON
 //! body (`POST` takes the body too, for clients that cannot send one with `GET`). Read through the
 //! library's `ReadOptions`: `retrieve_method` is its `method`, `radius`, `start_time`, `end_time`,
 //! `current_time` and `include_compressed` its options of those names. Hits are grouped by conversation
-//! (`group_id`), in the order of each group's best hit; each group maps the seed's type names to its
+//! (`group_id`), in the order of each group's best hit; each group maps the conversation API's type names to its
 //! memories, best first.
-
-use std::collections::HashMap;
 
 use memwasm::core::lifecycle::MemoryType;
 use memwasm::core::read::{Read, ReadCall};
@@ -18,8 +16,9 @@ use worker::Response;
 use super::envelope::{ok, Failure};
 use super::fetch::{owners, read_options};
 use super::items::{pending, MemoryOut, PendingOut};
-use super::params::{carry, carry_time, count, gather, id_filter, seed_name, types_of, Kinds};
+use super::params::{carry, carry_time, count, gather, id_filter, type_name, types_of};
 use super::pending::pending_of;
+use crate::query::{Kinds, Query};
 
 /// Default count.
 pub const DEFAULT_TOP_K: usize = 40;
@@ -44,12 +43,13 @@ const KINDS: Kinds = Kinds {
     numbers: &["top_k", "radius"],
     booleans: &["include_metadata", "include_compressed"],
     lists: &["memory_types"],
+    json: &[],
 };
 
 /// The `result` of a search.
 #[derive(Serialize)]
 struct Found {
-    /// One object per conversation: seed type name → memories.
+    /// One object per conversation: memory type name → memories.
     memories: Vec<Map<String, Value>>,
     /// The same shape, with each memory's score.
     scores: Vec<Map<String, Value>>,
@@ -68,7 +68,7 @@ struct Found {
     warnings: Vec<AddWarning>,
 }
 
-/// The types to search: `memory_types`, `episodic_memory` when none; `profile` is refused (seed 002).
+/// The types to search: `memory_types`, `episodic_memory` when none; `profile` is refused.
 fn searched_types(fields: &Map<String, Value>) -> Result<Vec<MemoryType>, Failure> {
     let kinds = types_of(fields, "memory_types")?;
     if kinds.contains(&MemoryType::Profile) {
@@ -97,7 +97,7 @@ impl Groups {
                 groups.importance.push(f64::MIN);
                 groups.keys.len() - 1
             });
-            let name = seed_name(item.lifecycle.memory_type).to_owned();
+            let name = type_name(item.lifecycle.memory_type).to_owned();
             groups.importance[at] = groups.importance[at].max(item.lifecycle.importance);
             push(groups.scores[at].entry(name.clone()), item.score.map_or(Value::Null, |s| json!(s)));
             push(groups.memories[at].entry(name), json!(MemoryOut::new(item, with_metadata)));
@@ -113,8 +113,8 @@ fn push(entry: serde_json::map::Entry, value: Value) {
 }
 
 /// `GET /api/v1/memories/search`.
-pub async fn search(engine: &Engine, pairs: HashMap<String, String>, body: &[u8]) -> Result<Response, Failure> {
-    let fields = gather(pairs, body, &KINDS, ALLOWED)?;
+pub async fn search(engine: &Engine, query: &Query, body: &[u8]) -> Result<Response, Failure> {
+    let fields = gather(query, body, &KINDS, ALLOWED)?;
     let mut options = Map::new();
     let who = owners(&fields, &mut options)?;
     // Always the conversation form, so a user's search sees the group memories that involve them.

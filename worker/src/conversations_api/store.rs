@@ -1,4 +1,4 @@
-//! `POST /api/v1/memories` (seed 002 "Store Message"): one message into its group's buffer. When a
+//! `POST /api/v1/memories` (store a message): one message into its group's buffer. When a
 //! boundary closes the buffer, the episode is extracted and the answer lists the memories saved.
 
 use memwasm::core::conversations::{Cause, EpisodeReport, ExtractedMemory, MessageInput, MessageOutcome, Status};
@@ -9,7 +9,7 @@ use worker::Response;
 
 use super::envelope::{ok, Failure};
 use super::items::{pending, PendingOut};
-use super::params::seed_name;
+use super::params::type_name;
 use crate::requests::parse;
 
 /// A memory an extraction added or updated.
@@ -32,7 +32,7 @@ pub fn saved(memories: Vec<ExtractedMemory>) -> Vec<SavedMemory> {
         .into_iter()
         .filter(|m| matches!(m.event.event, EventKind::Add | EventKind::Update))
         .map(|m| SavedMemory {
-            memory_type: seed_name(m.memory_type),
+            memory_type: type_name(m.memory_type),
             id: m.event.id,
             event: m.event.event,
             memory: m.event.memory,
@@ -87,7 +87,7 @@ pub struct Stored {
     warnings: Vec<AddWarning>,
 }
 
-/// The seed's message for an outcome.
+/// The conversation API's message for an outcome.
 pub fn headline(status: Status, count: usize) -> String {
     match status {
         Status::Extracted => format!("Extracted {count} memories"),

@@ -7,15 +7,15 @@
 //!   that dies before its writes are durable). (`state.abort()` is not offered: in workerd it leaves the
 //!   isolate's Rust futures executor stalled, so every later request of the isolate hangs.)
 
-use std::collections::HashMap;
-
 use serde::Deserialize;
 use serde_json::json;
 use wasm_bindgen::JsCast;
 use worker::{ListOptions, Method, Request, Response};
 
-use super::{warm, TenantObject};
+use super::TenantObject;
 use crate::error::ApiError;
+use crate::query::Query;
+use crate::tenant_engine::warm;
 use crate::{scheduled, settings};
 
 #[derive(Deserialize)]
@@ -43,8 +43,8 @@ pub async fn serve(
     if !settings::flag(&object.env, "DO_TEST_HOOKS", false)? {
         return Err(ApiError::not_found(format!("route /__do/{rest}")));
     }
-    let pairs = request.query::<HashMap<String, String>>().unwrap_or_default();
-    let param = |name: &str| pairs.get(name).cloned().unwrap_or_default();
+    let query = Query::of(&request.url()?);
+    let param = |name: &str| query.get(name).unwrap_or_default().to_owned();
     match (method, rest) {
         (Method::Get, "storage/list") => {
             let prefix = param("prefix");

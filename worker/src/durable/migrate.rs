@@ -4,8 +4,6 @@
 //! until `done`. Copying overwrites, so a repeated or interrupted migration converges; the warm engine is
 //! dropped after each page, so the next request reads what was copied.
 
-use std::collections::HashMap;
-
 use js_sys::{Array, Function, Object, Promise, Reflect};
 use memwasm::core::kv::{KvBackend, BULK_READ_KEYS};
 use memwasm::platform::JsKv;
@@ -16,6 +14,7 @@ use worker::{Method, Request, Response};
 
 use super::{storage_error, TenantObject};
 use crate::error::ApiError;
+use crate::query::Query;
 use crate::{auth, settings};
 
 /// The route.
@@ -31,9 +30,9 @@ pub async fn serve(object: &TenantObject, request: Request, tenant: &str) -> Res
     if request.method() != Method::Post {
         return Err(ApiError::new(405, "METHOD_NOT_ALLOWED", format!("{PATH} takes POST")));
     }
-    let pairs = request.query::<HashMap<String, String>>().unwrap_or_default();
+    let query = Query::of(&request.url()?);
     let kv = JsKv::new(&settings::binding(&object.env, settings::KV_BINDING)?)?;
-    let page = kv.list(&auth::tenant_prefix(tenant), pairs.get("cursor").map(String::as_str)).await?;
+    let page = kv.list(&auth::tenant_prefix(tenant), query.get("cursor")).await?;
     let mut copied = 0;
     let storage = wasm_bindgen::JsValue::clone(object.state.storage().as_raw());
     let put: Function = Reflect::get(&storage, &"put".into()).and_then(|f| f.dyn_into()).map_err(storage_error)?;

@@ -19,14 +19,15 @@ pub mod front;
 mod internal;
 mod migrate;
 pub mod object_kv;
-pub mod warm;
 
 use std::cell::{Cell, RefCell};
 
 use worker::{durable_object, DurableObject, Env, Request, Response, State};
 
 use crate::error::ApiError;
-use crate::{settings, Later};
+use crate::later::Later;
+use crate::settings;
+use crate::tenant_engine::warm;
 
 /// The header the front end names the tenant in (set by it, never taken from the client).
 pub const TENANT_HEADER: &str = "x-memwasm-tenant";
@@ -79,7 +80,7 @@ impl TenantObject {
         if path == migrate::PATH {
             return migrate::serve(self, request, &tenant).await;
         }
-        Ok(crate::dispatch(request, &self.env, &Later::Object(&self.state)).await?)
+        Ok(crate::desk::dispatch(request, &self.env, &Later::Object(&self.state)).await?)
     }
 
     /// Drops the warm engine; true when there was one.

@@ -9,6 +9,7 @@ use super::error::{Mem0Error, Result};
 use super::memory::patch;
 use super::params::Fields;
 use super::{json, Call};
+use crate::tenant_engine::Shared;
 
 /// Most memories one batch may name.
 const MAX_BATCH: usize = 1000;
@@ -41,7 +42,7 @@ fn entries(call: &Call<'_>, verb: &str) -> Result<Vec<(String, Fields)>> {
 }
 
 /// 404 unless every id is a live memory of the tenant.
-async fn check(call: &Call<'_>, ids: impl Iterator<Item = &String>) -> Result<crate::Shared> {
+async fn check(call: &Call<'_>, ids: impl Iterator<Item = &String>) -> Result<Shared> {
     let engine = call.engine()?;
     for id in ids {
         if engine.get(id).await?.is_none() {

@@ -123,7 +123,7 @@ pub async fn list(call: &Call<'_>) -> Result<Response> {
             let kind = TYPES[order].0;
             json!({
                 "id": format!("{kind}:{name}"), "name": name, "type": kind, "total_memories": total,
-                "owner": call.tenant, "metadata": null, "created_at": created, "updated_at": updated,
+                "owner": call.caller.tenant, "metadata": null, "created_at": created, "updated_at": updated,
             })
         })
         .collect();

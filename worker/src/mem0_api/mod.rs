@@ -34,12 +34,18 @@ mod records;
 mod route;
 mod wire;
 
-use serde::Serialize;
-use worker::{Env, Method, Request, Response, Url};
+use std::ops::Deref;
 
-use self::error::{Mem0Error, Result};
+use memwasm::core::kv::keys::decode_lenient;
+use serde::Serialize;
+use worker::{Env, Response};
+
+pub use self::error::Mem0Error;
+use self::error::Result;
 use self::records::Records;
 use crate::settings::text;
+use crate::tenant_engine::Shared;
+use crate::visit::Visit;
 
 /// Where the routes live unless `MEM0_PREFIX` says otherwise.
 const DEFAULT_PREFIX: &str = "/mem0";
@@ -55,27 +61,30 @@ pub fn is_family(path: &str, prefix: &str) -> bool {
     prefix != "/" && path.strip_prefix(prefix).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
-/// One request to the family, authenticated.
+/// One request to the family: the desk's visit, and the path after the prefix, split at `/` and
+/// percent-decoded.
 pub struct Call<'a> {
-    pub env: &'a Env,
-    pub tenant: String,
-    pub method: Method,
-    /// The path after the prefix, split at `/` and percent-decoded.
+    pub visit: &'a Visit<'a>,
     pub segments: Vec<String>,
-    pub query: Vec<(String, String)>,
-    pub body: Vec<u8>,
-    pub url: Url,
+}
+
+impl<'a> Deref for Call<'a> {
+    type Target = Visit<'a>;
+
+    fn deref(&self) -> &Visit<'a> {
+        self.visit
+    }
 }
 
 impl Call<'_> {
     /// The tenant's memory engine.
-    pub fn engine(&self) -> Result<crate::Shared> {
-        Ok(crate::engine(self.env, &self.tenant)?.0)
+    pub fn engine(&self) -> Result<Shared> {
+        Ok(self.visit.engine()?.0)
     }
 
     /// The tenant's platform records (events, exports, feedback).
     pub fn records(&self) -> Result<Records> {
-        Records::new(self.env, &self.tenant)
+        Records::new(self.env, &self.caller.tenant)
     }
 }
 
@@ -84,25 +93,9 @@ pub fn json<T: Serialize>(status: u16, value: &T) -> Result<Response> {
     Ok(Response::from_json(value)?.with_status(status))
 }
 
-/// Answers a request under `prefix`, every error in mem0's shape.
-pub async fn serve(request: &mut Request, env: &Env, prefix: &str) -> worker::Result<Response> {
-    match handle(request, env, prefix).await {
-        Ok(response) => Ok(response),
-        Err(error) => error.response(),
-    }
-}
-
-async fn handle(request: &mut Request, env: &Env, prefix: &str) -> Result<Response> {
-    let caller = crate::auth::caller(request, env)?;
-    if !caller.admin {
-        return Err(Mem0Error::new(403, "The mem0 API acts on the whole tenant: it takes a tenant-wide token"));
-    }
-    let path = request.path();
-    let rest = path.strip_prefix(prefix).unwrap_or_default();
-    let segments = rest.split('/').filter(|s| !s.is_empty()).map(route::decoded).collect();
-    let url = request.url()?;
-    let query = url.query_pairs().map(|(name, value)| (name.into_owned(), value.into_owned())).collect();
-    let body = crate::body(request, env).await?;
-    let call = Call { env, tenant: caller.tenant, method: request.method(), segments, query, body, url };
-    route::dispatch(&call).await
+/// Answers a request under `prefix` (admitted and read by the desk).
+pub async fn handle(visit: &Visit<'_>, prefix: &str) -> Result<Response> {
+    let rest = visit.path.strip_prefix(prefix).unwrap_or_default();
+    let segments = rest.split('/').filter(|s| !s.is_empty()).map(decode_lenient).collect();
+    route::dispatch(&Call { visit, segments }).await
 }

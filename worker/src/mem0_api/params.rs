@@ -5,6 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::error::{Mem0Error, Result};
+use crate::query::Query;
 
 /// Fields every route accepts and ignores: the platform's account scoping (one key is one tenant here).
 const ACCOUNT: [&str; 2] = ["org_id", "project_id"];
@@ -33,10 +34,9 @@ impl Fields {
         Self { what: "field", map }
     }
 
-    /// Query parameters, as strings (the last of repeated names wins).
-    pub fn query(pairs: &[(String, String)]) -> Self {
-        let map = pairs.iter().map(|(name, value)| (name.clone(), Value::String(value.clone()))).collect();
-        Self { what: "query parameter", map }
+    /// Query parameters, as strings.
+    pub fn query(query: &Query) -> Self {
+        Self { what: "query parameter", map: query.strings() }
     }
 
     /// The value of `key`, left in place.

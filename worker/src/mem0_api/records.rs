@@ -33,7 +33,7 @@ pub struct Records {
 
 impl Records {
     pub fn new(env: &Env, tenant: &str) -> Result<Self> {
-        let object = crate::durable::warm::storage(tenant).map(|storage| JsKv::new(&storage)).transpose()?;
+        let object = crate::tenant_engine::warm::storage(tenant).map(|storage| JsKv::new(&storage)).transpose()?;
         Ok(Self { kv: env.kv(KV_BINDING)?, object, prefix: format!("{}mem0/", tenant_prefix(tenant)) })
     }
 

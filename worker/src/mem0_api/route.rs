@@ -8,27 +8,6 @@ use super::error::{Mem0Error, Result};
 use super::params::Fields;
 use super::{add, batch, entities, exports, feedback, json, memory, read, records, Call};
 
-/// A path segment with its `%XX` escapes decoded (left as it is when they do not form UTF-8).
-pub fn decoded(segment: &str) -> String {
-    let bytes = segment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
-        match (bytes[i], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
-            (b'%', Some(byte)) => {
-                out.push(byte);
-                i += 3;
-            }
-            (byte, _) => {
-                out.push(byte);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).unwrap_or_else(|_| segment.to_owned())
-}
-
 /// Answers `call`.
 pub async fn dispatch(call: &Call<'_>) -> Result<Response> {
     let segments: Vec<&str> = call.segments.iter().map(String::as_str).collect();
@@ -62,5 +41,8 @@ pub async fn dispatch(call: &Call<'_>) -> Result<Response> {
 /// clients have no address to send telemetry about.
 fn ping(call: &Call) -> Result<Response> {
     Fields::query(&call.query).finish()?;
-    json(200, &json!({ "status": "ok", "org_id": call.tenant, "project_id": call.tenant, "user_email": null }))
+    json(
+        200,
+        &json!({ "status": "ok", "org_id": call.caller.tenant, "project_id": call.caller.tenant, "user_email": null }),
+    )
 }

@@ -1,11 +1,10 @@
 //! What the memory API takes: JSON bodies (unknown fields refused by name) and query strings.
 
-use std::collections::HashMap;
-
 use memwasm::core::read::positive_whole;
 use serde::Deserialize;
 
 use crate::error::ApiError;
+use crate::query::Query;
 use crate::requests::parse;
 
 /// Default count of `search` and `vector-search`.
@@ -73,18 +72,24 @@ pub fn limit(value: Option<f64>, default: usize) -> Result<usize, ApiError> {
     Ok(positive_whole("limit", value, default)?)
 }
 
-/// The query parameters, refusing names other than `allowed`.
-fn only(mut pairs: HashMap<String, String>, allowed: &[&str]) -> Result<HashMap<String, String>, ApiError> {
-    if let Some(name) = pairs.keys().find(|name| !allowed.contains(&name.as_str())) {
-        return Err(ApiError::invalid(format!("query: unknown parameter `{name}` (takes {})", allowed.join(", "))));
+/// Refuses query parameters named other than `allowed`.
+fn only(query: &Query, allowed: &[&str]) -> Result<(), ApiError> {
+    match query.names().find(|name| !allowed.contains(name)) {
+        Some(name) => {
+            Err(ApiError::invalid(format!("query: unknown parameter `{name}` (takes {})", allowed.join(", "))))
+        }
+        None => Ok(()),
     }
-    pairs.retain(|_, value| !value.trim().is_empty());
-    Ok(pairs)
+}
+
+/// The value of a query parameter, unless blank.
+fn given<'a>(query: &'a Query, name: &str) -> Option<&'a str> {
+    query.get(name).filter(|value| !value.trim().is_empty())
 }
 
 /// A whole-number query parameter ≥ `min`, if given.
-fn whole(pairs: &HashMap<String, String>, name: &str, min: f64) -> Result<Option<f64>, ApiError> {
-    let Some(text) = pairs.get(name) else { return Ok(None) };
+fn whole(query: &Query, name: &str, min: f64) -> Result<Option<f64>, ApiError> {
+    let Some(text) = given(query, name) else { return Ok(None) };
     match text.trim().parse::<f64>() {
         Ok(n) if n.is_finite() && n.fract() == 0.0 && n >= min => Ok(Some(n)),
         _ => Err(ApiError::invalid(format!("{name} must be a whole number ≥ {min}, got {text:?}"))),
@@ -92,15 +97,15 @@ fn whole(pairs: &HashMap<String, String>, name: &str, min: f64) -> Result<Option
 }
 
 /// `GET …/search?q=…&limit=20`: the text and the count.
-pub fn search_query(pairs: HashMap<String, String>) -> Result<(String, usize), ApiError> {
-    let pairs = only(pairs, &["q", "limit"])?;
-    let text = pairs.get("q").cloned().ok_or_else(|| ApiError::invalid("query: missing parameter `q`"))?;
-    Ok((text, limit(whole(&pairs, "limit", 1.0)?, DEFAULT_SEARCH_LIMIT)?))
+pub fn search_query(query: &Query) -> Result<(String, usize), ApiError> {
+    only(query, &["q", "limit"])?;
+    let text = given(query, "q").ok_or_else(|| ApiError::invalid("query: missing parameter `q`"))?;
+    Ok((text.to_owned(), limit(whole(query, "limit", 1.0)?, DEFAULT_SEARCH_LIMIT)?))
 }
 
 /// `GET …/list?limit=50&offset=0`: the page size and how many entries to skip.
-pub fn list_query(pairs: HashMap<String, String>) -> Result<(usize, usize), ApiError> {
-    let pairs = only(pairs, &["limit", "offset"])?;
-    let offset = whole(&pairs, "offset", 0.0)?.map_or(0, |n| n.min(u32::MAX as f64) as usize);
-    Ok((limit(whole(&pairs, "limit", 1.0)?, DEFAULT_LIST_LIMIT)?, offset))
+pub fn list_query(query: &Query) -> Result<(usize, usize), ApiError> {
+    only(query, &["limit", "offset"])?;
+    let offset = whole(query, "offset", 0.0)?.map_or(0, |n| n.min(u32::MAX as f64) as usize);
+    Ok((limit(whole(query, "limit", 1.0)?, DEFAULT_LIST_LIMIT)?, offset))
 }

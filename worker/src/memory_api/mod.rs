@@ -1,4 +1,4 @@
-//! Seed 003's memory API: key-value entries per agent, owned by users, under `/api/v1/memory/`.
+//! The memory API: agent key/value entries, owned by users, under `/api/v1/memory/`.
 //!
 //! | route | does |
 //! |---|---|
@@ -22,34 +22,26 @@ mod queries;
 pub mod route;
 mod wire;
 
-use std::collections::HashMap;
-
 use serde::Serialize;
-use worker::{Env, Method, Response};
+use worker::Response;
 
 use self::namespace::Namespace;
-use self::route::Route;
-use crate::auth::Caller;
+use self::route::{memory_segments, Route};
 use crate::error::ApiError;
 use crate::settings;
+use crate::visit::Visit;
 
 fn json<T: Serialize>(value: &T) -> Result<Response, ApiError> {
     Ok(Response::from_json(value)?)
 }
 
-/// Answers `method` on the segments after `/api/v1/memory/` for `caller`.
-pub async fn handle(
-    env: &Env,
-    caller: &Caller,
-    method: &Method,
-    rest: &[&str],
-    pairs: HashMap<String, String>,
-    body: &[u8],
-) -> Result<Response, ApiError> {
+/// Answers a request under `/api/v1/memory/` (admitted and read by the desk).
+pub async fn handle(visit: &Visit<'_>) -> Result<Response, ApiError> {
+    let (env, caller, body) = (visit.env, &visit.caller, visit.body.as_slice());
     if !settings::flag(env, "MEMORY_API_ENABLED", true)? {
         return Err(ApiError::new(503, "MEMORY_DISABLED", "the memory API is disabled (MEMORY_API_ENABLED)"));
     }
-    let route = Route::parse(method, rest)?;
+    let route = Route::parse(&visit.method, &memory_segments(&visit.path).unwrap_or_default())?;
     if route.admin_only() && !caller.admin {
         return Err(ApiError::forbidden("only an admin token may call this route"));
     }
@@ -57,7 +49,7 @@ pub async fn handle(
         let why = "this token names neither a user nor an admin: it may read the system's entries, not change any";
         return Err(ApiError::forbidden(why));
     }
-    let (engine, dimensions) = crate::engine(env, &caller.tenant)?;
+    let (engine, dimensions) = visit.engine()?;
     let space = |agent: &str| Namespace { agent: agent.to_owned(), caller };
     match route {
         Route::Stats => json(&admin::stats(&engine).await?),
@@ -68,7 +60,7 @@ pub async fn handle(
         Route::Delete(agent, key) => json(&entry::delete(&engine, &space(&agent), &key).await?),
         Route::Pin(agent, key) => json(&entry::pin(&engine, &space(&agent), &key, body).await?),
         Route::Search(agent) => {
-            let found = queries::search(&engine, &space(&agent), pairs).await?;
+            let found = queries::search(&engine, &space(&agent), &visit.query).await?;
             engine.flush_accesses().await?; // decay counts from the last access
             json(&found)
         }
@@ -77,7 +69,7 @@ pub async fn handle(
             engine.flush_accesses().await?;
             json(&found)
         }
-        Route::List(agent) => json(&queries::list(&engine, &space(&agent), pairs).await?),
+        Route::List(agent) => json(&queries::list(&engine, &space(&agent), &visit.query).await?),
         Route::Clear(agent) => json(&queries::clear(&engine, &space(&agent)).await?),
         Route::Reflections(agent) => json(&queries::reflections(&engine, &space(&agent)).await?),
     }

@@ -1,4 +1,4 @@
-//! An agent's namespace as one caller sees it (seed 003 "User Scoping"). An entry is a memory stored by
+//! An agent's namespace as one caller sees it (user scoping of the agent key/value entries). An entry is a memory stored by
 //! key with scope `{agentId: agent, userId: owner}`; a key names at most one entry per agent, whoever owns
 //! it. Entries without an owner are system entries. Callers see their own entries and the system's;
 //! admins see and change every entry of their tenant. Changing an entry takes its owner (or an admin); a

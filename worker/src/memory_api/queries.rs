@@ -1,8 +1,6 @@
 //! The routes over an agent's entries: search, vector-search, list, reflections, clear. Each sees what
 //! the caller may see (see `namespace`).
 
-use std::collections::HashMap;
-
 use memwasm::core::fusion::Method;
 use memwasm::core::read::Read;
 use memwasm::platform::compose::Engine;
@@ -12,15 +10,12 @@ use super::entry::{caller_vector, check_length};
 use super::namespace::{Namespace, CANDIDATES};
 use super::wire::{Done, Entries, Entry, Reflection, Reflections, Results, Similar};
 use crate::error::ApiError;
+use crate::query::Query;
 use crate::requests::parse;
 
 /// `GET …/search?q=…&limit=20`: BM25 keyword search, best first.
-pub async fn search(
-    engine: &Engine,
-    space: &Namespace<'_>,
-    pairs: HashMap<String, String>,
-) -> Result<Results<Entry>, ApiError> {
-    let (text, limit) = search_query(pairs)?;
+pub async fn search(engine: &Engine, space: &Namespace<'_>, query: &Query) -> Result<Results<Entry>, ApiError> {
+    let (text, limit) = search_query(query)?;
     let read = Read { method: Some(Method::Keyword), ..space.read(CANDIDATES) };
     let found = engine.search(&text, &read).await?.results;
     let results = found.into_iter().filter(|item| space.is_entry(item)).take(limit).map(Entry::from).collect();
@@ -60,8 +55,8 @@ pub async fn vector_search(
 }
 
 /// `GET …/list?limit=50&offset=0`: a page of entries, oldest first.
-pub async fn list(engine: &Engine, space: &Namespace<'_>, pairs: HashMap<String, String>) -> Result<Entries, ApiError> {
-    let (limit, offset) = list_query(pairs)?;
+pub async fn list(engine: &Engine, space: &Namespace<'_>, query: &Query) -> Result<Entries, ApiError> {
+    let (limit, offset) = list_query(query)?;
     let all = space.entries(engine).await?;
     let total = all.len();
     let entries: Vec<Entry> = all.into_iter().skip(offset).take(limit).map(Entry::from).collect();

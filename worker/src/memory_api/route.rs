@@ -1,4 +1,4 @@
-//! The routes under `/api/v1/memory/` (seed 003), read from the method and the path's segments. An empty
+//! The routes under `/api/v1/memory/` (the agent key/value entries), read from the method and the path's segments. An empty
 //! agent segment (`/api/v1/memory//store`) names the agent `default`; segments are percent-decoded.
 
 use memwasm::core::kv::keys::decode;

@@ -1,4 +1,4 @@
-//! What the memory API answers (seed 003's snake_case shapes; times in epoch milliseconds).
+//! What the memory API answers (snake_case shapes; times in epoch milliseconds).
 
 use memwasm::core::time::millis_from_iso;
 use memwasm::core::types::{AddWarning, MemoryItem};

@@ -11,7 +11,8 @@ use worker::{console_error, console_log, Response};
 use super::params::messages_body;
 use super::wire::{label, Flushed};
 use crate::error::ApiError;
-use crate::{Later, Shared};
+use crate::later::Later;
+use crate::tenant_engine::Shared;
 
 /// Persists the turns, schedules their write in `later`, and answers 202 `{queued, date}`.
 pub async fn flush(

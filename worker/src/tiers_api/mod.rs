@@ -1,4 +1,4 @@
-//! Seed 001's tiers over REST, under `/v1/tiers/`: tenant-wide tokens only, snake_case JSON, scope ids
+//! The memory tiers over REST, under `/v1/tiers/`: tenant-wide tokens only, snake_case JSON, scope ids
 //! (`user_id`, `agent_id`, `run_id`) in the body or the query string. A key a route does not use is
 //! refused by name (`INVALID_INPUT`); no scope is `SCOPE_REQUIRED`; model failures are 429 / 502.
 //!
@@ -17,34 +17,28 @@ mod flush;
 mod params;
 pub mod wire;
 
-use std::collections::HashMap;
-
-use memwasm::core::tiers::{day_of, BackgroundSettings, ContextWindow, TierCall};
+use memwasm::core::tiers::{day_of, ContextWindow, TierCall};
 use serde::Serialize;
 use worker::{Method, Response};
 
 use self::params::{messages_body, options_body, query, wire_error};
 use self::wire::{Day, Diary, Dream, Injected, Journal, Profile};
 use crate::error::ApiError;
+use crate::visit::Visit;
 use crate::wire::Results;
-use crate::{Later, Shared};
 
 fn json<T: Serialize>(value: &T) -> Result<Response, ApiError> {
     Ok(Response::from_json(value)?)
 }
 
-/// Answers `method` on `segments` (after `/v1/tiers/`); `background` configures the flush's writer.
-pub async fn handle(
-    engine: Shared,
-    background: BackgroundSettings,
-    later: &Later<'_>,
-    method: Method,
-    segments: &[&str],
-    pairs: HashMap<String, String>,
-    body: &[u8],
-) -> Result<Response, ApiError> {
-    match (&method, segments) {
-        (Method::Post, ["flush"]) => flush::flush(engine, background, later, body).await,
+/// Answers a request under `/v1/tiers/` (admitted and read by the desk); the config's background settings
+/// configure the flush's writer.
+pub async fn handle(visit: &Visit<'_>) -> Result<Response, ApiError> {
+    let (engine, _, background) = visit.engine_with_background()?;
+    let (pairs, body) = (&visit.query, visit.body.as_slice());
+    let segments: Vec<&str> = visit.path.split('/').filter(|s| !s.is_empty()).skip(2).collect();
+    match (&visit.method, segments.as_slice()) {
+        (Method::Post, ["flush"]) => flush::flush(engine, background, visit.later, body).await,
         (Method::Post, ["context"]) => {
             let (messages, tier) = messages_body(body, TierCall::Context)?;
             let keep_last = tier.options.keep_last().map_err(wire_error)?;
@@ -52,7 +46,7 @@ pub async fn handle(
             json(&wire::Context::from(engine.context_push(&window, messages).await?))
         }
         (Method::Get, ["journal"]) => {
-            let tier = query(&pairs, TierCall::Journal)?;
+            let tier = query(pairs, TierCall::Journal)?;
             let date = tier.options.date().map_err(wire_error)?.unwrap_or_else(|| day_of(engine.now_ms()));
             match engine.journal(&tier.scope, Some(&date)).await? {
                 Some(markdown) => json(&Journal { date, markdown }),
@@ -60,7 +54,7 @@ pub async fn handle(
             }
         }
         (Method::Get, ["journals"]) => {
-            let tier = query(&pairs, TierCall::Journals)?;
+            let tier = query(pairs, TierCall::Journals)?;
             let since = tier.options.since().map_err(wire_error)?;
             let days = engine.journals(&tier.scope, since.as_deref()).await?;
             json(&Results { results: days.into_iter().map(Day::from).collect() })
@@ -70,16 +64,16 @@ pub async fn handle(
             let lookback_days = tier.options.lookback_days().map_err(wire_error)?;
             json(&Dream::from(engine.dream(&tier.scope, lookback_days).await?))
         }
-        (Method::Get, ["profile"]) => match engine.core_profile(&query(&pairs, TierCall::CoreProfile)?.scope).await? {
+        (Method::Get, ["profile"]) => match engine.core_profile(&query(pairs, TierCall::CoreProfile)?.scope).await? {
             Some(profile) => json(&Profile::from(profile)),
             None => Err(ApiError::not_found("a core profile for this scope")),
         },
         (Method::Get, ["diary"]) => {
-            let entries = engine.dream_diary(&query(&pairs, TierCall::CoreProfile)?.scope).await?;
+            let entries = engine.dream_diary(&query(pairs, TierCall::CoreProfile)?.scope).await?;
             json(&Results { results: entries.into_iter().map(Diary::from).collect() })
         }
         (Method::Get, ["inject"]) => {
-            let tier = query(&pairs, TierCall::Inject)?;
+            let tier = query(pairs, TierCall::Inject)?;
             json(&Injected::from(engine.format_for_injection(&tier.scope, tier.max_tokens()?).await?))
         }
         (method, _) => Err(ApiError::not_found(format!("route {method} /v1/tiers/{}", segments.join("/")))),

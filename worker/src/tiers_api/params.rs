@@ -2,16 +2,15 @@
 //! (snake_case names only; a key the route does not use is refused by name), plus the `messages` of `flush`
 //! and `context` (a string or `[{role, content}]`, as for add).
 
-use std::collections::HashMap;
-
 use memwasm::core::options::parse_messages;
 use memwasm::core::scope::Scope;
 use memwasm::core::tiers::{TierCall, TierOptions};
 use memwasm::core::types::Message;
 use memwasm::MemoryError;
-use serde_json::{Number, Value};
+use serde_json::Value;
 
 use crate::error::ApiError;
+use crate::query::{Kinds, Query};
 use crate::requests::{object, shaped};
 
 /// The library's names of the numeric options, and the wire's.
@@ -58,19 +57,7 @@ pub fn messages_body(body: &[u8], call: TierCall) -> Result<(Vec<Message>, Tier)
 }
 
 /// A query string of options for `call`: the numeric ones as numbers, the rest as strings.
-pub fn query(pairs: &HashMap<String, String>, call: TierCall) -> Result<Tier, ApiError> {
-    let mut fields = serde_json::Map::new();
-    for (name, text) in pairs {
-        let value = match NAMES.iter().any(|(_, snake)| snake == name) {
-            true => {
-                let number = text.trim().parse::<f64>().ok().and_then(Number::from_f64);
-                Value::Number(
-                    number.ok_or_else(|| ApiError::invalid(format!("{name} must be a number, got {text:?}")))?,
-                )
-            }
-            false => Value::String(text.clone()),
-        };
-        fields.insert(name.clone(), value);
-    }
-    Tier::checked(shaped("query", Value::Object(fields))?, call)
+pub fn query(query: &Query, call: TierCall) -> Result<Tier, ApiError> {
+    let kinds = Kinds { numbers: &NAMES.map(|(_, snake)| snake), ..Kinds::default() };
+    Tier::checked(shaped("query", Value::Object(query.fields(&kinds)?))?, call)
 }

@@ -1,16 +1,23 @@
 //! The warm engines of the tenants' objects living in this isolate, one slot per tenant. An object claims
 //! its tenant's slot on every request (`enter`); the handlers, which ask for an engine by tenant
-//! (`crate::engine`), get the slot's engine, built on first use over the object's storage and kept until the
-//! object evicts it (`evict`, when idle). A slot claimed by another instance of the object (the runtime
+//! (`tenant_engine::engine`), get the slot's engine, built on first use over the object's storage and kept
+//! until the object evicts it (`evict`, when idle). A slot claimed by another instance of the object (the runtime
 //! replaced it) is dropped: its engine was over the old instance's storage.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
+use memwasm::core::tiers::BackgroundSettings;
+use memwasm::platform::compose::Engine;
 use wasm_bindgen::JsValue;
 
 use crate::error::ApiError;
-use crate::Built;
+
+/// An engine shared by the requests that use it (a Durable Object keeps one across requests).
+pub type Shared = Rc<Engine>;
+/// An engine, the vector length its embedder promises (when configured), and its background settings.
+pub type Built = (Shared, Option<usize>, BackgroundSettings);
 
 struct Slot {
     /// The object instance that holds the slot.

@@ -1,0 +1,64 @@
+//! Which route family a path belongs to, and what the desk asks of its callers: a tenant-wide token or
+//! not, and for which methods it reads a body.
+
+use worker::{Env, Method};
+
+use crate::{conversations_api, mem0_api, memory_api};
+
+/// The route families, each with its own error envelope.
+pub enum Family {
+    /// mem0's platform API under its prefix (`MEM0_PREFIX`); errors as `{"detail"}`.
+    Mem0(String),
+    /// The conversation API under `/api/v1/memories`; errors in its `{status: "failed", …}` envelope.
+    Conversations,
+    /// The agent key/value entries under `/api/v1/memory/`.
+    Memory,
+    /// The memory tiers under `/v1/tiers/`.
+    Tiers,
+    /// The mem0-style routes under `/v1/`.
+    V1,
+}
+
+impl Family {
+    /// The family of `path`; `None` for a path no family serves.
+    pub fn of(path: &str, env: &Env) -> Option<Self> {
+        let mem0_prefix = mem0_api::prefix(env);
+        if mem0_api::is_family(path, &mem0_prefix) {
+            return Some(Self::Mem0(mem0_prefix));
+        }
+        if conversations_api::route::is_family(path) {
+            return Some(Self::Conversations);
+        }
+        if memory_api::route::memory_segments(path).is_some() {
+            return Some(Self::Memory);
+        }
+        let mut segments = path.split('/').filter(|s| !s.is_empty());
+        match (segments.next(), segments.next()) {
+            (Some("v1"), Some("tiers")) => Some(Self::Tiers),
+            (Some("v1"), _) => Some(Self::V1),
+            _ => None,
+        }
+    }
+
+    /// Why a caller without a tenant-wide token is refused; `None` for the agent key/value entries, whose
+    /// routes decide for themselves.
+    pub fn tenant_wide_only(&self) -> Option<&'static str> {
+        match self {
+            Self::Mem0(_) => Some("The mem0 API acts on the whole tenant: it takes a tenant-wide token"),
+            Self::Conversations => {
+                Some("the /api/v1/memories routes act on the whole tenant: they take a tenant-wide token")
+            }
+            Self::Memory => None,
+            Self::Tiers | Self::V1 => Some("the /v1/ routes act on the whole tenant: they take a tenant-wide token"),
+        }
+    }
+
+    /// True when the desk reads the body of a `method` request: always for mem0's API and the conversation
+    /// API, for `POST` and `PUT` in the others.
+    pub fn reads_body(&self, method: &Method) -> bool {
+        match self {
+            Self::Mem0(_) | Self::Conversations => true,
+            Self::Memory | Self::Tiers | Self::V1 => matches!(method, Method::Post | Method::Put),
+        }
+    }
+}

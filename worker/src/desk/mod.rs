@@ -1,0 +1,127 @@
+//! The front desk: every request to a route family comes in here. It finds the family (`family`),
+//! authenticates the caller and admits them (a tenant-wide token where the family takes one), reads the body
+//! (`body`) and the query string (`crate::query`) once, hands the family a `Visit`, and answers every error
+//! in the family's envelope. Whatever of the body the answer left unread is drained (`crate::settle`).
+
+mod body;
+mod family;
+
+use worker::{Env, Request, Response};
+
+use self::family::Family;
+use crate::auth::{self, Caller};
+use crate::conversations_api::{self, route::Route, Failure};
+use crate::error::ApiError;
+use crate::later::Later;
+use crate::mem0_api::{self, Mem0Error};
+use crate::query::Query;
+use crate::visit::Visit;
+use crate::{memory_api, settle, tiers_api, v1};
+
+/// Answers `request` with the handlers of its route family (in the Worker for `STORAGE = "kv"`, in the
+/// tenant's object for `"do"`), draining whatever of its body the answer left unread.
+pub async fn dispatch(mut request: Request, env: &Env, later: &Later<'_>) -> worker::Result<Response> {
+    let response = answer(&mut request, env, later).await;
+    settle::settle(&mut request, env, response).await
+}
+
+async fn answer(request: &mut Request, env: &Env, later: &Later<'_>) -> worker::Result<Response> {
+    let path = request.path();
+    let Some(family) = Family::of(&path, env) else {
+        return ApiError::not_found(format!("route {path}")).response();
+    };
+    match &family {
+        Family::Mem0(prefix) => enveloped(mem0(request, env, later, &family, prefix).await, &path),
+        Family::Conversations => enveloped(conversations(request, env, later, &family).await, &path),
+        _ => enveloped(plain(request, env, later, &family).await, &path),
+    }
+}
+
+/// An error in its family's envelope.
+trait Envelope {
+    fn response(&self, path: &str) -> worker::Result<Response>;
+}
+
+impl Envelope for ApiError {
+    fn response(&self, _: &str) -> worker::Result<Response> {
+        ApiError::response(self)
+    }
+}
+
+impl Envelope for Mem0Error {
+    fn response(&self, _: &str) -> worker::Result<Response> {
+        Mem0Error::response(self)
+    }
+}
+
+impl Envelope for Failure {
+    fn response(&self, path: &str) -> worker::Result<Response> {
+        Failure::response(self, path)
+    }
+}
+
+fn enveloped<E: Envelope>(answer: Result<Response, E>, path: &str) -> worker::Result<Response> {
+    match answer {
+        Ok(response) => Ok(response),
+        Err(error) => error.response(path),
+    }
+}
+
+/// The caller whose token authorises `request`, when `family` admits them.
+fn admit(request: &Request, env: &Env, family: &Family) -> Result<Caller, ApiError> {
+    let caller = auth::caller(request, env)?;
+    match family.tenant_wide_only() {
+        Some(why) if !caller.admin => Err(ApiError::forbidden(why)),
+        _ => Ok(caller),
+    }
+}
+
+/// `request` read for `family`: its body (when the family reads one for its method) and query string.
+async fn read<'a>(
+    request: &mut Request,
+    env: &'a Env,
+    later: &'a Later<'a>,
+    family: &Family,
+    caller: Caller,
+) -> Result<Visit<'a>, ApiError> {
+    let method = request.method();
+    let body = if family.reads_body(&method) { body::body(request, env).await? } else { Vec::new() };
+    let url = request.url()?;
+    Ok(Visit { env, caller, method, path: request.path(), query: Query::of(&url), url, body, later })
+}
+
+async fn mem0(
+    request: &mut Request,
+    env: &Env,
+    later: &Later<'_>,
+    family: &Family,
+    prefix: &str,
+) -> Result<Response, Mem0Error> {
+    let caller = admit(request, env, family)?;
+    let visit = read(request, env, later, family, caller).await?;
+    mem0_api::handle(&visit, prefix).await
+}
+
+/// The conversation API names an unknown route (404) before it reads the body.
+async fn conversations(
+    request: &mut Request,
+    env: &Env,
+    later: &Later<'_>,
+    family: &Family,
+) -> Result<Response, Failure> {
+    let caller = admit(request, env, family)?;
+    let route = Route::parse(&request.method(), &request.path())?;
+    let visit = read(request, env, later, family, caller).await?;
+    conversations_api::handle(&visit, route).await
+}
+
+/// The families whose errors are `{"error": {"code", "message"}}`.
+async fn plain(request: &mut Request, env: &Env, later: &Later<'_>, family: &Family) -> Result<Response, ApiError> {
+    let caller = admit(request, env, family)?;
+    let visit = read(request, env, later, family, caller).await?;
+    match family {
+        Family::Memory => memory_api::handle(&visit).await,
+        Family::Tiers => tiers_api::handle(&visit).await,
+        _ => v1::handle(&visit).await,
+    }
+}
