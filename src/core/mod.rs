@@ -48,13 +48,3 @@ pub mod unknown_field;
 pub mod value_de;
 pub mod vector_store;
 pub mod warning;
-
-/// The old path of `engine::update`, still used by worker/.
-#[doc(hidden)]
-pub use engine::update;
-/// The old path of `model_traits`, still used by worker/ and `lifecycle::engine_keys`.
-#[doc(hidden)]
-pub use model_traits as models;
-/// The old path of `pipeline_options`, still used by worker/ and `lifecycle::engine_keys`.
-#[doc(hidden)]
-pub use pipeline_options as options;

@@ -1,7 +1,7 @@
 //! What comes in: JSON bodies (unknown fields are errors that name them) and query strings, both snake_case.
 //! Reads go straight into memwasm's one `ReadOptions` type, which takes the snake_case names as aliases.
 
-use memwasm::core::options::AddOptions;
+use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::ReadOptions;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;

@@ -5,7 +5,7 @@
 //! `GET /v1/event/:event_id/`.
 
 use memwasm::core::identity::new_id;
-use memwasm::core::options::AddOptions;
+use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::time::iso_from_millis;
 use memwasm::core::types::WarningCode;
 use serde_json::{json, Value};

@@ -1,7 +1,7 @@
 //! `PUT` / `DELETE /v1/batch/`: up to 1000 memories at once, `{memories: [{memory_id, text?, metadata?}]}`.
 //! Every id is checked first, so an unknown one (404) changes nothing.
 
-use memwasm::core::update::UpdatePatch;
+use memwasm::core::engine::update::UpdatePatch;
 use serde_json::{json, Value};
 use worker::Response;
 

@@ -1,7 +1,7 @@
 //! One memory by id (`GET` / `PUT` / `DELETE /v1/memories/:id/`, its history), and `DELETE /v1/memories/`
 //! by entity. Ids are looked up in the caller's tenant only, so another tenant's id is 404.
 
-use memwasm::core::update::UpdatePatch;
+use memwasm::core::engine::update::UpdatePatch;
 use serde_json::{json, Value};
 use worker::Response;
 

@@ -5,7 +5,7 @@ pub mod warm;
 
 use std::rc::Rc;
 
-use memwasm::core::models::Embedder as _;
+use memwasm::core::model_traits::Embedder as _;
 use memwasm::platform::compose::parts;
 use wasm_bindgen::JsValue;
 use worker::Env;

@@ -2,7 +2,7 @@
 //! (snake_case names only; a key the route does not use is refused by name), plus the `messages` of `flush`
 //! and `context` (a string or `[{role, content}]`, as for add).
 
-use memwasm::core::options::parse_messages;
+use memwasm::core::pipeline_options::parse_messages;
 use memwasm::core::scope::Scope;
 use memwasm::core::tiers::{TierCall, TierOptions};
 use memwasm::core::types::Message;
