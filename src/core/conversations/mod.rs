@@ -50,3 +50,8 @@ pub(crate) struct ConversationState {
     pub(crate) boundary: BoundarySettings,
     pub(crate) locks: lock::Locks,
 }
+
+crate::core::engine::handle::feature_handle!(
+    /// Conversation memories, reached with `engine.conversations()`.
+    Conversations
+);

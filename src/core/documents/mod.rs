@@ -26,3 +26,8 @@ pub use clean::clean;
 pub use ingest::{DiscardReason, IngestResult, IngestedChunk, DISCARD_BELOW};
 pub use options::IngestOptions;
 pub use route::route;
+
+crate::core::engine::handle::feature_handle!(
+    /// Documents, reached with `engine.documents()`.
+    Documents
+);

@@ -138,6 +138,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         })
     }
 
+    /// Tokens of `text`, as the memory counts them everywhere (budgets, windows).
+    pub fn count_tokens(&self, text: &str) -> usize {
+        self.tokens.count(text)
+    }
+
     /// Writes `changes` to storage, then mirrors them in the index (and a remote vector index: its
     /// vectors before storage, its deletes after).
     pub(crate) async fn commit(&self, changes: Changeset) -> Result<()> {

@@ -6,6 +6,8 @@ pub(crate) mod add_commit;
 pub mod crud;
 pub mod degraded;
 pub(crate) mod embed_batch;
+mod features;
+pub(crate) mod handle;
 pub(crate) mod import;
 pub mod memory;
 pub(crate) mod on_demand;

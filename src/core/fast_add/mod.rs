@@ -17,5 +17,10 @@ mod waiting;
 pub use pipeline::Pipeline;
 pub(crate) use waiting::DeferredVectors;
 
+crate::core::engine::handle::feature_handle!(
+    /// The fast add pipeline, reached with `engine.fast_add()`.
+    FastAdd
+);
+
 #[cfg(test)]
 mod tests;

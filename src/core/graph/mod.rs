@@ -19,3 +19,8 @@ pub struct GraphOptions {
     #[serde(default)]
     pub enabled: bool,
 }
+
+crate::core::engine::handle::feature_handle!(
+    /// Graph memory, reached with `engine.graph()`.
+    GraphMemory
+);

@@ -23,3 +23,8 @@ pub use engine_stats::{ScopeCount, Stats};
 pub use fields::Lifecycle;
 pub use memory_type::MemoryType;
 pub use settings::LifecycleSettings;
+
+crate::core::engine::handle::feature_handle!(
+    /// The memory lifecycle, reached with `engine.lifecycle()`.
+    MemoryLifecycle
+);

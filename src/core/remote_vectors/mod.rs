@@ -96,3 +96,8 @@ impl<T: RemoteVectors> DynRemote for T {
         RemoteVectors::vectors(self, ids).boxed_local()
     }
 }
+
+crate::core::engine::handle::feature_handle!(
+    /// The engine's use of a remote vector index, reached with `engine.remote_vectors()`.
+    RemoteIndex
+);

@@ -32,11 +32,7 @@ pub use settings::{BackgroundOptions, BackgroundSettings};
 
 use serde_json::Value;
 
-use super::engine::memory::MemoryEngine;
-use super::model_traits::{Embedder, Llm};
 use super::scope::Scope;
-use super::storage::Storage;
-use super::vector_store::VectorStore;
 
 /// Side-record kind of the context tier's summary and turns, per scope.
 pub const CONTEXT: &str = "context";
@@ -56,12 +52,10 @@ fn scope_of_key(value: &Value) -> Option<Scope> {
     crate::core::value_de::from_value::<Scope>(value).ok()?.validated().ok()
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
-    /// Tokens of `text`, as the memory counts them everywhere (budgets, windows).
-    pub fn count_tokens(&self, text: &str) -> usize {
-        self.tokens.count(text)
-    }
-}
+crate::core::engine::handle::feature_handle!(
+    /// The agent tiers, reached with `engine.tiers()`.
+    Tiers
+);
 
 #[cfg(test)]
 mod tests;
