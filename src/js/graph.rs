@@ -20,7 +20,7 @@ impl Memory {
     #[wasm_bindgen(js_name = getEntities, unchecked_return_type = "Promise<{ results: Entity[] }>")]
     pub fn get_entities(&self, #[wasm_bindgen(unchecked_param_type = "Scope")] options: JsValue) -> Promise {
         let engine = self.engine.clone();
-        promise(async move { Ok(json!({ "results": engine.get_entities(scope_of(options)?).await? })) })
+        promise(async move { Ok(json!({ "results": engine.graph().get_entities(scope_of(options)?).await? })) })
     }
 
     /// The relations that start or end at the entity `name`.
@@ -33,7 +33,7 @@ impl Memory {
         let engine = self.engine.clone();
         promise(async move {
             let name = string_arg(&name, "name")?;
-            Ok(json!({ "results": engine.get_relations(&name, scope_of(options)?).await? }))
+            Ok(json!({ "results": engine.graph().get_relations(&name, scope_of(options)?).await? }))
         })
     }
 
@@ -47,7 +47,7 @@ impl Memory {
         let engine = self.engine.clone();
         promise(async move {
             let name = string_arg(&name, "name")?;
-            let deleted = engine.delete_entity(&name, scope_of(options)?).await?;
+            let deleted = engine.graph().delete_entity(&name, scope_of(options)?).await?;
             Ok(json!({ "message": "Entity deleted successfully!", "deleted": deleted }))
         })
     }

@@ -72,12 +72,12 @@ pub async fn handle(visit: &Visit<'_>) -> Result<Response, ApiError> {
             json(&history.into_iter().map(History::from).collect::<Vec<_>>())
         }
         (Method::Get, ["entities"]) => {
-            let entities = engine.get_entities(read(ReadCall::ScopeOnly)?.scope).await?;
+            let entities = engine.graph().get_entities(read(ReadCall::ScopeOnly)?.scope).await?;
             json(&Results { results: entities.into_iter().map(EntityItem::from).collect() })
         }
         (Method::Get, ["entities", name, "relations"]) => {
             let name = decode(name).unwrap_or_else(|| (*name).to_owned());
-            let relations = engine.get_relations(&name, read(ReadCall::ScopeOnly)?.scope).await?;
+            let relations = engine.graph().get_relations(&name, read(ReadCall::ScopeOnly)?.scope).await?;
             json(&Results { results: relations.into_iter().map(RelationItem::from).collect() })
         }
         (Method::Post, ["reset"]) => {

@@ -22,7 +22,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         // Removed and re-inserted oldest first, so the index lists the scope in creation order.
         let ids: Vec<String> = memories.iter().map(|memory| memory.item.id.clone()).collect();
         self.mirror(false, &ids, memories)?;
-        if self.graph_enabled() {
+        if self.graph().graph_enabled() {
             let upserts = self.storage.load_scope_graph(scope).await?;
             if let Some(graph) = self.graph.borrow_mut().as_mut() {
                 graph.apply(&GraphChanges { upserts, deletes: Vec::new() });
@@ -41,7 +41,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             return Ok(None);
         };
         self.mirror(false, &[], vec![memory.clone()])?;
-        if self.graph_enabled() {
+        if self.graph().graph_enabled() {
             self.load_scope(&memory.item.scope).await?;
         }
         Ok(Some(memory))

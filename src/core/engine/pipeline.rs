@@ -125,8 +125,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 _ => self.infer(&messages, &to, &filter, options, result).await,
             }
         };
-        let (outcome, graph) = if self.graph_enabled() {
-            let (outcome, graph) = futures_util::future::join(vector_path, self.extract_graph(&messages)).await;
+        let (outcome, graph) = if self.graph().graph_enabled() {
+            let (outcome, graph) = futures_util::future::join(vector_path, self.graph().extract_graph(&messages)).await;
             (outcome, Some(graph))
         } else {
             (vector_path.await, None)
@@ -134,7 +134,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let (mut result, mut changes) = outcome?;
         let _commit = self.lock_add_commit(&scope, &mut result, &mut changes).await;
         match graph {
-            Some(Ok(extracted)) => self.stage_graph(&extracted, &scope, &result, &mut changes),
+            Some(Ok(extracted)) => self.graph().stage_graph(&extracted, &scope, &result, &mut changes),
             Some(Err(why)) => result.warnings.push(AddWarning::caused_by(WarningCode::GraphFailed, &why)),
             None => {}
         }

@@ -160,9 +160,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             .take(read.limit)
             .collect();
         let mut relations = None;
-        if read.graph.unwrap_or(true) && self.graph_enabled() {
+        if read.graph.unwrap_or(true) && self.graph().graph_enabled() {
             let keywords = self.keywords.borrow();
-            let hits = self.graph_hits(text, &read.scope).unwrap_or_default();
+            let hits = self.graph().graph_hits(text, &read.scope).unwrap_or_default();
             if !hits.memory_ids.is_empty() {
                 let linked = |id: &str| hits.memory_ids.iter().any(|m| m == id);
                 let shown = |id: &str| results.iter().any(|item| item.id == id);

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use super::extract::{parse_graph, Extracted, GRAPH_EXTRACTION_PROMPT};
 use super::model::{Entity, GraphRecord, Relation};
 use super::store::Graph;
-use crate::core::engine::memory::MemoryEngine;
+use super::GraphMemory;
 use crate::core::error::{MemoryError, Result};
 use crate::core::keyword::tokenize;
 use crate::core::model_traits::{Embedder, Llm, LlmRequest};
@@ -26,7 +26,7 @@ pub(crate) struct GraphHits {
     pub relations: Vec<Relation>,
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> GraphMemory<'_, L, E, S, V> {
     /// Turns graph memory on, holding `records` (what storage has). The in-memory storage starts empty.
     pub fn set_graph(&self, records: Vec<GraphRecord>) {
         *self.graph.borrow_mut() = Some(Graph::from_records(records));

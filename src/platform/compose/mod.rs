@@ -124,7 +124,7 @@ impl Parts {
             engine.set_remote_vectors(remote);
         }
         if config.graph_enabled {
-            engine.set_graph(Vec::new());
+            engine.graph().set_graph(Vec::new());
         }
         engine
     }
@@ -147,7 +147,7 @@ impl Parts {
             engine.backfill_remote().await?; // what storage held before the switch to it
         }
         if config.graph_enabled {
-            engine.enable_graph().await?;
+            engine.graph().enable_graph().await?;
         }
         Ok(engine)
     }
