@@ -16,6 +16,7 @@ pub mod recall;
 pub mod search;
 pub(crate) mod side_access;
 pub mod snapshot;
+mod state;
 pub mod tab_sync;
 pub mod tools;
 pub mod transfer;

@@ -5,7 +5,6 @@
 pub mod decay;
 pub(crate) mod engine_expiry;
 pub(crate) mod engine_keys;
-mod engine_state;
 mod engine_stats;
 pub mod expiration_date;
 pub mod facts;

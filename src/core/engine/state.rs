@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 
-use super::settings::LifecycleSettings;
-use crate::core::engine::memory::{history_record, MemoryEngine};
+use super::memory::{history_record, MemoryEngine};
+use crate::core::lifecycle::settings::LifecycleSettings;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::storage::Storage;
 use crate::core::time::Clock;
