@@ -21,5 +21,6 @@ pub mod tab_sync;
 pub mod tools;
 pub mod transfer;
 pub mod update;
+mod write_budget;
 
 pub use memory::MemoryEngine;

@@ -1,14 +1,12 @@
 //! Memory addressed by key (agent key/value entries): `store` upserts a value under a key in a scope without an LLM;
 //! `getByKey`, `deleteByKey`, `reflections` (keys `reflection:*`) and `share` (copy keys matching a glob to
-//! another scope). Also what every write shares: the scope's centroid for importance, and
-//! trimming a scope back under `limits.maxMemoriesPerScope` and `limits.maxFacts`.
+//! another scope).
 
 use serde::Serialize;
 
 use super::engine_expiry::missing_key;
-use super::facts::{is_fact, FACT_TYPES};
 use super::glob::Glob;
-use super::write::{over_limit, WriteLifecycle};
+use super::write::WriteLifecycle;
 use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
 use crate::core::identity::{content_hash, new_id};
@@ -18,7 +16,7 @@ use crate::core::pipeline_options::required_text;
 use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::types::{AddWarning, EventKind, MemoryItem, Metadata, StoredMemory, WarningCode};
-use crate::core::vector_store::{Count, Plain, VectorStore};
+use crate::core::vector_store::VectorStore;
 
 /// What `store()` did.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -40,69 +38,6 @@ fn checked_key(key: &str) -> Result<&str> {
 }
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
-    /// The mean of the unit vectors of the live memories in `scope`, for novelty; with a remote index, the
-    /// running mean of the vectors this instance saw for it (see `RemoteSlot::centroid`).
-    pub(crate) fn centroid(&self, scope: &Scope) -> Option<Vec<f64>> {
-        if self.has_remote_vectors() {
-            return self.remote.centroid(scope);
-        }
-        self.index.borrow().centroid(scope, &self.now_iso())
-    }
-
-    /// Adds to `changes` the deletion (with history) of the least important, oldest unpinned memories of
-    /// `scope` that the write would leave over `limits.maxMemoriesPerScope` (every memory) or, when it writes a
-    /// fact, over `limits.maxFacts` (facts only: see [`is_fact`]).
-    pub(crate) fn trim(&self, scope: &Scope, changes: &mut Changeset) {
-        if let Some(max) = self.lifecycle.max_memories_per_scope {
-            self.trim_to(scope, changes, max, Plain::mask(None), &|_| true);
-        }
-        let writes_a_fact = changes.upserts.iter().any(|m| &m.item.scope == scope && is_fact(&m.item));
-        if let (Some(max), true) = (self.lifecycle.max_facts, writes_a_fact) {
-            self.trim_to(scope, changes, max, Plain::mask(Some(&FACT_TYPES)), &is_fact);
-        }
-    }
-
-    /// Trims the memories of `scope` that `counts` to `max`; `types` is the mask of the types they can have.
-    fn trim_to(
-        &self,
-        scope: &Scope,
-        changes: &mut Changeset,
-        max: usize,
-        types: u8,
-        counts: &dyn Fn(&MemoryItem) -> bool,
-    ) {
-        let now = self.now_iso();
-        let index = self.index.borrow();
-        // Under the limit even counting every live memory of these types the scope contains (a count the
-        // index keeps, an upper bound of what `counts`): no need to list and rank them.
-        let live = |item: &MemoryItem| scope.contains(&item.scope) && item.lifecycle.is_live(&now) && counts(item);
-        let held = index.count(&Count { keep: &live, vectorless: false, plain: Some(Plain { scope, types }) });
-        if held + changes.upserts.len() <= max {
-            return;
-        }
-        let written = |id: &str| changes.upserts.iter().any(|m| m.item.id == id);
-        let deleted = |id: &str| changes.deletes.iter().any(|d| d == id);
-        let existing = index.list(usize::MAX, &|item| {
-            scope == &item.scope
-                && item.lifecycle.is_live(&now)
-                && counts(item)
-                && !written(&item.id)
-                && !deleted(&item.id)
-        });
-        let fresh = changes
-            .upserts
-            .iter()
-            .filter(|m| &m.item.scope == scope && m.item.lifecycle.is_live(&now) && counts(&m.item));
-        let mut all: Vec<&MemoryItem> = existing.iter().map(|m| &m.item).collect();
-        all.extend(fresh.map(|m| &m.item));
-        let doomed: Vec<StoredMemory> =
-            over_limit(&all, max, &written).into_iter().filter_map(|item| index.get(&item.id).cloned()).collect();
-        drop(index);
-        let trimmed = self.deletion(doomed, false);
-        changes.deletes.extend(trimmed.deletes);
-        changes.history.extend(trimmed.history);
-    }
-
     /// The memory of `scope` (exactly) with `key`, whatever its state.
     fn keyed(&self, scope: &Scope, key: &str) -> Option<StoredMemory> {
         self.index.borrow().find_by_key(scope, key).cloned()
