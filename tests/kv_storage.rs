@@ -413,9 +413,9 @@ fn lifecycle_fields_persist_in_kv_and_reload_exactly() {
     let writer = kv_engine(&kv);
     let alice = scope(Some("alice"), None, None);
     let write = WriteLifecycle { memory_type: Some(MemoryType::Profile), pinned: true, ..WriteLifecycle::default() };
-    block_on(writer.store("city", "lives in Lyon", &alice, None, Default::default(), &write)).unwrap();
+    block_on(writer.lifecycle().store("city", "lives in Lyon", &alice, None, Default::default(), &write)).unwrap();
     let reader = kv_engine(&kv);
-    let item = block_on(reader.get_by_key("city", &alice)).unwrap();
+    let item = block_on(reader.lifecycle().get_by_key("city", &alice)).unwrap();
     assert_eq!(
         (item.memory.as_str(), item.lifecycle.memory_type, item.lifecycle.pinned),
         ("lives in Lyon", MemoryType::Profile, true)
@@ -437,7 +437,7 @@ fn an_unversioned_kv_record_from_before_lifecycle_reads_with_defaults() {
     let page = block_on(engine.get_all(&user("alice"))).unwrap().results;
     assert_eq!(page.len(), 1);
     assert_eq!((page[0].lifecycle.importance, page[0].lifecycle.memory_type), (0.5, MemoryType::Semantic));
-    block_on(engine.pin("old", true)).unwrap();
+    block_on(engine.lifecycle().pin("old", true)).unwrap();
     let rewritten: serde_json::Value = serde_json::from_str(&kv.value("t/x/mem/old").unwrap()).unwrap();
     assert_eq!(
         (&rewritten["version"], &rewritten["pinned"], &rewritten["seq"]),

@@ -64,9 +64,9 @@ fn keys_with_control_characters_are_refused_by_store_get_and_delete() {
     let write = WriteLifecycle::default();
     for bad in BAD {
         let alice = user("alice");
-        assert_invalid(bad, block_on(engine.store(bad, "value", &alice, None, Metadata::new(), &write)));
-        assert_invalid(bad, block_on(engine.get_by_key(bad, &user("alice"))));
-        assert_invalid(bad, block_on(engine.delete_by_key(bad, &user("alice"))));
+        assert_invalid(bad, block_on(engine.lifecycle().store(bad, "value", &alice, None, Metadata::new(), &write)));
+        assert_invalid(bad, block_on(engine.lifecycle().get_by_key(bad, &user("alice"))));
+        assert_invalid(bad, block_on(engine.lifecycle().delete_by_key(bad, &user("alice"))));
     }
 }
 
@@ -86,8 +86,9 @@ fn ordinary_unicode_ids_and_keys_still_work() {
     let engine = engine();
     let write = WriteLifecycle::default();
     for id in ["Zoë", "用户", "🙂-user", "Zoe\u{301}", "ユーザー_1", "مستخدم"] {
-        let stored = block_on(engine.store(id, "likes tea", &user(id), None, Metadata::new(), &write)).unwrap();
-        assert_eq!(block_on(engine.get_by_key(id, &user(id))).unwrap().id, stored.id);
+        let stored =
+            block_on(engine.lifecycle().store(id, "likes tea", &user(id), None, Metadata::new(), &write)).unwrap();
+        assert_eq!(block_on(engine.lifecycle().get_by_key(id, &user(id))).unwrap().id, stored.id);
         assert_eq!(block_on(engine.get(&stored.id)).unwrap().unwrap().scope, user(id));
         let agent = Scope { agent_id: Some(id.into()), run_id: Some(id.into()), ..user(id) };
         assert_eq!(agent.clone().validated().unwrap(), agent);

@@ -37,7 +37,7 @@ impl Memory {
             let options: StoreOptions = from_js(options, "options", invalid_input)?;
             let write = options.lifecycle().check(engine.now_ms())?;
             let metadata = options.metadata.clone().unwrap_or_default();
-            engine.store(&key, &value, &options.scope(), options.embedding.clone(), metadata, &write).await
+            engine.lifecycle().store(&key, &value, &options.scope(), options.embedding.clone(), metadata, &write).await
         })
     }
 
@@ -51,7 +51,7 @@ impl Memory {
         let engine = self.engine.clone();
         promise(async move {
             let key = string_arg(&key, "key")?;
-            engine.get_by_key(&key, &read_options(scope, ReadCall::ScopeOnly)?.scope).await
+            engine.lifecycle().get_by_key(&key, &read_options(scope, ReadCall::ScopeOnly)?.scope).await
         })
     }
 
@@ -65,7 +65,7 @@ impl Memory {
         let engine = self.engine.clone();
         promise(async move {
             let key = string_arg(&key, "key")?;
-            engine.delete_by_key(&key, &read_options(scope, ReadCall::ScopeOnly)?.scope).await?;
+            engine.lifecycle().delete_by_key(&key, &read_options(scope, ReadCall::ScopeOnly)?.scope).await?;
             Ok(json!({"message": "Memory deleted successfully!"}))
         })
     }
@@ -75,7 +75,7 @@ impl Memory {
     pub fn reflections(&self, #[wasm_bindgen(unchecked_param_type = "Scope")] scope: JsValue) -> Promise {
         let engine = self.engine.clone();
         promise(async move {
-            let results = engine.reflections(&read_options(scope, ReadCall::ScopeOnly)?.scope).await?;
+            let results = engine.lifecycle().reflections(&read_options(scope, ReadCall::ScopeOnly)?.scope).await?;
             Ok(json!({"results": results}))
         })
     }
@@ -86,7 +86,7 @@ impl Memory {
         let engine = self.engine.clone();
         promise(async move {
             let options: ShareOptions = from_js(options, "options", invalid_input)?;
-            Ok(json!({"copied": engine.share(&options.from, &options.to, &options.pattern).await?}))
+            Ok(json!({"copied": engine.lifecycle().share(&options.from, &options.to, &options.pattern).await?}))
         })
     }
 
@@ -94,7 +94,7 @@ impl Memory {
     #[wasm_bindgen(unchecked_return_type = "Promise<MemoryStats>")]
     pub fn stats(&self, #[wasm_bindgen(unchecked_optional_param_type = "Scope")] scope: JsValue) -> Promise {
         let engine = self.engine.clone();
-        promise(async move { engine.stats(&any_scope(scope)?).await })
+        promise(async move { engine.lifecycle().stats(&any_scope(scope)?).await })
     }
 
     /// Pins (`pinned = true`, the default) or unpins a memory.
@@ -111,7 +111,7 @@ impl Memory {
                 None if pinned.is_undefined() => true,
                 None => return Err(invalid_input("pinned must be a boolean".into())),
             };
-            engine.pin(&string_arg(&memory_id, "memoryId")?, pinned).await
+            engine.lifecycle().pin(&string_arg(&memory_id, "memoryId")?, pinned).await
         })
     }
 
@@ -122,7 +122,7 @@ impl Memory {
         let engine = self.engine.clone();
         promise(async move {
             let request: DecayRequest = from_js(options, "options", invalid_input)?;
-            engine.decay(&request.scope(), request.options().plan()?).await
+            engine.lifecycle().decay(&request.scope(), request.options().plan()?).await
         })
     }
 
@@ -130,7 +130,7 @@ impl Memory {
     #[wasm_bindgen(js_name = purgeExpired, unchecked_return_type = "Promise<{ purged: number }>")]
     pub fn purge_expired(&self, #[wasm_bindgen(unchecked_optional_param_type = "Scope")] scope: JsValue) -> Promise {
         let engine = self.engine.clone();
-        promise(async move { Ok(json!({"purged": engine.purge_expired(&any_scope(scope)?).await?})) })
+        promise(async move { Ok(json!({"purged": engine.lifecycle().purge_expired(&any_scope(scope)?).await?})) })
     }
 
     /// Brings back a soft-deleted memory.

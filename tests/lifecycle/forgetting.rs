@@ -13,7 +13,7 @@ fn decay(rig: &Rig, half_life_days: f64, forget_below: f64) -> (usize, usize) {
     let options =
         DecayOptions { half_life_days: Some(half_life_days), forget_below: Some(forget_below), ..Default::default() };
     let plan = options.plan().unwrap();
-    let outcome = block_on(rig.engine.decay(&user_scope("u"), plan)).unwrap();
+    let outcome = block_on(rig.engine.lifecycle().decay(&user_scope("u"), plan)).unwrap();
     (outcome.decayed, outcome.forgotten)
 }
 
@@ -53,10 +53,10 @@ fn a_search_hit_refreshes_last_access_so_decay_counts_from_there() {
 fn pin_and_unpin() {
     let rig = Rig::new(LifecycleSettings::default());
     let id = rig.add("u", "likes tea", json!({}));
-    assert!(block_on(rig.engine.pin(&id, true)).unwrap().lifecycle.pinned);
+    assert!(block_on(rig.engine.lifecycle().pin(&id, true)).unwrap().lifecycle.pinned);
     assert!(rig.item(&id).lifecycle.pinned);
-    assert!(!block_on(rig.engine.pin(&id, false)).unwrap().lifecycle.pinned);
-    assert_eq!(block_on(rig.engine.pin("nope", true)).unwrap_err().code(), "NOT_FOUND");
+    assert!(!block_on(rig.engine.lifecycle().pin(&id, false)).unwrap().lifecycle.pinned);
+    assert_eq!(block_on(rig.engine.lifecycle().pin("nope", true)).unwrap_err().code(), "NOT_FOUND");
 }
 
 #[test]
@@ -122,6 +122,6 @@ fn decay_spares_conversation_memories_unless_asked_for_them() {
         .unwrap()
         .plan()
         .unwrap();
-    assert_eq!(block_on(rig.engine.decay(&user_scope("u"), plan)).unwrap().forgotten, 2);
+    assert_eq!(block_on(rig.engine.lifecycle().decay(&user_scope("u"), plan)).unwrap().forgotten, 2);
     assert!(block_on(rig.engine.get(&ids[5])).unwrap().is_some(), "foresight was not named");
 }

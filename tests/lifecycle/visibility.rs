@@ -31,9 +31,9 @@ fn expiry_by_timestamp_and_purge_expired() {
     let id = rig.add("u", "a meeting tomorrow", json!({"expiresAt": at}));
     assert_eq!(rig.item(&id).lifecycle.expires_at.as_deref(), Some("2025-01-02T00:00:00.000Z"));
     rig.wait(DAY);
-    assert_eq!(block_on(rig.engine.purge_expired(&user_scope("u"))).unwrap(), 1);
+    assert_eq!(block_on(rig.engine.lifecycle().purge_expired(&user_scope("u"))).unwrap(), 1);
     assert_eq!(rig.events(&id), [EventKind::Add, EventKind::Delete]);
-    assert_eq!(block_on(rig.engine.purge_expired(&user_scope("u"))).unwrap(), 0);
+    assert_eq!(block_on(rig.engine.lifecycle().purge_expired(&user_scope("u"))).unwrap(), 0);
 }
 
 #[test]

@@ -28,7 +28,7 @@ pub struct Swept {
 pub async fn sweep(engine: &Engine, options: DecayOptions) -> Result<Swept, ApiError> {
     let plan = DecayPlan { keyed_only: true, ..options.plan()? };
     let everything = Scope::default();
-    let purged = engine.purge_expired(&everything).await?;
-    let outcome = engine.decay(&everything, plan).await?;
+    let purged = engine.lifecycle().purge_expired(&everything).await?;
+    let outcome = engine.lifecycle().decay(&everything, plan).await?;
     Ok(Swept { purged, decayed: outcome.decayed, forgotten: outcome.forgotten })
 }

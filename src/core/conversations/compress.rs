@@ -51,8 +51,10 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         let _guard = self.conversations.locks.lock(&format!("compress:{:?}", plan.scope)).await;
         let now = self.now_iso();
-        let found =
-            self.scope_memories(&plan.scope, &|item| item.lifecycle.is_live(&now) && compressible(item)).await?;
+        let found = self
+            .lifecycle()
+            .scope_memories(&plan.scope, &|item| item.lifecycle.is_live(&now) && compressible(item))
+            .await?;
         let all = sessions(found);
         let mut outcome = CompressOutcome { sessions: all.len(), compressed: Vec::new(), warnings: Vec::new() };
         if all.len() <= plan.threshold {

@@ -89,8 +89,10 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     pub async fn delete_memories(&self, filter: &DeleteFilter) -> Result<DeleteOutcome> {
         let filters = filter.names()?;
         let now = self.now_iso();
-        let doomed =
-            self.scope_memories(&filter.scope(), &|item| item.lifecycle.is_live(&now) && filter.matches(item)).await?;
+        let doomed = self
+            .lifecycle()
+            .scope_memories(&filter.scope(), &|item| item.lifecycle.is_live(&now) && filter.matches(item))
+            .await?;
         let count = doomed.len();
         self.commit(self.deletion(doomed, true)).await?;
         Ok(DeleteOutcome { count, filters })

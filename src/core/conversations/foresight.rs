@@ -40,7 +40,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 && !is_superseded(item)
                 && valid_until(item).is_none_or(|until| until >= start)
         };
-        let mut plans = self.scope_memories(&episode.scope, &current).await?;
+        let mut plans = self.lifecycle().scope_memories(&episode.scope, &current).await?;
         plans.drain(..plans.len().saturating_sub(PLANS_SHOWN));
         Ok(plans)
     }

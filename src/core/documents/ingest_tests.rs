@@ -118,7 +118,7 @@ fn hints_thresholds_and_limits_come_from_options_and_config() {
     engine.set_lifecycle(LifecycleSettings { min_to_store: 0.0, max_memories_per_scope: Some(2), max_facts: None });
     let scope = options("u").checked().unwrap().0;
     let write = WriteLifecycle::default();
-    block_on(engine.store("old", "zzz qqq xxx", &scope, None, Metadata::new(), &write)).unwrap();
+    block_on(engine.lifecycle().store("old", "zzz qqq xxx", &scope, None, Metadata::new(), &write)).unwrap();
     let result = block_on(engine.ingest(&format!("{GARDEN}\n\n{KITCHEN}"), &options("u"))).unwrap();
     assert_eq!(result.stored, 2, "{result:?}");
     let kept: Vec<String> =

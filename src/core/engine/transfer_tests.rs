@@ -162,7 +162,8 @@ fn with_lifecycle() -> Engine {
         pinned: true,
         importance: Some(0.385_957_716_695_298_44), // needs all 17 digits to come back exact
     };
-    block_on(engine.store("drink", "likes green tea", &user("alice"), None, Metadata::new(), &write)).unwrap();
+    block_on(engine.lifecycle().store("drink", "likes green tea", &user("alice"), None, Metadata::new(), &write))
+        .unwrap();
     let episodic = |who: &str| AddOptions {
         user_id: Some(who.into()),
         memory_type: Some(MemoryType::Episodic),
@@ -173,7 +174,7 @@ fn with_lifecycle() -> Engine {
     block_on(engine.delete(&chess, true)).unwrap();
     block_on(engine.search("walked dog", &Read::of(user("alice"), DEFAULT_LIMIT))).unwrap();
     now.set(START + 86_400_000);
-    block_on(engine.decay(
+    block_on(engine.lifecycle().decay(
         &user("alice"),
         DecayPlan {
             half_life_days: 30.0,
@@ -203,7 +204,7 @@ fn every_lifecycle_field_survives_export_and_import_exactly() {
     for who in ["alice", "bob"] {
         assert_eq!(everything(&target, who), everything(&source, who));
     }
-    assert_eq!(block_on(target.get_by_key("drink", &user("alice"))).unwrap().memory, "likes green tea");
+    assert_eq!(block_on(target.lifecycle().get_by_key("drink", &user("alice"))).unwrap().memory, "likes green tea");
     assert_eq!(block_on(target.get_all(&Read::of(user("bob"), DEFAULT_LIMIT))).unwrap().total_count, 0);
     assert_eq!(block_on(target.export(Scope::default())).unwrap(), jsonl, "a second export is identical");
 }

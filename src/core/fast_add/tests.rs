@@ -226,7 +226,7 @@ fn a_rewrite_the_embedder_refuses_is_tried_three_times_then_left_keyword_only_un
     assert_eq!(doubles.embedder.requests(), before + 1, "the query only: the text is not sent again");
     let codes: Vec<&str> = found.warnings.iter().map(|w| w.code.as_str()).collect();
     assert_eq!(codes, ["VECTORS_PENDING"]);
-    assert_eq!(block_on(engine.stats(&alice_scope)).unwrap().keyword_only, 1);
+    assert_eq!(block_on(engine.lifecycle().stats(&alice_scope)).unwrap().keyword_only, 1);
     assert_eq!(block_on(engine.side_records("vectors-pending")).unwrap().len(), 1, "kept for the next instance");
 
     let doubles = Doubles { embedder: crate::core::testing::Letters::new(26), ..doubles };
@@ -236,7 +236,7 @@ fn a_rewrite_the_embedder_refuses_is_tried_three_times_then_left_keyword_only_un
     assert!(engine.index.borrow().vector(&poison).is_some(), "a reopen tries again");
     assert!(!engine.has_unsettled_vectors());
     assert!(block_on(engine.side_records("vectors-pending")).unwrap().is_empty());
-    assert_eq!(block_on(engine.stats(&alice_scope)).unwrap().keyword_only, 0);
+    assert_eq!(block_on(engine.lifecycle().stats(&alice_scope)).unwrap().keyword_only, 0);
     assert!(block_on(engine.search("tea", &Read::of(alice_scope, 5))).unwrap().warnings.is_empty());
 }
 

@@ -4,8 +4,8 @@
 use serde::Serialize;
 
 use super::decay::{decayed, DecayPlan};
-use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
+use crate::core::lifecycle::MemoryLifecycle;
 use crate::core::limits::memory_id;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::scope::Scope;
@@ -23,7 +23,7 @@ pub struct DecayOutcome {
     pub forgotten: usize,
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryLifecycle<'_, L, E, S, V> {
     /// The stored memories of `scope` (every scope for an empty one) passing `keep`.
     pub(crate) async fn scope_memories(
         &self,

@@ -7,9 +7,9 @@ use serde::Serialize;
 use super::engine_expiry::missing_key;
 use super::glob::Glob;
 use super::write::WriteLifecycle;
-use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
 use crate::core::identity::{content_hash, new_id};
+use crate::core::lifecycle::MemoryLifecycle;
 use crate::core::limits::check_id_chars;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pipeline_options::required_text;
@@ -37,7 +37,7 @@ fn checked_key(key: &str) -> Result<&str> {
     Ok(key)
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryLifecycle<'_, L, E, S, V> {
     /// The memory of `scope` (exactly) with `key`, whatever its state.
     fn keyed(&self, scope: &Scope, key: &str) -> Option<StoredMemory> {
         self.index.borrow().find_by_key(scope, key).cloned()

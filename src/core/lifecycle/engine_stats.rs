@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::MemoryType;
-use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::Result;
+use crate::core::lifecycle::MemoryLifecycle;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::scope::Scope;
 use crate::core::storage::Storage;
@@ -40,7 +40,7 @@ pub struct Stats {
     pub keyword_only: usize,
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryLifecycle<'_, L, E, S, V> {
     /// Counts over the memories of `scope` (every memory held for an empty scope).
     pub async fn stats(&self, scope: &Scope) -> Result<Stats> {
         let now = self.now_iso();

@@ -63,7 +63,7 @@ fn write_backs_keep_their_vector_in_storage_and_in_the_remote_index() {
     let engine = with_remote(storage.clone(), &remote);
     let tea = add(&engine, "likes tea");
     let stored = |id: &str| storage.memories().into_iter().find(|m| m.item.id == id).unwrap();
-    block_on(engine.pin(&tea, true)).unwrap();
+    block_on(engine.lifecycle().pin(&tea, true)).unwrap();
     assert_eq!(stored(&tea).embedding, Some(unit("likes tea")), "a pin writes the vector back to storage");
     let patch =
         UpdatePatch { metadata: Some(json!({"mood": "calm"}).as_object().unwrap().clone()), ..Default::default() };
@@ -83,7 +83,7 @@ fn without_persisted_memories_a_write_back_needs_no_remote_call() {
     let tea = add(&engine, "likes tea");
     let calls = remote.calls().len();
     remote.set_down(true);
-    block_on(engine.pin(&tea, true)).unwrap();
+    block_on(engine.lifecycle().pin(&tea, true)).unwrap();
     assert_eq!(remote.calls().len(), calls);
     let patch =
         UpdatePatch { metadata: Some(json!({"mood": "calm"}).as_object().unwrap().clone()), ..Default::default() };
@@ -103,8 +103,9 @@ fn export_share_and_novelty_read_vectors_from_the_remote_index() {
     let line: serde_json::Value = serde_json::from_str(exported.lines().find(|l| l.contains(&tea)).unwrap()).unwrap();
     assert!(line["embedding"].as_str().is_some_and(|text| !text.is_empty()), "{line}");
     let write = WriteLifecycle::default();
-    block_on(engine.store("drink", "likes coffee", &scope("alice"), None, Default::default(), &write)).unwrap();
-    assert_eq!(block_on(engine.share(&scope("alice"), &scope("bob"), "*")).unwrap(), 1);
+    block_on(engine.lifecycle().store("drink", "likes coffee", &scope("alice"), None, Default::default(), &write))
+        .unwrap();
+    assert_eq!(block_on(engine.lifecycle().share(&scope("alice"), &scope("bob"), "*")).unwrap(), 1);
     let shared = remote.points().into_values().find(|p| p.scope == scope("bob")).expect("shared with its vector");
     assert_eq!(shared.vector, unit("likes coffee"));
     let centroid = engine.centroid(&scope("alice")).expect("a running mean of the vectors seen");

@@ -47,7 +47,7 @@ pub struct StatsBody {
 
 /// Counts over the caller's tenant.
 pub async fn stats(engine: &Engine) -> Result<StatsBody, ApiError> {
-    let stats = engine.stats(&Scope::default()).await?;
+    let stats = engine.lifecycle().stats(&Scope::default()).await?;
     let holding = || stats.by_scope.iter().filter(|s| s.keyed > 0);
     let agents: BTreeSet<&str> = holding().filter_map(|s| s.scope.agent_id.as_deref()).collect();
     let users: BTreeSet<&str> = holding().filter_map(|s| s.scope.user_id.as_deref()).collect();
@@ -108,7 +108,7 @@ pub async fn share(engine: &Engine, body: &[u8]) -> Result<Done, ApiError> {
     let mut copied = 0;
     for owner in owners {
         let scope = |agent: &str| Scope { user_id: owner.clone(), agent_id: Some(agent.to_owned()), run_id: None };
-        copied += engine.share(&scope(&from), &scope(&to), &body.pattern).await?;
+        copied += engine.lifecycle().share(&scope(&from), &scope(&to), &body.pattern).await?;
     }
     Ok(Done { copied: Some(copied), ..Done::ok() })
 }

@@ -52,7 +52,7 @@ pub async fn store(
     };
     let given = body.embedding.is_some();
     let stored = engine
-        .store(&body.key, &body.value, &scope, body.embedding, Metadata::default(), &write)
+        .lifecycle().store(&body.key, &body.value, &scope, body.embedding, Metadata::default(), &write)
         .await
         .map_err(|error| if given { caller_vector(error) } else { error.into() })?;
     Ok(Done { warnings: stored.warnings, ..Done::ok() })
@@ -74,6 +74,6 @@ pub async fn delete(engine: &Engine, space: &Namespace<'_>, key: &str) -> Result
 pub async fn pin(engine: &Engine, space: &Namespace<'_>, key: &str, body: &[u8]) -> Result<Done, ApiError> {
     let PinBody { pinned } = parse(body)?;
     let item = space.locate_owned(engine, key).await?;
-    let item = engine.pin(&item.id, pinned).await?;
+    let item = engine.lifecycle().pin(&item.id, pinned).await?;
     Ok(Done { pinned: Some(item.lifecycle.pinned), ..Done::ok() })
 }

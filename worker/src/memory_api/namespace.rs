@@ -88,7 +88,7 @@ impl Namespace<'_> {
             scopes.push(self.agent_scope());
         }
         for scope in &scopes {
-            match engine.get_by_key(key, scope).await {
+            match engine.lifecycle().get_by_key(key, scope).await {
                 Ok(item) => return Ok(item),
                 Err(MemoryError::NotFound(_)) => {}
                 Err(error) => return Err(error.into()),
