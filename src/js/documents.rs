@@ -21,7 +21,7 @@ impl Memory {
         let engine = self.engine.clone();
         promise(async move {
             let options: IngestOptions = from_js(options, "options", MemoryError::InvalidInput)?;
-            engine.ingest(&string_arg(&text, "text")?, &options).await
+            engine.documents().ingest(&string_arg(&text, "text")?, &options).await
         })
     }
 }

@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{json, Value};
 
 use crate::core::codec::{vector_from_base64, vector_to_base64};
-use crate::core::engine::memory::MemoryEngine;
+use crate::core::documents::Documents;
 use crate::core::error::{MemoryError, Result};
 use crate::core::identity::content_hash;
 use crate::core::model_traits::{Embedder, Llm};
@@ -46,7 +46,7 @@ fn cached_vector(value: &Value) -> Option<Vec<f32>> {
     vector_from_base64(value.get("vector")?.as_str()?).ok()
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Documents<'_, L, E, S, V> {
     /// The vector of every text of `texts` (none without an embedder): lent by a memory with the same
     /// hash, else read from the cache, else embedded, all of those in one request.
     pub(super) async fn chunk_vectors(&self, texts: &[&str]) -> Result<Vectors> {

@@ -23,7 +23,7 @@ use super::chunk::chunk_counted;
 use super::clean::clean;
 use super::options::IngestOptions;
 use super::route::route;
-use crate::core::engine::memory::MemoryEngine;
+use crate::core::documents::Documents;
 use crate::core::error::Result;
 use crate::core::identity::{content_hash, new_id};
 use crate::core::lifecycle::write::WriteLifecycle;
@@ -75,7 +75,7 @@ pub struct IngestResult {
     pub discarded: usize,
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Documents<'_, L, E, S, V> {
     /// Cuts `text` into chunks and stores those important enough as memories of the scope.
     pub async fn ingest(&self, text: &str, options: &IngestOptions) -> Result<IngestResult> {
         let (scope, session) = options.checked()?;
