@@ -7,27 +7,19 @@ pub mod any;
 mod azure_openai;
 pub mod chroma;
 pub mod config;
-mod embedding_reply;
-mod gemini_chat;
-mod gemini_embedder;
-mod ollama_chat;
-mod ollama_embedder;
-mod openai_chat;
-mod openai_embedder;
-mod openapi_schema;
-mod structured;
+mod gemini;
+mod ollama;
+mod openai;
+mod shared;
+mod workers_ai;
 
 pub use anthropic::{AnthropicChat, AnthropicSettings};
 pub use azure_openai::{AzureOpenAiChatSettings, AzureOpenAiEmbedderSettings, AzureTarget};
-pub use embedding_reply::{checked_vectors, json_vector, json_vectors};
-pub use gemini_chat::{GeminiChat, GeminiChatSettings};
-pub use gemini_embedder::{GeminiEmbedder, GeminiEmbedderSettings};
-pub use ollama_chat::{OllamaChat, OllamaChatSettings};
-pub use ollama_embedder::{OllamaEmbedder, OllamaEmbedderSettings};
-pub use openai_chat::{OpenAiChat, OpenAiChatSettings};
-pub use openai_embedder::{OpenAiEmbedder, OpenAiEmbedderSettings};
-pub use openapi_schema::openapi_schema;
-pub use structured::StructuredOutput;
+pub use gemini::{openapi_schema, GeminiChat, GeminiChatSettings, GeminiEmbedder, GeminiEmbedderSettings};
+pub use ollama::{OllamaChat, OllamaChatSettings, OllamaEmbedder, OllamaEmbedderSettings};
+pub use openai::{OpenAiChat, OpenAiChatSettings, OpenAiEmbedder, OpenAiEmbedderSettings};
+pub use shared::embedding_reply::{checked_vectors, json_vector, json_vectors};
+pub use shared::structured::StructuredOutput;
 
 pub use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 

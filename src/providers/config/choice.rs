@@ -1,12 +1,13 @@
 //! Picks the LLM and the embedder by `provider` and reads each one's options.
 
-use super::compatible::{find_host, HOSTS};
-use super::{
-    invalid, provider_options, unknown_provider, AnthropicOptions, AzureEmbedderOptions, AzureLlmOptions,
-    EmbedderChoice, Env, GeminiEmbedderOptions, GeminiLlmOptions, LlmChoice, OllamaEmbedderOptions, OllamaLlmOptions,
-    OpenAiEmbedderOptions, OpenAiLlmOptions, ProviderConfig, WorkersAiEmbedderOptions, WorkersAiLlmOptions,
-};
+use super::{invalid, provider_options, unknown_provider, EmbedderChoice, Env, LlmChoice, ProviderConfig};
 use crate::core::error::Result;
+use crate::providers::anthropic::AnthropicOptions;
+use crate::providers::azure_openai::{AzureEmbedderOptions, AzureLlmOptions};
+use crate::providers::gemini::{GeminiEmbedderOptions, GeminiLlmOptions};
+use crate::providers::ollama::{OllamaEmbedderOptions, OllamaLlmOptions};
+use crate::providers::openai::{find_host, OpenAiEmbedderOptions, OpenAiLlmOptions, HOSTS};
+use crate::providers::workers_ai::{WorkersAiEmbedderOptions, WorkersAiLlmOptions};
 
 /// Every provider by name with the parts it serves, `(name, llm, embedder)`; the OpenAI-compatible hosts
 /// come from `HOSTS`. Unknown-provider errors list exactly these.
@@ -112,7 +113,8 @@ pub fn embedder_choice(config: ProviderConfig, env: Env) -> Result<EmbedderChoic
             let dimensions = config.dimensions.ok_or_else(|| {
                 invalid("embedder.dimensions", "is required (the length of the vectors your embed callback returns)")
             })?;
-            let dimensions = super::fields::dimensions("embedder.dimensions", Some(dimensions))?.unwrap_or_default();
+            let dimensions = crate::providers::shared::fields::dimensions("embedder.dimensions", Some(dimensions))?
+                .unwrap_or_default();
             EmbedderChoice::Custom { dimensions }
         }
         "none" => EmbedderChoice::None,

@@ -2,27 +2,19 @@
 //! that names the offending field. Each provider's options live in a module of their own; `choice` picks
 //! one by `provider`. The engine's own parts (prompts, index, storage options) are read by `core::config`.
 
-mod anthropic;
-mod azure_openai;
 mod choice;
-mod compatible;
-mod fields;
-mod gemini;
-mod keys;
 mod mem0;
-mod ollama;
-mod openai;
 mod timeout;
-mod workers_ai;
 
-pub use anthropic::AnthropicOptions;
-pub use azure_openai::{AzureEmbedderOptions, AzureLlmOptions};
-pub use compatible::{find_host, Host, HOSTS};
-pub use gemini::{GeminiEmbedderOptions, GeminiLlmOptions};
-pub use ollama::{OllamaEmbedderOptions, OllamaLlmOptions};
-pub use openai::{OpenAiEmbedderOptions, OpenAiLlmOptions};
+pub use crate::providers::anthropic::AnthropicOptions;
+pub use crate::providers::azure_openai::{AzureEmbedderOptions, AzureLlmOptions};
+pub use crate::providers::gemini::{GeminiEmbedderOptions, GeminiLlmOptions};
+pub use crate::providers::ollama::{OllamaEmbedderOptions, OllamaLlmOptions};
+pub use crate::providers::openai::{find_host, Host, OpenAiEmbedderOptions, OpenAiLlmOptions, HOSTS};
+pub use crate::providers::workers_ai::{
+    WorkersAiEmbedderOptions, WorkersAiEmbedderSettings, WorkersAiLlmOptions, WorkersAiLlmSettings,
+};
 pub use timeout::{DEFAULT_EMBEDDER_TIMEOUT_MS, DEFAULT_LLM_TIMEOUT_MS};
-pub use workers_ai::{WorkersAiEmbedderOptions, WorkersAiEmbedderSettings, WorkersAiLlmOptions, WorkersAiLlmSettings};
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -35,10 +27,11 @@ use crate::core::fast_add::Pipeline;
 use crate::core::lifecycle::settings::{ImportanceOptions, LimitOptions};
 use crate::core::lifecycle::LifecycleSettings;
 use crate::http::RetryPolicy;
-use crate::providers::{
-    AnthropicSettings, AzureOpenAiChatSettings, AzureOpenAiEmbedderSettings, GeminiChatSettings,
-    GeminiEmbedderSettings, OllamaChatSettings, OllamaEmbedderSettings, OpenAiChatSettings, OpenAiEmbedderSettings,
-};
+use crate::providers::anthropic::AnthropicSettings;
+use crate::providers::azure_openai::{AzureOpenAiChatSettings, AzureOpenAiEmbedderSettings};
+use crate::providers::gemini::{GeminiChatSettings, GeminiEmbedderSettings};
+use crate::providers::ollama::{OllamaChatSettings, OllamaEmbedderSettings};
+use crate::providers::openai::{OpenAiChatSettings, OpenAiEmbedderSettings};
 
 /// Environment lookup (`OPENAI_API_KEY`, …) where the platform has one.
 pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;

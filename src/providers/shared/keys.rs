@@ -2,7 +2,7 @@
 //! variable) is `INVALID_CONFIG` when the memory is built, not a warning on the first `add()`. A `baseUrl`
 //! of one's own (a local server, a proxy that adds the key) needs none.
 
-use super::invalid;
+use crate::core::config::invalid;
 use crate::core::error::Result;
 
 /// Who needs a key: the provider, the config section, and where else the key may come from.

@@ -3,10 +3,11 @@
 
 use serde_json::{json, Value};
 
-use super::structured::StructuredOutput;
-use super::{endpoint, json_headers, Llm, LlmRequest, Target};
 use crate::core::error::{MemoryError, Result};
+use crate::core::model_traits::{Llm, LlmRequest};
 use crate::http::{HttpClient, HttpRequest, RetryPolicy};
+use crate::providers::shared::structured::StructuredOutput;
+use crate::providers::{endpoint, json_headers, Target};
 
 /// Resolved settings for an Ollama model.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,7 +72,7 @@ impl<C: HttpClient> Llm for OllamaChat<C> {
     async fn generate(&self, call: &LlmRequest<'_>) -> Result<String> {
         let request = |json_mode| self.request(call.system, call.user, json_mode);
         let response = self.json_mode.send(&self.client, &self.retry, call.wants_json(), request).await;
-        let response = response.map_err(|e| MemoryError::Llm(super::upstream(e)))?;
+        let response = response.map_err(|e| MemoryError::Llm(crate::providers::upstream(e)))?;
         reply_text(&response.body)
     }
 }
