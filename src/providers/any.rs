@@ -135,7 +135,7 @@ mod tests {
     use super::*;
     use crate::core::reply_schema;
     use crate::providers::config::MemoryConfig;
-    use crate::providers::testing::Recorder;
+    use crate::providers::shared::testing::Recorder;
 
     fn config(value: serde_json::Value) -> crate::providers::config::ResolvedConfig {
         let env = |name: &str| (name == "OPENAI_API_KEY").then(|| "sk-test".to_owned());

@@ -4,8 +4,8 @@
 
 use crate::http::{HttpClient, RetryPolicy};
 use crate::providers::openai::{OpenAiChat, OpenAiEmbedder, JSON_MODE_PARAMETER};
+use crate::providers::shared::request::Target;
 use crate::providers::shared::structured::StructuredOutput;
-use crate::providers::Target;
 
 /// One Azure OpenAI deployment.
 #[derive(Debug, Clone, PartialEq)]
@@ -87,7 +87,7 @@ mod tests {
     use super::*;
     use crate::core::model_traits::{Embedder, Llm, LlmRequest};
     use crate::core::reply_schema;
-    use crate::providers::testing::Recorder;
+    use crate::providers::shared::testing::Recorder;
 
     fn target() -> AzureTarget {
         AzureTarget {

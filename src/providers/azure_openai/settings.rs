@@ -5,8 +5,8 @@ use serde::Deserialize;
 use super::deployment::{AzureOpenAiChatSettings, AzureOpenAiEmbedderSettings, AzureTarget};
 use crate::core::config::{invalid, non_empty};
 use crate::core::error::Result;
-use crate::providers::config::Env;
 use crate::providers::shared::fields::{dimensions, http_url, max_tokens, required, temperature};
+use crate::providers::shared::keys::Env;
 use crate::providers::shared::keys::{self, KeyNeed};
 
 /// The GA data-plane API version used when none is given.

@@ -11,6 +11,7 @@ pub use crate::providers::azure_openai::{AzureEmbedderOptions, AzureLlmOptions};
 pub use crate::providers::gemini::{GeminiEmbedderOptions, GeminiLlmOptions};
 pub use crate::providers::ollama::{OllamaEmbedderOptions, OllamaLlmOptions};
 pub use crate::providers::openai::{find_host, Host, OpenAiEmbedderOptions, OpenAiLlmOptions, HOSTS};
+pub use crate::providers::shared::keys::Env;
 pub use crate::providers::workers_ai::{
     WorkersAiEmbedderOptions, WorkersAiEmbedderSettings, WorkersAiLlmOptions, WorkersAiLlmSettings,
 };
@@ -32,9 +33,6 @@ use crate::providers::azure_openai::{AzureOpenAiChatSettings, AzureOpenAiEmbedde
 use crate::providers::gemini::{GeminiChatSettings, GeminiEmbedderSettings};
 use crate::providers::ollama::{OllamaChatSettings, OllamaEmbedderSettings};
 use crate::providers::openai::{OpenAiChatSettings, OpenAiEmbedderSettings};
-
-/// Environment lookup (`OPENAI_API_KEY`, …) where the platform has one.
-pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// The whole config object; every part is optional. Unknown keys are rejected (typos would otherwise
 /// pass silently); mem0 OSS's keys are accepted with their mem0 meaning (see `mem0`).

@@ -10,8 +10,8 @@ use crate::core::error::{MemoryError, Result};
 use crate::core::model_traits::{Llm, LlmRequest};
 use crate::core::reply_schema::ReplySchema;
 use crate::http::{HttpClient, HttpRequest, RetryPolicy};
+use crate::providers::shared::request::{endpoint, upstream, Target};
 use crate::providers::shared::structured::StructuredOutput;
-use crate::providers::{endpoint, upstream, Target};
 
 /// What Gemini names when it refuses JSON mode or a schema (e.g. `Unknown name "responseSchema"`).
 const JSON_MODE_PARAMETER: &[&str] =
@@ -108,7 +108,7 @@ mod tests {
 
     use super::*;
     use crate::core::reply_schema;
-    use crate::providers::testing::Recorder;
+    use crate::providers::shared::testing::Recorder;
 
     fn chat(recorder: Recorder) -> GeminiChat<Recorder> {
         let settings = GeminiChatSettings {

@@ -7,8 +7,8 @@ use serde_json::{json, Value};
 use crate::core::error::{MemoryError, Result};
 use crate::core::model_traits::{Llm, LlmRequest};
 use crate::http::{HttpClient, HttpRequest, RetryPolicy};
+use crate::providers::shared::request::{endpoint, json_headers, upstream, Target};
 use crate::providers::shared::structured::StructuredOutput;
-use crate::providers::{endpoint, json_headers, upstream, Target};
 
 /// What hosts name when they refuse JSON mode ("response_format is not supported", "json_object …").
 pub(in crate::providers) const JSON_MODE_PARAMETER: &[&str] = &["response_format", "json_object", "json mode"];
@@ -106,7 +106,7 @@ mod tests {
 
     use super::*;
     use crate::core::reply_schema;
-    use crate::providers::testing::Recorder;
+    use crate::providers::shared::testing::Recorder;
 
     fn chat(recorder: Recorder, json_mode: bool) -> OpenAiChat<Recorder> {
         let settings = OpenAiChatSettings {

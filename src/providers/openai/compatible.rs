@@ -8,8 +8,8 @@ use super::embedding::OpenAiEmbedderSettings;
 use super::settings::{OpenAiEmbedderOptions, OpenAiLlmOptions};
 use crate::core::config::invalid;
 use crate::core::error::Result;
-use crate::providers::config::Env;
 use crate::providers::shared::fields::{dimensions, http_url, max_tokens, required, temperature};
+use crate::providers::shared::keys::Env;
 use crate::providers::shared::keys::{api_key, is_default, KeyNeed};
 
 /// One OpenAI-compatible host.

@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 use crate::core::error::{MemoryError, Result};
 use crate::core::model_traits::Embedder;
 use crate::http::{send_with_retry, HttpClient, RetryPolicy};
-use crate::providers::{endpoint, json_headers, Target};
+use crate::providers::shared::request::{endpoint, json_headers, upstream, Target};
 
 /// Resolved settings for an OpenAI-compatible embedding model.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,7 +84,7 @@ impl<C: HttpClient> Embedder for OpenAiEmbedder<C> {
         let request = self.target.post(body);
         let response = send_with_retry(&self.client, &request, &self.retry)
             .await
-            .map_err(|e| MemoryError::Embedding(crate::providers::upstream(e)))?;
+            .map_err(|e| MemoryError::Embedding(upstream(e)))?;
         parse_vectors(&response.body, texts.len(), self.dimensions)
     }
 
@@ -96,7 +96,7 @@ impl<C: HttpClient> Embedder for OpenAiEmbedder<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::providers::testing::Recorder;
+    use crate::providers::shared::testing::Recorder;
 
     #[test]
     fn batches_all_texts_in_one_request_and_orders_by_index() {

@@ -6,7 +6,7 @@ use super::chat::OpenAiChatSettings;
 use super::embedding::OpenAiEmbedderSettings;
 use crate::core::config::{invalid, non_empty};
 use crate::core::error::Result;
-use crate::providers::config::Env;
+use crate::providers::shared::keys::Env;
 use crate::providers::shared::keys::{api_key, is_default, KeyNeed};
 
 const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";

@@ -5,6 +5,9 @@
 use crate::core::config::invalid;
 use crate::core::error::Result;
 
+/// Environment lookup (`OPENAI_API_KEY`, …) where the platform has one.
+pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
+
 /// Who needs a key: the provider, the config section, and where else the key may come from.
 pub(crate) struct KeyNeed<'a> {
     /// `llm` or `embedder`.
