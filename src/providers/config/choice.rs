@@ -1,13 +1,55 @@
-//! Picks the LLM and the embedder by `provider` and reads each one's options.
+//! `LlmChoice` and `EmbedderChoice`: picks the LLM and the embedder by `provider` and reads each one's options.
 
-use super::{invalid, provider_options, unknown_provider, EmbedderChoice, Env, LlmChoice, ProviderConfig};
+use crate::core::config::{invalid, provider_options, unknown_provider, ProviderConfig};
 use crate::core::error::Result;
-use crate::providers::anthropic::AnthropicOptions;
-use crate::providers::azure_openai::{AzureEmbedderOptions, AzureLlmOptions};
-use crate::providers::gemini::{GeminiEmbedderOptions, GeminiLlmOptions};
-use crate::providers::ollama::{OllamaEmbedderOptions, OllamaLlmOptions};
-use crate::providers::openai::{find_host, OpenAiEmbedderOptions, OpenAiLlmOptions, HOSTS};
-use crate::providers::workers_ai::{WorkersAiEmbedderOptions, WorkersAiLlmOptions};
+use crate::providers::anthropic::{AnthropicOptions, AnthropicSettings};
+use crate::providers::azure_openai::{
+    AzureEmbedderOptions, AzureLlmOptions, AzureOpenAiChatSettings, AzureOpenAiEmbedderSettings,
+};
+use crate::providers::gemini::{GeminiChatSettings, GeminiEmbedderOptions, GeminiEmbedderSettings, GeminiLlmOptions};
+use crate::providers::ollama::{OllamaChatSettings, OllamaEmbedderOptions, OllamaEmbedderSettings, OllamaLlmOptions};
+use crate::providers::openai::{
+    find_host, OpenAiChatSettings, OpenAiEmbedderOptions, OpenAiEmbedderSettings, OpenAiLlmOptions, HOSTS,
+};
+use crate::providers::shared::keys::Env;
+use crate::providers::workers_ai::{
+    WorkersAiEmbedderOptions, WorkersAiEmbedderSettings, WorkersAiLlmOptions, WorkersAiLlmSettings,
+};
+
+/// The LLM to use.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LlmChoice {
+    /// `provider: "none"`: no LLM; `add()` stores messages as they are.
+    None,
+    /// OpenAI and the OpenAI-compatible hosts.
+    OpenAi(OpenAiChatSettings),
+    AzureOpenAi(AzureOpenAiChatSettings),
+    Anthropic(AnthropicSettings),
+    Gemini(GeminiChatSettings),
+    Ollama(OllamaChatSettings),
+    /// Through the `llm.binding` Workers AI binding.
+    WorkersAi(WorkersAiLlmSettings),
+    /// The app's `llm.generate` callback.
+    Custom,
+}
+
+/// The embedder to use.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EmbedderChoice {
+    /// `provider: "none"`: no vectors; search falls back to keywords.
+    None,
+    /// OpenAI and the OpenAI-compatible hosts.
+    OpenAi(OpenAiEmbedderSettings),
+    AzureOpenAi(AzureOpenAiEmbedderSettings),
+    Gemini(GeminiEmbedderSettings),
+    Ollama(OllamaEmbedderSettings),
+    /// Through the `embedder.binding` Workers AI binding.
+    WorkersAi(WorkersAiEmbedderSettings),
+    /// The app's `embedder.embed` callback, whose vectors have `dimensions` entries.
+    Custom {
+        dimensions: usize,
+    },
+}
 
 /// Every provider by name with the parts it serves, `(name, llm, embedder)`; the OpenAI-compatible hosts
 /// come from `HOSTS`. Unknown-provider errors list exactly these.

@@ -15,6 +15,7 @@ pub use crate::providers::shared::keys::Env;
 pub use crate::providers::workers_ai::{
     WorkersAiEmbedderOptions, WorkersAiEmbedderSettings, WorkersAiLlmOptions, WorkersAiLlmSettings,
 };
+pub use choice::{EmbedderChoice, LlmChoice};
 pub use timeout::{DEFAULT_EMBEDDER_TIMEOUT_MS, DEFAULT_LLM_TIMEOUT_MS};
 
 use serde::Deserialize;
@@ -28,11 +29,6 @@ use crate::core::fast_add::Pipeline;
 use crate::core::lifecycle::settings::{ImportanceOptions, LimitOptions};
 use crate::core::lifecycle::LifecycleSettings;
 use crate::http::RetryPolicy;
-use crate::providers::anthropic::AnthropicSettings;
-use crate::providers::azure_openai::{AzureOpenAiChatSettings, AzureOpenAiEmbedderSettings};
-use crate::providers::gemini::{GeminiChatSettings, GeminiEmbedderSettings};
-use crate::providers::ollama::{OllamaChatSettings, OllamaEmbedderSettings};
-use crate::providers::openai::{OpenAiChatSettings, OpenAiEmbedderSettings};
 
 /// The whole config object; every part is optional. Unknown keys are rejected (typos would otherwise
 /// pass silently); mem0 OSS's keys are accepted with their mem0 meaning (see `mem0`).
@@ -81,41 +77,6 @@ pub struct RetryOptions {
     pub max_retries: Option<u32>,
     pub base_delay_ms: Option<u32>,
     pub max_delay_ms: Option<u32>,
-}
-
-/// The LLM to use.
-#[derive(Debug, Clone, PartialEq)]
-pub enum LlmChoice {
-    /// `provider: "none"`: no LLM; `add()` stores messages as they are.
-    None,
-    /// OpenAI and the OpenAI-compatible hosts.
-    OpenAi(OpenAiChatSettings),
-    AzureOpenAi(AzureOpenAiChatSettings),
-    Anthropic(AnthropicSettings),
-    Gemini(GeminiChatSettings),
-    Ollama(OllamaChatSettings),
-    /// Through the `llm.binding` Workers AI binding.
-    WorkersAi(WorkersAiLlmSettings),
-    /// The app's `llm.generate` callback.
-    Custom,
-}
-
-/// The embedder to use.
-#[derive(Debug, Clone, PartialEq)]
-pub enum EmbedderChoice {
-    /// `provider: "none"`: no vectors; search falls back to keywords.
-    None,
-    /// OpenAI and the OpenAI-compatible hosts.
-    OpenAi(OpenAiEmbedderSettings),
-    AzureOpenAi(AzureOpenAiEmbedderSettings),
-    Gemini(GeminiEmbedderSettings),
-    Ollama(OllamaEmbedderSettings),
-    /// Through the `embedder.binding` Workers AI binding.
-    WorkersAi(WorkersAiEmbedderSettings),
-    /// The app's `embedder.embed` callback, whose vectors have `dimensions` entries.
-    Custom {
-        dimensions: usize,
-    },
 }
 
 /// Where memories persist: the provider name and its raw options, which the platform layer reads
