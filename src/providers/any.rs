@@ -2,12 +2,13 @@
 //! `HttpClient`, plus `Live(X)` for models a platform brings itself (JS callbacks, the Workers AI
 //! binding). The npm package and the Cloudflare Worker both build their models here.
 
+use super::anthropic::AnthropicChat;
 use super::config::{EmbedderChoice, LlmChoice};
-use super::{
-    AnthropicChat, Embedder, GeminiChat, GeminiEmbedder, Llm, LlmRequest, OllamaChat, OllamaEmbedder, OpenAiChat,
-    OpenAiEmbedder,
-};
+use super::gemini::{GeminiChat, GeminiEmbedder};
+use super::ollama::{OllamaChat, OllamaEmbedder};
+use super::openai::{OpenAiChat, OpenAiEmbedder};
 use crate::core::error::{MemoryError, Result};
+use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::http::{HttpClient, RetryPolicy};
 
 /// No live models: what a platform without callbacks or bindings (native Rust) plugs into `Live`.
@@ -134,7 +135,7 @@ mod tests {
     use super::*;
     use crate::core::reply_schema;
     use crate::providers::config::MemoryConfig;
-    use crate::providers::testing::Recorder;
+    use crate::providers::shared::testing::Recorder;
 
     fn config(value: serde_json::Value) -> crate::providers::config::ResolvedConfig {
         let env = |name: &str| (name == "OPENAI_API_KEY").then(|| "sk-test".to_owned());

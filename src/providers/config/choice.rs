@@ -1,12 +1,55 @@
-//! Picks the LLM and the embedder by `provider` and reads each one's options.
+//! `LlmChoice` and `EmbedderChoice`: picks the LLM and the embedder by `provider` and reads each one's options.
 
-use super::compatible::{find_host, HOSTS};
-use super::{
-    invalid, provider_options, unknown_provider, AnthropicOptions, AzureEmbedderOptions, AzureLlmOptions,
-    EmbedderChoice, Env, GeminiEmbedderOptions, GeminiLlmOptions, LlmChoice, OllamaEmbedderOptions, OllamaLlmOptions,
-    OpenAiEmbedderOptions, OpenAiLlmOptions, ProviderConfig, WorkersAiEmbedderOptions, WorkersAiLlmOptions,
-};
+use crate::core::config::{invalid, provider_options, unknown_provider, ProviderConfig};
 use crate::core::error::Result;
+use crate::providers::anthropic::{AnthropicOptions, AnthropicSettings};
+use crate::providers::azure_openai::{
+    AzureEmbedderOptions, AzureLlmOptions, AzureOpenAiChatSettings, AzureOpenAiEmbedderSettings,
+};
+use crate::providers::gemini::{GeminiChatSettings, GeminiEmbedderOptions, GeminiEmbedderSettings, GeminiLlmOptions};
+use crate::providers::ollama::{OllamaChatSettings, OllamaEmbedderOptions, OllamaEmbedderSettings, OllamaLlmOptions};
+use crate::providers::openai::{
+    find_host, OpenAiChatSettings, OpenAiEmbedderOptions, OpenAiEmbedderSettings, OpenAiLlmOptions, HOSTS,
+};
+use crate::providers::shared::keys::Env;
+use crate::providers::workers_ai::{
+    WorkersAiEmbedderOptions, WorkersAiEmbedderSettings, WorkersAiLlmOptions, WorkersAiLlmSettings,
+};
+
+/// The LLM to use.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LlmChoice {
+    /// `provider: "none"`: no LLM; `add()` stores messages as they are.
+    None,
+    /// OpenAI and the OpenAI-compatible hosts.
+    OpenAi(OpenAiChatSettings),
+    AzureOpenAi(AzureOpenAiChatSettings),
+    Anthropic(AnthropicSettings),
+    Gemini(GeminiChatSettings),
+    Ollama(OllamaChatSettings),
+    /// Through the `llm.binding` Workers AI binding.
+    WorkersAi(WorkersAiLlmSettings),
+    /// The app's `llm.generate` callback.
+    Custom,
+}
+
+/// The embedder to use.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EmbedderChoice {
+    /// `provider: "none"`: no vectors; search falls back to keywords.
+    None,
+    /// OpenAI and the OpenAI-compatible hosts.
+    OpenAi(OpenAiEmbedderSettings),
+    AzureOpenAi(AzureOpenAiEmbedderSettings),
+    Gemini(GeminiEmbedderSettings),
+    Ollama(OllamaEmbedderSettings),
+    /// Through the `embedder.binding` Workers AI binding.
+    WorkersAi(WorkersAiEmbedderSettings),
+    /// The app's `embedder.embed` callback, whose vectors have `dimensions` entries.
+    Custom {
+        dimensions: usize,
+    },
+}
 
 /// Every provider by name with the parts it serves, `(name, llm, embedder)`; the OpenAI-compatible hosts
 /// come from `HOSTS`. Unknown-provider errors list exactly these.
@@ -112,7 +155,8 @@ pub fn embedder_choice(config: ProviderConfig, env: Env) -> Result<EmbedderChoic
             let dimensions = config.dimensions.ok_or_else(|| {
                 invalid("embedder.dimensions", "is required (the length of the vectors your embed callback returns)")
             })?;
-            let dimensions = super::fields::dimensions("embedder.dimensions", Some(dimensions))?.unwrap_or_default();
+            let dimensions = crate::providers::shared::fields::dimensions("embedder.dimensions", Some(dimensions))?
+                .unwrap_or_default();
             EmbedderChoice::Custom { dimensions }
         }
         "none" => EmbedderChoice::None,

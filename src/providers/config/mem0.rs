@@ -10,7 +10,7 @@
 
 use serde_json::{json, Value};
 
-use super::{invalid, ProviderConfig};
+use crate::core::config::{invalid, ProviderConfig};
 use crate::core::config::{CustomPrompts, Prompts};
 use crate::core::error::Result;
 use crate::core::graph::GraphOptions;

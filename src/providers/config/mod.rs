@@ -2,27 +2,21 @@
 //! that names the offending field. Each provider's options live in a module of their own; `choice` picks
 //! one by `provider`. The engine's own parts (prompts, index, storage options) are read by `core::config`.
 
-mod anthropic;
-mod azure_openai;
 mod choice;
-mod compatible;
-mod fields;
-mod gemini;
-mod keys;
 mod mem0;
-mod ollama;
-mod openai;
 mod timeout;
-mod workers_ai;
 
-pub use anthropic::AnthropicOptions;
-pub use azure_openai::{AzureEmbedderOptions, AzureLlmOptions};
-pub use compatible::{find_host, Host, HOSTS};
-pub use gemini::{GeminiEmbedderOptions, GeminiLlmOptions};
-pub use ollama::{OllamaEmbedderOptions, OllamaLlmOptions};
-pub use openai::{OpenAiEmbedderOptions, OpenAiLlmOptions};
+pub use crate::providers::anthropic::AnthropicOptions;
+pub use crate::providers::azure_openai::{AzureEmbedderOptions, AzureLlmOptions};
+pub use crate::providers::gemini::{GeminiEmbedderOptions, GeminiLlmOptions};
+pub use crate::providers::ollama::{OllamaEmbedderOptions, OllamaLlmOptions};
+pub use crate::providers::openai::{find_host, Host, OpenAiEmbedderOptions, OpenAiLlmOptions, HOSTS};
+pub use crate::providers::shared::keys::Env;
+pub use crate::providers::workers_ai::{
+    WorkersAiEmbedderOptions, WorkersAiEmbedderSettings, WorkersAiLlmOptions, WorkersAiLlmSettings,
+};
+pub use choice::{EmbedderChoice, LlmChoice};
 pub use timeout::{DEFAULT_EMBEDDER_TIMEOUT_MS, DEFAULT_LLM_TIMEOUT_MS};
-pub use workers_ai::{WorkersAiEmbedderOptions, WorkersAiEmbedderSettings, WorkersAiLlmOptions, WorkersAiLlmSettings};
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -35,13 +29,6 @@ use crate::core::fast_add::Pipeline;
 use crate::core::lifecycle::settings::{ImportanceOptions, LimitOptions};
 use crate::core::lifecycle::LifecycleSettings;
 use crate::http::RetryPolicy;
-use crate::providers::{
-    AnthropicSettings, AzureOpenAiChatSettings, AzureOpenAiEmbedderSettings, GeminiChatSettings,
-    GeminiEmbedderSettings, OllamaChatSettings, OllamaEmbedderSettings, OpenAiChatSettings, OpenAiEmbedderSettings,
-};
-
-/// Environment lookup (`OPENAI_API_KEY`, …) where the platform has one.
-pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// The whole config object; every part is optional. Unknown keys are rejected (typos would otherwise
 /// pass silently); mem0 OSS's keys are accepted with their mem0 meaning (see `mem0`).
@@ -90,41 +77,6 @@ pub struct RetryOptions {
     pub max_retries: Option<u32>,
     pub base_delay_ms: Option<u32>,
     pub max_delay_ms: Option<u32>,
-}
-
-/// The LLM to use.
-#[derive(Debug, Clone, PartialEq)]
-pub enum LlmChoice {
-    /// `provider: "none"`: no LLM; `add()` stores messages as they are.
-    None,
-    /// OpenAI and the OpenAI-compatible hosts.
-    OpenAi(OpenAiChatSettings),
-    AzureOpenAi(AzureOpenAiChatSettings),
-    Anthropic(AnthropicSettings),
-    Gemini(GeminiChatSettings),
-    Ollama(OllamaChatSettings),
-    /// Through the `llm.binding` Workers AI binding.
-    WorkersAi(WorkersAiLlmSettings),
-    /// The app's `llm.generate` callback.
-    Custom,
-}
-
-/// The embedder to use.
-#[derive(Debug, Clone, PartialEq)]
-pub enum EmbedderChoice {
-    /// `provider: "none"`: no vectors; search falls back to keywords.
-    None,
-    /// OpenAI and the OpenAI-compatible hosts.
-    OpenAi(OpenAiEmbedderSettings),
-    AzureOpenAi(AzureOpenAiEmbedderSettings),
-    Gemini(GeminiEmbedderSettings),
-    Ollama(OllamaEmbedderSettings),
-    /// Through the `embedder.binding` Workers AI binding.
-    WorkersAi(WorkersAiEmbedderSettings),
-    /// The app's `embedder.embed` callback, whose vectors have `dimensions` entries.
-    Custom {
-        dimensions: usize,
-    },
 }
 
 /// Where memories persist: the provider name and its raw options, which the platform layer reads

@@ -2,6 +2,7 @@ use serde_json::json;
 
 use super::*;
 use crate::core::prompts::FACT_EXTRACTION_PROMPT;
+use crate::providers::openai::OpenAiChatSettings;
 
 /// With `OPENAI_API_KEY` set: the default OpenAI models need a key.
 fn resolve(config: Value) -> Result<ResolvedConfig> {

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{invalid, ProviderConfig};
+use crate::core::config::{invalid, ProviderConfig};
 use crate::core::error::Result;
 
 /// An LLM request without a response for this long is aborted. A long structured reply (2000 tokens from a

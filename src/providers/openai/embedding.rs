@@ -2,9 +2,10 @@
 
 use serde_json::{json, Value};
 
-use super::{endpoint, json_headers, Embedder, Target};
 use crate::core::error::{MemoryError, Result};
+use crate::core::model_traits::Embedder;
 use crate::http::{send_with_retry, HttpClient, RetryPolicy};
+use crate::providers::shared::request::{endpoint, json_headers, upstream, Target};
 
 /// Resolved settings for an OpenAI-compatible embedding model.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,12 +19,12 @@ pub struct OpenAiEmbedderSettings {
 
 /// An OpenAI-compatible embedding model reached through `C`.
 pub struct OpenAiEmbedder<C> {
-    pub(super) client: C,
-    pub(super) target: Target,
+    pub(in crate::providers) client: C,
+    pub(in crate::providers) target: Target,
     /// Sent as `model`; `None` for Azure, where the deployment picks the model.
-    pub(super) model: Option<String>,
-    pub(super) dimensions: Option<usize>,
-    pub(super) retry: RetryPolicy,
+    pub(in crate::providers) model: Option<String>,
+    pub(in crate::providers) dimensions: Option<usize>,
+    pub(in crate::providers) retry: RetryPolicy,
 }
 
 impl<C: HttpClient> OpenAiEmbedder<C> {
@@ -83,7 +84,7 @@ impl<C: HttpClient> Embedder for OpenAiEmbedder<C> {
         let request = self.target.post(body);
         let response = send_with_retry(&self.client, &request, &self.retry)
             .await
-            .map_err(|e| MemoryError::Embedding(super::upstream(e)))?;
+            .map_err(|e| MemoryError::Embedding(upstream(e)))?;
         parse_vectors(&response.body, texts.len(), self.dimensions)
     }
 
@@ -95,7 +96,7 @@ impl<C: HttpClient> Embedder for OpenAiEmbedder<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::providers::testing::Recorder;
+    use crate::providers::shared::testing::Recorder;
 
     #[test]
     fn batches_all_texts_in_one_request_and_orders_by_index() {

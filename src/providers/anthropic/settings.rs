@@ -2,11 +2,12 @@
 
 use serde::Deserialize;
 
-use super::fields::{http_url, max_tokens, temperature};
-use super::keys::{api_key, is_default, KeyNeed};
-use super::{non_empty, Env};
+use super::chat::AnthropicSettings;
+use crate::core::config::non_empty;
 use crate::core::error::Result;
-use crate::providers::AnthropicSettings;
+use crate::providers::shared::fields::{http_url, max_tokens, temperature};
+use crate::providers::shared::keys::Env;
+use crate::providers::shared::keys::{api_key, is_default, KeyNeed};
 
 const ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com/v1";
 

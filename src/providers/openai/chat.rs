@@ -4,13 +4,14 @@
 
 use serde_json::{json, Value};
 
-use super::structured::StructuredOutput;
-use super::{endpoint, json_headers, upstream, Llm, LlmRequest, Target};
 use crate::core::error::{MemoryError, Result};
+use crate::core::model_traits::{Llm, LlmRequest};
 use crate::http::{HttpClient, HttpRequest, RetryPolicy};
+use crate::providers::shared::request::{endpoint, json_headers, upstream, Target};
+use crate::providers::shared::structured::StructuredOutput;
 
 /// What hosts name when they refuse JSON mode ("response_format is not supported", "json_object …").
-pub(super) const JSON_MODE_PARAMETER: &[&str] = &["response_format", "json_object", "json mode"];
+pub(in crate::providers) const JSON_MODE_PARAMETER: &[&str] = &["response_format", "json_object", "json mode"];
 
 /// Resolved settings for an OpenAI-compatible chat model.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,14 +27,14 @@ pub struct OpenAiChatSettings {
 
 /// An OpenAI-compatible chat model reached through `C`.
 pub struct OpenAiChat<C> {
-    pub(super) client: C,
-    pub(super) target: Target,
+    pub(in crate::providers) client: C,
+    pub(in crate::providers) target: Target,
     /// Sent as `model`; `None` for Azure, where the deployment picks the model.
-    pub(super) model: Option<String>,
-    pub(super) temperature: f64,
-    pub(super) max_tokens: u32,
-    pub(super) json_mode: StructuredOutput,
-    pub(super) retry: RetryPolicy,
+    pub(in crate::providers) model: Option<String>,
+    pub(in crate::providers) temperature: f64,
+    pub(in crate::providers) max_tokens: u32,
+    pub(in crate::providers) json_mode: StructuredOutput,
+    pub(in crate::providers) retry: RetryPolicy,
 }
 
 impl<C: HttpClient> OpenAiChat<C> {
@@ -105,7 +106,7 @@ mod tests {
 
     use super::*;
     use crate::core::reply_schema;
-    use crate::providers::testing::Recorder;
+    use crate::providers::shared::testing::Recorder;
 
     fn chat(recorder: Recorder, json_mode: bool) -> OpenAiChat<Recorder> {
         let settings = OpenAiChatSettings {

@@ -6,11 +6,12 @@
 use serde_json::{json, Value};
 
 use super::openapi_schema::openapi_schema;
-use super::structured::StructuredOutput;
-use super::{endpoint, upstream, Llm, LlmRequest, Target};
 use crate::core::error::{MemoryError, Result};
+use crate::core::model_traits::{Llm, LlmRequest};
 use crate::core::reply_schema::ReplySchema;
 use crate::http::{HttpClient, HttpRequest, RetryPolicy};
+use crate::providers::shared::request::{endpoint, upstream, Target};
+use crate::providers::shared::structured::StructuredOutput;
 
 /// What Gemini names when it refuses JSON mode or a schema (e.g. `Unknown name "responseSchema"`).
 const JSON_MODE_PARAMETER: &[&str] =
@@ -107,7 +108,7 @@ mod tests {
 
     use super::*;
     use crate::core::reply_schema;
-    use crate::providers::testing::Recorder;
+    use crate::providers::shared::testing::Recorder;
 
     fn chat(recorder: Recorder) -> GeminiChat<Recorder> {
         let settings = GeminiChatSettings {

@@ -3,10 +3,11 @@
 
 use serde_json::{json, Value};
 
-use super::structured::StructuredOutput;
-use super::{endpoint, json_headers, Llm, LlmRequest, Target};
 use crate::core::error::{MemoryError, Result};
+use crate::core::model_traits::{Llm, LlmRequest};
 use crate::http::{HttpClient, HttpRequest, RetryPolicy};
+use crate::providers::shared::request::{endpoint, json_headers, upstream, Target};
+use crate::providers::shared::structured::StructuredOutput;
 
 /// Resolved settings for an Ollama model.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,7 +72,7 @@ impl<C: HttpClient> Llm for OllamaChat<C> {
     async fn generate(&self, call: &LlmRequest<'_>) -> Result<String> {
         let request = |json_mode| self.request(call.system, call.user, json_mode);
         let response = self.json_mode.send(&self.client, &self.retry, call.wants_json(), request).await;
-        let response = response.map_err(|e| MemoryError::Llm(super::upstream(e)))?;
+        let response = response.map_err(|e| MemoryError::Llm(upstream(e)))?;
         reply_text(&response.body)
     }
 }
@@ -82,7 +83,7 @@ mod tests {
 
     use super::*;
     use crate::core::reply_schema;
-    use crate::providers::testing::Recorder;
+    use crate::providers::shared::testing::Recorder;
 
     fn chat(recorder: Recorder) -> OllamaChat<Recorder> {
         let settings = OllamaChatSettings {

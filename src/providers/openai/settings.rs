@@ -2,10 +2,12 @@
 
 use serde::Deserialize;
 
-use super::keys::{api_key, is_default, KeyNeed};
-use super::{invalid, non_empty, Env};
+use super::chat::OpenAiChatSettings;
+use super::embedding::OpenAiEmbedderSettings;
+use crate::core::config::{invalid, non_empty};
 use crate::core::error::Result;
-use crate::providers::{OpenAiChatSettings, OpenAiEmbedderSettings};
+use crate::providers::shared::keys::Env;
+use crate::providers::shared::keys::{api_key, is_default, KeyNeed};
 
 const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
 

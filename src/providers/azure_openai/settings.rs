@@ -2,11 +2,12 @@
 
 use serde::Deserialize;
 
-use super::fields::{dimensions, http_url, max_tokens, required, temperature};
-use super::keys::{self, KeyNeed};
-use super::{invalid, non_empty, Env};
+use super::deployment::{AzureOpenAiChatSettings, AzureOpenAiEmbedderSettings, AzureTarget};
+use crate::core::config::{invalid, non_empty};
 use crate::core::error::Result;
-use crate::providers::{AzureOpenAiChatSettings, AzureOpenAiEmbedderSettings, AzureTarget};
+use crate::providers::shared::fields::{dimensions, http_url, max_tokens, required, temperature};
+use crate::providers::shared::keys::Env;
+use crate::providers::shared::keys::{self, KeyNeed};
 
 /// The GA data-plane API version used when none is given.
 const API_VERSION: &str = "2024-10-21";

@@ -2,10 +2,11 @@
 
 use serde::Deserialize;
 
-use super::fields::{dimensions, http_url, max_tokens, temperature};
-use super::non_empty;
+use super::chat::OllamaChatSettings;
+use super::embedding::OllamaEmbedderSettings;
+use crate::core::config::non_empty;
 use crate::core::error::Result;
-use crate::providers::{OllamaChatSettings, OllamaEmbedderSettings};
+use crate::providers::shared::fields::{dimensions, http_url, max_tokens, temperature};
 
 const OLLAMA_BASE_URL: &str = "http://localhost:11434";
 

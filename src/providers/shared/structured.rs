@@ -58,7 +58,7 @@ impl StructuredOutput {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::providers::testing::Recorder;
+    use crate::providers::shared::testing::Recorder;
 
     fn request(structured: bool) -> HttpRequest {
         HttpRequest { url: "http://h".into(), headers: vec![], body: structured.to_string(), timeout_ms: None }

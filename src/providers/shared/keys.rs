@@ -2,8 +2,11 @@
 //! variable) is `INVALID_CONFIG` when the memory is built, not a warning on the first `add()`. A `baseUrl`
 //! of one's own (a local server, a proxy that adds the key) needs none.
 
-use super::invalid;
+use crate::core::config::invalid;
 use crate::core::error::Result;
+
+/// Environment lookup (`OPENAI_API_KEY`, …) where the platform has one.
+pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// Who needs a key: the provider, the config section, and where else the key may come from.
 pub(crate) struct KeyNeed<'a> {

@@ -2,11 +2,13 @@
 
 use serde::Deserialize;
 
-use super::fields::{dimensions, http_url, max_tokens, temperature};
-use super::keys::{api_key, is_default, KeyNeed};
-use super::{non_empty, Env};
+use super::chat::GeminiChatSettings;
+use super::embedding::GeminiEmbedderSettings;
+use crate::core::config::non_empty;
 use crate::core::error::Result;
-use crate::providers::{GeminiChatSettings, GeminiEmbedderSettings};
+use crate::providers::shared::fields::{dimensions, http_url, max_tokens, temperature};
+use crate::providers::shared::keys::Env;
+use crate::providers::shared::keys::{api_key, is_default, KeyNeed};
 
 const GEMINI_BASE_URL: &str = "https://generativelanguage.googleapis.com/v1beta";
 

@@ -3,10 +3,11 @@
 
 use serde_json::{json, Value};
 
-use super::embedding_reply::{checked_vectors, json_vectors};
-use super::{endpoint, json_headers, Embedder, Target};
 use crate::core::error::{MemoryError, Result};
+use crate::core::model_traits::Embedder;
 use crate::http::{send_with_retry, HttpClient, RetryPolicy};
+use crate::providers::shared::embedding_reply::{checked_vectors, json_vectors};
+use crate::providers::shared::request::{endpoint, json_headers, upstream, Target};
 
 /// Resolved settings for an Ollama embedding model.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,7 +49,7 @@ impl<C: HttpClient> Embedder for OllamaEmbedder<C> {
         }
         let response = send_with_retry(&self.client, &self.target.post(body), &self.retry)
             .await
-            .map_err(|e| MemoryError::Embedding(super::upstream(e)))?;
+            .map_err(|e| MemoryError::Embedding(upstream(e)))?;
         let value: Value = serde_json::from_str(&response.body)
             .map_err(|_| MemoryError::EmbeddingResponse("response is not JSON".into()))?;
         checked_vectors(json_vectors(value.get("embeddings"), "embeddings")?, texts.len(), self.dimensions)
@@ -62,7 +63,7 @@ impl<C: HttpClient> Embedder for OllamaEmbedder<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::providers::testing::Recorder;
+    use crate::providers::shared::testing::Recorder;
 
     fn embedder(recorder: Recorder, dimensions: Option<usize>) -> OllamaEmbedder<Recorder> {
         let settings = OllamaEmbedderSettings {

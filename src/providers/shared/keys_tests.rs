@@ -2,8 +2,8 @@
 
 use serde_json::{json, Value};
 
-use super::super::{Env, MemoryConfig, ResolvedConfig};
 use super::*;
+use crate::providers::config::{Env, MemoryConfig, ResolvedConfig};
 
 fn resolve_with(config: Value, env: Env) -> Result<ResolvedConfig> {
     serde_json::from_value::<MemoryConfig>(config).map_err(|e| invalid("config", e))?.resolve(env)

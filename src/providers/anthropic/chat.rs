@@ -5,11 +5,12 @@
 
 use serde_json::{json, Value};
 
-use super::structured::StructuredOutput;
-use super::{endpoint, upstream, Llm, LlmRequest, Target};
 use crate::core::error::{MemoryError, Result};
+use crate::core::model_traits::{Llm, LlmRequest};
 use crate::core::reply_schema::ReplySchema;
 use crate::http::{HttpClient, HttpRequest, RetryPolicy};
+use crate::providers::shared::request::{endpoint, upstream, Target};
+use crate::providers::shared::structured::StructuredOutput;
 
 /// Resolved settings for an Anthropic model.
 #[derive(Debug, Clone, PartialEq)]
@@ -106,7 +107,7 @@ mod tests {
 
     use super::*;
     use crate::core::reply_schema;
-    use crate::providers::testing::Recorder;
+    use crate::providers::shared::testing::Recorder;
 
     fn settings(browser_access: bool) -> AnthropicSettings {
         AnthropicSettings {

@@ -1,6 +1,6 @@
 //! Checks shared by the providers' option structs; every error names its field.
 
-use super::invalid;
+use crate::core::config::invalid;
 use crate::core::error::Result;
 
 /// An http(s) URL: `value`, else `default`.

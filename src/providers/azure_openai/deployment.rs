@@ -2,9 +2,10 @@
 //! `{endpoint}/openai/deployments/{deployment}/{chat/completions|embeddings}?api-version=…`, with the
 //! key in an `api-key` header. The deployment picks the model, so no `model` is sent.
 
-use super::structured::StructuredOutput;
-use super::{OpenAiChat, OpenAiEmbedder, Target};
 use crate::http::{HttpClient, RetryPolicy};
+use crate::providers::openai::{OpenAiChat, OpenAiEmbedder, JSON_MODE_PARAMETER};
+use crate::providers::shared::request::Target;
+use crate::providers::shared::structured::StructuredOutput;
 
 /// One Azure OpenAI deployment.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,7 +59,7 @@ impl<C: HttpClient> OpenAiChat<C> {
             model: None,
             temperature: settings.temperature,
             max_tokens: settings.max_tokens,
-            json_mode: StructuredOutput::new(settings.json_mode, super::openai_chat::JSON_MODE_PARAMETER),
+            json_mode: StructuredOutput::new(settings.json_mode, JSON_MODE_PARAMETER),
             retry,
         }
     }
@@ -84,9 +85,9 @@ mod tests {
     use futures_executor::block_on;
 
     use super::*;
+    use crate::core::model_traits::{Embedder, Llm, LlmRequest};
     use crate::core::reply_schema;
-    use crate::providers::testing::Recorder;
-    use crate::providers::{Embedder, Llm, LlmRequest};
+    use crate::providers::shared::testing::Recorder;
 
     fn target() -> AzureTarget {
         AzureTarget {

@@ -3,9 +3,9 @@
 
 use serde::Deserialize;
 
-use super::fields::{dimensions, max_tokens, temperature};
-use super::non_empty;
+use crate::core::config::non_empty;
 use crate::core::error::Result;
+use crate::providers::shared::fields::{dimensions, max_tokens, temperature};
 
 /// `llm.config` for Workers AI.
 #[derive(Debug, Clone, Default, Deserialize)]

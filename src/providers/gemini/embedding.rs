@@ -3,11 +3,12 @@
 
 use serde_json::{json, Value};
 
-use super::embedding_reply::{checked_vectors, json_vector};
-use super::gemini_chat::gemini_target;
-use super::{Embedder, Target};
+use super::chat::gemini_target;
 use crate::core::error::{MemoryError, Result};
+use crate::core::model_traits::Embedder;
 use crate::http::{send_with_retry, HttpClient, RetryPolicy};
+use crate::providers::shared::embedding_reply::{checked_vectors, json_vector};
+use crate::providers::shared::request::{upstream, Target};
 
 /// The most texts one `batchEmbedContents` request may carry.
 const BATCH_LIMIT: usize = 100;
@@ -54,7 +55,7 @@ impl<C: HttpClient> GeminiEmbedder<C> {
         let request = self.target.post(json!({"requests": requests}));
         let response = send_with_retry(&self.client, &request, &self.retry)
             .await
-            .map_err(|e| MemoryError::Embedding(super::upstream(e)))?;
+            .map_err(|e| MemoryError::Embedding(upstream(e)))?;
         parse_vectors(&response.body)
     }
 }
@@ -89,7 +90,7 @@ impl<C: HttpClient> Embedder for GeminiEmbedder<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::providers::testing::Recorder;
+    use crate::providers::shared::testing::Recorder;
 
     fn embedder(recorder: Recorder, dimensions: Option<usize>) -> GeminiEmbedder<Recorder> {
         let settings = GeminiEmbedderSettings {

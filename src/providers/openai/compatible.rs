@@ -3,11 +3,14 @@
 //! settings with the host's base URL, its own API-key variable, and whether JSON mode is on by default
 //! (a host that rejects it anyway gets prompt-only JSON after the first refusal).
 
-use super::fields::{dimensions, http_url, max_tokens, required, temperature};
-use super::keys::{api_key, is_default, KeyNeed};
-use super::{invalid, Env, OpenAiEmbedderOptions, OpenAiLlmOptions};
+use super::chat::OpenAiChatSettings;
+use super::embedding::OpenAiEmbedderSettings;
+use super::settings::{OpenAiEmbedderOptions, OpenAiLlmOptions};
+use crate::core::config::invalid;
 use crate::core::error::Result;
-use crate::providers::{OpenAiChatSettings, OpenAiEmbedderSettings};
+use crate::providers::shared::fields::{dimensions, http_url, max_tokens, required, temperature};
+use crate::providers::shared::keys::Env;
+use crate::providers::shared::keys::{api_key, is_default, KeyNeed};
 
 /// One OpenAI-compatible host.
 #[derive(Debug, Clone, Copy, PartialEq)]
