@@ -65,7 +65,7 @@ impl MemoryContext {
     #[wasm_bindgen(unchecked_return_type = "Promise<ContextResult>")]
     pub fn push(&self, #[wasm_bindgen(unchecked_param_type = "string | Message[]")] turns: JsValue) -> Promise {
         let (engine, window) = (self.engine.clone(), self.window.clone());
-        promise(async move { engine.context_push(&window, messages(turns)?).await })
+        promise(async move { engine.tiers().context_push(&window, messages(turns)?).await })
     }
 }
 
@@ -137,7 +137,7 @@ impl Memory {
         promise(async move {
             let options = self::options(options)?;
             let scope = options.scope_for(TierCall::Journal)?;
-            engine.journal(&scope, options.date()?.as_deref()).await
+            engine.tiers().journal(&scope, options.date()?.as_deref()).await
         })
     }
 
@@ -148,7 +148,7 @@ impl Memory {
         promise(async move {
             let options = self::options(options)?;
             let scope = options.scope_for(TierCall::Journals)?;
-            engine.journals(&scope, options.since()?.as_deref()).await
+            engine.tiers().journals(&scope, options.since()?.as_deref()).await
         })
     }
 
@@ -160,7 +160,7 @@ impl Memory {
         self.answer(async move {
             let options = self::options(options)?;
             let scope = options.scope_for(TierCall::Dream)?;
-            engine.dream(&scope, options.lookback_days()?).await
+            engine.tiers().dream(&scope, options.lookback_days()?).await
         })
     }
 
@@ -168,14 +168,18 @@ impl Memory {
     #[wasm_bindgen(js_name = coreProfile, unchecked_return_type = "Promise<CoreProfile | null>")]
     pub fn core_profile(&self, #[wasm_bindgen(unchecked_param_type = "Scope")] options: JsValue) -> Promise {
         let engine = self.engine.clone();
-        promise(async move { engine.core_profile(&self::options(options)?.scope_for(TierCall::CoreProfile)?).await })
+        promise(
+            async move { engine.tiers().core_profile(&self::options(options)?.scope_for(TierCall::CoreProfile)?).await },
+        )
     }
 
     /// What each dream of the scope changed and why, oldest first.
     #[wasm_bindgen(js_name = dreamDiary, unchecked_return_type = "Promise<DreamDiaryEntry[]>")]
     pub fn dream_diary(&self, #[wasm_bindgen(unchecked_param_type = "Scope")] options: JsValue) -> Promise {
         let engine = self.engine.clone();
-        promise(async move { engine.dream_diary(&self::options(options)?.scope_for(TierCall::CoreProfile)?).await })
+        promise(
+            async move { engine.tiers().dream_diary(&self::options(options)?.scope_for(TierCall::CoreProfile)?).await },
+        )
     }
 
     /// The core profile, pinned and procedural memories, then the most important others, as a `<memory>`
@@ -189,7 +193,7 @@ impl Memory {
         promise(async move {
             let options = self::options(options)?;
             let scope = options.scope_for(TierCall::Inject)?;
-            engine.format_for_injection(&scope, options.max_tokens()?).await
+            engine.tiers().format_for_injection(&scope, options.max_tokens()?).await
         })
     }
 }

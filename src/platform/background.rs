@@ -64,14 +64,14 @@ impl Writer {
 
     /// Queues what a previous session left unwritten (on open) and schedules it.
     pub async fn resume(self: &Rc<Self>) -> Result<()> {
-        self.engine.resume_background(&self.background).await?;
+        self.engine.tiers().resume_background(&self.background).await?;
         self.schedule();
         Ok(())
     }
 
     /// Journals and queues `messages`; resolves once they are persisted, long before they are added.
     pub async fn flush(self: &Rc<Self>, scope: &Scope, messages: Vec<Message>) -> Result<()> {
-        let queued = self.engine.flush_turns(&self.background, scope, messages).await;
+        let queued = self.engine.tiers().flush_turns(&self.background, scope, messages).await;
         self.schedule();
         queued
     }
@@ -98,7 +98,7 @@ impl Writer {
         for batch in due {
             let writer = self.clone();
             wasm_bindgen_futures::spawn_local(async move {
-                let outcome = writer.engine.run_batch(&writer.background, batch).await;
+                let outcome = writer.engine.tiers().run_batch(&writer.background, batch).await;
                 writer.report(&outcome);
                 writer.schedule();
             });

@@ -24,10 +24,10 @@ pub struct Dreamt {
 
 /// Dreams over at most `max_scopes` of the scopes `engine` (one tenant's) has new journal turns for.
 pub async fn dream_tenant(engine: &Engine, tenant: &str, max_scopes: usize) -> Result<Dreamt, ApiError> {
-    let scopes = engine.scopes_to_dream().await?;
+    let scopes = engine.tiers().scopes_to_dream().await?;
     let mut dreamt = Dreamt { deferred: scopes.len().saturating_sub(max_scopes), ..Dreamt::default() };
     for scope in scopes.into_iter().take(max_scopes) {
-        match engine.dream(&scope, DEFAULT_LOOKBACK_DAYS).await {
+        match engine.tiers().dream(&scope, DEFAULT_LOOKBACK_DAYS).await {
             Ok(result) if result.dreamed => dreamt.dreamed += 1,
             Ok(_) => dreamt.unchanged += 1,
             Err(error) => {

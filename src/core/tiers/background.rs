@@ -10,13 +10,13 @@ use serde_json::Value;
 
 use super::queue::{BackgroundSettings, Batch, Queue, Ran, Settled};
 use super::QUEUE;
-use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pipeline_options::AddOptions;
 use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::{Changeset, Storage};
+use crate::core::tiers::Tiers;
 use crate::core::types::{AddResult, AddWarning, Message, WarningCode};
 use crate::core::vector_store::VectorStore;
 
@@ -77,7 +77,7 @@ fn failed(result: &AddResult) -> Option<&AddWarning> {
     result.warnings.iter().find(|w| fatal.contains(&w.code))
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Tiers<'_, L, E, S, V> {
     /// Journals `messages` for `scope` and queues them, in one write. Rejects only for bad input or a
     /// storage failure; the turns then stay queued in RAM for this session.
     pub async fn flush_turns(&self, background: &Background, scope: &Scope, messages: Vec<Message>) -> Result<()> {

@@ -9,12 +9,12 @@ use serde_json::Value;
 
 use super::prompts::{summary_input, SUMMARY_PROMPT};
 use super::CONTEXT;
-use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
 use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;
+use crate::core::tiers::Tiers;
 use crate::core::types::{AddWarning, Message, WarningCode};
 use crate::core::vector_store::VectorStore;
 
@@ -60,7 +60,7 @@ pub fn summary_message(summary: &str) -> Message {
     Message { role: "system".into(), content: format!("Summary of the conversation so far:\n{summary}") }
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Tiers<'_, L, E, S, V> {
     /// Tokens of one chat message.
     pub fn message_tokens(&self, message: &Message) -> usize {
         self.count_tokens(&message.role) + self.count_tokens(&message.content) + MESSAGE_OVERHEAD

@@ -10,7 +10,6 @@ use super::dream_state::{CoreProfile, DiaryEntry, DreamState};
 use super::journal::day_of;
 use super::prompts::{dream_input, dream_reply, DREAM_PROMPT};
 use super::{CORE_PROFILE, PENDING_DREAM};
-use crate::core::engine::memory::MemoryEngine;
 use crate::core::engine::pipeline::Destination;
 use crate::core::error::{MemoryError, Result};
 use crate::core::identity::content_hash;
@@ -19,6 +18,7 @@ use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;
+use crate::core::tiers::Tiers;
 use crate::core::types::{AddResult, AddWarning, MemoryEvent, Metadata};
 use crate::core::vector_store::VectorStore;
 
@@ -64,7 +64,7 @@ fn parse_reply(reply: &str) -> Result<DreamReply> {
     })
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Tiers<'_, L, E, S, V> {
     /// Consolidates `scope`'s journals of the last `lookback_days` days (and today) into its core profile
     /// and memories. Fails with the model's coded error (nothing written) when the call or its reply fails.
     pub async fn dream(&self, scope: &Scope, lookback_days: usize) -> Result<DreamResult> {

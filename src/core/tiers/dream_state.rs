@@ -8,12 +8,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{CORE_PROFILE, DREAM_DIARY};
-use crate::core::engine::memory::MemoryEngine;
+use crate::core::engine::MemoryEngine;
 use crate::core::error::Result;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;
+use crate::core::tiers::Tiers;
 use crate::core::types::MemoryEvent;
 use crate::core::vector_store::VectorStore;
 
@@ -81,7 +82,7 @@ impl DreamState {
     }
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Tiers<'_, L, E, S, V> {
     /// `scope`'s core profile, `None` before the first dream wrote one.
     pub async fn core_profile(&self, scope: &Scope) -> Result<Option<CoreProfile>> {
         let value = self.side_record(CORE_PROFILE, &scope.key()).await?;

@@ -5,7 +5,6 @@
 
 use serde::Serialize;
 
-use crate::core::engine::memory::MemoryEngine;
 use crate::core::engine::recall::{escape_tags, memory_line, CLOSE, MIN_RECALL_IMPORTANCE, OPEN};
 use crate::core::error::Result;
 use crate::core::model_traits::{Embedder, Llm};
@@ -13,6 +12,7 @@ use crate::core::one_line::unbroken;
 use crate::core::read::is_procedural;
 use crate::core::scope::Scope;
 use crate::core::storage::Storage;
+use crate::core::tiers::Tiers;
 use crate::core::types::MemoryItem;
 use crate::core::vector_store::VectorStore;
 
@@ -43,7 +43,7 @@ fn ranked(mut items: Vec<MemoryItem>) -> Vec<MemoryItem> {
     items
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Tiers<'_, L, E, S, V> {
     /// The scope's core profile and memories as a `<memory>` block of at most `max_tokens` tokens. Lines that
     /// do not fit in what is left are skipped (the profile is cut at a line).
     pub async fn format_for_injection(&self, scope: &Scope, max_tokens: usize) -> Result<Injection> {

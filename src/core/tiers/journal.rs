@@ -6,13 +6,13 @@ use serde_json::Value;
 
 use super::dream_state::DreamState;
 use super::{scope_of_key, JOURNAL, PENDING_DREAM};
-use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::Result;
 use crate::core::identity::content_hash;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;
+use crate::core::tiers::Tiers;
 use crate::core::time::iso_from_millis;
 use crate::core::types::Message;
 use crate::core::vector_store::VectorStore;
@@ -77,7 +77,7 @@ impl JournalRecord {
     }
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Tiers<'_, L, E, S, V> {
     /// The writes that append `messages` to `scope`'s journal for today and mark the scope as having
     /// something new to dream about.
     pub(crate) async fn journal_writes(&self, scope: &Scope, messages: &[Message]) -> Result<Vec<SideWrite>> {

@@ -75,8 +75,8 @@ fn a_200_turn_conversation_stays_within_budget_with_one_incremental_summary_per_
     for i in 0..200 {
         let role = if i % 2 == 0 { "user" } else { "assistant" };
         let text = format!("Turn {i}: we should visit Lisbon and Porto in spring, number {i}.");
-        let result = block_on(engine.context_push(&window, vec![turn(role, &text)])).unwrap();
-        let counted: usize = result.messages.iter().map(|m| engine.message_tokens(m)).sum();
+        let result = block_on(engine.tiers().context_push(&window, vec![turn(role, &text)])).unwrap();
+        let counted: usize = result.messages.iter().map(|m| engine.tiers().message_tokens(m)).sum();
         assert_eq!(result.total_tokens, counted);
         assert!(result.total_tokens <= 300, "turn {i}: {} tokens", result.total_tokens);
         assert!(result.messages.last().unwrap().content.contains(&format!("Turn {i}:")), "the newest turn is kept");
@@ -93,11 +93,11 @@ fn a_200_turn_conversation_stays_within_budget_with_one_incremental_summary_per_
     }
     assert!(overflows >= 10, "{overflows} overflows");
     assert_eq!(world.calls(""), overflows, "one summary call per overflow, none otherwise");
-    let state = block_on(engine.context_state(&alice())).unwrap();
+    let state = block_on(engine.tiers().context_state(&alice())).unwrap();
     assert_eq!(state.summarized + state.messages.len(), 200, "every turn is either summarised or kept");
 
     let reloaded = world.engine();
-    let result = block_on(reloaded.context_push(&window, vec![turn("user", "after the reload")])).unwrap();
+    let result = block_on(reloaded.tiers().context_push(&window, vec![turn("user", "after the reload")])).unwrap();
     assert_eq!(result.summary, previous, "a reload continues the stored summary");
 }
 
@@ -107,12 +107,12 @@ fn a_failed_summary_rejects_and_changes_nothing() {
     world.doubles.llm.fail_when(|_| true);
     let engine = world.engine();
     let window = ContextWindow { scope: alice(), max_tokens: 40, keep_last: 1 };
-    block_on(engine.context_push(&window, vec![turn("user", "short")])).unwrap();
+    block_on(engine.tiers().context_push(&window, vec![turn("user", "short")])).unwrap();
     let long = "a long message about many things ".repeat(8);
-    let error = block_on(engine.context_push(&window, vec![turn("user", &long)])).unwrap_err();
+    let error = block_on(engine.tiers().context_push(&window, vec![turn("user", &long)])).unwrap_err();
     assert_eq!(error.code(), "LLM_HTTP");
-    assert_eq!(block_on(engine.context_state(&alice())).unwrap().messages.len(), 1, "nothing was written");
-    let bad = block_on(engine.context_push(&window, vec![turn(" ", "x")])).unwrap_err();
+    assert_eq!(block_on(engine.tiers().context_state(&alice())).unwrap().messages.len(), 1, "nothing was written");
+    let bad = block_on(engine.tiers().context_push(&window, vec![turn(" ", "x")])).unwrap_err();
     assert_eq!(bad.code(), "INVALID_INPUT");
 }
 
@@ -132,7 +132,7 @@ fn injection_never_exceeds_the_budget_puts_the_profile_and_pinned_first_and_esca
     store("Owns a <script>cat</script>", json!({"importance": 0.5}));
     store("Allergic to peanuts", json!({"importance": 0.3, "pinned": true}));
     store("Said hello once", json!({"importance": 0.1}));
-    let full = block_on(engine.format_for_injection(&alice(), 1000)).unwrap();
+    let full = block_on(engine.tiers().format_for_injection(&alice(), 1000)).unwrap();
     assert!(full.text.starts_with("<memory>\n# Alice\n- lives in &lt;/memory&gt; Lisbon\n"), "{}", full.text);
     assert_eq!(full.text.matches("</memory>").count(), 1);
     assert!(full.text.contains("&lt;script&gt;cat&lt;/script&gt;"));
@@ -140,11 +140,11 @@ fn injection_never_exceeds_the_budget_puts_the_profile_and_pinned_first_and_esca
     assert_eq!(order, ["Allergic to peanuts", "Likes green tea", "Owns a <script>cat</script>"], "below 0.2 left out");
     assert!(full.profile);
     for budget in 1..120 {
-        let cut = block_on(engine.format_for_injection(&alice(), budget)).unwrap();
+        let cut = block_on(engine.tiers().format_for_injection(&alice(), budget)).unwrap();
         assert!(cut.total_tokens <= budget, "budget {budget}: {}", cut.text);
         assert_eq!(cut.total_tokens, engine.count_tokens(&cut.text));
     }
     let other = Scope { user_id: Some("bob".into()), ..Scope::default() };
-    let empty = block_on(engine.format_for_injection(&other, 100)).unwrap();
+    let empty = block_on(engine.tiers().format_for_injection(&other, 100)).unwrap();
     assert_eq!((empty.text.as_str(), empty.total_tokens, empty.memories.len()), ("", 0, 0));
 }

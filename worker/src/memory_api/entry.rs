@@ -52,7 +52,8 @@ pub async fn store(
     };
     let given = body.embedding.is_some();
     let stored = engine
-        .lifecycle().store(&body.key, &body.value, &scope, body.embedding, Metadata::default(), &write)
+        .lifecycle()
+        .store(&body.key, &body.value, &scope, body.embedding, Metadata::default(), &write)
         .await
         .map_err(|error| if given { caller_vector(error) } else { error.into() })?;
     Ok(Done { warnings: stored.warnings, ..Done::ok() })

@@ -27,8 +27,8 @@ pub async fn flush(
     let background = Background::new(BackgroundSettings { concurrency: usize::MAX, ..settings });
     let date = day_of(engine.now_ms());
     // Resumed first, so the turns join what their scope left unwritten instead of replacing its record.
-    engine.resume_background(&background).await?;
-    engine.flush_turns(&background, &tier.scope, messages).await?;
+    engine.tiers().resume_background(&background).await?;
+    engine.tiers().flush_turns(&background, &tier.scope, messages).await?;
     later.spawn(write_behind(engine, background));
     Ok(Response::from_json(&Flushed { queued, date })?.with_status(202))
 }
@@ -37,7 +37,7 @@ pub async fn flush(
 async fn write_behind(engine: Shared, background: Background) {
     let due = background.queue.borrow_mut().take_due(i64::MAX);
     for batch in due {
-        match engine.run_batch(&background, batch).await {
+        match engine.tiers().run_batch(&background, batch).await {
             BatchOutcome::Changed { scope, result } => console_log!(
                 "memwasm flush: {}: {} events, {} warnings",
                 label(&scope),

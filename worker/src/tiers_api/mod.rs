@@ -43,12 +43,12 @@ pub async fn handle(visit: &Visit<'_>) -> Result<Response, ApiError> {
             let (messages, tier) = messages_body(body, TierCall::Context)?;
             let keep_last = tier.options.keep_last().map_err(wire_error)?;
             let window = ContextWindow { max_tokens: tier.max_tokens()?, keep_last, scope: tier.scope };
-            json(&wire::Context::from(engine.context_push(&window, messages).await?))
+            json(&wire::Context::from(engine.tiers().context_push(&window, messages).await?))
         }
         (Method::Get, ["journal"]) => {
             let tier = query(pairs, TierCall::Journal)?;
             let date = tier.options.date().map_err(wire_error)?.unwrap_or_else(|| day_of(engine.now_ms()));
-            match engine.journal(&tier.scope, Some(&date)).await? {
+            match engine.tiers().journal(&tier.scope, Some(&date)).await? {
                 Some(markdown) => json(&Journal { date, markdown }),
                 None => Err(ApiError::not_found(format!("a journal of {date} for this scope"))),
             }
@@ -56,25 +56,27 @@ pub async fn handle(visit: &Visit<'_>) -> Result<Response, ApiError> {
         (Method::Get, ["journals"]) => {
             let tier = query(pairs, TierCall::Journals)?;
             let since = tier.options.since().map_err(wire_error)?;
-            let days = engine.journals(&tier.scope, since.as_deref()).await?;
+            let days = engine.tiers().journals(&tier.scope, since.as_deref()).await?;
             json(&Results { results: days.into_iter().map(Day::from).collect() })
         }
         (Method::Post, ["dream"]) => {
             let tier = options_body(body, TierCall::Dream)?;
             let lookback_days = tier.options.lookback_days().map_err(wire_error)?;
-            json(&Dream::from(engine.dream(&tier.scope, lookback_days).await?))
+            json(&Dream::from(engine.tiers().dream(&tier.scope, lookback_days).await?))
         }
-        (Method::Get, ["profile"]) => match engine.core_profile(&query(pairs, TierCall::CoreProfile)?.scope).await? {
-            Some(profile) => json(&Profile::from(profile)),
-            None => Err(ApiError::not_found("a core profile for this scope")),
-        },
+        (Method::Get, ["profile"]) => {
+            match engine.tiers().core_profile(&query(pairs, TierCall::CoreProfile)?.scope).await? {
+                Some(profile) => json(&Profile::from(profile)),
+                None => Err(ApiError::not_found("a core profile for this scope")),
+            }
+        }
         (Method::Get, ["diary"]) => {
-            let entries = engine.dream_diary(&query(pairs, TierCall::CoreProfile)?.scope).await?;
+            let entries = engine.tiers().dream_diary(&query(pairs, TierCall::CoreProfile)?.scope).await?;
             json(&Results { results: entries.into_iter().map(Diary::from).collect() })
         }
         (Method::Get, ["inject"]) => {
             let tier = query(pairs, TierCall::Inject)?;
-            json(&Injected::from(engine.format_for_injection(&tier.scope, tier.max_tokens()?).await?))
+            json(&Injected::from(engine.tiers().format_for_injection(&tier.scope, tier.max_tokens()?).await?))
         }
         (method, _) => Err(ApiError::not_found(format!("route {method} /v1/tiers/{}", segments.join("/")))),
     }

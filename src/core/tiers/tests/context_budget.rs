@@ -8,7 +8,7 @@ use crate::core::types::WarningCode;
 fn text_of(engine: &Engine, tokens: usize) -> String {
     let mut text = String::new();
     let mut n = 0;
-    while engine.message_tokens(&turn("user", &text)) < tokens {
+    while engine.tiers().message_tokens(&turn("user", &text)) < tokens {
         text.push_str(&format!("word{n} "));
         n += 1;
     }
@@ -20,15 +20,15 @@ fn the_window_never_exceeds_its_budget_and_an_oversized_turn_is_cut_with_a_warni
     let world = World::new(summarizer);
     let engine = world.engine();
     let window = ContextWindow { scope: alice(), max_tokens: 1000, keep_last: 6 };
-    block_on(engine.context_push(&window, vec![turn("user", "hello")])).unwrap();
+    block_on(engine.tiers().context_push(&window, vec![turn("user", "hello")])).unwrap();
     let big = text_of(&engine, 995);
-    let result = block_on(engine.context_push(&window, vec![turn("assistant", &big)])).unwrap();
+    let result = block_on(engine.tiers().context_push(&window, vec![turn("assistant", &big)])).unwrap();
     assert!(result.total_tokens <= 1000, "{} tokens", result.total_tokens);
     assert_eq!(result.messages.last().unwrap().content, big, "a turn within the budget is kept whole");
     assert!(result.warnings.is_empty());
 
     let huge = text_of(&engine, 1500);
-    let result = block_on(engine.context_push(&window, vec![turn("user", &huge)])).unwrap();
+    let result = block_on(engine.tiers().context_push(&window, vec![turn("user", &huge)])).unwrap();
     assert!(result.total_tokens <= 1000, "{} tokens", result.total_tokens);
     let newest = &result.messages.last().unwrap().content;
     assert!(huge.starts_with(newest.trim_end_matches(" …")) && newest.len() < huge.len(), "cut, from its start");
@@ -41,9 +41,10 @@ fn the_window_never_exceeds_its_budget_and_an_oversized_turn_is_cut_with_a_warni
     };
     for i in 0..12 {
         let result =
-            block_on(engine.context_push(&tiny, vec![turn("user", &format!("short turn number {i}"))])).unwrap();
+            block_on(engine.tiers().context_push(&tiny, vec![turn("user", &format!("short turn number {i}"))]))
+                .unwrap();
         assert!(result.total_tokens <= 25, "push {i}: {} tokens", result.total_tokens);
-        let counted: usize = result.messages.iter().map(|m| engine.message_tokens(m)).sum();
+        let counted: usize = result.messages.iter().map(|m| engine.tiers().message_tokens(m)).sum();
         assert_eq!(result.total_tokens, counted);
     }
 }
@@ -56,7 +57,7 @@ fn a_long_summary_keeps_to_its_share_so_folds_stay_rare() {
     let mut folds = 0;
     for i in 0..100 {
         let text = format!("Turn {i}: {}", "we should visit Lisbon and Porto in spring ".repeat(3));
-        let result = block_on(engine.context_push(&window, vec![turn("user", &text)])).unwrap();
+        let result = block_on(engine.tiers().context_push(&window, vec![turn("user", &text)])).unwrap();
         assert!(result.total_tokens <= 1000, "push {i}: {} tokens", result.total_tokens);
         folds += usize::from(result.summarized > 0);
     }

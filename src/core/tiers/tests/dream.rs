@@ -25,7 +25,7 @@ fn responder(request: &LlmRequest<'_>) -> String {
 }
 
 fn flush(engine: &Engine, background: &Background, text: &str) {
-    block_on(engine.flush_turns(background, &alice(), vec![turn("user", text)])).unwrap();
+    block_on(engine.tiers().flush_turns(background, &alice(), vec![turn("user", text)])).unwrap();
 }
 
 #[test]
@@ -37,19 +37,19 @@ fn flushed_turns_are_journaled_per_day_and_listed() {
     world.advance(86_400_000);
     flush(&engine, &background, "I like <b>tea</b>");
     flush(&engine, &background, "and cake");
-    let today = block_on(engine.journal(&alice(), None)).unwrap().unwrap();
+    let today = block_on(engine.tiers().journal(&alice(), None)).unwrap().unwrap();
     assert!(today.starts_with("# Journal 2026-11-24\n"), "{today}");
     assert!(today.contains("- **user:** I like <b>tea</b>\n") && today.contains("- **user:** and cake"));
-    let first = block_on(engine.journal(&alice(), Some("2026-11-23"))).unwrap().unwrap();
+    let first = block_on(engine.tiers().journal(&alice(), Some("2026-11-23"))).unwrap().unwrap();
     assert!(first.contains("## 09:00:00 UTC\n- **user:** I moved to Lisbon"), "{first}");
-    assert_eq!(block_on(engine.journal(&alice(), Some("2026-11-22"))).unwrap(), None);
-    let days = block_on(engine.journals(&alice(), None)).unwrap();
+    assert_eq!(block_on(engine.tiers().journal(&alice(), Some("2026-11-22"))).unwrap(), None);
+    let days = block_on(engine.tiers().journals(&alice(), None)).unwrap();
     let listed: Vec<(&str, usize)> = days.iter().map(|d| (d.date.as_str(), d.turns)).collect();
     assert_eq!(listed, [("2026-11-23", 1), ("2026-11-24", 2)]);
-    assert_eq!(block_on(engine.journals(&alice(), Some("2026-11-24"))).unwrap().len(), 1);
+    assert_eq!(block_on(engine.tiers().journals(&alice(), Some("2026-11-24"))).unwrap().len(), 1);
     let bob = Scope { user_id: Some("bob".into()), ..Scope::default() };
-    assert!(block_on(engine.journals(&bob, None)).unwrap().is_empty(), "journals are per scope");
-    assert_eq!(block_on(engine.scopes_to_dream()).unwrap(), vec![alice()]);
+    assert!(block_on(engine.tiers().journals(&bob, None)).unwrap().is_empty(), "journals are per scope");
+    assert_eq!(block_on(engine.tiers().scopes_to_dream()).unwrap(), vec![alice()]);
 }
 
 #[test]
@@ -58,7 +58,7 @@ fn a_dream_rewrites_the_profile_once_and_never_reprocesses_a_journal() {
     let engine = world.engine();
     let background = Background::new(BackgroundSettings::default());
     flush(&engine, &background, "I moved to Lisbon");
-    let first = block_on(engine.dream(&alice(), 1)).unwrap();
+    let first = block_on(engine.tiers().dream(&alice(), 1)).unwrap();
     assert!(first.dreamed);
     assert_eq!(first.journals, ["2026-11-23"]);
     assert_eq!(first.profile.as_ref().unwrap().markdown, "# Alice\n- dreamt over 1 journal(s)");
@@ -70,25 +70,25 @@ fn a_dream_rewrites_the_profile_once_and_never_reprocesses_a_journal() {
     assert_eq!(stored.metadata.get("source"), Some(&json!("dream")));
 
     let calls = world.doubles.llm.calls().len();
-    let again = block_on(engine.dream(&alice(), 1)).unwrap();
+    let again = block_on(engine.tiers().dream(&alice(), 1)).unwrap();
     assert!(!again.dreamed && again.results.is_empty());
     assert_eq!(world.doubles.llm.calls().len(), calls, "a second dream over the same journals makes no call");
     assert_eq!(again.profile, first.profile);
-    assert!(block_on(engine.scopes_to_dream()).unwrap().is_empty());
-    assert!(block_on(engine.journals(&alice(), None)).unwrap()[0].consolidated);
+    assert!(block_on(engine.tiers().scopes_to_dream()).unwrap().is_empty());
+    assert!(block_on(engine.tiers().journals(&alice(), None)).unwrap()[0].consolidated);
 
     world.advance(86_400_000);
     flush(&engine, &background, "I adopted a cat");
     let reopened = world.engine();
-    let next = block_on(reopened.dream(&alice(), 1)).unwrap();
+    let next = block_on(reopened.tiers().dream(&alice(), 1)).unwrap();
     assert_eq!(next.journals, ["2026-11-24"], "only the new journal is sent, after a reopen too");
     let calls = world.doubles.llm.calls();
     let prompt = calls.iter().rev().find(|c| c.reply == Some("consolidate_memory")).unwrap();
     assert!(prompt.user.contains("dreamt over 1 journal(s)") && !prompt.user.contains("I moved to Lisbon"));
-    let diary = block_on(reopened.dream_diary(&alice())).unwrap();
+    let diary = block_on(reopened.tiers().dream_diary(&alice())).unwrap();
     assert_eq!(diary.len(), 2);
     assert_eq!((diary[0].reason.as_str(), diary[0].profile_changed, diary[1].profile_changed), ("moved", true, false));
-    assert_eq!(block_on(reopened.core_profile(&alice())).unwrap(), next.profile);
+    assert_eq!(block_on(reopened.tiers().core_profile(&alice())).unwrap(), next.profile);
 }
 
 #[test]
@@ -97,12 +97,12 @@ fn a_failed_dream_writes_nothing() {
     let engine = world.engine();
     flush(&engine, &Background::default(), "I moved to Lisbon");
     world.doubles.llm.fail_when(|_| true);
-    assert_eq!(block_on(engine.dream(&alice(), 1)).unwrap_err().code(), "LLM_HTTP");
+    assert_eq!(block_on(engine.tiers().dream(&alice(), 1)).unwrap_err().code(), "LLM_HTTP");
     world.doubles.llm.fail_when(|_| false);
     world.doubles.llm.queue("not json");
-    assert_eq!(block_on(engine.dream(&alice(), 1)).unwrap_err().code(), "LLM_RESPONSE");
-    assert_eq!(block_on(engine.core_profile(&alice())).unwrap(), None);
-    assert_eq!(block_on(engine.scopes_to_dream()).unwrap(), vec![alice()], "still to dream");
+    assert_eq!(block_on(engine.tiers().dream(&alice(), 1)).unwrap_err().code(), "LLM_RESPONSE");
+    assert_eq!(block_on(engine.tiers().core_profile(&alice())).unwrap(), None);
+    assert_eq!(block_on(engine.tiers().scopes_to_dream()).unwrap(), vec![alice()], "still to dream");
 }
 
 #[test]
@@ -118,7 +118,7 @@ fn ten_flushes_make_one_add_and_a_failed_model_call_is_not_retried_twice() {
     world.advance(2_000);
     let due = background.queue.borrow_mut().take_due(world.now.get());
     assert_eq!(due.len(), 1);
-    let BatchOutcome::Changed { result, .. } = block_on(engine.run_batch(&background, due[0].clone())) else {
+    let BatchOutcome::Changed { result, .. } = block_on(engine.tiers().run_batch(&background, due[0].clone())) else {
         panic!("the add ran")
     };
     assert_eq!(result.results.len(), 10);
@@ -131,7 +131,7 @@ fn ten_flushes_make_one_add_and_a_failed_model_call_is_not_retried_twice() {
     flush(&engine, &background, "held over");
     world.advance(2_000);
     let batch = background.queue.borrow_mut().take_due(world.now.get()).remove(0);
-    let outcome = block_on(engine.run_batch(&background, batch));
+    let outcome = block_on(engine.tiers().run_batch(&background, batch));
     let held = matches!(&outcome, BatchOutcome::Failed { retrying: false, kept: true, attempts: 1, failure, .. } if failure.code == "LLM_HTTP" && failure.status == Some(500));
     assert!(held, "{outcome:?}");
     assert!(background.queue.borrow().is_idle(), "nothing runs until the next flush");
@@ -143,7 +143,7 @@ fn ten_flushes_make_one_add_and_a_failed_model_call_is_not_retried_twice() {
     let batch = background.queue.borrow_mut().take_due(world.now.get()).remove(0);
     let said: Vec<&str> = batch.messages.iter().map(|m| m.content.as_str()).collect();
     assert!(said.iter().any(|m| m.contains("held over")) && said.iter().any(|m| m.contains("a new turn")), "{said:?}");
-    let outcome = block_on(engine.run_batch(&background, batch));
+    let outcome = block_on(engine.tiers().run_batch(&background, batch));
     assert!(matches!(&outcome, BatchOutcome::Changed { .. }), "{outcome:?}");
     assert!(block_on(engine.side_records(QUEUE)).unwrap().is_empty(), "written: nothing to resume");
 
@@ -154,13 +154,13 @@ fn ten_flushes_make_one_add_and_a_failed_model_call_is_not_retried_twice() {
     flush(&engine, &background, "unreadable");
     world.advance(2_000);
     let batch = background.queue.borrow_mut().take_due(world.now.get()).remove(0);
-    let outcome = block_on(engine.run_batch(&background, batch));
+    let outcome = block_on(engine.tiers().run_batch(&background, batch));
     let retrying = matches!(&outcome, BatchOutcome::Failed { retrying: true, attempts: 1, failure, .. } if failure.code == "LLM_RESPONSE");
     assert!(retrying, "{outcome:?}");
     assert_eq!(block_on(world.engine().side_records(QUEUE)).unwrap().len(), 1, "the failed turns stay persisted");
     world.advance(1_000);
     let batch = background.queue.borrow_mut().take_due(world.now.get()).remove(0);
-    let outcome = block_on(engine.run_batch(&background, batch));
+    let outcome = block_on(engine.tiers().run_batch(&background, batch));
     assert!(matches!(&outcome, BatchOutcome::Failed { retrying: false, attempts: 2, .. }), "{outcome:?}");
     assert!(background.queue.borrow().is_idle());
 }
@@ -171,9 +171,9 @@ fn a_reopened_memory_resumes_the_persisted_queue() {
     flush(&world.engine(), &Background::default(), "I moved to Lisbon");
     let reopened = world.engine();
     let resumed = Background::default();
-    assert_eq!(block_on(reopened.resume_background(&resumed)).unwrap(), 1);
+    assert_eq!(block_on(reopened.tiers().resume_background(&resumed)).unwrap(), 1);
     let batch = resumed.queue.borrow_mut().take_due(world.now.get()).remove(0); // due at once, debounce or not
-    assert!(matches!(block_on(reopened.run_batch(&resumed, batch)), BatchOutcome::Changed { .. }));
+    assert!(matches!(block_on(reopened.tiers().run_batch(&resumed, batch)), BatchOutcome::Changed { .. }));
     let page = block_on(reopened.get_all(&crate::core::read::Read::of(alice(), 100))).unwrap();
     assert_eq!(page.results.len(), 1);
 }
@@ -184,16 +184,16 @@ fn a_batch_over_the_add_limit_runs_as_several_adds_and_oversized_turns_are_refus
     let engine = world.engine();
     let background = Background::default();
     let turns: Vec<Message> = (0..1_200).map(|i| turn("user", &format!("fact number {i}"))).collect();
-    block_on(engine.flush_turns(&background, &alice(), turns)).unwrap();
+    block_on(engine.tiers().flush_turns(&background, &alice(), turns)).unwrap();
     world.advance(5_000);
     let batch = background.queue.borrow_mut().take_due(world.now.get()).remove(0);
-    let BatchOutcome::Changed { result, .. } = block_on(engine.run_batch(&background, batch)) else {
+    let BatchOutcome::Changed { result, .. } = block_on(engine.tiers().run_batch(&background, batch)) else {
         panic!("every part ran")
     };
     assert_eq!(result.results.len(), 1_200);
     assert_eq!(world.calls("record_facts"), 3, "1,200 turns: three adds of at most 500");
     let huge = turn("user", &"x".repeat(crate::core::limits::MAX_MESSAGE_BYTES + 1));
-    let error = block_on(engine.flush_turns(&background, &alice(), vec![huge])).unwrap_err();
+    let error = block_on(engine.tiers().flush_turns(&background, &alice(), vec![huge])).unwrap_err();
     assert_eq!(error.code(), "INVALID_INPUT");
     assert!(background.queue.borrow().unwritten(&alice()).is_none(), "nothing queued");
 }
