@@ -22,7 +22,7 @@ impl Memory {
         let engine = self.engine.clone();
         self.answer(async move {
             let input: MessageInput = from_js(message, "message", invalid_input)?;
-            engine.add_message(input).await
+            engine.conversations().add_message(input).await
         })
     }
 
@@ -33,7 +33,7 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "string", js_name = groupId)] group_id: JsValue,
     ) -> Promise {
         let engine = self.engine.clone();
-        self.answer(async move { engine.flush_group(&string_arg(&group_id, "groupId")?).await })
+        self.answer(async move { engine.conversations().flush_group(&string_arg(&group_id, "groupId")?).await })
     }
 
     /// The conversation metadata of a group, else the default config; `null` when neither was saved.
@@ -48,7 +48,7 @@ impl Memory {
                 true => None,
                 false => Some(string_arg(&group_id, "groupId")?),
             };
-            engine.conversation_meta(group.as_deref()).await
+            engine.conversations().conversation_meta(group.as_deref()).await
         })
     }
 
@@ -61,7 +61,7 @@ impl Memory {
         let engine = self.engine.clone();
         promise(async move {
             let input: MetaInput = from_js(meta, "meta", invalid_input)?;
-            engine.save_conversation_meta(input).await
+            engine.conversations().save_conversation_meta(input).await
         })
     }
 
@@ -74,7 +74,7 @@ impl Memory {
         let engine = self.engine.clone();
         promise(async move {
             let patch: Value = from_js(patch, "patch", invalid_input)?;
-            engine.update_conversation_meta(MetaPatch::parse(patch)?).await
+            engine.conversations().update_conversation_meta(MetaPatch::parse(patch)?).await
         })
     }
 
@@ -87,7 +87,7 @@ impl Memory {
         let engine = self.engine.clone();
         promise(async move {
             let filter: DeleteFilter = from_js(filter, "filter", invalid_input)?;
-            engine.delete_memories(&filter).await
+            engine.conversations().delete_memories(&filter).await
         })
     }
 
@@ -97,7 +97,7 @@ impl Memory {
         let engine = self.engine.clone();
         self.answer(async move {
             let options: CompressOptions = from_js(options, "options", invalid_input)?;
-            engine.compress(&options).await
+            engine.conversations().compress(&options).await
         })
     }
 }

@@ -78,14 +78,14 @@ fn size_limits_close_the_buffer_with_the_new_message() {
 fn flush_group_extracts_now_and_an_empty_or_unknown_group_is_a_no_op() {
     let rig = Rig::new();
     rig.send("m0", 0, "alice", "let's ship on friday");
-    let outcome = futures_executor::block_on(rig.engine.flush_group("g1")).unwrap();
+    let outcome = futures_executor::block_on(rig.engine.conversations().flush_group("g1")).unwrap();
     assert_eq!((outcome.status, outcome.episodes[0].cause), (Status::Extracted, Cause::Flush));
     assert!(outcome.pending_messages.is_empty());
-    let again = futures_executor::block_on(rig.engine.flush_group("g1")).unwrap();
+    let again = futures_executor::block_on(rig.engine.conversations().flush_group("g1")).unwrap();
     assert_eq!((again.status, again.episodes.len()), (Status::Accumulated, 0));
-    let unknown = futures_executor::block_on(rig.engine.flush_group("nobody")).unwrap();
+    let unknown = futures_executor::block_on(rig.engine.conversations().flush_group("nobody")).unwrap();
     assert_eq!((unknown.status, unknown.group_id.as_str()), (Status::Accumulated, "nobody"));
-    let blank = futures_executor::block_on(rig.engine.flush_group(" ")).unwrap_err();
+    let blank = futures_executor::block_on(rig.engine.conversations().flush_group(" ")).unwrap_err();
     assert_eq!(blank.code(), "INVALID_INPUT");
 }
 
@@ -111,7 +111,7 @@ fn a_failed_extraction_keeps_every_message_pending_and_flush_retries() {
     assert_eq!(pending(&outcome), ["m0", "m1"], "nothing is lost");
     assert!(rig.doubles.storage.memories().is_empty());
     rig.script.borrow_mut().episode_reply = None;
-    let outcome = futures_executor::block_on(rig.engine.flush_group("g1")).unwrap();
+    let outcome = futures_executor::block_on(rig.engine.conversations().flush_group("g1")).unwrap();
     assert_eq!(outcome.episodes[0].message_ids, ["m0", "m1"]);
     assert_eq!(rig.memories(group("g1")).len(), 1);
 }
@@ -122,7 +122,9 @@ fn without_an_llm_the_transcript_becomes_the_episode() {
     let mut engine: memwasm::MemoryEngine<NoLlm, Letters, KeepingStorage> =
         memwasm::MemoryEngine::new(NoLlm, Letters::new(26), KeepingStorage::new(), Default::default());
     engine.set_boundary(BoundarySettings { max_messages: 2, ..BoundarySettings::default() });
-    let add = |value| futures_executor::block_on(engine.add_message(serde_json::from_value(value).unwrap())).unwrap();
+    let add = |value| {
+        futures_executor::block_on(engine.conversations().add_message(serde_json::from_value(value).unwrap())).unwrap()
+    };
     add(msg("m0", 0, "alice", "hello"));
     let outcome = add(msg("m1", 1, "bob", "hi alice"));
     assert_eq!(outcome.status, Status::Extracted);

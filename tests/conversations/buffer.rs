@@ -73,7 +73,7 @@ fn bad_messages_store_nothing() {
         json!({"messageId": "m", "createTime": time(0), "sender": "a", "content": "", "groupId": "g1"}),
     ] {
         let input: MessageInput = serde_json::from_value(bad).unwrap();
-        assert_eq!(block_on(rig.engine.add_message(input)).unwrap_err().code(), "INVALID_INPUT");
+        assert_eq!(block_on(rig.engine.conversations().add_message(input)).unwrap_err().code(), "INVALID_INPUT");
     }
     assert_eq!(block_on(rig.engine.side_record(BUFFER_KIND, "g1")).unwrap(), None);
 }
@@ -84,7 +84,7 @@ fn a_refused_write_keeps_neither_the_message_nor_the_memories() {
     rig.send("m0", 0, "alice", "first");
     rig.doubles.storage.refuse_commits_after(0);
     let input: MessageInput = serde_json::from_value(msg("m1", 90, "alice", "after a gap")).unwrap();
-    assert_eq!(block_on(rig.engine.add_message(input)).unwrap_err().code(), "STORAGE");
+    assert_eq!(block_on(rig.engine.conversations().add_message(input)).unwrap_err().code(), "STORAGE");
     let record = block_on(rig.engine.side_record(BUFFER_KIND, "g1")).unwrap().unwrap();
     assert_eq!(record["messages"][0]["messageId"], "m0");
     assert_eq!(record["messages"].as_array().unwrap().len(), 1);

@@ -23,7 +23,7 @@ fn five_sessions() -> (Rig, Vec<String>) {
 }
 
 fn compress(rig: &Rig, options: Value) -> Result<CompressOutcome> {
-    block_on(rig.engine.compress(&serde_json::from_value::<CompressOptions>(options).unwrap()))
+    block_on(rig.engine.conversations().compress(&serde_json::from_value::<CompressOptions>(options).unwrap()))
 }
 
 fn texts(rig: &Rig, options: Value) -> Vec<String> {
@@ -140,7 +140,11 @@ fn one_compress_is_one_commit_and_bad_calls_change_nothing() {
 
     let engine = letter_engine(KeepingStorage::new());
     let options = serde_json::from_value::<CompressOptions>(json!({"userId": "u", "threshold": 0})).unwrap();
-    assert_eq!(block_on(engine.compress(&options)).unwrap_err().code(), "INVALID_INPUT", "no LLM to summarise with");
+    assert_eq!(
+        block_on(engine.conversations().compress(&options)).unwrap_err().code(),
+        "INVALID_INPUT",
+        "no LLM to summarise with"
+    );
     let _ = MemoryType::Semantic;
 }
 

@@ -113,7 +113,7 @@ fn event_log_facts_go_through_the_update_decision_against_the_event_log_only() {
     let history = futures_executor::block_on(rig.engine.history(&update.event.id)).unwrap();
     assert_eq!(history.iter().map(|r| r.event).collect::<Vec<_>>(), [EventKind::Add, EventKind::Update]);
 
-    let third = futures_executor::block_on(rig.engine.flush_group("g1")).unwrap();
+    let third = futures_executor::block_on(rig.engine.conversations().flush_group("g1")).unwrap();
     let none = third.memories.iter().find(|m| m.event.event == EventKind::None).expect("the exact duplicate is NONE");
     assert_eq!((none.event.id.as_str(), none.memory_type), (update.event.id.as_str(), MemoryType::EventLog));
     assert_eq!(rig.calls_to(UPDATE_MEMORY_PROMPT).len(), 2, "an exact duplicate needs no decision");
@@ -128,7 +128,7 @@ fn a_default_group_files_its_memories_under_the_sender_too() {
         "profiles": [{"user_id": "dave", "attributes": [{"key": "dentist", "value": "Dr. Who"}]}]
     }));
     rig.add(json!({"messageId": "d0", "createTime": time(0), "sender": "dave", "content": "dentist with Dr. Who on monday"}));
-    let outcome = futures_executor::block_on(rig.engine.flush_group("default:dave")).unwrap();
+    let outcome = futures_executor::block_on(rig.engine.conversations().flush_group("default:dave")).unwrap();
     assert_eq!(outcome.count, 2);
     let mine = rig.memories(user_in("dave", "default:dave"));
     assert_eq!(mine.len(), 2);

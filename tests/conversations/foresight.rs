@@ -71,7 +71,7 @@ fn the_episode_reports_the_ended_plan_and_later_episodes_no_longer_see_it() {
     let moved = json!([{"text": NEW, "valid_until": "2025-03-12", "replaces": [1, "7"]}]);
     rig.script.borrow_mut().episodes.push_back(reply("moved", moved));
     rig.send("m1", DAY, "alice", "the cutover moves to march 12");
-    let outcome = block_on(rig.engine.flush_group("g1")).unwrap();
+    let outcome = block_on(rig.engine.conversations().flush_group("g1")).unwrap();
     let events: Vec<(EventKind, MemoryType, &str)> =
         outcome.memories.iter().map(|m| (m.event.event, m.memory_type, m.event.memory.as_str())).collect();
     assert_eq!(

@@ -15,32 +15,35 @@ fn meta(value: Value) -> MetaInput {
 #[test]
 fn conversation_meta_is_saved_read_with_fallback_and_patched() {
     let rig = Rig::new();
-    assert_eq!(block_on(rig.engine.conversation_meta(Some("g1"))).unwrap(), None);
+    assert_eq!(block_on(rig.engine.conversations().conversation_meta(Some("g1"))).unwrap(), None);
     let base = json!({"version": "1.0.0", "scene": "assistant", "sceneDesc": {"description": "help desk"}, "name": "Default", "createdAt": "2025-01-01T00:00:00+02:00"});
-    let default = block_on(rig.engine.save_conversation_meta(meta(base.clone()))).unwrap();
+    let default = block_on(rig.engine.conversations().save_conversation_meta(meta(base.clone()))).unwrap();
     assert!(default.is_default);
     assert_eq!(default.meta.created_at, "2024-12-31T22:00:00.000Z");
-    let fallback = block_on(rig.engine.conversation_meta(Some("g1"))).unwrap().unwrap();
+    let fallback = block_on(rig.engine.conversations().conversation_meta(Some("g1"))).unwrap().unwrap();
     assert_eq!((fallback.is_default, fallback.meta.name.as_str()), (true, "Default"));
 
     let mut group = base.clone();
     group["groupId"] = json!("g1");
     group["scene"] = json!("group_chat");
     group["name"] = json!("Launch crew");
-    let saved = block_on(rig.engine.save_conversation_meta(meta(group.clone()))).unwrap();
+    let saved = block_on(rig.engine.conversations().save_conversation_meta(meta(group.clone()))).unwrap();
     rig.now.set(START + MINUTE);
-    let resaved = block_on(rig.engine.save_conversation_meta(meta(group))).unwrap();
+    let resaved = block_on(rig.engine.conversations().save_conversation_meta(meta(group))).unwrap();
     assert_eq!(resaved.meta.id, saved.meta.id, "an upsert keeps the id");
     assert_eq!(resaved.meta.updated_at, time(1));
-    let got = block_on(rig.engine.conversation_meta(Some("g1"))).unwrap().unwrap();
+    let got = block_on(rig.engine.conversations().conversation_meta(Some("g1"))).unwrap().unwrap();
     assert_eq!((got.is_default, got.meta.scene), (false, Scene::GroupChat));
 
     let patch = MetaPatch::parse(json!({"groupId": "g1", "name": "Launch team", "tags": ["launch"]})).unwrap();
-    let updated = block_on(rig.engine.update_conversation_meta(patch)).unwrap();
+    let updated = block_on(rig.engine.conversations().update_conversation_meta(patch)).unwrap();
     assert_eq!(updated.updated_fields, ["name", "tags"]);
-    assert_eq!(block_on(rig.reopen().conversation_meta(Some("g1"))).unwrap().unwrap().meta.name, "Launch team");
+    assert_eq!(
+        block_on(rig.reopen().conversations().conversation_meta(Some("g1"))).unwrap().unwrap().meta.name,
+        "Launch team"
+    );
     let missing = MetaPatch::parse(json!({"groupId": "g9", "name": "x"})).unwrap();
-    assert_eq!(block_on(rig.engine.update_conversation_meta(missing)).unwrap_err().code(), "NOT_FOUND");
+    assert_eq!(block_on(rig.engine.conversations().update_conversation_meta(missing)).unwrap_err().code(), "NOT_FOUND");
 }
 
 #[test]
@@ -61,13 +64,14 @@ fn delete_memories_soft_deletes_what_every_filter_matches() {
     let mut other = msg("m0", DAY + 1, "carol", "elsewhere");
     other["groupId"] = json!("g2");
     rig.add(other);
-    block_on(rig.engine.flush_group("g1")).unwrap();
-    block_on(rig.engine.flush_group("g2")).unwrap();
+    block_on(rig.engine.conversations().flush_group("g1")).unwrap();
+    block_on(rig.engine.conversations().flush_group("g2")).unwrap();
     let live = |scope| rig.memories(scope).len();
     assert_eq!((live(group("g1")), live(group("g2"))), (7, 2));
 
-    let delete =
-        |value: Value| block_on(rig.engine.delete_memories(&serde_json::from_value::<DeleteFilter>(value).unwrap()));
+    let delete = |value: Value| {
+        block_on(rig.engine.conversations().delete_memories(&serde_json::from_value::<DeleteFilter>(value).unwrap()))
+    };
     for empty in [json!({}), json!({"userId": "__all__", "groupId": "", "eventId": "__all__"})] {
         assert_eq!(delete(empty).unwrap_err().code(), "INVALID_INPUT");
     }

@@ -21,7 +21,7 @@ fn save_meta(rig: &Rig) {
         "userDetails": {"alice": {"fullName": "Alice Smith", "customRole": "PM"}, "helper-bot": {"role": "assistant"}}
     }))
     .unwrap();
-    block_on(rig.engine.save_conversation_meta(meta)).unwrap();
+    block_on(rig.engine.conversations().save_conversation_meta(meta)).unwrap();
 }
 
 #[test]
@@ -55,7 +55,7 @@ fn profiles_merge_into_one_memory_per_user_and_group_with_update_history() {
     assert_eq!(alice.event.memory, "Profile of Alice Smith (alice): home city: Paris; occupation: product manager");
 
     rig.send("m4", DAY + 1, "bob", "still writing rust");
-    let second = block_on(rig.engine.flush_group("g1")).unwrap();
+    let second = block_on(rig.engine.conversations().flush_group("g1")).unwrap();
     let changed: Vec<_> = second.memories.iter().filter(|m| m.memory_type == MemoryType::Profile).collect();
     assert_eq!(changed.len(), 1, "bob's unchanged profile is not rewritten");
     assert_eq!((changed[0].event.event, changed[0].event.id.as_str()), (EventKind::Update, alice.event.id.as_str()));
@@ -87,11 +87,11 @@ fn the_same_user_has_a_separate_profile_in_each_group() {
     }
     drop(script);
     rig.send("m0", 0, "alice", "hi from Paris");
-    block_on(rig.engine.flush_group("g1")).unwrap();
+    block_on(rig.engine.conversations().flush_group("g1")).unwrap();
     let mut other = msg("m0", 1, "alice", "hi from Rome");
     other["groupId"] = json!("g2");
     rig.add(other);
-    block_on(rig.engine.flush_group("g2")).unwrap();
+    block_on(rig.engine.conversations().flush_group("g2")).unwrap();
     assert_eq!(rig.memories(user_in("alice", "g1"))[0].memory, "Profile of alice: city: Paris");
     assert_eq!(rig.memories(user_in("alice", "g2"))[0].memory, "Profile of alice: city: Rome");
 }

@@ -66,7 +66,7 @@ fn a_fetch_by_type_defaults_to_the_groups_episodes_forty_at_a_time() {
     let many: Vec<Value> = (0..45).map(|n| json!({"messageId": format!("x{n}"), "createTime": time(6 * DAY + n), "sender": "bob", "content": format!("note {n}"), "groupId": "g2"})).collect();
     for message in many {
         rig.add(message);
-        block_on(rig.engine.flush_group("g2")).unwrap();
+        block_on(rig.engine.conversations().flush_group("g2")).unwrap();
     }
     let page = rig.get_all(json!({"groupId": "g2"})).unwrap();
     assert_eq!((page.results.len(), page.total_count, page.has_more), (40, 45, true));
@@ -160,7 +160,7 @@ fn a_participant_reads_and_deletes_the_group_memories_that_involve_them() {
     let rig = Rig::new();
     rig.send("m1", 0, "alice", "Shall we pick espresso beans for the coffee corner?");
     rig.send("m2", 1, "bob", "Yes, espresso beans it is");
-    block_on(rig.engine.flush_group("g1")).unwrap();
+    block_on(rig.engine.conversations().flush_group("g1")).unwrap();
     let texts =
         |response: Vec<memwasm::core::types::MemoryItem>| response.into_iter().map(|m| m.memory).collect::<Vec<_>>();
     let episodes_of = |who: &str, extra: Value| {
@@ -182,6 +182,6 @@ fn a_participant_reads_and_deletes_the_group_memories_that_involve_them() {
     // Deleting bob's memories in the group takes the group's memories that involve him.
     let filter: memwasm::core::conversations::DeleteFilter =
         serde_json::from_value(json!({"userId": "bob", "groupId": "g1"})).unwrap();
-    block_on(rig.engine.delete_memories(&filter)).unwrap();
+    block_on(rig.engine.conversations().delete_memories(&filter)).unwrap();
     assert!(texts(rig.get_all(json!({"groupId": "g1"})).unwrap().results).is_empty());
 }

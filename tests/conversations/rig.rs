@@ -144,7 +144,7 @@ impl Rig {
             self.now.set(millis + 1000);
         }
         let input: MessageInput = serde_json::from_value(message).unwrap();
-        block_on(engine.add_message(input)).unwrap()
+        block_on(engine.conversations().add_message(input)).unwrap()
     }
 
     pub fn add(&self, message: Value) -> MessageOutcome {
@@ -164,7 +164,7 @@ impl Rig {
     /// A one-message episode of group `g1` from alice at `minute`, flushed; its session id.
     pub fn episode(&self, id: &str, minute: i64, content: &str) -> String {
         self.send(id, minute, "alice", content);
-        let outcome = block_on(self.engine.flush_group("g1")).unwrap();
+        let outcome = block_on(self.engine.conversations().flush_group("g1")).unwrap();
         assert_eq!(outcome.episodes.len(), 1, "{outcome:?}");
         outcome.episodes[0].session_id.clone()
     }

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use super::compress_options::{CompressOptions, CompressOutcome, CompressedSession};
 use super::prompts::{compress_input, COMPRESS_PROMPT};
 use super::sessions::{compressible, sessions, Session};
-use crate::core::engine::memory::MemoryEngine;
+use crate::core::conversations::Conversations;
 use crate::core::engine::pipeline::Destination;
 use crate::core::error::{MemoryError, Result};
 use crate::core::lifecycle::write::WriteLifecycle;
@@ -42,7 +42,7 @@ pub fn parse_summary(reply: &str) -> Result<String> {
     Ok(text)
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_, L, E, S, V> {
     /// Compresses the oldest sessions of a scope that holds more than `threshold` of them (see the module).
     pub async fn compress(&self, options: &CompressOptions) -> Result<CompressOutcome> {
         let plan = options.check()?;

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::core::engine::memory::MemoryEngine;
+use crate::core::conversations::Conversations;
 use crate::core::error::{MemoryError, Result};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::read::involves;
@@ -84,7 +84,7 @@ impl DeleteFilter {
     }
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_, L, E, S, V> {
     /// Soft-deletes every live memory matching `filter` (all filters given), each with a DELETE record.
     pub async fn delete_memories(&self, filter: &DeleteFilter) -> Result<DeleteOutcome> {
         let filters = filter.names()?;

@@ -15,14 +15,14 @@
 
 use serde::Serialize;
 
-use super::boundary::{BoundarySettings, Cause};
+use super::boundary::Cause;
 use super::buffer::{GroupBuffer, BUFFER_KIND};
 use super::episode::{Episode, EpisodeReport};
 use super::extract::ExtractedMemory;
 use super::message::{GroupRef, MessageInput, PendingMessage};
 use super::prompts::{boundary_input, BOUNDARY_PROMPT};
 use super::reply::parse_boundary;
-use crate::core::engine::memory::MemoryEngine;
+use crate::core::conversations::Conversations;
 use crate::core::error::Result;
 use crate::core::identity::new_id;
 use crate::core::model_traits::{Embedder, Llm, LlmRequest};
@@ -75,12 +75,7 @@ impl MessageOutcome {
     }
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
-    /// Uses `settings` (`boundary` in the config) from now on.
-    pub fn set_boundary(&mut self, settings: BoundarySettings) {
-        self.conversations.boundary = settings;
-    }
-
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_, L, E, S, V> {
     /// Adds one message to its group's buffer, closing and extracting episodes as the boundary rules say.
     pub async fn add_message(&self, input: MessageInput) -> Result<MessageOutcome> {
         let (group, message) = input.check()?;

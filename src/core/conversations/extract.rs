@@ -9,7 +9,7 @@ use super::episode::Episode;
 use super::profile::attributes_of;
 use super::prompts::{episode_input, EPISODE_PROMPT};
 use super::reply::{parse_extraction, Extraction};
-use crate::core::engine::memory::MemoryEngine;
+use crate::core::conversations::Conversations;
 use crate::core::engine::pipeline::Destination;
 use crate::core::error::{MemoryError, Result};
 use crate::core::lifecycle::write::WriteLifecycle;
@@ -49,7 +49,7 @@ impl Extracted {
     }
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_, L, E, S, V> {
     /// Stages the memories of `episode`; `None` (with an `EXTRACTION_FAILED` warning) when the extraction call
     /// failed or its reply was unusable, so the caller keeps the messages pending.
     pub(crate) async fn extract_episode(

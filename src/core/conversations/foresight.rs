@@ -9,7 +9,7 @@ use serde_json::json;
 use super::episode::Episode;
 use super::extract::Extracted;
 use super::reply::ForesightItem;
-use crate::core::engine::memory::MemoryEngine;
+use crate::core::conversations::Conversations;
 use crate::core::engine::pipeline::{event, Destination};
 use crate::core::error::Result;
 use crate::core::lifecycle::MemoryType;
@@ -28,7 +28,7 @@ pub fn is_superseded(item: &MemoryItem) -> bool {
     item.metadata.contains_key("supersededBy")
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_, L, E, S, V> {
     /// The group's current plans: the live foresight of the episode's scope that no plan replaced and whose
     /// validity had not ended when the episode began, oldest first, the latest `PLANS_SHOWN`.
     pub(crate) async fn current_plans(&self, episode: &Episode) -> Result<Vec<StoredMemory>> {

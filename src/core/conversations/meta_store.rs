@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::meta::{group_of, meta_key, ConversationMeta, MetaInput, MetaView, META_KIND};
 use super::meta_patch::{MetaPatch, MetaUpdate};
-use crate::core::engine::memory::MemoryEngine;
+use crate::core::conversations::Conversations;
 use crate::core::error::{MemoryError, Result};
 use crate::core::identity::new_id;
 use crate::core::model_traits::{Embedder, Llm};
@@ -13,7 +13,7 @@ use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;
 use crate::core::vector_store::VectorStore;
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_, L, E, S, V> {
     /// The stored metadata of `group` (`None`: the default config) exactly, without fallback.
     async fn stored_meta(&self, group: Option<&str>) -> Result<Option<ConversationMeta>> {
         let Some(record) = self.side_record(META_KIND, &meta_key(group)).await? else { return Ok(None) };

@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::episode::Episode;
 use super::profile::{attributes_of, merge, profile_key, render, Attributes, ProfileUpdate};
-use crate::core::engine::memory::MemoryEngine;
+use crate::core::conversations::Conversations;
 use crate::core::engine::pipeline::event;
 use crate::core::error::Result;
 use crate::core::identity::{content_hash, new_id};
@@ -33,7 +33,7 @@ fn profile_scope(episode: &Episode, user: &str) -> Scope {
     Scope { user_id: Some(user.to_owned()), agent_id: None, run_id: Some(episode.group_id.clone()) }
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_, L, E, S, V> {
     /// The live profile memory (if any) of each human participant of `episode`.
     pub(crate) async fn current_profiles(&self, episode: &Episode) -> Result<Vec<(String, Option<StoredMemory>)>> {
         let now = self.now_iso();

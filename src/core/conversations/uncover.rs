@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::core::engine::memory::MemoryEngine;
+use crate::core::conversations::Conversations;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::storage::{Changeset, Storage};
 use crate::core::types::{EventKind, MemoryItem};
@@ -18,7 +18,7 @@ fn is_summary(item: &MemoryItem) -> bool {
     item.metadata.get("compressionSource").and_then(Value::as_bool) == Some(true)
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_, L, E, S, V> {
     /// Adds to `changes` the lifting of the mark from the originals of every summary it deletes.
     pub(crate) fn uncover_originals(&self, changes: &mut Changeset) {
         let index = self.index.borrow();

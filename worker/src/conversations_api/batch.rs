@@ -85,7 +85,7 @@ pub async fn batch(engine: &Engine, query: &Query, body: &[u8]) -> Result<Respon
         let result = json!({"valid": true, "group_id": plan.group_id, "message_count": message_count, "errors": []});
         return ok(&message, result);
     }
-    engine.save_conversation_meta(plan.meta).await?;
+    engine.conversations().save_conversation_meta(plan.meta).await?;
     let mut ran = Ran {
         group_id: plan.group_id.clone(),
         message_count,
@@ -99,7 +99,7 @@ pub async fn batch(engine: &Engine, query: &Query, body: &[u8]) -> Result<Respon
         warnings: Vec::new(),
     };
     for (index, input) in plan.messages.into_iter().enumerate() {
-        let outcome = engine.add_message(input).await.map_err(|error| {
+        let outcome = engine.conversations().add_message(input).await.map_err(|error| {
             let failure = Failure::from(error);
             let message =
                 format!("conversation_list[{index}]: {} (the messages before it were stored)", failure.message);
@@ -112,7 +112,7 @@ pub async fn batch(engine: &Engine, query: &Query, body: &[u8]) -> Result<Respon
         absorb(&mut ran, outcome);
     }
     if flush {
-        absorb(&mut ran, engine.flush_group(&plan.group_id).await?);
+        absorb(&mut ran, engine.conversations().flush_group(&plan.group_id).await?);
     }
     let message =
         format!("Stored {} messages ({} duplicates), extracted {} memories", ran.stored, ran.duplicates, ran.count);

@@ -31,7 +31,7 @@ pub async fn delete(engine: &Engine, query: &Query, body: &[u8]) -> Result<Respo
     if filter.event_id.is_none() && filter.user_id.is_none() && filter.group_id.is_none() {
         return Err(Failure::invalid("give at least one of event_id, user_id, group_id (not all __all__)"));
     }
-    let outcome = engine.delete_memories(&filter).await?;
+    let outcome = engine.conversations().delete_memories(&filter).await?;
     let filters = outcome.filters.into_iter().map(|name| match name {
         "eventId" => "event_id",
         "userId" => "user_id",

@@ -93,7 +93,7 @@ fn snake(name: &'static str) -> &'static str {
 pub async fn get(engine: &Engine, query: &Query) -> Result<Response, Failure> {
     let fields = gather(query, &[], &Kinds::default(), &["group_id"])?;
     let group = id_filter(&fields, "group_id")?;
-    let Some(view) = engine.conversation_meta(group.as_deref()).await? else {
+    let Some(view) = engine.conversations().conversation_meta(group.as_deref()).await? else {
         let whose = group.map_or_else(|| "the default config".to_owned(), |g| format!("group {g:?}"));
         return Err(Failure::not_found(format!("no conversation metadata for {whose} (nor a default config)")));
     };
@@ -103,14 +103,14 @@ pub async fn get(engine: &Engine, query: &Query) -> Result<Response, Failure> {
 /// `POST …/conversation-meta`: saves (upserts) the metadata of its `group_id` (none: the default config).
 pub async fn save(engine: &Engine, body: &[u8]) -> Result<Response, Failure> {
     let input: MetaInput = parse(body)?;
-    let view = engine.save_conversation_meta(input).await?;
+    let view = engine.conversations().save_conversation_meta(input).await?;
     ok("Conversation metadata saved successfully", MetaOut::from(view))
 }
 
 /// `PATCH …/conversation-meta`: changes the updatable fields; 404 when nothing was saved for the group.
 pub async fn patch(engine: &Engine, body: &[u8]) -> Result<Response, Failure> {
     let value: Value = Value::Object(parse(body)?);
-    let update = engine.update_conversation_meta(MetaPatch::parse(value)?).await?;
+    let update = engine.conversations().update_conversation_meta(MetaPatch::parse(value)?).await?;
     let fields: Vec<&'static str> = update.updated_fields.into_iter().map(snake).collect();
     let message = format!("Conversation metadata updated successfully, {} fields updated", fields.len());
     ok(&message, MetaOut { updated_fields: Some(fields), ..MetaOut::from(update.view) })

@@ -98,7 +98,7 @@ pub fn headline(status: Status, count: usize) -> String {
 /// `POST /api/v1/memories`.
 pub async fn store(engine: &Engine, body: &[u8]) -> Result<Response, Failure> {
     let input: MessageInput = parse(body)?;
-    let outcome: MessageOutcome = engine.add_message(input).await?;
+    let outcome: MessageOutcome = engine.conversations().add_message(input).await?;
     let message = match outcome.duplicate {
         true => "Message already received; nothing changed".to_owned(),
         false => headline(outcome.status, outcome.count),
