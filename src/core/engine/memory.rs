@@ -48,7 +48,7 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     /// How `add()` finds the memories its decision sees, unless a call says otherwise.
     pub(crate) pipeline: crate::core::fast_add::Pipeline,
     /// Rewritten texts waiting for their vector (the fast pipeline).
-    pub(crate) deferred: crate::core::fast_add::DeferredVectors,
+    pub(crate) deferred: super::waiting_vectors::DeferredVectors,
     /// The additive pipeline's duplicate checks.
     pub(crate) additive: crate::core::config::AdditiveSettings,
 }

@@ -4,6 +4,7 @@
 
 pub(crate) mod add_commit;
 pub mod crud;
+pub(crate) mod deferred_vectors;
 pub mod degraded;
 pub(crate) mod embed_batch;
 mod features;
@@ -14,6 +15,7 @@ pub(crate) mod on_demand;
 pub(crate) mod pipeline;
 pub mod recall;
 pub mod search;
+mod search_agentic;
 pub(crate) mod side_access;
 pub mod snapshot;
 mod state;
@@ -21,6 +23,7 @@ pub mod tab_sync;
 pub mod tools;
 pub mod transfer;
 pub mod update;
+pub(crate) mod waiting_vectors;
 mod write_budget;
 
 pub use memory::MemoryEngine;

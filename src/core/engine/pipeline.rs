@@ -294,7 +294,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Embeds rewritten texts (one batch), then stages every operation, to be committed at once. With
     /// `may_defer` (the fast pipeline) and a host that settles vectors later, rewritten texts are staged
-    /// without a vector instead, and noted (see `fast_add::deferred`).
+    /// without a vector instead, and noted (see `engine::deferred_vectors`).
     pub(crate) async fn apply(
         &self,
         ops: Vec<Op>,

@@ -8,14 +8,11 @@
 //! measures how often the fast path still shows the decision the memory it must change.
 
 mod candidates;
-mod deferred;
 mod infer;
 mod pipeline;
 mod sentences;
-mod waiting;
 
 pub use pipeline::Pipeline;
-pub(crate) use waiting::DeferredVectors;
 
 crate::core::engine::handle::feature_handle!(
     /// The fast add pipeline, reached with `engine.fast_add()`.

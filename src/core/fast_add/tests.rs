@@ -215,7 +215,7 @@ fn a_rewrite_the_embedder_refuses_is_tried_three_times_then_left_keyword_only_un
     assert!(engine.index.borrow().vector(&poison).is_none(), "refused on its own: keyword-only");
     assert!(engine.has_unsettled_vectors(), "tried once of three");
     let alice_scope = Scope { user_id: Some("alice".into()), ..Scope::default() };
-    for tries in 2..=super::deferred::MAX_SETTLE_TRIES {
+    for tries in 2..=crate::core::engine::deferred_vectors::MAX_SETTLE_TRIES {
         let before = doubles.embedder.requests();
         block_on(engine.settle_vectors()).unwrap();
         assert_eq!(doubles.embedder.requests(), before + 1, "try {tries}: the refused text alone");

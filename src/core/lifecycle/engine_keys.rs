@@ -46,7 +46,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryLifecycle<
     /// Stores `value` under `key` in `scope` (an UPDATE when the key exists, else an ADD), with no LLM. A
     /// given `embedding` is used as is (its length must match); otherwise the value is embedded when an
     /// embedder is configured, and a failure stores it keyword-searchable with a `NOT_EMBEDDED` warning (and
-    /// embeds it later, see `fast_add::deferred`).
+    /// embeds it later, see `engine::deferred_vectors`).
     pub async fn store(
         &self,
         key: &str,

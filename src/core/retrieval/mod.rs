@@ -3,7 +3,6 @@
 //! foresight's validity at a current time, compressed originals), and agentic retrieval (an LLM judges a
 //! hybrid search and refines it once).
 
-mod agentic;
 pub mod form;
 pub mod prompts;
 pub mod reply;

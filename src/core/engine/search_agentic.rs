@@ -13,8 +13,6 @@
 //! error. With the embedder unavailable, every round ranks by keywords (`EMBEDDING_UNAVAILABLE`, see
 //! `degraded`). The response lists the queries that ran, the caller's first.
 
-use super::prompts::{judge_input, refine_input, JUDGE_PROMPT, REFINE_PROMPT};
-use super::reply::{parse_judgement, parse_queries, Judgement};
 use crate::core::engine::memory::MemoryEngine;
 use crate::core::engine::search::{Ranked, SearchResponse};
 use crate::core::error::{MemoryError, Result};
@@ -22,6 +20,8 @@ use crate::core::fusion::{reciprocal_rank, Method, Ranking, RRF_K};
 use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::read::Read;
 use crate::core::reply_schema;
+use crate::core::retrieval::prompts::{judge_input, refine_input, JUDGE_PROMPT, REFINE_PROMPT};
+use crate::core::retrieval::reply::{parse_judgement, parse_queries, Judgement};
 use crate::core::storage::Storage;
 use crate::core::types::{AddWarning, MemoryItem, WarningCode};
 use crate::core::vector_store::VectorStore;
