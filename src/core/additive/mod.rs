@@ -39,11 +39,6 @@ enum Near {
 }
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
-    /// Uses `settings` for the additive pipeline's duplicate checks.
-    pub fn set_additive(&mut self, settings: AdditiveSettings) {
-        self.additive = settings;
-    }
-
     /// The additive path of an inferring `add()` (see the module): the events and the writes, not yet committed.
     pub(crate) async fn infer_additive(
         &self,

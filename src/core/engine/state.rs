@@ -27,6 +27,27 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.lifecycle = settings;
     }
 
+    /// Moves vector storage and search to `remote`; call `engine.remote_vectors().backfill_remote()` next when the index
+    /// was loaded from storage.
+    pub fn set_remote_vectors(&mut self, remote: impl crate::core::remote_vectors::RemoteVectors + 'static) {
+        self.remote = crate::core::remote_vectors::RemoteSlot::new(remote);
+    }
+
+    /// True when vectors are searched remotely.
+    pub fn has_remote_vectors(&self) -> bool {
+        self.remote.index.is_some()
+    }
+
+    /// Uses `pipeline` for the `add()` calls that name none.
+    pub fn set_pipeline(&mut self, pipeline: crate::core::fast_add::Pipeline) {
+        self.pipeline = pipeline;
+    }
+
+    /// Uses `settings` for the additive pipeline's duplicate checks.
+    pub fn set_additive(&mut self, settings: crate::core::config::AdditiveSettings) {
+        self.additive = settings;
+    }
+
     /// Uses `settings` (`boundary` in the config) for conversation memories from now on.
     pub fn set_boundary(&mut self, settings: crate::core::conversations::BoundarySettings) {
         self.conversations.boundary = settings;

@@ -3,7 +3,6 @@
 
 use futures_util::future::join;
 
-use super::pipeline::Pipeline;
 use super::sentences::conversation_texts;
 use crate::core::engine::memory::MemoryEngine;
 use crate::core::engine::pipeline::{attribute, extend_unique, stopped, Destination};
@@ -17,11 +16,6 @@ use crate::core::types::{AddResult, MemoryItem, Message, WarningCode};
 use crate::core::vector_store::VectorStore;
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
-    /// Uses `pipeline` for the `add()` calls that name none.
-    pub fn set_pipeline(&mut self, pipeline: Pipeline) {
-        self.pipeline = pipeline;
-    }
-
     /// `infer` in two round trips (see the module). When the conversation's embedding fails, the facts take
     /// the exact path, whose embedding falls back to one request per fact.
     pub(crate) async fn infer_fast(

@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{RemoteSlot, RemoteVectors, VectorPoint};
+use super::VectorPoint;
 use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::Result;
 use crate::core::model_traits::{Embedder, Llm};
@@ -24,17 +24,6 @@ fn point(item: &MemoryItem, vector: &[f32]) -> VectorPoint {
 }
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
-    /// Moves vector storage and search to `remote`; call [`Self::backfill_remote`] next when the index
-    /// was loaded from storage.
-    pub fn set_remote_vectors(&mut self, remote: impl RemoteVectors + 'static) {
-        self.remote = RemoteSlot::new(remote);
-    }
-
-    /// True when vectors are searched remotely.
-    pub fn has_remote_vectors(&self) -> bool {
-        self.remote.index.is_some()
-    }
-
     /// Right after opening: uploads the vectors of the indexed memories that the remote index does not
     /// hold (stored before the switch to it), then drops every vector from the in-RAM index. Returns how
     /// many were uploaded.
