@@ -11,7 +11,6 @@ mod prompt;
 pub use crate::core::config::{AdditiveSettings, NearDuplicate, DEFAULT_NEAR_DUPLICATE};
 pub use prompt::{additive_input, system_prompt, ADDITIVE_EXTRACTION_PROMPT};
 
-use crate::core::engine::memory::MemoryEngine;
 use crate::core::engine::pipeline::{attribute, event, stopped, Destination, Extracted};
 use crate::core::error::Result;
 use crate::core::filter::Filter;
@@ -38,7 +37,7 @@ enum Near {
     Kept,
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Additive<'_, L, E, S, V> {
     /// The additive path of an inferring `add()` (see the module): the events and the writes, not yet committed.
     pub(crate) async fn infer_additive(
         &self,
@@ -135,7 +134,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         if kept.iter().any(|(_, other)| other.as_deref().is_some_and(close)) {
             return Ok(Near::Kept);
         }
-        let nearest = match self.remote_hits(vector, 1, scope, None, keep).await? {
+        let nearest = match self.remote_vectors().remote_hits(vector, 1, scope, None, keep).await? {
             Some(ranked) => ranked.into_iter().next().map(|(score, id)| (score as f32, self.indexed(&id))),
             None => self.index.borrow().search(vector, 1, keep)?.first().map(|(score, m)| (*score, Some((*m).clone()))),
         };

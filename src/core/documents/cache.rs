@@ -101,7 +101,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Documents<'_, L,
             listed.into_iter().map(|m| (m.item.id.clone(), m.item.hash.clone())).collect()
         };
         let ids: Vec<String> = by_id.iter().map(|(id, _)| id.clone()).collect();
-        let mut found = self.vectors_of(&ids).await?;
+        let mut found = self.remote_vectors().vectors_of(&ids).await?;
         for (id, hash) in by_id {
             if let Some(vector) = found.remove(&id) {
                 vectors.by_hash.entry(hash).or_insert(vector);

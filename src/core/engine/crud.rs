@@ -146,7 +146,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.storage.clear().await?;
         self.side.borrow_mut().clear();
         self.mirror(true, &[], Vec::new())?;
-        self.clear_or_defer().await;
+        self.remote_vectors().clear_or_defer().await;
         Ok(())
     }
 }

@@ -161,8 +161,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         if changes.is_empty() {
             return Ok(());
         }
-        let remote = self.prepare_remote(&mut changes).await?;
-        self.remote_before_commit(&remote).await?;
+        let remote = self.remote_vectors().prepare_remote(&mut changes).await?;
+        self.remote_vectors().remote_before_commit(&remote).await?;
         let records = changes.upserts.len() + changes.history.len();
         pace.report(Progress { phase: Phase::Write, done: 0, total: records });
         self.storage.commit_paced(&changes, pace).await?;
@@ -173,7 +173,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         let deletes = changes.deletes.clone();
         self.mirror_paced(&changes.deletes, changes.upserts, pace).await?;
-        self.remote_after_commit(&deletes, remote).await;
+        self.remote_vectors().remote_after_commit(&deletes, remote).await;
         Ok(())
     }
 

@@ -18,7 +18,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             return Ok(());
         };
         // Stored before the switch to a remote index: uploaded before the index drops the vectors.
-        self.hand_over(&memories.iter().collect::<Vec<_>>()).await?;
+        self.remote_vectors().hand_over(&memories.iter().collect::<Vec<_>>()).await?;
         // Removed and re-inserted oldest first, so the index lists the scope in creation order.
         let ids: Vec<String> = memories.iter().map(|memory| memory.item.id.clone()).collect();
         self.mirror(false, &ids, memories)?;

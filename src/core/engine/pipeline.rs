@@ -118,9 +118,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let pipeline = options.pipeline.unwrap_or(self.pipeline);
         let vector_path = async {
             match pipeline {
-                Pipeline::Additive => self.infer_additive(&messages, &to, &filter, options, result).await,
+                Pipeline::Additive => self.additive().infer_additive(&messages, &to, &filter, options, result).await,
                 Pipeline::Fast if self.embedder.is_configured() => {
-                    self.infer_fast(&messages, &to, &filter, options, result).await
+                    self.fast_add().infer_fast(&messages, &to, &filter, options, result).await
                 }
                 _ => self.infer(&messages, &to, &filter, options, result).await,
             }

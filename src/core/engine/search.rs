@@ -79,7 +79,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         // Vectors `add()` left to settle are embedded beside the query, so no result ranks without one.
         let ((), vector) = futures_util::future::join(self.settle_quietly(), query).await;
         let (vector, method, fell_back) = self.query_vector(vector, method)?;
-        let remote = self.remote_ranking(vector.as_deref(), method, read).await?;
+        let remote = self.remote_vectors().remote_ranking(vector.as_deref(), method, read).await?;
         let ranking = self.rank(text, vector.as_deref(), remote.as_ref(), method, read)?;
         let mut response = self.respond(text, ranking, method, read);
         response.warnings.extend(fell_back.into_iter().chain(self.vectors_pending(method, read)));
@@ -187,7 +187,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let vector = self.fit_given(embedding)?;
         self.load_scope(&read.scope).await?;
         self.settle_quietly().await;
-        let remote = self.remote_ranking(Some(&vector), Method::Vector, read).await?;
+        let remote = self.remote_vectors().remote_ranking(Some(&vector), Method::Vector, read).await?;
         let now = self.now_iso();
         let keep = |item: &MemoryItem| read.keeps(item, &now);
         let index = self.index.borrow();
@@ -229,7 +229,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         keep: Predicate<'_>,
     ) -> Result<Vec<StoredMemory>> {
         if let Some(vector) = vector {
-            if let Some(ranked) = self.remote_hits(vector, limit, scope, None, keep).await? {
+            if let Some(ranked) = self.remote_vectors().remote_hits(vector, limit, scope, None, keep).await? {
                 return Ok(ranked.into_iter().filter_map(|(_, id)| self.indexed(&id)).collect());
             }
         }

@@ -106,7 +106,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             index.list(usize::MAX, &|item| scope.contains(&item.scope)).into_iter().map(|m| m.item.clone()).collect()
         };
         // Neither an int8 index nor a remote one keeps f32 vectors in its records: export those it gives.
-        let mut vectors = self.vectors_of(&items.iter().map(|item| item.id.clone()).collect::<Vec<_>>()).await?;
+        let mut vectors =
+            self.remote_vectors().vectors_of(&items.iter().map(|item| item.id.clone()).collect::<Vec<_>>()).await?;
         let memories: Vec<StoredMemory> =
             items.into_iter().map(|item| StoredMemory { embedding: vectors.remove(&item.id), item }).collect();
         let history = match self.storage.all_history().await? {

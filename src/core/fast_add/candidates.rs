@@ -2,9 +2,9 @@
 //! sentence (by vector, fetched while extraction runs), then each fact's keyword (BM25) hits, which need no
 //! round trip.
 
-use crate::core::engine::memory::MemoryEngine;
 use crate::core::engine::pipeline::{Embedded, NEIGHBOURS_PER_FACT};
 use crate::core::error::Result;
+use crate::core::fast_add::FastAdd;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::scope::Scope;
 use crate::core::storage::Storage;
@@ -14,7 +14,7 @@ use crate::core::vector_store::{Predicate, VectorStore};
 /// Keyword hits added per fact.
 pub(crate) const PER_FACT: usize = 3;
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> FastAdd<'_, L, E, S, V> {
     /// Embeds `texts` in one request and returns each one's nearest memories in `scope` that pass `keep`
     /// (as many per sentence as the exact path takes per fact), de-duplicated in order of first appearance.
     /// Fails when the request does (the caller falls back to the exact path) or a vector has the wrong length.

@@ -4,9 +4,9 @@
 use futures_util::future::join;
 
 use super::sentences::conversation_texts;
-use crate::core::engine::memory::MemoryEngine;
 use crate::core::engine::pipeline::{attribute, extend_unique, stopped, Destination};
 use crate::core::error::{MemoryError, Result};
+use crate::core::fast_add::FastAdd;
 use crate::core::filter::Filter;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pipeline_options::AddOptions;
@@ -15,7 +15,7 @@ use crate::core::storage::{Changeset, Storage};
 use crate::core::types::{AddResult, MemoryItem, Message, WarningCode};
 use crate::core::vector_store::VectorStore;
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> FastAdd<'_, L, E, S, V> {
     /// `infer` in two round trips (see the module). When the conversation's embedding fails, the facts take
     /// the exact path, whose embedding falls back to one request per fact.
     pub(crate) async fn infer_fast(

@@ -155,7 +155,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryLifecycle<
                 && item.lifecycle.key.as_deref().is_some_and(|key| glob.matches(key))
         };
         let sources = self.scope_memories(&from, &matching).await?;
-        let vectors = self.vectors_of(&sources.iter().map(|m| m.item.id.clone()).collect::<Vec<_>>()).await?;
+        let vectors =
+            self.remote_vectors().vectors_of(&sources.iter().map(|m| m.item.id.clone()).collect::<Vec<_>>()).await?;
         let mut changes = Changeset::default();
         for source in &sources {
             let key = source.item.lifecycle.key.clone().unwrap_or_default();

@@ -6,9 +6,9 @@
 use serde_json::{json, Value};
 
 use super::slot::Pending;
-use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::Result;
 use crate::core::model_traits::{Embedder, Llm};
+use crate::core::remote_vectors::RemoteIndex;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::vector_store::VectorStore;
@@ -17,7 +17,7 @@ use crate::core::vector_store::VectorStore;
 const KIND: &str = "vector-store-pending";
 const KEY: &str = "pending";
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> RemoteIndex<'_, L, E, S, V> {
     /// Adds what earlier instances left pending in storage, once.
     async fn load_pending(&self) -> Result<()> {
         if self.remote.pending_loaded.get() {

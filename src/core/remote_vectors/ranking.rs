@@ -1,13 +1,13 @@
 //! Vector rankings from the remote index, over-fetching until enough hits pass the exact local checks.
 
 use super::VectorQuery;
-use crate::core::engine::memory::MemoryEngine;
 use crate::core::engine::search::{Ranked, OVERFETCH};
 use crate::core::error::Result;
 use crate::core::filter::Filter;
 use crate::core::fusion::Method;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::read::Read;
+use crate::core::remote_vectors::RemoteIndex;
 use crate::core::scope::Scope;
 use crate::core::storage::Storage;
 use crate::core::types::MemoryItem;
@@ -21,7 +21,7 @@ pub(crate) fn first_ask(wanted: usize) -> usize {
     wanted.saturating_mul(2).saturating_add(10).min(MAX_ASKED)
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> RemoteIndex<'_, L, E, S, V> {
     /// The vector ranking `method` needs from the remote index (`None` without one, or without `vector`).
     pub(crate) async fn remote_ranking(
         &self,

@@ -130,7 +130,7 @@ fn a_delete_made_while_the_remote_index_is_down_is_replayed_by_the_next_instance
     let mut second: Engine<_> =
         block_on(MemoryEngine::open(NoLlm, Letters::new(26), storage.clone(), Prompts::default())).unwrap();
     second.set_remote_vectors(remote.clone());
-    assert_eq!(block_on(second.backfill_remote()).unwrap(), 0);
+    assert_eq!(block_on(second.remote_vectors().backfill_remote()).unwrap(), 0);
     add(&second, "plays chess");
     assert!(!remote.points().contains_key(&tea), "replayed before the next write");
     assert_eq!(block_on(second.side_record("vector-store-pending", "pending")).unwrap(), None);
@@ -150,7 +150,7 @@ fn opening_uploads_what_storage_held_and_drops_the_vectors() {
         block_on(MemoryEngine::open(NoLlm, Letters::new(26), storage, Prompts::default())).unwrap();
     assert!(engine.index.borrow().vector(&tea).is_some());
     engine.set_remote_vectors(remote.clone());
-    assert_eq!(block_on(engine.backfill_remote()).unwrap(), 1);
+    assert_eq!(block_on(engine.remote_vectors().backfill_remote()).unwrap(), 1);
     assert!(engine.index.borrow().vector(&tea).is_none());
     assert_eq!(engine.index.borrow().dimension(), None);
     assert_eq!(remote.points()[&tea].vector, unit("likes tea"));

@@ -4,9 +4,9 @@
 use std::collections::{HashMap, HashSet};
 
 use super::VectorPoint;
-use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::Result;
 use crate::core::model_traits::{Embedder, Llm};
+use crate::core::remote_vectors::RemoteIndex;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::types::{MemoryItem, StoredMemory};
 use crate::core::vector_store::VectorStore;
@@ -23,7 +23,7 @@ fn point(item: &MemoryItem, vector: &[f32]) -> VectorPoint {
     VectorPoint { id: item.id.clone(), vector: vector.to_vec(), scope, metadata }
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> RemoteIndex<'_, L, E, S, V> {
     /// Right after opening: uploads the vectors of the indexed memories that the remote index does not
     /// hold (stored before the switch to it), then drops every vector from the in-RAM index. Returns how
     /// many were uploaded.

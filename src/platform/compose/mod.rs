@@ -144,7 +144,7 @@ impl Parts {
         #[cfg(feature = "extras")]
         if let Some(remote) = self.remote {
             engine.set_remote_vectors(remote);
-            engine.backfill_remote().await?; // what storage held before the switch to it
+            engine.remote_vectors().backfill_remote().await?; // what storage held before the switch to it
         }
         if config.graph_enabled {
             engine.graph().enable_graph().await?;
