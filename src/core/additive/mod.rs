@@ -153,10 +153,7 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-crate::core::engine::handle::feature_handle!(
-    /// The additive add pipeline, reached with `engine.additive()`.
-    Additive
-);
+pub use crate::core::engine::Additive;
 
 #[cfg(test)]
 mod tests;

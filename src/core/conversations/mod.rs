@@ -51,7 +51,4 @@ pub(crate) struct ConversationState {
     pub(crate) locks: lock::Locks,
 }
 
-crate::core::engine::handle::feature_handle!(
-    /// Conversation memories, reached with `engine.conversations()`.
-    Conversations
-);
+pub use crate::core::engine::Conversations;

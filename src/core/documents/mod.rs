@@ -27,7 +27,4 @@ pub use ingest::{DiscardReason, IngestResult, IngestedChunk, DISCARD_BELOW};
 pub use options::IngestOptions;
 pub use route::route;
 
-crate::core::engine::handle::feature_handle!(
-    /// Documents, reached with `engine.documents()`.
-    Documents
-);
+pub use crate::core::engine::Documents;

@@ -1,14 +1,41 @@
-//! The way from the engine to each feature: one handle per feature, holding that feature's methods.
+//! The way from the engine to each feature: one handle type per feature, declared here, whose methods live
+//! in the feature's own folder (`impl Conversations<'_, …>` in `conversations/`). The engine names no feature.
 
+use super::handle::feature_handle;
 use super::memory::MemoryEngine;
-use crate::core::additive::Additive;
-use crate::core::conversations::Conversations;
-use crate::core::documents::Documents;
-use crate::core::fast_add::FastAdd;
-use crate::core::graph::GraphMemory;
-use crate::core::lifecycle::MemoryLifecycle;
-use crate::core::remote_vectors::RemoteIndex;
-use crate::core::tiers::Tiers;
+
+feature_handle!(
+    /// The additive add pipeline, reached with `engine.additive()`.
+    Additive
+);
+feature_handle!(
+    /// Conversation memories, reached with `engine.conversations()`.
+    Conversations
+);
+feature_handle!(
+    /// Documents, reached with `engine.documents()`.
+    Documents
+);
+feature_handle!(
+    /// The fast add pipeline, reached with `engine.fast_add()`.
+    FastAdd
+);
+feature_handle!(
+    /// Graph memory, reached with `engine.graph()`.
+    GraphMemory
+);
+feature_handle!(
+    /// The memory lifecycle, reached with `engine.lifecycle()`.
+    MemoryLifecycle
+);
+feature_handle!(
+    /// The engine's use of a remote vector index, reached with `engine.remote_vectors()`.
+    RemoteIndex
+);
+feature_handle!(
+    /// The agent tiers, reached with `engine.tiers()`.
+    Tiers
+);
 
 impl<L, E, S, V> MemoryEngine<L, E, S, V> {
     /// Conversation memories: messages, episodes, profiles, conversation metadata, compression.

@@ -26,4 +26,5 @@ pub mod update;
 pub(crate) mod waiting_vectors;
 mod write_budget;
 
+pub use features::{Additive, Conversations, Documents, FastAdd, GraphMemory, MemoryLifecycle, RemoteIndex, Tiers};
 pub use memory::MemoryEngine;

@@ -14,10 +14,7 @@ mod sentences;
 
 pub use pipeline::Pipeline;
 
-crate::core::engine::handle::feature_handle!(
-    /// The fast add pipeline, reached with `engine.fast_add()`.
-    FastAdd
-);
+pub use crate::core::engine::FastAdd;
 
 #[cfg(test)]
 mod tests;

@@ -20,7 +20,4 @@ pub struct GraphOptions {
     pub enabled: bool,
 }
 
-crate::core::engine::handle::feature_handle!(
-    /// Graph memory, reached with `engine.graph()`.
-    GraphMemory
-);
+pub use crate::core::engine::GraphMemory;

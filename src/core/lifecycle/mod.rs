@@ -23,7 +23,4 @@ pub use fields::Lifecycle;
 pub use memory_type::MemoryType;
 pub use settings::LifecycleSettings;
 
-crate::core::engine::handle::feature_handle!(
-    /// The memory lifecycle, reached with `engine.lifecycle()`.
-    MemoryLifecycle
-);
+pub use crate::core::engine::MemoryLifecycle;

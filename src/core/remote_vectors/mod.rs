@@ -97,7 +97,4 @@ impl<T: RemoteVectors> DynRemote for T {
     }
 }
 
-crate::core::engine::handle::feature_handle!(
-    /// The engine's use of a remote vector index, reached with `engine.remote_vectors()`.
-    RemoteIndex
-);
+pub use crate::core::engine::RemoteIndex;

@@ -52,10 +52,7 @@ fn scope_of_key(value: &Value) -> Option<Scope> {
     crate::core::value_de::from_value::<Scope>(value).ok()?.validated().ok()
 }
 
-crate::core::engine::handle::feature_handle!(
-    /// The agent tiers, reached with `engine.tiers()`.
-    Tiers
-);
+pub use crate::core::engine::Tiers;
 
 #[cfg(test)]
 mod tests;
