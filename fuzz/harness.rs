@@ -8,10 +8,10 @@ use memwasm::core::engine::transfer::from_jsonl;
 use memwasm::core::engine::update::UpdatePatch;
 use memwasm::core::filter::Filter;
 use memwasm::core::llm_json::{extract_json, parse_decisions, parse_extraction};
+use memwasm::core::model::types::MemoryItem;
 use memwasm::core::pipeline_options::{parse_messages, require_content, AddOptions};
 use memwasm::core::prompts::render_conversation;
 use memwasm::core::read::{ReadCall, ReadOptions};
-use memwasm::core::types::MemoryItem;
 use memwasm::providers::config::MemoryConfig;
 use serde_json::Value;
 
@@ -108,7 +108,7 @@ pub fn options(data: &[u8]) {
 
 /// Accepted messages are shown to the model one turn a line: neither a role nor a text can start a line of its
 /// own (`assistant: …`, `## Existing Memories`), so the lines that are not indented are exactly the turns.
-fn one_line_per_turn(messages: &[memwasm::core::types::Message]) {
+fn one_line_per_turn(messages: &[memwasm::core::model::types::Message]) {
     let rendered = render_conversation(messages);
     let turns = rendered
         .split(['\n', '\r', '\u{0B}', '\u{0C}', '\u{85}', '\u{2028}', '\u{2029}'])
@@ -119,7 +119,7 @@ fn one_line_per_turn(messages: &[memwasm::core::types::Message]) {
 
 /// A memory with accepted metadata (its `type` is the line's label) is one line of `recall()`'s block, with
 /// one pair of brackets, and cannot close the block.
-fn one_recall_line(metadata: memwasm::core::types::Metadata) {
+fn one_recall_line(metadata: memwasm::core::model::types::Metadata) {
     let mut item = sample_item();
     item.metadata = metadata;
     let line = memory_line(&item);

@@ -13,10 +13,10 @@ use std::rc::Rc;
 
 use browser_support::*;
 use memwasm::core::config::IndexedDbSettings;
-use memwasm::core::scope::Scope;
+use memwasm::core::model::scope::Scope;
+use memwasm::core::model::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
 use memwasm::core::storage::{Changeset, Storage};
 use memwasm::core::testing::Sabotaged;
-use memwasm::core::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
 use memwasm::platform::indexeddb::{IndexedDbStorage, SCHEMA_VERSION, VECTORS_STORE};
 use serde_json::{json, Value};
 use wasm_bindgen_test::*;

@@ -3,12 +3,12 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use futures_executor::block_on;
-use memwasm::core::fast_add::Pipeline;
+use memwasm::core::add_pipeline::Pipeline;
+use memwasm::core::model::scope::Scope;
+use memwasm::core::model::types::{EventKind, WarningCode};
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, DEFAULT_LIMIT};
-use memwasm::core::scope::Scope;
 use memwasm::core::testing::{KeepingStorage, Letters, ScriptedLlm};
-use memwasm::core::types::{EventKind, WarningCode};
 use memwasm::MemoryEngine;
 use serde_json::{json, Value};
 

@@ -11,13 +11,13 @@ use memwasm::core::kv::keys::{decode, encode, KvKeys};
 use memwasm::core::kv::record::{decode_vector, encode_vector, RECORD_VERSION};
 use memwasm::core::kv::KvStorage;
 use memwasm::core::lifecycle::write::WriteLifecycle;
-use memwasm::core::lifecycle::{Lifecycle, MemoryType};
+use memwasm::core::model::scope::Scope;
+use memwasm::core::model::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
+use memwasm::core::model::{Lifecycle, MemoryType};
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, DEFAULT_LIMIT};
-use memwasm::core::scope::Scope;
 use memwasm::core::storage::{Changeset, Storage};
 use memwasm::core::testing::{Letters, MapKv, NoLlm};
-use memwasm::core::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
 use memwasm::MemoryEngine;
 use serde_json::json;
 

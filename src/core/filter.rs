@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 use serde_json::{Map, Value};
 
 use super::error::{MemoryError, Result};
-use super::types::MemoryItem;
+use super::model::types::MemoryItem;
 
 /// How deeply AND/OR/NOT may nest; deeper input is rejected rather than risking the stack.
 const MAX_DEPTH: usize = super::limits::MAX_FILTER_DEPTH;

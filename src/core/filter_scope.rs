@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::error::{MemoryError, Result};
-use super::scope::{checked_id, Scope};
+use super::model::scope::{checked_id, Scope};
 
 /// The scope keys a filter may carry, each with its option name.
 const KEYS: [(&str, &str, Slot); 6] = [

@@ -1,7 +1,7 @@
 use serde_json::json;
 
 use super::*;
-use crate::core::scope::Scope;
+use crate::core::model::scope::Scope;
 
 fn item(memory: &str, metadata: Value) -> MemoryItem {
     MemoryItem {

@@ -8,11 +8,11 @@ use crate::core::config::Prompts;
 use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::MemoryError;
 use crate::core::lifecycle::write::WriteLifecycle;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::Metadata;
 use crate::core::pipeline_options::AddOptions;
-use crate::core::scope::Scope;
 use crate::core::storage::{InMemoryStorage, Storage};
 use crate::core::testing::{Letters, NoLlm};
-use crate::core::types::Metadata;
 
 type Engine = MemoryEngine<NoLlm, Letters, InMemoryStorage>;
 

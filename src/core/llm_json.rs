@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::error::MemoryError;
-use super::types::EventKind;
+use super::model::types::EventKind;
 
 /// An unusable reply, with the reason.
 fn unusable(why: impl Into<String>) -> MemoryError {

@@ -1,6 +1,7 @@
 //! The target-agnostic core: data model, filters, search index, storage trait, prompts, LLM reply
 //! parsing and the memory pipeline. No JS types here; `cargo test` runs it natively.
 
+pub mod add_pipeline;
 pub mod additive;
 pub mod case;
 pub mod codec;
@@ -20,6 +21,7 @@ pub mod kv;
 pub mod lifecycle;
 pub mod limits;
 pub mod llm_json;
+pub mod model;
 pub mod model_traits;
 pub mod one_line;
 pub mod pace;
@@ -34,7 +36,6 @@ pub mod recency;
 pub mod remote_vectors;
 pub mod reply_schema;
 pub mod retrieval;
-pub mod scope;
 pub mod side_records;
 pub mod sort;
 pub mod storage;
@@ -43,7 +44,6 @@ pub mod testing;
 pub mod tiers;
 pub mod time;
 pub mod tokens;
-pub mod types;
 pub mod unknown_field;
 pub mod value_de;
 pub mod vector_store;

@@ -3,7 +3,7 @@
 //!
 //! [`Storage::load_packed`]: super::storage::Storage::load_packed
 
-use super::types::StoredMemory;
+use super::model::types::StoredMemory;
 
 /// Every stored memory, oldest first, and a source of their vectors.
 pub struct Packed {

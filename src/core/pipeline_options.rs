@@ -6,10 +6,10 @@ use serde_json::Value;
 
 use super::error::{MemoryError, Result};
 use super::lifecycle::write::LifecycleInput;
-use super::lifecycle::MemoryType;
 use super::limits::MAX_ROLE_CHARS;
-use super::scope::Scope;
-use super::types::{Message, Metadata};
+use super::model::scope::Scope;
+use super::model::types::{Message, Metadata};
+use super::model::MemoryType;
 
 /// Options of `add()`. Unknown keys are refused; scope keys may be snake_case too.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -43,7 +43,7 @@ pub struct AddOptions {
     pub expiration_date: Option<String>,
     /// `"fast"` or `"exact"`: how this call finds the memories its update decision sees (default: the
     /// config's `pipeline`).
-    pub pipeline: Option<super::fast_add::Pipeline>,
+    pub pipeline: Option<super::add_pipeline::Pipeline>,
 }
 
 impl AddOptions {
@@ -62,12 +62,12 @@ impl AddOptions {
     /// with the checked `expirationDate`.
     pub fn stored_metadata(&self) -> Result<Metadata> {
         let mut metadata = self.metadata.clone().unwrap_or_default();
-        for key in super::scope::IDENTITY_KEYS {
+        for key in super::model::scope::IDENTITY_KEYS {
             metadata.remove(key);
         }
         if let Some(date) = &self.expiration_date {
-            let date = super::lifecycle::expiration_date::normalized(date)?;
-            metadata.insert(super::lifecycle::expiration_date::KEY.into(), Value::String(date));
+            let date = super::model::expiration_date::normalized(date)?;
+            metadata.insert(super::model::expiration_date::KEY.into(), Value::String(date));
         }
         Ok(metadata)
     }

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use super::error::MemoryError;
 use super::identity::content_hash;
 use super::llm_json::Decision;
-use super::types::{AddWarning, EventKind, StoredMemory, WarningCode};
+use super::model::types::{AddWarning, EventKind, StoredMemory, WarningCode};
 
 /// A checked operation of one `add()`.
 #[derive(Debug, Clone, PartialEq)]

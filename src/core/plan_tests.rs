@@ -1,6 +1,6 @@
 use super::*;
-use crate::core::scope::Scope;
-use crate::core::types::MemoryItem;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::MemoryItem;
 
 fn stored(id: &str, text: &str) -> StoredMemory {
     StoredMemory {

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::types::Message;
+use super::model::types::Message;
 
 /// System prompt for fact extraction.
 pub const FACT_EXTRACTION_PROMPT: &str = r#"You are an expert at extracting structured, atomic facts from conversations.

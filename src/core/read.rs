@@ -13,10 +13,10 @@ use serde_json::Value;
 use super::error::{MemoryError, Result};
 use super::filter::Filter;
 use super::fusion::{Method, Weights};
-use super::lifecycle::{expiration_date, MemoryType};
+use super::model::scope::Scope;
+use super::model::types::MemoryItem;
+use super::model::{expiration_date, MemoryType};
 use super::retrieval::{form, Window};
-use super::scope::Scope;
-use super::types::MemoryItem;
 
 pub use super::read_call::{positive_whole, ReadCall, DEFAULT_LIMIT, DEFAULT_RECALL_LIMIT, DEFAULT_TOKEN_BUDGET};
 

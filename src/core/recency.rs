@@ -2,8 +2,8 @@
 //! ranks first, so of two facts that contradict each other and match a query alike (the additive pipeline
 //! keeps both), the current one comes first.
 
+use super::model::types::MemoryItem;
 use super::sort::sort_by;
-use super::types::MemoryItem;
 
 /// Reorders each run of adjacent `results` with the same score by `updatedAt`, then `createdAt`, newest
 /// first. Results without a score, and the order between different scores, are left as they are.

@@ -54,7 +54,7 @@ pub fn graph() -> ReplySchema {
         "type": "object",
         "properties": {
             "name": {"type": "string"},
-            "type": {"type": "string", "enum": super::graph::model::ENTITY_TYPES},
+            "type": {"type": "string", "enum": super::model::graph::ENTITY_TYPES},
             "description": {"type": "string"},
         },
         "required": ["name", "type"],

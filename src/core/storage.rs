@@ -4,11 +4,11 @@ use std::cell::RefCell;
 
 use super::error::Result;
 use super::graph::{GraphChanges, GraphRecord};
+use super::model::scope::Scope;
+use super::model::types::{HistoryRecord, StoredMemory};
 use super::pace::Pace;
 use super::packed::Packed;
-use super::scope::Scope;
 use super::side_records::{SideMap, SideRecord, SideWrite};
-use super::types::{HistoryRecord, StoredMemory};
 
 /// What another instance (another tab) wrote to the same storage, for this instance's index to mirror.
 #[derive(Debug, Clone, Default, PartialEq)]

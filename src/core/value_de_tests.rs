@@ -6,9 +6,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::from_value_path;
+use crate::core::model::types::Message;
 use crate::core::pipeline_options::AddOptions;
 use crate::core::read::ReadOptions;
-use crate::core::types::Message;
 
 #[derive(Debug, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

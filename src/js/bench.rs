@@ -8,9 +8,9 @@ use wasm_bindgen::prelude::*;
 use super::error::to_js_error;
 use super::{promise, Memory};
 use crate::core::error::MemoryError;
-use crate::core::scope::Scope;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{MemoryItem, StoredMemory};
 use crate::core::storage::Changeset;
-use crate::core::types::{MemoryItem, StoredMemory};
 use crate::core::vector_store::{InMemoryVectorStore, Quantization, VectorStore};
 use crate::core::{identity::content_hash, time::now_iso};
 

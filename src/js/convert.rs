@@ -8,8 +8,8 @@ use serde_json::Value;
 use wasm_bindgen::JsValue;
 
 use crate::core::error::MemoryError;
+use crate::core::model::scope::with_mem0_names;
 use crate::core::read::{Read, ReadCall, ReadOptions};
-use crate::core::scope::with_mem0_names;
 use crate::core::value_de::from_value_path;
 use crate::platform::plain::json_of;
 

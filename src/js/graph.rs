@@ -7,8 +7,8 @@ use wasm_bindgen::prelude::*;
 use super::convert::{read_options, string_arg};
 use super::{promise, Memory};
 use crate::core::error::MemoryError;
+use crate::core::model::scope::Scope;
 use crate::core::read::ReadCall;
-use crate::core::scope::Scope;
 
 fn scope_of(options: JsValue) -> Result<Scope, MemoryError> {
     Ok(read_options(options, ReadCall::ScopeOnly)?.scope)

@@ -9,8 +9,8 @@ use super::convert::{from_js, read_options, string_arg};
 use super::{promise, Memory};
 use crate::core::error::MemoryError;
 use crate::core::lifecycle::options::{DecayRequest, ShareOptions, StoreOptions};
+use crate::core::model::scope::Scope;
 use crate::core::read::{ReadCall, ReadOptions};
-use crate::core::scope::Scope;
 
 fn invalid_input(why: String) -> MemoryError {
     MemoryError::InvalidInput(why)

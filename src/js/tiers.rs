@@ -11,9 +11,9 @@ use super::convert::{from_js, json_arg, string_arg, to_js};
 use super::error::{coded_error, to_js_error};
 use super::{promise, Memory};
 use crate::core::error::MemoryError;
+use crate::core::model::types::Message;
 use crate::core::pipeline_options::parse_messages;
 use crate::core::tiers::{BatchOutcome, ContextWindow, TierCall, TierOptions};
-use crate::core::types::Message;
 use crate::platform::background::Topic;
 use crate::platform::compose::Engine;
 

@@ -13,8 +13,8 @@ use super::error::to_js_error;
 use super::{promise, Memory};
 use crate::core::engine::tools::{tool_definitions, ToolFormat};
 use crate::core::error::MemoryError;
+use crate::core::model::scope::Scope;
 use crate::core::read::ReadCall;
-use crate::core::scope::Scope;
 use crate::platform::compose::Engine;
 
 /// `tools()`'s second argument.

@@ -11,9 +11,9 @@ use wasm_bindgen::prelude::*;
 use super::compose::Engine;
 use super::timer::{clear_timeout, set_timeout};
 use crate::core::error::{MemoryError, Result};
-use crate::core::scope::Scope;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::Message;
 use crate::core::tiers::{Background, BackgroundSettings, BatchOutcome};
-use crate::core::types::Message;
 
 /// What a listener is told about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

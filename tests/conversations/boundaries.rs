@@ -3,7 +3,7 @@
 
 use memwasm::core::conversations::prompts::{BOUNDARY_PROMPT, EPISODE_PROMPT};
 use memwasm::core::conversations::{BoundarySettings, Cause, Status};
-use memwasm::core::types::WarningCode;
+use memwasm::core::model::types::WarningCode;
 
 use super::rig::*;
 

@@ -7,10 +7,10 @@ use futures_executor::block_on;
 use memwasm::core::conversations::prompts::COMPRESS_PROMPT;
 use memwasm::core::conversations::{CompressOptions, CompressOutcome};
 use memwasm::core::error::Result;
-use memwasm::core::lifecycle::MemoryType;
+use memwasm::core::model::types::{EventKind, WarningCode};
+use memwasm::core::model::MemoryType;
 use memwasm::core::read::{ReadCall, ReadOptions};
 use memwasm::core::testing::{letter_engine, KeepingStorage};
-use memwasm::core::types::{EventKind, WarningCode};
 use serde_json::{json, Value};
 
 use super::rig::*;

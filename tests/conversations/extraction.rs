@@ -2,9 +2,9 @@
 //! facts through add()'s dedup and update decision.
 
 use memwasm::core::conversations::prompts::EPISODE_PROMPT;
-use memwasm::core::lifecycle::MemoryType;
+use memwasm::core::model::types::EventKind;
+use memwasm::core::model::MemoryType;
 use memwasm::core::prompts::UPDATE_MEMORY_PROMPT;
-use memwasm::core::types::EventKind;
 use serde_json::{json, Value};
 
 use super::rig::*;

@@ -5,8 +5,8 @@
 
 use futures_executor::block_on;
 use memwasm::core::conversations::prompts::EPISODE_PROMPT;
-use memwasm::core::lifecycle::MemoryType;
-use memwasm::core::types::{EventKind, MemoryItem};
+use memwasm::core::model::types::{EventKind, MemoryItem};
+use memwasm::core::model::MemoryType;
 use serde_json::{json, Value};
 
 use super::rig::*;

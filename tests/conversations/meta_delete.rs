@@ -2,8 +2,8 @@
 
 use futures_executor::block_on;
 use memwasm::core::conversations::{DeleteFilter, MetaInput, MetaPatch, Scene};
+use memwasm::core::model::types::EventKind;
 use memwasm::core::read::Read;
-use memwasm::core::types::EventKind;
 use serde_json::{json, Value};
 
 use super::rig::*;

@@ -4,8 +4,8 @@
 use futures_executor::block_on;
 use memwasm::core::conversations::prompts::EPISODE_PROMPT;
 use memwasm::core::conversations::MetaInput;
-use memwasm::core::lifecycle::MemoryType;
-use memwasm::core::types::{EventKind, WarningCode};
+use memwasm::core::model::types::{EventKind, WarningCode};
+use memwasm::core::model::MemoryType;
 use serde_json::{json, Value};
 
 use super::rig::*;

@@ -3,12 +3,12 @@
 //! options (time range, `radius`, `currentTime`, unsearchable profiles, the seed's `topK` cap).
 
 use memwasm::core::engine::search::SearchResponse;
-use memwasm::core::lifecycle::MemoryType;
+use memwasm::core::model::MemoryType;
 use serde_json::{json, Value};
 
 use super::rig::*;
 
-fn texts(items: &[memwasm::core::types::MemoryItem]) -> Vec<&str> {
+fn texts(items: &[memwasm::core::model::types::MemoryItem]) -> Vec<&str> {
     items.iter().map(|m| m.memory.as_str()).collect()
 }
 
@@ -161,8 +161,9 @@ fn a_participant_reads_and_deletes_the_group_memories_that_involve_them() {
     rig.send("m1", 0, "alice", "Shall we pick espresso beans for the coffee corner?");
     rig.send("m2", 1, "bob", "Yes, espresso beans it is");
     block_on(rig.engine.conversations().flush_group("g1")).unwrap();
-    let texts =
-        |response: Vec<memwasm::core::types::MemoryItem>| response.into_iter().map(|m| m.memory).collect::<Vec<_>>();
+    let texts = |response: Vec<memwasm::core::model::types::MemoryItem>| {
+        response.into_iter().map(|m| m.memory).collect::<Vec<_>>()
+    };
     let episodes_of = |who: &str, extra: Value| {
         let mut options = json!({"userId": who, "memoryType": "episodic"});
         options.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());

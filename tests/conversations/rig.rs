@@ -11,13 +11,13 @@ use memwasm::core::conversations::{BoundarySettings, MessageInput, MessageOutcom
 use memwasm::core::engine::crud::Page;
 use memwasm::core::engine::search::SearchResponse;
 use memwasm::core::error::{MemoryError, Result};
+use memwasm::core::model::scope::Scope;
+use memwasm::core::model::types::MemoryItem;
 use memwasm::core::model_traits::LlmRequest;
 use memwasm::core::read::{Read, ReadCall, ReadOptions};
 use memwasm::core::retrieval::prompts::{JUDGE_PROMPT, REFINE_PROMPT};
-use memwasm::core::scope::Scope;
 use memwasm::core::testing::{Doubles, KeepingStorage, Letters, LlmCall, ScriptedLlm};
 use memwasm::core::time::{iso_from_millis, Clock};
-use memwasm::core::types::MemoryItem;
 use memwasm::MemoryEngine;
 use serde_json::{json, Value};
 

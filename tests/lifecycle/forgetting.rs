@@ -3,8 +3,8 @@
 use futures_executor::block_on;
 use memwasm::core::lifecycle::decay::DecayOptions;
 use memwasm::core::lifecycle::LifecycleSettings;
+use memwasm::core::model::types::EventKind;
 use memwasm::core::read::Read;
-use memwasm::core::types::EventKind;
 use serde_json::json;
 
 use crate::rig::{user_scope, Rig, DAY};

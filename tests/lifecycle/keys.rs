@@ -3,10 +3,11 @@
 
 use futures_executor::block_on;
 use memwasm::core::lifecycle::write::{LifecycleInput, WriteLifecycle};
-use memwasm::core::lifecycle::{LifecycleSettings, MemoryType};
+use memwasm::core::lifecycle::LifecycleSettings;
+use memwasm::core::model::scope::Scope;
+use memwasm::core::model::types::EventKind;
+use memwasm::core::model::MemoryType;
 use memwasm::core::read::Read;
-use memwasm::core::scope::Scope;
-use memwasm::core::types::EventKind;
 
 use crate::rig::{user_scope, Rig, START};
 

@@ -5,12 +5,12 @@ use std::rc::Rc;
 
 use futures_executor::block_on;
 use memwasm::core::lifecycle::LifecycleSettings;
+use memwasm::core::model::scope::Scope;
+use memwasm::core::model::types::{EventKind, MemoryItem};
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, DEFAULT_LIMIT};
-use memwasm::core::scope::Scope;
 use memwasm::core::testing::{Doubles, KeepingStorage, Letters, NoLlm};
 use memwasm::core::time::Clock;
-use memwasm::core::types::{EventKind, MemoryItem};
 use memwasm::MemoryEngine;
 use serde_json::json;
 

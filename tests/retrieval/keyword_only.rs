@@ -3,10 +3,10 @@
 
 use futures_executor::block_on;
 use memwasm::core::fusion::Method;
+use memwasm::core::model::scope::Scope;
+use memwasm::core::model::types::EventKind;
 use memwasm::core::pipeline_options::AddOptions;
-use memwasm::core::scope::Scope;
 use memwasm::core::testing::NoEmbedder;
-use memwasm::core::types::EventKind;
 use serde_json::json;
 
 use crate::fixtures::*;

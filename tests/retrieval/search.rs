@@ -10,10 +10,10 @@
 
 use futures_executor::block_on;
 use memwasm::core::fusion::Method;
+use memwasm::core::model::types::MemoryItem;
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{ReadOptions, WeightOptions};
 use memwasm::core::testing::TableEmbedder;
-use memwasm::core::types::MemoryItem;
 use serde_json::json;
 
 use crate::fixtures::*;

@@ -2,7 +2,7 @@
 
 use futures_executor::block_on;
 use memwasm::core::engine::tools::{tool_definitions, ToolFormat};
-use memwasm::core::scope::Scope;
+use memwasm::core::model::scope::Scope;
 use memwasm::core::testing::TableEmbedder;
 use serde_json::{json, Value};
 

@@ -7,7 +7,7 @@
 //! under `t/<tenant>/scope/` (following cursors), then reading the memories in bulk.
 
 use memwasm::core::lifecycle::decay::{DecayOptions, DecayPlan};
-use memwasm::core::scope::Scope;
+use memwasm::core::model::scope::Scope;
 use memwasm::platform::compose::Engine;
 use serde::Serialize;
 

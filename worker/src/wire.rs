@@ -1,8 +1,8 @@
 //! What goes over the wire: the REST API's snake_case shapes (memwasm's own types are camelCase, for JS).
 
 use memwasm::core::graph::{Entity, Relation, RelationTriple};
-use memwasm::core::scope::Scope;
-use memwasm::core::types::{AddResult, AddWarning, EventKind, HistoryRecord, MemoryEvent, MemoryItem, Metadata};
+use memwasm::core::model::scope::Scope;
+use memwasm::core::model::types::{AddResult, AddWarning, EventKind, HistoryRecord, MemoryEvent, MemoryItem, Metadata};
 use serde::Serialize;
 
 /// A memory.

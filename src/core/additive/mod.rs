@@ -15,11 +15,11 @@ use crate::core::engine::pipeline::{attribute, event, stopped, Destination, Extr
 use crate::core::error::Result;
 use crate::core::filter::Filter;
 use crate::core::llm_json::parse_extraction;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{AddResult, EventKind, MemoryItem, Message, StoredMemory, WarningCode};
 use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::pipeline_options::AddOptions;
-use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};
-use crate::core::types::{AddResult, EventKind, MemoryItem, Message, StoredMemory, WarningCode};
 use crate::core::vector_store::{Predicate, VectorStore};
 
 /// Related memories shown to the extraction call (mem0 v3 shows its 10 nearest).

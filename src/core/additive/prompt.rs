@@ -3,9 +3,9 @@
 
 use serde_json::{json, Value};
 
+use crate::core::model::types::Message;
 use crate::core::prompts::{render_conversation, FACT_EXTRACTION_PROMPT};
 use crate::core::reply_schema::ReplySchema;
-use crate::core::types::Message;
 
 /// System prompt of the additive extraction: every memorable fact, added, never an update or a delete.
 pub const ADDITIVE_EXTRACTION_PROMPT: &str = r#"You are a memory extractor. From the new messages of a conversation, extract every piece of

@@ -5,11 +5,11 @@ use futures_executor::block_on;
 use serde_json::{json, Value};
 
 use super::{AdditiveSettings, NearDuplicate, ADDITIVE_EXTRACTION_PROMPT};
+use crate::core::add_pipeline::Pipeline;
 use crate::core::engine::memory::MemoryEngine;
-use crate::core::fast_add::Pipeline;
+use crate::core::model::types::{EventKind, WarningCode};
 use crate::core::pipeline_options::AddOptions;
 use crate::core::testing::{Doubles, KeepingStorage, ScriptedLlm, TableEmbedder};
-use crate::core::types::{EventKind, WarningCode};
 
 type Engine = MemoryEngine<ScriptedLlm, TableEmbedder, KeepingStorage>;
 type Parts = Doubles<ScriptedLlm, TableEmbedder, KeepingStorage>;

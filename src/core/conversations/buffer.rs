@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::message::{GroupRef, PendingMessage};
 use crate::core::error::{MemoryError, Result};
-use crate::core::scope::Scope;
+use crate::core::model::scope::Scope;
 use crate::core::side_records::SideWrite;
 
 /// The side-record kind of message buffers (keyed by group id).

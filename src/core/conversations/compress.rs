@@ -16,14 +16,14 @@ use crate::core::conversations::Conversations;
 use crate::core::engine::pipeline::Destination;
 use crate::core::error::{MemoryError, Result};
 use crate::core::lifecycle::write::WriteLifecycle;
-use crate::core::lifecycle::MemoryType;
 use crate::core::llm_json::extract_json;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{AddResult, AddWarning, EventKind, StoredMemory, WarningCode};
+use crate::core::model::MemoryType;
 use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::reply_schema;
 use crate::core::retrieval::window::is_compressed;
-use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};
-use crate::core::types::{AddResult, AddWarning, EventKind, StoredMemory, WarningCode};
 use crate::core::vector_store::VectorStore;
 
 /// The summary in a reply: `{"summary": "…"}`, or (a model that ignored the JSON shape) the plain text.

@@ -5,10 +5,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::core::error::{MemoryError, Result};
+use crate::core::model::scope::Scope;
+use crate::core::model::types::AddWarning;
 use crate::core::read::positive_whole;
 use crate::core::retrieval::form::scope_of;
-use crate::core::scope::Scope;
-use crate::core::types::AddWarning;
 
 /// The options as given (strict: an unknown key is `INVALID_INPUT`; snake_case names are aliases).
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -25,10 +25,10 @@ use super::reply::parse_boundary;
 use crate::core::conversations::Conversations;
 use crate::core::error::Result;
 use crate::core::identity::new_id;
+use crate::core::model::types::{AddWarning, EventKind, WarningCode};
 use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::reply_schema;
 use crate::core::storage::{Changeset, Storage};
-use crate::core::types::{AddWarning, EventKind, WarningCode};
 use crate::core::vector_store::VectorStore;
 
 /// Whether a call extracted memories.

@@ -11,8 +11,8 @@ use super::boundary::Cause;
 use super::buffer::GroupBuffer;
 use super::message::{PendingMessage, Role};
 use super::meta::{ConversationMeta, Scene};
-use crate::core::scope::Scope;
-use crate::core::types::Metadata;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::Metadata;
 
 /// Someone who wrote in the episode.
 #[derive(Debug, Clone, PartialEq)]

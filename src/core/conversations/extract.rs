@@ -13,11 +13,11 @@ use crate::core::conversations::Conversations;
 use crate::core::engine::pipeline::Destination;
 use crate::core::error::{MemoryError, Result};
 use crate::core::lifecycle::write::WriteLifecycle;
-use crate::core::lifecycle::MemoryType;
+use crate::core::model::types::{AddResult, AddWarning, EventKind, MemoryEvent, MemoryItem, Metadata, WarningCode};
+use crate::core::model::MemoryType;
 use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::reply_schema;
 use crate::core::storage::{Changeset, Storage};
-use crate::core::types::{AddResult, AddWarning, EventKind, MemoryEvent, MemoryItem, Metadata, WarningCode};
 use crate::core::vector_store::VectorStore;
 
 /// What an extraction did to one memory: `add()`'s event plus the memory's type.

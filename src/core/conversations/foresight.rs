@@ -12,12 +12,12 @@ use super::reply::ForesightItem;
 use crate::core::conversations::Conversations;
 use crate::core::engine::pipeline::{event, Destination};
 use crate::core::error::Result;
-use crate::core::lifecycle::MemoryType;
+use crate::core::model::types::{AddResult, AddWarning, EventKind, MemoryItem, StoredMemory, WarningCode};
+use crate::core::model::MemoryType;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::retrieval::window::valid_until;
 use crate::core::storage::Storage;
 use crate::core::time::millis_from_iso;
-use crate::core::types::{AddResult, AddWarning, EventKind, MemoryItem, StoredMemory, WarningCode};
 use crate::core::vector_store::VectorStore;
 
 /// The most plans the extraction is shown (the latest ones).

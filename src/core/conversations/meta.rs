@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use super::message::Role;
 use crate::core::error::{MemoryError, Result};
+use crate::core::model::types::Metadata;
 use crate::core::time::{iso_from_millis, millis_from_iso};
-use crate::core::types::Metadata;
 
 /// The side-record kind of conversation metadata.
 pub const META_KIND: &str = "conversation-meta";

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::meta::{invalid, required, ConversationMeta, MetaView, UserDetail};
 use crate::core::error::Result;
-use crate::core::types::Metadata;
+use crate::core::model::types::Metadata;
 
 /// The fields `updateConversationMeta` may change.
 pub const UPDATABLE: &[&str] = &["name", "description", "sceneDesc", "tags", "userDetails", "defaultTimezone"];

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::core::types::MemoryItem;
+use crate::core::model::types::MemoryItem;
 
 /// A profile's traits, by key.
 pub type Attributes = BTreeMap<String, String>;

@@ -11,11 +11,11 @@ use crate::core::engine::pipeline::event;
 use crate::core::error::Result;
 use crate::core::identity::{content_hash, new_id};
 use crate::core::lifecycle::write::WriteLifecycle;
-use crate::core::lifecycle::MemoryType;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{AddWarning, EventKind, MemoryEvent, MemoryItem, StoredMemory, WarningCode};
+use crate::core::model::MemoryType;
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};
-use crate::core::types::{AddWarning, EventKind, MemoryEvent, MemoryItem, StoredMemory, WarningCode};
 use crate::core::vector_store::VectorStore;
 
 /// A profile that changes: who, its new attributes and text, and the memory it replaces (if any).

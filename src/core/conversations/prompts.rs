@@ -5,8 +5,8 @@
 use super::episode::{render_lines, Episode};
 use super::message::PendingMessage;
 use super::profile::Attributes;
+use crate::core::model::types::{MemoryItem, StoredMemory};
 use crate::core::one_line::one_line;
-use crate::core::types::{MemoryItem, StoredMemory};
 
 /// The buffered messages the boundary call is shown at most (the latest ones), to keep it small.
 pub const BOUNDARY_CONTEXT_MESSAGES: usize = 20;

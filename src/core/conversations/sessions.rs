@@ -4,12 +4,12 @@
 
 use serde_json::{json, Value};
 
-use crate::core::lifecycle::MemoryType;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{MemoryItem, Metadata, StoredMemory};
+use crate::core::model::MemoryType;
 use crate::core::one_line::one_line;
 use crate::core::retrieval::window::{is_compressed, span};
-use crate::core::scope::Scope;
 use crate::core::time::iso_from_millis;
-use crate::core::types::{MemoryItem, Metadata, StoredMemory};
 
 /// One session's episodic memories.
 #[derive(Debug, Clone)]

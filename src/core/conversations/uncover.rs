@@ -5,9 +5,9 @@
 use serde_json::Value;
 
 use crate::core::conversations::Conversations;
+use crate::core::model::types::{EventKind, MemoryItem};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::storage::{Changeset, Storage};
-use crate::core::types::{EventKind, MemoryItem};
 use crate::core::vector_store::VectorStore;
 
 /// The metadata keys of the `compressed` mark.

@@ -21,10 +21,10 @@ use crate::core::codec::{vector_from_base64, vector_to_base64};
 use crate::core::documents::Documents;
 use crate::core::error::{MemoryError, Result};
 use crate::core::identity::content_hash;
+use crate::core::model::types::MemoryItem;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;
-use crate::core::types::MemoryItem;
 use crate::core::vector_store::VectorStore;
 
 /// The side-record kind of the embedding cache.

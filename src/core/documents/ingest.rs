@@ -27,11 +27,11 @@ use crate::core::documents::Documents;
 use crate::core::error::Result;
 use crate::core::identity::{content_hash, new_id};
 use crate::core::lifecycle::write::WriteLifecycle;
-use crate::core::lifecycle::MemoryType;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{EventKind, MemoryItem, Metadata, StoredMemory};
+use crate::core::model::MemoryType;
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};
-use crate::core::types::{EventKind, MemoryItem, Metadata, StoredMemory};
 use crate::core::vector_store::VectorStore;
 
 /// Chunks less important than this are discarded.

@@ -4,9 +4,9 @@
 use serde::Deserialize;
 
 use crate::core::error::Result;
-use crate::core::lifecycle::MemoryType;
+use crate::core::model::scope::Scope;
+use crate::core::model::MemoryType;
 use crate::core::pipeline_options::required_text;
-use crate::core::scope::Scope;
 
 /// Options of `ingest(text, options)`.
 #[derive(Debug, Clone, Default, Deserialize)]

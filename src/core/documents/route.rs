@@ -16,8 +16,8 @@
 
 use super::sentences::sentences;
 use crate::core::case::CaseExt;
-use crate::core::lifecycle::memory_type::is_preference;
-use crate::core::lifecycle::MemoryType;
+use crate::core::model::memory_type::is_preference;
+use crate::core::model::MemoryType;
 
 /// Phrases that make a chunk about now (matched on whole words, case-insensitively).
 pub const NOW_PHRASES: &[&str] = &[

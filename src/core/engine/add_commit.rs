@@ -6,10 +6,10 @@
 
 use super::memory::MemoryEngine;
 use crate::core::identity::content_hash;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{AddResult, EventKind, MemoryEvent, MemoryItem};
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};
-use crate::core::types::{AddResult, EventKind, MemoryEvent, MemoryItem};
 use crate::core::vector_store::VectorStore;
 
 /// The lock every `add()` commit holds.

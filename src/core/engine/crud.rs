@@ -7,11 +7,11 @@ use serde::Serialize;
 use super::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
 use crate::core::limits::memory_id;
+use crate::core::model::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pipeline_options::required_text;
 use crate::core::read::Read;
 use crate::core::storage::{Changeset, Storage};
-use crate::core::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
 use crate::core::vector_store::VectorStore;
 
 /// One page of `getAll`.

@@ -9,10 +9,10 @@
 use super::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
 use crate::core::fusion::Method;
+use crate::core::model::types::{AddWarning, MemoryItem, WarningCode};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::read::Read;
 use crate::core::storage::Storage;
-use crate::core::types::{AddWarning, MemoryItem, WarningCode};
 use crate::core::vector_store::{Count, Plain, VectorStore};
 
 /// True for an embedding failure that says the service is unavailable for now, not misconfigured.

@@ -5,9 +5,9 @@
 use super::memory::MemoryEngine;
 use super::pipeline::Embedded;
 use crate::core::error::{MemoryError, Result};
+use crate::core::model::types::{AddWarning, WarningCode};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::storage::Storage;
-use crate::core::types::{AddWarning, WarningCode};
 use crate::core::vector_store::VectorStore;
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {

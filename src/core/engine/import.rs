@@ -18,10 +18,10 @@ use super::degraded::is_unavailable;
 use super::memory::MemoryEngine;
 use super::transfer::{ExpectedDimension, ImportSummary, Reader};
 use crate::core::error::{MemoryError, Result};
+use crate::core::model::types::{AddWarning, HistoryRecord, StoredMemory, WarningCode};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pace::{pause, Pace, Phase, Progress, Unpaced};
 use crate::core::storage::{Changeset, Storage};
-use crate::core::types::{AddWarning, HistoryRecord, StoredMemory, WarningCode};
 use crate::core::vector_store::VectorStore;
 
 /// Texts per embedding request when an import embeds the memories that came without a vector.

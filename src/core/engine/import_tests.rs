@@ -11,11 +11,11 @@ use crate::core::config::Prompts;
 use crate::core::engine::transfer::from_jsonl;
 use crate::core::error::MemoryError;
 use crate::core::identity::content_hash;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::WarningCode;
 use crate::core::pipeline_options::AddOptions;
-use crate::core::scope::Scope;
 use crate::core::storage::InMemoryStorage;
 use crate::core::testing::{Letters, NoLlm};
-use crate::core::types::WarningCode;
 
 /// Letters whose dimension is configured (known before the first embedding), as an embedder's `dimensions`.
 #[derive(Clone)]

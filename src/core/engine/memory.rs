@@ -10,13 +10,13 @@ use crate::core::graph::Graph;
 use crate::core::identity::new_id;
 use crate::core::keyword::KeywordIndex;
 use crate::core::lifecycle::LifecycleSettings;
+use crate::core::model::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pace::{Pace, Phase, Progress, Unpaced};
 use crate::core::side_records::SideMap;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::time::Clock;
 use crate::core::tokens::TokenCounter;
-use crate::core::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
 use crate::core::vector_store::{normalized, InMemoryVectorStore, VectorStore};
 
 /// Fact-based memory over an LLM `L`, an embedder `E`, persistence `S` and a search index `V`.
@@ -46,7 +46,7 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     /// A remote vector index (Chroma), when vectors are kept and searched there.
     pub(crate) remote: crate::core::remote_vectors::RemoteSlot,
     /// How `add()` finds the memories its decision sees, unless a call says otherwise.
-    pub(crate) pipeline: crate::core::fast_add::Pipeline,
+    pub(crate) pipeline: crate::core::add_pipeline::Pipeline,
     /// Rewritten texts waiting for their vector (the fast pipeline).
     pub(crate) deferred: super::waiting_vectors::DeferredVectors,
     /// The additive pipeline's duplicate checks.

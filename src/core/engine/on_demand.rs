@@ -5,10 +5,10 @@
 use super::memory::MemoryEngine;
 use crate::core::error::Result;
 use crate::core::graph::GraphChanges;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::StoredMemory;
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::scope::Scope;
 use crate::core::storage::Storage;
-use crate::core::types::StoredMemory;
 use crate::core::vector_store::VectorStore;
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {

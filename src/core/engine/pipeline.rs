@@ -6,23 +6,23 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::memory::MemoryEngine;
+use crate::core::add_pipeline::Pipeline;
 use crate::core::error::{MemoryError, Result};
-use crate::core::fast_add::Pipeline;
 use crate::core::filter::Filter;
 use crate::core::identity::{content_hash, new_id};
 use crate::core::lifecycle::write::WriteLifecycle;
 use crate::core::llm_json::{parse_decisions, parse_extraction};
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{
+    AddResult, AddWarning, EventKind, MemoryEvent, MemoryItem, Message, Metadata, StoredMemory, WarningCode,
+};
 use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::pipeline_options::{parse_messages, require_content, AddOptions};
 use crate::core::plan::{plan, Op};
 use crate::core::prompts::{decision_input, extraction_input};
 use crate::core::read::parse_filter;
 use crate::core::reply_schema;
-use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};
-use crate::core::types::{
-    AddResult, AddWarning, EventKind, MemoryEvent, MemoryItem, Message, Metadata, StoredMemory, WarningCode,
-};
 use crate::core::vector_store::VectorStore;
 
 /// Similar memories fetched per fact for the update decision.

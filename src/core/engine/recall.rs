@@ -9,12 +9,12 @@ use super::memory::MemoryEngine;
 use super::search::OVERFETCH;
 use crate::core::error::Result;
 use crate::core::fusion::Method;
+use crate::core::model::types::{AddWarning, MemoryItem};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::one_line::{label, one_line};
 use crate::core::read::{is_procedural, Read};
 use crate::core::storage::Storage;
 use crate::core::tokens::{estimate_tokens, TokenCounter};
-use crate::core::types::{AddWarning, MemoryItem};
 use crate::core::vector_store::VectorStore;
 
 /// The block's opening line and closing tag, shared with `formatForInjection`.

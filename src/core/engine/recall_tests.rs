@@ -1,7 +1,7 @@
 use serde_json::json;
 
 use super::*;
-use crate::core::scope::Scope;
+use crate::core::model::scope::Scope;
 
 fn item(id: &str, text: &str, kind: Option<&str>) -> MemoryItem {
     let metadata = kind.map(|k| json!({ "type": k })).unwrap_or(json!({}));

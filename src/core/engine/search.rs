@@ -8,12 +8,12 @@ use super::memory::MemoryEngine;
 use crate::core::error::Result;
 use crate::core::fusion::{reciprocal_rank, weighted, with_neighbours, Method, Ranking, NEIGHBOUR_SHARE, RRF_K};
 use crate::core::keyword::Neighbours;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{AddWarning, MemoryItem, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pipeline_options::required_text;
 use crate::core::read::Read;
-use crate::core::scope::Scope;
 use crate::core::storage::Storage;
-use crate::core::types::{AddWarning, MemoryItem, StoredMemory};
 use crate::core::vector_store::{Count, Predicate, VectorStore};
 
 /// Candidates each ranking contributes per wanted result before fusion (at least [`FUSION_POOL`]).

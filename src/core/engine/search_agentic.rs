@@ -17,13 +17,13 @@ use crate::core::engine::memory::MemoryEngine;
 use crate::core::engine::search::{Ranked, SearchResponse};
 use crate::core::error::{MemoryError, Result};
 use crate::core::fusion::{reciprocal_rank, Method, Ranking, RRF_K};
+use crate::core::model::types::{AddWarning, MemoryItem, WarningCode};
 use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::read::Read;
 use crate::core::reply_schema;
 use crate::core::retrieval::prompts::{judge_input, refine_input, JUDGE_PROMPT, REFINE_PROMPT};
 use crate::core::retrieval::reply::{parse_judgement, parse_queries, Judgement};
 use crate::core::storage::Storage;
-use crate::core::types::{AddWarning, MemoryItem, WarningCode};
 use crate::core::vector_store::VectorStore;
 
 /// Reciprocal rank fusion of owned rankings.

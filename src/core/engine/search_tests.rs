@@ -5,12 +5,12 @@ use serde_json::json;
 
 use crate::core::config::Prompts;
 use crate::core::engine::memory::MemoryEngine;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{MemoryItem, StoredMemory};
 use crate::core::pipeline_options::AddOptions;
 use crate::core::read::{Read, DEFAULT_LIMIT};
-use crate::core::scope::Scope;
 use crate::core::storage::{InMemoryStorage, Storage};
 use crate::core::testing::{KeepingStorage, NoEmbedder, NoLlm};
-use crate::core::types::{MemoryItem, StoredMemory};
 use crate::core::vector_store::VectorStore;
 
 /// Ids the keyword index alone finds for `query`, looked up without going through a search.

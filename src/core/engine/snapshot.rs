@@ -11,8 +11,8 @@ use serde_json::Value;
 
 use super::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
+use crate::core::model::scope::Scope;
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;
 use crate::core::vector_store::VectorStore;

@@ -5,10 +5,10 @@ use std::collections::HashMap;
 
 use super::memory::{history_record, MemoryEngine};
 use crate::core::lifecycle::settings::LifecycleSettings;
+use crate::core::model::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::storage::Storage;
 use crate::core::time::Clock;
-use crate::core::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
 use crate::core::vector_store::VectorStore;
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
@@ -39,7 +39,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     }
 
     /// Uses `pipeline` for the `add()` calls that name none.
-    pub fn set_pipeline(&mut self, pipeline: crate::core::fast_add::Pipeline) {
+    pub fn set_pipeline(&mut self, pipeline: crate::core::add_pipeline::Pipeline) {
         self.pipeline = pipeline;
     }
 

@@ -38,12 +38,12 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::core::model::scope::Scope;
+    use crate::core::model::types::StoredMemory;
     use crate::core::pipeline_options::AddOptions;
     use crate::core::read::{Read, DEFAULT_LIMIT};
-    use crate::core::scope::Scope;
     use crate::core::storage::InMemoryStorage;
     use crate::core::testing::{letter_engine, KeepingStorage};
-    use crate::core::types::StoredMemory;
 
     fn texts<S: Storage>(engine: &MemoryEngine<impl Llm, impl Embedder, S>) -> Vec<String> {
         let all = Read::of(Scope { user_id: Some("alice".into()), ..Scope::default() }, DEFAULT_LIMIT);

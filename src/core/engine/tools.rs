@@ -12,11 +12,11 @@ use crate::core::error::{MemoryError, Result};
 use crate::core::fusion::Method;
 use crate::core::identity::{content_hash, new_id};
 use crate::core::lifecycle::write::WriteLifecycle;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{EventKind, MemoryItem, Metadata, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::read::Read;
-use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};
-use crate::core::types::{EventKind, MemoryItem, Metadata, StoredMemory};
 use crate::core::vector_store::VectorStore;
 
 /// The tool that searches memories.

@@ -15,10 +15,10 @@ use serde::{Deserialize, Serialize};
 use super::memory::MemoryEngine;
 use crate::core::codec::vector_to_base64;
 use crate::core::error::Result;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{AddWarning, HistoryRecord, MemoryItem, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::scope::Scope;
 use crate::core::storage::Storage;
-use crate::core::types::{AddWarning, HistoryRecord, MemoryItem, StoredMemory};
 use crate::core::vector_store::VectorStore;
 
 /// The format version this library writes (and the newest it reads).

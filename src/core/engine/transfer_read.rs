@@ -8,7 +8,7 @@ use crate::core::codec::vector_from_base64;
 use crate::core::error::{MemoryError, Result};
 use crate::core::identity::content_hash;
 use crate::core::limits::{MAX_IMPORT_LINE_BYTES, MAX_IMPORT_MEMORIES};
-use crate::core::types::{EventKind, MemoryItem, StoredMemory};
+use crate::core::model::types::{EventKind, MemoryItem, StoredMemory};
 
 /// The length every vector of an import must have, and why (for the error message).
 #[derive(Debug, Clone, PartialEq)]

@@ -6,15 +6,15 @@ use crate::core::config::Prompts;
 use crate::core::error::MemoryError;
 use crate::core::identity::content_hash;
 use crate::core::lifecycle::decay::DecayPlan;
-use crate::core::lifecycle::fields::LEGACY_IMPORTANCE;
 use crate::core::lifecycle::write::WriteLifecycle;
-use crate::core::lifecycle::{Lifecycle, MemoryType};
+use crate::core::model::lifecycle::LEGACY_IMPORTANCE;
+use crate::core::model::types::EventKind;
+use crate::core::model::types::Metadata;
+use crate::core::model::{Lifecycle, MemoryType};
 use crate::core::pipeline_options::AddOptions;
 use crate::core::read::{Read, DEFAULT_LIMIT};
 use crate::core::storage::InMemoryStorage;
 use crate::core::testing::{Letters, NoLlm};
-use crate::core::types::EventKind;
-use crate::core::types::Metadata;
 
 type Engine = MemoryEngine<NoLlm, Letters, InMemoryStorage>;
 

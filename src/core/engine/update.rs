@@ -7,11 +7,11 @@ use serde::{Deserialize, Deserializer};
 use super::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
 use crate::core::identity::content_hash;
-use crate::core::lifecycle::expiration_date;
+use crate::core::model::expiration_date;
+use crate::core::model::scope::IDENTITY_KEYS;
+use crate::core::model::types::{EventKind, MemoryItem, Metadata};
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::scope::IDENTITY_KEYS;
 use crate::core::storage::{Changeset, Storage};
-use crate::core::types::{EventKind, MemoryItem, Metadata};
 use crate::core::vector_store::VectorStore;
 
 /// What `update` changes.

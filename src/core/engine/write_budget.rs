@@ -4,10 +4,10 @@
 use super::memory::MemoryEngine;
 use crate::core::lifecycle::facts::{is_fact, FACT_TYPES};
 use crate::core::lifecycle::write::over_limit;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{MemoryItem, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};
-use crate::core::types::{MemoryItem, StoredMemory};
 use crate::core::vector_store::{Count, Plain, VectorStore};
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {

@@ -5,10 +5,10 @@
 use crate::core::engine::pipeline::{Embedded, NEIGHBOURS_PER_FACT};
 use crate::core::error::Result;
 use crate::core::fast_add::FastAdd;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::StoredMemory;
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::scope::Scope;
 use crate::core::storage::Storage;
-use crate::core::types::StoredMemory;
 use crate::core::vector_store::{Predicate, VectorStore};
 
 /// Keyword hits added per fact.

@@ -8,11 +8,11 @@ use crate::core::engine::pipeline::{attribute, extend_unique, stopped, Destinati
 use crate::core::error::{MemoryError, Result};
 use crate::core::fast_add::FastAdd;
 use crate::core::filter::Filter;
+use crate::core::model::types::{AddResult, MemoryItem, Message, WarningCode};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pipeline_options::AddOptions;
 use crate::core::plan::Op;
 use crate::core::storage::{Changeset, Storage};
-use crate::core::types::{AddResult, MemoryItem, Message, WarningCode};
 use crate::core::vector_store::VectorStore;
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> FastAdd<'_, L, E, S, V> {

@@ -9,10 +9,7 @@
 
 mod candidates;
 mod infer;
-mod pipeline;
 mod sentences;
-
-pub use pipeline::Pipeline;
 
 pub use crate::core::engine::FastAdd;
 

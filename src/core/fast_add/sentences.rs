@@ -1,6 +1,6 @@
 //! The conversation's sentences, the fast pipeline's stand-ins for facts not extracted yet.
 
-use crate::core::types::Message;
+use crate::core::model::types::Message;
 
 /// At most this many texts are embedded for one conversation; longer ones are grouped into runs of sentences.
 pub(crate) const MAX_TEXTS: usize = 24;

@@ -7,13 +7,13 @@ use std::rc::Rc;
 use futures_executor::block_on;
 use serde_json::{json, Value};
 
-use super::Pipeline;
+use crate::core::add_pipeline::Pipeline;
 use crate::core::engine::memory::MemoryEngine;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::EventKind;
 use crate::core::pipeline_options::AddOptions;
 use crate::core::read::Read;
-use crate::core::scope::Scope;
 use crate::core::testing::{Doubles, KeepingStorage, ScriptedLlm, TableEmbedder};
-use crate::core::types::EventKind;
 use crate::core::vector_store::VectorStore;
 
 type Engine = MemoryEngine<ScriptedLlm, TableEmbedder, KeepingStorage>;

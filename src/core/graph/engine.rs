@@ -4,18 +4,18 @@
 use std::collections::HashSet;
 
 use super::extract::{parse_graph, Extracted, GRAPH_EXTRACTION_PROMPT};
-use super::model::{Entity, GraphRecord, Relation};
 use super::store::Graph;
 use super::GraphMemory;
 use crate::core::error::{MemoryError, Result};
 use crate::core::keyword::tokenize;
+use crate::core::model::graph::{Entity, GraphRecord, Relation};
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{AddResult, EventKind, Message};
 use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::pipeline_options::required_text;
 use crate::core::prompts::extraction_input;
 use crate::core::reply_schema;
-use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};
-use crate::core::types::{AddResult, EventKind, Message};
 use crate::core::vector_store::VectorStore;
 
 /// What a graph-enhanced search found: memory ids linked to the entities of the query (and their

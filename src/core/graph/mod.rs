@@ -3,12 +3,11 @@
 
 mod engine;
 pub mod extract;
-pub mod model;
 mod search;
 pub mod store;
 
+pub use crate::core::model::graph::{entity_name, relation_name, Entity, GraphRecord, Relation};
 pub use extract::{parse_graph, Extracted, GRAPH_EXTRACTION_PROMPT};
-pub use model::{entity_name, relation_name, Entity, GraphRecord, Relation};
 pub use search::{merge_by_bm25, RelationTriple};
 pub use store::{Graph, GraphChanges};
 

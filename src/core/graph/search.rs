@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-use super::model::Relation;
-use crate::core::types::MemoryItem;
+use crate::core::model::graph::Relation;
+use crate::core::model::types::MemoryItem;
 
 /// `{source, relation, target}`, as search responses carry relations (like mem0).
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -5,8 +5,10 @@ use crate::core::case::CaseExt;
 use std::collections::BTreeMap;
 
 use super::extract::Extracted;
-use super::model::{entity_key, entity_name, entity_type, relation_key, relation_name, Entity, GraphRecord, Relation};
-use crate::core::scope::Scope;
+use crate::core::model::graph::{
+    entity_key, entity_name, entity_type, relation_key, relation_name, Entity, GraphRecord, Relation,
+};
+use crate::core::model::scope::Scope;
 
 /// Graph writes of one call: records to insert or replace, keys to remove.
 #[derive(Debug, Clone, Default, PartialEq)]

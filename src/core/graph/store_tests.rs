@@ -1,6 +1,6 @@
 use super::*;
 use crate::core::graph::extract::{parse_graph, ExtractedEntity, ExtractedRelation};
-use crate::core::graph::model::{entity_name, relation_name};
+use crate::core::model::graph::{entity_name, relation_name};
 
 fn scope(user: &str) -> Scope {
     Scope { user_id: Some(user.into()), ..Scope::default() }
@@ -32,7 +32,7 @@ fn ids(list: &[&str]) -> Vec<String> {
 fn names_are_title_cased_and_relations_snake_cased() {
     assert_eq!(entity_name("  alice   SMITH "), "Alice Smith");
     assert_eq!(relation_name("Works At"), "works_at");
-    assert_eq!(super::super::model::entity_type("Spaceship"), "concept");
+    assert_eq!(crate::core::model::graph::entity_type("Spaceship"), "concept");
 }
 
 #[test]

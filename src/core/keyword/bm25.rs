@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::tokenizer::tokenize;
 use super::turns::{Neighbours, Place, TurnOrder};
-use crate::core::scope::Scope;
+use crate::core::model::scope::Scope;
 
 /// Term-frequency saturation.
 pub const K1: f64 = 1.2;

@@ -1,5 +1,5 @@
 use super::bm25::KeywordIndex;
-use crate::core::scope::Scope;
+use crate::core::model::scope::Scope;
 
 /// Scores by hand, with N = 3 and an average length of 3 terms:
 /// idf(df=1) = ln(1 + 2.5/1.5) = 0.980829, idf(df=2) = ln(1 + 1.5/2.5) = 0.470004;

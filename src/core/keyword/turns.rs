@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::core::scope::Scope;
+use crate::core::model::scope::Scope;
 
 /// A turn's neighbours in the searched scope.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

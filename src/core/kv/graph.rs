@@ -5,7 +5,7 @@
 use super::{KvBackend, KvStorage};
 use crate::core::error::{MemoryError, Result};
 use crate::core::graph::{GraphChanges, GraphRecord};
-use crate::core::scope::Scope;
+use crate::core::model::scope::Scope;
 
 /// The scope a `GraphRecord::key()` was made for (`kind␞user␟agent␟run␞…`; an empty id is no id).
 fn scope_of_record_key(record_key: &str) -> Option<Scope> {
@@ -72,7 +72,7 @@ impl<B: KvBackend> KvStorage<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::graph::model::entity_key;
+    use crate::core::model::graph::entity_key;
 
     #[test]
     fn a_record_key_gives_back_its_scope() {

@@ -9,7 +9,7 @@
 //!
 //! Ids are percent-encoded, so no id can forge a `/` or reach into another prefix.
 
-use crate::core::scope::Scope;
+use crate::core::model::scope::Scope;
 
 /// Longest key KV accepts, in bytes.
 pub const MAX_KEY_BYTES: usize = 512;

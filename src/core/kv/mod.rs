@@ -23,10 +23,10 @@ use self::keys::{KvKeys, MAX_KEY_BYTES};
 use self::record::{decode_history, decode_memory, encode_history, encode_memory, next_seq};
 use super::error::{MemoryError, Result};
 use super::graph::GraphRecord;
-use super::scope::Scope;
+use super::model::scope::Scope;
+use super::model::types::{EventKind, HistoryRecord, StoredMemory};
 use super::side_records::SideRecord;
 use super::storage::{Changeset, Storage};
-use super::types::{EventKind, HistoryRecord, StoredMemory};
 
 /// Most keys one bulk read may ask for.
 pub const BULK_READ_KEYS: usize = 100;

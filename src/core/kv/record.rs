@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 
 use crate::core::error::{MemoryError, Result};
-use crate::core::types::{HistoryRecord, MemoryItem, StoredMemory};
+use crate::core::model::types::{HistoryRecord, MemoryItem, StoredMemory};
 
 /// The memory record version this library writes (and the newest it reads).
 pub const RECORD_VERSION: u32 = 3;

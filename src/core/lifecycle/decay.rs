@@ -5,8 +5,8 @@
 
 use serde::Deserialize;
 
-use super::MemoryType;
 use crate::core::error::{MemoryError, Result};
+use crate::core::model::MemoryType;
 
 /// Default half-life, in days.
 pub const DEFAULT_HALF_LIFE_DAYS: f64 = 30.0;

@@ -7,11 +7,11 @@ use super::decay::{decayed, DecayPlan};
 use crate::core::error::{MemoryError, Result};
 use crate::core::lifecycle::MemoryLifecycle;
 use crate::core::limits::memory_id;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{MemoryItem, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::time::millis_from_iso;
-use crate::core::types::{MemoryItem, StoredMemory};
 use crate::core::vector_store::VectorStore;
 
 /// What `decay()` did.

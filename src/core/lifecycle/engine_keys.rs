@@ -11,11 +11,11 @@ use crate::core::error::{MemoryError, Result};
 use crate::core::identity::{content_hash, new_id};
 use crate::core::lifecycle::MemoryLifecycle;
 use crate::core::limits::check_id_chars;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{AddWarning, EventKind, MemoryItem, Metadata, StoredMemory, WarningCode};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pipeline_options::required_text;
-use crate::core::scope::Scope;
 use crate::core::storage::{Changeset, Storage};
-use crate::core::types::{AddWarning, EventKind, MemoryItem, Metadata, StoredMemory, WarningCode};
 use crate::core::vector_store::VectorStore;
 
 /// What `store()` did.

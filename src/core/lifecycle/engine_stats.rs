@@ -4,11 +4,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::MemoryType;
 use crate::core::error::Result;
 use crate::core::lifecycle::MemoryLifecycle;
+use crate::core::model::scope::Scope;
+use crate::core::model::MemoryType;
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::scope::Scope;
 use crate::core::storage::Storage;
 use crate::core::vector_store::VectorStore;
 

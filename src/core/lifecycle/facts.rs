@@ -2,8 +2,8 @@
 //! as a fact. Conversation turns (stored as said, with a `role`), agent key/value entries, document chunks
 //! and conversation memories (episodes, profiles, plans, event logs) are not, so the limit never trims them.
 
-use super::MemoryType;
-use crate::core::types::MemoryItem;
+use crate::core::model::types::MemoryItem;
+use crate::core::model::MemoryType;
 
 /// The memory types a fact can have (the ones `decay()` takes by default).
 pub const FACT_TYPES: [MemoryType; 3] = [MemoryType::Semantic, MemoryType::Procedural, MemoryType::Working];
@@ -21,8 +21,8 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::core::lifecycle::Lifecycle;
-    use crate::core::scope::Scope;
+    use crate::core::model::scope::Scope;
+    use crate::core::model::Lifecycle;
 
     fn item(memory_type: MemoryType, metadata: serde_json::Value, key: Option<&str>) -> MemoryItem {
         MemoryItem {

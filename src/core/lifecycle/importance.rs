@@ -12,8 +12,8 @@
 //!     digits (`gpt4o`, `ES2022`), inner capitals (`PostgreSQL`, `FastAPI`), `_` `.` `::` `/` between
 //!     letters (`snake_case`, `node.js`), an acronym of 2–6 capitals (`SQL`), or a word of 14+ letters.
 
-use super::memory_type::is_preference;
 use crate::core::case::CaseExt;
+use crate::core::model::memory_type::is_preference;
 
 /// Weight of novelty in importance.
 pub const NOVELTY_WEIGHT: f64 = 0.6;

@@ -5,9 +5,9 @@ use serde::Deserialize;
 
 use super::decay::DecayOptions;
 use super::write::LifecycleInput;
-use super::MemoryType;
-use crate::core::scope::Scope;
-use crate::core::types::Metadata;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::Metadata;
+use crate::core::model::MemoryType;
 
 /// `store(key, value, options)`.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -82,7 +82,7 @@ pub struct DecayRequest {
     pub half_life_days: Option<f64>,
     pub forget_below: Option<f64>,
     #[serde(alias = "memory_types")]
-    pub memory_types: Option<Vec<crate::core::lifecycle::MemoryType>>,
+    pub memory_types: Option<Vec<crate::core::model::MemoryType>>,
 }
 
 impl DecayRequest {

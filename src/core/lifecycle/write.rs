@@ -1,12 +1,12 @@
 //! The lifecycle of a new memory: its expiry from `ttl` / `expiresAt`, its type, pin and importance
 //! (given, or computed at write time), and which memories an over-full scope gives up.
 
-use super::fields::Lifecycle;
 use super::importance::{importance, novelty, salience};
-use super::memory_type::{route_fact, MemoryType};
 use crate::core::error::{MemoryError, Result};
+use crate::core::model::lifecycle::Lifecycle;
+use crate::core::model::memory_type::{route_fact, MemoryType};
+use crate::core::model::types::MemoryItem;
 use crate::core::time::{iso_from_millis, millis_from_iso};
-use crate::core::types::MemoryItem;
 
 /// What a write (`add`, `store`) says about the lifecycle of what it writes, checked.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -1,5 +1,5 @@
 use super::*;
-use crate::core::scope::Scope;
+use crate::core::model::scope::Scope;
 
 const NOW: i64 = 1_700_000_000_000;
 

@@ -23,8 +23,8 @@ use futures_util::FutureExt;
 
 use super::error::Result;
 use super::filter::Filter;
-use super::scope::Scope;
-use super::types::Metadata;
+use super::model::scope::Scope;
+use super::model::types::Metadata;
 
 /// One vector as the remote index stores it: the memory's id, its unit vector, and what a `where` can
 /// select on (the scope ids and the caller's metadata).

@@ -5,12 +5,12 @@ use crate::core::engine::search::{Ranked, OVERFETCH};
 use crate::core::error::Result;
 use crate::core::filter::Filter;
 use crate::core::fusion::Method;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::MemoryItem;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::read::Read;
 use crate::core::remote_vectors::RemoteIndex;
-use crate::core::scope::Scope;
 use crate::core::storage::Storage;
-use crate::core::types::MemoryItem;
 use crate::core::vector_store::{Predicate, VectorStore};
 
 /// The most hits one remote query asks for while over-fetching.

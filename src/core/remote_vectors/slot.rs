@@ -6,8 +6,8 @@ use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 
 use super::{DynRemote, RemoteVectors};
-use crate::core::scope::Scope;
-use crate::core::types::StoredMemory;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::StoredMemory;
 
 /// Deletes and clears that reached storage but not yet the remote index.
 #[derive(Debug, Default, Clone, PartialEq)]

@@ -5,10 +5,10 @@ use std::collections::{HashMap, HashSet};
 
 use super::VectorPoint;
 use crate::core::error::Result;
+use crate::core::model::types::{MemoryItem, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::remote_vectors::RemoteIndex;
 use crate::core::storage::{Changeset, Storage};
-use crate::core::types::{MemoryItem, StoredMemory};
 use crate::core::vector_store::VectorStore;
 
 /// What one commit owes the remote index: vectors to write before storage, ids whose vector goes after.

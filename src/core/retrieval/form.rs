@@ -15,9 +15,9 @@
 
 use super::super::error::{MemoryError, Result};
 use super::super::fusion::Method;
-use super::super::lifecycle::MemoryType;
 use super::super::read_call::{positive_whole, ReadCall};
-use super::super::scope::Scope;
+use crate::core::model::scope::Scope;
+use crate::core::model::MemoryType;
 
 /// The conversation API's "any id".
 pub const ANY: &str = "__all__";

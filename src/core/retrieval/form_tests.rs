@@ -2,9 +2,9 @@ use serde_json::{json, Value};
 
 use crate::core::error::Result;
 use crate::core::fusion::Method;
-use crate::core::lifecycle::MemoryType;
+use crate::core::model::scope::Scope;
+use crate::core::model::MemoryType;
 use crate::core::read::{Read, ReadCall, ReadOptions, DEFAULT_LIMIT};
-use crate::core::scope::Scope;
 
 fn check(value: Value, call: ReadCall) -> Result<Read> {
     serde_json::from_value::<ReadOptions>(value).unwrap().check(call)

@@ -2,8 +2,8 @@
 //! and, only when they do not, the refinement (up to 3 queries that would find what is missing), with the
 //! user messages that go with them.
 
+use crate::core::model::types::MemoryItem;
 use crate::core::one_line::one_line;
-use crate::core::types::MemoryItem;
 
 use super::window::span;
 use crate::core::time::iso_from_millis;

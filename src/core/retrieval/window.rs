@@ -9,9 +9,9 @@
 use serde_json::Value;
 
 use crate::core::error::{MemoryError, Result};
-use crate::core::lifecycle::MemoryType;
+use crate::core::model::types::MemoryItem;
+use crate::core::model::MemoryType;
 use crate::core::time::millis_from_iso;
-use crate::core::types::MemoryItem;
 
 /// One day in milliseconds: a foresight valid until a date is valid through that whole day (UTC).
 const DAY_MS: i64 = 86_400_000;

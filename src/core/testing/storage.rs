@@ -5,11 +5,11 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use crate::core::error::{MemoryError, Result};
-use crate::core::graph::GraphRecord;
-use crate::core::scope::Scope;
+use crate::core::model::graph::GraphRecord;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{HistoryRecord, StoredMemory};
 use crate::core::side_records::{SideMap, SideRecord};
 use crate::core::storage::{Changeset, RemoteChange, RemoteListener, Storage};
-use crate::core::types::{HistoryRecord, StoredMemory};
 
 #[derive(Default)]
 struct Kept {

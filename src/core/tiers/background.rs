@@ -11,13 +11,13 @@ use serde_json::Value;
 use super::queue::{BackgroundSettings, Batch, Queue, Ran, Settled};
 use super::QUEUE;
 use crate::core::error::{MemoryError, Result};
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{AddResult, AddWarning, Message, WarningCode};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pipeline_options::AddOptions;
-use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::tiers::Tiers;
-use crate::core::types::{AddResult, AddWarning, Message, WarningCode};
 use crate::core::vector_store::VectorStore;
 
 /// Why a batch failed: the code of the error (or of the warning that made its `add()` store nothing), its

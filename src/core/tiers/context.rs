@@ -10,12 +10,12 @@ use serde_json::Value;
 use super::prompts::{summary_input, SUMMARY_PROMPT};
 use super::CONTEXT;
 use crate::core::error::{MemoryError, Result};
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{AddWarning, Message, WarningCode};
 use crate::core::model_traits::{Embedder, Llm, LlmRequest};
-use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;
 use crate::core::tiers::Tiers;
-use crate::core::types::{AddWarning, Message, WarningCode};
 use crate::core::vector_store::VectorStore;
 
 /// Tokens a chat message costs beyond its role and content (OpenAI's chat format: about 4).

@@ -14,12 +14,12 @@ use crate::core::engine::pipeline::Destination;
 use crate::core::error::{MemoryError, Result};
 use crate::core::identity::content_hash;
 use crate::core::llm_json::extract_json;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{AddResult, AddWarning, MemoryEvent, Metadata};
 use crate::core::model_traits::{Embedder, Llm, LlmRequest};
-use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;
 use crate::core::tiers::Tiers;
-use crate::core::types::{AddResult, AddWarning, MemoryEvent, Metadata};
 use crate::core::vector_store::VectorStore;
 
 const DAY_MS: i64 = 86_400_000;

@@ -10,12 +10,12 @@ use serde_json::Value;
 use super::{CORE_PROFILE, DREAM_DIARY};
 use crate::core::engine::MemoryEngine;
 use crate::core::error::Result;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::MemoryEvent;
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;
 use crate::core::tiers::Tiers;
-use crate::core::types::MemoryEvent;
 use crate::core::vector_store::VectorStore;
 
 /// The diary keeps this many entries per scope (the oldest go first).

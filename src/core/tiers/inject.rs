@@ -7,13 +7,13 @@ use serde::Serialize;
 
 use crate::core::engine::recall::{escape_tags, memory_line, CLOSE, MIN_RECALL_IMPORTANCE, OPEN};
 use crate::core::error::Result;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::MemoryItem;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::one_line::unbroken;
 use crate::core::read::is_procedural;
-use crate::core::scope::Scope;
 use crate::core::storage::Storage;
 use crate::core::tiers::Tiers;
-use crate::core::types::MemoryItem;
 use crate::core::vector_store::VectorStore;
 
 /// What `formatForInjection()` returns.

@@ -8,13 +8,13 @@ use super::dream_state::DreamState;
 use super::{scope_of_key, JOURNAL, PENDING_DREAM};
 use crate::core::error::Result;
 use crate::core::identity::content_hash;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::Message;
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::scope::Scope;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;
 use crate::core::tiers::Tiers;
 use crate::core::time::iso_from_millis;
-use crate::core::types::Message;
 use crate::core::vector_store::VectorStore;
 
 /// One flush's turns, as journaled.

@@ -32,7 +32,7 @@ pub use settings::{BackgroundOptions, BackgroundSettings};
 
 use serde_json::Value;
 
-use super::scope::Scope;
+use super::model::scope::Scope;
 
 /// Side-record kind of the context tier's summary and turns, per scope.
 pub const CONTEXT: &str = "context";

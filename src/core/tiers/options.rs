@@ -5,8 +5,8 @@
 use serde::Deserialize;
 
 use crate::core::error::{MemoryError, Result};
+use crate::core::model::scope::Scope;
 use crate::core::read::positive_whole;
-use crate::core::scope::Scope;
 use crate::core::time::millis_from_iso;
 
 /// The tier options as given (camelCase; snake_case names are aliases).

@@ -2,8 +2,8 @@
 
 use serde_json::json;
 
+use crate::core::model::types::Message;
 use crate::core::reply_schema::ReplySchema;
-use crate::core::types::Message;
 
 /// The running-summary call: the previous summary plus the turns that left the window, never more.
 pub const SUMMARY_PROMPT: &str = "You keep the running summary of a conversation between a user and an AI \

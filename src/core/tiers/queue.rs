@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 pub use super::settings::BackgroundSettings;
-use crate::core::scope::Scope;
-use crate::core::types::Message;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::Message;
 
 /// The turns waiting for one scope (persisted, so a closed tab resumes them).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -11,10 +11,10 @@ use serde_json::json;
 
 use super::*;
 use crate::core::engine::memory::MemoryEngine;
+use crate::core::model::types::Message;
 use crate::core::model_traits::LlmRequest;
 use crate::core::testing::{Doubles, KeepingStorage, Letters, ScriptedLlm};
 use crate::core::time::{millis_from_iso, Clock};
-use crate::core::types::Message;
 
 type Engine = MemoryEngine<ScriptedLlm, Letters, KeepingStorage>;
 

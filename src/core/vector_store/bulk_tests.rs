@@ -5,8 +5,8 @@
 use super::tests::memory;
 use super::*;
 use crate::core::error::MemoryError;
+use crate::core::model::types::MemoryItem;
 use crate::core::packed::{Packed, RowChunk, RowSource};
-use crate::core::types::MemoryItem;
 
 /// One chunk: (dim, owners, values).
 pub(super) type Chunk = (usize, Vec<Option<u32>>, Vec<f32>);

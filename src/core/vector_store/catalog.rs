@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use super::count::{is_plain, type_index};
 use super::postings::{digest, Postings};
-use crate::core::types::MemoryItem;
+use crate::core::model::types::MemoryItem;
 
 /// Kind of a removed slot.
 pub const GONE: u8 = u8::MAX;

@@ -5,8 +5,8 @@
 //! then add up plain memories from tallies it keeps per scope and type, and run the predicate only on the others.
 
 use super::Predicate;
-use crate::core::scope::Scope;
-use crate::core::types::{MemoryItem, MemoryType, EXPIRATION_DATE_KEY};
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{MemoryItem, MemoryType, EXPIRATION_DATE_KEY};
 
 /// What to count.
 pub struct Count<'a> {

@@ -8,7 +8,7 @@ use serde_json::json;
 use super::tests::scope;
 use super::*;
 use crate::core::filter::Filter;
-use crate::core::lifecycle::memory_type::MemoryType;
+use crate::core::model::memory_type::MemoryType;
 use crate::core::read::Read;
 use crate::core::retrieval::Window;
 

@@ -2,8 +2,8 @@
 //! walking the memories: counts, the memory with a key, the first with a text hash, the scope centroid.
 
 use super::{InMemoryVectorStore, NO_VECTOR, REMOVED};
-use crate::core::scope::Scope;
-use crate::core::types::StoredMemory;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::StoredMemory;
 use crate::core::vector_store::count::Count;
 use crate::core::vector_store::Predicate;
 

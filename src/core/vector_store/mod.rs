@@ -27,9 +27,9 @@ pub use store::InMemoryVectorStore;
 use serde::Deserialize;
 
 use super::error::Result;
+use super::model::scope::Scope;
+use super::model::types::{MemoryItem, StoredMemory};
 use super::packed::Packed;
-use super::scope::Scope;
-use super::types::{MemoryItem, StoredMemory};
 
 /// A predicate over memories, used for scope and filter checks.
 pub type Predicate<'a> = &'a dyn Fn(&MemoryItem) -> bool;

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::core::scope::Scope;
+use crate::core::model::scope::Scope;
 
 /// The distinct scopes of the stored memories.
 #[derive(Debug, Default)]

@@ -11,9 +11,9 @@ use super::scopes::ScopeTable;
 use super::top_k::TopK;
 use super::{normalized, Predicate, Quantization, VectorStore};
 use crate::core::error::{MemoryError, Result};
+use crate::core::model::scope::Scope;
+use crate::core::model::types::StoredMemory;
 use crate::core::packed::Packed;
-use crate::core::scope::Scope;
-use crate::core::types::StoredMemory;
 
 #[path = "bulk.rs"]
 mod bulk;

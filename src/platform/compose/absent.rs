@@ -2,9 +2,9 @@
 //! browser's core module), so that no KV code is compiled in and no `match` needs a `cfg`.
 
 use crate::core::error::Result;
+use crate::core::model::types::{HistoryRecord, StoredMemory};
 use crate::core::side_records::SideRecord;
 use crate::core::storage::{Changeset, Storage};
-use crate::core::types::{HistoryRecord, StoredMemory};
 
 /// Cannot be made: every method is unreachable by construction.
 pub enum Absent {}

@@ -2,13 +2,13 @@
 //! KV (through a namespace binding).
 
 use crate::core::error::Result;
-use crate::core::graph::GraphRecord;
+use crate::core::model::graph::GraphRecord;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{HistoryRecord, StoredMemory};
 use crate::core::pace::Pace;
 use crate::core::packed::Packed;
-use crate::core::scope::Scope;
 use crate::core::side_records::SideRecord;
 use crate::core::storage::{Changeset, InMemoryStorage, RemoteListener, Storage};
-use crate::core::types::{HistoryRecord, StoredMemory};
 use crate::platform::indexeddb::IndexedDbStorage;
 
 /// Workers KV through a namespace binding; in a build without `extras`, a type with no values.

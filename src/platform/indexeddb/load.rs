@@ -14,7 +14,7 @@ use super::records::memory_from_js;
 use super::schema::{MEMORIES, VECTORS};
 use super::{skip_corrupt, warn_corrupt, Shared};
 use crate::core::error::Result;
-use crate::core::types::StoredMemory;
+use crate::core::model::types::StoredMemory;
 
 /// The memories with these ids as stored now (with their vectors) and the ids no longer stored; `shared`'s
 /// placement is updated for every one of the ids.

@@ -38,12 +38,12 @@ use self::tab_sync::{Notice, TabSync};
 use self::vectors::{Placement, VectorWrites};
 use crate::core::config::IndexedDbSettings;
 use crate::core::error::{MemoryError, Result};
-use crate::core::graph::GraphRecord;
+use crate::core::model::graph::GraphRecord;
+use crate::core::model::types::{HistoryRecord, StoredMemory};
 use crate::core::pace::{aborted_error, Pace, Unpaced};
 use crate::core::packed::Packed;
 use crate::core::side_records::SideRecord;
 use crate::core::storage::{Changeset, RemoteChange, RemoteListener, Storage};
-use crate::core::types::{HistoryRecord, StoredMemory};
 
 pub use self::connection::open as open_database;
 pub use self::outcome::from_dom as error_from_dom_exception;

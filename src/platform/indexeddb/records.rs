@@ -17,7 +17,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use crate::core::codec::vector_from_bytes;
 use crate::core::error::{MemoryError, Result};
-use crate::core::types::{HistoryRecord, MemoryItem, StoredMemory};
+use crate::core::model::types::{HistoryRecord, MemoryItem, StoredMemory};
 
 const EMBEDDING: &str = "embedding";
 const ORDER: &str = "order";

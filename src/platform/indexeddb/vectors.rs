@@ -20,8 +20,8 @@ use super::chunk::{fingerprint, Chunk};
 use super::outcome::settled;
 use super::paced::PacedWriter;
 use crate::core::error::Result;
+use crate::core::model::types::StoredMemory;
 use crate::core::storage::Changeset;
-use crate::core::types::StoredMemory;
 
 const CONTEXT: &str = "the write was rolled back";
 

@@ -5,8 +5,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::core::scope::Scope;
-use crate::core::types::Metadata;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::Metadata;
 
 /// The keys of a memory's array-valued metadata fields.
 pub const ARRAYS: &str = "memwasm_arrays";

@@ -3,7 +3,7 @@ use serde_json::json;
 
 use super::*;
 use crate::core::filter::Filter;
-use crate::core::scope::Scope;
+use crate::core::model::scope::Scope;
 use crate::providers::shared::testing::Recorder;
 
 const COLLECTION: &str = r#"{"id":"c-1","configuration_json":{"hnsw":{"space":"cosine"}}}"#;

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use super::metadata::{float, usable_key, ARRAYS};
 use crate::core::filter::{Filter, Operator};
-use crate::core::scope::Scope;
+use crate::core::model::scope::Scope;
 
 /// The `where` for `scope` and `filter`, or `None` when nothing narrows the query.
 pub fn where_clause(scope: &Scope, filter: Option<&Filter>) -> Option<Value> {

@@ -21,11 +21,11 @@ pub use timeout::{DEFAULT_EMBEDDER_TIMEOUT_MS, DEFAULT_LLM_TIMEOUT_MS};
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::core::add_pipeline::Pipeline;
 pub use crate::core::config::{invalid, non_empty, provider_options, unknown_provider, ProviderConfig};
 use crate::core::config::{vector_store_settings, CustomPrompts, Prompts, VectorStoreSettings};
 use crate::core::conversations::{BoundaryOptions, BoundarySettings};
 use crate::core::error::Result;
-use crate::core::fast_add::Pipeline;
 use crate::core::lifecycle::settings::{ImportanceOptions, LimitOptions};
 use crate::core::lifecycle::LifecycleSettings;
 use crate::http::RetryPolicy;

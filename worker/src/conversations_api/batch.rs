@@ -6,7 +6,7 @@
 //! `POST /api/v1/memories` would; `flush=true` then closes the group's buffer.
 
 use memwasm::core::conversations::{MessageOutcome, Scene, Status};
-use memwasm::core::types::AddWarning;
+use memwasm::core::model::types::AddWarning;
 use memwasm::platform::compose::Engine;
 use serde::Serialize;
 use serde_json::json;

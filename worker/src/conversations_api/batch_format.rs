@@ -19,7 +19,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use memwasm::core::conversations::{MessageInput, MetaInput, Role, Scene, UserDetail};
-use memwasm::core::types::Metadata;
+use memwasm::core::model::types::Metadata;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

@@ -3,7 +3,7 @@
 //! `timestamp`, the group as `group_id`, the episode (what `DELETE`'s `event_id` matches) as `event_id`.
 
 use memwasm::core::conversations::{PendingMessage, Role};
-use memwasm::core::types::{MemoryItem, Metadata};
+use memwasm::core::model::types::{MemoryItem, Metadata};
 use serde::Serialize;
 use serde_json::Value;
 

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use memwasm::core::conversations::{MetaInput, MetaPatch, MetaView, Role, Scene, UserDetail};
-use memwasm::core::types::Metadata;
+use memwasm::core::model::types::Metadata;
 use memwasm::platform::compose::Engine;
 use serde::Serialize;
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! What the read and delete routes take: a query string or a JSON body (never both), read into one JSON
 //! object; the API's memory type names; `__all__` (the API's "any"); counts with a maximum.
 
-use memwasm::core::lifecycle::MemoryType;
+use memwasm::core::model::MemoryType;
 use serde_json::{Map, Value};
 
 use super::envelope::Failure;

@@ -5,9 +5,9 @@
 //! (`group_id`), in the order of each group's best hit; each group maps the conversation API's type names to its
 //! memories, best first.
 
-use memwasm::core::lifecycle::MemoryType;
+use memwasm::core::model::types::{AddWarning, MemoryItem};
+use memwasm::core::model::MemoryType;
 use memwasm::core::read::{Read, ReadCall};
-use memwasm::core::types::{AddWarning, MemoryItem};
 use memwasm::platform::compose::Engine;
 use serde::Serialize;
 use serde_json::{json, Map, Value};

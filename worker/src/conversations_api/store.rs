@@ -2,7 +2,7 @@
 //! boundary closes the buffer, the episode is extracted and the answer lists the memories saved.
 
 use memwasm::core::conversations::{Cause, EpisodeReport, ExtractedMemory, MessageInput, MessageOutcome, Status};
-use memwasm::core::types::{AddWarning, EventKind, Metadata};
+use memwasm::core::model::types::{AddWarning, EventKind, Metadata};
 use memwasm::platform::compose::Engine;
 use serde::Serialize;
 use worker::Response;

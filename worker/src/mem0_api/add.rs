@@ -5,9 +5,9 @@
 //! `GET /v1/event/:event_id/`.
 
 use memwasm::core::identity::new_id;
+use memwasm::core::model::types::WarningCode;
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::time::iso_from_millis;
-use memwasm::core::types::WarningCode;
 use serde_json::{json, Value};
 use worker::Response;
 

@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 
 use memwasm::core::filter::Filter;
+use memwasm::core::model::scope::Scope;
 use memwasm::core::read::Read;
-use memwasm::core::scope::Scope;
 use memwasm::platform::compose::Engine;
 use serde_json::{json, Value};
 use worker::Response;

@@ -14,7 +14,7 @@
 //! | `{"metadata": {"k": v}}` (`eq ne contains icontains`, and memwasm's `in nin gt gte lt lte`) | `metadata.k` |
 //! | `{"memory_ids": [...]}` | `id in [...]` |
 
-use memwasm::core::scope::Scope;
+use memwasm::core::model::scope::Scope;
 use memwasm::core::time::{iso_from_millis, millis_from_iso};
 use serde_json::{json, Value};
 

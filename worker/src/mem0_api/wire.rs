@@ -2,8 +2,8 @@
 //! lacks are `null`, as on the platform; `app_id` and `expiration_date` live in memwasm's metadata and are
 //! shown as fields of their own; `categories` is `metadata.categories` when that is a list of strings.
 
-use memwasm::core::lifecycle::expiration_date;
-use memwasm::core::types::{EventKind, HistoryRecord, MemoryEvent, MemoryItem};
+use memwasm::core::model::expiration_date;
+use memwasm::core::model::types::{EventKind, HistoryRecord, MemoryEvent, MemoryItem};
 use serde_json::{json, Value};
 
 /// The metadata key memwasm files mem0's `app_id` under.

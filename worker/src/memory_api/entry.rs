@@ -1,7 +1,7 @@
 //! The routes on one entry: store, get, delete, pin.
 
 use memwasm::core::lifecycle::write::LifecycleInput;
-use memwasm::core::types::Metadata;
+use memwasm::core::model::types::Metadata;
 use memwasm::platform::compose::Engine;
 use memwasm::MemoryError;
 

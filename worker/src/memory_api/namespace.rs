@@ -5,9 +5,9 @@
 //! reader (a token with neither a user nor admin) owns nothing.
 
 use memwasm::core::filter::{Filter, Operator};
+use memwasm::core::model::scope::Scope;
+use memwasm::core::model::types::MemoryItem;
 use memwasm::core::read::Read;
-use memwasm::core::scope::Scope;
-use memwasm::core::types::MemoryItem;
 use memwasm::platform::compose::Engine;
 use memwasm::MemoryError;
 use serde_json::Value;

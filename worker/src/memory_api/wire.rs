@@ -1,7 +1,7 @@
 //! What the memory API answers (snake_case shapes; times in epoch milliseconds).
 
+use memwasm::core::model::types::{AddWarning, MemoryItem};
 use memwasm::core::time::millis_from_iso;
-use memwasm::core::types::{AddWarning, MemoryItem};
 use serde::Serialize;
 
 /// The key of an entry (empty for a memory stored without one, which the routes never return).

@@ -2,10 +2,10 @@
 //! (snake_case names only; a key the route does not use is refused by name), plus the `messages` of `flush`
 //! and `context` (a string or `[{role, content}]`, as for add).
 
+use memwasm::core::model::scope::Scope;
+use memwasm::core::model::types::Message;
 use memwasm::core::pipeline_options::parse_messages;
-use memwasm::core::scope::Scope;
 use memwasm::core::tiers::{TierCall, TierOptions};
-use memwasm::core::types::Message;
 use memwasm::MemoryError;
 use serde_json::Value;
 

@@ -1,8 +1,8 @@
 //! The tier routes' answers in the wire's snake_case (the library's tier types are camelCase, for JS).
 
-use memwasm::core::scope::Scope;
+use memwasm::core::model::scope::Scope;
+use memwasm::core::model::types::{AddWarning, Message};
 use memwasm::core::tiers::{ContextResult, CoreProfile, DiaryEntry, DreamResult, Injection, JournalDay};
-use memwasm::core::types::{AddWarning, Message};
 use serde::Serialize;
 
 use crate::wire::{Event, Item};

@@ -2,7 +2,7 @@
 //! cut (with a warning), a long summary keeps to its share, so folds stay rare.
 
 use super::*;
-use crate::core::types::WarningCode;
+use crate::core::model::types::WarningCode;
 
 /// A text of about `tokens` tokens, as the memory counts them.
 fn text_of(engine: &Engine, tokens: usize) -> String {

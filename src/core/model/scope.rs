@@ -5,8 +5,8 @@ use std::cell::Cell;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 
-use super::error::{MemoryError, Result};
-use super::limits::{check_id_chars, MAX_ID_CHARS};
+use crate::core::error::{MemoryError, Result};
+use crate::core::limits::{check_id_chars, MAX_ID_CHARS};
 
 /// Metadata keys that name a scope (mem0's, both casings, and its `actor_id`). Writes drop them from the
 /// metadata they are given: a memory's scope never changes through its metadata.

@@ -4,9 +4,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::lifecycle::Lifecycle;
-pub use super::lifecycle::MemoryType;
+pub use super::memory_type::MemoryType;
 use super::scope::Scope;
-pub use super::warning::{AddWarning, WarningCode};
+pub use crate::core::warning::{AddWarning, WarningCode};
 
 /// The metadata key of mem0's `expiration_date` (a memory past it is hidden unless `showExpired`).
 pub const EXPIRATION_DATE_KEY: &str = "expiration_date";

@@ -5,10 +5,10 @@
 use serde_json::Value;
 
 use crate::core::error::{MemoryError, Result};
-use crate::core::types::MemoryItem;
+use crate::core::model::types::MemoryItem;
 
 /// The metadata key mem0 keeps the date under.
-pub const KEY: &str = crate::core::types::EXPIRATION_DATE_KEY;
+pub const KEY: &str = crate::core::model::types::EXPIRATION_DATE_KEY;
 
 /// `value` when it is a real `YYYY-MM-DD` day, else `INVALID_INPUT` (the message mem0 gives).
 pub fn normalized(value: &str) -> Result<String> {

@@ -4,7 +4,7 @@
 use crate::core::case::{lowercase_chars, uppercase, CaseExt};
 use serde::{Deserialize, Serialize};
 
-use crate::core::scope::Scope;
+use crate::core::model::scope::Scope;
 
 /// The entity types of graph memory; anything else the LLM says becomes `concept`.
 pub const ENTITY_TYPES: [&str; 7] = ["person", "organization", "concept", "location", "event", "technology", "product"];

@@ -1,0 +1,13 @@
+//! The data model: memories and their history, scopes, memory types, lifecycle fields and graph records.
+//! It imports no feature; every part of the library speaks in these types.
+
+pub mod expiration_date;
+pub mod graph;
+pub mod lifecycle;
+pub mod memory_type;
+pub mod scope;
+pub mod types;
+
+pub use lifecycle::Lifecycle;
+pub use memory_type::MemoryType;
+pub use scope::Scope;
