@@ -21,6 +21,7 @@ pub mod kv;
 pub mod lifecycle;
 pub mod limits;
 pub mod llm_json;
+pub mod memory_lifecycle;
 pub mod model;
 pub mod model_traits;
 pub mod one_line;

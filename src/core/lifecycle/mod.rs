@@ -3,9 +3,6 @@
 //! lifecycle calls.
 
 pub mod decay;
-pub(crate) mod engine_expiry;
-pub(crate) mod engine_keys;
-mod engine_stats;
 pub mod facts;
 pub mod glob;
 pub mod importance;
@@ -13,9 +10,4 @@ pub mod options;
 pub mod settings;
 pub mod write;
 
-pub use engine_expiry::DecayOutcome;
-pub use engine_keys::Stored;
-pub use engine_stats::{ScopeCount, Stats};
 pub use settings::LifecycleSettings;
-
-pub use crate::core::engine::MemoryLifecycle;

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::core::error::Result;
-use crate::core::lifecycle::MemoryLifecycle;
+use crate::core::memory_lifecycle::MemoryLifecycle;
 use crate::core::model::scope::Scope;
 use crate::core::model::MemoryType;
 use crate::core::model_traits::{Embedder, Llm};

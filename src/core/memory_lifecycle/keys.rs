@@ -4,13 +4,13 @@
 
 use serde::Serialize;
 
-use super::engine_expiry::missing_key;
-use super::glob::Glob;
-use super::write::WriteLifecycle;
+use super::expiry::missing_key;
 use crate::core::error::{MemoryError, Result};
 use crate::core::identity::{content_hash, new_id};
-use crate::core::lifecycle::MemoryLifecycle;
+use crate::core::lifecycle::glob::Glob;
+use crate::core::lifecycle::write::WriteLifecycle;
 use crate::core::limits::check_id_chars;
+use crate::core::memory_lifecycle::MemoryLifecycle;
 use crate::core::model::scope::Scope;
 use crate::core::model::types::{AddWarning, EventKind, MemoryItem, Metadata, StoredMemory, WarningCode};
 use crate::core::model_traits::{Embedder, Llm};

@@ -3,10 +3,10 @@
 
 use serde::Serialize;
 
-use super::decay::{decayed, DecayPlan};
 use crate::core::error::{MemoryError, Result};
-use crate::core::lifecycle::MemoryLifecycle;
+use crate::core::lifecycle::decay::{decayed, DecayPlan};
 use crate::core::limits::memory_id;
+use crate::core::memory_lifecycle::MemoryLifecycle;
 use crate::core::model::scope::Scope;
 use crate::core::model::types::{MemoryItem, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};

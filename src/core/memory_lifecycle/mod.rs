@@ -1,0 +1,13 @@
+//! The memory lifecycle's operations, reached with `engine.lifecycle()`: pinning, purging what expired,
+//! decay, agent key/value entries (`store`, `getByKey`, `deleteByKey`, reflections, `share`) and stats. The
+//! rules every write applies (importance, TTL, limits, settings) are in `lifecycle/`.
+
+pub(crate) mod expiry;
+pub(crate) mod keys;
+mod stats;
+
+pub use expiry::DecayOutcome;
+pub use keys::Stored;
+pub use stats::{ScopeCount, Stats};
+
+pub use crate::core::engine::MemoryLifecycle;
