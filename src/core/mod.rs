@@ -15,6 +15,7 @@ pub mod filter;
 pub mod filter_scope;
 pub mod fusion;
 pub mod graph;
+pub mod graph_memory;
 pub mod identity;
 pub mod keyword;
 pub mod kv;

@@ -1,7 +1,6 @@
 //! Graph memory: entities and relations extracted by one extra LLM call in `add()`,
 //! kept beside the memories in the same storage, and walked one hop by `search()`.
 
-mod engine;
 pub mod extract;
 mod search;
 pub mod store;
@@ -18,5 +17,3 @@ pub struct GraphOptions {
     #[serde(default)]
     pub enabled: bool,
 }
-
-pub use crate::core::engine::GraphMemory;

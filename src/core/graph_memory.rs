@@ -1,12 +1,12 @@
-//! The engine's graph operations: enabling it, the graph call of `add()`, staging its MERGE, reading and
+//! Graph memory's operations, reached with `engine.graph()`: enabling it, the graph call of `add()`, staging its MERGE, reading and
 //! deleting entities, and the one-hop expansion of `search()`.
 
 use std::collections::HashSet;
 
-use super::extract::{parse_graph, Extracted, GRAPH_EXTRACTION_PROMPT};
-use super::store::Graph;
-use super::GraphMemory;
+pub use crate::core::engine::GraphMemory;
 use crate::core::error::{MemoryError, Result};
+use crate::core::graph::extract::{parse_graph, Extracted, GRAPH_EXTRACTION_PROMPT};
+use crate::core::graph::store::Graph;
 use crate::core::keyword::tokenize;
 use crate::core::model::graph::{Entity, GraphRecord, Relation};
 use crate::core::model::scope::Scope;
