@@ -11,12 +11,12 @@
 //! group a message without `groupId` goes to), profiles under `{userId: participant, runId: groupId}`.
 //! Everything a message changes — memories, history, the buffer — is written in one `Changeset`.
 
+mod add_message;
 pub mod boundary;
 pub mod buffer;
 mod compress;
 pub mod compress_options;
 mod delete;
-mod engine;
 pub mod episode;
 mod extract;
 pub mod foresight;
@@ -32,11 +32,11 @@ pub mod reply;
 pub mod sessions;
 mod uncover;
 
+pub use add_message::{MessageOutcome, Status};
 pub use boundary::{BoundaryOptions, BoundarySettings, Cause};
 pub use compress::parse_summary;
 pub use compress_options::{CompressOptions, CompressOutcome, CompressPlan, CompressedSession};
 pub use delete::{DeleteFilter, DeleteOutcome};
-pub use engine::{MessageOutcome, Status};
 pub use episode::EpisodeReport;
 pub use extract::ExtractedMemory;
 pub use message::{MessageInput, PendingMessage, Role};
