@@ -1,4 +1,4 @@
-//! Message-by-message memory (seed 002) in IndexedDB through the JS `Memory` API, in headless Chromium: a page
+//! Message-by-message memory in IndexedDB through the JS `Memory` API, in headless Chromium: a page
 //! reload mid-buffer (the `Memory` dropped, a new one opened on the same database) keeps the pending
 //! messages, and what comes after the reload extracts them. No LLM: the hard boundary rules apply and an
 //! episode is stored as its transcript. Each test deletes its database first and last.

@@ -1,4 +1,4 @@
-//! Seed 002's reads of conversation memories through the engine, options checked as the binding checks them:
+//! The conversation API's reads of conversation memories through the engine, options checked as the binding checks them:
 //! the fetch by type (`groupId`, `memoryType`, its defaults and maximum, pages, time ranges) and the search
 //! options (time range, `radius`, `currentTime`, unsearchable profiles, the seed's `topK` cap).
 

@@ -1,7 +1,7 @@
 // vectorStore: {provider: "chroma"} against a real Chroma server on 127.0.0.1: vectors and vector search
 // live in Chroma (its collection holds one vector per memory, with the scope ids and metadata), searches
 // rank like the in-memory index under every filter operator (those Chroma cannot check are applied here),
-// scopes stay apart, deletes and updates reach Chroma, and seed 000 §15 case 41 ("custom vector store").
+// scopes stay apart, deletes and updates reach Chroma, and a custom vector store works end to end.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 
@@ -128,7 +128,7 @@ test("update re-embeds in Chroma; delete, deleteAll and reset remove the vectors
   assert.deepEqual((await memory.search("jazz", { userId: "alice" })).results, []);
 });
 
-test("seed 000 §15 case 41: Memory works with a custom vector store (ChromaDB)", T, async () => {
+test("Memory works with a custom vector store (ChromaDB)", T, async () => {
   const { memory, name } = chromaMemory({ pipeline: "exact" }); // the decision's id "0" is the exact pipeline's
   server.script([
     { kind: "chat", match: [EXTRACT], reply: { facts: ["Name is Alice", "Works at Acme as a data scientist"] } },

@@ -1,5 +1,5 @@
-// compress() (seed 004 §3): when a scope holds more than `threshold` uncompressed episodic sessions, the oldest
-// `sessionsToCompress` (default threshold / 2) are summarised with seed 004's prompt, one LLM call per session,
+// compress(): when a scope holds more than `threshold` uncompressed episodic sessions, the oldest
+// `sessionsToCompress` (default threshold / 2) are summarised with the compression prompt, one LLM call per session,
 // all at once, into semantic memories (`sourceSessionId`, `compressionSource: true`). The originals are marked
 // `compressed: true` (an UPDATE in their history, nothing deleted) and reads hide them unless
 // `includeCompressed: true`. A session whose call fails stays uncompressed, with a COMPRESSION_FAILED warning.
@@ -10,7 +10,7 @@ import { conversationMemory, oneMessageEpisode } from "./conversations-helpers.m
 
 const server = scriptedServer();
 
-/** Start of the compression prompt (seed 004 §3.2). */
+/** Start of the compression prompt. */
 const COMPRESS = "Summarize the following conversation into 2-3 sentences";
 
 /** The summary call for the session whose content has `match` answers `Summary of <match>`. */

@@ -1,4 +1,4 @@
-// Message-by-message memory (seed 002): a multi-day group chat fed one message at a time. The buffer
+// Message-by-message memory: a multi-day group chat fed one message at a time. The buffer
 // accumulates; a 45-minute gap and the LLM's "boundary" reply each close it, and the episode becomes typed
 // memories (episodic, event_log, foresight, profile) whose metadata carries the messages' times. Duplicate
 // ids, flushGroup, concurrent calls, a restart over the same KV, the default group and the boundary config.

@@ -1,5 +1,5 @@
-// Conversation metadata (seed 002 conversation-meta: save = upsert, get with the default config as fallback,
-// patch of the updatable fields) and soft delete by filter (seed 002 DELETE: eventId / userId / groupId, AND).
+// Conversation metadata (the conversation API's conversation-meta: save = upsert, get with the default config as fallback,
+// patch of the updatable fields) and soft delete by filter (the conversation API's DELETE: eventId / userId / groupId, AND).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { T, addsFor, chatCalls, decision, rejectsWith, scriptedServer, userContent } from "./helpers.mjs";

@@ -1,4 +1,4 @@
-// Agentic retrieval (seed 002, `method: "agentic"`): round one is a hybrid search; one LLM call judges it. When
+// Agentic retrieval (`method: "agentic"`): round one is a hybrid search; one LLM call judges it. When
 // the results answer the query that is all (1 call); when they fall short a second call proposes up to 3
 // refined queries, round two searches for them and RRF fuses every round (2 calls, never more). The response
 // lists the queries that ran. A failing or missing LLM gives the hybrid results with an AGENTIC_FAILED warning.

@@ -1,4 +1,4 @@
-// Seed 002's reads of conversation memories (GET /memories and /memories/search): getAll with `groupId` or
+// The conversation API's reads of conversation memories (GET /memories and /memories/search): getAll with `groupId` or
 // `memoryType` is a fetch by type (one type, default episodic, 40 per page, at most 500) with time ranges and
 // pages; search takes a time range, `radius` (a cosine floor) and `currentTime` (foresight that ran out is
 // dropped), never returns profiles, and caps `topK` at 100 with `groupId`. Bad options reject with a code

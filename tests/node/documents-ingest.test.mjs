@@ -1,4 +1,4 @@
-// Document ingestion (seed 004 §1): ingest(text, {…scope, sessionId, memoryTypeHint?}) cleans the text, cuts it
+// Document ingestion: ingest(text, {…scope, sessionId, memoryTypeHint?}) cleans the text, cuts it
 // into chunks, embeds the chunks not seen before in one request (an embedding cache by content hash), scores
 // each chunk (0.6 · novelty + 0.4 · salience, discarded below 0.3), routes it to a memory type, and stores the
 // rest in one commit, with no LLM call. The scripted server's embeddings are bags of lower-cased words, so two

@@ -1,4 +1,4 @@
-// Graph memory (seed 000 §4.5, §15 cases 33–35): one extra LLM call per add() (run beside the vector
+// Graph memory: one extra LLM call per add() (run beside the vector
 // path) returns entities and relations as OpenAI tool calls; search walks the graph one hop.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";

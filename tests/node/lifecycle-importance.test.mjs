@@ -1,4 +1,4 @@
-// Memory lifecycle: importance at write time (seed 004 §1.5), hand-checked through the API:
+// Memory lifecycle: importance at write time, hand-checked through the API:
 //   importance = 0.6 · novelty + 0.4 · salience, rounded to 4 decimals, where
 //   novelty  = 1 − cos(new vector, mean of the scope's live vectors), clamped to [0, 1]; 1.0 in an empty scope;
 //   salience = named entity +0.3, number or date +0.2, preference +0.4, rare technical term +0.1 (≤ 1.0).

@@ -146,7 +146,7 @@ describe("mem0 v3 calls", () => {
     assert.deepEqual(memories(await mem.getAll({ userId: "u" })), []);
   });
 
-  test("an unreachable LLM is an LLMError where a call rejects; add() keeps seed 000's warning", T, async () => {
+  test("an unreachable LLM is an LLMError where a call rejects; add() keeps its warning", T, async () => {
     const mem = makeMemory(server, { retry: { maxRetries: 0 } });
     await seed(mem, server, ["User likes tea"], { userId: "u" });
     server.script({ kind: "chat", match: ["down-now"], status: 429, message: "rate limited" });

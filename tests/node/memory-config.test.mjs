@@ -1,4 +1,4 @@
-// Configuration: validation, defaults (seed spec §15 case 42), env fallbacks, and the wire format of requests.
+// Configuration: validation, defaults, env fallbacks, and the wire format of requests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {

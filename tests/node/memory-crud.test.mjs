@@ -1,4 +1,4 @@
-// CRUD behaviour (seed spec §15 cases 1–13) and history (cases 23–26).
+// CRUD behaviour and history.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {

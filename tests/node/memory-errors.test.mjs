@@ -1,4 +1,4 @@
-// Failure handling: graceful add() degradation (seed spec §14.3, §15 cases 36–37), retries (§14.2),
+// Failure handling: graceful add() degradation, retries,
 // typed errors for embedding failures and bad input.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";

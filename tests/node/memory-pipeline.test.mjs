@@ -1,4 +1,4 @@
-// The LLM pipeline: update intelligence (seed spec §15 cases 14–18), batching, decision ids,
+// The LLM pipeline: update intelligence, batching, decision ids,
 // reply formats, infer:false and custom prompts (case 39).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -248,7 +248,7 @@ describe("decisions about unknown ids", () => {
 });
 
 describe("reply formats", () => {
-  test("the seed spec's event array format is accepted", T, async () => {
+  test("the bare event array format is accepted", T, async () => {
     const mem = makeMemory(server);
     const teaId = (await seed(mem, server, ["User likes tea"], { userId: "u" })).results[0].id;
     server.script([

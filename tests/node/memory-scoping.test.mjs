@@ -1,4 +1,4 @@
-// Scoping (seed spec §15 cases 19–22, 38): userId / agentId / runId isolation and the scope requirement.
+// Scoping: userId / agentId / runId isolation and the scope requirement.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { T, makeMemory, seed, texts, rejectsWith, scriptedServer } from "./helpers.mjs";

@@ -1,11 +1,11 @@
-// recall(query, {…scope, topK, tokenBudget, filters}): the <memory> block of seed 004 §4, procedural
+// recall(query, {…scope, topK, tokenBudget, filters}): the <memory> block, procedural
 // memories first, never over the token budget.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { countTokens } from "memwasm";
 import { T, makeMemory, rejectsWith, scriptedServer } from "./helpers.mjs";
 
-// Seed 004 §4's example memories, in the order the seed lists them.
+// The example memories of the recall design, in its order.
 const SEED = [
   ["semantic", "User is a backend engineer specializing in Python and PostgreSQL."],
   ["semantic", "User is building a SaaS product with FastAPI and Stripe integration."],

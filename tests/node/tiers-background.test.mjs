@@ -1,4 +1,4 @@
-// The background writer (seed 001 D5): `flush(messages, scope)` resolves as soon as the turns are journaled and
+// The background writer: `flush(messages, scope)` resolves as soon as the turns are journaled and
 // queued; turns of one scope within `background.debounceMs` become ONE add(); scopes run concurrently up to
 // `background.concurrency`; `idle()` resolves when nothing waits or runs; model failures never reject flush —
 // they are retried per `retry` (one budget per model call, see tiers-retry-budget), then reported as an

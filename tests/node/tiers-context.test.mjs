@@ -1,4 +1,4 @@
-// The context tier (seed 001, LangMem's summarize_messages): `memory.context({…scope, maxTokens, keepLast})`
+// The context tier (LangMem's summarize_messages): `memory.context({…scope, maxTokens, keepLast})`
 // returns a window whose `push(messages)` keeps the conversation within the budget. When a push overflows it,
 // the oldest turns are folded into a running summary with ONE call that carries the previous summary and the
 // turns leaving the window, never the whole history; the summary is stored per scope, so a reload continues it.

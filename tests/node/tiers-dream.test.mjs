@@ -1,4 +1,4 @@
-// The daily journal, dream consolidation and formatForInjection (seed 001). Every flushed turn is appended
+// The daily journal, dream consolidation and formatForInjection. Every flushed turn is appended
 // to its scope's journal for the day (UTC); `dream` reads the core profile and the journals of the last
 // `lookbackDays` not yet consolidated and, with ONE call, rewrites the profile and proposes facts that go
 // through the ADD/UPDATE/DELETE decision with history; a journal already consolidated is never sent again.

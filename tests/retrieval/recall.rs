@@ -1,4 +1,4 @@
-//! recall(): the seed 004 §4 block, procedural memories first, within the token budget.
+//! recall(): the <memory> block, procedural memories first, within the token budget.
 
 use futures_executor::block_on;
 use memwasm::core::engine::recall::approx_tokens;

@@ -1,4 +1,4 @@
-// Type tests for the reads of conversation memories (seed 002) and compression (seed 004 §3) in pkg/index.d.ts:
+// Type tests for the reads of conversation memories and compression in pkg/index.d.ts:
 // getAll as a fetch by type, the search options (time range, radius, currentTime, agentic), compress
 // (each `@ts-expect-error` fails the check if its line compiles). Run by scripts/suites/25-types.sh.
 import { Memory } from "../../pkg/index.js";

@@ -1,4 +1,4 @@
-// Type tests for seed 001's tiers in pkg/index.d.ts (each `@ts-expect-error` fails the check if its line
+// Type tests for the memory tiers in pkg/index.d.ts (each `@ts-expect-error` fails the check if its line
 // compiles). Run by scripts/suites/25-types.sh: tsc -p tests/types.
 import { Memory, MemoryContext, countTokens } from "../../pkg/index.js";
 import type { BackgroundChange, BackgroundError, ContextResult, DreamResult, Injection, JournalDay } from "../../pkg/index.js";
