@@ -1,4 +1,4 @@
-// Filter expressions on getAll / search / add .
+// Filter expressions on getAll / search / add.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { T, md5, sleep, startServer, makeMemory, seed, texts, rejectsWith, chatCalls, DECIDE, decisionPayload, extraction } from "./helpers.mjs";
