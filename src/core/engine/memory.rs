@@ -44,7 +44,7 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     /// False with mem0's `disableHistory`: changes then leave no history records.
     pub(crate) keep_history: bool,
     /// A remote vector index (Chroma), when vectors are kept and searched there.
-    pub(crate) remote: crate::core::remote_vectors::RemoteSlot,
+    pub(crate) remote: crate::core::vector_store::remote_slot::RemoteSlot,
     /// How `add()` finds the memories its decision sees, unless a call says otherwise.
     pub(crate) pipeline: crate::core::add_pipeline::Pipeline,
     /// Rewritten texts waiting for their vector (the fast pipeline).

@@ -29,8 +29,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Moves vector storage and search to `remote`; call `engine.remote_vectors().backfill_remote()` next when the index
     /// was loaded from storage.
-    pub fn set_remote_vectors(&mut self, remote: impl crate::core::remote_vectors::RemoteVectors + 'static) {
-        self.remote = crate::core::remote_vectors::RemoteSlot::new(remote);
+    pub fn set_remote_vectors(&mut self, remote: impl crate::core::vector_store::remote::RemoteVectors + 'static) {
+        self.remote = crate::core::vector_store::remote_slot::RemoteSlot::new(remote);
     }
 
     /// True when vectors are searched remotely.

@@ -5,12 +5,12 @@
 
 use serde_json::{json, Value};
 
-use super::slot::Pending;
 use crate::core::error::Result;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::remote_vectors::RemoteIndex;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::{Changeset, Storage};
+use crate::core::vector_store::remote_slot::Pending;
 use crate::core::vector_store::VectorStore;
 
 /// The side record holding what is pending.

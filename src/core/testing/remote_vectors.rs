@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::core::error::{MemoryError, Result};
-use crate::core::remote_vectors::{RemoteVectors, VectorPoint, VectorQuery};
+use crate::core::vector_store::remote::{RemoteVectors, VectorPoint, VectorQuery};
 
 #[derive(Default)]
 struct Held {

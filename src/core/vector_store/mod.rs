@@ -15,6 +15,8 @@ mod count_tests;
 mod kernels;
 mod postings;
 mod quantize;
+pub mod remote;
+pub(crate) mod remote_slot;
 mod scopes;
 mod store;
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 
-use super::{DynRemote, RemoteVectors};
+use super::remote::{DynRemote, RemoteVectors};
 use crate::core::model::scope::Scope;
 use crate::core::model::types::StoredMemory;
 
