@@ -1,6 +1,7 @@
 //! Ids with control characters or line separators are refused with `INVALID_INPUT` by every engine call that
 //! takes one (scope ids, memory ids, keys), while ordinary Unicode ids keep working.
 
+use crate::core::scope_fields::ScopeFields;
 use futures_executor::block_on;
 use serde_json::json;
 
@@ -52,7 +53,7 @@ fn scope_ids_with_control_characters_are_invalid_input() {
 fn add_with_a_control_character_in_user_id_is_refused_and_stores_nothing() {
     let engine = engine();
     for bad in BAD {
-        let options = AddOptions { user_id: Some(bad.into()), infer: Some(false), ..AddOptions::default() };
+        let options = AddOptions { scope: ScopeFields::user(bad), infer: Some(false), ..AddOptions::default() };
         assert_invalid(bad, block_on(engine.add(&json!("likes tea"), &options)));
     }
     assert_eq!(block_on(engine.storage.load_memories()).unwrap().len(), 0);

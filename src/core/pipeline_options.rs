@@ -10,17 +10,16 @@ use super::limits::MAX_ROLE_CHARS;
 use super::model::scope::Scope;
 use super::model::types::{Message, Metadata};
 use super::model::MemoryType;
+use crate::core::scope_fields::{ScopeFields, ScopeForm};
+use crate::core::scope_fields_de::scoped_options;
 
 /// Options of `add()`. Unknown keys are refused; scope keys may be snake_case too.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(remote = "Self", rename_all = "camelCase", deny_unknown_fields)]
 pub struct AddOptions {
-    #[serde(alias = "user_id")]
-    pub user_id: Option<String>,
-    #[serde(alias = "agent_id")]
-    pub agent_id: Option<String>,
-    #[serde(alias = "run_id")]
-    pub run_id: Option<String>,
+    /// `userId`, `agentId`, `runId` (snake_case too).
+    #[serde(skip)]
+    pub scope: ScopeFields,
     pub metadata: Option<Metadata>,
     pub filters: Option<Value>,
     pub prompt: Option<String>,
@@ -45,6 +44,7 @@ pub struct AddOptions {
     /// config's `pipeline`).
     pub pipeline: Option<super::add_pipeline::Pipeline>,
 }
+scoped_options!(AddOptions, ScopeForm::Plain);
 
 impl AddOptions {
     /// The lifecycle options, to be checked at the engine's "now".
@@ -79,7 +79,7 @@ impl AddOptions {
 
     /// The validated scope, and what is left of `filters` once its entity ids are taken out.
     pub fn scope_and_filters(&self) -> Result<(Scope, Option<Value>)> {
-        let mut scope = Scope::of(&self.user_id, &self.agent_id, &self.run_id);
+        let mut scope = self.scope.scope()?;
         let filters = super::filter_scope::split(&mut scope, &self.filters)?;
         Ok((scope.validated()?, filters))
     }

@@ -17,22 +17,18 @@ use super::model::scope::Scope;
 use super::model::types::MemoryItem;
 use super::model::{expiration_date, MemoryType};
 use super::retrieval::{form, Window};
+use crate::core::scope_fields::{ScopeFields, ScopeForm};
+use crate::core::scope_fields_de::scoped_options;
 
 pub use super::read_call::{positive_whole, ReadCall, DEFAULT_LIMIT, DEFAULT_RECALL_LIMIT, DEFAULT_TOKEN_BUDGET};
 
 /// A read's options as the caller gave them.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(remote = "Self", rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReadOptions {
-    #[serde(alias = "user_id")]
-    pub user_id: Option<String>,
-    #[serde(alias = "agent_id")]
-    pub agent_id: Option<String>,
-    #[serde(alias = "run_id")]
-    pub run_id: Option<String>,
-    /// The conversation API's name of the run scope a group's memories live under.
-    #[serde(alias = "group_id")]
-    pub group_id: Option<String>,
+    /// `userId`, `agentId`, `runId`, `groupId` (snake_case too).
+    #[serde(skip)]
+    pub scope: ScopeFields,
     pub limit: Option<f64>,
     #[serde(alias = "top_k")]
     pub top_k: Option<f64>,
@@ -79,6 +75,7 @@ pub struct ReadOptions {
     #[serde(alias = "show_expired")]
     pub show_expired: Option<bool>,
 }
+scoped_options!(ReadOptions, ScopeForm::WithGroup);
 
 /// `weights: {vector, keyword}`; a weight left out keeps its default (0.7 / 0.3). Scaled to sum to 1.
 #[derive(Debug, Clone, Copy, Default, Deserialize)]
@@ -190,7 +187,7 @@ impl ReadOptions {
     /// The scope these options name (`groupId` is the run; `"__all__"` is no id), not yet checked for
     /// emptiness (`export` takes an empty one to mean everything).
     pub fn scope(&self) -> Result<Scope> {
-        form::scope_of(&self.user_id, &self.agent_id, &self.run_id, &self.group_id)
+        self.scope.scope()
     }
 
     /// The non-scope keys that were given.
@@ -240,7 +237,7 @@ impl ReadOptions {
         let mut scope = self.scope()?;
         let filters = super::filter_scope::split(&mut scope, &self.filters)?;
         let mut scope = scope.validated()?;
-        let seed_form = form::conversational(call, self.group_id.is_some(), self.memory_type.is_some());
+        let seed_form = form::conversational(call, self.scope.group_id.is_some(), self.memory_type.is_some());
         // A user's conversation read sees the group memories that involve them: the index is asked for the
         // group's (or every) memory, and `keeps` picks the user's.
         let participant = match seed_form && scope.agent_id.is_none() {

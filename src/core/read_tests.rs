@@ -1,3 +1,4 @@
+use crate::core::scope_fields::ScopeFields;
 use serde_json::{json, Value};
 
 use super::*;
@@ -21,9 +22,10 @@ fn scope_limit_threshold_and_filter_are_validated() {
             "INVALID_INPUT"
         );
     }
-    let nan = ReadOptions { user_id: Some("u".into()), limit: Some(f64::NAN), ..ReadOptions::default() };
+    let nan = ReadOptions { scope: ScopeFields::user("u"), limit: Some(f64::NAN), ..ReadOptions::default() };
     assert_eq!(nan.check(ReadCall::Search).unwrap_err().code(), "INVALID_INPUT");
-    let infinite = ReadOptions { user_id: Some("u".into()), threshold: Some(f64::INFINITY), ..ReadOptions::default() };
+    let infinite =
+        ReadOptions { scope: ScopeFields::user("u"), threshold: Some(f64::INFINITY), ..ReadOptions::default() };
     assert_eq!(infinite.check(ReadCall::Search).unwrap_err().code(), "INVALID_INPUT");
     assert_eq!(
         check(json!({"userId": "u", "filters": {"AND": 1}}), ReadCall::Search).unwrap_err().code(),

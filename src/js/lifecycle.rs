@@ -37,7 +37,10 @@ impl Memory {
             let options: StoreOptions = from_js(options, "options", invalid_input)?;
             let write = options.lifecycle().check(engine.now_ms())?;
             let metadata = options.metadata.clone().unwrap_or_default();
-            engine.lifecycle().store(&key, &value, &options.scope(), options.embedding.clone(), metadata, &write).await
+            engine
+                .lifecycle()
+                .store(&key, &value, &options.scope.scope()?, options.embedding.clone(), metadata, &write)
+                .await
         })
     }
 
@@ -122,7 +125,7 @@ impl Memory {
         let engine = self.engine.clone();
         promise(async move {
             let request: DecayRequest = from_js(options, "options", invalid_input)?;
-            engine.lifecycle().decay(&request.scope(), request.options().plan()?).await
+            engine.lifecycle().decay(&request.scope.scope()?, request.options().plan()?).await
         })
     }
 

@@ -1,6 +1,7 @@
 //! The additive pipeline with test doubles: one LLM call shown the related memories, ADD only, exact and
 //! near duplicates dropped without a call, one embedding request, history ADD, failures as warnings.
 
+use crate::core::scope_fields::ScopeFields;
 use futures_executor::block_on;
 use serde_json::{json, Value};
 
@@ -23,7 +24,7 @@ fn embedder() -> TableEmbedder {
 }
 
 fn alice() -> AddOptions {
-    AddOptions { user_id: Some("alice".into()), pipeline: Some(Pipeline::Additive), ..AddOptions::default() }
+    AddOptions { scope: ScopeFields::user("alice"), pipeline: Some(Pipeline::Additive), ..AddOptions::default() }
 }
 
 /// An engine holding Alice's "User lives in Paris" and "User drinks coffee" (stored as they are), whose

@@ -8,25 +8,22 @@ use crate::core::error::{MemoryError, Result};
 use crate::core::model::scope::Scope;
 use crate::core::model::types::AddWarning;
 use crate::core::read::positive_whole;
-use crate::core::retrieval::form::scope_of;
+use crate::core::scope_fields::{ScopeFields, ScopeForm};
+use crate::core::scope_fields_de::scoped_options;
 
 /// The options as given (strict: an unknown key is `INVALID_INPUT`; snake_case names are aliases).
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(remote = "Self", rename_all = "camelCase", deny_unknown_fields)]
 pub struct CompressOptions {
-    #[serde(alias = "user_id")]
-    pub user_id: Option<String>,
-    #[serde(alias = "agent_id")]
-    pub agent_id: Option<String>,
-    #[serde(alias = "run_id")]
-    pub run_id: Option<String>,
-    #[serde(alias = "group_id")]
-    pub group_id: Option<String>,
+    /// `userId`, `agentId`, `runId`, `groupId` (snake_case too).
+    #[serde(skip)]
+    pub scope: ScopeFields,
     /// Required: compress when the scope has more uncompressed episodic sessions than this.
     pub threshold: Option<f64>,
     #[serde(alias = "sessions_to_compress")]
     pub sessions_to_compress: Option<f64>,
 }
+scoped_options!(CompressOptions, ScopeForm::WithGroup);
 
 /// The options, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,7 +37,7 @@ pub struct CompressPlan {
 impl CompressOptions {
     /// A scope, a whole `threshold` ≥ 0, a positive whole `sessionsToCompress`.
     pub fn check(&self) -> Result<CompressPlan> {
-        let scope = scope_of(&self.user_id, &self.agent_id, &self.run_id, &self.group_id)?.validated()?;
+        let scope = self.scope.checked()?;
         let threshold = match self.threshold {
             Some(n) if n >= 0.0 && n.fract() == 0.0 && n.is_finite() => n.min(u32::MAX as f64) as usize,
             Some(n) => return Err(MemoryError::InvalidInput(format!("threshold must be a whole number ≥ 0, got {n}"))),

@@ -7,17 +7,16 @@ use crate::core::error::Result;
 use crate::core::model::scope::Scope;
 use crate::core::model::MemoryType;
 use crate::core::pipeline_options::required_text;
+use crate::core::scope_fields::{ScopeFields, ScopeForm};
+use crate::core::scope_fields_de::scoped_options;
 
 /// Options of `ingest(text, options)`.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(remote = "Self", rename_all = "camelCase", deny_unknown_fields)]
 pub struct IngestOptions {
-    #[serde(alias = "user_id")]
-    pub user_id: Option<String>,
-    #[serde(alias = "agent_id")]
-    pub agent_id: Option<String>,
-    #[serde(alias = "run_id")]
-    pub run_id: Option<String>,
+    /// `userId`, `agentId`, `runId` (snake_case too).
+    #[serde(skip)]
+    pub scope: ScopeFields,
     /// The session the document belongs to, kept as `metadata.sessionId` of every stored chunk.
     #[serde(alias = "session_id")]
     pub session_id: Option<String>,
@@ -25,11 +24,12 @@ pub struct IngestOptions {
     #[serde(alias = "memory_type_hint")]
     pub memory_type_hint: Option<MemoryType>,
 }
+scoped_options!(IngestOptions, ScopeForm::Plain);
 
 impl IngestOptions {
     /// The validated scope (`SCOPE_REQUIRED` without one) and session id (`INVALID_INPUT` when missing or blank).
     pub fn checked(&self) -> Result<(Scope, String)> {
-        let scope = Scope::of(&self.user_id, &self.agent_id, &self.run_id).validated()?;
+        let scope = self.scope.checked()?;
         let session = required_text("sessionId", self.session_id.as_deref())?;
         Ok((scope, session.to_owned()))
     }

@@ -1,3 +1,4 @@
+use crate::core::scope_fields::ScopeFields;
 use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::Pin;
@@ -101,7 +102,7 @@ fn vectors_the_configured_embedder_does_not_make_are_refused_naming_the_line() {
 #[test]
 fn vectors_of_another_length_than_the_stored_ones_or_each_other_are_refused() {
     let target = engine(Letters::new(8));
-    let add = AddOptions { user_id: Some("carol".into()), ..AddOptions::default() };
+    let add = AddOptions { scope: ScopeFields::user("carol"), ..AddOptions::default() };
     block_on(target.add(&json!("something"), &add)).unwrap();
     let error = block_on(target.import(&export(&[26]))).unwrap_err();
     assert_eq!(error.code(), "DIMENSION_MISMATCH");

@@ -1,5 +1,6 @@
 //! The keyword index is kept in step by every write itself (not only caught up by searches).
 
+use crate::core::scope_fields::ScopeFields;
 use futures_executor::block_on;
 use serde_json::json;
 
@@ -19,7 +20,7 @@ fn indexed<L, E, S: Storage>(engine: &MemoryEngine<L, E, S>, query: &str) -> Vec
 }
 
 fn alice() -> AddOptions {
-    AddOptions { user_id: Some("alice".into()), ..AddOptions::default() }
+    AddOptions { scope: ScopeFields::user("alice"), ..AddOptions::default() }
 }
 
 #[test]

@@ -1,3 +1,4 @@
+use crate::core::scope_fields::ScopeFields;
 use futures_executor::block_on;
 use serde_json::json;
 
@@ -14,7 +15,7 @@ fn engine() -> Engine {
 }
 
 fn add(engine: &Engine, text: &str) -> String {
-    let options = AddOptions { user_id: Some("alice".into()), ..AddOptions::default() };
+    let options = AddOptions { scope: ScopeFields::user("alice"), ..AddOptions::default() };
     block_on(engine.add(&json!(text), &options)).unwrap().results[0].id.clone()
 }
 

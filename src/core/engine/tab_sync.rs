@@ -1,6 +1,7 @@
 //! Keeping the index in step with writes made elsewhere: another tab (or another `Memory`) on the same
 //! persistent storage. The storage observes those writes and re-reads them; the engine mirrors them.
 
+use crate::core::scope_fields::ScopeFields;
 use std::rc::Rc;
 
 use super::memory::MemoryEngine;
@@ -55,7 +56,7 @@ mod tests {
         let storage = KeepingStorage::new();
         let engine = Rc::new(letter_engine(storage.clone()));
         engine.follow_remote();
-        let add = AddOptions { user_id: Some("alice".into()), ..AddOptions::default() };
+        let add = AddOptions { scope: ScopeFields::user("alice"), ..AddOptions::default() };
         let tea = block_on(engine.add(&json!("likes tea"), &add)).unwrap().results[0].id.clone();
         let other = letter_engine(InMemoryStorage::default());
         block_on(other.add(&json!("walks the dog"), &add)).unwrap();

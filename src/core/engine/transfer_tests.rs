@@ -1,3 +1,4 @@
+use crate::core::scope_fields::ScopeFields;
 use futures_executor::block_on;
 use serde_json::json;
 
@@ -31,7 +32,7 @@ fn filled() -> Engine {
     let engine = engine(26);
     let add = |text: &str, who: &str, metadata: serde_json::Value| {
         let options = AddOptions {
-            user_id: Some(who.into()),
+            scope: ScopeFields::user(who),
             metadata: serde_json::from_value(metadata).ok(),
             ..AddOptions::default()
         };
@@ -128,8 +129,10 @@ fn a_bad_line_names_itself_and_nothing_is_imported() {
 fn vectors_of_another_length_are_refused_before_anything_is_written() {
     let jsonl = block_on(filled().export(Scope::default())).unwrap();
     let target = engine(8);
-    block_on(target.add(&json!("something"), &AddOptions { user_id: Some("carol".into()), ..AddOptions::default() }))
-        .unwrap();
+    block_on(
+        target.add(&json!("something"), &AddOptions { scope: ScopeFields::user("carol"), ..AddOptions::default() }),
+    )
+    .unwrap();
     let error = block_on(target.import(&jsonl)).unwrap_err();
     assert_eq!(error.code(), "DIMENSION_MISMATCH");
     assert!(error.to_string().starts_with("import line 2: the embedding has 26 dimensions, but 8"), "{error}");
@@ -165,7 +168,7 @@ fn with_lifecycle() -> Engine {
     block_on(engine.lifecycle().store("drink", "likes green tea", &user("alice"), None, Metadata::new(), &write))
         .unwrap();
     let episodic = |who: &str| AddOptions {
-        user_id: Some(who.into()),
+        scope: ScopeFields::user(who),
         memory_type: Some(MemoryType::Episodic),
         ..AddOptions::default()
     };

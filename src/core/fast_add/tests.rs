@@ -1,6 +1,7 @@
 //! The fast pipeline with test doubles: what the decision is shown, how many requests it costs, that the
 //! decision does not wait for the facts' vectors, and rewritten texts settling later (and surviving a reopen).
 
+use crate::core::scope_fields::ScopeFields;
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -32,7 +33,7 @@ fn embedder() -> TableEmbedder {
 }
 
 fn alice() -> AddOptions {
-    AddOptions { user_id: Some("alice".into()), ..AddOptions::default() }
+    AddOptions { scope: ScopeFields::user("alice"), ..AddOptions::default() }
 }
 
 /// An engine holding Alice's memories about Paris, coffee and chess (stored as they are), whose model

@@ -8,17 +8,16 @@ use super::write::LifecycleInput;
 use crate::core::model::scope::Scope;
 use crate::core::model::types::Metadata;
 use crate::core::model::MemoryType;
+use crate::core::scope_fields::{ScopeFields, ScopeForm};
+use crate::core::scope_fields_de::scoped_options;
 
 /// `store(key, value, options)`.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(remote = "Self", rename_all = "camelCase", deny_unknown_fields)]
 pub struct StoreOptions {
-    #[serde(alias = "user_id")]
-    pub user_id: Option<String>,
-    #[serde(alias = "agent_id")]
-    pub agent_id: Option<String>,
-    #[serde(alias = "run_id")]
-    pub run_id: Option<String>,
+    /// `userId`, `agentId`, `runId` (snake_case too).
+    #[serde(skip)]
+    pub scope: ScopeFields,
     /// Milliseconds until it expires (0: never).
     pub ttl: Option<f64>,
     #[serde(alias = "expires_at")]
@@ -31,13 +30,9 @@ pub struct StoreOptions {
     pub pinned: Option<bool>,
     pub importance: Option<f64>,
 }
+scoped_options!(StoreOptions, ScopeForm::Plain);
 
 impl StoreOptions {
-    /// The scope named (checked by the call).
-    pub fn scope(&self) -> Scope {
-        Scope::of(&self.user_id, &self.agent_id, &self.run_id)
-    }
-
     /// The lifecycle options, to be checked at the engine's "now".
     pub fn lifecycle(&self) -> LifecycleInput {
         LifecycleInput {
@@ -71,26 +66,19 @@ pub struct ShareOptions {
 /// `decay({…scope, halfLifeDays, forgetBelow, memoryTypes})`; an empty scope decays every memory held (of the
 /// types that decay).
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(remote = "Self", rename_all = "camelCase", deny_unknown_fields)]
 pub struct DecayRequest {
-    #[serde(alias = "user_id")]
-    pub user_id: Option<String>,
-    #[serde(alias = "agent_id")]
-    pub agent_id: Option<String>,
-    #[serde(alias = "run_id")]
-    pub run_id: Option<String>,
+    /// `userId`, `agentId`, `runId` (snake_case too).
+    #[serde(skip)]
+    pub scope: ScopeFields,
     pub half_life_days: Option<f64>,
     pub forget_below: Option<f64>,
     #[serde(alias = "memory_types")]
     pub memory_types: Option<Vec<crate::core::model::MemoryType>>,
 }
+scoped_options!(DecayRequest, ScopeForm::Plain);
 
 impl DecayRequest {
-    /// The scope named (empty: everything).
-    pub fn scope(&self) -> Scope {
-        Scope::of(&self.user_id, &self.agent_id, &self.run_id)
-    }
-
     /// The decay parameters, not yet checked.
     pub fn options(&self) -> DecayOptions {
         DecayOptions {

@@ -88,11 +88,6 @@ pub fn serialize_record_scope<S: Serializer>(scope: &Scope, serializer: S) -> st
 }
 
 impl Scope {
-    /// The scope an options object names with its `userId`, `agentId` and `runId` (not yet validated).
-    pub fn of(user_id: &Option<String>, agent_id: &Option<String>, run_id: &Option<String>) -> Self {
-        Self { user_id: user_id.clone(), agent_id: agent_id.clone(), run_id: run_id.clone() }
-    }
-
     /// Trims the ids, drops empty ones, and fails with `SCOPE_REQUIRED` when none is left (`INVALID_INPUT`
     /// for an id with whitespace inside, as mem0 refuses it).
     pub fn validated(self) -> Result<Self> {

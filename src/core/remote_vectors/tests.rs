@@ -1,3 +1,4 @@
+use crate::core::scope_fields::ScopeFields;
 use futures_executor::block_on;
 use serde_json::json;
 
@@ -27,7 +28,7 @@ fn with_remote<S: Storage>(storage: S, remote: &MapRemote) -> Engine<S> {
 }
 
 fn add<S: Storage>(engine: &Engine<S>, text: &str) -> String {
-    let options = AddOptions { user_id: Some("alice".into()), infer: Some(false), ..AddOptions::default() };
+    let options = AddOptions { scope: ScopeFields::user("alice"), infer: Some(false), ..AddOptions::default() };
     block_on(engine.add(&json!(text), &options)).unwrap().results[0].id.clone()
 }
 

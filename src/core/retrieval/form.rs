@@ -16,11 +16,8 @@
 use super::super::error::{MemoryError, Result};
 use super::super::fusion::Method;
 use super::super::read_call::{positive_whole, ReadCall};
-use crate::core::model::scope::Scope;
 use crate::core::model::MemoryType;
 
-/// The conversation API's "any id".
-pub const ANY: &str = "__all__";
 /// The default count of the conversation API's fetch and search.
 pub const CONVERSATION_LIMIT: usize = 40;
 /// The most memories one fetch by type returns.
@@ -30,28 +27,6 @@ pub const MAX_SEARCH_LIMIT: usize = 100;
 
 fn invalid(why: String) -> MemoryError {
     MemoryError::InvalidInput(why)
-}
-
-/// An id as given, `None` for the conversation API's `"__all__"`.
-pub fn real_id(id: &Option<String>) -> Option<String> {
-    id.clone().filter(|id| id.trim() != ANY)
-}
-
-/// The scope of `{userId, agentId, runId, groupId}`, not yet checked for emptiness: `groupId` is the run;
-/// both with different values is `INVALID_INPUT`.
-pub fn scope_of(
-    user: &Option<String>,
-    agent: &Option<String>,
-    run: &Option<String>,
-    group: &Option<String>,
-) -> Result<Scope> {
-    let (run, group) = (real_id(run), real_id(group));
-    if let (Some(run), Some(group)) = (&run, &group) {
-        if run.trim() != group.trim() {
-            return Err(invalid(format!("runId ({run}) and groupId ({group}) name the same scope; give one")));
-        }
-    }
-    Ok(Scope { user_id: real_id(user), agent_id: real_id(agent), run_id: run.or(group) })
 }
 
 /// True when a read takes the conversation API's form: `getAll` with `groupId` or `memoryType`, `search` with

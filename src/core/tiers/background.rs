@@ -110,8 +110,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Tiers<'_, L, E, 
     /// Runs one due batch as one `add()` into its scope, settles it in the queue and persists what is left.
     pub async fn run_batch(&self, background: &Background, batch: Batch) -> BatchOutcome {
         let scope = batch.scope.clone();
-        let (user_id, agent_id, run_id) = (scope.user_id.clone(), scope.agent_id.clone(), scope.run_id.clone());
-        let options = AddOptions { user_id, agent_id, run_id, ..AddOptions::default() };
+        let options = AddOptions { scope: scope.clone().into(), ..AddOptions::default() };
         let (mut all, mut failure) = (AddResult::default(), None);
         // One add() per `MAX_MESSAGES_PER_ADD` turns; a failed part fails the batch (a retry runs it all again,
         // and what the earlier parts stored comes back as exact duplicates, which are not stored twice).

@@ -7,18 +7,17 @@ use serde::Deserialize;
 use crate::core::error::{MemoryError, Result};
 use crate::core::model::scope::Scope;
 use crate::core::read::positive_whole;
+use crate::core::scope_fields::{ScopeFields, ScopeForm};
+use crate::core::scope_fields_de::scoped_options;
 use crate::core::time::millis_from_iso;
 
 /// The tier options as given (camelCase; snake_case names are aliases).
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(remote = "Self", rename_all = "camelCase", deny_unknown_fields)]
 pub struct TierOptions {
-    #[serde(alias = "user_id")]
-    pub user_id: Option<String>,
-    #[serde(alias = "agent_id")]
-    pub agent_id: Option<String>,
-    #[serde(alias = "run_id")]
-    pub run_id: Option<String>,
+    /// `userId`, `agentId`, `runId` (snake_case too).
+    #[serde(skip)]
+    pub scope: ScopeFields,
     /// `context`, `formatForInjection`: the token budget.
     #[serde(alias = "max_tokens")]
     pub max_tokens: Option<f64>,
@@ -33,6 +32,7 @@ pub struct TierOptions {
     #[serde(alias = "lookback_days")]
     pub lookback_days: Option<f64>,
 }
+scoped_options!(TierOptions, ScopeForm::Plain);
 
 /// Which call the options are for: each uses the scope and its own keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,7 +78,7 @@ impl TierOptions {
         if let Some((key, _)) = given.iter().find(|(key, set)| *set && !call.keys().contains(key)) {
             return Err(MemoryError::InvalidInput(format!("{key}: not an option of this call")));
         }
-        Scope::of(&self.user_id, &self.agent_id, &self.run_id).validated()
+        self.scope.checked()
     }
 
     /// `maxTokens`, required: a whole number ≥ 1.
