@@ -15,6 +15,7 @@ use memwasm::core::config::{IndexedDbSettings, Prompts};
 use memwasm::core::model::scope::Scope;
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, DEFAULT_LIMIT};
+use memwasm::core::scope_fields::ScopeFields;
 use memwasm::core::storage::Storage;
 use memwasm::core::testing::{Letters, NoLlm, Sabotaged};
 use memwasm::platform::indexeddb::{error_from_dom_exception, open_database, IndexedDbStorage, MEMORIES_STORE};
@@ -55,7 +56,7 @@ async fn a_put_refused_half_way_aborts_the_whole_write() {
     let db = "atomic-refused-put";
     delete_database(db).await;
     let (engine, armed) = engine(db).await;
-    let alice = AddOptions { user_id: Some("alice".into()), ..AddOptions::default() };
+    let alice = AddOptions { scope: ScopeFields::user("alice"), ..AddOptions::default() };
     engine.add(&json!("likes tea"), &alice).await.unwrap();
     let tea = engine.get_all(&alices()).await.unwrap().results[0].id.clone();
 

@@ -15,6 +15,7 @@ use browser_support::*;
 use memwasm::core::config::{IndexedDbSettings, Prompts};
 use memwasm::core::error::MemoryError;
 use memwasm::core::pipeline_options::AddOptions;
+use memwasm::core::scope_fields::ScopeFields;
 use memwasm::core::testing::{Letters, Sabotaged, ScriptedLlm};
 use memwasm::platform::indexeddb::{IndexedDbStorage, GRAPH_STORE, MEMORIES_STORE, SCHEMA_VERSION};
 use memwasm::{Memory, MemoryEngine};
@@ -170,7 +171,7 @@ async fn an_aborted_transaction_leaves_no_graph_rows() {
     let engine: MemoryEngine<_, _, _> =
         MemoryEngine::open(scripted(), Letters::new(26), sabotaged, Prompts::default()).await.unwrap();
     engine.enable_graph().await.unwrap();
-    let alice = AddOptions { user_id: Some("u".into()), ..AddOptions::default() };
+    let alice = AddOptions { scope: ScopeFields::user("u"), ..AddOptions::default() };
     let error = engine.add(&json!("Alice works at Google"), &alice).await.unwrap_err();
     assert!(matches!(error, MemoryError::Storage(_)), "{error}");
     assert_eq!(raw_records(db, GRAPH_STORE).await, Vec::<Value>::new(), "no graph row of the aborted write");

@@ -22,6 +22,7 @@ use memwasm::core::model::{Lifecycle, MemoryType};
 use memwasm::core::model_traits::Embedder;
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, DEFAULT_LIMIT};
+use memwasm::core::scope_fields::ScopeFields;
 use memwasm::core::storage::Storage;
 use memwasm::core::testing::{Letters, NoLlm, Sabotaged};
 use memwasm::core::time::Clock;
@@ -188,8 +189,11 @@ async fn every_lifecycle_field_persists_across_a_reopen() {
         importance: Some(0.385_957_716_695_298_44),
     };
     first.store("drink", "likes green tea", &alice(), None, Default::default(), &write).await.unwrap();
-    let episodic =
-        AddOptions { user_id: Some("alice".into()), memory_type: Some(MemoryType::Episodic), ..AddOptions::default() };
+    let episodic = AddOptions {
+        scope: ScopeFields::user("alice"),
+        memory_type: Some(MemoryType::Episodic),
+        ..AddOptions::default()
+    };
     first.add(&json!("walked the dog today"), &episodic).await.unwrap();
     let chess = first.add(&json!("plays chess"), &episodic).await.unwrap().results[0].id.clone();
     first.delete(&chess, true).await.unwrap();
@@ -244,7 +248,7 @@ async fn an_aborted_add_over_the_limit_trims_nothing_and_adds_nothing() {
     let mut engine: MemoryEngine<_, _, _> =
         MemoryEngine::open(NoLlm, Letters::new(26), sabotaged, Prompts::default()).await.unwrap();
     engine.set_lifecycle(LifecycleSettings { max_memories_per_scope: Some(3), ..LifecycleSettings::default() });
-    let options = AddOptions { user_id: Some("alice".into()), ..AddOptions::default() };
+    let options = AddOptions { scope: ScopeFields::user("alice"), ..AddOptions::default() };
     let messages =
         |texts: &[&str]| json!(texts.iter().map(|t| json!({"role": "user", "content": t})).collect::<Vec<_>>());
     engine.add(&messages(&["likes tea", "plays chess", "reads novels"]), &options).await.unwrap();

@@ -8,6 +8,7 @@ use memwasm::core::model::scope::Scope;
 use memwasm::core::model::types::{EventKind, WarningCode};
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, DEFAULT_LIMIT};
+use memwasm::core::scope_fields::ScopeFields;
 use memwasm::core::testing::{KeepingStorage, Letters, ScriptedLlm};
 use memwasm::MemoryEngine;
 use serde_json::{json, Value};
@@ -37,7 +38,7 @@ fn engine(facts: Value) -> (Engine, Doubles) {
 }
 
 fn scope(user: &str) -> AddOptions {
-    AddOptions { user_id: Some(user.into()), ..AddOptions::default() }
+    AddOptions { scope: ScopeFields::user(user), ..AddOptions::default() }
 }
 
 fn all_of(user: &str) -> Read {

@@ -16,6 +16,7 @@ use memwasm::core::model::types::{EventKind, HistoryRecord, MemoryItem, StoredMe
 use memwasm::core::model::{Lifecycle, MemoryType};
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, DEFAULT_LIMIT};
+use memwasm::core::scope_fields::ScopeFields;
 use memwasm::core::storage::{Changeset, Storage};
 use memwasm::core::testing::{Letters, MapKv, NoLlm};
 use memwasm::MemoryEngine;
@@ -319,7 +320,7 @@ fn kv_engine(kv: &MapKv) -> KvEngine {
 }
 
 fn add(engine: &KvEngine, text: &str, user: &str) -> String {
-    let options = AddOptions { user_id: Some(user.into()), ..AddOptions::default() };
+    let options = AddOptions { scope: ScopeFields::user(user), ..AddOptions::default() };
     block_on(engine.add(&json!(text), &options)).unwrap().results[0].id.clone()
 }
 
@@ -369,7 +370,7 @@ fn the_engine_loads_each_scope_on_first_use_and_single_memories_by_id() {
 fn a_verbatim_add_stores_again_what_a_scope_loaded_from_kv_holds() {
     let kv = MapKv::new(1000);
     add(&kv_engine(&kv), "likes green tea", "alice");
-    let options = AddOptions { user_id: Some("alice".into()), ..AddOptions::default() };
+    let options = AddOptions { scope: ScopeFields::user("alice"), ..AddOptions::default() };
     let again = block_on(kv_engine(&kv).add(&json!("likes green tea"), &options)).unwrap();
     assert_eq!(again.results[0].event, EventKind::Add, "without an LLM, texts are stored as given (as mem0 does)");
     assert_eq!(block_on(kv_engine(&kv).get_all(&user("alice"))).unwrap().results.len(), 2);

@@ -8,11 +8,12 @@ use memwasm::core::limits::{MAX_IMPORT_LINE_BYTES, MAX_IMPORT_MEMORIES, MAX_MESS
 use memwasm::core::model::scope::Scope;
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, DEFAULT_LIMIT};
+use memwasm::core::scope_fields::ScopeFields;
 use memwasm::core::testing::{letter_engine, KeepingStorage};
 use serde_json::json;
 
 fn alice() -> AddOptions {
-    AddOptions { user_id: Some("alice".into()), infer: Some(false), ..AddOptions::default() }
+    AddOptions { scope: ScopeFields::user("alice"), infer: Some(false), ..AddOptions::default() }
 }
 
 fn stored(

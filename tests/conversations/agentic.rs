@@ -7,6 +7,7 @@ use memwasm::core::fusion::Method;
 use memwasm::core::model::types::WarningCode;
 use memwasm::core::read::{ReadCall, ReadOptions};
 use memwasm::core::retrieval::prompts::{JUDGE_PROMPT, REFINE_PROMPT};
+use memwasm::core::scope_fields::ScopeFields;
 use memwasm::core::testing::{letter_engine, KeepingStorage};
 use serde_json::json;
 
@@ -105,7 +106,7 @@ fn a_failing_or_missing_llm_falls_back_to_hybrid_with_a_warning() {
     // Without an LLM: hybrid (keyword-weighted letters here), a warning, no error.
     let engine = letter_engine(KeepingStorage::new());
     let options = memwasm::core::pipeline_options::AddOptions {
-        user_id: Some("u".into()),
+        scope: ScopeFields::user("u"),
         infer: Some(false),
         ..Default::default()
     };

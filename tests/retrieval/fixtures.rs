@@ -9,6 +9,7 @@ use memwasm::core::model::scope::Scope;
 use memwasm::core::model_traits::Embedder;
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, ReadCall, ReadOptions};
+use memwasm::core::scope_fields::ScopeFields;
 use memwasm::core::testing::{KeepingStorage, ScriptedLlm, TableEmbedder};
 use memwasm::MemoryEngine;
 
@@ -40,12 +41,12 @@ pub const RACING: &str = "User likes car racing";
 pub const GARDENING: &str = "User enjoys gardening";
 
 pub fn add_options(user: &str) -> AddOptions {
-    AddOptions { user_id: Some(user.into()), infer: Some(false), ..AddOptions::default() }
+    AddOptions { scope: ScopeFields::user(user), infer: Some(false), ..AddOptions::default() }
 }
 
 /// The options `{userId: user}`.
 pub fn user_options(user: &str) -> ReadOptions {
-    ReadOptions { user_id: Some(user.into()), ..ReadOptions::default() }
+    ReadOptions { scope: ScopeFields::user(user), ..ReadOptions::default() }
 }
 
 /// A read of `user`'s memories with the defaults (`getAll`'s first 100; `search`'s default method).
@@ -72,7 +73,7 @@ pub fn recall_with<E: Embedder>(engine: &Engine<E>, query: &str, options: &ReadO
 /// turn (a turn is searched together with the turn before it; see `turns_are_found_by_the_turn_before`).
 pub fn store<E: Embedder>(engine: &Engine<E>, user: &str, texts: &[&str]) {
     store_turns(engine, user, texts);
-    let jsonl = block_on(engine.export(Scope::of(&Some(user.into()), &None, &None))).unwrap();
+    let jsonl = block_on(engine.export(Scope { user_id: Some(user.into()), ..Scope::default() })).unwrap();
     let facts =
         jsonl.replace(r#"{"role":"user","#, "{").replace(r#","role":"user""#, "").replace(r#""role":"user""#, "");
     block_on(engine.import(&facts)).unwrap();

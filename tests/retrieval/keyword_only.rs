@@ -6,13 +6,14 @@ use memwasm::core::fusion::Method;
 use memwasm::core::model::scope::Scope;
 use memwasm::core::model::types::EventKind;
 use memwasm::core::pipeline_options::AddOptions;
+use memwasm::core::scope_fields::ScopeFields;
 use memwasm::core::testing::NoEmbedder;
 use serde_json::json;
 
 use crate::fixtures::*;
 
 fn inferring(user: &str) -> AddOptions {
-    AddOptions { user_id: Some(user.into()), ..AddOptions::default() }
+    AddOptions { scope: ScopeFields::user(user), ..AddOptions::default() }
 }
 
 #[test]

@@ -11,8 +11,8 @@
 use futures_executor::block_on;
 use memwasm::core::fusion::Method;
 use memwasm::core::model::types::MemoryItem;
-use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{ReadOptions, WeightOptions};
+use memwasm::core::scope_fields::ScopeFields;
 use memwasm::core::testing::TableEmbedder;
 use serde_json::json;
 
@@ -106,13 +106,15 @@ fn two_users_turns_are_never_neighbours() {
     let engine = doubles(car_embedder()).engine();
     let said = |user: &str, texts: &[&str]| {
         let messages: Vec<_> = texts.iter().map(|t| json!({"role": "user", "content": t})).collect();
-        let options = AddOptions { agent_id: Some("shop".into()), ..add_options(user) };
+        let mut options = add_options(user);
+        options.scope.agent_id = Some("shop".into());
         block_on(engine.add(&json!(messages), &options)).unwrap();
     };
     said("u1", &["I drink coffee every morning"]);
     said("u2", &["Hello there"]);
     said("u1", &["With oat milk, please."]);
-    let agent = ReadOptions { agent_id: Some("shop".into()), method: Some(Method::Keyword), ..ReadOptions::default() };
+    let shop = ScopeFields { agent_id: Some("shop".into()), ..ScopeFields::default() };
+    let agent = ReadOptions { scope: shop, method: Some(Method::Keyword), ..ReadOptions::default() };
     let found = search_with(&engine, "coffee", &agent).unwrap();
     assert_eq!(texts(&found.results), ["I drink coffee every morning", "With oat milk, please."]);
 }

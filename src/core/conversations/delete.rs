@@ -14,6 +14,7 @@ use crate::core::model::scope::Scope;
 use crate::core::model::types::MemoryItem;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::read::involves;
+use crate::core::scope_fields::ANY;
 use crate::core::storage::Storage;
 use crate::core::vector_store::VectorStore;
 
@@ -38,9 +39,9 @@ pub struct DeleteOutcome {
     pub filters: Vec<&'static str>,
 }
 
-/// A filter value that counts: not blank, not `"__all__"`.
+/// A filter value that counts: not blank, not the conversation API's `"__all__"`.
 fn given(value: &Option<String>) -> Option<&str> {
-    value.as_deref().map(str::trim).filter(|v| !v.is_empty() && *v != "__all__")
+    value.as_deref().map(str::trim).filter(|v| !v.is_empty() && *v != ANY)
 }
 
 impl DeleteFilter {

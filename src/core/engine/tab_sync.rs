@@ -1,7 +1,6 @@
 //! Keeping the index in step with writes made elsewhere: another tab (or another `Memory`) on the same
 //! persistent storage. The storage observes those writes and re-reads them; the engine mirrors them.
 
-use crate::core::scope_fields::ScopeFields;
 use std::rc::Rc;
 
 use super::memory::MemoryEngine;
@@ -43,6 +42,7 @@ mod tests {
     use crate::core::model::types::StoredMemory;
     use crate::core::pipeline_options::AddOptions;
     use crate::core::read::{Read, DEFAULT_LIMIT};
+    use crate::core::scope_fields::ScopeFields;
     use crate::core::storage::InMemoryStorage;
     use crate::core::testing::{letter_engine, KeepingStorage};
 

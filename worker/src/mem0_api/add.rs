@@ -66,9 +66,7 @@ pub async fn add(call: &Call<'_>) -> Result<Response> {
         return Err(Mem0Error::invalid("memwasm files memories under user_id, agent_id or run_id: give one of them"));
     }
     let options = AddOptions {
-        user_id: ids.scope.user_id,
-        agent_id: ids.scope.agent_id,
-        run_id: ids.scope.run_id,
+        scope: ids.scope.into(),
         metadata: Some(metadata),
         infer,
         expiration_date,
