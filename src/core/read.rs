@@ -155,6 +155,28 @@ impl Read {
     }
 }
 
+impl Read {
+    /// A checked search across a whole tenant whose filter picks the memories (the mem0 platform's reads):
+    /// `scope` may be empty and every memory type is read, profiles too. `topK` and `threshold` are checked as
+    /// `ReadOptions::check` checks them; a threshold of 0 is none, as on that platform.
+    pub fn tenant_wide(scope: Scope, top_k: f64, threshold: Option<f64>) -> Result<Self> {
+        let limit = form::limit(ReadCall::Search, false, "topK", Some(top_k))?;
+        let threshold = checked_threshold(threshold)?.filter(|threshold| *threshold > 0.0);
+        Ok(Self { threshold, ..Self::of(scope, limit) })
+    }
+}
+
+/// `threshold`, a score in [0, 1], or `INVALID_INPUT` with mem0's message.
+pub fn checked_threshold(threshold: Option<f64>) -> Result<Option<f64>> {
+    match threshold {
+        Some(threshold) if !(0.0..=1.0).contains(&threshold) => {
+            let why = format!("Invalid threshold: {threshold}. Must be between 0 and 1 (inclusive).");
+            Err(MemoryError::InvalidInput(why))
+        }
+        threshold => Ok(threshold),
+    }
+}
+
 /// True when `item` is `who`'s own, or a group memory (filed under no user) whose `metadata.participants`
 /// names `who`: what a participant of a group chat may read of it.
 pub fn involves(item: &MemoryItem, who: &str) -> bool {
@@ -252,10 +274,7 @@ impl ReadOptions {
             (limit, top_k) => limit.or(top_k),
         };
         let limit = form::limit(call, seed_form, if self.limit.is_some() { "limit" } else { "topK" }, count)?;
-        if let Some(threshold) = self.threshold.filter(|t| !(0.0..=1.0).contains(t)) {
-            let why = format!("Invalid threshold: {threshold}. Must be between 0 and 1 (inclusive).");
-            return Err(MemoryError::InvalidInput(why));
-        }
+        let threshold = checked_threshold(self.threshold)?;
         let given = self.weights.unwrap_or_default();
         let default = Weights::default();
         let weights =
@@ -264,7 +283,7 @@ impl ReadOptions {
             scope,
             limit,
             filter: parse_filter(&filters)?,
-            threshold: self.threshold,
+            threshold,
             method: form::method(call, self.method)?,
             weights,
             graph: self.graph,

@@ -87,3 +87,16 @@ fn weights_are_checked_and_scaled() {
     let zero = check(json!({"userId": "u", "weights": {"vector": 0, "keyword": 0}}), ReadCall::Search);
     assert_eq!(zero.unwrap_err().code(), "INVALID_INPUT");
 }
+
+#[test]
+fn a_tenant_wide_read_takes_an_empty_scope_and_every_type() {
+    let read = Read::tenant_wide(Scope::default(), 10.0, Some(0.1)).unwrap();
+    assert_eq!((read.limit, read.threshold, read.memory_types), (10, Some(0.1), None));
+    assert_eq!(Read::tenant_wide(Scope::default(), 3.0, Some(0.0)).unwrap().threshold, None, "0 is no threshold");
+    let options = check(json!({"userId": "u", "threshold": 1.5}), ReadCall::Search).unwrap_err();
+    let tenant = Read::tenant_wide(Scope::default(), 3.0, Some(1.5)).unwrap_err();
+    assert_eq!(tenant, options, "one threshold check");
+    assert_eq!(tenant.to_string(), "invalid input: Invalid threshold: 1.5. Must be between 0 and 1 (inclusive).");
+    let top_k = Read::tenant_wide(Scope::default(), -1.0, None).unwrap_err().to_string();
+    assert!(top_k.contains("Invalid topK: -1."), "{top_k}");
+}

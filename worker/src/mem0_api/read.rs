@@ -5,7 +5,8 @@
 
 use memwasm::core::filter::Filter;
 use memwasm::core::fusion::Method;
-use memwasm::core::read::Read;
+use memwasm::core::read::{checked_threshold, Read};
+use memwasm::MemoryError;
 use serde_json::{json, Value};
 use worker::Response;
 
@@ -52,9 +53,17 @@ fn read_filter(fields: &mut Fields) -> Result<Translated> {
     Ok(translated)
 }
 
-/// A read of `translated`'s scope and filter.
-fn read_of(translated: Translated, limit: usize, show_expired: Option<bool>) -> Result<Read> {
-    let mut read = Read::of(translated.scope, limit);
+/// The library's message of an invalid input, as the platform's `detail`.
+fn detail(error: MemoryError) -> Mem0Error {
+    match error {
+        MemoryError::InvalidInput(why) => Mem0Error::invalid(why),
+        error => error.into(),
+    }
+}
+
+/// The library's checked tenant-wide read of `translated`'s scope and filter (`threshold` 0: none).
+fn read_of(translated: Translated, limit: u64, threshold: Option<f64>, show_expired: Option<bool>) -> Result<Read> {
+    let mut read = Read::tenant_wide(translated.scope, limit as f64, threshold).map_err(detail)?;
     read.filter = Some(Filter::parse(&translated.filter)?);
     read.show_expired = show_expired.unwrap_or(false);
     Ok(read)
@@ -81,8 +90,8 @@ pub async fn get_all(call: &Call<'_>, mut fields: Fields) -> Result<Response> {
     let shown = fields.strings("fields")?;
     fields.ignore(&IGNORED);
     fields.finish()?;
+    let mut read = read_of(translated, size, None, show_expired)?;
     let (page, size) = (page as usize, size as usize);
-    let mut read = read_of(translated, size, show_expired)?;
     read.offset = (page - 1).saturating_mul(size);
     let found = call.engine()?.get_all(&read).await?;
     let link = |page: usize| {
@@ -112,20 +121,15 @@ pub async fn search(call: &Call<'_>) -> Result<Response> {
     let query = fields.string("query")?.filter(|q| !q.trim().is_empty());
     let query = query.ok_or_else(|| Mem0Error::invalid("query is required and cannot be empty"))?;
     let top_k = fields.whole("top_k", 1, 1000)?.or(fields.whole("limit", 1, 1000)?).unwrap_or(DEFAULT_TOP_K);
-    let threshold = fields.number("threshold")?.unwrap_or(DEFAULT_THRESHOLD);
-    if !(0.0..=1.0).contains(&threshold) {
-        return Err(Mem0Error::invalid(format!(
-            "Invalid threshold: {threshold}. Must be between 0 and 1 (inclusive)."
-        )));
-    }
+    let threshold =
+        checked_threshold(Some(fields.number("threshold")?.unwrap_or(DEFAULT_THRESHOLD))).map_err(detail)?;
     let hybrid = fields.boolean("keyword_search")?.unwrap_or(false);
     let translated = read_filter(&mut fields)?;
     let show_expired = fields.boolean("show_expired")?;
     let shown = fields.strings("fields")?;
     fields.ignore(&IGNORED);
     fields.finish()?;
-    let mut read = read_of(translated, top_k as usize, show_expired)?;
-    read.threshold = (threshold > 0.0).then_some(threshold);
+    let mut read = read_of(translated, top_k, threshold, show_expired)?;
     read.method = hybrid.then_some(Method::Hybrid);
     let found = call.engine()?.search(&query, &read).await?;
     let results: Vec<Value> = found.results.into_iter().map(|item| only(memory(item), &shown)).collect();
