@@ -16,12 +16,8 @@ pub struct Item {
     score: Option<f64>,
     created_at: String,
     updated_at: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    user_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    agent_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    run_id: Option<String>,
+    #[serde(flatten)]
+    scope: ScopeIds,
 }
 
 impl From<MemoryItem> for Item {
@@ -34,9 +30,7 @@ impl From<MemoryItem> for Item {
             score: item.score,
             created_at: item.created_at,
             updated_at: item.updated_at,
-            user_id: item.scope.user_id,
-            agent_id: item.scope.agent_id,
-            run_id: item.scope.run_id,
+            scope: ScopeIds::from(item.scope),
         }
     }
 }
@@ -91,12 +85,8 @@ pub struct History {
     new_value: Option<String>,
     timestamp: String,
     is_deleted: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    user_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    agent_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    run_id: Option<String>,
+    #[serde(flatten)]
+    scope: ScopeIds,
 }
 
 impl From<HistoryRecord> for History {
@@ -109,9 +99,7 @@ impl From<HistoryRecord> for History {
             new_value: record.new_value,
             timestamp: record.timestamp,
             is_deleted: record.is_deleted,
-            user_id: record.scope.user_id,
-            agent_id: record.scope.agent_id,
-            run_id: record.scope.run_id,
+            scope: ScopeIds::from(record.scope),
         }
     }
 }
