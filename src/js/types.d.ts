@@ -53,8 +53,15 @@ export type FilterExpression =
  */
 export type MemoryType = "semantic" | "episodic" | "procedural" | "working" | "profile" | "foresight" | "event_log";
 
+/** A record's scope ids also by mem0's names (the same values; only the ids the record has). */
+export interface Mem0ScopeIds {
+  user_id?: string;
+  agent_id?: string;
+  run_id?: string;
+}
+
 /** A stored memory. */
-export interface MemoryItem {
+export interface MemoryItem extends Scope, Mem0ScopeIds {
   id: string;
   /** The fact text. */
   memory: string;
@@ -67,13 +74,6 @@ export interface MemoryItem {
   createdAt: string;
   /** ISO 8601. */
   updatedAt: string;
-  userId?: string;
-  agentId?: string;
-  runId?: string;
-  /** `userId`, `agentId`, `runId` by mem0's names (the same values; only the ids the memory has). */
-  user_id?: string;
-  agent_id?: string;
-  run_id?: string;
   /** See `MemoryType`. Memories written before memory types existed read back as `"semantic"`. */
   memoryType: MemoryType;
   /** In [0, 1]: `0.6 · novelty + 0.4 · salience` at write time unless given; lowered by `decay()`. Recall
@@ -216,7 +216,7 @@ export interface SearchResult {
 export type EntityType = "person" | "organization" | "concept" | "location" | "event" | "technology" | "product";
 
 /** Graph memory: a named entity of one scope; `name` is title case. */
-export interface Entity {
+export interface Entity extends Scope {
   name: string;
   type: EntityType;
   description?: string;
@@ -224,9 +224,6 @@ export interface Entity {
   memoryIds: string[];
   createdAt: string;
   updatedAt: string;
-  userId?: string;
-  agentId?: string;
-  runId?: string;
 }
 
 /** Graph memory: `source —relation→ target`. */
@@ -238,13 +235,10 @@ export interface RelationTriple {
 }
 
 /** Graph memory: a stored relation; removed when the last memory in `memoryIds` is deleted. */
-export interface Relation extends RelationTriple {
+export interface Relation extends RelationTriple, Scope {
   memoryIds: string[];
   createdAt: string;
   updatedAt: string;
-  userId?: string;
-  agentId?: string;
-  runId?: string;
 }
 
 /** One page of `getAll()`. */
@@ -442,7 +436,7 @@ export type ToolResult =
   | { event: "ADD" | "NONE" | "UPDATE" | "DELETE"; id: string; memory?: string };
 
 /** One entry of a memory's audit trail. */
-export interface HistoryRecord {
+export interface HistoryRecord extends Scope, Mem0ScopeIds {
   id: string;
   memoryId: string;
   event: "ADD" | "UPDATE" | "DELETE";
@@ -451,13 +445,6 @@ export interface HistoryRecord {
   /** ISO 8601. */
   timestamp: string;
   isDeleted: boolean;
-  userId?: string;
-  agentId?: string;
-  runId?: string;
-  /** `userId`, `agentId`, `runId` by mem0's names (the same values). */
-  user_id?: string;
-  agent_id?: string;
-  run_id?: string;
 }
 
 export interface AddOptions extends Scope, WriteLifecycleOptions {
