@@ -5,10 +5,10 @@
 use futures_executor::block_on;
 use memwasm::core::add_pipeline::Pipeline;
 use memwasm::core::model::scope::Scope;
+use memwasm::core::model::scope_fields::ScopeFields;
 use memwasm::core::model::types::{EventKind, WarningCode};
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, DEFAULT_LIMIT};
-use memwasm::core::scope_fields::ScopeFields;
 use memwasm::core::testing::{KeepingStorage, Letters, ScriptedLlm};
 use memwasm::MemoryEngine;
 use serde_json::{json, Value};

@@ -6,9 +6,9 @@ use futures_executor::block_on;
 use memwasm::core::engine::transfer::from_jsonl;
 use memwasm::core::limits::{MAX_IMPORT_LINE_BYTES, MAX_IMPORT_MEMORIES, MAX_MESSAGES_PER_ADD, MAX_MESSAGE_BYTES};
 use memwasm::core::model::scope::Scope;
+use memwasm::core::model::scope_fields::ScopeFields;
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, DEFAULT_LIMIT};
-use memwasm::core::scope_fields::ScopeFields;
 use memwasm::core::testing::{letter_engine, KeepingStorage};
 use serde_json::json;
 

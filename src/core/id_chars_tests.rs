@@ -1,7 +1,7 @@
 //! Ids with control characters or line separators are refused with `INVALID_INPUT` by every engine call that
 //! takes one (scope ids, memory ids, keys), while ordinary Unicode ids keep working.
 
-use crate::core::scope_fields::ScopeFields;
+use crate::core::model::scope_fields::ScopeFields;
 use futures_executor::block_on;
 use serde_json::json;
 

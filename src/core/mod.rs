@@ -38,8 +38,6 @@ pub mod recency;
 pub mod remote_vectors;
 pub mod reply_schema;
 pub mod retrieval;
-pub mod scope_fields;
-pub mod scope_fields_de;
 pub mod side_records;
 pub mod sort;
 pub mod storage;

@@ -10,8 +10,8 @@ use super::limits::MAX_ROLE_CHARS;
 use super::model::scope::Scope;
 use super::model::types::{Message, Metadata};
 use super::model::MemoryType;
-use crate::core::scope_fields::{ScopeFields, ScopeForm};
-use crate::core::scope_fields_de::scoped_options;
+use crate::core::model::scope_fields::{ScopeFields, ScopeForm};
+use crate::core::model::scope_fields_de::scoped_options;
 
 /// Options of `add()`. Unknown keys are refused; scope keys may be snake_case too.
 #[derive(Debug, Clone, Default, Deserialize)]

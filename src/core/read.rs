@@ -17,8 +17,8 @@ use super::model::scope::Scope;
 use super::model::types::MemoryItem;
 use super::model::{expiration_date, MemoryType};
 use super::retrieval::{form, Window};
-use crate::core::scope_fields::{ScopeFields, ScopeForm};
-use crate::core::scope_fields_de::scoped_options;
+use crate::core::model::scope_fields::{ScopeFields, ScopeForm};
+use crate::core::model::scope_fields_de::scoped_options;
 
 pub use super::read_call::{positive_whole, ReadCall, DEFAULT_LIMIT, DEFAULT_RECALL_LIMIT, DEFAULT_TOKEN_BUDGET};
 

@@ -1,4 +1,4 @@
-use crate::core::scope_fields::ScopeFields;
+use crate::core::model::scope_fields::ScopeFields;
 use serde_json::{json, Value};
 
 use super::*;

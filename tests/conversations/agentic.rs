@@ -4,10 +4,10 @@
 
 use futures_executor::block_on;
 use memwasm::core::fusion::Method;
+use memwasm::core::model::scope_fields::ScopeFields;
 use memwasm::core::model::types::WarningCode;
 use memwasm::core::read::{ReadCall, ReadOptions};
 use memwasm::core::retrieval::prompts::{JUDGE_PROMPT, REFINE_PROMPT};
-use memwasm::core::scope_fields::ScopeFields;
 use memwasm::core::testing::{letter_engine, KeepingStorage};
 use serde_json::json;
 

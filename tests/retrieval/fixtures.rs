@@ -6,10 +6,10 @@ use memwasm::core::engine::recall::RecallResult;
 use memwasm::core::engine::search::SearchResponse;
 use memwasm::core::error::Result;
 use memwasm::core::model::scope::Scope;
+use memwasm::core::model::scope_fields::ScopeFields;
 use memwasm::core::model_traits::Embedder;
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, ReadCall, ReadOptions};
-use memwasm::core::scope_fields::ScopeFields;
 use memwasm::core::testing::{KeepingStorage, ScriptedLlm, TableEmbedder};
 use memwasm::MemoryEngine;
 

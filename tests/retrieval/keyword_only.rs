@@ -4,9 +4,9 @@
 use futures_executor::block_on;
 use memwasm::core::fusion::Method;
 use memwasm::core::model::scope::Scope;
+use memwasm::core::model::scope_fields::ScopeFields;
 use memwasm::core::model::types::EventKind;
 use memwasm::core::pipeline_options::AddOptions;
-use memwasm::core::scope_fields::ScopeFields;
 use memwasm::core::testing::NoEmbedder;
 use serde_json::json;
 

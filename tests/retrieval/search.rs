@@ -10,9 +10,9 @@
 
 use futures_executor::block_on;
 use memwasm::core::fusion::Method;
+use memwasm::core::model::scope_fields::ScopeFields;
 use memwasm::core::model::types::MemoryItem;
 use memwasm::core::read::{ReadOptions, WeightOptions};
-use memwasm::core::scope_fields::ScopeFields;
 use memwasm::core::testing::TableEmbedder;
 use serde_json::json;
 

@@ -1,7 +1,7 @@
 //! The additive pipeline with test doubles: one LLM call shown the related memories, ADD only, exact and
 //! near duplicates dropped without a call, one embedding request, history ADD, failures as warnings.
 
-use crate::core::scope_fields::ScopeFields;
+use crate::core::model::scope_fields::ScopeFields;
 use futures_executor::block_on;
 use serde_json::{json, Value};
 

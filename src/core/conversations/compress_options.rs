@@ -6,10 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::error::{MemoryError, Result};
 use crate::core::model::scope::Scope;
+use crate::core::model::scope_fields::{ScopeFields, ScopeForm};
+use crate::core::model::scope_fields_de::scoped_options;
 use crate::core::model::types::AddWarning;
 use crate::core::read::positive_whole;
-use crate::core::scope_fields::{ScopeFields, ScopeForm};
-use crate::core::scope_fields_de::scoped_options;
 
 /// The options as given (strict: an unknown key is `INVALID_INPUT`; snake_case names are aliases).
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -11,10 +11,10 @@ use serde_json::Value;
 use crate::core::conversations::Conversations;
 use crate::core::error::{MemoryError, Result};
 use crate::core::model::scope::Scope;
+use crate::core::model::scope_fields::ANY;
 use crate::core::model::types::MemoryItem;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::read::involves;
-use crate::core::scope_fields::ANY;
 use crate::core::storage::Storage;
 use crate::core::vector_store::VectorStore;
 

@@ -5,10 +5,10 @@ use serde::Deserialize;
 
 use crate::core::error::Result;
 use crate::core::model::scope::Scope;
+use crate::core::model::scope_fields::{ScopeFields, ScopeForm};
+use crate::core::model::scope_fields_de::scoped_options;
 use crate::core::model::MemoryType;
 use crate::core::pipeline_options::required_text;
-use crate::core::scope_fields::{ScopeFields, ScopeForm};
-use crate::core::scope_fields_de::scoped_options;
 
 /// Options of `ingest(text, options)`.
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -1,4 +1,4 @@
-use crate::core::scope_fields::ScopeFields;
+use crate::core::model::scope_fields::ScopeFields;
 use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::Pin;

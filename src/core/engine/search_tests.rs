@@ -1,6 +1,6 @@
 //! The keyword index is kept in step by every write itself (not only caught up by searches).
 
-use crate::core::scope_fields::ScopeFields;
+use crate::core::model::scope_fields::ScopeFields;
 use futures_executor::block_on;
 use serde_json::json;
 

@@ -39,10 +39,10 @@ mod tests {
 
     use super::*;
     use crate::core::model::scope::Scope;
+    use crate::core::model::scope_fields::ScopeFields;
     use crate::core::model::types::StoredMemory;
     use crate::core::pipeline_options::AddOptions;
     use crate::core::read::{Read, DEFAULT_LIMIT};
-    use crate::core::scope_fields::ScopeFields;
     use crate::core::storage::InMemoryStorage;
     use crate::core::testing::{letter_engine, KeepingStorage};
 

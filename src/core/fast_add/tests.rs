@@ -1,7 +1,7 @@
 //! The fast pipeline with test doubles: what the decision is shown, how many requests it costs, that the
 //! decision does not wait for the facts' vectors, and rewritten texts settling later (and surviving a reopen).
 
-use crate::core::scope_fields::ScopeFields;
+use crate::core::model::scope_fields::ScopeFields;
 use std::cell::Cell;
 use std::rc::Rc;
 

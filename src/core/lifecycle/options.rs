@@ -6,10 +6,10 @@ use serde::Deserialize;
 use super::decay::DecayOptions;
 use super::write::LifecycleInput;
 use crate::core::model::scope::Scope;
+use crate::core::model::scope_fields::{ScopeFields, ScopeForm};
+use crate::core::model::scope_fields_de::scoped_options;
 use crate::core::model::types::Metadata;
 use crate::core::model::MemoryType;
-use crate::core::scope_fields::{ScopeFields, ScopeForm};
-use crate::core::scope_fields_de::scoped_options;
 
 /// `store(key, value, options)`.
 #[derive(Debug, Clone, Default, Deserialize)]

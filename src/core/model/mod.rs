@@ -6,6 +6,8 @@ pub mod graph;
 pub mod lifecycle;
 pub mod memory_type;
 pub mod scope;
+pub mod scope_fields;
+pub mod scope_fields_de;
 pub mod types;
 
 pub use lifecycle::Lifecycle;

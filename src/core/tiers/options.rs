@@ -6,9 +6,9 @@ use serde::Deserialize;
 
 use crate::core::error::{MemoryError, Result};
 use crate::core::model::scope::Scope;
+use crate::core::model::scope_fields::{ScopeFields, ScopeForm};
+use crate::core::model::scope_fields_de::scoped_options;
 use crate::core::read::positive_whole;
-use crate::core::scope_fields::{ScopeFields, ScopeForm};
-use crate::core::scope_fields_de::scoped_options;
 use crate::core::time::millis_from_iso;
 
 /// The tier options as given (camelCase; snake_case names are aliases).

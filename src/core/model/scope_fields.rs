@@ -3,8 +3,8 @@
 //! Every options type holds them as one `scope: ScopeFields` field; `scope_fields_de` reads them beside the
 //! type's own keys.
 
-use super::error::{MemoryError, Result};
-use super::model::scope::Scope;
+use super::scope::Scope;
+use crate::core::error::{MemoryError, Result};
 
 /// The conversation API's "any id".
 pub const ANY: &str = "__all__";

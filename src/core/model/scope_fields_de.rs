@@ -16,9 +16,9 @@ macro_rules! scoped_options {
     ($name:ident, $form:expr) => {
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let mut scope = $crate::core::scope_fields::ScopeFields { form: $form, ..Default::default() };
+                let mut scope = $crate::core::model::scope_fields::ScopeFields { form: $form, ..Default::default() };
                 let mut options =
-                    $name::deserialize($crate::core::scope_fields_de::Split::new(deserializer, &mut scope))?;
+                    $name::deserialize($crate::core::model::scope_fields_de::Split::new(deserializer, &mut scope))?;
                 options.scope = scope;
                 Ok(options)
             }

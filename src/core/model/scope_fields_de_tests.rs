@@ -1,7 +1,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::core::scope_fields::{ScopeFields, ScopeForm};
+use crate::core::model::scope_fields::{ScopeFields, ScopeForm};
 use crate::core::value_de::from_value_path;
 
 /// Options read the new way: the scope as one field.
