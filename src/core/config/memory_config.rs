@@ -1,6 +1,7 @@
 //! `new Memory(config)`: the whole config shape (mem0's configuration in camelCase), read once here for the
-//! library, the JS bindings and the REST service alike. This module resolves everything but the models;
-//! `crate::providers::config` picks the LLM and the embedder and completes the [`MemoryConfig`].
+//! library, the JS bindings and the REST service alike (whose vars `env_vars` maps onto it). This module
+//! resolves the engine's settings; `crate::providers::config` picks the models, resolves `retry` (their
+//! transport's) and completes the [`MemoryConfig`].
 
 use serde::Deserialize;
 use serde_json::Value;
