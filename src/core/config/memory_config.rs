@@ -1,7 +1,7 @@
 //! `new Memory(config)`: the whole config shape (mem0's configuration in camelCase), read once here for the
 //! library, the JS bindings and the REST service alike (whose vars `env_vars` maps onto it). This module
-//! resolves the engine's settings; `crate::providers::config` picks the models, resolves `retry` (their
-//! transport's) and completes the [`MemoryConfig`].
+//! resolves the engine's settings; `crate::providers::config` picks the models, fills `retry`'s defaults
+//! (their transport's) and completes the [`MemoryConfig`].
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -106,8 +106,8 @@ impl MemoryConfig {
     /// Fills the defaults of everything but the models (`llm`, `embedder`, and `retry`, their transport's)
     /// and checks it: in-memory storage and index, the built-in prompts. `remote_index`: the index settings
     /// when a remote vector store (read by its provider) holds the vectors; else `vectorStore` names the
-    /// in-RAM index. `retry`: the resolved retry policy's (max retries, base delay, max delay), which the
-    /// background writer follows too.
+    /// in-RAM index. `retry`: the resolved retry policy's (max retries, base delay, max delay), checked here
+    /// (at most 10 retries) and followed by the background writer too.
     pub fn resolve_engine(
         self,
         remote_index: Option<VectorStoreSettings>,
@@ -129,6 +129,9 @@ impl MemoryConfig {
         let prompts =
             mem0::prompts(self.custom_prompts.unwrap_or_default(), self.custom_prompt, self.custom_instructions)?;
         let graph_enabled = mem0::graph_enabled(self.graph, self.enable_graph)?;
+        if retry.0 > 10 {
+            return Err(invalid("retry.maxRetries", "must be at most 10"));
+        }
         Ok(EngineSettings {
             storage: StorageChoice { provider: storage.provider, options: storage.config },
             vector_store,

@@ -62,24 +62,20 @@ impl MemoryConfig {
         let remote_index = remote_vectors
             .as_ref()
             .map(|chroma| VectorStoreSettings { dimension: chroma.dimension, ..VectorStoreSettings::default() });
-        let retry = retry_policy(self.retry.take().unwrap_or_default())?;
+        let retry = retry_policy(self.retry.take().unwrap_or_default());
         let engine = self.resolve_engine(remote_index, (retry.max_retries, retry.base_delay_ms, retry.max_delay_ms))?;
         Ok(ResolvedConfig { llm, embedder, llm_timeout_ms, embedder_timeout_ms, retry, remote_vectors, engine })
     }
 }
 
-/// `retry` over the default policy; at most 10 retries.
-fn retry_policy(options: RetryOptions) -> Result<RetryPolicy> {
+/// `retry` over the default policy (its bounds are checked with the engine's settings).
+fn retry_policy(options: RetryOptions) -> RetryPolicy {
     let defaults = RetryPolicy::default();
-    let retry = RetryPolicy {
+    RetryPolicy {
         max_retries: options.max_retries.unwrap_or(defaults.max_retries),
         base_delay_ms: options.base_delay_ms.unwrap_or(defaults.base_delay_ms),
         max_delay_ms: options.max_delay_ms.unwrap_or(defaults.max_delay_ms),
-    };
-    if retry.max_retries > 10 {
-        return Err(invalid("retry.maxRetries", "must be at most 10"));
     }
-    Ok(retry)
 }
 
 #[cfg(test)]
