@@ -56,9 +56,9 @@ pub struct Memory {
 
 impl Memory {
     fn over(engine: Rc<Engine>, config: &ResolvedConfig) -> Self {
-        let writer = Writer::new(engine.clone(), config.background, tiers::present);
+        let writer = Writer::new(engine.clone(), config.engine.background, tiers::present);
         engine.defer_vectors(true); // settled right after add() resolves (see `add`)
-        Memory { engine, writer, strict: config.strict }
+        Memory { engine, writer, strict: config.engine.strict }
     }
 }
 

@@ -1,5 +1,7 @@
-//! The service's configuration, from `wrangler.toml` vars and secrets, read through memwasm's own config
-//! reader (so it gets the library's defaults and checks, and every provider the library has):
+//! The service's configuration, from `wrangler.toml` vars and secrets. The memory's config (models, retries,
+//! graph memory) is read by memwasm itself (`MemoryConfig::from_env_vars`, then `resolve`), so it gets the
+//! library's one schema, defaults and checks, and every provider the library has; the service's own vars
+//! (storage backend, body size, the memory API, decay, dreams) are read here with the same helpers:
 //!
 //! | var | means |
 //! |---|---|
@@ -15,10 +17,12 @@
 //! | `STORAGE` | `do` (default: each tenant's Durable Object, see `durable`) or `kv` (Workers KV) |
 //! | `DO_IDLE_SECONDS` | a tenant's object drops its warm index after this long without requests (default 120) |
 
+use memwasm::core::config::{var_flag, var_number, var_text, var_whole_number, MemoryConfig, ProviderConfig};
 use memwasm::core::lifecycle::decay::DecayOptions;
 use memwasm::platform::compose::LiveValues;
-use memwasm::providers::config::{EmbedderChoice, LlmChoice, MemoryConfig, ResolvedConfig};
-use serde_json::{json, Map, Value};
+use memwasm::providers::config::{EmbedderChoice, LlmChoice, ResolvedConfig};
+use memwasm::MemoryError;
+use serde_json::json;
 use worker::Env;
 
 use crate::error::ApiError;
@@ -67,44 +71,34 @@ pub fn binding(env: &Env, name: &str) -> Result<wasm_bindgen::JsValue, ApiError>
 
 /// A non-empty var or secret.
 pub fn text(env: &Env, name: &str) -> Option<String> {
-    env.var(name).ok().map(|value| value.to_string()).filter(|value| !value.trim().is_empty())
+    var_text(&|name| env.var(name).ok().map(|value| value.to_string()), name)
 }
 
 fn config_error(why: impl Into<String>) -> ApiError {
     ApiError::new(500, "INVALID_CONFIG", why)
 }
 
+/// A var problem as `500 INVALID_CONFIG` whose message is the library's, naming the var.
+fn var_error(error: MemoryError) -> ApiError {
+    match error {
+        MemoryError::InvalidConfig(why) => config_error(why),
+        other => other.into(),
+    }
+}
+
 /// A var holding a whole number, if set.
 fn number(env: &Env, name: &str) -> Result<Option<u64>, ApiError> {
-    match text(env, name) {
-        None => Ok(None),
-        Some(value) => value
-            .trim()
-            .parse()
-            .map(Some)
-            .map_err(|_| config_error(format!("{name}: must be a whole number, got {value:?}"))),
-    }
+    var_whole_number(&|name| text(env, name), name).map_err(var_error)
 }
 
 /// A `"true"` / `"false"` var, `default` when unset.
 pub fn flag(env: &Env, name: &str, default: bool) -> Result<bool, ApiError> {
-    match text(env, name).as_deref().map(str::trim) {
-        None => Ok(default),
-        Some("true") => Ok(true),
-        Some("false") => Ok(false),
-        Some(other) => Err(config_error(format!("{name}: must be \"true\" or \"false\", got {other:?}"))),
-    }
+    var_flag(&|name| text(env, name), name, default).map_err(var_error)
 }
 
 /// A var holding a number, if set.
 fn decimal(env: &Env, name: &str) -> Result<Option<f64>, ApiError> {
-    match text(env, name) {
-        None => Ok(None),
-        Some(value) => match value.trim().parse::<f64>() {
-            Ok(number) if number.is_finite() => Ok(Some(number)),
-            _ => Err(config_error(format!("{name}: must be a number, got {value:?}"))),
-        },
-    }
+    var_number(&|name| text(env, name), name).map_err(var_error)
 }
 
 /// The decay parameters the vars set (unset ones take the library's defaults when planned).
@@ -126,47 +120,13 @@ pub fn max_body_bytes(env: &Env) -> Result<usize, ApiError> {
     Ok(number(env, "MAX_BODY_BYTES")?.map_or(DEFAULT_MAX_BODY_BYTES, |n| n as usize))
 }
 
-/// `{provider, config}` of the LLM or the embedder from the vars starting with `prefix` (`LLM` / `EMBEDDER`).
-fn model_part(env: &Env, prefix: &str) -> Result<Value, ApiError> {
-    let mut config = match text(env, &format!("{prefix}_CONFIG")) {
-        None => Map::new(),
-        Some(raw) => match serde_json::from_str(&raw) {
-            Ok(Value::Object(object)) => object,
-            _ => return Err(config_error(format!("{prefix}_CONFIG: must be a JSON object, got {raw:?}"))),
-        },
-    };
-    for (key, suffix) in [("model", "MODEL"), ("baseUrl", "BASE_URL"), ("apiKey", "API_KEY")] {
-        if let Some(value) = text(env, &format!("{prefix}_{suffix}")) {
-            config.insert(key.to_owned(), Value::String(value));
-        }
-    }
-    let provider = text(env, &format!("{prefix}_PROVIDER")).unwrap_or_else(|| "openai".to_owned());
-    if provider == "custom" {
-        return Err(config_error(format!("{prefix}_PROVIDER: \"custom\" needs a JS callback; the service has none")));
-    }
-    let takes_config = !config.is_empty() && !matches!(provider.as_str(), "none");
-    Ok(if takes_config { json!({"provider": provider, "config": config}) } else { json!({ "provider": provider }) })
-}
-
 /// The memwasm config the vars describe for `tenant`'s slice of KV, checked.
 pub fn resolved_config(env: &Env, kv_prefix: &str) -> Result<ResolvedConfig, ApiError> {
-    let mut embedder = model_part(env, "EMBEDDER")?;
-    if let Some(dimensions) = number(env, "EMBEDDER_DIMENSIONS")? {
-        embedder["config"]["dimensions"] = json!(dimensions);
-    }
-    let mut config = json!({
-        "llm": model_part(env, "LLM")?,
-        "embedder": embedder,
-        "storage": {"provider": "cloudflare-kv", "config": {"prefix": kv_prefix}},
-    });
-    if let Some(retries) = number(env, "MAX_RETRIES")? {
-        config["retry"] = json!({ "maxRetries": retries });
-    }
-    if flag(env, "GRAPH_ENABLED", false)? {
-        config["graph"] = json!({ "enabled": true });
-    }
-    let config: MemoryConfig = serde_json::from_value(config).map_err(|e| config_error(e.to_string()))?;
-    Ok(config.resolve(&|name| text(env, name))?)
+    let vars = |name: &str| text(env, name);
+    let mut config = MemoryConfig::from_env_vars(&vars).map_err(var_error)?;
+    let kv = json!({ "prefix": kv_prefix });
+    config.storage = Some(ProviderConfig { provider: "cloudflare-kv".into(), config: Some(kv), dimensions: None });
+    Ok(config.resolve(&vars)?)
 }
 
 /// The bindings `config` needs: `storage` (the KV namespace, or a Durable Object's storage dressed as

@@ -1,15 +1,27 @@
-//! The engine's own settings (prompts, the search index, storage options) and the helpers every config
-//! reader shares: `{provider, config}` parts and errors that name the offending field. Which models to
-//! call is the providers' business (`crate::providers::config`).
+//! The config's one owner: its whole shape ([`MemoryConfig`]), the engine's settings it resolves to (prompts,
+//! index, storage, lifecycle, boundary, background writer, pipeline), and the helpers every config reader
+//! shares: `{provider, config}` parts and errors that name the offending field. Which models to call is the
+//! providers' business (`crate::providers::config`).
 
 mod additive;
+mod background;
+mod boundary;
 mod cloudflare_kv;
+mod env_vars;
 mod indexeddb;
+mod lifecycle;
+mod mem0;
+mod memory_config;
 mod vector_store;
 
 pub use additive::{AdditiveSettings, NearDuplicate, DEFAULT_NEAR_DUPLICATE};
+pub use background::{BackgroundOptions, BackgroundSettings};
+pub use boundary::{BoundaryOptions, BoundarySettings};
 pub use cloudflare_kv::{kv_prefix, KvOptions, DEFAULT_KV_PREFIX};
+pub use env_vars::{var_flag, var_number, var_text, var_whole_number, Env};
 pub use indexeddb::{indexeddb_settings, IndexedDbOptions, IndexedDbSettings};
+pub use lifecycle::{ImportanceOptions, LifecycleSettings, LimitOptions};
+pub use memory_config::{EngineSettings, GraphOptions, MemoryConfig, RetryOptions, StorageChoice};
 pub use vector_store::{vector_store_settings, MemoryVectorStoreOptions, VectorStoreSettings};
 
 use serde::de::DeserializeOwned;

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::memory::{history_record, MemoryEngine};
-use crate::core::lifecycle::settings::LifecycleSettings;
+use crate::core::lifecycle::LifecycleSettings;
 use crate::core::model::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::storage::Storage;

@@ -10,10 +10,4 @@ pub use extract::{parse_graph, Extracted, GRAPH_EXTRACTION_PROMPT};
 pub use search::{merge_by_bm25, RelationTriple};
 pub use store::{Graph, GraphChanges};
 
-/// `graph: {enabled}` in the config; off by default.
-#[derive(Debug, Clone, Copy, Default, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GraphOptions {
-    #[serde(default)]
-    pub enabled: bool,
-}
+pub use crate::core::config::GraphOptions;

@@ -7,7 +7,6 @@ pub mod facts;
 pub mod glob;
 pub mod importance;
 pub mod options;
-pub mod settings;
 pub mod write;
 
-pub use settings::LifecycleSettings;
+pub use crate::core::config::LifecycleSettings;

@@ -16,8 +16,8 @@ mod options;
 mod prompts;
 mod queue;
 mod retry;
-mod settings;
 
+pub use crate::core::config::{BackgroundOptions, BackgroundSettings};
 pub use background::{Background, BatchOutcome, Failure};
 pub use context::{summary_message, ContextResult, ContextState, ContextWindow, MESSAGE_OVERHEAD};
 pub use dream::DreamResult;
@@ -28,7 +28,6 @@ pub use options::{day, TierCall, TierOptions, DEFAULT_KEEP_LAST, DEFAULT_LOOKBAC
 pub use prompts::{DREAM_PROMPT, SUMMARY_PROMPT};
 pub use queue::{Batch, Queue, Ran, Settled};
 pub use retry::{failed_for_now, worth_running_again};
-pub use settings::{BackgroundOptions, BackgroundSettings};
 
 use serde_json::Value;
 

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use super::settings::BackgroundSettings;
+pub use super::BackgroundSettings;
 use crate::core::model::scope::Scope;
 use crate::core::model::types::Message;
 

@@ -11,7 +11,7 @@ pub use live::{js_clock, js_token_counter, split, LiveValues};
 pub use models::{LiveEmbedder, LiveLlm};
 pub use storage::AnyStorage;
 
-use crate::core::config::{indexeddb_settings, unknown_provider};
+use crate::core::config::{indexeddb_settings, unknown_provider, EngineSettings};
 use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
 use crate::core::storage::InMemoryStorage;
@@ -53,7 +53,7 @@ fn kv_storage(config: &ResolvedConfig, live: &LiveValues) -> Result<storage::KvB
     let binding = live.get("storage.binding").ok_or_else(|| {
         MemoryError::InvalidConfig("storage.binding: required for cloudflare-kv (e.g. env.MEMORY_KV)".into())
     })?;
-    let prefix = crate::core::config::kv_prefix(&config.storage.options)?;
+    let prefix = crate::core::config::kv_prefix(&config.engine.storage.options)?;
     Ok(crate::core::kv::KvStorage::new(crate::platform::JsKv::new(binding)?, &prefix))
 }
 
@@ -73,26 +73,28 @@ fn remote_vectors(config: &ResolvedConfig) -> Result<Option<ChromaVectors<FetchC
 
 /// Picks the implementations `config` asks for.
 pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
-    if config.graph_enabled && !cfg!(feature = "extras") {
+    if config.engine.graph_enabled && !cfg!(feature = "extras") {
         return Err(MemoryError::NotInModule("graph memory (graph.enabled)".into()));
     }
     let llm = models::llm(config, live)?;
     let embedder = models::embedder(config, live)?;
     if let (Some(want), Some(have)) =
-        (config.vector_store.dimension, crate::core::model_traits::Embedder::dimensions(&embedder))
+        (config.engine.vector_store.dimension, crate::core::model_traits::Embedder::dimensions(&embedder))
     {
         if want != have {
             let why = format!("{want}, but the embedder's vectors have {have} dimensions");
             return Err(MemoryError::InvalidConfig(format!("vectorStore.config.dimension: {why}")));
         }
     }
-    let storage = match config.storage.provider.as_str() {
+    let storage = match config.engine.storage.provider.as_str() {
         "memory" => AnyStorage::Memory(InMemoryStorage::default()),
-        "indexeddb" => AnyStorage::IndexedDb(IndexedDbStorage::new(&indexeddb_settings(&config.storage.options)?)),
+        "indexeddb" => {
+            AnyStorage::IndexedDb(IndexedDbStorage::new(&indexeddb_settings(&config.engine.storage.options)?))
+        }
         "cloudflare-kv" => AnyStorage::Kv(kv_storage(config, live)?),
         other => return Err(unknown_provider("storage.provider", other, &["memory", "indexeddb", "cloudflare-kv"])),
     };
-    let index = InMemoryVectorStore::new(config.vector_store.quantization);
+    let index = InMemoryVectorStore::new(config.engine.vector_store.quantization);
     let clock = match live.get("now") {
         Some(now) => js_clock(now)?,
         None => Clock::default(),
@@ -105,25 +107,35 @@ pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
     Ok(Parts { llm, embedder, storage, index, remote, clock, tokens })
 }
 
+/// The config's engine settings, and the platform's clock and token counter, on a new engine.
+fn configure(engine: &mut Engine, settings: &EngineSettings, clock: Clock, tokens: TokenCounter) {
+    engine.set_lifecycle(settings.lifecycle);
+    engine.set_keep_history(settings.keep_history);
+    engine.set_pipeline(settings.pipeline);
+    engine.set_additive(settings.additive);
+    engine.set_boundary(settings.boundary);
+    engine.set_clock(clock);
+    engine.set_token_counter(tokens);
+}
+
 impl Parts {
     /// An engine over these parts that starts with an empty index (see `starts_empty`), graph memory on
     /// when configured (each scope's graph then loads with the scope).
     pub fn engine(self, config: &ResolvedConfig) -> Engine {
         let clock = self.clock;
-        let mut engine =
-            MemoryEngine::new_with_index(self.llm, self.embedder, self.storage, config.prompts.clone(), self.index);
-        engine.set_lifecycle(config.lifecycle);
-        engine.set_keep_history(config.keep_history);
-        engine.set_pipeline(config.pipeline);
-        engine.set_additive(config.additive);
-        engine.set_boundary(config.boundary);
-        engine.set_clock(clock);
-        engine.set_token_counter(self.tokens);
+        let mut engine = MemoryEngine::new_with_index(
+            self.llm,
+            self.embedder,
+            self.storage,
+            config.engine.prompts.clone(),
+            self.index,
+        );
+        configure(&mut engine, &config.engine, clock, self.tokens);
         #[cfg(feature = "extras")]
         if let Some(remote) = self.remote {
             engine.set_remote_vectors(remote);
         }
-        if config.graph_enabled {
+        if config.engine.graph_enabled {
             engine.graph().set_graph(Vec::new());
         }
         engine
@@ -131,22 +143,16 @@ impl Parts {
 
     /// An engine over these parts with everything the storage holds loaded into the index.
     pub async fn open(self, config: &ResolvedConfig) -> Result<Engine> {
-        let (prompts, clock) = (config.prompts.clone(), self.clock);
+        let (prompts, clock) = (config.engine.prompts.clone(), self.clock);
         let mut engine =
             MemoryEngine::open_with_index(self.llm, self.embedder, self.storage, prompts, self.index).await?;
-        engine.set_lifecycle(config.lifecycle);
-        engine.set_keep_history(config.keep_history);
-        engine.set_pipeline(config.pipeline);
-        engine.set_additive(config.additive);
-        engine.set_boundary(config.boundary);
-        engine.set_clock(clock);
-        engine.set_token_counter(self.tokens);
+        configure(&mut engine, &config.engine, clock, self.tokens);
         #[cfg(feature = "extras")]
         if let Some(remote) = self.remote {
             engine.set_remote_vectors(remote);
             engine.remote_vectors().backfill_remote().await?; // what storage held before the switch to it
         }
-        if config.graph_enabled {
+        if config.engine.graph_enabled {
             engine.graph().enable_graph().await?;
         }
         Ok(engine)

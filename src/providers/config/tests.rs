@@ -1,7 +1,9 @@
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::*;
+use crate::core::error::Result;
 use crate::core::prompts::FACT_EXTRACTION_PROMPT;
+use crate::http::RetryPolicy;
 use crate::providers::openai::OpenAiChatSettings;
 
 /// With `OPENAI_API_KEY` set: the default OpenAI models need a key.
@@ -26,9 +28,9 @@ fn empty_config_means_openai_defaults_and_memory_storage() {
     assert_eq!((llm.temperature, llm.max_tokens, llm.json_mode), (0.0, 2000, true));
     let EmbedderChoice::OpenAi(embedder) = &config.embedder else { panic!("expected openai") };
     assert_eq!(embedder.model, "text-embedding-3-small");
-    assert_eq!(config.storage, StorageChoice { provider: "memory".into(), options: None });
+    assert_eq!(config.engine.storage, StorageChoice { provider: "memory".into(), options: None });
     assert_eq!(config.retry, RetryPolicy::default());
-    assert_eq!(config.prompts.fact_extraction, FACT_EXTRACTION_PROMPT);
+    assert_eq!(config.engine.prompts.fact_extraction, FACT_EXTRACTION_PROMPT);
 }
 
 #[test]
@@ -37,8 +39,8 @@ fn none_providers_and_storage_choice() {
         resolve(json!({"llm": {"provider": "none"}, "embedder": {"provider": "none"}, "storage": {"provider": "indexeddb", "config": {"dbName": "x"}}}))
             .unwrap();
     assert_eq!((config.llm, config.embedder), (LlmChoice::None, EmbedderChoice::None));
-    assert_eq!(config.storage.provider, "indexeddb");
-    assert_eq!(config.storage.options, Some(json!({"dbName": "x"})));
+    assert_eq!(config.engine.storage.provider, "indexeddb");
+    assert_eq!(config.engine.storage.options, Some(json!({"dbName": "x"})));
 }
 
 #[test]
@@ -92,11 +94,11 @@ fn bad_values_name_their_field() {
 
 #[test]
 fn boundary_settings_are_read_and_checked() {
-    use crate::core::conversations::BoundarySettings;
-    assert_eq!(resolve(json!({})).unwrap().boundary, BoundarySettings::default());
+    use crate::core::config::BoundarySettings;
+    assert_eq!(resolve(json!({})).unwrap().engine.boundary, BoundarySettings::default());
     let config =
         resolve(json!({"boundary": {"maxGapMinutes": 45, "maxMessages": 10, "maxTokens": 2000, "llm": false}}));
-    let boundary = config.unwrap().boundary;
+    let boundary = config.unwrap().engine.boundary;
     assert_eq!(
         (boundary.max_gap_ms, boundary.max_messages, boundary.max_tokens, boundary.llm),
         (2_700_000, 10, 2000, false)

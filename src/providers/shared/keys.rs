@@ -3,10 +3,8 @@
 //! of one's own (a local server, a proxy that adds the key) needs none.
 
 use crate::core::config::invalid;
+pub use crate::core::config::Env;
 use crate::core::error::Result;
-
-/// Environment lookup (`OPENAI_API_KEY`, …) where the platform has one.
-pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// Who needs a key: the provider, the config section, and where else the key may come from.
 pub(crate) struct KeyNeed<'a> {

@@ -41,5 +41,5 @@ fn build(env: &Env, tenant: &str, storage: JsValue) -> Result<Built, ApiError> {
     let live = settings::live_values(env, &config, storage)?;
     let parts = parts(&config, &live)?;
     let dimensions = parts.embedder.dimensions();
-    Ok((Rc::new(parts.engine(&config)), dimensions, config.background))
+    Ok((Rc::new(parts.engine(&config)), dimensions, config.engine.background))
 }

@@ -10,10 +10,8 @@
 
 use serde_json::{json, Value};
 
-use crate::core::config::{invalid, ProviderConfig};
-use crate::core::config::{CustomPrompts, Prompts};
+use super::{invalid, CustomPrompts, GraphOptions, Prompts, ProviderConfig};
 use crate::core::error::Result;
-use crate::core::graph::GraphOptions;
 
 /// The prompts, with `customPrompt` and `customInstructions` applied.
 pub fn prompts(custom: CustomPrompts, prompt: Option<String>, instructions: Option<String>) -> Result<Prompts> {

@@ -26,7 +26,7 @@ pub struct ImportanceOptions {
 pub struct LimitOptions {
     /// Most live memories per scope; `true` or `{}` means 500.
     pub max_memories_per_scope: Option<Value>,
-    /// Most facts per scope (see [`super::facts::is_fact`]): absent or `true` means 500, `null` or `false` none.
+    /// Most facts per scope (see `core::lifecycle::facts::is_fact`): absent or `true` means 500, `null` or `false` none.
     #[serde(default, deserialize_with = "present")]
     pub max_facts: Option<Value>,
 }
