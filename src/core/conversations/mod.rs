@@ -20,7 +20,6 @@ mod delete;
 pub mod episode;
 mod extract;
 pub mod foresight;
-pub(crate) mod lock;
 pub mod message;
 pub mod meta;
 pub mod meta_patch;
@@ -42,13 +41,5 @@ pub use extract::ExtractedMemory;
 pub use message::{MessageInput, PendingMessage, Role};
 pub use meta::{ConversationMeta, MetaInput, MetaView, Scene, UserDetail};
 pub use meta_patch::{MetaPatch, MetaUpdate};
-
-/// The engine's conversation state: the boundary settings, and the locks that keep two calls for the
-/// same group (or the same metadata) from interleaving their read-modify-write of its side records.
-#[derive(Default)]
-pub(crate) struct ConversationState {
-    pub(crate) boundary: BoundarySettings,
-    pub(crate) locks: lock::Locks,
-}
 
 pub use crate::core::engine::Conversations;

@@ -16,7 +16,7 @@ use crate::core::vector_store::VectorStore;
 const LOCK: &str = "memories:add-commit";
 
 /// The lock's guard: dropped after the commit.
-pub(crate) type AddCommitGuard<'a> = crate::core::conversations::lock::Guard<'a>;
+pub(crate) type AddCommitGuard<'a> = super::locks::Guard<'a>;
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
     /// Waits for the commits of other `add()`s, then drops from `changes` the new memories of `scope` whose

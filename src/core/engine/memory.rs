@@ -40,7 +40,7 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     /// The side records of the kinds read so far, kept in step with storage by `commit`.
     pub(crate) side: RefCell<SideMap>,
     /// Message-by-message memory: boundary settings and per-group locks.
-    pub(crate) conversations: crate::core::conversations::ConversationState,
+    pub(crate) conversations: ConversationState,
     /// False with mem0's `disableHistory`: changes then leave no history records.
     pub(crate) keep_history: bool,
     /// A remote vector index (Chroma), when vectors are kept and searched there.
@@ -51,6 +51,14 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     pub(crate) deferred: super::waiting_vectors::DeferredVectors,
     /// The additive pipeline's duplicate checks.
     pub(crate) additive: crate::core::config::AdditiveSettings,
+}
+
+/// The engine's state for conversation memories: the boundary settings, and the locks that keep two calls
+/// for the same group (or the same metadata) from interleaving their read-modify-write of its side records.
+#[derive(Default)]
+pub(crate) struct ConversationState {
+    pub(crate) boundary: crate::core::config::BoundarySettings,
+    pub(crate) locks: super::locks::Locks,
 }
 
 /// A history record for `item` at `timestamp`.

@@ -49,7 +49,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     }
 
     /// Uses `settings` (`boundary` in the config) for conversation memories from now on.
-    pub fn set_boundary(&mut self, settings: crate::core::conversations::BoundarySettings) {
+    pub fn set_boundary(&mut self, settings: crate::core::config::BoundarySettings) {
         self.conversations.boundary = settings;
     }
 
