@@ -40,7 +40,7 @@ async fn open_graph(db: &str) -> Memory {
     open_with(graph_config(db)).await.unwrap_or_else(|(code, message)| panic!("open failed: {code}: {message}"))
 }
 
-/// An OpenAI chat completion calling the seed's two graph tools.
+/// An OpenAI chat completion calling the two graph tools (entities, relations).
 fn tool_calls(entities: Value, relations: Value) -> String {
     let call = |id: &str, name: &str, args: Value| json!({"id": id, "type": "function", "function": {"name": name, "arguments": args.to_string()}});
     let message = json!({"role": "assistant", "content": null, "tool_calls": [

@@ -1,6 +1,6 @@
 //! The conversation API's reads of conversation memories through the engine, options checked as the binding checks them:
 //! the fetch by type (`groupId`, `memoryType`, its defaults and maximum, pages, time ranges) and the search
-//! options (time range, `radius`, `currentTime`, unsearchable profiles, the seed's `topK` cap).
+//! options (time range, `radius`, `currentTime`, unsearchable profiles, the conversation API's `topK` cap).
 
 use memwasm::core::engine::search::SearchResponse;
 use memwasm::core::model::MemoryType;

@@ -115,7 +115,7 @@ describe("search of conversation memories", () => {
     assert.deepEqual(withRadius.results.map((m) => [m.id, m.score]), plain.results.map((m) => [m.id, m.score]));
   });
 
-  test("topK is at most 100 with groupId (the seed's cap), unlimited without", T, async () => {
+  test("topK is at most 100 with groupId (the conversation API's cap), unlimited without", T, async () => {
     const { mem } = await fiveDays();
     assert.equal((await mem.search("coffee", { groupId: "g1", topK: 100 })).results.length, 8);
     assert.equal((await mem.search("coffee", { runId: "g1", topK: 101 })).results.length, 8);

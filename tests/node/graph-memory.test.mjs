@@ -8,7 +8,7 @@ const GRAPH = "You extract a knowledge graph";
 
 const server = scriptedServer();
 
-/** An OpenAI chat completion answering with the seed's two tools. */
+/** An OpenAI chat completion answering with the two graph tools. */
 function toolCalls(entities, relations) {
   const call = (id, name, args) => ({ id, type: "function", function: { name, arguments: JSON.stringify(args) } });
   const message = {

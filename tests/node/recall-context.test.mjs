@@ -20,7 +20,7 @@ const approxTokens = countTokens;
 
 const server = scriptedServer();
 
-/** The seed memories for alice, with vectors whose cosine to the query falls in the seed's order. */
+/** The seed memories for alice, with vectors whose cosine to the query falls in the design's order. */
 async function seedMemory() {
   const vector = (angle) => [Math.cos(angle), Math.sin(angle), ...new Array(62).fill(0)];
   server.script([
@@ -37,7 +37,7 @@ async function seedMemory() {
   return memory;
 }
 
-test("text is the seed's <memory> block, procedural first", T, async () => {
+test("text is the <memory> block, procedural first", T, async () => {
   const memory = await seedMemory();
   const recalled = await memory.recall(QUERY, { userId: "alice", method: "vector" });
   assert.equal(

@@ -30,7 +30,7 @@ export async function fetchByType(memory: Memory): Promise<number> {
   await memory.getAll({ groupId: "g", memoryType: ["episodic"] });
   // @ts-expect-error radius is a search option
   await memory.getAll({ groupId: "g", radius: 0.5 });
-  // @ts-expect-error the seed's type names are not the library's
+  // @ts-expect-error the conversation API's type names are not the library's
   await memory.getAll({ groupId: "g", memoryType: "episodic_memory" });
   return page.totalCount + Number(page.hasMore);
 }

@@ -1,6 +1,6 @@
-//! Memory that forgets and expires (seeds 003 and 004): types, importance, TTL, pinning, decay, limits,
-//! keys, sharing, soft deletion. The pure rules live in their own files; `engine_*` files are the engine's
-//! lifecycle calls.
+//! The rules of the memory lifecycle that every write applies: importance, TTL, limits and which memories
+//! are facts, decay's plan, key globs and the lifecycle options. Its operations (pin, decay, keys, share,
+//! stats) are in `memory_lifecycle/`, reached with `engine.lifecycle()`.
 
 pub mod decay;
 pub mod facts;

@@ -1,4 +1,4 @@
-//! The lifecycle fields every memory carries (seeds 003 and 004): its type, importance, pin, expiry, key,
+//! The lifecycle fields every memory carries: its type, importance, pin, expiry, key,
 //! soft deletion and last access. Memories written before these existed read back with the defaults.
 
 use serde::{Deserialize, Serialize};
