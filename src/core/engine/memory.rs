@@ -251,6 +251,6 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 fn index_keywords(keywords: &mut KeywordIndex, item: &MemoryItem) {
     match item.metadata.contains_key("role") {
         true => keywords.upsert_turn(&item.id, &item.memory, &item.scope, &item.created_at),
-        false => keywords.upsert(&item.id, &item.memory),
+        false => keywords.upsert_in(&item.id, &item.memory, &item.scope),
     }
 }

@@ -124,7 +124,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         };
         let by_keyword = |limit: usize| -> Ranking {
             let passes = |id: &str| index.get(id).is_some_and(|m| keep(&m.item));
-            keywords.search_around(text, limit, &corpus, &passes, &turns)
+            keywords.search_in(text, limit, (&corpus, &read.scope), &passes, &turns)
         };
         let candidates = read.limit.saturating_mul(OVERFETCH).max(FUSION_POOL);
         let ranking = match method {

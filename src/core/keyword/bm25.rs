@@ -7,6 +7,7 @@
 use std::cell::{OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
 
+use super::scope_tally::ScopeTallies;
 use super::tokenizer::tokenize;
 use super::turns::{Neighbours, Place, TurnOrder};
 use crate::core::model::scope::Scope;
@@ -32,6 +33,8 @@ struct Doc {
     len: u32,
     /// A conversation turn's place among the turns, `None` for other memories.
     turn: Option<Place>,
+    /// The memory's scope, when the index was told it (see `scope_tally`).
+    scope: Option<Scope>,
 }
 
 /// The keyword index: memory id → terms, and term → ids of the memories containing it. Texts are only
@@ -45,11 +48,12 @@ pub struct KeywordIndex {
     next_seq: u64,
 }
 
-/// A text noted but not indexed yet: insertion order, text, turn.
-type Pending = (u64, String, Option<Turn>);
+/// A text noted but not indexed yet: insertion order, text, where it belongs.
+type Pending = (u64, String, Option<Belongs>);
 
-/// Where a conversation turn belongs: its conversation (its full scope) and its creation time.
-type Turn = (Scope, String);
+/// Where a memory belongs: its scope, and for a conversation turn its creation time (a turn's conversation
+/// is its full scope).
+type Belongs = (Scope, Option<String>);
 
 /// The inverted index itself.
 #[derive(Debug, Default)]
@@ -57,6 +61,8 @@ struct Terms {
     docs: HashMap<String, Doc>,
     postings: HashMap<String, HashSet<String>>,
     turns: TurnOrder,
+    /// The corpus statistics per exact scope.
+    tallies: ScopeTallies,
 }
 
 impl KeywordIndex {
@@ -65,13 +71,19 @@ impl KeywordIndex {
         self.upsert_as(id, text, None);
     }
 
+    /// Indexes (or re-indexes) the text of memory `id` of `scope`: searches that name the scope they cover
+    /// ([`search_in`](Self::search_in)) then take their statistics from per-scope tallies.
+    pub fn upsert_in(&mut self, id: &str, text: &str, scope: &Scope) {
+        self.upsert_as(id, text, Some((scope.clone(), None)));
+    }
+
     /// Indexes (or re-indexes) `id` as a turn of the conversation of `scope`, created at `created_at` (an
     /// ISO time: a conversation's turns are ordered by it, then by insertion).
     pub fn upsert_turn(&mut self, id: &str, text: &str, scope: &Scope, created_at: &str) {
-        self.upsert_as(id, text, Some((scope.clone(), created_at.to_owned())));
+        self.upsert_as(id, text, Some((scope.clone(), Some(created_at.to_owned()))));
     }
 
-    fn upsert_as(&mut self, id: &str, text: &str, turn: Option<Turn>) {
+    fn upsert_as(&mut self, id: &str, text: &str, turn: Option<Belongs>) {
         let seq = self.next_seq + 1;
         let seq = match self.terms.get_mut() {
             Some(terms) => terms.upsert(id, text, seq, turn),
@@ -146,7 +158,21 @@ impl KeywordIndex {
         keep: IdPredicate,
         neighbours: &Neighbours<'a>,
     ) -> Vec<(f64, &'a str)> {
-        self.terms().search(query, limit, corpus, keep, neighbours)
+        self.terms().search(query, limit, (corpus, None), keep, neighbours)
+    }
+
+    /// Like [`search_around`](Self::search_around) where `corpus` passes exactly the memories whose scope
+    /// `scope` contains: the document count and mean length come from the per-scope tallies when every
+    /// document's scope is known, the same figures without visiting every document.
+    pub fn search_in<'a>(
+        &'a self,
+        query: &str,
+        limit: usize,
+        (corpus, scope): (IdPredicate, &Scope),
+        keep: IdPredicate,
+        neighbours: &Neighbours<'a>,
+    ) -> Vec<(f64, &'a str)> {
+        self.terms().search(query, limit, (corpus, Some(scope)), keep, neighbours)
     }
 
     /// Each conversation turn passing `corpus`, with the turns before and after it there.
@@ -157,9 +183,15 @@ impl KeywordIndex {
 
 impl Terms {
     /// Indexes the text of memory `id`; a new one gets insertion order `seq`. Returns the order it has.
-    fn upsert(&mut self, id: &str, text: &str, seq: u64, turn: Option<Turn>) -> u64 {
+    fn upsert(&mut self, id: &str, text: &str, seq: u64, belongs: Option<Belongs>) -> u64 {
         let seq = self.remove_doc(id).map_or(seq, |doc| doc.seq);
-        let turn = turn.map(|(conversation, created_at)| Place { conversation, created_at, seq });
+        let (scope, created_at) = belongs.map_or((None, None), |(scope, at)| (Some(scope), at));
+        let turn = match (&scope, created_at) {
+            (Some(conversation), Some(created_at)) => {
+                Some(Place { conversation: conversation.clone(), created_at, seq })
+            }
+            _ => None,
+        };
         if let Some(place) = &turn {
             self.turns.insert(place.clone(), id);
         }
@@ -172,7 +204,8 @@ impl Terms {
             self.postings.entry(term.clone()).or_default().insert(id.to_owned());
         }
         let len = u32::try_from(terms.len()).unwrap_or(u32::MAX);
-        self.docs.insert(id.to_owned(), Doc { seq, counts, len, turn });
+        self.tallies.count(scope.as_ref(), len, turn.is_some(), true);
+        self.docs.insert(id.to_owned(), Doc { seq, counts, len, turn, scope });
         seq
     }
 
@@ -181,6 +214,7 @@ impl Terms {
         if let Some(place) = &doc.turn {
             self.turns.remove(place.clone(), id);
         }
+        self.tallies.count(doc.scope.as_ref(), doc.len, doc.turn.is_some(), false);
         for term in doc.counts.keys() {
             if let Some(ids) = self.postings.get_mut(term) {
                 ids.remove(id);
@@ -199,7 +233,7 @@ impl Terms {
         &'a self,
         query: &str,
         limit: usize,
-        corpus: IdPredicate,
+        (corpus, scope): (IdPredicate, Option<&Scope>),
         keep: IdPredicate,
         neighbours: &Neighbours<'a>,
     ) -> Vec<(f64, &'a str)> {
@@ -217,11 +251,18 @@ impl Terms {
         let before = |id: &str| neighbours.get(id).and_then(|n| n.before).map(|id| &self.docs[id]);
         let len =
             |id: &str, doc: &Doc| f64::from(doc.len) + before(id).map_or(0.0, |b| CONTEXT_SHARE * f64::from(b.len));
-        let (count, total_len) = self
-            .docs
-            .iter()
-            .filter(|(id, _)| corpus(id))
-            .fold((0usize, 0.0), |(n, total), (id, doc)| (n + 1, total + len(id, doc)));
+        let (count, total_len) = match scope {
+            Some(scope) if self.tallies.cover_every_document() => {
+                let last_turn =
+                    |conversation: &Scope| self.turns.last_of(conversation).map_or(0, |id| self.docs[id].len);
+                self.tallies.statistics(scope, CONTEXT_SHARE, &last_turn)
+            }
+            _ => self
+                .docs
+                .iter()
+                .filter(|(id, _)| corpus(id))
+                .fold((0usize, 0.0), |(n, total), (id, doc)| (n + 1, total + len(id, doc))),
+        };
         let average_len = if total_len <= 0.0 { 1.0 } else { total_len / count as f64 };
 
         let mut scores: HashMap<&str, f64> = HashMap::new();

@@ -145,3 +145,42 @@ fn a_turn_outranks_the_turn_after_it_on_its_own_words() {
     index.upsert_turn("x", "hello", &user("bob"), "2026-01-01T00:00:00.002Z");
     assert_eq!(ranked(&index, "sushi").len(), 2);
 }
+
+#[test]
+fn a_search_in_a_scope_scores_as_a_visit_of_every_document_would() {
+    let user = |u: &str| Scope { user_id: Some(u.into()), ..Scope::default() };
+    let run = |u: &str, r: &str| Scope { user_id: Some(u.into()), run_id: Some(r.into()), ..Scope::default() };
+    let mut index = KeywordIndex::default();
+    index.upsert_in("a1", "tea with lemon and honey", &user("alice"));
+    index.upsert_in("a2", "green tea in the morning", &user("alice"));
+    index.upsert_in("b1", "coffee, black, no sugar, strong tea never", &user("bob"));
+    let said =
+        [("t1", "do you like tea"), ("t2", "yes, green tea mostly"), ("t3", "and coffee"), ("t4", "only on mondays")];
+    for (n, (id, text)) in said.iter().enumerate() {
+        index.upsert_turn(id, text, &run("alice", "r1"), &format!("2026-01-01T00:00:0{n}Z"));
+    }
+    index.upsert_turn("u1", "tea time", &run("alice", "r2"), "2026-01-01T00:00:00Z");
+    index.upsert_turn("u2", "tea again, with scones", &run("alice", "r2"), "2026-01-01T00:00:01Z");
+    // Edits and removals keep the tallies in step: a re-indexed text, a removed turn in the middle and at the end.
+    index.upsert_in("a2", "green tea in the morning, oolong at night", &user("alice"));
+    index.remove("t2");
+    index.remove("u2");
+    let holds = |scope: &Scope, id: &str| {
+        let owner = match id {
+            "a1" | "a2" => user("alice"),
+            "b1" => user("bob"),
+            "u1" | "u2" => run("alice", "r2"),
+            _ => run("alice", "r1"),
+        };
+        scope.contains(&owner)
+    };
+    for scope in [user("alice"), user("bob"), run("alice", "r1"), Scope::default()] {
+        let corpus = |id: &str| holds(&scope, id);
+        let neighbours = index.neighbours(&corpus);
+        for query in ["tea", "green tea coffee", "mondays scones", "honey"] {
+            let visited = index.search_around(query, 10, &corpus, ALL, &neighbours);
+            let tallied = index.search_in(query, 10, (&corpus, &scope), ALL, &neighbours);
+            assert_eq!(tallied, visited, "{query} in {scope:?}");
+        }
+    }
+}

@@ -5,6 +5,7 @@ mod bm25;
 #[cfg(test)]
 mod bm25_tests;
 mod normalize;
+mod scope_tally;
 mod tokenizer;
 mod turns;
 

@@ -38,6 +38,13 @@ impl TurnOrder {
         self.0.remove(&(place, id.to_owned()));
     }
 
+    /// The id of the last turn of `conversation` (creation times are ISO strings, all below U+10FFFF).
+    pub fn last_of(&self, conversation: &Scope) -> Option<&str> {
+        let end = Place { conversation: conversation.clone(), created_at: "\u{10FFFF}".into(), seq: u64::MAX };
+        let (place, id) = self.0.range(..=(end, "\u{10FFFF}".to_owned())).next_back()?;
+        (&place.conversation == conversation).then_some(id.as_str())
+    }
+
     /// The turns passing `corpus`, each with the one before and after it among them in its conversation.
     pub fn neighbours(&self, corpus: &dyn Fn(&str) -> bool) -> Neighbours<'_> {
         let order: Vec<(&Scope, &str)> =

@@ -1,0 +1,66 @@
+//! The keyword index's corpus statistics per exact scope, kept as documents are written: a search over a
+//! scope adds up the tallies of the scopes it contains instead of visiting every document.
+
+use std::collections::HashMap;
+
+use crate::core::model::scope::Scope;
+
+/// What the documents of one exact scope add to the statistics.
+#[derive(Debug, Default, Clone, Copy)]
+struct ScopeTally {
+    docs: usize,
+    /// Terms of all its documents.
+    len: u64,
+    /// Terms of its conversation turns (each turn but the last is the context of the next).
+    turn_len: u64,
+}
+
+/// The tallies of every scope, and how many documents were written without one.
+#[derive(Debug, Default)]
+pub struct ScopeTallies {
+    scopes: HashMap<Scope, ScopeTally>,
+    unscoped: usize,
+}
+
+impl ScopeTallies {
+    /// Counts a document of `len` terms in (`add`) or out of its scope's tally.
+    pub fn count(&mut self, scope: Option<&Scope>, len: u32, turn: bool, add: bool) {
+        let Some(scope) = scope else {
+            self.unscoped = if add { self.unscoped + 1 } else { self.unscoped.saturating_sub(1) };
+            return;
+        };
+        let tally = self.scopes.entry(scope.clone()).or_default();
+        let (len, turn_len) = (u64::from(len), if turn { u64::from(len) } else { 0 });
+        if add {
+            (tally.docs, tally.len, tally.turn_len) = (tally.docs + 1, tally.len + len, tally.turn_len + turn_len);
+        } else {
+            tally.docs = tally.docs.saturating_sub(1);
+            tally.len = tally.len.saturating_sub(len);
+            tally.turn_len = tally.turn_len.saturating_sub(turn_len);
+            if tally.docs == 0 {
+                self.scopes.remove(scope);
+            }
+        }
+    }
+
+    /// True when every document was counted with its scope.
+    pub fn cover_every_document(&self) -> bool {
+        self.unscoped == 0
+    }
+
+    /// The document count and total length of the documents whose scope `scope` contains, each turn's
+    /// context (the turn before it, `context_share` of its length) included: every turn of a conversation
+    /// but its last (`last_turn` gives its length) is the context of the next.
+    pub fn statistics(&self, scope: &Scope, context_share: f64, last_turn: &dyn Fn(&Scope) -> u32) -> (usize, f64) {
+        let (mut count, mut total) = (0usize, 0.0);
+        for (exact, tally) in self.scopes.iter().filter(|(exact, _)| scope.contains(exact)) {
+            count += tally.docs;
+            let context = match tally.turn_len {
+                0 => 0,
+                turns => turns.saturating_sub(u64::from(last_turn(exact))),
+            };
+            total += tally.len as f64 + context_share * context as f64;
+        }
+        (count, total)
+    }
+}
