@@ -170,7 +170,7 @@ async fn an_aborted_transaction_leaves_no_graph_rows() {
     let sabotaged = Sabotaged { inner: storage, armed: armed.clone() };
     let engine: MemoryEngine<_, _, _> =
         MemoryEngine::open(scripted(), Letters::new(26), sabotaged, Prompts::default()).await.unwrap();
-    engine.enable_graph().await.unwrap();
+    engine.graph().enable_graph().await.unwrap();
     let alice = AddOptions { scope: ScopeFields::user("u"), ..AddOptions::default() };
     let error = engine.add(&json!("Alice works at Google"), &alice).await.unwrap_err();
     assert!(matches!(error, MemoryError::Storage(_)), "{error}");

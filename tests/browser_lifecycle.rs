@@ -129,7 +129,7 @@ async fn upgrades_from(version: u32) {
     let vector = Letters::new(26).embed_one("likes coffee").await.unwrap();
     old_database(db, version, &vector).await;
     let engine = engine(db).await;
-    engine.enable_graph().await.unwrap();
+    engine.graph().enable_graph().await.unwrap();
     assert_eq!(
         layout(db).await,
         json!([SCHEMA_VERSION, ["graph", "history", "memories", "side", "vectors"], [KEY_INDEX]])
@@ -146,9 +146,9 @@ async fn upgrades_from(version: u32) {
     assert_eq!(engine.history("m1").await.unwrap(), [history]);
     let graph = if version >= 2 { old_graph() } else { Vec::new() };
     assert_eq!(storage(db).load_graph().await.unwrap(), Some(graph.clone()), "the graph store as it was");
-    assert_eq!(engine.get_relations("alice", alice()).await.unwrap().len(), graph.len().saturating_sub(2));
+    assert_eq!(engine.graph().get_relations("alice", alice()).await.unwrap().len(), graph.len().saturating_sub(2));
 
-    engine.pin("m1", true).await.unwrap();
+    engine.lifecycle().pin("m1", true).await.unwrap();
     drop(engine);
     assert!(
         self::engine(db).await.get("m1").await.unwrap().unwrap().lifecycle.pinned,
@@ -188,7 +188,7 @@ async fn every_lifecycle_field_persists_across_a_reopen() {
         pinned: true,
         importance: Some(0.385_957_716_695_298_44),
     };
-    first.store("drink", "likes green tea", &alice(), None, Default::default(), &write).await.unwrap();
+    first.lifecycle().store("drink", "likes green tea", &alice(), None, Default::default(), &write).await.unwrap();
     let episodic = AddOptions {
         scope: ScopeFields::user("alice"),
         memory_type: Some(MemoryType::Episodic),
@@ -205,7 +205,7 @@ async fn every_lifecycle_field_persists_across_a_reopen() {
         memory_types: MemoryType::ALL.to_vec(),
         keyed_only: false,
     };
-    first.decay(&alice(), every_type).await.unwrap();
+    first.lifecycle().decay(&alice(), every_type).await.unwrap();
 
     // The clock stands still, so every memory has the same createdAt and listing order among them is only
     // the order of their last write: compare as sets (sorted by id).
@@ -225,7 +225,7 @@ async fn every_lifecycle_field_persists_across_a_reopen() {
 
     let reopened = engine(db).await;
     assert_eq!(by_id(reopened.get_all(&everything()).await.unwrap().results), before, "every field, exactly");
-    assert_eq!(reopened.get_by_key("drink", &alice()).await.unwrap().memory, "likes green tea");
+    assert_eq!(reopened.lifecycle().get_by_key("drink", &alice()).await.unwrap().memory, "likes green tea");
     assert_eq!(reopened.get_all(&Read::of(alice(), DEFAULT_LIMIT)).await.unwrap().total_count, 2, "still deleted");
     let open = open_current_js(db);
     let by_key = run_js(&format!(
