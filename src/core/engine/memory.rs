@@ -124,26 +124,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             index_keywords(&mut keywords, &memory.item);
         }
         index.load_packed(packed)?;
-        Ok(Self {
-            llm,
-            embedder,
-            storage,
-            index: RefCell::new(index),
-            keywords: RefCell::new(keywords),
-            prompts,
-            graph: RefCell::new(None),
-            clock: Clock::default(),
-            tokens: TokenCounter::default(),
-            lifecycle: LifecycleSettings::default(),
-            accessed: RefCell::default(),
-            side: RefCell::default(),
-            conversations: Default::default(),
-            keep_history: true,
-            remote: Default::default(),
-            pipeline: Default::default(),
-            deferred: Default::default(),
-            additive: Default::default(),
-        })
+        let engine = Self::new_with_index(llm, embedder, storage, prompts, index);
+        *engine.keywords.borrow_mut() = keywords;
+        Ok(engine)
     }
 
     /// Tokens of `text`, as the memory counts them everywhere (budgets, windows).
