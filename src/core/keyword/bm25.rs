@@ -31,10 +31,36 @@ struct Doc {
     counts: HashMap<String, u32>,
     /// How many terms the text has.
     len: u32,
-    /// A conversation turn's place among the turns, `None` for other memories.
-    turn: Option<Place>,
-    /// The memory's scope, when the index was told it (see `scope_tally`).
-    scope: Option<Scope>,
+    /// Where the memory belongs, when the index was told it (see `scope_tally`).
+    at: At,
+}
+
+/// Where an indexed memory belongs.
+#[derive(Debug)]
+enum At {
+    /// Not told (its statistics need a visit of every document).
+    Unknown,
+    /// A memory of this scope that is no conversation turn.
+    Scope(Scope),
+    /// A conversation turn at this place (its conversation is its scope).
+    Turn(Place),
+}
+
+impl Doc {
+    fn turn(&self) -> Option<&Place> {
+        match &self.at {
+            At::Turn(place) => Some(place),
+            _ => None,
+        }
+    }
+
+    fn scope(&self) -> Option<&Scope> {
+        match &self.at {
+            At::Unknown => None,
+            At::Scope(scope) => Some(scope),
+            At::Turn(place) => Some(&place.conversation),
+        }
+    }
 }
 
 /// The keyword index: memory id → terms, and term → ids of the memories containing it. Texts are only
@@ -42,7 +68,7 @@ struct Doc {
 /// large memory costs no tokenizing until a keyword search needs it.
 #[derive(Debug, Default)]
 pub struct KeywordIndex {
-    /// Texts not indexed yet: id → (insertion order, text, turn).
+    /// Texts not indexed yet: id → (insertion order, text, where it belongs).
     pending: RefCell<HashMap<String, Pending>>,
     terms: OnceCell<Terms>,
     next_seq: u64,
@@ -83,18 +109,18 @@ impl KeywordIndex {
         self.upsert_as(id, text, Some((scope.clone(), Some(created_at.to_owned()))));
     }
 
-    fn upsert_as(&mut self, id: &str, text: &str, turn: Option<Belongs>) {
+    fn upsert_as(&mut self, id: &str, text: &str, belongs: Option<Belongs>) {
         let seq = self.next_seq + 1;
         let seq = match self.terms.get_mut() {
-            Some(terms) => terms.upsert(id, text, seq, turn),
+            Some(terms) => terms.upsert(id, text, seq, belongs),
             None => match self.pending.get_mut().get_mut(id) {
-                Some((kept, held, order)) => {
+                Some((kept, held, noted)) => {
                     text.clone_into(held);
-                    *order = turn;
+                    *noted = belongs;
                     *kept
                 }
                 None => {
-                    self.pending.get_mut().insert(id.to_owned(), (seq, text.to_owned(), turn));
+                    self.pending.get_mut().insert(id.to_owned(), (seq, text.to_owned(), belongs));
                     seq
                 }
             },
@@ -119,8 +145,8 @@ impl KeywordIndex {
     fn terms(&self) -> &Terms {
         self.terms.get_or_init(|| {
             let mut terms = Terms::default();
-            for (id, (seq, text, turn)) in self.pending.take() {
-                terms.upsert(&id, &text, seq, turn);
+            for (id, (seq, text, belongs)) in self.pending.take() {
+                terms.upsert(&id, &text, seq, belongs);
             }
             terms
         })
@@ -185,14 +211,12 @@ impl Terms {
     /// Indexes the text of memory `id`; a new one gets insertion order `seq`. Returns the order it has.
     fn upsert(&mut self, id: &str, text: &str, seq: u64, belongs: Option<Belongs>) -> u64 {
         let seq = self.remove_doc(id).map_or(seq, |doc| doc.seq);
-        let (scope, created_at) = belongs.map_or((None, None), |(scope, at)| (Some(scope), at));
-        let turn = match (&scope, created_at) {
-            (Some(conversation), Some(created_at)) => {
-                Some(Place { conversation: conversation.clone(), created_at, seq })
-            }
-            _ => None,
+        let at = match belongs {
+            None => At::Unknown,
+            Some((scope, None)) => At::Scope(scope),
+            Some((conversation, Some(created_at))) => At::Turn(Place { conversation, created_at, seq }),
         };
-        if let Some(place) = &turn {
+        if let At::Turn(place) = &at {
             self.turns.insert(place.clone(), id);
         }
         let terms = tokenize(text);
@@ -204,17 +228,18 @@ impl Terms {
             self.postings.entry(term.clone()).or_default().insert(id.to_owned());
         }
         let len = u32::try_from(terms.len()).unwrap_or(u32::MAX);
-        self.tallies.count(scope.as_ref(), len, turn.is_some(), true);
-        self.docs.insert(id.to_owned(), Doc { seq, counts, len, turn, scope });
+        let doc = Doc { seq, counts, len, at };
+        self.tallies.count(doc.scope(), len, doc.turn().is_some(), true);
+        self.docs.insert(id.to_owned(), doc);
         seq
     }
 
     fn remove_doc(&mut self, id: &str) -> Option<Doc> {
         let doc = self.docs.remove(id)?;
-        if let Some(place) = &doc.turn {
+        if let Some(place) = doc.turn() {
             self.turns.remove(place.clone(), id);
         }
-        self.tallies.count(doc.scope.as_ref(), doc.len, doc.turn.is_some(), false);
+        self.tallies.count(doc.scope(), doc.len, doc.turn().is_some(), false);
         for term in doc.counts.keys() {
             if let Some(ids) = self.postings.get_mut(term) {
                 ids.remove(id);
