@@ -34,6 +34,10 @@ export declare class Memory extends CoreMemory {
     tools<Format extends ToolFormat = "openai">(scope: Scope, options?: { format?: Format }): MemoryTools<Format>;
 }
 
+/** Node only: opens a database file for `storage: {provider: "sqlite"}` as the memory does (WAL,
+ * `synchronous = FULL`, locked to this process), for a `storage.open` that adds to it. */
+export declare function openSqlite(settings: import("./dist/memwasm.js").SqliteStorageConfig & { busyTimeoutMs: number }): Promise<import("./dist/memwasm.js").SqliteDatabase>;
+
 /** The wire formats of tool definitions. */
 export type ToolFormat = "openai" | "anthropic";
 

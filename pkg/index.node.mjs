@@ -3,11 +3,14 @@
 import { readFileSync } from "node:fs";
 import { initSync, Memory as CoreMemory } from "./dist/memwasm.js";
 import { withLocalProvider } from "./local-embedder/provider.mjs";
+import { withSqliteStorage } from "./sqlite.mjs";
 
 initSync({ module: readFileSync(new URL("./dist/memwasm_bg.wasm", import.meta.url)) });
 
 export * from "./dist/memwasm.js";
+export { openSqlite } from "./sqlite.mjs";
 export { MemoryError, LLMError } from "./dist/errors.js";
 
-/** The core's Memory, plus `embedder: {provider: "local"}` (memwasm/local-embedder, imported on first use). */
-export const Memory = withLocalProvider(CoreMemory, () => import("./local-embedder/index.node.mjs"));
+/** The core's Memory, plus `storage: {provider: "sqlite"}` (a database file, opened here) and
+ * `embedder: {provider: "local"}` (memwasm/local-embedder, imported on first use). */
+export const Memory = withLocalProvider(withSqliteStorage(CoreMemory), () => import("./local-embedder/index.node.mjs"));

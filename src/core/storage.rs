@@ -111,6 +111,9 @@ pub trait Storage {
     /// Calls `listener` with each change other instances make to the same storage (e.g. other tabs).
     /// Storages that nobody else can write ignore it.
     fn watch(&self, _listener: RemoteListener) {}
+    /// Lets go of what the storage holds open (a database file), for other processes; its later reads and
+    /// writes fail with `STORAGE_UNAVAILABLE`. Storages that hold nothing open ignore it.
+    fn close(&self) {}
 }
 
 /// The default: nothing outlives the instance. Memories live only in the search index, so this keeps history.

@@ -281,6 +281,13 @@ impl Memory {
         promise(async move { engine.history(&string_arg(&memory_id, "memoryId")?).await })
     }
 
+    /// Lets go of what the storage holds open: SQLite's database file in Node, so another process can open
+    /// it; later calls that read or write storage reject with `STORAGE_UNAVAILABLE`. Nothing happens for
+    /// other storages.
+    pub fn close(&self) {
+        crate::core::storage::Storage::close(&self.engine.storage);
+    }
+
     /// Deletes every memory and all history.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn reset(&self) -> Promise {

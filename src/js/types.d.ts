@@ -1050,13 +1050,41 @@ export interface KvStorageConfig {
   prefix?: string;
 }
 
+/** `storage.config` of the SQLite storage (Node). */
+export interface SqliteStorageConfig {
+  /** The database file; made when missing. One file holds one memory. */
+  path: string;
+  /** The SQLite library: `"node:sqlite"` (built into Node 22.5 and later) or `"better-sqlite3"` (the npm
+   * package). Default: the first of them this Node has. */
+  driver?: "node:sqlite" | "better-sqlite3";
+  /** How long opening waits for another process (or memory) to release the file before
+   * `STORAGE_UNAVAILABLE`, in ms, at most 60000. Default 2000. */
+  busyTimeoutMs?: number;
+}
+
+/** An open SQLite database as the SQLite storage uses it (what `openSqlite` returns). */
+export interface SqliteDatabase {
+  exec(sql: string): void;
+  run(sql: string, params: unknown[]): number;
+  all(sql: string, params: unknown[]): unknown[][];
+  close(): void;
+}
+
 /** Where memories and history persist. `"memory"` (the default) keeps them for the life of the instance.
  * `"indexeddb"` keeps them in the browser across reloads; open it with `await Memory.open(config)`.
- * `"cloudflare-kv"` keeps them in a Workers KV namespace and loads each scope on its first use. */
+ * `"cloudflare-kv"` keeps them in a Workers KV namespace and loads each scope on its first use.
+ * `"sqlite"` keeps them in a database file in Node; open it with `await Memory.open(config)` and
+ * `close()` it to release the file. `open` replaces the opener (e.g. to set more pragmas on `openSqlite`'s
+ * database). */
 export type StorageConfig =
   | { provider: "memory" }
   | { provider: "indexeddb"; config: IndexedDbStorageConfig }
-  | { provider: "cloudflare-kv"; binding: KvNamespaceBinding; config?: KvStorageConfig };
+  | { provider: "cloudflare-kv"; binding: KvNamespaceBinding; config?: KvStorageConfig }
+  | {
+      provider: "sqlite";
+      config: SqliteStorageConfig;
+      open?: (settings: Required<Pick<SqliteStorageConfig, "path" | "busyTimeoutMs">> & SqliteStorageConfig) => Promise<SqliteDatabase>;
+    };
 
 export interface RetryConfig {
   /** Retries after the first attempt, on 408, 429, 5xx, network errors and timeouts. Default 3. The whole budget of

@@ -12,6 +12,8 @@ mod kv;
 mod nfc;
 pub mod pace;
 pub mod plain;
+#[cfg(feature = "extras")]
+pub mod sqlite;
 mod timer;
 mod workers_ai;
 

@@ -12,6 +12,7 @@ mod indexeddb;
 mod lifecycle;
 mod mem0;
 mod memory_config;
+mod sqlite;
 mod vector_store;
 
 pub use additive::{AdditiveSettings, NearDuplicate, DEFAULT_NEAR_DUPLICATE};
@@ -22,6 +23,7 @@ pub use env_vars::{var_flag, var_number, var_text, var_whole_number, Env};
 pub use indexeddb::{indexeddb_settings, IndexedDbOptions, IndexedDbSettings};
 pub use lifecycle::{ImportanceOptions, LifecycleSettings, LimitOptions};
 pub use memory_config::{EngineSettings, GraphOptions, MemoryConfig, RetryOptions, StorageChoice};
+pub use sqlite::{sqlite_settings, SqliteSettings, SQLITE_DRIVERS};
 pub use vector_store::{vector_store_settings, MemoryVectorStoreOptions, VectorStoreSettings};
 
 use serde::de::DeserializeOwned;

@@ -16,6 +16,7 @@ const LIVE_PATHS: &[&[&str]] = &[
     &["embedder", "embed"],
     &["embedder", "binding"],
     &["storage", "binding"],
+    &["storage", "open"],
     &["now"],
     &["countTokens"],
 ];

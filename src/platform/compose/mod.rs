@@ -57,6 +57,18 @@ fn kv_storage(config: &ResolvedConfig, live: &LiveValues) -> Result<storage::KvB
     Ok(crate::core::kv::KvStorage::new(crate::platform::JsKv::new(binding)?, &prefix))
 }
 
+/// `storage: {provider: "sqlite", config: {path}}`, opened by the host's `storage.open` (Node's entry point).
+#[cfg(feature = "extras")]
+fn sqlite_storage(config: &ResolvedConfig, live: &LiveValues) -> Result<storage::SqliteBackend> {
+    let settings = crate::core::config::sqlite_settings(&config.engine.storage.options)?;
+    crate::platform::sqlite::SqliteStorage::new(live.get("storage.open"), settings)
+}
+
+#[cfg(not(feature = "extras"))]
+fn sqlite_storage(_config: &ResolvedConfig, _live: &LiveValues) -> Result<storage::SqliteBackend> {
+    Err(MemoryError::NotInModule("storage.provider \"sqlite\"".into()))
+}
+
 #[cfg(not(feature = "extras"))]
 fn kv_storage(_config: &ResolvedConfig, _live: &LiveValues) -> Result<storage::KvBackend> {
     Err(MemoryError::NotInModule("storage.provider \"cloudflare-kv\"".into()))
@@ -92,7 +104,11 @@ pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
             AnyStorage::IndexedDb(IndexedDbStorage::new(&indexeddb_settings(&config.engine.storage.options)?))
         }
         "cloudflare-kv" => AnyStorage::Kv(kv_storage(config, live)?),
-        other => return Err(unknown_provider("storage.provider", other, &["memory", "indexeddb", "cloudflare-kv"])),
+        "sqlite" => AnyStorage::Sqlite(sqlite_storage(config, live)?),
+        other => {
+            let known = &["memory", "indexeddb", "cloudflare-kv", "sqlite"];
+            return Err(unknown_provider("storage.provider", other, known));
+        }
     };
     let index = InMemoryVectorStore::new(config.engine.vector_store.quantization);
     let clock = match live.get("now") {

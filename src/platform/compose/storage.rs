@@ -1,5 +1,5 @@
 //! Every storage a wasm32 build can persist to, as one type: in memory, IndexedDB (browsers) and Workers
-//! KV (through a namespace binding).
+//! KV (through a namespace binding), SQLite in Node.
 
 use crate::core::error::Result;
 use crate::core::model::graph::GraphRecord;
@@ -18,12 +18,21 @@ pub type KvBackend = crate::core::kv::KvStorage<crate::platform::JsKv>;
 #[cfg(not(feature = "extras"))]
 pub type KvBackend = super::absent::Absent;
 
+/// SQLite in Node, through the handle its entry point opens; in a build without `extras`, a type with no values.
+#[cfg(feature = "extras")]
+pub type SqliteBackend = crate::platform::sqlite::SqliteStorage;
+/// SQLite in Node, through the handle its entry point opens; in a build without `extras`, a type with no values.
+#[cfg(not(feature = "extras"))]
+pub type SqliteBackend = super::absent::Absent;
+
 /// Every storage this build can persist to.
 pub enum AnyStorage {
     Memory(InMemoryStorage),
     IndexedDb(IndexedDbStorage),
     /// Workers KV, through a namespace binding.
     Kv(KvBackend),
+    /// SQLite, in Node.
+    Sqlite(SqliteBackend),
 }
 
 impl Storage for AnyStorage {
@@ -32,6 +41,7 @@ impl Storage for AnyStorage {
             Self::Memory(storage) => storage.load_memories().await,
             Self::IndexedDb(storage) => storage.load_memories().await,
             Self::Kv(storage) => storage.load_memories().await,
+            Self::Sqlite(storage) => storage.load_memories().await,
         }
     }
 
@@ -40,6 +50,7 @@ impl Storage for AnyStorage {
             Self::Memory(storage) => storage.load_packed().await,
             Self::IndexedDb(storage) => storage.load_packed().await,
             Self::Kv(storage) => storage.load_packed().await,
+            Self::Sqlite(storage) => storage.load_packed().await,
         }
     }
 
@@ -48,6 +59,7 @@ impl Storage for AnyStorage {
             Self::Memory(storage) => storage.commit(changes).await,
             Self::IndexedDb(storage) => storage.commit(changes).await,
             Self::Kv(storage) => storage.commit(changes).await,
+            Self::Sqlite(storage) => storage.commit(changes).await,
         }
     }
 
@@ -56,6 +68,7 @@ impl Storage for AnyStorage {
             Self::Memory(storage) => storage.commit_paced(changes, pace).await,
             Self::IndexedDb(storage) => storage.commit_paced(changes, pace).await,
             Self::Kv(storage) => storage.commit_paced(changes, pace).await,
+            Self::Sqlite(storage) => storage.commit_paced(changes, pace).await,
         }
     }
 
@@ -64,6 +77,7 @@ impl Storage for AnyStorage {
             Self::Memory(storage) => storage.history(memory_id).await,
             Self::IndexedDb(storage) => storage.history(memory_id).await,
             Self::Kv(storage) => storage.history(memory_id).await,
+            Self::Sqlite(storage) => storage.history(memory_id).await,
         }
     }
 
@@ -72,6 +86,7 @@ impl Storage for AnyStorage {
             Self::Memory(storage) => storage.clear().await,
             Self::IndexedDb(storage) => storage.clear().await,
             Self::Kv(storage) => storage.clear().await,
+            Self::Sqlite(storage) => storage.clear().await,
         }
     }
 
@@ -80,6 +95,7 @@ impl Storage for AnyStorage {
             Self::Memory(storage) => storage.load_scope(scope).await,
             Self::IndexedDb(storage) => storage.load_scope(scope).await,
             Self::Kv(storage) => storage.load_scope(scope).await,
+            Self::Sqlite(storage) => storage.load_scope(scope).await,
         }
     }
 
@@ -88,6 +104,7 @@ impl Storage for AnyStorage {
             Self::Memory(storage) => storage.load_memory(id).await,
             Self::IndexedDb(storage) => storage.load_memory(id).await,
             Self::Kv(storage) => storage.load_memory(id).await,
+            Self::Sqlite(storage) => storage.load_memory(id).await,
         }
     }
 
@@ -96,6 +113,7 @@ impl Storage for AnyStorage {
             Self::Memory(storage) => storage.all_history().await,
             Self::IndexedDb(storage) => storage.all_history().await,
             Self::Kv(storage) => storage.all_history().await,
+            Self::Sqlite(storage) => storage.all_history().await,
         }
     }
 
@@ -104,6 +122,7 @@ impl Storage for AnyStorage {
             Self::Memory(storage) => storage.load_graph().await,
             Self::IndexedDb(storage) => storage.load_graph().await,
             Self::Kv(storage) => storage.load_graph().await,
+            Self::Sqlite(storage) => storage.load_graph().await,
         }
     }
 
@@ -112,6 +131,7 @@ impl Storage for AnyStorage {
             Self::Memory(storage) => storage.load_scope_graph(scope).await,
             Self::IndexedDb(storage) => storage.load_scope_graph(scope).await,
             Self::Kv(storage) => storage.load_scope_graph(scope).await,
+            Self::Sqlite(storage) => storage.load_scope_graph(scope).await,
         }
     }
 
@@ -120,6 +140,7 @@ impl Storage for AnyStorage {
             Self::Memory(storage) => storage.load_side(kind).await,
             Self::IndexedDb(storage) => storage.load_side(kind).await,
             Self::Kv(storage) => storage.load_side(kind).await,
+            Self::Sqlite(storage) => storage.load_side(kind).await,
         }
     }
 
@@ -134,11 +155,18 @@ impl Storage for AnyStorage {
         !matches!(self, Self::Memory(_))
     }
 
+    fn close(&self) {
+        if let Self::Sqlite(storage) = self {
+            storage.close();
+        }
+    }
+
     fn watch(&self, listener: RemoteListener) {
         match self {
             Self::Memory(storage) => storage.watch(listener),
             Self::IndexedDb(storage) => storage.watch(listener),
             Self::Kv(storage) => storage.watch(listener),
+            Self::Sqlite(storage) => storage.watch(listener),
         }
     }
 }
