@@ -1,46 +1,23 @@
 // Cold start in a real browser (Debian's headless Chromium, driven by playwright-core as the browser tests
 // do): a page imports N memories (384-d, with their vectors) into IndexedDB with `importMemories`, then a
 // freshly loaded page measures `Memory.open` → the first search result (search by vector, top 10), three
-// times (median). Usage: `node bench/browser.mjs [--n 10000,100000]`; needs the package built and the
+// times (median); then add()'s write cost: 200 sequential `infer: false` adds on IndexedDB against the same
+// on the in-memory storage (per add). Usage: `node bench/browser.mjs [--n 10000,100000]`; needs the package built and the
 // browser tests' setup (`bash scripts/test.sh` does both). Prints a table with the targets (`--json`: the rows,
-// for bench/run.mjs).
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-
+// for bench/run.mjs and bench/sqlite.mjs: `{n, importMs, openMs, writeCost}`, writeCost the same on every row).
 import { harness } from "../tests/browser-crash/harness.mjs";
-import { unitVector } from "./lib/unit-vector.mjs";
+import { exportFile, vector } from "./lib/export-file.mjs";
 
-const DIM = 384;
-const bench = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 const sizes = (args.includes("--n") ? args[args.indexOf("--n") + 1] : "10000,100000").split(",").map(Number);
 const TARGETS = { 10_000: 200, 100_000: 1500 };
 const IMPORT_TARGET_MS = { 10_000: 1000 };
-
-const vector = (seed) => unitVector(seed, DIM);
-
-/** The export file of `n` memories of user "bench" (written once under bench/.data/, served to the page). */
-function exportFile(n) {
-  const path = join(bench, ".data", `browser-${n}.jsonl`);
-  if (existsSync(path)) return path;
-  mkdirSync(dirname(path), { recursive: true });
-  const now = "2026-01-01T00:00:00.000Z";
-  const lines = [JSON.stringify({ kind: "memwasm-export", version: 2, memories: n, history: 0 })];
-  for (let i = 0; i < n; i++) {
-    const text = `bench memory ${i}`;
-    const embedding = Buffer.from(new Float32Array(vector(i + 1)).buffer).toString("base64");
-    const hash = createHash("md5").update(text).digest("hex");
-    lines.push(JSON.stringify({ kind: "memory", id: `m${i}`, memory: text, hash, metadata: {}, createdAt: now,
-      updatedAt: now, userId: "bench", embedding }));
-  }
-  writeFileSync(path, lines.join("\n") + "\n");
-  return path;
-}
+const ADDS = 200;
 
 const h = await harness();
 const rows = [];
+/** add() per call on IndexedDB against in memory (ms), measured once; every --json row carries it. */
+let writeCost;
 try {
   for (const n of sizes) {
     const file = `/bench/.data/browser-${n}.jsonl`;
@@ -72,12 +49,38 @@ try {
     rows.push({ n, importMs, openMs: opens[1] });
     process.stderr.write(`[bench browser] ${n}: import ${importMs.toFixed(0)} ms, open → first search ${opens.map((t) => t.toFixed(0)).join(", ")} ms\n`);
   }
+  // add() write cost: ADDS sequential `infer: false` adds (a fixed vector from a custom embedder, no LLM) on
+  // IndexedDB and on the in-memory storage, in one page of a fresh profile (20 untimed in-memory adds first).
+  const browser = await h.launch(h.profile());
+  const page = await h.openPage(browser.context);
+  writeCost = await page.evaluate(async ({ adds }) => {
+    const one = Array.from({ length: 384 }, (_, i) => (i === 0 ? 1 : 0));
+    const perAdd = async (storage, count, userId) => {
+      const memory = await window.memwasm.Memory.open({
+        llm: { provider: "none" },
+        embedder: { provider: "custom", dimensions: 384, embed: async (texts) => texts.map(() => one) },
+        ...(storage ? { storage } : {}),
+      });
+      const started = performance.now();
+      for (let i = 0; i < count; i++) await memory.add("note " + i, { userId, infer: false });
+      const ms = (performance.now() - started) / count;
+      const stored = (await memory.getAll({ userId })).totalCount;
+      if (stored !== count) throw new Error(`${stored} of ${count} adds stored`);
+      return ms;
+    };
+    await perAdd(undefined, 20, "warm-up");
+    const inMemoryMs = await perAdd(undefined, adds, "w");
+    const storageMs = await perAdd({ provider: "indexeddb", config: { dbName: "bench-add" } }, adds, "w");
+    return { adds, storageMs, inMemoryMs, writeMs: storageMs - inMemoryMs };
+  }, { adds: ADDS });
+  await browser.kill();
+  process.stderr.write(`[bench browser] add(): IndexedDB ${writeCost.storageMs.toFixed(2)} ms, in memory ${writeCost.inMemoryMs.toFixed(2)} ms per add\n`);
 } finally {
   await h.close();
 }
 
 if (args.includes("--json")) {
-  process.stdout.write(JSON.stringify(rows) + "\n");
+  process.stdout.write(JSON.stringify(rows.map((row) => ({ ...row, writeCost }))) + "\n");
   process.exit(0);
 }
 console.log("\nCold start in headless Chromium (IndexedDB, 384-d, search by vector top 10; median of 3 opens)");
@@ -87,3 +90,6 @@ for (const { n, importMs, openMs } of rows) {
   const openTarget = TARGETS[n] ? `≤ ${TARGETS[n]} ms: ${openMs <= TARGETS[n] ? "met" : "NOT met"}` : "";
   console.log(`| ${n} | ${importMs.toFixed(0)} ms | ${importTarget} | ${openMs.toFixed(0)} ms | ${openTarget} |`);
 }
+console.log(`\nadd() write cost (${writeCost.adds} sequential infer: false adds, fixed 384-d vector, no LLM): ` +
+  `IndexedDB ${writeCost.storageMs.toFixed(2)} ms per add, in memory ${writeCost.inMemoryMs.toFixed(2)} ms, ` +
+  `write cost ${writeCost.writeMs.toFixed(2)} ms`);

@@ -4,7 +4,7 @@
 // public.mjs: public search() beside the bare scan and store() as a scope grows; add.mjs: add() against the
 // scripted server; add-quality.mjs: what add()'s fast pipeline shows the update
 // decision, against the exact one, over bench/quality/scenarios.json with the on-device MiniLM embedder; then
-// LOCOMO retrieval against MiniSearch and dense baselines (locomo/run.mjs); the cold start in headless Chromium (browser.mjs) and the REST service in local workerd (worker.mjs)) and
+// LOCOMO retrieval against MiniSearch and dense baselines (locomo/run.mjs); the cold start in headless Chromium (browser.mjs) beside Node's SQLite storage (sqlite.mjs, which runs browser.mjs) and the REST service in local workerd (worker.mjs)) and
 // prints tables of medians with ratios and the targets.
 // Results go to bench/results/latest.json. Options: --no-build, --quick (the small figures only).
 import { execFileSync, spawnSync } from "node:child_process";
@@ -14,6 +14,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { recallTable, targetsTable as locomoTargets } from "./locomo/report.mjs";
+import { sqliteTable } from "./sqlite.mjs";
 
 const bench = dirname(fileURLToPath(import.meta.url));
 const root = dirname(bench);
@@ -178,7 +179,7 @@ function workerTable(rows) {
 }
 
 /** Every target of the speed issue, with the measured value and whether it is met. */
-function targets(figures, add, wasm, browser, quality, worker, pub) {
+function targets(figures, add, wasm, browser, quality, worker, pub, sqlite) {
   const find = (kind, n, dim) => figures.find((f) => f.kind === kind && f.n === n && f.dim === dim)?.contenders;
   const rows = [];
   const check = (what, value, ok, shown) => rows.push(`| ${what} | ${shown ?? value} | ${ok ? "met" : "NOT met"} |`);
@@ -215,6 +216,11 @@ function targets(figures, add, wasm, browser, quality, worker, pub) {
     if (n === 10_000) check("Chromium: importMemories of 10k ≤ 1 s", `${importMs.toFixed(0)} ms`, importMs <= 1000);
   }
   if (!browser) rows.push("| browser cold start (bench/browser.mjs) | not run (no Chromium) | NOT met |");
+  const open10k = sqlite?.rows.find((r) => r.n === 10_000);
+  if (open10k?.openRatio != null) {
+    check("SQLite (Node), 10k memories: Memory.open → first result within 1.5× of Chromium IndexedDB", `${open10k.openRatio.toFixed(2)}×`,
+      open10k.openRatio <= 1.5, `${open10k.openRatio.toFixed(2)}× (${open10k.sqlite.openMs.toFixed(0)} ms against ${open10k.indexeddb.openMs.toFixed(0)} ms)`);
+  } else rows.push("| SQLite (Node) cold start within 1.5× of IndexedDB (bench/sqlite.mjs) | not run | NOT met |");
   const fastShows = "add() fast pipeline shows the memory to update in ≥ 95% of the scenarios the exact path does";
   if (quality.missing) rows.push(`| ${fastShows} | not measured: weights missing | NOT met |`);
   else if (quality.ratio == null) rows.push(`| ${fastShows} | not measured: this pkg/ has no \`pipeline\` option | NOT met |`);
@@ -268,12 +274,20 @@ const locomo = (() => {
   return JSON.parse(out.stdout);
 })();
 if (locomo.missing) say(`LOCOMO not measured: ${locomo.missing}`);
-say("cold start in headless Chromium (bench/browser.mjs)");
+say("cold start: SQLite in Node beside IndexedDB in headless Chromium (bench/sqlite.mjs, which runs bench/browser.mjs)");
 let browser;
+let sqlite;
 try {
-  browser = json(process.execPath, [join(bench, "browser.mjs"), "--json"]);
+  sqlite = json(process.execPath, [join(bench, "sqlite.mjs"), "--json"]);
+  browser = sqlite.browser ?? undefined;
+  if (sqlite.browserError) say(`browser bench skipped: ${sqlite.browserError}`);
 } catch (error) {
-  say(`browser bench skipped: ${error.message.split("\n")[0]}`);
+  say(`sqlite bench skipped: ${error.message.split("\n")[0]}`);
+  try {
+    browser = json(process.execPath, [join(bench, "browser.mjs"), "--json"]);
+  } catch (error) {
+    say(`browser bench skipped: ${error.message.split("\n")[0]}`);
+  }
 }
 say("the REST service in local workerd (bench/worker.mjs: KV and Durable Objects, 100 / 1k / 10k memories)");
 let worker;
@@ -285,7 +299,7 @@ try {
 }
 const wasm = releaseSize ?? size();
 machine.loadAverageAtEnd = loadavg()[0];
-const results = { date: new Date().toISOString(), machine, seconds: (Date.now() - started) / 1000, figures, add, public: pub, quality, locomo, browser, worker, size: wasm };
+const results = { date: new Date().toISOString(), machine, seconds: (Date.now() - started) / 1000, figures, add, public: pub, quality, locomo, browser, sqlite: sqlite && { ...sqlite, browser: undefined }, worker, size: wasm };
 
 const report = [
   `Machine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}; 1-minute load average ` +
@@ -306,9 +320,11 @@ const report = [
   `Browser .wasm: the core module ${wasm.core.rawBytes} bytes raw, ${wasm.core.gzipBytes} gzipped (loaded at import); ` +
     `the full module ${wasm.full.rawBytes} raw, ${wasm.full.gzipBytes} gzipped (fetched on first use of graph, conversations, documents, Chroma or KV).`,
   "",
+  sqlite ? sqliteTable(sqlite) : "SQLite beside IndexedDB (bench/sqlite.mjs): not run.",
+  "",
   workerTable(worker),
   "",
-  targets(figures, add, wasm, browser, quality, worker, pub),
+  targets(figures, add, wasm, browser, quality, worker, pub, sqlite),
 ].join("\n");
 process.stdout.write(report + "\n");
 mkdirSync(join(bench, "results"), { recursive: true });

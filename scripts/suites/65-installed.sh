@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The package as users get it: `npm pack` of pkg/ (built by scripts/build-pkg.sh, the on-device embedder
 # included), then tests/installed/: the tarball's file list against package.json `files`, and the tarball
-# installed (never linked) into three fresh projects in a temp dir: a Vite + TypeScript app (tsc, vite build,
-# headless Chromium on IndexedDB), a Worker under `wrangler dev` (KV) and a Node ESM script (MiniLM on the
-# device). npm installs share the npm cache; direct dependencies are pinned in each fixture's package.json.
+# installed (never linked) into four fresh projects in a temp dir: a Vite + TypeScript app (tsc, vite build,
+# headless Chromium on IndexedDB), a Worker under `wrangler dev` (KV), a Node ESM script (MiniLM on the
+# device) and a Node script that keeps memories in SQLite across two processes (with better-sqlite3). npm installs share the npm cache; direct dependencies are pinned in each fixture's package.json.
 set -uo pipefail
 source scripts/lib.sh
 export PATH="$HOME/.cargo/bin:$PATH"

@@ -98,10 +98,11 @@ pub enum MemoryError {
     /// The persistence layer failed.
     #[error("storage failed: {0}")]
     Storage(String),
-    /// The browser's storage quota is used up; nothing of the failed write was kept.
+    /// The browser's storage quota, or the disk, is full; nothing of the failed write was kept.
     #[error("storage quota exceeded: {0}")]
     StorageQuota(String),
-    /// Persistent storage cannot be used here (no IndexedDB, e.g. some private modes, or it refused to open).
+    /// Persistent storage cannot be used here (no IndexedDB, e.g. some private modes, or it refused to open; a
+    /// SQLite file another process holds or this one may not write).
     #[error("storage unavailable: {0}")]
     StorageUnavailable(String),
     /// The remote vector store (Chroma) could not be reached, kept failing (after retries) or answered

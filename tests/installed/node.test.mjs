@@ -16,3 +16,12 @@ test("a Node ESM project: add + search with the on-device embedder, no LLM", { t
     refused: "INVALID_INPUT",
   });
 });
+
+test("a Node project with better-sqlite3: memories in a SQLite file outlive the process", { timeout: 300_000 }, async (t) => {
+  const dir = await project(t, "node-sqlite-app");
+  const path = join(dir, "memory.db");
+  const first = JSON.parse((await run(process.execPath, [join(dir, "index.mjs"), path], dir)).trim().split("\n").pop());
+  const second = JSON.parse((await run(process.execPath, [join(dir, "index.mjs"), path], dir)).trim().split("\n").pop());
+  assert.deepEqual(first, { before: 0, top: "User lives in Berlin" });
+  assert.deepEqual(second, { before: 2, top: "User lives in Berlin" }, "the second process finds the first one's memories");
+});

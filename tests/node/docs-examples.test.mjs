@@ -9,9 +9,12 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { T, Memory, makeMemory, scriptedServer, testConfig } from "./helpers.mjs";
 import { pages, scriptBlocks } from "./docs-pages.mjs";
+import { scratchFolder } from "./sqlite-support.mjs";
 import { MemoryError } from "memwasm";
 
 const server = scriptedServer();
+// Blocks may write files (a SQLite database at "memory.db"): they land in a folder of their own.
+process.chdir(scratchFolder());
 const AsyncFunction = (async () => {}).constructor;
 
 /** Pages whose blocks another test runs as written (it needs a process or a setup of its own). */

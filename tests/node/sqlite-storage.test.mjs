@@ -5,13 +5,21 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import Database from "better-sqlite3";
 import { openSqlite } from "memwasm";
-import { Memory, T, scriptedServer, testConfig, seed, rejectsWith, idOf } from "./helpers.mjs";
+import { Memory, T, scriptedServer, testConfig, seed, rejectsWith, idOf, extraction, decision, addsFor } from "./helpers.mjs";
 import { DRIVERS, databaseFolder, sqliteStorage } from "./sqlite-support.mjs";
 
 const server = scriptedServer();
 const newFile = databaseFolder();
 const alice = { userId: "alice" };
 const FACTS = ["Likes hiking in the Alps", "Allergic to peanuts", "Works as a nurse"];
+
+/** The graph extraction's reply: an OpenAI chat completion calling the two graph tools. */
+function graphReply(entities, relations) {
+  const call = (id, name, args) => ({ id, type: "function", function: { name, arguments: JSON.stringify(args) } });
+  const tool_calls = [call("c1", "extract_entities", { entities }), call("c2", "extract_relations", { relations })];
+  const message = { role: "assistant", content: null, tool_calls };
+  return JSON.stringify({ id: "g", object: "chat.completion", choices: [{ index: 0, message, finish_reason: "tool_calls" }] });
+}
 
 /** Rows of `sql` in the database at `path`, read with better-sqlite3 (the memory must be closed). */
 function rows(path, sql) {
@@ -98,6 +106,30 @@ for (const driver of DRIVERS) {
       assert.equal((await memory.getConversationMeta()).name, "Default config");
       memory.close();
       assert.ok(rows(path, "SELECT count(*) AS n FROM side")[0].n >= 1, "conversation settings are a side record");
+    });
+
+    test("graph memory's entities and relations survive reopening, and deleting their memory removes them", T, async () => {
+      const path = newFile();
+      const graph = { graph: { enabled: true } };
+      let memory = await open(path, graph);
+      const facts = ["Name is Alice", "Works at Google"];
+      server.script([
+        extraction("Alice works at Google", facts, { times: 1 }),
+        decision(facts[0], addsFor(facts), { times: 1 }),
+        { kind: "chat", match: ["You extract a knowledge graph"], times: 1,
+          body: graphReply([{ name: "alice", type: "person" }, { name: "Google", type: "organization" }],
+            [{ source: "Alice", relation: "works_at", target: "Google" }]) },
+      ]);
+      const added = await memory.add("Alice works at Google", alice);
+      const entities = await memory.getEntities(alice);
+      memory = await reopen(memory, path, graph);
+      assert.deepEqual(await memory.getEntities(alice), entities);
+      const triples = (await memory.getRelations("Alice", alice)).results.map((r) => [r.source, r.relation, r.target]);
+      assert.deepEqual(triples, [["Alice", "works_at", "Google"]]);
+      for (const event of added.results) await memory.delete(event.id);
+      memory = await reopen(memory, path, graph);
+      assert.deepEqual((await memory.getRelations("Alice", alice)).results, []);
+      memory.close();
     });
 
     test("the file is in WAL mode at the current schema version, and a newer one is refused", T, async () => {

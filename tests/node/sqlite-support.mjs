@@ -14,10 +14,16 @@ try {
   // Node before 22.5: better-sqlite3 only.
 }
 
-/** A folder for this test file's databases, removed after its tests. */
-export function databaseFolder() {
+/** A temporary folder for this test file, removed after its tests. */
+export function scratchFolder() {
   const dir = mkdtempSync(join(tmpdir(), "memwasm-sqlite-"));
   after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A folder for this test file's databases; each call of the function it returns names a new file. */
+export function databaseFolder() {
+  const dir = scratchFolder();
   let next = 0;
   return () => join(dir, `memory-${++next}.db`);
 }

@@ -2,7 +2,7 @@
 //! side record in one SQLite database file, in Node (opened by the platform layer; checked here so
 //! `cargo test` covers it).
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::{invalid, provider_options};
@@ -23,8 +23,7 @@ struct SqliteOptions {
 }
 
 /// `storage.config` for SQLite, checked: what the Node entry opens the database with.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SqliteSettings {
     /// The database file (made when missing).
     pub path: String,

@@ -14,7 +14,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use self::connection::{from_sqlite, Connection, Param};
-use self::rows::{graph_from_row, history_from_row, json, memory_from_row, memory_json, side_from_row};
+use self::rows::{graph_from_row, graph_json, history_from_row, history_json, memory_from_row, memory_json};
+use self::rows::{side_from_row, side_json};
 use crate::core::codec::vector_to_bytes;
 use crate::core::config::SqliteSettings;
 use crate::core::error::{MemoryError, Result};
@@ -50,8 +51,15 @@ impl SqliteStorage {
         if let Some(connection) = self.connection.get() {
             return Ok(connection);
         }
-        let settings = serde_wasm_bindgen::to_value(&self.settings)
-            .map_err(|error| MemoryError::Storage(format!("SQLite settings: {error}")))?;
+        let settings = js_sys::Object::new();
+        let driver = self.settings.driver.as_deref().map_or(JsValue::UNDEFINED, JsValue::from_str);
+        for (key, value) in [
+            ("path", JsValue::from_str(&self.settings.path)),
+            ("driver", driver),
+            ("busyTimeoutMs", JsValue::from(self.settings.busy_timeout_ms)),
+        ] {
+            let _ = js_sys::Reflect::set(&settings, &key.into(), &value);
+        }
         let context = format!("opening {}", self.settings.path);
         let opening = self.opener.call1(&JsValue::NULL, &settings).map_err(|e| from_sqlite(&context, &e))?;
         let handle = JsFuture::from(Promise::resolve(&opening)).await.map_err(|e| from_sqlite(&context, &e))?;
@@ -85,14 +93,14 @@ impl SqliteStorage {
         for record in &changes.history {
             let sql = "INSERT INTO history (id, memory_id, record) VALUES (?, ?, ?) \
                        ON CONFLICT (id) DO UPDATE SET memory_id = excluded.memory_id, record = excluded.record";
-            let text = json(record, "a history record")?;
+            let text = history_json(record)?;
             db.run(sql, &[Param::Text(&record.id), Param::Text(&record.memory_id), Param::Text(&text)])?;
         }
         for key in &changes.graph.deletes {
             db.run("DELETE FROM graph WHERE key = ?", &[Param::Text(key)])?;
         }
         for record in &changes.graph.upserts {
-            let (key, text) = (record.key(), json(record, "a graph record")?);
+            let (key, text) = (record.key(), graph_json(record)?);
             db.run(
                 "INSERT OR REPLACE INTO graph (key, record) VALUES (?, ?)",
                 &[Param::Text(&key), Param::Text(&text)],
@@ -102,7 +110,7 @@ impl SqliteStorage {
             let (kind, key) = (Param::Text(&write.kind), Param::Text(&write.key));
             match &write.value {
                 Some(value) => {
-                    let text = json(value, "a side record")?;
+                    let text = side_json(value)?;
                     db.run(
                         "INSERT OR REPLACE INTO side (kind, key, value) VALUES (?, ?, ?)",
                         &[kind, key, Param::Text(&text)],
@@ -117,7 +125,7 @@ impl SqliteStorage {
 
 impl Storage for SqliteStorage {
     async fn load_memories(&self) -> Result<Vec<StoredMemory>> {
-        self.read("memories", "SELECT record, vector FROM memories ORDER BY rowid", &[], memory_from_row).await
+        self.read("memories", "SELECT id, record, vector FROM memories ORDER BY rowid", &[], memory_from_row).await
     }
 
     async fn commit(&self, changes: &Changeset) -> Result<()> {
@@ -129,7 +137,7 @@ impl Storage for SqliteStorage {
     }
 
     async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>> {
-        let sql = "SELECT record FROM history WHERE memory_id = ? ORDER BY seq";
+        let sql = "SELECT id, record FROM history WHERE memory_id = ? ORDER BY seq";
         self.read("history", sql, &[Param::Text(memory_id)], history_from_row).await
     }
 
@@ -139,11 +147,11 @@ impl Storage for SqliteStorage {
     }
 
     async fn all_history(&self) -> Result<Option<Vec<HistoryRecord>>> {
-        self.read("history", "SELECT record FROM history ORDER BY seq", &[], history_from_row).await.map(Some)
+        self.read("history", "SELECT id, record FROM history ORDER BY seq", &[], history_from_row).await.map(Some)
     }
 
     async fn load_graph(&self) -> Result<Option<Vec<GraphRecord>>> {
-        self.read("graph", "SELECT record FROM graph ORDER BY key", &[], graph_from_row).await.map(Some)
+        self.read("graph", "SELECT key, record FROM graph ORDER BY key", &[], graph_from_row).await.map(Some)
     }
 
     async fn load_side(&self, kind: &str) -> Result<Vec<SideRecord>> {

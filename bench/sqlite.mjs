@@ -1,0 +1,159 @@
+// Node's SQLite storage beside the browser's IndexedDB, in one run: for each size, a fresh SQLite file gets
+// the same export file bench/browser.mjs imports (bench/lib/export-file.mjs: n memories of user "bench",
+// 384-d, with their vectors) by `importMemories` (timed); then 3 rounds of `Memory.open` on the file → the
+// first `search({embedding}, {userId: "bench", limit: 10})` (median), closing after each; then add()'s write
+// cost: 200 sequential `infer: false` adds (a custom embedder's fixed vector, no LLM) on a SQLite file against
+// the same in memory, per add. Then it runs `node bench/browser.mjs --json` on the same sizes (headless
+// Chromium, IndexedDB) and prints one table with the ratios and the target (open → first result at 10k
+// within 1.5× of IndexedDB). SQLite is node:sqlite on Node 22.5+, else better-sqlite3 (bench/'s npm install).
+//
+// Usage: node bench/sqlite.mjs [--n 10000,100000] [--json] [--indexeddb-json <file or inline JSON>]
+// (--indexeddb-json: browser.mjs's --json output to use instead of running it). --json prints
+// `{machine, rows, writeCost, browser}` (`browser`: browser.mjs's rows, or null with `browserError`);
+// bench/run.mjs prints it with `sqliteTable`.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { DIM, exportFile, vector } from "./lib/export-file.mjs";
+import { median } from "./lib/stats.mjs";
+
+const bench = dirname(fileURLToPath(import.meta.url));
+const ADDS = 200;
+const OPEN_RATIO_TARGET = 1.5;
+
+const ms = (x) => (x == null ? "–" : `${x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2)} ms`);
+const ratio = (a, b) => (a == null || b == null ? null : a / b);
+const times = (x) => (x == null ? "–" : `${x.toFixed(2)}×`);
+
+/** The table of a `--json` result (also bench/run.mjs's). */
+export function sqliteTable({ machine, rows, writeCost, browserError }) {
+  const idb = browserError ? ` (IndexedDB not measured: ${browserError})` : "";
+  const lines = [
+    `Cold start and writes: SQLite in Node (${machine.driver}, one file) beside IndexedDB in headless Chromium; ` +
+      `384-d, search by vector top 10, median of 3 opens${idb}.`,
+    "",
+    "| figure | SQLite (Node) | IndexedDB (Chromium) | SQLite ÷ IndexedDB | target |",
+    "|---|---|---|---|---|",
+  ];
+  for (const r of rows) {
+    lines.push(`| ${r.n} memories: importMemories | ${ms(r.sqlite.importMs)} | ${ms(r.indexeddb?.importMs)} | ${times(r.importRatio)} | |`);
+    const target = r.n === 10_000
+      ? `≤ ${OPEN_RATIO_TARGET}×: ${r.openRatio != null && r.openRatio <= OPEN_RATIO_TARGET ? "met" : "NOT met"}`
+      : "";
+    lines.push(`| ${r.n} memories: Memory.open → first result | ${ms(r.sqlite.openMs)} | ${ms(r.indexeddb?.openMs)} | ${times(r.openRatio)} |${target ? ` ${target} ` : " "}|`);
+  }
+  const cost = (w) => (w ? `${ms(w.writeMs)} (${ms(w.storageMs)} stored − ${ms(w.inMemoryMs)} in memory)` : "–");
+  const { sqlite, indexeddb } = writeCost;
+  lines.push(`| add() write cost per call (${sqlite.adds} infer: false adds, storage − in memory) | ${cost(sqlite)} | ${cost(indexeddb)} | ` +
+    `${times(ratio(sqlite.writeMs, indexeddb?.writeMs))} | |`);
+  return lines.join("\n");
+}
+
+/** add() per call on `storage` against in memory (ms): as bench/browser.mjs measures it in the page. */
+async function timeAdds(Memory, storage) {
+  const one = Array.from({ length: DIM }, (_, i) => (i === 0 ? 1 : 0));
+  const perAdd = async (storage, count, userId) => {
+    const memory = await Memory.open({
+      llm: { provider: "none" },
+      embedder: { provider: "custom", dimensions: DIM, embed: async (texts) => texts.map(() => one) },
+      ...(storage ? { storage } : {}),
+    });
+    try {
+      const started = performance.now();
+      for (let i = 0; i < count; i++) await memory.add("note " + i, { userId, infer: false });
+      const ms = (performance.now() - started) / count;
+      const stored = (await memory.getAll({ userId })).totalCount;
+      if (stored !== count) throw new Error(`${stored} of ${count} adds stored`);
+      return ms;
+    } finally {
+      memory.close();
+    }
+  };
+  await perAdd(undefined, 20, "warm-up");
+  const inMemoryMs = await perAdd(undefined, ADDS, "w");
+  const storageMs = await perAdd(storage, ADDS, "w");
+  return { adds: ADDS, storageMs, inMemoryMs, writeMs: storageMs - inMemoryMs };
+}
+
+/** browser.mjs's --json rows: from `--indexeddb-json` (a file or the JSON itself), else by running it. */
+function indexeddbRows(sizes, given) {
+  if (given) return JSON.parse(existsSync(given) ? readFileSync(given, "utf8") : given);
+  process.stderr.write("[bench sqlite] IndexedDB in headless Chromium (bench/browser.mjs)\n");
+  const out = spawnSync(process.execPath, [join(bench, "browser.mjs"), "--json", "--n", sizes.join(",")], {
+    cwd: bench, encoding: "utf8", maxBuffer: 1 << 26, stdio: ["ignore", "pipe", "inherit"],
+  });
+  if (out.status !== 0) throw new Error(`bench/browser.mjs failed with status ${out.status}`);
+  return JSON.parse(out.stdout);
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+  const sizes = (option("--n") ?? "10000,100000").split(",").map(Number);
+  const { Memory } = await import("memwasm");
+  const driver = await import("node:sqlite").then(() => "node:sqlite", () => "better-sqlite3");
+  const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version, driver, loadAverageAtStart: loadavg()[0] };
+  const scratch = mkdtempSync(join(tmpdir(), "memwasm-bench-sqlite-"));
+  const config = (path) => ({
+    llm: { provider: "none" },
+    embedder: { provider: "custom", dimensions: DIM, embed: async (texts) => texts.map(() => vector(1)) },
+    storage: { provider: "sqlite", config: { path } },
+  });
+  const query = vector(999_999);
+  const sqlite = [];
+  let writeCost;
+  try {
+    for (const n of sizes) {
+      const path = join(scratch, `bench-${n}.sqlite`);
+      const text = readFileSync(exportFile(n), "utf8");
+      let memory = await Memory.open(config(path));
+      let started = performance.now();
+      await memory.importMemories(text);
+      const importMs = performance.now() - started;
+      memory.close();
+      const opens = [];
+      for (let round = 0; round < 3; round++) {
+        started = performance.now();
+        memory = await Memory.open(config(path));
+        const found = await memory.search({ embedding: query }, { userId: "bench", limit: 10 });
+        if (found.results.length !== 10) throw new Error(`${found.results.length} results`);
+        opens.push(performance.now() - started);
+        memory.close();
+      }
+      sqlite.push({ n, importMs, openMs: median(opens), opens });
+      process.stderr.write(`[bench sqlite] ${n}: import ${importMs.toFixed(0)} ms, open → first search ${opens.map((t) => t.toFixed(0)).join(", ")} ms\n`);
+    }
+    writeCost = await timeAdds(Memory, { provider: "sqlite", config: { path: join(scratch, "add.sqlite") } });
+    process.stderr.write(`[bench sqlite] add(): SQLite ${writeCost.storageMs.toFixed(2)} ms, in memory ${writeCost.inMemoryMs.toFixed(2)} ms per add\n`);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+
+  let browser = null;
+  let browserError;
+  try {
+    browser = indexeddbRows(sizes, option("--indexeddb-json"));
+  } catch (error) {
+    browserError = error.message.split("\n")[0];
+    process.stderr.write(`[bench sqlite] IndexedDB not measured: ${browserError}\n`);
+  }
+  machine.loadAverageAtEnd = loadavg()[0];
+  const rows = sqlite.map((s) => {
+    const i = browser?.find((b) => b.n === s.n);
+    const indexeddb = i ? { importMs: i.importMs, openMs: i.openMs } : null;
+    return { n: s.n, sqlite: s, indexeddb, importRatio: ratio(s.importMs, indexeddb?.importMs), openRatio: ratio(s.openMs, indexeddb?.openMs) };
+  });
+  const result = { machine, rows, writeCost: { sqlite: writeCost, indexeddb: browser?.[0]?.writeCost ?? null }, browser, ...(browserError ? { browserError } : {}) };
+  if (args.includes("--json")) {
+    process.stdout.write(JSON.stringify(result) + "\n");
+    return;
+  }
+  console.log(`Machine: ${machine.cpus} × ${machine.cpu}, Node ${machine.node}; 1-minute load average ` +
+    `${machine.loadAverageAtStart.toFixed(1)} at the start, ${machine.loadAverageAtEnd.toFixed(1)} at the end.\n`);
+  console.log(sqliteTable(result));
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
