@@ -6,7 +6,8 @@
 // browser tests' setup (`bash scripts/test.sh` does both). Prints a table with the targets (`--json`: the rows,
 // for bench/run.mjs and bench/sqlite.mjs: `{n, importMs, openMs, writeCost}`, writeCost the same on every row).
 import { harness } from "../tests/browser-crash/harness.mjs";
-import { exportFile, vector } from "./lib/export-file.mjs";
+import { DIM, exportFile, vector } from "./lib/export-file.mjs";
+import { timeAdds } from "./lib/write-cost.mjs";
 
 const args = process.argv.slice(2);
 const sizes = (args.includes("--n") ? args[args.indexOf("--n") + 1] : "10000,100000").split(",").map(Number);
@@ -53,26 +54,8 @@ try {
   // IndexedDB and on the in-memory storage, in one page of a fresh profile (20 untimed in-memory adds first).
   const browser = await h.launch(h.profile());
   const page = await h.openPage(browser.context);
-  writeCost = await page.evaluate(async ({ adds }) => {
-    const one = Array.from({ length: 384 }, (_, i) => (i === 0 ? 1 : 0));
-    const perAdd = async (storage, count, userId) => {
-      const memory = await window.memwasm.Memory.open({
-        llm: { provider: "none" },
-        embedder: { provider: "custom", dimensions: 384, embed: async (texts) => texts.map(() => one) },
-        ...(storage ? { storage } : {}),
-      });
-      const started = performance.now();
-      for (let i = 0; i < count; i++) await memory.add("note " + i, { userId, infer: false });
-      const ms = (performance.now() - started) / count;
-      const stored = (await memory.getAll({ userId })).totalCount;
-      if (stored !== count) throw new Error(`${stored} of ${count} adds stored`);
-      return ms;
-    };
-    await perAdd(undefined, 20, "warm-up");
-    const inMemoryMs = await perAdd(undefined, adds, "w");
-    const storageMs = await perAdd({ provider: "indexeddb", config: { dbName: "bench-add" } }, adds, "w");
-    return { adds, storageMs, inMemoryMs, writeMs: storageMs - inMemoryMs };
-  }, { adds: ADDS });
+  const storage = { provider: "indexeddb", config: { dbName: "bench-add" } };
+  writeCost = await page.evaluate(`(${timeAdds})(window.memwasm.Memory, ${JSON.stringify(storage)}, ${ADDS}, ${DIM})`);
   await browser.kill();
   process.stderr.write(`[bench browser] add(): IndexedDB ${writeCost.storageMs.toFixed(2)} ms, in memory ${writeCost.inMemoryMs.toFixed(2)} ms per add\n`);
 } finally {

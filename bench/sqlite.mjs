@@ -19,6 +19,7 @@ import { fileURLToPath } from "node:url";
 
 import { DIM, exportFile, vector } from "./lib/export-file.mjs";
 import { median } from "./lib/stats.mjs";
+import { timeAdds } from "./lib/write-cost.mjs";
 
 const bench = dirname(fileURLToPath(import.meta.url));
 const ADDS = 200;
@@ -50,32 +51,6 @@ export function sqliteTable({ machine, rows, writeCost, browserError }) {
   lines.push(`| add() write cost per call (${sqlite.adds} infer: false adds, storage − in memory) | ${cost(sqlite)} | ${cost(indexeddb)} | ` +
     `${times(ratio(sqlite.writeMs, indexeddb?.writeMs))} | |`);
   return lines.join("\n");
-}
-
-/** add() per call on `storage` against in memory (ms): as bench/browser.mjs measures it in the page. */
-async function timeAdds(Memory, storage) {
-  const one = Array.from({ length: DIM }, (_, i) => (i === 0 ? 1 : 0));
-  const perAdd = async (storage, count, userId) => {
-    const memory = await Memory.open({
-      llm: { provider: "none" },
-      embedder: { provider: "custom", dimensions: DIM, embed: async (texts) => texts.map(() => one) },
-      ...(storage ? { storage } : {}),
-    });
-    try {
-      const started = performance.now();
-      for (let i = 0; i < count; i++) await memory.add("note " + i, { userId, infer: false });
-      const ms = (performance.now() - started) / count;
-      const stored = (await memory.getAll({ userId })).totalCount;
-      if (stored !== count) throw new Error(`${stored} of ${count} adds stored`);
-      return ms;
-    } finally {
-      memory.close();
-    }
-  };
-  await perAdd(undefined, 20, "warm-up");
-  const inMemoryMs = await perAdd(undefined, ADDS, "w");
-  const storageMs = await perAdd(storage, ADDS, "w");
-  return { adds: ADDS, storageMs, inMemoryMs, writeMs: storageMs - inMemoryMs };
 }
 
 /** browser.mjs's --json rows: from `--indexeddb-json` (a file or the JSON itself), else by running it. */
@@ -126,7 +101,7 @@ async function main() {
       sqlite.push({ n, importMs, openMs: median(opens), opens });
       process.stderr.write(`[bench sqlite] ${n}: import ${importMs.toFixed(0)} ms, open → first search ${opens.map((t) => t.toFixed(0)).join(", ")} ms\n`);
     }
-    writeCost = await timeAdds(Memory, { provider: "sqlite", config: { path: join(scratch, "add.sqlite") } });
+    writeCost = await timeAdds(Memory, { provider: "sqlite", config: { path: join(scratch, "add.sqlite") } }, ADDS, DIM);
     process.stderr.write(`[bench sqlite] add(): SQLite ${writeCost.storageMs.toFixed(2)} ms, in memory ${writeCost.inMemoryMs.toFixed(2)} ms per add\n`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });

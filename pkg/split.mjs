@@ -212,6 +212,11 @@ export function splitMemory(core, loadFull) {
       this.#now = undefined;
     }
 
+    /** Lets go of what the storage holds open (nothing does in a browser: IndexedDB closes with the page). */
+    close() {
+      this.#now?.close();
+    }
+
     static {
       if (Symbol.dispose) Memory.prototype[Symbol.dispose] = Memory.prototype.free;
       // The methods not written above (those are the synchronous ones and those returning bound objects).

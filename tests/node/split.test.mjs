@@ -75,6 +75,7 @@ describe("split modules", () => {
       testConfig(server, { graph: { enabled: true } }),
       testConfig(server, { vectorStore: { provider: "chroma", config: { url: "http://127.0.0.1:9", collectionName: "coll" } } }),
       testConfig(server, { storage: { provider: "cloudflare-kv", binding: {} } }),
+      testConfig(server, { storage: { provider: "sqlite", config: { path: "m.db" } } }),
     ];
     for (const config of configs) {
       assert.throws(() => new core.Memory(config), (error) => {
@@ -84,6 +85,16 @@ describe("split modules", () => {
       });
     }
     assert.throws(() => new core.Memory(testConfig(server, { llm: { model: 5 } })), { code: "INVALID_CONFIG" });
+  });
+
+  test("close() is synchronous in the browser's Memory too, and an in-memory memory goes on after it", T, async () => {
+    const { Memory, loads } = split();
+    const memory = new Memory(testConfig(server));
+    assert.equal(memory.close(), undefined);
+    memory.close();
+    await memory.add("User likes tea", { ...scope, infer: false });
+    assert.deepEqual(texts((await memory.getAll(scope)).results), ["User likes tea"]);
+    assert.equal(loads.count, 0, "close() needs no full module");
   });
 
   test("a memory stays in the core module until a call needs the full one, then keeps everything", T, async () => {

@@ -84,3 +84,14 @@ test("a file this process may not write is STORAGE_UNAVAILABLE, and its memories
   assert.deepEqual((await again.getAll(alice)).results.map((m) => m.memory).sort(), ["Likes tea", "Reads poetry"]);
   again.close();
 });
+
+test("another process opening a file in use gets STORAGE_UNAVAILABLE, and can open it once it is closed", T, async () => {
+  const path = newFile();
+  const memory = await Memory.open(testConfig(server, { storage: sqliteStorage(path) }));
+  await seed(memory, server, ["Likes tea"], alice);
+  const { lines } = await runChild(path, "open-only");
+  assert.match(lines[0] ?? "", /^failed STORAGE_UNAVAILABLE .*holds the database file/, lines.join("\n"));
+  assert.equal((await memory.getAll(alice)).results.length, 1, "the first process goes on");
+  memory.close();
+  assert.deepEqual((await runChild(path, "open-only")).lines, ["opened"]);
+});
