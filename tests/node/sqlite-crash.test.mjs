@@ -7,9 +7,8 @@ import { spawn } from "node:child_process";
 import { chmodSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import Database from "better-sqlite3";
 import { Memory, T, scriptedServer, testConfig, seed } from "./helpers.mjs";
-import { databaseFolder, sqliteStorage } from "./sqlite-support.mjs";
+import { databaseFolder, rawDatabase, sqliteStorage } from "./sqlite-support.mjs";
 
 const server = scriptedServer();
 const newFile = databaseFolder();
@@ -57,11 +56,11 @@ test("SIGKILL during 50 concurrent adds loses no acknowledged add and leaves not
     assert.ok(found.results.some((hit) => hit.id === item.id), `${item.memory} is found by search`);
   }
   memory.close();
-  const db = new Database(path);
-  assert.equal(db.pragma("integrity_check", { simple: true }), "ok");
-  assert.equal(db.prepare("SELECT count(*) AS n FROM memories").get().n, all.length, "the index equals the file");
-  assert.equal(db.prepare("SELECT count(*) AS n FROM history").get().n, all.length);
-  assert.equal(db.prepare("SELECT count(*) AS n FROM memories WHERE vector IS NULL").get().n, 0);
+  const db = rawDatabase(path);
+  assert.equal(db.pragma("integrity_check"), "ok");
+  assert.equal(db.get("SELECT count(*) AS n FROM memories").n, all.length, "the index equals the file");
+  assert.equal(db.get("SELECT count(*) AS n FROM history").n, all.length);
+  assert.equal(db.get("SELECT count(*) AS n FROM memories WHERE vector IS NULL").n, 0);
   db.close();
 });
 

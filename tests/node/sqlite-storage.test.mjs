@@ -3,10 +3,9 @@
 // written whole or not at all, bad config and foreign files get coded errors, and nothing stored is lost.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import Database from "better-sqlite3";
 import { openSqlite } from "memwasm";
 import { Memory, T, scriptedServer, testConfig, seed, rejectsWith, idOf, extraction, decision, addsFor } from "./helpers.mjs";
-import { DRIVERS, databaseFolder, sqliteStorage } from "./sqlite-support.mjs";
+import { DRIVERS, databaseFolder, rawDatabase, sqliteStorage } from "./sqlite-support.mjs";
 
 const server = scriptedServer();
 const newFile = databaseFolder();
@@ -21,11 +20,11 @@ function graphReply(entities, relations) {
   return JSON.stringify({ id: "g", object: "chat.completion", choices: [{ index: 0, message, finish_reason: "tool_calls" }] });
 }
 
-/** Rows of `sql` in the database at `path`, read with better-sqlite3 (the memory must be closed). */
+/** Rows of `sql` in the database at `path` (the memory must be closed). */
 function rows(path, sql) {
-  const db = new Database(path, { readonly: true });
+  const db = rawDatabase(path);
   try {
-    return db.prepare(sql).all();
+    return db.all(sql);
   } finally {
     db.close();
   }
@@ -135,12 +134,12 @@ for (const driver of DRIVERS) {
     test("the file is in WAL mode at the current schema version, and a newer one is refused", T, async () => {
       const path = newFile();
       (await open(path)).close();
-      const db = new Database(path);
-      assert.equal(db.pragma("journal_mode", { simple: true }), "wal");
-      assert.equal(db.pragma("user_version", { simple: true }), 1);
-      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
+      const db = rawDatabase(path);
+      assert.equal(db.pragma("journal_mode"), "wal");
+      assert.equal(db.pragma("user_version"), 1);
+      const tables = db.all("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
       assert.deepEqual(tables.map((t) => t.name).filter((n) => !n.startsWith("sqlite_")), ["graph", "history", "memories", "side"]);
-      db.pragma("user_version = 2");
+      db.exec("PRAGMA user_version = 2");
       db.close();
       await rejectsWith(() => open(path), "STORAGE", (error) => assert.match(error.message, /newer memwasm/));
     });
@@ -150,8 +149,8 @@ for (const driver of DRIVERS) {
       let memory = await open(path);
       await seed(memory, server, FACTS, alice);
       memory.close();
-      const db = new Database(path);
-      db.prepare("INSERT INTO memories (id, record, vector) VALUES ('broken', '{not json', NULL)").run();
+      const db = rawDatabase(path);
+      db.run("INSERT INTO memories (id, record, vector) VALUES ('broken', '{not json', NULL)");
       db.close();
       const warnings = [];
       const warn = console.warn;
