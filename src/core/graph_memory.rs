@@ -5,7 +5,10 @@ use std::collections::HashSet;
 
 pub use crate::core::engine::GraphMemory;
 use crate::core::error::{MemoryError, Result};
+use serde_json::Value;
+
 use crate::core::graph::extract::{parse_graph, Extracted, GRAPH_EXTRACTION_PROMPT};
+use crate::core::graph::input::{graph_input, relations as graph_relations, GraphInput};
 use crate::core::graph::store::Graph;
 use crate::core::keyword::tokenize;
 use crate::core::model::graph::{Entity, GraphRecord, Relation};
@@ -97,6 +100,39 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> GraphMemory<'_, 
         let name = required_text("name", Some(name))?;
         let scope = self.graph_scope(scope).await?;
         Ok(self.graph_or_error()?.relations_of(&scope, name).into_iter().cloned().collect())
+    }
+
+    /// Writes `graph` (`{entities?, relations?, memoryIds?}`, read strictly) into `scope`'s graph, merged as
+    /// `add()`'s extraction is, each record linked to the memories `memoryIds` names (memories the scope
+    /// holds, else `NOT_FOUND`; a record goes when the last memory linked to it is deleted, and one linked
+    /// to none stays until deleted itself). Returns the records written, as stored.
+    pub async fn write_graph(&self, graph: &Value, scope: Scope) -> Result<Vec<GraphRecord>> {
+        let GraphInput { extracted, memory_ids } = graph_input(graph)?;
+        let scope = self.graph_scope(scope).await?;
+        for id in &memory_ids {
+            if !self.get(id).await?.is_some_and(|item| scope.contains(&item.scope)) {
+                return Err(MemoryError::NotFound(format!("memoryIds: no memory {id} in this scope")));
+            }
+        }
+        let changes = self.graph_or_error()?.merge(&extracted, &scope, &memory_ids, &self.now_iso());
+        let written = changes.upserts.clone();
+        self.commit(Changeset { graph: changes, ..Changeset::default() }).await?;
+        Ok(written)
+    }
+
+    /// Deletes the relations `relations` (`[{source, relation, target}]`) names in `scope`; returns how many
+    /// existed. Their entities stay.
+    pub async fn delete_relations(&self, relations: &Value, scope: Scope) -> Result<usize> {
+        let items =
+            relations.as_array().ok_or_else(|| MemoryError::InvalidInput("relations: must be an array".into()))?;
+        let wanted = graph_relations(items, "relations")?;
+        let scope = self.graph_scope(scope).await?;
+        let graph = self.graph_or_error()?.delete_relations(&scope, &wanted);
+        let count = graph.deletes.len();
+        if count > 0 {
+            self.commit(Changeset { graph, ..Changeset::default() }).await?;
+        }
+        Ok(count)
     }
 
     /// Deletes the entity `name` and its relations; returns how many records went.

@@ -241,6 +241,24 @@ export interface Relation extends RelationTriple, Scope {
   updatedAt: string;
 }
 
+/** `addToGraph(graph, scope)`: entities and relations an app writes itself (no LLM). Names are merged
+ * as `add()`'s extraction merges them (trimmed, title case, case-insensitive); a relation's unknown
+ * endpoints become `concept` entities. */
+export interface GraphInput {
+  entities?: { name: string; type?: EntityType | string; description?: string }[];
+  relations?: GraphRelationInput[];
+  /** Memories of the scope the records are linked to (`NOT_FOUND` for another): a record goes when the
+   * last of them is deleted; one linked to none stays until it is deleted itself. */
+  memoryIds?: string[];
+}
+
+/** A relation to write or delete: `source —relation→ target`. */
+export interface GraphRelationInput {
+  source: string;
+  relation: string;
+  target: string;
+}
+
 /** One page of `getAll()`. */
 export interface GetAllResult {
   results: MemoryItem[];

@@ -2,6 +2,7 @@
 //! kept beside the memories in the same storage, and walked one hop by `search()`.
 
 pub mod extract;
+pub mod input;
 mod search;
 pub mod store;
 

@@ -1,10 +1,10 @@
 //! The in-RAM graph: every record by key. Writes are staged as `GraphChanges` (part of a `Changeset`),
 //! committed to storage, then applied here, like memories.
 
-use crate::core::case::CaseExt;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
-use super::extract::Extracted;
+use super::extract::{Extracted, ExtractedRelation};
+use crate::core::case::CaseExt;
 use crate::core::model::graph::{
     entity_key, entity_name, entity_type, relation_key, relation_name, Entity, GraphRecord, Relation,
 };
@@ -191,6 +191,21 @@ impl Graph {
                 _ => None,
             })
             .collect()
+    }
+
+    /// The writes that delete the relations `wanted` in `scope`'s visible records (those that exist).
+    pub fn delete_relations(&self, scope: &Scope, wanted: &[ExtractedRelation]) -> GraphChanges {
+        let key = |source: &str, relation: &str, target: &str| {
+            (entity_name(source).lowercased(), relation_name(relation), entity_name(target).lowercased())
+        };
+        let wanted: HashSet<_> = wanted.iter().map(|r| key(&r.source, &r.relation, &r.target)).collect();
+        let deletes = self
+            .relations(scope)
+            .into_iter()
+            .filter(|r| wanted.contains(&key(&r.source, &r.relation, &r.target)))
+            .map(|r| relation_key(&r.scope, &r.source, &r.relation, &r.target))
+            .collect();
+        GraphChanges { upserts: Vec::new(), deletes }
     }
 
     /// The writes that delete the entity called `name` in exactly `scope`'s visible records, with its relations.
