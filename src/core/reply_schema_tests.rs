@@ -171,9 +171,12 @@ mod built {
     }
 }
 
+/// A schema's function.
+type Shape = fn() -> ReplySchema;
+
 #[test]
 fn every_schema_reads_as_json_builds_it() {
-    let pairs: [(fn() -> ReplySchema, fn() -> ReplySchema); 8] = [
+    let pairs: [(Shape, Shape); 8] = [
         (super::facts, built::facts),
         (super::decisions, built::decisions),
         (super::graph, built::graph),
