@@ -2,7 +2,7 @@
 //! (`LlmRequest::reply`), so providers with structured output (Anthropic tools, Gemini response schemas,
 //! Workers AI JSON mode) can enforce it whatever the prompt's text.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// One reply shape: a name (used as a tool name), what it is, and its JSON Schema.
 #[derive(Debug, Clone, PartialEq)]
@@ -12,66 +12,59 @@ pub struct ReplySchema {
     pub schema: Value,
 }
 
+/// A schema written as JSON text (a literal is smaller in the .wasm than the code `json!` compiles to).
+pub(crate) fn parsed(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_default()
+}
+
 /// The fact-extraction reply: `{"facts": [string]}`.
 pub fn facts() -> ReplySchema {
     ReplySchema {
         name: "record_facts",
         description: "Record the facts extracted from the conversation.",
-        schema: json!({
-            "type": "object",
-            "properties": {"facts": {"type": "array", "items": {"type": "string"}}},
-            "required": ["facts"],
-        }),
+        schema: parsed(
+            r#"{"type": "object", "required": ["facts"],
+                "properties": {"facts": {"type": "array", "items": {"type": "string"}}}}"#,
+        ),
     }
 }
 
 /// The update-decision reply: `{"memory": [{id, text, event, old_memory}]}`.
 pub fn decisions() -> ReplySchema {
-    let operation = json!({
-        "type": "object",
-        "properties": {
-            "id": {"type": "string"},
-            "text": {"type": "string"},
-            "event": {"type": "string", "enum": ["ADD", "UPDATE", "DELETE", "NONE"]},
-            "old_memory": {"type": "string"},
-        },
-        "required": ["text", "event"],
-    });
     ReplySchema {
         name: "record_memory_operations",
         description: "Record the memory operations decided for the new facts.",
-        schema: json!({
-            "type": "object",
-            "properties": {"memory": {"type": "array", "items": operation}},
-            "required": ["memory"],
-        }),
+        schema: parsed(
+            r#"{"type": "object", "required": ["memory"], "properties": {"memory": {"type": "array", "items": {
+                "type": "object", "required": ["text", "event"], "properties": {
+                    "id": {"type": "string"},
+                    "text": {"type": "string"},
+                    "event": {"type": "string", "enum": ["ADD", "UPDATE", "DELETE", "NONE"]},
+                    "old_memory": {"type": "string"}}}}}}"#,
+        ),
     }
 }
 
-/// The `extract_entities` and `extract_relations` tools as one reply: the graph call of `add()`.
+/// The `extract_entities` and `extract_relations` tools as one reply: the graph call of `add()`. The entity
+/// types are `model::graph::ENTITY_TYPES`.
 pub fn graph() -> ReplySchema {
-    let entity = json!({
-        "type": "object",
-        "properties": {
-            "name": {"type": "string"},
-            "type": {"type": "string", "enum": super::model::graph::ENTITY_TYPES},
-            "description": {"type": "string"},
-        },
-        "required": ["name", "type"],
-    });
-    let relation = json!({
-        "type": "object",
-        "properties": {"source": {"type": "string"}, "relation": {"type": "string"}, "target": {"type": "string"}},
-        "required": ["source", "relation", "target"],
-    });
     ReplySchema {
         name: "extract_graph",
         description: "Extract entities and the relationships between them",
-        schema: json!({
-            "type": "object",
-            "properties": {"entities": {"type": "array", "items": entity}, "relations": {"type": "array", "items": relation}},
-            "required": ["entities", "relations"],
-        }),
+        schema: parsed(
+            r#"{"type": "object", "required": ["entities", "relations"], "properties": {
+                "entities": {"type": "array", "items": {
+                    "type": "object", "required": ["name", "type"], "properties": {
+                        "name": {"type": "string"},
+                        "type": {"type": "string", "enum": ["person", "organization", "concept", "location",
+                            "event", "technology", "product"]},
+                        "description": {"type": "string"}}}},
+                "relations": {"type": "array", "items": {
+                    "type": "object", "required": ["source", "relation", "target"], "properties": {
+                        "source": {"type": "string"},
+                        "relation": {"type": "string"},
+                        "target": {"type": "string"}}}}}}"#,
+        ),
     }
 }
 
@@ -80,11 +73,10 @@ pub fn boundary() -> ReplySchema {
     ReplySchema {
         name: "judge_boundary",
         description: "Say whether the new message starts a new episode of the conversation.",
-        schema: json!({
-            "type": "object",
-            "properties": {"boundary": {"type": "boolean"}, "reason": {"type": "string"}},
-            "required": ["boundary", "reason"],
-        }),
+        schema: parsed(
+            r#"{"type": "object", "required": ["boundary", "reason"],
+                "properties": {"boundary": {"type": "boolean"}, "reason": {"type": "string"}}}"#,
+        ),
     }
 }
 
@@ -92,40 +84,27 @@ pub fn boundary() -> ReplySchema {
 /// facts, `foresight` items with optional validity, and `profiles` as key/value attribute lists (lists
 /// rather than free-form objects, which not every structured-output API accepts).
 pub fn episode() -> ReplySchema {
-    let foresight = json!({
-        "type": "object",
-        "properties": {
-            "text": {"type": "string"},
-            "valid_from": {"type": "string"},
-            "valid_until": {"type": "string"},
-            "replaces": {"type": "array", "items": {"type": "string"}},
-        },
-        "required": ["text"],
-    });
-    let attribute = json!({
-        "type": "object",
-        "properties": {"key": {"type": "string"}, "value": {"type": "string"}},
-        "required": ["key", "value"],
-    });
-    let profile = json!({
-        "type": "object",
-        "properties": {"user_id": {"type": "string"}, "attributes": {"type": "array", "items": attribute}},
-        "required": ["user_id", "attributes"],
-    });
     ReplySchema {
         name: "record_episode",
         description: "Record the memories extracted from one episode of a conversation.",
-        schema: json!({
-            "type": "object",
-            "properties": {
+        schema: parsed(
+            r#"{"type": "object", "required": ["summary", "event_log", "foresight", "profiles"], "properties": {
                 "title": {"type": "string"},
                 "summary": {"type": "string"},
                 "event_log": {"type": "array", "items": {"type": "string"}},
-                "foresight": {"type": "array", "items": foresight},
-                "profiles": {"type": "array", "items": profile},
-            },
-            "required": ["summary", "event_log", "foresight", "profiles"],
-        }),
+                "foresight": {"type": "array", "items": {
+                    "type": "object", "required": ["text"], "properties": {
+                        "text": {"type": "string"},
+                        "valid_from": {"type": "string"},
+                        "valid_until": {"type": "string"},
+                        "replaces": {"type": "array", "items": {"type": "string"}}}}},
+                "profiles": {"type": "array", "items": {
+                    "type": "object", "required": ["user_id", "attributes"], "properties": {
+                        "user_id": {"type": "string"},
+                        "attributes": {"type": "array", "items": {
+                            "type": "object", "required": ["key", "value"],
+                            "properties": {"key": {"type": "string"}, "value": {"type": "string"}}}}}}}}}"#,
+        ),
     }
 }
 
@@ -135,15 +114,12 @@ pub fn retrieval_judgement() -> ReplySchema {
     ReplySchema {
         name: "judge_retrieval",
         description: "Say whether the retrieved memories are enough to answer the query, and what is missing.",
-        schema: json!({
-            "type": "object",
-            "properties": {
+        schema: parsed(
+            r#"{"type": "object", "required": ["sufficient", "reasoning", "missing_information"], "properties": {
                 "sufficient": {"type": "boolean"},
                 "reasoning": {"type": "string"},
-                "missing_information": {"type": "array", "items": {"type": "string"}},
-            },
-            "required": ["sufficient", "reasoning", "missing_information"],
-        }),
+                "missing_information": {"type": "array", "items": {"type": "string"}}}}"#,
+        ),
     }
 }
 
@@ -153,11 +129,10 @@ pub fn refined_queries() -> ReplySchema {
     ReplySchema {
         name: "refine_queries",
         description: "Propose up to 3 search queries that would find the missing memories.",
-        schema: json!({
-            "type": "object",
-            "properties": {"queries": {"type": "array", "items": {"type": "string"}}},
-            "required": ["queries"],
-        }),
+        schema: parsed(
+            r#"{"type": "object", "required": ["queries"],
+                "properties": {"queries": {"type": "array", "items": {"type": "string"}}}}"#,
+        ),
     }
 }
 
@@ -166,10 +141,10 @@ pub fn session_summary() -> ReplySchema {
     ReplySchema {
         name: "summarize_session",
         description: "Summarize one conversation session in 2-3 sentences.",
-        schema: json!({
-            "type": "object",
-            "properties": {"summary": {"type": "string"}},
-            "required": ["summary"],
-        }),
+        schema: parsed(r#"{"type": "object", "required": ["summary"], "properties": {"summary": {"type": "string"}}}"#),
     }
 }
+
+#[cfg(test)]
+#[path = "reply_schema_tests.rs"]
+mod tests;

@@ -86,6 +86,12 @@ impl<'de> Track<'de> {
         self.pop();
         result
     }
+
+    /// The error of a key that did not read, its path ending at the key.
+    #[cold]
+    fn key_failed(&self, key: &'de str, error: Error) -> Error {
+        self.under(Segment::Key(key), || self.trigger(error))
+    }
 }
 
 fn unexpected(value: &Value) -> Unexpected<'_> {
@@ -122,6 +128,15 @@ impl<'de, 't> Reader<'de, 't> {
             Value::String(s) => visitor.visit_borrowed_str(s),
             Value::Array(items) => self.array(items, visitor),
             Value::Object(map) => self.object(map, visitor),
+        }
+    }
+
+    /// The object a struct reads from, or the error for any other value.
+    #[inline(never)]
+    fn struct_map(self, expected: &dyn de::Expected) -> Result<&'de Map<String, Value>, Error> {
+        match self.value {
+            Value::Object(map) => Ok(map),
+            _ => Err(self.track.trigger(self.wrong(expected))),
         }
     }
 
@@ -262,11 +277,8 @@ impl<'de> de::Deserializer<'de> for Reader<'de, '_> {
     ) -> Result<V::Value, Error> {
         // Objects only: serde_json also reads a struct from an array of its fields in order, which no
         // JS caller means and which doubled the code of every struct's reader.
-        match self.value {
-            Value::Object(map) => self.object(map, visitor),
-            _ => Err(self.wrong(&visitor)),
-        }
-        .map_err(|e| self.track.trigger(e))
+        let map = self.struct_map(&visitor)?;
+        self.object(map, visitor).map_err(|e| self.track.trigger(e))
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(self, _: &'static str, visitor: V) -> Result<V::Value, Error> {
@@ -312,15 +324,25 @@ struct Seq<'de, 't> {
     index: usize,
 }
 
+impl<'de, 't> Seq<'de, 't> {
+    /// The reader of the next item, its index pushed on the path (the caller pops it).
+    #[inline(never)]
+    fn enter(&mut self) -> Option<Reader<'de, 't>> {
+        let item = self.items.next()?;
+        self.reader.track.push(Segment::Index(self.index));
+        self.index += 1;
+        Some(self.reader.at(item))
+    }
+}
+
 impl<'de> de::SeqAccess<'de> for Seq<'de, '_> {
     type Error = Error;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, Error> {
-        let Some(item) = self.items.next() else { return Ok(None) };
-        let index = self.index;
-        self.index += 1;
-        let reader = self.reader.at(item);
-        self.reader.track.under(Segment::Index(index), || seed.deserialize(reader)).map(Some)
+        let Some(reader) = self.enter() else { return Ok(None) };
+        let out = seed.deserialize(reader);
+        self.reader.track.pop();
+        out.map(Some)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -334,21 +356,40 @@ struct Entries<'de, 't> {
     value: Option<(&'de str, &'de Value)>,
 }
 
+impl<'de, 't> Entries<'de, 't> {
+    /// The next key, its value kept for `enter`.
+    #[inline(never)]
+    fn advance(&mut self) -> Option<&'de str> {
+        let (key, value) = self.entries.next()?;
+        self.value = Some((key, value));
+        Some(key)
+    }
+
+    /// The reader of the kept value, its key pushed on the path (the caller pops it).
+    #[inline(never)]
+    fn enter(&mut self) -> Result<Reader<'de, 't>, Error> {
+        let Some((key, value)) = self.value.take() else { return Err(de::Error::custom("value is missing")) };
+        self.reader.track.push(Segment::Key(key));
+        Ok(self.reader.at(value))
+    }
+}
+
 impl<'de> de::MapAccess<'de> for Entries<'de, '_> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
-        let Some((key, value)) = self.entries.next() else { return Ok(None) };
-        self.value = Some((key, value));
-        let track = self.reader.track;
-        let name = de::value::BorrowedStrDeserializer::<Error>::new(key);
-        track.under(Segment::Key(key), || seed.deserialize(name).map_err(|e| track.trigger(e))).map(Some)
+        let Some(key) = self.advance() else { return Ok(None) };
+        match seed.deserialize(de::value::BorrowedStrDeserializer::<Error>::new(key)) {
+            Ok(read) => Ok(Some(read)),
+            Err(error) => Err(self.reader.track.key_failed(key, error)),
+        }
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
-        let Some((key, value)) = self.value.take() else { return Err(de::Error::custom("value is missing")) };
-        let reader = self.reader.at(value);
-        self.reader.track.under(Segment::Key(key), || seed.deserialize(reader))
+        let reader = self.enter()?;
+        let out = seed.deserialize(reader);
+        self.reader.track.pop();
+        out
     }
 
     fn size_hint(&self) -> Option<usize> {

@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use crate::core::model::types::Message;
 use crate::core::prompts::{render_conversation, FACT_EXTRACTION_PROMPT};
-use crate::core::reply_schema::ReplySchema;
+use crate::core::reply_schema::{parsed, ReplySchema};
 
 /// System prompt of the additive extraction: every memorable fact, added, never an update or a delete.
 pub const ADDITIVE_EXTRACTION_PROMPT: &str = r#"You are a memory extractor. From the new messages of a conversation, extract every piece of
@@ -54,22 +54,10 @@ pub fn additive_input(existing: &[String], messages: &[Message], today: &str) ->
 
 /// The reply shape: `{"memory": [{id, text, attributed_to}]}`.
 pub fn additive_reply() -> ReplySchema {
-    let memory = json!({
-        "type": "object",
-        "properties": {
-            "id": {"type": "string"},
-            "text": {"type": "string"},
-            "attributed_to": {"type": "string", "enum": ["user", "assistant"]},
-        },
-        "required": ["text"],
-    });
-    ReplySchema {
-        name: "record_memories",
-        description: "Record the memories extracted from the new messages.",
-        schema: json!({
-            "type": "object",
-            "properties": {"memory": {"type": "array", "items": memory}},
-            "required": ["memory"],
-        }),
-    }
+    let schema = parsed(
+        r#"{"type": "object", "required": ["memory"], "properties": {"memory": {"type": "array", "items": {
+            "type": "object", "required": ["text"], "properties": {"id": {"type": "string"}, "text": {"type": "string"},
+            "attributed_to": {"type": "string", "enum": ["user", "assistant"]}}}}}}"#,
+    );
+    ReplySchema { name: "record_memories", description: "Record the memories extracted from the new messages.", schema }
 }

@@ -148,3 +148,22 @@ fn near_duplicate_setting_is_checked() {
         assert_eq!(resolve(Some(NearDuplicate::Threshold(bad))).unwrap_err().code(), "INVALID_CONFIG", "{bad}");
     }
 }
+
+#[test]
+fn the_additive_reply_reads_as_json_builds_it() {
+    let memory = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "text": {"type": "string"},
+            "attributed_to": {"type": "string", "enum": ["user", "assistant"]},
+        },
+        "required": ["text"],
+    });
+    let schema = serde_json::json!({
+        "type": "object",
+        "properties": {"memory": {"type": "array", "items": memory}},
+        "required": ["memory"],
+    });
+    assert_eq!(super::prompt::additive_reply().schema, schema);
+}

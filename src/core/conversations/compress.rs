@@ -7,7 +7,7 @@
 //! with a `COMPRESSION_FAILED` warning.
 
 use futures_util::future::join_all;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::compress_options::{CompressOptions, CompressOutcome, CompressedSession};
 use super::prompts::{compress_input, COMPRESS_PROMPT};
@@ -132,9 +132,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_
         let mut memory_ids = Vec::new();
         for mut original in originals {
             let metadata = &mut original.item.metadata;
-            metadata.insert("compressed".into(), json!(true));
-            metadata.insert("compressedAt".into(), json!(now));
-            metadata.insert("compressedInto".into(), json!(added.id));
+            metadata.insert("compressed".into(), Value::Bool(true));
+            metadata.insert("compressedAt".into(), Value::from(now.as_str()));
+            metadata.insert("compressedInto".into(), Value::from(added.id.as_str()));
             original.item.updated_at = now.clone();
             let text = Some(original.item.memory.clone());
             changes.history.push(self.record(&original.item, EventKind::Update, text.clone(), text));

@@ -5,7 +5,7 @@ use crate::core::case::CaseExt;
 use crate::core::one_line::one_line;
 use crate::core::prompts::fenced;
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::boundary::Cause;
 use super::buffer::GroupBuffer;
@@ -131,13 +131,13 @@ impl Episode {
     /// `{groupId, groupName?, sessionId, startTime, endTime}`: what every memory of the episode carries.
     pub fn metadata(&self) -> Metadata {
         let mut metadata = Metadata::new();
-        metadata.insert("groupId".into(), json!(self.group_id));
+        metadata.insert("groupId".into(), Value::from(self.group_id.as_str()));
         if let Some(name) = &self.group_name {
-            metadata.insert("groupName".into(), json!(name));
+            metadata.insert("groupName".into(), Value::from(name.as_str()));
         }
-        metadata.insert("sessionId".into(), json!(self.session_id));
-        metadata.insert("startTime".into(), json!(self.start_time()));
-        metadata.insert("endTime".into(), json!(self.end_time()));
+        metadata.insert("sessionId".into(), Value::from(self.session_id.as_str()));
+        metadata.insert("startTime".into(), Value::from(self.start_time()));
+        metadata.insert("endTime".into(), Value::from(self.end_time()));
         metadata
     }
 
@@ -145,11 +145,11 @@ impl Episode {
     pub fn episodic_metadata(&self, title: Option<&str>) -> Metadata {
         let mut metadata = self.metadata();
         let ids: Vec<&str> = self.participants.iter().map(|p| p.user_id.as_str()).collect();
-        metadata.insert("participants".into(), json!(ids));
+        metadata.insert("participants".into(), Value::from(ids));
         let messages: Vec<&str> = self.messages.iter().map(|m| m.message_id.as_str()).collect();
-        metadata.insert("messageIds".into(), json!(messages));
+        metadata.insert("messageIds".into(), Value::from(messages));
         if let Some(title) = title {
-            metadata.insert("title".into(), json!(title));
+            metadata.insert("title".into(), Value::from(title));
         }
         metadata
     }

@@ -2,7 +2,7 @@
 //! group (key `profile:<userId>`, scope `{userId, runId: groupId}`): an ADD the first time, an UPDATE (with
 //! history) when its text changes, nothing when it does not.
 
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::episode::Episode;
 use super::profile::{attributes_of, merge, profile_key, render, Attributes, ProfileUpdate};
@@ -104,10 +104,10 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_
         let name = episode.participant(&plan.user).map(|p| p.name.clone()).unwrap_or_else(|| plan.user.clone());
         let mut metadata = episode.metadata();
         metadata.remove("sessionId"); // a profile outlives its episodes: deleting one episode keeps it
-        metadata.insert("userId".into(), json!(plan.user));
-        metadata.insert("name".into(), json!(name));
+        metadata.insert("userId".into(), Value::from(plan.user.as_str()));
+        metadata.insert("name".into(), Value::from(name));
         metadata.insert("attributes".into(), json!(plan.attributes));
-        metadata.insert("lastSessionId".into(), json!(episode.session_id));
+        metadata.insert("lastSessionId".into(), Value::from(episode.session_id.as_str()));
         let (item, kind, old) = match plan.existing {
             Some(mut memory) => {
                 let old = std::mem::replace(&mut memory.item.memory, plan.text.clone());

@@ -2,7 +2,7 @@
 //! `metadata.sessionId` (an episode of `addMessage`, or a document of `ingest`), each in chronological order,
 //! the sessions oldest first by their start time. Episodic memories without a `sessionId` belong to none.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::core::model::scope::Scope;
 use crate::core::model::types::{MemoryItem, Metadata, StoredMemory};
@@ -89,18 +89,20 @@ impl Session {
                 }
             }
         }
-        metadata.insert("sourceSessionId".into(), json!(self.session_id));
-        metadata.insert("compressionSource".into(), json!(true));
+        metadata.insert("sourceSessionId".into(), Value::from(self.session_id.as_str()));
+        metadata.insert("compressionSource".into(), Value::Bool(true));
         let ids: Vec<&str> = self.memories.iter().map(|m| m.item.id.as_str()).collect();
-        metadata.insert("sourceMemoryIds".into(), json!(ids));
-        metadata.insert("startTime".into(), json!(self.start_time()));
-        metadata.insert("endTime".into(), json!(self.end_time()));
+        metadata.insert("sourceMemoryIds".into(), Value::from(ids));
+        metadata.insert("startTime".into(), Value::from(self.start_time()));
+        metadata.insert("endTime".into(), Value::from(self.end_time()));
         metadata
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     fn memory(id: &str, session: Option<&str>, start: &str, kind: &str) -> StoredMemory {

@@ -120,6 +120,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     pub async fn open_with_index(llm: L, embedder: E, storage: S, prompts: Prompts, mut index: V) -> Result<Self> {
         let mut keywords = KeywordIndex::default();
         let packed = storage.load_packed().await?;
+        keywords.reserve(packed.memories.len());
         for memory in &packed.memories {
             index_keywords(&mut keywords, &memory.item);
         }

@@ -16,6 +16,7 @@ use crate::core::model::scope::Scope;
 use crate::core::model::types::{EventKind, MemoryItem, Metadata, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::read::Read;
+use crate::core::reply_schema::parsed;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::vector_store::VectorStore;
 
@@ -39,39 +40,31 @@ pub enum ToolFormat {
     Anthropic,
 }
 
-/// (name, description, JSON schema of the arguments) of each tool.
+/// (name, description, JSON schema of the arguments) of each tool (`limit`'s maximum is [`MAX_TOOL_LIMIT`]).
 fn specs() -> [(&'static str, &'static str, Value); 2] {
     [
         (
             SEARCH_MEMORY,
             "Search long-term memory about the user for facts relevant to a query. Returns the best matches \
              with their ids, best first.",
-            json!({
-                "type": "object",
-                "properties": {
+            parsed(
+                r#"{"type": "object", "required": ["query"], "additionalProperties": false, "properties": {
                     "query": {"type": "string", "description": "What to look for, in natural language."},
-                    "limit": {"type": "integer", "minimum": 1, "maximum": MAX_TOOL_LIMIT,
-                              "description": "Most results to return (default 5)."}
-                },
-                "required": ["query"],
-                "additionalProperties": false
-            }),
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 50,
+                              "description": "Most results to return (default 5)."}}}"#,
+            ),
         ),
         (
             MANAGE_MEMORY,
             "Create, update or delete one long-term memory about the user. Create stores `content` as a new \
              memory; update replaces the text of memory `id` with `content`; delete removes memory `id`. \
              Ids come from search_memory.",
-            json!({
-                "type": "object",
-                "properties": {
+            parsed(
+                r#"{"type": "object", "required": ["action"], "additionalProperties": false, "properties": {
                     "action": {"type": "string", "enum": ["create", "update", "delete"]},
                     "content": {"type": "string", "description": "The memory text (create, update)."},
-                    "id": {"type": "string", "description": "The memory to change (update, delete)."}
-                },
-                "required": ["action"],
-                "additionalProperties": false
-            }),
+                    "id": {"type": "string", "description": "The memory to change (update, delete)."}}}"#,
+            ),
         ),
     ]
 }
@@ -222,5 +215,38 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             Some(item) if scope.contains(&item.scope) => Ok(item.id),
             _ => Err(MemoryError::NotFound(id.to_owned())),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn the_argument_schemas_read_as_json_builds_them() {
+        let search = json!({
+            "type": "object",
+            "properties": {
+                "query": {"type": "string", "description": "What to look for, in natural language."},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_TOOL_LIMIT,
+                          "description": "Most results to return (default 5)."}
+            },
+            "required": ["query"],
+            "additionalProperties": false
+        });
+        let manage = json!({
+            "type": "object",
+            "properties": {
+                "action": {"type": "string", "enum": ["create", "update", "delete"]},
+                "content": {"type": "string", "description": "The memory text (create, update)."},
+                "id": {"type": "string", "description": "The memory to change (update, delete)."}
+            },
+            "required": ["action"],
+            "additionalProperties": false
+        });
+        let [(_, _, s), (_, _, m)] = specs();
+        assert_eq!((s, m), (search, manage));
     }
 }

@@ -128,6 +128,13 @@ impl KeywordIndex {
         self.next_seq = self.next_seq.max(seq);
     }
 
+    /// Makes room for `additional` more noted texts (opening the memory notes every one).
+    pub fn reserve(&mut self, additional: usize) {
+        if self.terms.get().is_none() {
+            self.pending.get_mut().reserve(additional);
+        }
+    }
+
     /// Forgets memory `id`.
     pub fn remove(&mut self, id: &str) {
         match self.terms.get_mut() {

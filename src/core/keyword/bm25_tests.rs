@@ -184,3 +184,33 @@ fn a_search_in_a_scope_scores_as_a_visit_of_every_document_would() {
         }
     }
 }
+
+#[test]
+fn an_index_noted_with_room_reserved_ranks_as_one_noted_without() {
+    let scope = |user: &str| Scope { user_id: Some(user.into()), ..Scope::default() };
+    let note = |index: &mut KeywordIndex| {
+        for i in 0..40 {
+            let text = format!("tea note {i} green tea {}", "oolong ".repeat(i % 4));
+            match i % 3 {
+                0 => index.upsert_turn(&format!("m{i}"), &text, &scope("a"), &format!("2026-01-01T00:00:{i:02}Z")),
+                _ => index.upsert_in(&format!("m{i}"), &text, &scope(if i % 2 == 0 { "a" } else { "b" })),
+            }
+        }
+        // A text noted again before the first search keeps its insertion order.
+        index.upsert_in("m4", "oolong tea again", &scope("a"));
+    };
+    let mut plain = KeywordIndex::default();
+    note(&mut plain);
+    let mut reserved = KeywordIndex::default();
+    reserved.reserve(40);
+    note(&mut reserved);
+    let all = |_: &str| true;
+    let neighbours = (plain.neighbours(&all), reserved.neighbours(&all));
+    for query in ["oolong tea", "green", "note 7"] {
+        let a = plain.search_in(query, 10, (&all, &scope("a")), &all, &neighbours.0);
+        let b = reserved.search_in(query, 10, (&all, &scope("a")), &all, &neighbours.1);
+        assert!(!a.is_empty(), "{query}");
+        assert_eq!(a, b, "{query}");
+        assert_eq!(plain.search(query, 10, &all, &all), reserved.search(query, 10, &all, &all), "{query}");
+    }
+}

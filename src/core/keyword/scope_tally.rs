@@ -15,10 +15,13 @@ struct ScopeTally {
     turn_len: u64,
 }
 
-/// The tallies of every scope, and how many documents were written without one.
+/// The tallies of every scope, and how many documents were written without one. A scope's tally stays
+/// (at zero) once its last document is gone.
 #[derive(Debug, Default)]
 pub struct ScopeTallies {
-    scopes: HashMap<Scope, ScopeTally>,
+    /// The position of each scope's tally in `tallies`.
+    ids: HashMap<Scope, u32>,
+    tallies: Vec<(Scope, ScopeTally)>,
     unscoped: usize,
 }
 
@@ -29,7 +32,15 @@ impl ScopeTallies {
             self.unscoped = if add { self.unscoped + 1 } else { self.unscoped.saturating_sub(1) };
             return;
         };
-        let tally = self.scopes.entry(scope.clone()).or_default();
+        let id = match self.ids.get(scope) {
+            Some(id) => *id as usize,
+            None => {
+                self.ids.insert(scope.clone(), self.tallies.len() as u32);
+                self.tallies.push((scope.clone(), ScopeTally::default()));
+                self.tallies.len() - 1
+            }
+        };
+        let tally = &mut self.tallies[id].1;
         let (len, turn_len) = (u64::from(len), if turn { u64::from(len) } else { 0 });
         if add {
             (tally.docs, tally.len, tally.turn_len) = (tally.docs + 1, tally.len + len, tally.turn_len + turn_len);
@@ -37,9 +48,6 @@ impl ScopeTallies {
             tally.docs = tally.docs.saturating_sub(1);
             tally.len = tally.len.saturating_sub(len);
             tally.turn_len = tally.turn_len.saturating_sub(turn_len);
-            if tally.docs == 0 {
-                self.scopes.remove(scope);
-            }
         }
     }
 
@@ -53,7 +61,7 @@ impl ScopeTallies {
     /// but its last (`last_turn` gives its length) is the context of the next.
     pub fn statistics(&self, scope: &Scope, context_share: f64, last_turn: &dyn Fn(&Scope) -> u32) -> (usize, f64) {
         let (mut count, mut total) = (0usize, 0.0);
-        for (exact, tally) in self.scopes.iter().filter(|(exact, _)| scope.contains(exact)) {
+        for (exact, tally) in self.tallies.iter().filter(|(exact, _)| scope.contains(exact)) {
             count += tally.docs;
             let context = match tally.turn_len {
                 0 => 0,

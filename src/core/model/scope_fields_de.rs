@@ -93,12 +93,27 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Entries<'_, A> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
-        let mut seed = Some(seed);
+        match self.next_own_key()? {
+            None => Ok(None),
+            Some(key) => seed.deserialize(key.into_deserializer()).map(Some),
+        }
+    }
+
+    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
+        self.map.next_value_seed(seed)
+    }
+}
+
+impl<'de, A: MapAccess<'de>> Entries<'_, A> {
+    /// The next of the struct's own keys, the scope keys before it read into `scope`. Shared by every
+    /// options type: the struct's key reader only turns a name that is known to be its own into its field.
+    #[inline(never)]
+    fn next_own_key(&mut self) -> Result<Option<String>, A::Error> {
         loop {
-            let key = KeySeed { seed: &mut seed, form: self.scope.form, fields: self.fields };
+            let key = KeySeed { form: self.scope.form, fields: self.fields };
             match self.map.next_key_seed(key)? {
                 None => return Ok(None),
-                Some(Key::Own(value)) => return Ok(Some(value)),
+                Some(Key::Own(name)) => return Ok(Some(name)),
                 Some(Key::Scope(index)) => {
                     let name = self.scope.form.keys()[index & !1];
                     if std::mem::replace(&mut self.seen[index / 2], true) {
@@ -110,35 +125,32 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Entries<'_, A> {
             }
         }
     }
-
-    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
-        self.map.next_value_seed(seed)
-    }
 }
 
-enum Key<T> {
+enum Key {
     /// The index of a scope key in `ScopeForm::keys`.
     Scope(usize),
-    Own(T),
+    /// One of the struct's own keys.
+    Own(String),
 }
 
-/// Reads a key: a scope key, or one of the struct's own (read by its field seed).
-struct KeySeed<'a, K> {
-    seed: &'a mut Option<K>,
+/// Reads a key: a scope key, or one of the struct's own (`fields`); any other is serde's unknown-field
+/// error.
+struct KeySeed {
     form: ScopeForm,
     fields: &'static [&'static str],
 }
 
-impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, K> {
-    type Value = Key<K::Value>;
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_identifier(self)
     }
 }
 
-impl<'de, K: DeserializeSeed<'de>> Visitor<'de> for KeySeed<'_, K> {
-    type Value = Key<K::Value>;
+impl<'de> Visitor<'de> for KeySeed {
+    type Value = Key;
 
     fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
         formatter.write_str("field identifier")
@@ -148,16 +160,18 @@ impl<'de, K: DeserializeSeed<'de>> Visitor<'de> for KeySeed<'_, K> {
         if let Some(index) = self.form.keys().iter().position(|name| *name == key) {
             return Ok(Key::Scope(index));
         }
-        let seed = self.seed.take().expect("one key is read at a time");
-        seed.deserialize(key.into_deserializer()).map(Key::Own).map_err(|_: E| unknown(key, self.form, self.fields))
+        match self.fields.contains(&key) {
+            true => Ok(Key::Own(key.to_owned())),
+            false => Err(E::custom(unknown(key, self.form, self.fields))),
+        }
     }
 }
 
-/// serde's unknown-field error, listing the scope keys then the struct's own (the struct's own key reader
-/// fails only on an unknown key).
-fn unknown<E: de::Error>(key: &str, form: ScopeForm, fields: &[&str]) -> E {
+/// serde's unknown-field message, listing the scope keys then the struct's own.
+#[cold]
+fn unknown(key: &str, form: ScopeForm, fields: &[&str]) -> String {
     let known: Vec<String> = form.keys().iter().chain(fields).map(|name| format!("`{name}`")).collect();
-    E::custom(format_args!("unknown field `{key}`, expected one of {}", known.join(", ")))
+    format!("unknown field `{key}`, expected one of {}", known.join(", "))
 }
 
 #[cfg(test)]

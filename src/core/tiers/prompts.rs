@@ -1,9 +1,7 @@
 //! The tiers' prompts and reply shapes: the context tier's running summary and `dream`'s consolidation.
 
-use serde_json::json;
-
 use crate::core::model::types::Message;
-use crate::core::reply_schema::ReplySchema;
+use crate::core::reply_schema::{parsed, ReplySchema};
 
 /// The running-summary call: the previous summary plus the turns that left the window, never more.
 pub const SUMMARY_PROMPT: &str = "You keep the running summary of a conversation between a user and an AI \
@@ -41,14 +39,11 @@ pub fn dream_reply() -> ReplySchema {
     ReplySchema {
         name: "consolidate_memory",
         description: "Rewrite the core profile and list the facts to remember.",
-        schema: json!({
-            "type": "object",
-            "properties": {
+        schema: parsed(
+            r#"{"type": "object", "required": ["profile", "facts", "reason"], "properties": {
                 "profile": {"type": "string"},
                 "facts": {"type": "array", "items": {"type": "string"}},
-                "reason": {"type": "string"},
-            },
-            "required": ["profile", "facts", "reason"],
-        }),
+                "reason": {"type": "string"}}}"#,
+        ),
     }
 }

@@ -197,3 +197,17 @@ fn a_batch_over_the_add_limit_runs_as_several_adds_and_oversized_turns_are_refus
     assert_eq!(error.code(), "INVALID_INPUT");
     assert!(background.queue.borrow().unwritten(&alice()).is_none(), "nothing queued");
 }
+
+#[test]
+fn the_dream_reply_reads_as_json_builds_it() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "profile": {"type": "string"},
+            "facts": {"type": "array", "items": {"type": "string"}},
+            "reason": {"type": "string"},
+        },
+        "required": ["profile", "facts", "reason"],
+    });
+    assert_eq!(crate::core::tiers::prompts::dream_reply().schema, schema);
+}
