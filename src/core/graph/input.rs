@@ -82,7 +82,8 @@ pub fn graph_input(value: &Value) -> Result<GraphInput> {
             let path = format!("entities[{at}]");
             Ok(ExtractedEntity {
                 name: text(item, "name", &path, false)?.unwrap_or_default(),
-                entity_type: text(item, "type", &path, true)?.unwrap_or_else(|| "concept".into()),
+                // Empty: keep an existing entity's type, or `concept` for a new one.
+                entity_type: text(item, "type", &path, true)?.unwrap_or_default(),
                 description: text(item, "description", &path, true)?,
             })
         })
@@ -109,7 +110,7 @@ mod tests {
         let graph = json!({"entities": [{"name": " Alice ", "type": "person"}, {"name": "Lisbon"}],
             "relations": [{"source": "Alice", "relation": "lives in", "target": "Lisbon"}]});
         let read = graph_input(&graph).unwrap().extracted;
-        assert_eq!((read.entities[0].name.as_str(), read.entities[1].entity_type.as_str()), ("Alice", "concept"));
+        assert_eq!((read.entities[0].name.as_str(), read.entities[1].entity_type.as_str()), ("Alice", ""));
         assert_eq!(read.relations[0].relation, "lives in");
     }
 

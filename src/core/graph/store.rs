@@ -64,7 +64,8 @@ impl Graph {
 
     /// The MERGE of `extracted` into `scope`: entities upserted by normalised name (type and
     /// description updated, `updatedAt` = `now`), relations de-duplicated on (source, relation, target), both
-    /// remembering `memory_ids`. A relation's endpoints are created (as `concept`) when unknown.
+    /// remembering `memory_ids`. An entity given without a type (empty) keeps its own; a new one, like a
+    /// relation's unknown endpoint, is a `concept`.
     pub fn merge(&self, extracted: &Extracted, scope: &Scope, memory_ids: &[String], now: &str) -> GraphChanges {
         let mut staged: BTreeMap<String, GraphRecord> = BTreeMap::new();
         let current = |staged: &BTreeMap<String, GraphRecord>, key: &str| {
@@ -98,7 +99,8 @@ impl Graph {
                 staged.insert(key, GraphRecord::Entity(entity));
             };
         for e in &extracted.entities {
-            upsert_entity(&mut staged, &e.name, Some(&e.entity_type), e.description.as_deref());
+            let kind = Some(e.entity_type.as_str()).filter(|kind| !kind.is_empty());
+            upsert_entity(&mut staged, &e.name, kind, e.description.as_deref());
         }
         for r in &extracted.relations {
             for end in [&r.source, &r.target] {
