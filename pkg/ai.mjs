@@ -54,7 +54,7 @@ const isObject = (value) => typeof value === "object" && value !== null && !Arra
 function check(name, { properties, required }, input) {
   if (!isObject(input)) throw invalid(`${name}: the input must be an object`);
   for (const key of Object.keys(input)) {
-    if (!(key in properties)) throw invalid(`${name}: unknown field "${key}"; the known ones are ${Object.keys(properties).join(", ")}`);
+    if (!Object.hasOwn(properties, key)) throw invalid(`${name}: unknown field "${key}"; the known ones are ${Object.keys(properties).join(", ")}`);
   }
   for (const key of required) if (input[key] === undefined) throw invalid(`${name}: missing field "${key}"`);
   for (const [key, value] of Object.entries(input)) {

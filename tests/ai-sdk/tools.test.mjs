@@ -97,6 +97,22 @@ test("bad tool input comes back to the model as a coded error, and the loop goes
   assert.deepEqual(await memoryTexts(memory, { userId: "bob" }), []);
 });
 
+test("inputs that are not objects, or carry inherited names, are INVALID_INPUT; unparsable JSON is the SDK's tool-error", T, async () => {
+  const memory = makeMemory(server);
+  const tools = memoryTools(memory, alice);
+  const opts = { toolCallId: "x", messages: [] };
+  for (const input of [null, [], "diet", 5, JSON.parse('{"query": "x", "__proto__": {"userId": "bob"}}'), { query: "x", toString: 1 }]) {
+    assert.equal((await tools.searchMemories.execute(input, opts)).error.code, "INVALID_INPUT", JSON.stringify(input));
+  }
+  assert.equal((await tools.addMemory.execute({ content: 42 }, opts)).error.code, "INVALID_INPUT");
+  const broken = { ...callTool("addMemory", {}), content: [{ type: "tool-call", toolCallId: "c", toolName: "addMemory", input: "{oops" }] };
+  const model = new MockLanguageModelV4({ doGenerate: [broken, answer("ok")] });
+  const result = await generateText({ model, tools, prompt: "hi", stopWhen: stepCountIs(3) });
+  assert.equal(result.text, "ok");
+  assert.equal(result.steps[0].content.find((p) => p.type === "tool-error").toolName, "addMemory");
+  assert.deepEqual(await memoryTexts(memory, alice), []);
+});
+
 test("an id from another scope is NOT_FOUND: the tools never reach past their scope", T, async () => {
   const memory = makeMemory(server);
   const bob = memoryTools(memory, { userId: "bob" });
