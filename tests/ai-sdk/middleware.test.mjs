@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { generateText, stepCountIs, streamText, wrapLanguageModel } from "ai";
-import { MockLanguageModelV4 } from "ai/test";
+import { MockLanguageModelV3, MockLanguageModelV4 } from "ai/test";
 import { memoryMiddleware, memoryTools, withMemory } from "memwasm/ai";
 import { addRules, answer, callTool, makeMemory, memoryTexts, scriptedServer, streamed, T } from "./helpers.mjs";
 
@@ -48,6 +48,14 @@ test("memoryMiddleware: a system message is added when there is none; nothing re
   const bare = new MockLanguageModelV4({ doGenerate: answer("ok") });
   await generateText({ model: withMemory(bare, empty, alice), prompt: "hello" });
   assert.deepEqual(bare.doGenerateCalls[0].prompt.map((m) => m.role), ["user"]);
+});
+
+test("withMemory wraps a LanguageModelV3 (providers written for ai 6) too", T, async () => {
+  const memory = await seeded();
+  const model = new MockLanguageModelV3({ doGenerate: answer("ok") });
+  const result = await generateText({ model: withMemory(model, memory, alice), prompt: "vegetarian dinner?" });
+  assert.equal(result.text, "ok");
+  assert.match(model.doGenerateCalls[0].prompt[0].content, /\[SEMANTIC\] User is vegetarian/);
 });
 
 test("addAfter: the answered exchange is added to memory after the call", T, async () => {
