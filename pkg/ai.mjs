@@ -67,8 +67,15 @@ function check(name, { properties, required }, input) {
   }
 }
 
-function isMemory(memory) {
-  return isObject(memory) && ["tools", "recall", "add", "flush"].every((m) => typeof memory[m] === "function");
+/** Throws INVALID_INPUT unless `memory` is a Memory and `options` an object of `known` keys. */
+function checkArguments(fn, memory, options, known) {
+  const methods = ["tools", "recall", "add", "flush"];
+  if (!isObject(memory) || !methods.every((m) => typeof memory[m] === "function")) {
+    throw invalid(`${fn}: the first argument must be a Memory`);
+  }
+  if (!isObject(options)) throw invalid(`${fn}: options must be an object`);
+  const unknown = Object.keys(options).find((key) => !known.includes(key));
+  if (unknown !== undefined) throw invalid(`${fn}: unknown option "${unknown}"; the known ones are ${known.join(", ")}`);
 }
 
 /**
@@ -76,11 +83,7 @@ function isMemory(memory) {
  * scope's memories. A failed call resolves with `{error: {code, message}}` so the model can correct itself.
  */
 export function memoryTools(memory, scope, options = {}) {
-  if (!isMemory(memory)) throw invalid("memoryTools: the first argument must be a Memory");
-  if (!isObject(options)) throw invalid("memoryTools: options must be an object");
-  for (const key of Object.keys(options)) {
-    if (key !== "include" && key !== "infer") throw invalid(`memoryTools: unknown option "${key}"`);
-  }
+  checkArguments("memoryTools", memory, options, ["include", "infer"]);
   const { include = MEMORY_TOOL_NAMES, infer = false } = options;
   if (!Array.isArray(include) || include.some((name) => !MEMORY_TOOL_NAMES.includes(name))) {
     throw invalid(`memoryTools: include must list some of ${MEMORY_TOOL_NAMES.join(", ")}`);
@@ -129,13 +132,9 @@ function lastUserText(prompt) {
  * With `addAfter: true` an answer (a step without tool calls) is kept with `memory.flush` after the call.
  */
 export function memoryMiddleware(memory, scope, options = {}) {
-  if (!isMemory(memory)) throw invalid("memoryMiddleware: the first argument must be a Memory");
+  checkArguments("memoryMiddleware", memory, options, MIDDLEWARE_OPTIONS);
   if (!isObject(scope) || !SCOPE_KEYS.some((k) => typeof scope[k] === "string" && scope[k] !== "")) {
     throw new MemoryError("memoryMiddleware: the scope needs a userId, agentId or runId", "SCOPE_REQUIRED");
-  }
-  if (!isObject(options)) throw invalid("memoryMiddleware: options must be an object");
-  for (const key of Object.keys(options)) {
-    if (!MIDDLEWARE_OPTIONS.includes(key)) throw invalid(`memoryMiddleware: unknown option "${key}"`);
   }
   const { tokenBudget, topK, preamble = PREAMBLE, addAfter = false, onError } = options;
   if (typeof preamble !== "string") throw invalid("memoryMiddleware: preamble must be a string");
@@ -143,10 +142,7 @@ export function memoryMiddleware(memory, scope, options = {}) {
   if (onError !== undefined && typeof onError !== "function") throw invalid("memoryMiddleware: onError must be a function");
   const fixed = { ...scope };
   const recallOptions = { ...fixed, ...(tokenBudget !== undefined && { tokenBudget }), ...(topK !== undefined && { topK }) };
-  const failed = (error) => {
-    if (!onError) throw error;
-    onError(error);
-  };
+  const failed = (error) => { if (!onError) throw error; onError(error); };
 
   async function remember(params, answer, calledTools) {
     const question = lastUserText(params.prompt);
@@ -163,14 +159,8 @@ export function memoryMiddleware(memory, scope, options = {}) {
     async transformParams({ params }) {
       const query = lastUserText(params.prompt);
       if (!query) return params;
-      let recalled;
-      try {
-        recalled = await memory.recall(query, recallOptions);
-      } catch (error) {
-        failed(error);
-        return params;
-      }
-      if (!recalled.text) return params;
+      const recalled = await memory.recall(query, recallOptions).catch(failed);
+      if (!recalled?.text) return params;
       const block = preamble ? `${preamble}\n${recalled.text}` : recalled.text;
       const prompt = [...params.prompt];
       if (prompt[0]?.role === "system") prompt[0] = { ...prompt[0], content: `${block}\n\n${prompt[0].content}` };
