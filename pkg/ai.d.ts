@@ -1,6 +1,6 @@
 // memwasm/ai: Vercel AI SDK (`ai` 7) tools and middleware over a Memory.
 import type { LanguageModelMiddleware, Tool, wrapLanguageModel } from "ai";
-import type { Memory, MemoryError, MemoryErrorCode, MemoryEventKind, Scope } from "./index.js";
+import type { Memory, MemoryError, MemoryErrorCode, MemoryEventKind, Scope, WarningCode } from "./index.js";
 
 /** The names of the tools `memoryTools` makes. */
 export type MemoryToolName = "searchMemories" | "addMemory" | "updateMemory" | "deleteMemory";
@@ -28,7 +28,8 @@ export interface MemoryToolInputs {
 
 export interface MemoryToolOutputs {
     searchMemories: { results: { id: string; memory: string; score: number }[] };
-    addMemory: { results: MemoryToolEvent[] };
+    /** `warnings` (with `infer: true`): why facts were skipped, e.g. `EXTRACTION_FAILED`; absent when none. */
+    addMemory: { results: MemoryToolEvent[]; warnings?: { code: WarningCode; message: string }[] };
     updateMemory: MemoryToolEvent;
     deleteMemory: MemoryToolEvent;
 }

@@ -27,8 +27,9 @@ const TOOLS = {
     schema: object({ content: str("The fact to remember.") }, ["content"]),
     run: async ({ handle, memory, scope, infer }, { content }) => {
       if (!infer) return { results: [await handle.runTool("manage_memory", { action: "create", content })] };
-      const { results } = await memory.add(content, { ...scope });
-      return { results: results.map(({ id, event, memory: text }) => ({ event, id, memory: text })) };
+      const { results, warnings } = await memory.add(content, { ...scope });
+      const out = { results: results.map(({ id, event, memory: text }) => ({ event, id, memory: text })) };
+      return warnings.length ? { ...out, warnings: warnings.map(({ code, message }) => ({ code, message })) } : out;
     },
   },
   updateMemory: {

@@ -71,6 +71,14 @@ test("infer: true runs add(): the memory's LLM extracts the facts", T, async () 
   });
   assert.deepEqual(await memoryTexts(memory, alice), ["User has a dog named Rex"]);
   assert.equal(result.steps[0].toolResults[0].output.results[0].event, "ADD");
+  assert.equal(result.steps[0].toolResults[0].output.warnings, undefined);
+
+  // An extraction reply that cannot be read stores nothing, and the model is told why.
+  server.script({ kind: "chat", match: ["You are an expert at extracting", "likes jazz"], reply: "not json" });
+  const tools = memoryTools(memory, alice, { infer: true });
+  const out = await tools.addMemory.execute({ content: "User likes jazz" }, { toolCallId: "j", messages: [] });
+  assert.deepEqual(out.results, []);
+  assert.equal(out.warnings[0].code, "EXTRACTION_FAILED");
 });
 
 test("bad tool input comes back to the model as a coded error, and the loop goes on", T, async () => {
