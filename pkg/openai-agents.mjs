@@ -58,24 +58,27 @@ export class MemwasmSession {
     if (!SCOPE_KEYS.some((key) => scope[key] !== undefined)) {
       throw new MemoryError("openai-agents: a userId, agentId or runId is required", "SCOPE_REQUIRED");
     }
-    this.#memory = memory;
-    this.#scope = scope;
-    this.#sessionId = sessionId;
+    [this.#memory, this.#scope, this.#sessionId] = [memory, scope, sessionId];
     this.#windowOptions = { maxTokens, ...(keepLast === undefined ? {} : { keepLast }) };
     this.#open(0); // checks the options now: INVALID_INPUT for a bad maxTokens or keepLast
   }
 
   /** The window of `epoch`: a run of the scope named after the session (and the clears before). */
-  #open(epoch) {
+  #windowOf(epoch) {
     const run = `openai-agents:${this.#scope.runId ?? ""}:${this.#sessionId}${epoch ? `#${epoch}` : ""}`;
-    this.#epoch = epoch;
-    this.#window = this.#memory.context({ ...this.#scope, runId: run, ...this.#windowOptions });
-    return this.#window;
+    return this.#memory.context({ ...this.#scope, runId: run, ...this.#windowOptions });
+  }
+
+  #open(epoch, window = this.#windowOf(epoch)) {
+    [this.#epoch, this.#window] = [epoch, window];
   }
 
   /** Runs `task` after the calls before it, once the stored window was read. */
   #run(task) {
-    this.#ready ??= this.#resume();
+    this.#ready ??= this.#resume().catch((error) => {
+      this.#ready = null; // the next call reads the stored window again
+      throw error;
+    });
     const next = this.#queue.then(() => this.#ready).then(task);
     this.#queue = next.catch(() => {});
     return next;
@@ -83,10 +86,10 @@ export class MemwasmSession {
 
   /** Continues what storage holds: the last window not cleared (each clear starts one with a marker). */
   async #resume() {
-    let state = await this.#open(0).push([]);
+    let state = await this.#windowOf(0).push([]);
     let epoch = 0;
     for (;;) {
-      const next = await this.#open(epoch + 1).push([]);
+      const next = await this.#windowOf(epoch + 1).push([]);
       if (next.messages.length === 0 && next.summary === null) break;
       [state, epoch] = [next, epoch + 1];
     }
@@ -109,8 +112,7 @@ export class MemwasmSession {
 
   /** Sets the summary item from a window result. */
   #take(state) {
-    const sent = this.#turnsOf(state) !== state.messages;
-    this.#summary = sent ? { ...state.messages[0] } : null;
+    this.#summary = this.#turnsOf(state) !== state.messages ? { ...state.messages[0] } : null;
   }
 
   async getSessionId() {
@@ -179,7 +181,9 @@ export class MemwasmSession {
   /** Forgets every item and the summary: later items start a new window. */
   clearSession() {
     return this.#run(async () => {
-      await this.#open(this.#epoch + 1).push([MARKER]);
+      const window = this.#windowOf(this.#epoch + 1);
+      await window.push([MARKER]);
+      this.#open(this.#epoch + 1, window);
       this.#entries = [];
       this.#refs = [null];
       this.#summary = null;
