@@ -17,8 +17,12 @@ const server = scriptedServer();
 process.chdir(scratchFolder());
 const AsyncFunction = (async () => {}).constructor;
 
-/** Pages whose blocks another test runs as written (it needs a process or a setup of its own). */
-const RUN_ELSEWHERE = { "docs/keys-in-the-browser.md": "keys-doc.test.mjs", "docs/ai-sdk.md": "../ai-sdk/docs.test.mjs" };
+/** Pages whose blocks another test runs as written (it needs a process, a setup or packages of its own). */
+const RUN_ELSEWHERE = {
+  "docs/keys-in-the-browser.md": "keys-doc.test.mjs",
+  "docs/ai-sdk.md": "../ai-sdk/docs.test.mjs",
+  "docs/openai-agents.md": "../openai-agents/docs-page.test.mjs",
+};
 
 /** `code` with its `import … from "…"` statements turned into awaited `__import(…)` calls, and the names they bind. */
 function withoutImports(code) {
