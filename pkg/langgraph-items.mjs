@@ -69,3 +69,13 @@ export function toItem(memory) {
 }
 
 export const under = (prefix) => ({ field: "langgraph.prefixes", operator: "contains", value: prefix.join(".") });
+
+/** The memory key of an item: the labels joined by ".", then ":" and the key (the memory's key rules: at most
+ * 512 characters, no control characters or line separators). */
+export function memoryKey(namespace, key, i) {
+  if (typeof key !== "string") throw fail(`operation ${i}: key must be a string`);
+  const joined = `${namespace.join(".")}:${key}`;
+  if ([...joined].length > 512) throw fail(`operation ${i}: the namespace and key are over 512 characters`);
+  if (/[\p{Cc}\u2028\u2029]/u.test(key)) throw fail(`operation ${i}: the key has a control character or line separator`);
+  return joined;
+}

@@ -3,7 +3,7 @@
 // namespace labels joined by "." then ":" and the item's key, its text what the item's indexed fields say,
 // and `metadata.langgraph` holds the namespace, the key and the value as JSON text (read back exactly).
 import { BaseStore } from "@langchain/langgraph-checkpoint";
-import { checkNamespace, count, fail, isObject, passes, textsAt, toItem, under } from "./langgraph-items.mjs";
+import { checkNamespace, count, fail, isObject, memoryKey, passes, textsAt, toItem, under } from "./langgraph-items.mjs";
 
 const PAGE = 1000;
 
@@ -77,9 +77,9 @@ export class MemwasmStore extends BaseStore {
       if ("namespacePrefix" in op) return reads.push([i, () => this.#search(op)]);
       if ("matchConditions" in op || "maxDepth" in op) return reads.push([i, () => this.#list(op)]);
       checkNamespace(op.namespace);
-      if (typeof op.key !== "string") throw fail(`operation ${i}: key must be a string`);
-      if (!("value" in op)) return reads.push([i, () => this.#get(op.namespace, op.key)]);
-      puts.set(`${op.namespace.join(".")}:${op.key}`, this.#checkPut(op, i));
+      const key = memoryKey(op.namespace, op.key, i);
+      if (!("value" in op)) return reads.push([i, () => this.#get(key)]);
+      puts.set(key, this.#checkPut(op, i));
     });
     const results = operations.map(() => undefined);
     for (const [i, read] of reads) results[i] = await read();
@@ -121,9 +121,9 @@ export class MemwasmStore extends BaseStore {
     });
   }
 
-  async #get(namespace, key) {
+  async #get(key) {
     try {
-      return toItem(await this.#memory.getByKey(`${namespace.join(".")}:${key}`, this.#scope));
+      return toItem(await this.#memory.getByKey(key, this.#scope));
     } catch (error) {
       if (["NOT_FOUND", "EXPIRED"].includes(error?.code)) return null;
       throw error;

@@ -158,7 +158,9 @@ test("bad input rejects with a MemoryError code and writes nothing", T, async ()
   await assert.rejects(store.put(["ok"], "k", { n: 1 }, "title"), code("INVALID_INPUT"));
   await assert.rejects(store.put(["ok"], "k", { n: 1 }, undefined, { ttl: -1 }), code("INVALID_INPUT"));
   await assert.rejects(store.put(["ok"], "k".repeat(600), { n: 1 }), code("INVALID_INPUT"));
+  await assert.rejects(store.put(["ok"], "line\nbreak", { n: 1 }), code("INVALID_INPUT"));
   await assert.rejects(store.get([], "k"), code("INVALID_INPUT"));
+  await assert.rejects(store.get(["ok"], "tab\tkey"), code("INVALID_INPUT"));
   await assert.rejects(store.search(["ok"], { limit: -1 }), code("INVALID_INPUT"));
   await assert.rejects(store.search(["ok"], { query: 5 }), code("INVALID_INPUT"));
   await assert.rejects(store.search(["ok"], { filter: "x" }), code("INVALID_INPUT"));
@@ -168,6 +170,7 @@ test("bad input rejects with a MemoryError code and writes nothing", T, async ()
   await assert.rejects(store.batch("ops"), code("INVALID_INPUT"));
   await assert.rejects(store.batch([null]), code("INVALID_INPUT"));
   await assert.rejects(store.batch([{ namespace: ["ok"], key: "a", value: { v: 1 } }, { namespace: ["ok"], key: "b", value: 3 }]), code("INVALID_INPUT"));
+  await assert.rejects(store.batch([{ namespace: ["ok"], key: "a", value: { v: 1 } }, { namespace: ["ok"], key: "é".repeat(510), value: {} }]), code("INVALID_INPUT"));
   assert.deepEqual(await store.search([]), [], "a batch with a bad put writes none of its puts");
   assert.throws(() => new MemwasmStore({}), code("INVALID_CONFIG"));
   assert.throws(() => new MemwasmStore(fresh().memory, { index: { fields: "title" } }), code("INVALID_CONFIG"));

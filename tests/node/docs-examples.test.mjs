@@ -18,7 +18,7 @@ process.chdir(scratchFolder());
 const AsyncFunction = (async () => {}).constructor;
 
 /** Pages whose blocks another test runs as written (it needs a process or a setup of its own). */
-const RUN_ELSEWHERE = { "docs/keys-in-the-browser.md": "keys-doc.test.mjs" };
+const RUN_ELSEWHERE = { "docs/keys-in-the-browser.md": "keys-doc.test.mjs", "docs/langgraph.md": "../langgraph/docs.test.mjs" };
 
 /** `code` with its `import … from "…"` statements turned into awaited `__import(…)` calls, and the names they bind. */
 function withoutImports(code) {
