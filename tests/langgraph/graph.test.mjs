@@ -58,6 +58,8 @@ test("a graph puts items in run 1 and finds them in run 2, the SQLite memory reo
   const run3 = await graphWith(second.store).invoke({ userId: "u1", query: "pizza" });
   assert.deepEqual(run3.found, [], "the store's default TTL of 60 minutes has run out");
   second.memory.close();
+  await assert.rejects(second.store.put(["memories", "u1"], "late", { text: "after close" }),
+    (error) => error.name === "MemoryError" && error.code === "STORAGE_UNAVAILABLE");
 });
 
 test("a node reaches the store through getStore() and a bad put fails the run with a MemoryError", T, async () => {
