@@ -27,7 +27,13 @@ export class MemwasmStore extends BaseStore {
     const unknown = Object.keys(options).find((name) => !known.includes(name));
     if (unknown) throw fail(`unknown option ${JSON.stringify(unknown)} (known: ${known.join(", ")})`, "INVALID_CONFIG");
     const { scope = { agentId: "langgraph" }, index = {}, ttl = {}, method } = options;
-    if (!isObject(scope)) throw fail("scope must be {userId?, agentId?, runId?}", "INVALID_CONFIG");
+    const ids = isObject(scope) ? Object.entries(scope) : [];
+    if (!ids.length || !ids.every(([name, id]) => ["userId", "agentId", "runId"].includes(name) && typeof id === "string" && id)) {
+      throw fail("scope must be {userId?, agentId?, runId?} with at least one id", "INVALID_CONFIG");
+    }
+    if (method !== undefined && !["vector", "keyword", "hybrid", "rrf", "agentic"].includes(method)) {
+      throw fail(`method ${JSON.stringify(method)}: one of vector, keyword, hybrid, rrf, agentic`, "INVALID_CONFIG");
+    }
     const fields = index === false ? false : isObject(index) ? index.fields ?? ["$"] : null;
     if (fields !== false && !(Array.isArray(fields) && fields.every((f) => typeof f === "string" && f))) {
       throw fail("index must be false or {fields: string[]}", "INVALID_CONFIG");

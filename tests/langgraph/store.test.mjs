@@ -78,6 +78,20 @@ test("search with a query ranks by the memory's search and gives scores; filters
   assert.deepEqual((await store.search(["mem"], { query: "pizza", offset: 3 })).map((i) => i.key), ["d"]);
 });
 
+test("method: the memory's search method ranks queries; two stores of one memory with other scopes stay apart", T, async () => {
+  const { memory } = fresh();
+  const keyword = new MemwasmStore(memory, { method: "keyword", scope: { userId: "one" } });
+  const other = new MemwasmStore(memory, { scope: { userId: "two" } });
+  await keyword.put(["n"], "a", { text: "green tea" });
+  await keyword.put(["n"], "b", { text: "black coffee" });
+  await other.put(["n"], "a", { text: "someone else's tea" });
+  const ranked = await keyword.search(["n"], { query: "coffee" });
+  assert.deepEqual(ranked.map((i) => [i.key, i.value.text]), [["b", "black coffee"], ["a", "green tea"]]);
+  assert.ok(ranked[0].score > 0, JSON.stringify(ranked));
+  assert.equal(ranked[1].score, undefined, "no keyword in common: not ranked, listed after");
+  assert.deepEqual((await other.search(["n"])).map((i) => i.value.text), ["someone else's tea"]);
+});
+
 test("index fields: only those fields' text is ranked; the value stays whole", T, async () => {
   const { store, memory } = fresh({ index: { fields: ["title"] } });
   await store.put(["docs"], "1", { title: "gardening tips", body: "volcano lava rocks" });
@@ -176,6 +190,10 @@ test("bad input rejects with a MemoryError code and writes nothing", T, async ()
   assert.throws(() => new MemwasmStore(fresh().memory, { index: { fields: "title" } }), code("INVALID_CONFIG"));
   assert.throws(() => new MemwasmStore(fresh().memory, { ttl: { defaultTtl: 0 } }), code("INVALID_CONFIG"));
   assert.throws(() => new MemwasmStore(fresh().memory, { namespace: ["x"] }), code("INVALID_CONFIG"));
+  for (const scope of [{}, { user: "u" }, { userId: "" }, "u"]) {
+    assert.throws(() => new MemwasmStore(fresh().memory, { scope }), code("INVALID_CONFIG"), JSON.stringify(scope));
+  }
+  assert.throws(() => new MemwasmStore(fresh().memory, { method: "cosine" }), code("INVALID_CONFIG"));
 });
 
 test("the same calls give what InMemoryStore gives (without a query)", T, async () => {
