@@ -1,7 +1,7 @@
 // MemwasmStore refuses bad input with MemoryError codes, and answers as LangGraph's own InMemoryStore does.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BaseStore, InMemoryStore } from "@langchain/langgraph-checkpoint";
+import { InMemoryStore } from "@langchain/langgraph-checkpoint";
 import { MemoryError } from "memwasm";
 import { MemwasmStore } from "memwasm/langgraph";
 import { T, clockedMemory, scriptedServer } from "./helpers.mjs";
@@ -11,7 +11,6 @@ const fresh = (options) => {
   const { memory, clock } = clockedMemory(server);
   return { store: new MemwasmStore(memory, options), memory, clock };
 };
-const strip = (items) => items.map(({ createdAt, updatedAt, ...rest }) => rest);
 
 test("bad input rejects with a MemoryError code and writes nothing", T, async () => {
   const { store } = fresh();

@@ -2,8 +2,7 @@
 // store tests, run here against the real BaseStore), over a memwasm Memory.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BaseStore, InMemoryStore } from "@langchain/langgraph-checkpoint";
-import { MemoryError } from "memwasm";
+import { BaseStore } from "@langchain/langgraph-checkpoint";
 import { MemwasmStore } from "memwasm/langgraph";
 import { T, clockedMemory, scriptedServer } from "./helpers.mjs";
 
