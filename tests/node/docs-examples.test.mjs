@@ -22,6 +22,7 @@ const RUN_ELSEWHERE = {
   "docs/keys-in-the-browser.md": "keys-doc.test.mjs",
   "docs/ai-sdk.md": "../ai-sdk/docs.test.mjs",
   "docs/openai-agents.md": "../openai-agents/docs-page.test.mjs",
+  "docs/langgraph.md": "../langgraph/docs.test.mjs",
 };
 
 /** `code` with its `import … from "…"` statements turned into awaited `__import(…)` calls, and the names they bind. */
