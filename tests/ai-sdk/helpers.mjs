@@ -1,9 +1,8 @@
 // Shared setup of the memwasm/ai tests: the scripted OpenAI-compatible server (the memory's LLM and embedder),
 // a memory pointed at it, and scripted AI SDK model turns (tool calls, text) for MockLanguageModelV4.
-import { after, before, beforeEach } from "node:test";
 import { Memory } from "memwasm";
 import { convertArrayToReadableStream } from "ai/test";
-import { startScriptedServer } from "../support/scripted-server.mjs";
+export { scriptedServer } from "../support/server-per-file.mjs";
 
 export const T = { timeout: 30_000 };
 
@@ -11,21 +10,6 @@ export const T = { timeout: 30_000 };
 const EXTRACT = "You are an expert at extracting structured, atomic facts";
 const DECIDE = "You are a memory management system";
 
-/** One scripted server for the calling file, reset before each test. */
-export function scriptedServer() {
-  let real;
-  before(async () => {
-    real = await startScriptedServer({ port: 0 });
-  });
-  after(() => real?.close());
-  beforeEach(() => real.reset());
-  return new Proxy({}, {
-    get(_, key) {
-      const value = real?.[key];
-      return typeof value === "function" ? value.bind(real) : value;
-    },
-  });
-}
 
 /** A memory whose LLM and embedder are the scripted server; flushed turns are added at once. */
 export function makeMemory(server) {

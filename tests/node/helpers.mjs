@@ -1,9 +1,9 @@
 // Shared setup for the memwasm Node test suite (node:test + node:assert/strict only).
-import { before, after, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { Memory } from "memwasm";
 import { startScriptedServer } from "../support/scripted-server.mjs";
+import { scriptedServer } from "../support/server-per-file.mjs";
 
 export { Memory };
 
@@ -25,30 +25,8 @@ export function startServer() {
   return startScriptedServer({ port: 0 });
 }
 
-/**
- * One scripted server for the calling test file: started before its tests, closed after them, and reset
- * before each one. Returns a stand-in that forwards to the server once it is up (`server.script(…)`,
- * `server.baseUrl`, …), so a file declares `const server = scriptedServer();` and uses it as the server.
- */
-export function scriptedServer() {
-  let real;
-  before(async () => {
-    real = await startServer();
-  });
-  after(async () => {
-    await real?.close();
-  });
-  beforeEach(() => real.reset());
-  return new Proxy(
-    {},
-    {
-      get(_, key) {
-        const value = real?.[key];
-        return typeof value === "function" ? value.bind(real) : value;
-      },
-    },
-  );
-}
+/** One scripted server for the calling test file (see tests/support/server-per-file.mjs). */
+export { scriptedServer };
 
 /** The standard test config, pointed at `server`. `over` may replace llm/embedder config fields or top-level keys. */
 export function testConfig(server, { llm = {}, embedder = {}, ...rest } = {}) {

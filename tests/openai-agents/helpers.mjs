@@ -1,9 +1,8 @@
 // Shared set-up for the OpenAI Agents SDK session tests: the scripted OpenAI-compatible server the memory's
 // own model calls go to, and a scripted Agents SDK `Model` (the SDK's own interface) for the agent's calls.
-import { before, after, beforeEach } from "node:test";
 import { Usage, setTracingDisabled } from "@openai/agents";
 import { Memory } from "memwasm";
-import { startScriptedServer } from "../support/scripted-server.mjs";
+export { scriptedServer } from "../support/server-per-file.mjs";
 
 setTracingDisabled(true);
 
@@ -12,21 +11,6 @@ export const EXTRACT = "You are an expert at extracting structured, atomic facts
 export const DECIDE = "You are a memory management system";
 export const SUMMARY = "You keep the running summary";
 
-/** One scripted server per test file, reset before each test; used through the returned stand-in. */
-export function scriptedServer() {
-  let real;
-  before(async () => {
-    real = await startScriptedServer({ port: 0 });
-  });
-  after(() => real?.close());
-  beforeEach(() => real.reset());
-  return new Proxy({}, {
-    get(_, key) {
-      const value = real?.[key];
-      return typeof value === "function" ? value.bind(real) : value;
-    },
-  });
-}
 
 export function testConfig(server) {
   return {
