@@ -1068,6 +1068,25 @@ export interface KvStorageConfig {
   prefix?: string;
 }
 
+/** A model call, as `observe` hears of it: once at its start, once at its end (same `id`). */
+export interface ModelCallEvent {
+  phase: "start" | "end";
+  /** Pairs a start with its end. */
+  id: number;
+  /** `"chat"` for the LLM, `"embeddings"` for the embedder (OpenTelemetry's `gen_ai.operation.name`). */
+  kind: "chat" | "embeddings";
+  /** The configured provider, e.g. `"openai"`, `"anthropic"`, `"custom"`. */
+  provider: string;
+  /** The model (Azure: the deployment); empty for `custom`. */
+  model: string;
+  /** Embeddings: how many texts the call embeds (start only). */
+  inputs?: number;
+  /** End only: how long the call took, retries included. */
+  durationMs?: number;
+  /** End only, when the call failed: its error code and message. */
+  error?: { code: string; message: string };
+}
+
 /** `storage.config` of the SQLite storage (Node). */
 export interface SqliteStorageConfig {
   /** The database file; made when missing. One file holds one memory. */
@@ -1152,6 +1171,11 @@ export interface MemoryConfig {
    * function throws or returns no finite time. Lets tests move time instead of sleeping.
    */
   now?: () => number | Date;
+  /**
+   * Told when each model call starts and ends (the LLM's and the embedder's, background calls included), for
+   * tracing or logging; `memwasm/otel` makes OpenTelemetry spans of them. What it throws is logged and ignored.
+   */
+  observe?: (event: ModelCallEvent) => void;
   /**
    * An exact tokenizer for every token budget (recall, context windows, formatForInjection, chunks), e.g.
    * `(text) => tiktoken.encode(text).length` with npm `js-tiktoken`. Default: the built-in estimate

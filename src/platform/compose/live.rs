@@ -18,6 +18,7 @@ const LIVE_PATHS: &[&[&str]] = &[
     &["storage", "binding"],
     &["storage", "open"],
     &["now"],
+    &["observe"],
     &["countTokens"],
 ];
 

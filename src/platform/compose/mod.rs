@@ -20,15 +20,18 @@ use crate::core::tokens::TokenCounter;
 use crate::core::vector_store::InMemoryVectorStore;
 use crate::http::Timed;
 use crate::platform::indexeddb::IndexedDbStorage;
+use crate::platform::observe::Observed;
 use crate::platform::FetchClient;
 use crate::providers::any::{AnyEmbedder, AnyLlm};
 use crate::providers::chroma::ChromaVectors;
 use crate::providers::config::ResolvedConfig;
 
-/// The LLM of a wasm32 build: an HTTP provider over `fetch` (with `llm.config.timeoutMs`), or a live one.
-pub type Llm = AnyLlm<Timed<FetchClient>, LiveLlm>;
-/// The embedder of a wasm32 build: an HTTP provider over `fetch` (with `embedder.config.timeoutMs`), or a live one.
-pub type Embedder = AnyEmbedder<Timed<FetchClient>, LiveEmbedder>;
+/// The LLM of a wasm32 build: an HTTP provider over `fetch` (with `llm.config.timeoutMs`), or a live one,
+/// observed by the config's `observe` callback.
+pub type Llm = Observed<AnyLlm<Timed<FetchClient>, LiveLlm>>;
+/// The embedder of a wasm32 build: an HTTP provider over `fetch` (with `embedder.config.timeoutMs`), or a live
+/// one, observed by the config's `observe` callback.
+pub type Embedder = Observed<AnyEmbedder<Timed<FetchClient>, LiveEmbedder>>;
 /// The engine behind the JS `Memory` class and the Worker's routes.
 pub type Engine = MemoryEngine<Llm, Embedder, AnyStorage>;
 

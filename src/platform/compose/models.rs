@@ -2,13 +2,15 @@
 //! `generate` / `embed` callback, the Workers AI binding). Checks that each live value was given to the
 //! one provider that takes it.
 
-use wasm_bindgen::JsValue;
+use js_sys::Function;
+use wasm_bindgen::{JsCast, JsValue};
 
 use super::live::LiveValues;
 use super::{Embedder, Llm};
 use crate::core::config::invalid;
 use crate::core::error::Result;
 use crate::http::Timed;
+use crate::platform::observe::Observed;
 use crate::platform::{CallbackEmbedder, CallbackLlm, FetchClient, WorkersAiEmbedder, WorkersAiLlm};
 use crate::providers::any::{AnyEmbedder, AnyLlm};
 use crate::providers::config::{EmbedderChoice, LlmChoice, ResolvedConfig};
@@ -64,8 +66,56 @@ fn needed<'a>(live: &'a LiveValues, path: &str, what: &str) -> Result<&'a JsValu
     live.get(path).ok_or_else(|| invalid(path, format!("is required ({what})")))
 }
 
-/// The LLM `config` asks for.
+/// The LLM `config` asks for, observed by the config's `observe` callback when it has one.
 pub fn llm(config: &ResolvedConfig, live: &LiveValues) -> Result<Llm> {
+    let (provider, model) = llm_name(&config.llm);
+    Ok(Observed::new(any_llm(config, live)?, observer(live)?, "chat", provider, model))
+}
+
+/// The embedder `config` asks for, observed by the config's `observe` callback when it has one.
+pub fn embedder(config: &ResolvedConfig, live: &LiveValues) -> Result<Embedder> {
+    let (provider, model) = embedder_name(&config.embedder);
+    Ok(Observed::new(any_embedder(config, live)?, observer(live)?, "embeddings", provider, model))
+}
+
+/// The config's `observe` callback; `INVALID_CONFIG` for a value that is not a function.
+fn observer(live: &LiveValues) -> Result<Option<Function>> {
+    match live.get("observe") {
+        None => Ok(None),
+        Some(value) => {
+            value.dyn_ref::<Function>().cloned().map(Some).ok_or_else(|| invalid("observe", "must be a function"))
+        }
+    }
+}
+
+/// The provider's name and model, as the `observe` events give them.
+fn llm_name(choice: &LlmChoice) -> (&'static str, String) {
+    match choice {
+        LlmChoice::None => ("none", String::new()),
+        LlmChoice::OpenAi(s) => ("openai", s.model.clone()),
+        LlmChoice::AzureOpenAi(s) => ("azure_openai", s.target.deployment.clone()),
+        LlmChoice::Anthropic(s) => ("anthropic", s.model.clone()),
+        LlmChoice::Gemini(s) => ("gemini", s.model.clone()),
+        LlmChoice::Ollama(s) => ("ollama", s.model.clone()),
+        LlmChoice::WorkersAi(s) => ("workers-ai", s.model.clone()),
+        LlmChoice::Custom => ("custom", String::new()),
+    }
+}
+
+/// The embedder's provider name and model, as the `observe` events give them.
+fn embedder_name(choice: &EmbedderChoice) -> (&'static str, String) {
+    match choice {
+        EmbedderChoice::None => ("none", String::new()),
+        EmbedderChoice::OpenAi(s) => ("openai", s.model.clone()),
+        EmbedderChoice::AzureOpenAi(s) => ("azure_openai", s.target.deployment.clone()),
+        EmbedderChoice::Gemini(s) => ("gemini", s.model.clone()),
+        EmbedderChoice::Ollama(s) => ("ollama", s.model.clone()),
+        EmbedderChoice::WorkersAi(s) => ("workers-ai", s.model.clone()),
+        EmbedderChoice::Custom { .. } => ("custom", String::new()),
+    }
+}
+
+fn any_llm(config: &ResolvedConfig, live: &LiveValues) -> Result<AnyLlm<Timed<FetchClient>, LiveLlm>> {
     only_for(live, "llm.generate", "custom", matches!(config.llm, LlmChoice::Custom))?;
     only_for(live, "llm.binding", "workers-ai", matches!(config.llm, LlmChoice::WorkersAi(_)))?;
     Ok(match &config.llm {
@@ -82,8 +132,7 @@ pub fn llm(config: &ResolvedConfig, live: &LiveValues) -> Result<Llm> {
     })
 }
 
-/// The embedder `config` asks for.
-pub fn embedder(config: &ResolvedConfig, live: &LiveValues) -> Result<Embedder> {
+fn any_embedder(config: &ResolvedConfig, live: &LiveValues) -> Result<AnyEmbedder<Timed<FetchClient>, LiveEmbedder>> {
     only_for(live, "embedder.embed", "custom", matches!(config.embedder, EmbedderChoice::Custom { .. }))?;
     only_for(live, "embedder.binding", "workers-ai", matches!(config.embedder, EmbedderChoice::WorkersAi(_)))?;
     Ok(match &config.embedder {
