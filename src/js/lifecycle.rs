@@ -6,7 +6,7 @@ use serde_json::json;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{from_js, read_options, string_arg};
-use super::{promise, Memory};
+use super::{message, promise, Memory};
 use crate::core::error::MemoryError;
 use crate::core::lifecycle::options::{DecayRequest, ShareOptions, StoreOptions};
 use crate::core::model::scope::Scope;
@@ -69,7 +69,7 @@ impl Memory {
         promise(async move {
             let key = string_arg(&key, "key")?;
             engine.lifecycle().delete_by_key(&key, &read_options(scope, ReadCall::ScopeOnly)?.scope).await?;
-            Ok(json!({"message": "Memory deleted successfully!"}))
+            Ok(message("Memory deleted successfully!"))
         })
     }
 
@@ -145,7 +145,7 @@ impl Memory {
         let engine = self.engine.clone();
         promise(async move {
             engine.restore(&string_arg(&memory_id, "memoryId")?).await?;
-            Ok(json!({"message": "Memory restored successfully!"}))
+            Ok(message("Memory restored successfully!"))
         })
     }
 }

@@ -25,7 +25,7 @@ use std::rc::Rc;
 
 use js_sys::Promise;
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
@@ -109,8 +109,11 @@ fn vector_query(query: &JsValue) -> Result<Vec<f32>, MemoryError> {
     Ok(parsed.embedding)
 }
 
+/// `{message: text}`, what the calls that change memories resolve with.
 fn message(text: &str) -> Value {
-    json!({ "message": text })
+    let mut reply = serde_json::Map::new();
+    reply.insert("message".into(), Value::from(text));
+    Value::Object(reply)
 }
 
 /// Reads a JS config: its JSON part through serde, its live values (callbacks, bindings) as they are.

@@ -10,6 +10,7 @@ mod fetch;
 pub mod indexeddb;
 mod kv;
 mod nfc;
+#[cfg(feature = "extras")]
 pub mod observe;
 pub mod pace;
 pub mod plain;

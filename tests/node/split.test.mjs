@@ -76,6 +76,7 @@ describe("split modules", () => {
       testConfig(server, { vectorStore: { provider: "chroma", config: { url: "http://127.0.0.1:9", collectionName: "coll" } } }),
       testConfig(server, { storage: { provider: "cloudflare-kv", binding: {} } }),
       testConfig(server, { storage: { provider: "sqlite", config: { path: "m.db" } } }),
+      testConfig(server, { observe: () => {} }),
     ];
     for (const config of configs) {
       assert.throws(() => new core.Memory(config), (error) => {

@@ -165,12 +165,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 let id = self.in_scope(&scope, required(MANAGE_MEMORY, "id", &args.id)?).await?;
                 let content = required(MANAGE_MEMORY, "content", &args.content)?;
                 self.update(&id, content).await?;
-                Ok(json!({"event": "UPDATE", "id": id, "memory": content}))
+                Ok(event_reply(EventKind::Update, &id, Some(content)))
             }
             Action::Delete => {
                 let id = self.in_scope(&scope, required(MANAGE_MEMORY, "id", &args.id)?).await?;
                 self.delete(&id, false).await?;
-                Ok(json!({"event": "DELETE", "id": id}))
+                Ok(event_reply(EventKind::Delete, &id, None))
             }
         }
     }
@@ -183,7 +183,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let live = |item: &MemoryItem| scope.contains(&item.scope) && item.lifecycle.is_live(&now);
         let duplicate = self.index.borrow().find_by_hash(&hash, &live).map(|m| m.item.id.clone());
         if let Some(id) = duplicate {
-            return Ok(json!({"event": EventKind::None, "id": id, "memory": content}));
+            return Ok(event_reply(EventKind::None, &id, Some(content)));
         }
         let embedding = self.embed_if_configured(content).await?;
         let lifecycle =
@@ -199,7 +199,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             scope: scope.clone(),
             lifecycle,
         };
-        let reply = json!({"event": EventKind::Add, "id": item.id, "memory": content});
+        let reply = event_reply(EventKind::Add, &item.id, Some(content));
         let history = vec![self.record(&item, EventKind::Add, None, Some(content.to_owned()))];
         let mut changes =
             Changeset { upserts: vec![StoredMemory { item, embedding }], history, ..Changeset::default() };
@@ -216,6 +216,17 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             _ => Err(MemoryError::NotFound(id.to_owned())),
         }
     }
+}
+
+/// `manage_memory`'s reply: `{event, id, memory?}`.
+fn event_reply(event: EventKind, id: &str, memory: Option<&str>) -> Value {
+    let mut reply = serde_json::Map::new();
+    reply.insert("event".into(), Value::from(event.name()));
+    reply.insert("id".into(), Value::from(id));
+    if let Some(memory) = memory {
+        reply.insert("memory".into(), Value::from(memory));
+    }
+    Value::Object(reply)
 }
 
 #[cfg(test)]

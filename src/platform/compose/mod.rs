@@ -20,6 +20,7 @@ use crate::core::tokens::TokenCounter;
 use crate::core::vector_store::InMemoryVectorStore;
 use crate::http::Timed;
 use crate::platform::indexeddb::IndexedDbStorage;
+#[cfg(feature = "extras")]
 use crate::platform::observe::Observed;
 use crate::platform::FetchClient;
 use crate::providers::any::{AnyEmbedder, AnyLlm};
@@ -27,11 +28,19 @@ use crate::providers::chroma::ChromaVectors;
 use crate::providers::config::ResolvedConfig;
 
 /// The LLM of a wasm32 build: an HTTP provider over `fetch` (with `llm.config.timeoutMs`), or a live one,
-/// observed by the config's `observe` callback.
+/// observed by the config's `observe` callback (in a build with `extras`).
+#[cfg(feature = "extras")]
 pub type Llm = Observed<AnyLlm<Timed<FetchClient>, LiveLlm>>;
 /// The embedder of a wasm32 build: an HTTP provider over `fetch` (with `embedder.config.timeoutMs`), or a live
-/// one, observed by the config's `observe` callback.
+/// one, observed by the config's `observe` callback (in a build with `extras`).
+#[cfg(feature = "extras")]
 pub type Embedder = Observed<AnyEmbedder<Timed<FetchClient>, LiveEmbedder>>;
+/// The LLM of a build without `extras` (the browser's core module): not observed.
+#[cfg(not(feature = "extras"))]
+pub type Llm = AnyLlm<Timed<FetchClient>, LiveLlm>;
+/// The embedder of a build without `extras`: not observed.
+#[cfg(not(feature = "extras"))]
+pub type Embedder = AnyEmbedder<Timed<FetchClient>, LiveEmbedder>;
 /// The engine behind the JS `Memory` class and the Worker's routes.
 pub type Engine = MemoryEngine<Llm, Embedder, AnyStorage>;
 

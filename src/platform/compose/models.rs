@@ -2,14 +2,18 @@
 //! `generate` / `embed` callback, the Workers AI binding). Checks that each live value was given to the
 //! one provider that takes it.
 
+#[cfg(feature = "extras")]
 use js_sys::Function;
-use wasm_bindgen::{JsCast, JsValue};
+#[cfg(feature = "extras")]
+use wasm_bindgen::JsCast;
+use wasm_bindgen::JsValue;
 
 use super::live::LiveValues;
 use super::{Embedder, Llm};
 use crate::core::config::invalid;
 use crate::core::error::Result;
 use crate::http::Timed;
+#[cfg(feature = "extras")]
 use crate::platform::observe::Observed;
 use crate::platform::{CallbackEmbedder, CallbackLlm, FetchClient, WorkersAiEmbedder, WorkersAiLlm};
 use crate::providers::any::{AnyEmbedder, AnyLlm};
@@ -67,18 +71,36 @@ fn needed<'a>(live: &'a LiveValues, path: &str, what: &str) -> Result<&'a JsValu
 }
 
 /// The LLM `config` asks for, observed by the config's `observe` callback when it has one.
+#[cfg(feature = "extras")]
 pub fn llm(config: &ResolvedConfig, live: &LiveValues) -> Result<Llm> {
     let (provider, model) = llm_name(&config.llm);
     Ok(Observed::new(any_llm(config, live)?, observer(live)?, "chat", provider, model))
 }
 
 /// The embedder `config` asks for, observed by the config's `observe` callback when it has one.
+#[cfg(feature = "extras")]
 pub fn embedder(config: &ResolvedConfig, live: &LiveValues) -> Result<Embedder> {
     let (provider, model) = embedder_name(&config.embedder);
     Ok(Observed::new(any_embedder(config, live)?, observer(live)?, "embeddings", provider, model))
 }
 
+/// The LLM `config` asks for (a build without `extras` has no `observe`: `NOT_IN_MODULE`).
+#[cfg(not(feature = "extras"))]
+pub fn llm(config: &ResolvedConfig, live: &LiveValues) -> Result<Llm> {
+    if live.get("observe").is_some() {
+        return Err(crate::core::error::MemoryError::NotInModule("observe".into()));
+    }
+    any_llm(config, live)
+}
+
+/// The embedder `config` asks for.
+#[cfg(not(feature = "extras"))]
+pub fn embedder(config: &ResolvedConfig, live: &LiveValues) -> Result<Embedder> {
+    any_embedder(config, live)
+}
+
 /// The config's `observe` callback; `INVALID_CONFIG` for a value that is not a function.
+#[cfg(feature = "extras")]
 fn observer(live: &LiveValues) -> Result<Option<Function>> {
     match live.get("observe") {
         None => Ok(None),
@@ -89,6 +111,7 @@ fn observer(live: &LiveValues) -> Result<Option<Function>> {
 }
 
 /// The provider's name and model, as the `observe` events give them.
+#[cfg(feature = "extras")]
 fn llm_name(choice: &LlmChoice) -> (&'static str, String) {
     match choice {
         LlmChoice::None => ("none", String::new()),
@@ -103,6 +126,7 @@ fn llm_name(choice: &LlmChoice) -> (&'static str, String) {
 }
 
 /// The embedder's provider name and model, as the `observe` events give them.
+#[cfg(feature = "extras")]
 fn embedder_name(choice: &EmbedderChoice) -> (&'static str, String) {
     match choice {
         EmbedderChoice::None => ("none", String::new()),
