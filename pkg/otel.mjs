@@ -8,9 +8,7 @@ import { MemoryError } from "./dist/errors.js";
 let installed;
 try {
   installed = await import("@opentelemetry/api");
-} catch {
-  installed = undefined;
-}
+} catch {} // not installed: withTracing returns the class unchanged
 
 /** True when @opentelemetry/api could be loaded. */
 export const tracingAvailable = installed !== undefined;
@@ -49,38 +47,30 @@ export function withTracing(Memory, options = {}) {
   if (api === undefined) return Memory;
   const tracer = given ?? api.trace.getTracer("memwasm");
   const settings = { api, tracer, scopeIds, captureContent };
+  // Per memory: its traced operations running, and the spans of its model calls by event id.
   const states = new WeakMap();
-  const adopt = (memory, state) => {
-    states.set(memory, state);
-    return Object.setPrototypeOf(memory, Traced.prototype);
-  };
+  const fresh = () => ({ ops: new Set(), calls: new Map() });
+  const adopt = (memory, state) => (states.set(memory, state), Object.setPrototypeOf(memory, Traced.prototype));
   class Traced extends Memory {
-    constructor(config) {
-      const state = { ops: new Set(), calls: new Map() };
+    constructor(config, state = fresh()) {
       super(observed(config, state, settings));
       states.set(this, state);
     }
-    static fromConfig(config) {
-      const state = { ops: new Set(), calls: new Map() };
+    static fromConfig(config, state = fresh()) {
       return adopt(super.fromConfig(observed(config, state, settings)), state);
     }
-    static async open(config) {
-      const state = { ops: new Set(), calls: new Map() };
+    static async open(config, state = fresh()) {
       return adopt(await super.open(observed(config, state, settings)), state);
     }
   }
   for (const [method, operation] of Object.entries(OPERATIONS)) {
     const original = Memory.prototype[method];
     if (typeof original !== "function") continue;
-    Object.defineProperty(Traced.prototype, method, {
-      configurable: true,
-      writable: true,
-      value: function (...args) {
-        const state = states.get(this);
-        if (!state) return original.apply(this, args);
-        return traced(this, original, args, { method, ...operation }, state, settings);
-      },
-    });
+    const value = function (...args) {
+      const state = states.get(this);
+      return state ? traced(this, original, args, { method, ...operation }, state, settings) : original.apply(this, args);
+    };
+    Object.defineProperty(Traced.prototype, method, { configurable: true, writable: true, value });
   }
   return Traced;
 }
@@ -166,21 +156,19 @@ function traced(memory, original, args, operation, state, { api, tracer, scopeId
     }
     span.end();
   };
+  const end = (result, error) => finish(result, error).catch(() => undefined); // never changes the outcome
   let result;
   try {
     result = api.context.with(op.context, () => original.apply(memory, args));
   } catch (error) {
-    finish(undefined, error);
+    end(undefined, error);
     throw error;
   }
-  if (typeof result?.then !== "function") {
-    finish(result);
-    return result;
-  }
+  if (typeof result?.then !== "function") return (end(result), result);
   return result.then(
-    async (value) => (await finish(value), value),
+    async (value) => (await end(value), value),
     async (error) => {
-      await finish(undefined, error);
+      await end(undefined, error);
       throw error;
     },
   );

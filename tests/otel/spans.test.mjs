@@ -107,14 +107,38 @@ test("two memories adding at once: each one's model spans go under its own add",
   }
 });
 
-test("getAll, update and delete have spans; opened memories are traced", T, async () => {
+test("two searches at once on one memory: their embedding spans go under the searches' parent, linked to both", T, async () => {
+  const memory = new Traced(testConfig(server));
+  await memory.add("User likes tea", { ...alice, infer: false });
+  exporter.reset();
+  const tracer = trace.getTracer("app");
+  await tracer.startActiveSpan("request", async (span) => {
+    await Promise.all([memory.search("tea", alice), memory.search("rum", alice)]);
+    span.end();
+  });
+  const spans = exporter.getFinishedSpans();
+  const request = only(spans, "request").spanContext().spanId;
+  const searches = spans.filter((s) => s.name === "search_memory").map((s) => s.spanContext().spanId);
+  const embeds = spans.filter((s) => s.name.startsWith("embeddings"));
+  assert.equal(embeds.length, 2);
+  for (const embed of embeds) {
+    assert.equal(parentId(embed), request);
+    assert.deepEqual(embed.links.map((l) => l.context.spanId).sort(), [...searches].sort());
+  }
+});
+
+test("recall, getAll, update and delete have spans; opened memories are traced", T, async () => {
   const memory = await Traced.open(testConfig(server));
   const { results: [stored] } = await memory.add("User likes tea", { ...alice, infer: false });
+  const recalled = await memory.recall("tea", alice);
   await memory.getAll(alice);
   await memory.update(stored.id, "User likes black tea");
   await memory.delete(stored.id);
   const names = exporter.getFinishedSpans().filter((s) => s.attributes["memwasm.operation"]).map((s) => s.name);
-  assert.deepEqual(names, ["upsert_memory", "search_memory", "update_memory", "delete_memory"]);
+  assert.deepEqual(names, ["upsert_memory", "search_memory", "search_memory", "update_memory", "delete_memory"]);
+  const recall = exporter.getFinishedSpans().find((s) => s.attributes["memwasm.operation"] === "recall");
+  assert.equal(recall.attributes["gen_ai.memory.record.count"], recalled.memories.length);
+  assert.equal(recalled.memories.length, 1);
   const del = only(exporter.getFinishedSpans(), "delete_memory");
   assert.equal(del.attributes["gen_ai.memory.record.id"], stored.id);
 });
