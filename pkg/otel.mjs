@@ -44,7 +44,9 @@ export function withTracing(Memory, options = {}) {
   const { api = installed, tracer: given, scopeIds = "hashed", captureContent = false } = options;
   if (!SCOPE_IDS.includes(scopeIds)) throw invalid(`scopeIds: one of ${SCOPE_IDS.map((s) => `"${s}"`).join(", ")}`);
   if (typeof captureContent !== "boolean") throw invalid("captureContent: true or false");
-  if (api === undefined) return Memory;
+  if (api == null) return Memory;
+  if (typeof api.trace?.setSpan !== "function" || typeof api.context?.with !== "function") throw invalid("api: the @opentelemetry/api module");
+  if (given !== undefined && typeof given?.startSpan !== "function") throw invalid("tracer: an OpenTelemetry Tracer");
   const tracer = given ?? api.trace.getTracer("memwasm");
   const settings = { api, tracer, scopeIds, captureContent };
   // Per memory: its traced operations running, and the spans of its model calls by event id.

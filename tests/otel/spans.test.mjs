@@ -161,7 +161,7 @@ test("scopeIds plain or none; captureContent puts the query and the records on t
 });
 
 test("bad options are INVALID_CONFIG; a non-function observe is still the Memory's INVALID_CONFIG", T, () => {
-  for (const options of [{ scopeIds: "md5" }, { captureContent: "yes" }, null]) {
+  for (const options of [{ scopeIds: "md5" }, { captureContent: "yes" }, { tracer: {} }, { api: { trace: {} } }, null]) {
     assert.throws(() => withTracing(Memory, options), { code: "INVALID_CONFIG" });
   }
   assert.throws(() => withTracing("Memory"), { code: "INVALID_INPUT" });
