@@ -23,6 +23,7 @@ const RUN_ELSEWHERE = {
   "docs/ai-sdk.md": "../ai-sdk/docs.test.mjs",
   "docs/openai-agents.md": "../openai-agents/docs-page.test.mjs",
   "docs/langgraph.md": "../langgraph/docs.test.mjs",
+  "docs/otel.md": "../otel/docs.test.mjs",
 };
 
 /** `code` with its `import … from "…"` statements turned into awaited `__import(…)` calls, and the names they bind. */
