@@ -41,8 +41,10 @@ fn split_filters(args: &Args, ctx: &Ctx) -> (Map<String, Value>, Option<Value>) 
     }
     if let Some(Value::Array(clauses)) = filters.get_mut("AND") {
         clauses.retain(|clause| {
-            let Some(clause) = clause.as_object().filter(|clause| clause.len() == 1) else { return true };
-            let (key, id) = clause.iter().next().expect("one key");
+            let Some((key, id)) = clause.as_object().filter(|clause| clause.len() == 1).and_then(|c| c.iter().next())
+            else {
+                return true;
+            };
             if !id.is_string() || !SCOPE_KEYS.iter().any(|(snake, _)| snake == key) {
                 return true;
             }
