@@ -21,6 +21,8 @@
 //! - `/mem0/…` (`mem0_api`, prefix from the var `MEM0_PREFIX`): mem0's hosted-platform API, so the
 //!   official `MemoryClient`s (npm and PyPI `mem0ai`) work unmodified with `host` set to
 //!   `https://<worker>/mem0`; `Authorization: Token <key>`, errors as `{"detail"}`; tenant-wide tokens only.
+//! - `/mcp` (`mcp`): an MCP server (Streamable HTTP, stateless) with mem0's MCP tools and the reference
+//!   memory server's knowledge-graph tools; tenant-wide tokens only.
 //! - A Cron Trigger (`scheduled`) purges expired memories and decays importance in every tenant, then
 //!   dreams over the scopes with new journal turns (`dreams`, at most `DREAM_MAX_SCOPES` per tenant).
 //!
@@ -33,6 +35,7 @@ mod dreams;
 mod durable;
 mod error;
 mod later;
+mod mcp;
 mod mem0_api;
 mod memory_api;
 mod query;

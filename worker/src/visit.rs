@@ -1,7 +1,7 @@
 //! What the front desk (`desk`) hands a route family: the caller it authenticated, the request's method,
 //! path, query string and body as it read them, and the way to the tenant's engine.
 
-use worker::{Env, Method, Url};
+use worker::{Env, Headers, Method, Url};
 
 use crate::auth::Caller;
 use crate::error::ApiError;
@@ -17,6 +17,7 @@ pub struct Visit<'a> {
     pub path: String,
     pub url: Url,
     pub query: Query,
+    pub headers: Headers,
     /// The body (empty for a family that reads none for this method).
     pub body: Vec<u8>,
     /// Where work that outlives the answer runs.

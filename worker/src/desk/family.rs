@@ -3,7 +3,7 @@
 
 use worker::{Env, Method};
 
-use crate::{conversations_api, mem0_api, memory_api};
+use crate::{conversations_api, mcp, mem0_api, memory_api};
 
 /// The route families, each with its own error envelope.
 pub enum Family {
@@ -17,6 +17,8 @@ pub enum Family {
     Tiers,
     /// The mem0-style routes under `/v1/`.
     V1,
+    /// The MCP server at `/mcp`: JSON-RPC, its HTTP-level errors (401, 403) as `{"error": {"code", "message"}}`.
+    Mcp,
 }
 
 impl Family {
@@ -25,6 +27,9 @@ impl Family {
         let mem0_prefix = mem0_api::prefix(env);
         if mem0_api::is_family(path, &mem0_prefix) {
             return Some(Self::Mem0(mem0_prefix));
+        }
+        if mcp::is_family(path) {
+            return Some(Self::Mcp);
         }
         if conversations_api::route::is_family(path) {
             return Some(Self::Conversations);
@@ -49,6 +54,7 @@ impl Family {
                 Some("the /api/v1/memories routes act on the whole tenant: they take a tenant-wide token")
             }
             Self::Memory => None,
+            Self::Mcp => Some("the MCP server acts on the whole tenant: it takes a tenant-wide token"),
             Self::Tiers | Self::V1 => Some("the /v1/ routes act on the whole tenant: they take a tenant-wide token"),
         }
     }
@@ -58,7 +64,7 @@ impl Family {
     pub fn reads_body(&self, method: &Method) -> bool {
         match self {
             Self::Mem0(_) | Self::Conversations => true,
-            Self::Memory | Self::Tiers | Self::V1 => matches!(method, Method::Post | Method::Put),
+            Self::Memory | Self::Tiers | Self::V1 | Self::Mcp => matches!(method, Method::Post | Method::Put),
         }
     }
 }

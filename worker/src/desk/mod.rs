@@ -16,7 +16,7 @@ use crate::later::Later;
 use crate::mem0_api::{self, Mem0Error};
 use crate::query::Query;
 use crate::visit::Visit;
-use crate::{memory_api, settle, tiers_api, v1};
+use crate::{mcp, memory_api, settle, tiers_api, v1};
 
 /// Answers `request` with the handlers of its route family (in the Worker for `STORAGE = "kv"`, in the
 /// tenant's object for `"do"`), draining whatever of its body the answer left unread.
@@ -87,7 +87,8 @@ async fn read<'a>(
     let method = request.method();
     let body = if family.reads_body(&method) { body::body(request, env).await? } else { Vec::new() };
     let url = request.url()?;
-    Ok(Visit { env, caller, method, path: request.path(), query: Query::of(&url), url, body, later })
+    let headers = request.headers().clone();
+    Ok(Visit { env, caller, method, path: request.path(), query: Query::of(&url), url, headers, body, later })
 }
 
 async fn mem0(
@@ -122,6 +123,7 @@ async fn plain(request: &mut Request, env: &Env, later: &Later<'_>, family: &Fam
     match family {
         Family::Memory => memory_api::handle(&visit).await,
         Family::Tiers => tiers_api::handle(&visit).await,
+        Family::Mcp => mcp::handle(&visit).await,
         _ => v1::handle(&visit).await,
     }
 }

@@ -1,0 +1,120 @@
+//! The MCP server at `/mcp`: the Streamable HTTP transport of MCP revision 2025-11-25 (2025-06-18 and
+//! 2025-03-26 when a client asks for them), stateless. Every `POST` carries JSON-RPC messages and gets one
+//! `application/json` answer (202 with no body when it held only notifications); `GET` is 405, as there is
+//! no server-sent stream, and no `Mcp-Session-Id` is issued. The desk authenticates first, with the REST
+//! routes' bearer tokens: a missing or unknown token is an HTTP 401.
+//!
+//! Methods: `initialize`, `ping`, `tools/list`, `tools/call` (`tools`), and the notifications (ignored).
+//! A failing tool is a result with `isError: true` carrying `{"error": {"code", "message"}}`; protocol
+//! errors are JSON-RPC errors with our code in `data.code`.
+
+mod check;
+mod graph_tools;
+mod graph_writes;
+mod memory_tools;
+mod rpc;
+mod tools;
+
+use serde_json::{json, Value};
+use worker::{Method, Response};
+
+use self::rpc::{Incoming, RpcError};
+use crate::error::ApiError;
+use crate::visit::Visit;
+
+/// The revisions served, newest first; a client asking for another gets the newest.
+const REVISIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
+
+/// True for the path of the MCP endpoint.
+pub fn is_family(path: &str) -> bool {
+    path == "/mcp" || path == "/mcp/"
+}
+
+/// Answers a request to `/mcp` (admitted and read by the desk).
+pub async fn handle(visit: &Visit<'_>) -> Result<Response, ApiError> {
+    if visit.method != Method::Post {
+        // No body: the SDK client leaves the answer to its GET unread.
+        let response = Response::empty()?.with_status(405);
+        response.headers().set("allow", "POST")?;
+        return Ok(response);
+    }
+    if let Some(asked) = visit.headers.get("mcp-protocol-version")? {
+        if !REVISIONS.contains(&asked.trim()) {
+            let why = format!("MCP-Protocol-Version {asked:?} is not served (served: {})", REVISIONS.join(", "));
+            return json(400, &RpcError::new(rpc::INVALID_REQUEST, "INVALID_INPUT", why).to_response(&Value::Null));
+        }
+    }
+    let message: Value = match serde_json::from_slice(&visit.body) {
+        Ok(message) => message,
+        Err(error) => {
+            let error = RpcError::new(rpc::PARSE_ERROR, "INVALID_JSON", format!("malformed JSON: {error}"));
+            return json(400, &error.to_response(&Value::Null));
+        }
+    };
+    match message {
+        Value::Array(batch) if batch.is_empty() => {
+            let error = RpcError::new(rpc::INVALID_REQUEST, "INVALID_REQUEST", "an empty batch");
+            json(400, &error.to_response(&Value::Null))
+        }
+        Value::Array(batch) => {
+            let mut answers = Vec::new();
+            for message in &batch {
+                answers.extend(answer(visit, message).await);
+            }
+            if answers.is_empty() {
+                return accepted();
+            }
+            json(200, &Value::Array(answers))
+        }
+        message => match answer(visit, &message).await {
+            Some(answer) => json(200, &answer),
+            None => accepted(),
+        },
+    }
+}
+
+/// The answer to one message; `None` for a notification or a response.
+async fn answer(visit: &Visit<'_>, message: &Value) -> Option<Value> {
+    let (id, method, params) = match rpc::sort(message) {
+        Ok(Incoming::Request { id, method, params }) => (id, method, params),
+        Ok(Incoming::NoAnswer) => return None,
+        Err((id, error)) => return Some(error.to_response(&id)),
+    };
+    Some(match request(visit, method, params).await {
+        Ok(result) => rpc::result(id, result),
+        Err(error) => error.to_response(id),
+    })
+}
+
+async fn request(visit: &Visit<'_>, method: &str, params: &Value) -> Result<Value, RpcError> {
+    match method {
+        "initialize" => Ok(initialize(params, &tools::default_user(visit.env))),
+        "ping" => Ok(json!({})),
+        "tools/list" => Ok(json!({ "tools": tools::definitions() })),
+        "tools/call" => tools::call(visit, params).await,
+        _ => Err(RpcError::new(rpc::METHOD_NOT_FOUND, "NOT_FOUND", format!("Method not found: {method}"))),
+    }
+}
+
+fn initialize(params: &Value, user: &str) -> Value {
+    let asked = params.get("protocolVersion").and_then(Value::as_str);
+    let revision = asked.filter(|asked| REVISIONS.contains(asked)).unwrap_or(REVISIONS[0]);
+    json!({
+        "protocolVersion": revision,
+        "capabilities": { "tools": { "listChanged": false } },
+        "serverInfo": { "name": "memwasm", "title": "memwasm memory", "version": env!("CARGO_PKG_VERSION") },
+        "instructions": format!(
+            "Long-term memory. search_memories before answering questions about the user; add_memory for facts \
+             and preferences worth keeping. Calls without user_id, agent_id or run_id use the user {user:?}."
+        ),
+    })
+}
+
+fn json(status: u16, body: &Value) -> Result<Response, ApiError> {
+    Ok(Response::from_json(body)?.with_status(status))
+}
+
+/// 202 with no body: notifications and responses only.
+fn accepted() -> Result<Response, ApiError> {
+    Ok(Response::empty()?.with_status(202))
+}

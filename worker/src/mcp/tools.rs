@@ -1,0 +1,124 @@
+//! The tools: the same definitions as the Node MCP server (`pkg/mcp/tools.json`, embedded), each call's
+//! arguments checked against its `inputSchema`, run against the tenant's engine, and answered as a
+//! `CallToolResult`: the JSON result as text (and `structuredContent` when it is an object), or
+//! `isError: true` with `{"error": {"code", "message"}}`.
+
+use std::sync::OnceLock;
+
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+use worker::Env;
+
+use super::rpc::{self, RpcError};
+use super::{check, graph_tools, memory_tools};
+use crate::error::ApiError;
+use crate::settings::text;
+use crate::tenant_engine::Shared;
+use crate::visit::Visit;
+
+/// The tool definitions, shared with the Node MCP server.
+const TOOLS_JSON: &str = include_str!("../../../pkg/mcp/tools.json");
+
+/// The tool definitions: name, title, description, inputSchema, annotations.
+pub fn definitions() -> &'static [Value] {
+    static TOOLS: OnceLock<Vec<Value>> = OnceLock::new();
+    TOOLS.get_or_init(|| serde_json::from_str(TOOLS_JSON).unwrap_or_default())
+}
+
+/// What a tool runs against: the tenant's engine and the user of calls that name no scope.
+pub struct Ctx {
+    pub engine: Shared,
+    pub user: String,
+}
+
+impl Ctx {
+    /// True when graph memory is on (`GRAPH_ENABLED = "true"`).
+    pub fn graph(&self) -> bool {
+        self.engine.graph().graph_enabled()
+    }
+}
+
+/// The user of calls that name no user_id, agent_id or run_id: the var `MCP_USER_ID`, else `"default"`.
+pub fn default_user(env: &Env) -> String {
+    text(env, "MCP_USER_ID").filter(|user| !user.trim().is_empty()).unwrap_or_else(|| "default".into())
+}
+
+/// The arguments of a call, as an object.
+pub type Args = Map<String, Value>;
+
+/// A tool's failure, with our code.
+pub fn tool_error(code: &'static str, message: impl Into<String>) -> ApiError {
+    ApiError::new(400, code, message)
+}
+
+/// `value` as JSON, scopes with mem0's snake_case ids beside the camelCase ones (as the Node server has them).
+pub fn to_json<T: Serialize>(value: &T) -> Result<Value, ApiError> {
+    memwasm::core::model::scope::with_mem0_names(|| serde_json::to_value(value))
+        .map_err(|error| ApiError::new(500, "INTERNAL", format!("cannot convert the result: {error}")))
+}
+
+/// `tools/call`: an unknown tool or a call without a name is a protocol error, anything else a result.
+pub async fn call(visit: &Visit<'_>, params: &Value) -> Result<Value, RpcError> {
+    let Some(name) = params.get("name").and_then(Value::as_str) else {
+        return Err(RpcError::new(rpc::INVALID_PARAMS, "INVALID_INPUT", "tools/call: `name` must be a string"));
+    };
+    let Some(tool) = definitions().iter().find(|tool| tool.get("name").and_then(Value::as_str) == Some(name)) else {
+        return Err(RpcError::new(rpc::INVALID_PARAMS, "INVALID_INPUT", format!("Unknown tool: {name}")));
+    };
+    let args = match params.get("arguments") {
+        None | Some(Value::Null) => Value::Object(Map::new()),
+        Some(args) => args.clone(),
+    };
+    if let Some(problem) = check::check(&tool["inputSchema"], &args, "arguments") {
+        return Ok(failed(&tool_error("INVALID_INPUT", format!("{name}: {problem}"))));
+    }
+    let Value::Object(args) = args else { return Ok(failed(&tool_error("INVALID_INPUT", "arguments: not an object"))) };
+    let ran = async {
+        let (engine, _) = visit.engine()?;
+        run(name, &args, &Ctx { engine, user: default_user(visit.env) }).await
+    };
+    Ok(match ran.await {
+        Ok(value) => succeeded(value),
+        Err(error) => failed(&error),
+    })
+}
+
+async fn run(name: &str, args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
+    match name {
+        "add_memory" => memory_tools::add_memory(args, ctx).await,
+        "search_memories" => memory_tools::search_memories(args, ctx).await,
+        "get_memories" => memory_tools::get_memories(args, ctx).await,
+        "get_memory" => memory_tools::get_memory(args, ctx).await,
+        "update_memory" => memory_tools::update_memory(args, ctx).await,
+        "delete_memory" => memory_tools::delete_memory(args, ctx).await,
+        "delete_all_memories" => memory_tools::delete_all_memories(args, ctx).await,
+        "list_entities" => memory_tools::list_entities(ctx).await,
+        "delete_entities" => graph_tools::delete_entities(args, ctx).await,
+        "create_entities" => graph_tools::create_entities(args, ctx).await,
+        "create_relations" => graph_tools::create_relations(args, ctx).await,
+        "add_observations" => graph_tools::add_observations(args, ctx).await,
+        "delete_observations" => graph_tools::delete_observations(args, ctx).await,
+        "delete_relations" => graph_tools::delete_relations(args, ctx).await,
+        "read_graph" => graph_tools::read_graph(args, ctx).await,
+        "search_nodes" => graph_tools::search_nodes(args, ctx).await,
+        "open_nodes" => graph_tools::open_nodes(args, ctx).await,
+        _ => Err(tool_error("NOT_SUPPORTED", format!("{name} is not served by this server"))),
+    }
+}
+
+fn text_content(value: &Value) -> Value {
+    json!([{ "type": "text", "text": value.to_string() }])
+}
+
+fn succeeded(value: Value) -> Value {
+    let mut result = json!({ "content": text_content(&value) });
+    if value.is_object() {
+        result["structuredContent"] = value;
+    }
+    result
+}
+
+fn failed(error: &ApiError) -> Value {
+    let body = json!({ "error": { "code": error.code, "message": error.message } });
+    json!({ "content": text_content(&body), "isError": true })
+}
