@@ -28,10 +28,12 @@ async function graphOf(memory, scope, keep = () => true) {
   return { entities, relations: [...relations.values()] };
 }
 
-function needsWriter(ctx, tool) {
+/** Graph memory is written by an LLM: without one (--no-llm, --weights) or with --no-graph it is off. */
+function needsGraph(ctx, tool) {
   if (!ctx.graph) {
-    throw toolError("NOT_SUPPORTED", `${tool} needs graph memory, which an LLM writes: this server runs without one ` +
-      "(llm \"none\", or --no-graph). Start it with OPENAI_API_KEY set, or use add_memory.");
+    throw toolError("NOT_SUPPORTED", `${tool} needs graph memory, which is off in this server (started with ` +
+      "--no-graph, --no-llm or --weights): graph memory is written by an LLM. Use the memory tools (add_memory, " +
+      "search_memories, …), or start the server with a model (OPENAI_API_KEY).");
   }
 }
 
@@ -41,16 +43,19 @@ async function addSentences(memory, scope, sentences) {
 
 export const graphTools = {
   async read_graph(args, { memory, ...ctx }) {
+    needsGraph(ctx, "read_graph");
     return graphOf(memory, scopeOf(args, ctx));
   },
 
   async search_nodes(args, { memory, ...ctx }) {
+    needsGraph(ctx, "search_nodes");
     const q = args.query.toLowerCase();
     const hit = (text) => text.toLowerCase().includes(q);
     return graphOf(memory, scopeOf(args, ctx), (e) => hit(e.name) || hit(e.entityType) || e.observations.some(hit));
   },
 
   async open_nodes(args, { memory, ...ctx }) {
+    needsGraph(ctx, "open_nodes");
     return graphOf(memory, scopeOf(args, ctx), (e) => args.names.some((name) => same(name, e.name)));
   },
 
@@ -62,6 +67,7 @@ export const graphTools = {
       }
       return memoryTools.delete_all_memories(args, ctx);
     }
+    needsGraph(ctx, "delete_entities with entityNames");
     const { memory } = ctx;
     const scope = scopeOf(args, ctx);
     const present = (await memory.getEntities(scope)).results.map((e) => e.name);
@@ -78,7 +84,7 @@ export const graphTools = {
   },
 
   async create_entities(args, { memory, ...ctx }) {
-    needsWriter(ctx, "create_entities");
+    needsGraph(ctx, "create_entities");
     const scope = scopeOf(args, ctx);
     const added = await addSentences(memory, scope, args.entities.map((e) =>
       [`${e.name} is a ${e.entityType}.`, ...e.observations].join(" ")));
@@ -87,7 +93,7 @@ export const graphTools = {
   },
 
   async create_relations(args, { memory, ...ctx }) {
-    needsWriter(ctx, "create_relations");
+    needsGraph(ctx, "create_relations");
     const scope = scopeOf(args, ctx);
     const added = await addSentences(memory, scope, args.relations.map((r) =>
       `${r.from} ${r.relationType.replace(/_/g, " ")} ${r.to}.`));
@@ -97,14 +103,16 @@ export const graphTools = {
   },
 
   async add_observations(args, { memory, ...ctx }) {
-    needsWriter(ctx, "add_observations");
+    needsGraph(ctx, "add_observations");
     const scope = scopeOf(args, ctx);
     const present = (await memory.getEntities(scope)).results.map((e) => e.name);
-    for (const { entityName } of args.observations) {
-      if (!present.some((p) => same(p, entityName))) throw toolError("NOT_FOUND", `Entity with name ${entityName} not found`);
-    }
-    const added = await addSentences(memory, scope, args.observations.flatMap((o) =>
-      o.contents.map((content) => `${o.entityName}: ${content}`)));
+    const names = args.observations.map(({ entityName }) => {
+      const name = present.find((p) => same(p, entityName));
+      if (name === undefined) throw toolError("NOT_FOUND", `Entity with name ${entityName} not found`);
+      return name;
+    });
+    const added = await addSentences(memory, scope, args.observations.flatMap((o, i) =>
+      o.contents.map((content) => `${names[i]}: ${content}`)));
     return {
       results: args.observations.map((o) => ({ entityName: o.entityName, addedObservations: o.contents })),
       events: added.results,
@@ -113,6 +121,7 @@ export const graphTools = {
   },
 
   async delete_observations(args, { memory, ...ctx }) {
+    needsGraph(ctx, "delete_observations");
     const scope = scopeOf(args, ctx);
     const entities = (await memory.getEntities(scope)).results;
     let deletedCount = 0;
