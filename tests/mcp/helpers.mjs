@@ -16,11 +16,16 @@ const EXTRACT = "You are an expert at extracting structured, atomic facts";
 const DECIDE = "You are a memory management system";
 const GRAPH = "You extract a knowledge graph";
 
+const clients = [];
+
 /** The scripted model server for this file (reset before each test); `await server.ready` in a `before` hook. */
 export function scriptedServer() {
   const box = {};
   box.ready = new Promise((resolve) => before(async () => resolve((box.server = await startScriptedServer({ port: 0 })))));
-  after(async () => box.server?.close());
+  after(async () => {
+    await Promise.all(clients.map((client) => client.close())); // those a failed test left open
+    await box.server?.close();
+  });
   beforeEach(() => box.server.reset());
   return new Proxy({}, {
     get: (_, key) => key === "ready" ? box.ready
@@ -44,6 +49,7 @@ export async function connect(server, db, args = [], { env = {}, direct = false 
   transport.stderr.on("data", (chunk) => (stderr += chunk));
   const client = new Client({ name: "memwasm-tests", version: "1.0.0" });
   await client.connect(transport);
+  clients.push(client);
   return Object.assign(client, { stdio: transport, stderr: () => stderr });
 }
 

@@ -9,6 +9,9 @@ import { T, call, callFails, connect, freshDb, scriptAdd, scriptedServer } from 
 const server = scriptedServer();
 before(() => server.ready);
 const closed = (client) => new Promise((resolve) => (client.stdio.onclose = resolve));
+const BIN = fileURLToPath(new URL("./node_modules/memwasm/bin/memwasm.mjs", import.meta.url));
+const run = (bin, args, env = {}) =>
+  spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", input: "", env: { ...process.env, ...env }, timeout: 30_000 });
 const waitFor = async (check) => {
   for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
 };
@@ -42,6 +45,19 @@ test("SIGTERM closes the database and ends the process; the file opens again at 
   await again.close();
 });
 
+test("a second server on the same file exits with STORAGE_UNAVAILABLE; the first keeps serving", T, async () => {
+  const db = freshDb();
+  const first = await connect(server, db, ["--no-llm"]);
+  try {
+    const second = run(BIN, ["mcp", "--db", db, "--no-llm"], { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: server.baseUrl });
+    assert.equal(second.status, 1, second.stderr);
+    assert.match(second.stderr, /STORAGE_UNAVAILABLE/);
+    await call(first, "add_memory", { text: "still here" });
+  } finally {
+    await first.close();
+  }
+});
+
 test("--no-llm stores texts as they are; graph tools say NOT_SUPPORTED", T, async () => {
   const client = await connect(server, freshDb(), ["--no-llm", "--user-id", "ann"]);
   const added = await call(client, "add_memory", { text: "Ann takes the 8:15 train" });
@@ -53,10 +69,6 @@ test("--no-llm stores texts as they are; graph tools say NOT_SUPPORTED", T, asyn
   assert.equal((await callFails(client, "delete_entities", { entityNames: ["Ann"] })).code, "NOT_SUPPORTED");
   await client.close();
 });
-
-const BIN = fileURLToPath(new URL("./node_modules/memwasm/bin/memwasm.mjs", import.meta.url));
-const run = (bin, args, env = {}) =>
-  spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", input: "", env: { ...process.env, ...env }, timeout: 30_000 });
 
 test("bad command lines exit with a message, without touching stdout", T, () => {
   for (const [args, message] of [
