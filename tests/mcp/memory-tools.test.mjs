@@ -1,5 +1,6 @@
 // mem0's MCP tools over stdio: `npx memwasm mcp` driven by the official SDK client.
 import assert from "node:assert/strict";
+import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
 import { T, call, callFails, connect, freshDb, scriptAdd, scriptedServer } from "./helpers.mjs";
 
@@ -24,6 +25,8 @@ test("tools/list: mem0's tools and the reference memory server's, each with a de
   }
   assert.deepEqual(tools.find((t) => t.name === "add_memory").inputSchema.required, ["text"]);
   assert.equal(client.getServerVersion().name, "memwasm");
+  const definitions = createRequire(import.meta.url)("memwasm/mcp/tools.json"); // the package's export
+  assert.deepEqual(tools.map((t) => [t.name, t.inputSchema]), definitions.map((t) => [t.name, t.inputSchema]));
 });
 
 test("add_memory extracts facts into the default user; search, get, update, delete them", T, async () => {
