@@ -1,0 +1,88 @@
+// `memwasm mcp --db PATH [options]`: the MCP server over stdio on a SQLite file. Logs go to stderr;
+// stdout carries only the protocol.
+
+import { parseArgs } from "node:util";
+import { Memory } from "../index.node.mjs";
+import { createServer, loadSdk } from "./server.mjs";
+
+export const USAGE = `usage: memwasm mcp --db PATH [options]
+  --db PATH              the SQLite file holding the memories (made when missing)
+  --user-id ID           the user of calls that name no user_id, agent_id or run_id (default "default")
+  --weights PATH         on-device embedder (all-MiniLM-L6-v2 model.safetensors), with --tokenizer; no LLM
+  --tokenizer PATH       its tokenizer.json
+  --no-llm               no LLM: add_memory stores the text as it is; no graph
+  --no-graph             no graph memory (one LLM call less per add_memory)
+  --llm-model NAME       the OpenAI-compatible chat model (default gpt-4o-mini)
+  --embedding-model NAME the OpenAI-compatible embedding model (default text-embedding-3-small)
+  --dimensions N         the embedding model's vector length
+Models come from OPENAI_API_KEY and OPENAI_BASE_URL.`;
+
+const OPTIONS = {
+  db: { type: "string" }, "user-id": { type: "string", default: "default" },
+  weights: { type: "string" }, tokenizer: { type: "string" },
+  "no-llm": { type: "boolean", default: false }, "no-graph": { type: "boolean", default: false },
+  "llm-model": { type: "string" }, "embedding-model": { type: "string" }, dimensions: { type: "string" },
+  help: { type: "boolean", short: "h", default: false },
+};
+
+/** The Memory config and server settings for `argv`, or throws an error with a message for the user. */
+export function settingsOf(argv) {
+  const { values: o } = parseArgs({ args: argv, options: OPTIONS, strict: true });
+  if (o.help) return { help: true };
+  if (!o.db) throw new Error("--db PATH is required");
+  if (!!o.weights !== !!o.tokenizer) throw new Error("--weights and --tokenizer go together");
+  const dimensions = o.dimensions === undefined ? undefined : Number(o.dimensions);
+  if (dimensions !== undefined && !(Number.isSafeInteger(dimensions) && dimensions > 0)) {
+    throw new Error("--dimensions must be a positive integer");
+  }
+  const llm = !o["no-llm"] && !o.weights;
+  const graph = llm && !o["no-graph"];
+  const config = { storage: { provider: "sqlite", config: { path: o.db } }, graph: { enabled: graph } };
+  if (o.weights) config.embedder = { provider: "local", config: { weights: o.weights, tokenizer: o.tokenizer } };
+  else if (o["embedding-model"] || dimensions) {
+    config.embedder = { provider: "openai", config: { ...(o["embedding-model"] ? { model: o["embedding-model"] } : {}), ...(dimensions ? { dimensions } : {}) } };
+  }
+  if (!llm) config.llm = { provider: "none" };
+  else if (o["llm-model"]) config.llm = { provider: "openai", config: { model: o["llm-model"] } };
+  return { config, userId: o["user-id"], llm, graph };
+}
+
+/** Runs the server until stdin ends or a signal comes; closes the memory (and its file) on the way out. */
+export async function main(argv) {
+  let settings;
+  try {
+    settings = settingsOf(argv);
+  } catch (error) {
+    process.stderr.write(`memwasm mcp: ${error.message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (settings.help) return process.stdout.write(`${USAGE}\n`), 0;
+  let sdk, memory;
+  try {
+    sdk = await loadSdk();
+    memory = await Memory.open(settings.config);
+  } catch (error) {
+    process.stderr.write(`memwasm mcp: ${error.code ? `${error.code}: ` : ""}${error.message}\n`);
+    return 1;
+  }
+  const server = createServer(sdk, { memory, userId: settings.userId, llm: settings.llm, graph: settings.graph });
+  let closing = false;
+  const shutdown = async (why) => {
+    if (closing) return;
+    closing = true;
+    process.stderr.write(`memwasm mcp: ${why}, closing ${settings.config.storage.config.path}\n`);
+    try {
+      await server.close();
+    } finally {
+      memory.close();
+      process.exit(0);
+    }
+  };
+  process.stdin.on("end", () => shutdown("stdin ended"));
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(signal, () => shutdown(signal));
+  server.onclose = () => shutdown("connection closed");
+  await server.connect(new sdk.StdioServerTransport());
+  process.stderr.write(`memwasm mcp: serving ${settings.config.storage.config.path} over stdio (user ` +
+    `${JSON.stringify(settings.userId)}, ${settings.llm ? "LLM" : "no LLM"}, graph ${settings.graph ? "on" : "off"})\n`);
+  return undefined; // keeps running
+}

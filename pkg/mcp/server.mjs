@@ -1,0 +1,70 @@
+// memwasm's MCP server: the tools of tools.json over one Memory, on the official MCP SDK's low-level
+// Server (the SDK is an optional peer dependency, imported only here).
+
+import { readFileSync } from "node:fs";
+import { check } from "./validate.mjs";
+import { memoryTools } from "./memory-tools.mjs";
+import { graphTools } from "./graph-tools.mjs";
+
+/** The tool definitions: name, title, description, inputSchema (JSON Schema), annotations. */
+export const TOOLS = JSON.parse(readFileSync(new URL("./tools.json", import.meta.url), "utf8"));
+const HANDLERS = { ...memoryTools, ...graphTools };
+const VERSION = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
+const SDK = "@modelcontextprotocol/sdk";
+
+/** The SDK's modules, or an error that says what to install. */
+export async function loadSdk() {
+  try {
+    const [server, stdio, types] = await Promise.all([
+      import(`${SDK}/server/index.js`), import(`${SDK}/server/stdio.js`), import(`${SDK}/types.js`),
+    ]);
+    return { Server: server.Server, StdioServerTransport: stdio.StdioServerTransport, types };
+  } catch (error) {
+    if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error.message).includes(SDK)) throw error;
+    throw Object.assign(new Error(`memwasm mcp needs the MCP TypeScript SDK, an optional peer dependency: ` +
+      `npm install ${SDK}@1 (or: npx -p memwasm -p ${SDK}@1 memwasm mcp --db PATH)`), { code: "MISSING_SDK" });
+  }
+}
+
+const textResult = (value, isError = false) => ({
+  content: [{ type: "text", text: JSON.stringify(value ?? null) }],
+  ...(isError ? { isError: true } : value && typeof value === "object" && !Array.isArray(value) ? { structuredContent: value } : {}),
+});
+
+/** The result of a failed call: `{error: {code, message, status?}}`, `isError: true`. */
+function errorResult(error) {
+  const code = typeof error?.code === "string" ? error.code : "INTERNAL";
+  const body = { code, message: String(error?.message ?? error) };
+  if (error?.status !== undefined) body.status = error.status;
+  return textResult({ error: body }, true);
+}
+
+/** Runs tool `name` with `args` (not yet checked) against ctx = {memory, userId, graph}: a CallToolResult. */
+export async function callTool(name, args, ctx) {
+  const tool = TOOLS.find((t) => t.name === name);
+  if (!tool) return errorResult({ code: "INVALID_INPUT", message: `Unknown tool ${JSON.stringify(name)}` });
+  const problem = check(tool.inputSchema, args ?? {});
+  if (problem) return errorResult({ code: "INVALID_INPUT", message: `${name}: ${problem}` });
+  try {
+    return textResult(await HANDLERS[name](args ?? {}, ctx));
+  } catch (error) {
+    return errorResult(error);
+  }
+}
+
+/** An SDK `Server` answering tools/list and tools/call. ctx = {memory, userId, graph}. */
+export function createServer(sdk, ctx) {
+  const { ListToolsRequestSchema, CallToolRequestSchema, McpError, ErrorCode } = sdk.types;
+  const server = new sdk.Server({ name: "memwasm", version: VERSION }, {
+    capabilities: { tools: {} },
+    instructions: "Long-term memory. search_memories before answering questions about the user; add_memory for " +
+      `facts and preferences worth keeping. Calls without user_id use the user ${JSON.stringify(ctx.userId)}.`,
+  });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const { name, arguments: args } = request.params;
+    if (!TOOLS.some((t) => t.name === name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    return callTool(name, args, ctx);
+  });
+  return server;
+}

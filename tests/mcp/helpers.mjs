@@ -1,0 +1,86 @@
+// Shared by tests/mcp/*.test.mjs: the scripted model server, and `npx memwasm mcp` driven by the official
+// MCP SDK client over stdio (the package installed from ../../pkg into ./node_modules).
+import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, beforeEach } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { startScriptedServer } from "../support/scripted-server.mjs";
+
+export const T = { timeout: 60_000 };
+const HERE = new URL(".", import.meta.url).pathname;
+const BIN = join(HERE, "node_modules/memwasm/bin/memwasm.mjs");
+const EXTRACT = "You are an expert at extracting structured, atomic facts";
+const DECIDE = "You are a memory management system";
+const GRAPH = "You extract a knowledge graph";
+
+const clients = [];
+
+/** The scripted model server for this file (reset before each test); `await server.ready` in a `before` hook. */
+export function scriptedServer() {
+  const box = {};
+  box.ready = new Promise((resolve) => before(async () => resolve((box.server = await startScriptedServer({ port: 0 })))));
+  after(async () => {
+    await Promise.all(clients.map((client) => client.close())); // those a failed test left open
+    await box.server?.close();
+  });
+  beforeEach(() => box.server.reset());
+  return new Proxy({}, {
+    get: (_, key) => key === "ready" ? box.ready
+      : typeof box.server[key] === "function" ? box.server[key].bind(box.server) : box.server[key],
+  });
+}
+
+/** A fresh database path. */
+export const freshDb = () => join(mkdtempSync(join(tmpdir(), "memwasm-mcp-")), "memory.db");
+
+/** An SDK client connected to `npx memwasm mcp --db db …args`. `direct`: `node …/bin/memwasm.mjs` instead of
+ * npx, so that `client.transport.pid` is the server's own process. */
+export async function connect(server, db, args = [], { env = {}, direct = false } = {}) {
+  const cli = ["mcp", "--db", db, "--dimensions", "64", ...args];
+  const transport = new StdioClientTransport({
+    ...(direct ? { command: process.execPath, args: [BIN, ...cli] } : { command: "npx", args: ["--no-install", "memwasm", ...cli] }),
+    cwd: HERE,
+    env: { ...process.env, OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: server.baseUrl, ...env }, stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr.on("data", (chunk) => (stderr += chunk));
+  const client = new Client({ name: "memwasm-tests", version: "1.0.0" });
+  await client.connect(transport);
+  clients.push(client);
+  return Object.assign(client, { stdio: transport, stderr: () => stderr });
+}
+
+/** Calls a tool and returns its JSON result; fails the test on a tool error. */
+export async function call(client, name, args = {}) {
+  const result = await client.callTool({ name, arguments: args });
+  const body = JSON.parse(result.content[0].text);
+  assert.ok(!result.isError, `${name} failed: ${result.content[0].text}`);
+  return body;
+}
+
+/** Calls a tool that must fail; returns `{code, message}`. */
+export async function callFails(client, name, args = {}) {
+  const result = await client.callTool({ name, arguments: args });
+  assert.equal(result.isError, true, `${name}(${JSON.stringify(args)}) should fail: ${result.content[0].text}`);
+  return JSON.parse(result.content[0].text).error;
+}
+
+/** An OpenAI chat completion answering the graph call with its two tools. */
+function graphReply(entities, relations) {
+  const tool = (id, name, args) => ({ id, type: "function", function: { name, arguments: JSON.stringify(args) } });
+  const message = { role: "assistant", content: null,
+    tool_calls: [tool("c1", "extract_entities", { entities }), tool("c2", "extract_relations", { relations })] };
+  return JSON.stringify({ id: "g", object: "chat.completion", choices: [{ index: 0, message, finish_reason: "tool_calls" }] });
+}
+
+/** Scripts one add() of a text containing `match`: its facts (all ADDed) and, optionally, its graph. */
+export function scriptAdd(server, match, facts, graph) {
+  server.script([
+    { kind: "chat", match: [EXTRACT, match], reply: { facts }, times: 1 },
+    { kind: "chat", match: [DECIDE, facts[0]], reply: { memory: facts.map((text) => ({ text, event: "ADD" })) }, times: 1 },
+    ...(graph ? [{ kind: "chat", match: [GRAPH, match], body: graphReply(graph.entities, graph.relations ?? []), times: 1 }] : []),
+  ]);
+}
