@@ -1,7 +1,8 @@
 // The reference memory server's knowledge-graph tools over graph memory. An entity is
 // {name, entityType, observations}: its observations are its description and the texts of the memories it
 // was extracted from. A relation is {from, to, relationType}. Graph memory is written by add() and its
-// model, so the create/add tools store sentences through add() and return what the model extracted.
+// model, so the create/add tools store sentences through add() and return what the model extracted;
+// delete_relations deletes the relations named.
 
 import { memoryTools, scopeOf, toolError } from "./memory-tools.mjs";
 
@@ -147,9 +148,12 @@ export const graphTools = {
     return { success: true, message, deletedCount, missingEntities };
   },
 
-  async delete_relations() {
-    throw toolError("NOT_SUPPORTED", "delete_relations is not supported: graph memory has no call that deletes one " +
-      "relation. delete_entities removes an entity with all its relations; delete_memory removes a memory and the " +
-      "relations only it supported.");
+  async delete_relations(args, { memory, ...ctx }) {
+    needsGraph(ctx, "delete_relations");
+    const triples = args.relations.map((r) => ({ source: r.from, relation: r.relationType, target: r.to }));
+    const { deleted } = await memory.deleteRelations(triples, scopeOf(args, ctx));
+    const message = deleted === triples.length ? "Relations deleted successfully"
+      : `Deleted ${deleted} of ${triples.length} relations (the others were not in the graph).`;
+    return { success: true, message, deletedCount: deleted };
   },
 };

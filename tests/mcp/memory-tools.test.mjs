@@ -89,7 +89,7 @@ test("bad arguments are tool errors with a code, and the server keeps serving", 
     ["update_memory", { memory_id: "no-such-id", text: "x" }, "NOT_FOUND", /./],
     ["delete_memory", { memory_id: null }, "INVALID_INPUT", /required/],
     ["delete_entities", {}, "SCOPE_REQUIRED", /entityNames/],
-    ["delete_relations", { relations: [] }, "NOT_SUPPORTED", /delete_entities/],
+    ["delete_relations", { relations: [] }, "NOT_SUPPORTED", /--no-graph/],
     ["create_entities", { entities: [{ name: "A", entityType: "person", observations: [] }] }, "NOT_SUPPORTED", /--no-graph/],
   ];
   for (const [name, args, code, message] of cases) {
