@@ -1,4 +1,4 @@
-// Hostile requests (issue 20 point 4): oversized and deeply nested bodies, huge arrays, invalid UTF-8, wrong
+// Hostile requests: oversized and deeply nested bodies, huge arrays, invalid UTF-8, wrong
 // content types, path traversal in ids, over-long ids — each answered 4xx with a coded body, never 5xx, and
 // nothing stored.
 import assert from "node:assert/strict";

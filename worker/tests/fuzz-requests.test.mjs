@@ -1,4 +1,4 @@
-// The worker's request parsing, fuzzed in real workerd (issue 20 point 1: the worker crate builds for wasm32
+// The worker's request parsing, fuzzed in real workerd (the worker crate builds for wasm32
 // only, so cargo fuzz cannot reach it): for one valid request of every route family, seeded random mutations
 // of its body (types swapped, fields dropped or added, huge and empty values, deep nesting, text imitating the
 // prompts' structure, bytes flipped in the JSON text) and of its query. Every answer must be a 2xx or a 4xx

@@ -1,4 +1,4 @@
-// A bounded load check on loopback (issue 20 point 4): 2,000 requests, 50 at a time, mixing adds, searches,
+// A bounded load check on loopback: 2,000 requests, 50 at a time, mixing adds, searches,
 // gets, lists and deletes across 5 tenants and 10 users each. No response may be a 5xx, every acknowledged add
 // that was not deleted must be listed afterwards (no lost writes), deleted ones must be gone, and p50 / p95 are
 // reported. It stops by itself: a fixed number of requests.
