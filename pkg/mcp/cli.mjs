@@ -10,8 +10,8 @@ export const USAGE = `usage: memwasm mcp --db PATH [options]
   --user-id ID           the user of calls that name no user_id, agent_id or run_id (default "default")
   --weights PATH         on-device embedder (all-MiniLM-L6-v2 model.safetensors), with --tokenizer; no LLM
   --tokenizer PATH       its tokenizer.json
-  --no-llm               no LLM: add_memory stores the text as it is; no graph
-  --no-graph             no graph memory (one LLM call less per add_memory)
+  --no-llm               no LLM: add_memory stores the text as it is
+  --no-graph             no graph memory (one LLM call less per add_memory; no graph tools)
   --llm-model NAME       the OpenAI-compatible chat model (default gpt-4o-mini)
   --embedding-model NAME the OpenAI-compatible embedding model (default text-embedding-3-small)
   --dimensions N         the embedding model's vector length
@@ -36,7 +36,7 @@ export function settingsOf(argv) {
     throw new Error("--dimensions must be a positive integer");
   }
   const llm = !o["no-llm"] && !o.weights;
-  const graph = llm && !o["no-graph"];
+  const graph = !o["no-graph"];
   const config = { storage: { provider: "sqlite", config: { path: o.db } }, graph: { enabled: graph } };
   if (o.weights) config.embedder = { provider: "local", config: { weights: o.weights, tokenizer: o.tokenizer } };
   else if (o["embedding-model"] || dimensions) {

@@ -1,8 +1,8 @@
 // The reference memory server's knowledge-graph tools over graph memory. An entity is
 // {name, entityType, observations}: its observations are its description and the texts of the memories it
-// was extracted from. A relation is {from, to, relationType}. Graph memory is written by add() and its
-// model, so the create/add tools store sentences through add() and return what the model extracted;
-// delete_relations deletes the relations named.
+// are linked to. A relation is {from, to, relationType}. The tools write the graph directly (no LLM): an
+// observation is a memory of its own, linked to its entity; deleting an entity's last observation keeps the
+// entity, as the reference server does.
 
 import { memoryTools, scopeOf, toolError } from "./memory-tools.mjs";
 
@@ -29,17 +29,19 @@ async function graphOf(memory, scope, keep = () => true) {
   return { entities, relations: [...relations.values()] };
 }
 
-/** Graph memory is written by an LLM: without one (--no-llm, --weights) or with --no-graph it is off. */
+/** Graph memory is on unless the server was started with --no-graph. */
 function needsGraph(ctx, tool) {
   if (!ctx.graph) {
     throw toolError("NOT_SUPPORTED", `${tool} needs graph memory, which is off in this server (started with ` +
-      "--no-graph, --no-llm or --weights): graph memory is written by an LLM. Use the memory tools (add_memory, " +
-      "search_memories, …), or start the server with a model (OPENAI_API_KEY).");
+      "--no-graph). Use the memory tools (add_memory, search_memories, …), or start the server without it.");
   }
 }
 
-async function addSentences(memory, scope, sentences) {
-  return memory.add(sentences.map((content) => ({ role: "user", content })), scope);
+/** Stores each text as a memory of `scope`, as it is (no LLM); their ids. */
+async function storeTexts(memory, scope, texts) {
+  const ids = [];
+  for (const text of texts) ids.push(...(await memory.add(text, { ...scope, infer: false })).results.map((r) => r.id));
+  return ids;
 }
 
 export const graphTools = {
@@ -87,20 +89,18 @@ export const graphTools = {
   async create_entities(args, { memory, ...ctx }) {
     needsGraph(ctx, "create_entities");
     const scope = scopeOf(args, ctx);
-    const added = await addSentences(memory, scope, args.entities.map((e) =>
-      [`${e.name} is a ${e.entityType}.`, ...e.observations].join(" ")));
-    const { entities } = await graphOf(memory, scope, (e) => args.entities.some((a) => same(a.name, e.name)));
-    return { entities, results: added.results, warnings: added.warnings };
+    for (const entity of args.entities) {
+      const memoryIds = await storeTexts(memory, scope, entity.observations ?? []);
+      await memory.addToGraph({ entities: [{ name: entity.name, type: entity.entityType }], memoryIds }, scope);
+    }
+    return graphOf(memory, scope, (e) => args.entities.some((a) => same(a.name, e.name))).then(({ entities }) => ({ entities }));
   },
 
   async create_relations(args, { memory, ...ctx }) {
     needsGraph(ctx, "create_relations");
-    const scope = scopeOf(args, ctx);
-    const added = await addSentences(memory, scope, args.relations.map((r) =>
-      `${r.from} ${r.relationType.replace(/_/g, " ")} ${r.to}.`));
-    const wanted = new Set(args.relations.map((r) => tripleKey({ ...r, relationType: r.relationType.toLowerCase() })));
-    const { relations } = await graphOf(memory, scope, (e) => args.relations.some((r) => same(r.from, e.name)));
-    return { relations: relations.filter((r) => wanted.has(tripleKey(r))), results: added.results, warnings: added.warnings };
+    const relations = args.relations.map((r) => ({ source: r.from, relation: r.relationType, target: r.to }));
+    const written = await memory.addToGraph({ relations }, scopeOf(args, ctx));
+    return { relations: written.relations.map(toRelation) };
   },
 
   async add_observations(args, { memory, ...ctx }) {
@@ -112,13 +112,10 @@ export const graphTools = {
       if (name === undefined) throw toolError("NOT_FOUND", `Entity with name ${entityName} not found`);
       return name;
     });
-    const added = await addSentences(memory, scope, args.observations.flatMap((o, i) =>
-      o.contents.map((content) => `${names[i]}: ${content}`)));
-    return {
-      results: args.observations.map((o) => ({ entityName: o.entityName, addedObservations: o.contents })),
-      events: added.results,
-      warnings: added.warnings,
-    };
+    for (const [i, { contents }] of args.observations.entries()) {
+      await memory.addToGraph({ entities: [{ name: names[i] }], memoryIds: await storeTexts(memory, scope, contents) }, scope);
+    }
+    return { results: args.observations.map((o) => ({ entityName: o.entityName, addedObservations: o.contents })) };
   },
 
   async delete_observations(args, { memory, ...ctx }) {
@@ -139,6 +136,10 @@ export const graphTools = {
           await memory.delete(id);
           deletedCount += 1;
         }
+      }
+      // Deleting an entity's last memory deletes the entity; the reference server keeps it.
+      if (!(await memory.getEntities(scope)).results.some((e) => same(e.name, entity.name))) {
+        await memory.addToGraph({ entities: [{ name: entity.name, type: entity.type, description: entity.description }] }, scope);
       }
     }
     const requested = args.deletions.reduce((total, d) => total + d.observations.length, 0);

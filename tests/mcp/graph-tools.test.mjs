@@ -30,17 +30,14 @@ test("read_graph, search_nodes and open_nodes show what add_memory extracted, in
   assert.deepEqual(opened.relations, graph.relations);
 });
 
-test("create_entities, create_relations and add_observations write through add_memory's model", T, async () => {
-  const bob = { entities: [{ name: "Bob", type: "person" }, { name: "Acme", type: "organization" }],
-    relations: [{ source: "Bob", relation: "works_at", target: "Acme" }] };
-  scriptAdd(server, "Bob is a person", ["Bob is a person who likes jazz"], { entities: bob.entities.slice(0, 1) });
-  const created = await call(client, "create_entities", {
-    user_id: "v", entities: [{ name: "Bob", entityType: "person", observations: ["Likes jazz."] }] });
-  assert.deepEqual(created.entities.map((e) => [e.name, e.entityType]), [["Bob", "person"]]);
-  assert.equal(created.results[0].event, "ADD");
+test("create_entities, create_relations and add_observations write the graph directly, with no LLM call", T, async () => {
+  const chats = server.count("chat");
+  const created = await call(client, "create_entities", { user_id: "v", entities: [
+    { name: "Bob", entityType: "person", observations: ["Likes jazz"] }, { name: "acme", entityType: "organization", observations: [] }] });
+  assert.deepEqual(created.entities.map((e) => [e.name, e.entityType, e.observations]).sort(), [
+    ["Acme", "organization", []], ["Bob", "person", ["Likes jazz"]]]);
 
-  scriptAdd(server, "Bob works at Acme", ["Bob works at Acme"], bob);
-  const related = await call(client, "create_relations", { user_id: "v", relations: [{ from: "Bob", to: "Acme", relationType: "works_at" }] });
+  const related = await call(client, "create_relations", { user_id: "v", relations: [{ from: "Bob", to: "Acme", relationType: "works at" }] });
   assert.deepEqual(related.relations, [{ from: "Bob", to: "Acme", relationType: "works_at" }]);
   const unrelated = await call(client, "delete_relations", { user_id: "v", relations: [
     { from: "bob", to: "acme", relationType: "works_at" }, { from: "Bob", to: "Nobody", relationType: "knows" }] });
@@ -48,12 +45,18 @@ test("create_entities, create_relations and add_observations write through add_m
   const after = await call(client, "read_graph", { user_id: "v" });
   assert.deepEqual([after.relations, after.entities.map((e) => e.name).sort()], [[], ["Acme", "Bob"]], "the entities stay");
 
-  scriptAdd(server, "Bob: plays the trumpet", ["Bob plays the trumpet"], { entities: bob.entities.slice(0, 1) });
-  const observed = await call(client, "add_observations", { user_id: "v", observations: [{ entityName: "bob", contents: ["plays the trumpet"] }] });
-  assert.deepEqual(observed.results, [{ entityName: "bob", addedObservations: ["plays the trumpet"] }]);
+  const observed = await call(client, "add_observations", { user_id: "v", observations: [{ entityName: "bob", contents: ["Plays the trumpet"] }] });
+  assert.deepEqual(observed.results, [{ entityName: "bob", addedObservations: ["Plays the trumpet"] }]);
   const [entity] = (await call(client, "open_nodes", { user_id: "v", names: ["Bob"] })).entities;
-  assert.ok(entity.observations.includes("Bob plays the trumpet"), JSON.stringify(entity));
+  assert.deepEqual([entity.entityType, entity.observations.sort()], ["person", ["Likes jazz", "Plays the trumpet"]]);
   assert.equal((await callFails(client, "add_observations", { user_id: "v", observations: [{ entityName: "Nobody", contents: ["x"] }] })).code, "NOT_FOUND");
+  assert.equal(server.count("chat"), chats, "no LLM call");
+
+  const unobserved = await call(client, "delete_observations", { user_id: "v", deletions: [{ entityName: "Bob", observations: ["Likes jazz", "Plays the trumpet"] }] });
+  assert.equal(unobserved.deletedCount, 2);
+  const [kept] = (await call(client, "open_nodes", { user_id: "v", names: ["Bob"] })).entities;
+  assert.deepEqual([kept.name, kept.entityType, kept.observations], ["Bob", "person", []], "an entity without observations stays");
+  await call(client, "add_observations", { user_id: "v", observations: [{ entityName: "Bob", contents: ["Likes jazz"] }] });
 });
 
 test("delete_observations deletes the memory behind an observation; delete_entities removes entities and relations", T, async () => {

@@ -58,16 +58,21 @@ test("a second server on the same file exits with STORAGE_UNAVAILABLE; the first
   }
 });
 
-test("--no-llm stores texts as they are; graph tools say NOT_SUPPORTED", T, async () => {
+test("--no-llm stores texts as they are and the graph tools still write; --no-graph turns them off", T, async () => {
   const client = await connect(server, freshDb(), ["--no-llm", "--user-id", "ann"]);
   const added = await call(client, "add_memory", { text: "Ann takes the 8:15 train" });
   assert.equal(added.results[0].memory, "Ann takes the 8:15 train");
-  assert.equal(server.count("chat"), 0, "no LLM call");
   assert.equal((await call(client, "get_memories", { user_id: "ann" })).totalCount, 1, "--user-id is the default user");
-  assert.equal((await callFails(client, "add_observations", { observations: [] })).code, "NOT_SUPPORTED");
-  assert.equal((await callFails(client, "read_graph")).code, "NOT_SUPPORTED");
-  assert.equal((await callFails(client, "delete_entities", { entityNames: ["Ann"] })).code, "NOT_SUPPORTED");
+  await call(client, "create_entities", { entities: [{ name: "Ann", entityType: "person", observations: ["Commutes by train"] }] });
+  assert.deepEqual((await call(client, "read_graph")).entities, [{ name: "Ann", entityType: "person", observations: ["Commutes by train"] }]);
+  assert.equal(server.count("chat"), 0, "no LLM call");
   await client.close();
+
+  const off = await connect(server, freshDb(), ["--no-llm", "--no-graph"]);
+  assert.equal((await callFails(off, "add_observations", { observations: [] })).code, "NOT_SUPPORTED");
+  assert.equal((await callFails(off, "read_graph")).code, "NOT_SUPPORTED");
+  assert.equal((await callFails(off, "delete_entities", { entityNames: ["Ann"] })).code, "NOT_SUPPORTED");
+  await off.close();
 });
 
 test("bad command lines exit with a message, without touching stdout", T, () => {

@@ -7,7 +7,7 @@ use memwasm::core::model::graph::Entity;
 use memwasm::core::model::scope::Scope;
 use serde_json::{json, Map, Value};
 
-use super::memory_tools::{add, delete_all_memories, scope_of};
+use super::memory_tools::{delete_all_memories, scope_of};
 use super::tools::{tool_error, Args, Ctx};
 use crate::error::ApiError;
 
@@ -144,10 +144,3 @@ pub async fn delete_entities(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> 
 
 pub use super::graph_writes::{add_observations, create_entities, create_relations};
 pub use super::graph_writes::{delete_observations, delete_relations};
-
-/// `add()` of `sentences`, each a user message, for `scope`.
-pub async fn add_sentences(ctx: &Ctx, scope: Map<String, Value>, sentences: Vec<String>) -> Result<Value, ApiError> {
-    let messages: Vec<Value> =
-        sentences.into_iter().map(|content| json!({ "role": "user", "content": content })).collect();
-    add(&Value::Array(messages), scope, ctx).await
-}

@@ -1,22 +1,21 @@
-//! The knowledge-graph tools that write: entities, relations and observations go in as sentences through
-//! `add()` (graph memory's model extracts them); observations and relations go out by deletion.
+//! The knowledge-graph tools that write, with no LLM call: entities and relations go into graph memory
+//! directly; an observation is a memory of its own, linked to its entity. Deleting an entity's last
+//! observation keeps the entity, as the reference memory server does.
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
-use super::graph_tools::{add_sentences, graph_of, present, same, scope};
-use super::memory_tools::scope_of;
+use super::graph_tools::{graph_of, present, same, scope, Node};
+use super::memory_tools::{add, scope_of};
 use super::tools::{tool_error, Args, Ctx};
 use crate::error::ApiError;
+use memwasm::core::model::graph::GraphRecord;
 
-/// `NOT_SUPPORTED` unless graph memory is on: its model writes what these tools create.
-fn needs_writer(ctx: &Ctx, tool: &str) -> Result<(), ApiError> {
+/// `NOT_SUPPORTED` unless graph memory is on.
+fn needs_graph(ctx: &Ctx, tool: &str) -> Result<(), ApiError> {
     if ctx.graph() {
         return Ok(());
     }
-    let why = format!(
-        "{tool} needs graph memory, which an LLM writes: it is off on this server (the var GRAPH_ENABLED is not \
-         \"true\"). Use add_memory instead."
-    );
+    let why = format!("{tool} needs graph memory, which is off on this server (the var GRAPH_ENABLED is not \"true\")");
     Err(tool_error("NOT_SUPPORTED", why))
 }
 
@@ -28,74 +27,73 @@ fn items<'a>(args: &'a Args, key: &str) -> &'a [Value] {
     args.get(key).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default()
 }
 
-/// The events and warnings of an `add()` result, under `events_key`.
-fn with_added(mut answer: Value, added: &Value, events_key: &str) -> Value {
-    answer[events_key] = added.get("results").cloned().unwrap_or(json!([]));
-    if let Some(warnings) = added.get("warnings") {
-        answer["warnings"] = warnings.clone();
+/// Stores each text as a memory of the scope, as it is (no LLM); their ids.
+async fn store_texts(ctx: &Ctx, options: &Map<String, Value>, texts: &[&str]) -> Result<Vec<String>, ApiError> {
+    let mut ids = Vec::new();
+    for text in texts {
+        let mut verbatim = options.clone();
+        verbatim.insert("infer".into(), Value::Bool(false));
+        let added = add(&Value::String((*text).to_owned()), verbatim, ctx).await?;
+        let results = added.get("results").and_then(Value::as_array).into_iter().flatten();
+        ids.extend(results.filter_map(|event| event.get("id").and_then(Value::as_str).map(str::to_owned)));
     }
-    answer
+    Ok(ids)
 }
 
 pub async fn create_entities(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
-    needs_writer(ctx, "create_entities")?;
+    needs_graph(ctx, "create_entities")?;
     let options = scope_of(args, ctx);
     let wanted = items(args, "entities");
-    let sentences = wanted.iter().map(|entity| {
-        let mut parts = vec![format!("{} is a {}.", text(entity, "name"), text(entity, "entityType"))];
-        let observations = entity.get("observations").and_then(Value::as_array).into_iter().flatten();
-        parts.extend(observations.filter_map(Value::as_str).map(str::to_owned));
-        parts.join(" ")
-    });
-    let added = add_sentences(ctx, options.clone(), sentences.collect()).await?;
-    let keep = |e: &super::graph_tools::Node| wanted.iter().any(|w| same(text(w, "name"), &e.name));
+    for entity in wanted {
+        let memory_ids = store_texts(ctx, &options, &items_of(entity, "observations")).await?;
+        let one = json!({ "name": text(entity, "name"), "type": text(entity, "entityType") });
+        let graph = json!({ "entities": [one], "memoryIds": memory_ids });
+        ctx.engine.graph().write_graph(&graph, scope(&options)).await?;
+    }
+    let keep = |e: &Node| wanted.iter().any(|w| same(text(w, "name"), &e.name));
     let (entities, _) = graph_of(ctx, &scope(&options), keep).await?;
-    Ok(with_added(json!({ "entities": entities }), &added, "results"))
+    Ok(json!({ "entities": entities }))
 }
 
 pub async fn create_relations(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
-    needs_writer(ctx, "create_relations")?;
-    let options = scope_of(args, ctx);
-    let wanted = items(args, "relations");
-    let sentences = wanted
+    needs_graph(ctx, "create_relations")?;
+    let relations: Vec<Value> = items(args, "relations")
         .iter()
-        .map(|r| format!("{} {} {}.", text(r, "from"), text(r, "relationType").replace('_', " "), text(r, "to")));
-    let added = add_sentences(ctx, options.clone(), sentences.collect()).await?;
-    let keys: Vec<(String, String, String)> = wanted
-        .iter()
-        .map(|r| (text(r, "from").to_lowercase(), text(r, "relationType").to_lowercase(), text(r, "to").to_lowercase()))
+        .map(|r| json!({ "source": text(r, "from"), "relation": text(r, "relationType"), "target": text(r, "to") }))
         .collect();
-    let keep = |e: &super::graph_tools::Node| wanted.iter().any(|r| same(text(r, "from"), &e.name));
-    let (_, relations) = graph_of(ctx, &scope(&options), keep).await?;
-    let relations: Vec<Value> = relations
+    let written =
+        ctx.engine.graph().write_graph(&json!({ "relations": relations }), scope(&scope_of(args, ctx))).await?;
+    let relations: Vec<Value> = written
         .into_iter()
-        .filter(|r| {
-            let key =
-                (text(r, "from").to_lowercase(), text(r, "relationType").to_owned(), text(r, "to").to_lowercase());
-            keys.contains(&key)
+        .filter_map(|record| match record {
+            GraphRecord::Relation(r) => Some(json!({ "from": r.source, "to": r.target, "relationType": r.relation })),
+            GraphRecord::Entity(_) => None,
         })
         .collect();
-    Ok(with_added(json!({ "relations": relations }), &added, "results"))
+    Ok(json!({ "relations": relations }))
 }
 
 pub async fn add_observations(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
-    needs_writer(ctx, "add_observations")?;
+    needs_graph(ctx, "add_observations")?;
     let options = scope_of(args, ctx);
     let names: Vec<String> = present(ctx, &scope(&options)).await?.into_iter().map(|e| e.name).collect();
-    let mut sentences = Vec::new();
-    let mut results = Vec::new();
+    let mut found = Vec::new();
     for observation in items(args, "observations") {
         let asked = text(observation, "entityName");
         let Some(name) = names.iter().find(|name| same(name, asked)) else {
             return Err(tool_error("NOT_FOUND", format!("Entity with name {asked} not found")));
         };
-        let contents = observation.get("contents").cloned().unwrap_or(json!([]));
-        let texts = contents.as_array().into_iter().flatten().filter_map(Value::as_str);
-        sentences.extend(texts.map(|content| format!("{name}: {content}")));
-        results.push(json!({ "entityName": asked, "addedObservations": contents }));
+        found.push((name, observation));
     }
-    let added = add_sentences(ctx, options, sentences).await?;
-    Ok(with_added(json!({ "results": results }), &added, "events"))
+    let mut results = Vec::new();
+    for (name, observation) in found {
+        let memory_ids = store_texts(ctx, &options, &items_of(observation, "contents")).await?;
+        let graph = json!({ "entities": [{ "name": name }], "memoryIds": memory_ids });
+        ctx.engine.graph().write_graph(&graph, scope(&options)).await?;
+        let contents = observation.get("contents").cloned().unwrap_or(json!([]));
+        results.push(json!({ "entityName": text(observation, "entityName"), "addedObservations": contents }));
+    }
+    Ok(json!({ "results": results }))
 }
 
 pub async fn delete_observations(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
@@ -115,6 +113,14 @@ pub async fn delete_observations(args: &Args, ctx: &Ctx) -> Result<Value, ApiErr
                 ctx.engine.delete(id, false).await?;
                 deleted += 1;
             }
+        }
+        // Deleting an entity's last memory deletes the entity; the reference server keeps it.
+        if !present(ctx, &scope).await?.iter().any(|e| same(&e.name, &entity.name)) {
+            let mut again = json!({ "name": entity.name, "type": entity.entity_type });
+            if let Some(description) = &entity.description {
+                again["description"] = json!(description);
+            }
+            ctx.engine.graph().write_graph(&json!({ "entities": [again] }), scope.clone()).await?;
         }
     }
     let message = if deleted == requested {
