@@ -7,8 +7,8 @@ use memwasm::core::model::graph::Entity;
 use memwasm::core::model::scope::Scope;
 use serde_json::{json, Map, Value};
 
+use super::context::{tool_error, Args, Ctx};
 use super::memory_tools::{delete_all_memories, scope_of};
-use super::tools::{tool_error, Args, Ctx};
 use crate::error::ApiError;
 
 /// The same name, whatever its case and surrounding blanks.
@@ -141,6 +141,3 @@ pub async fn delete_entities(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> 
     };
     Ok(json!({ "success": true, "message": message, "deleted": deleted, "notFound": not_found }))
 }
-
-pub use super::graph_writes::{add_observations, create_entities, create_relations};
-pub use super::graph_writes::{delete_observations, delete_relations};

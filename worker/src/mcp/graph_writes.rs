@@ -4,9 +4,9 @@
 
 use serde_json::{json, Map, Value};
 
+use super::context::{tool_error, Args, Ctx};
 use super::graph_tools::{graph_of, present, same, scope, Node};
 use super::memory_tools::{add, scope_of};
-use super::tools::{tool_error, Args, Ctx};
 use crate::error::ApiError;
 use memwasm::core::model::graph::GraphRecord;
 

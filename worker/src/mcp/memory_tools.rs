@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value};
 
 use super::check::integer;
-use super::tools::{to_json, tool_error, Args, Ctx};
+use super::context::{to_json, tool_error, Args, Ctx};
 use crate::error::ApiError;
 
 /// The scope arguments and the option names they become.

@@ -9,6 +9,7 @@
 //! errors are JSON-RPC errors with our code in `data.code`.
 
 mod check;
+mod context;
 mod graph_tools;
 mod graph_writes;
 mod memory_tools;
@@ -88,7 +89,7 @@ async fn answer(visit: &Visit<'_>, message: &Value) -> Option<Value> {
 
 async fn request(visit: &Visit<'_>, method: &str, params: &Value) -> Result<Value, RpcError> {
     match method {
-        "initialize" => Ok(initialize(params, &tools::default_user(visit.env))),
+        "initialize" => Ok(initialize(params, &context::default_user(visit.env))),
         "ping" => Ok(json!({})),
         "tools/list" => Ok(json!({ "tools": tools::definitions() })),
         "tools/call" => tools::call(visit, params).await,

@@ -5,15 +5,12 @@
 
 use std::sync::OnceLock;
 
-use serde::Serialize;
 use serde_json::{json, Map, Value};
-use worker::Env;
 
+use super::context::{default_user, tool_error, Args, Ctx};
 use super::rpc::{self, RpcError};
-use super::{check, graph_tools, memory_tools};
+use super::{check, graph_tools, graph_writes, memory_tools};
 use crate::error::ApiError;
-use crate::settings::text;
-use crate::tenant_engine::Shared;
 use crate::visit::Visit;
 
 /// The tool definitions, shared with the Node MCP server.
@@ -23,38 +20,6 @@ const TOOLS_JSON: &str = include_str!("../../../pkg/mcp/tools.json");
 pub fn definitions() -> &'static [Value] {
     static TOOLS: OnceLock<Vec<Value>> = OnceLock::new();
     TOOLS.get_or_init(|| serde_json::from_str(TOOLS_JSON).unwrap_or_default())
-}
-
-/// What a tool runs against: the tenant's engine and the user of calls that name no scope.
-pub struct Ctx {
-    pub engine: Shared,
-    pub user: String,
-}
-
-impl Ctx {
-    /// True when graph memory is on (`GRAPH_ENABLED = "true"`).
-    pub fn graph(&self) -> bool {
-        self.engine.graph().graph_enabled()
-    }
-}
-
-/// The user of calls that name no user_id, agent_id or run_id: the var `MCP_USER_ID`, else `"default"`.
-pub fn default_user(env: &Env) -> String {
-    text(env, "MCP_USER_ID").filter(|user| !user.trim().is_empty()).unwrap_or_else(|| "default".into())
-}
-
-/// The arguments of a call, as an object.
-pub type Args = Map<String, Value>;
-
-/// A tool's failure, with our code.
-pub fn tool_error(code: &'static str, message: impl Into<String>) -> ApiError {
-    ApiError::new(400, code, message)
-}
-
-/// `value` as JSON, scopes with mem0's snake_case ids beside the camelCase ones (as the Node server has them).
-pub fn to_json<T: Serialize>(value: &T) -> Result<Value, ApiError> {
-    memwasm::core::model::scope::with_mem0_names(|| serde_json::to_value(value))
-        .map_err(|error| ApiError::new(500, "INTERNAL", format!("cannot convert the result: {error}")))
 }
 
 /// `tools/call`: an unknown tool or a call without a name is a protocol error, anything else a result.
@@ -94,11 +59,11 @@ async fn run(name: &str, args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
         "delete_all_memories" => memory_tools::delete_all_memories(args, ctx).await,
         "list_entities" => memory_tools::list_entities(ctx).await,
         "delete_entities" => graph_tools::delete_entities(args, ctx).await,
-        "create_entities" => graph_tools::create_entities(args, ctx).await,
-        "create_relations" => graph_tools::create_relations(args, ctx).await,
-        "add_observations" => graph_tools::add_observations(args, ctx).await,
-        "delete_observations" => graph_tools::delete_observations(args, ctx).await,
-        "delete_relations" => graph_tools::delete_relations(args, ctx).await,
+        "create_entities" => graph_writes::create_entities(args, ctx).await,
+        "create_relations" => graph_writes::create_relations(args, ctx).await,
+        "add_observations" => graph_writes::add_observations(args, ctx).await,
+        "delete_observations" => graph_writes::delete_observations(args, ctx).await,
+        "delete_relations" => graph_writes::delete_relations(args, ctx).await,
         "read_graph" => graph_tools::read_graph(args, ctx).await,
         "search_nodes" => graph_tools::search_nodes(args, ctx).await,
         "open_nodes" => graph_tools::open_nodes(args, ctx).await,
