@@ -8,6 +8,7 @@ import { after, before, beforeEach } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { startScriptedServer } from "../support/scripted-server.mjs";
+import { graphToolCalls } from "../support/graph-reply.mjs";
 
 export const T = { timeout: 60_000 };
 const HERE = new URL(".", import.meta.url).pathname;
@@ -68,19 +69,11 @@ export async function callFails(client, name, args = {}) {
   return JSON.parse(result.content[0].text).error;
 }
 
-/** An OpenAI chat completion answering the graph call with its two tools. */
-function graphReply(entities, relations) {
-  const tool = (id, name, args) => ({ id, type: "function", function: { name, arguments: JSON.stringify(args) } });
-  const message = { role: "assistant", content: null,
-    tool_calls: [tool("c1", "extract_entities", { entities }), tool("c2", "extract_relations", { relations })] };
-  return JSON.stringify({ id: "g", object: "chat.completion", choices: [{ index: 0, message, finish_reason: "tool_calls" }] });
-}
-
 /** Scripts one add() of a text containing `match`: its facts (all ADDed) and, optionally, its graph. */
 export function scriptAdd(server, match, facts, graph) {
   server.script([
     { kind: "chat", match: [EXTRACT, match], reply: { facts }, times: 1 },
     { kind: "chat", match: [DECIDE, facts[0]], reply: { memory: facts.map((text) => ({ text, event: "ADD" })) }, times: 1 },
-    ...(graph ? [{ kind: "chat", match: [GRAPH, match], body: graphReply(graph.entities, graph.relations ?? []), times: 1 }] : []),
+    ...(graph ? [{ kind: "chat", match: [GRAPH, match], body: graphToolCalls(graph.entities, graph.relations ?? []), times: 1 }] : []),
   ]);
 }

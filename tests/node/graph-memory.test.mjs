@@ -3,24 +3,14 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { T, makeMemory, extraction, decision, addsFor, chatCalls, warningCodes, scriptedServer } from "./helpers.mjs";
+import { graphToolCalls } from "../support/graph-reply.mjs";
 
 const GRAPH = "You extract a knowledge graph";
 
 const server = scriptedServer();
 
-/** An OpenAI chat completion answering with the two graph tools. */
-function toolCalls(entities, relations) {
-  const call = (id, name, args) => ({ id, type: "function", function: { name, arguments: JSON.stringify(args) } });
-  const message = {
-    role: "assistant",
-    content: null,
-    tool_calls: [call("c1", "extract_entities", { entities }), call("c2", "extract_relations", { relations })],
-  };
-  return JSON.stringify({ id: "g", object: "chat.completion", choices: [{ index: 0, message, finish_reason: "tool_calls" }] });
-}
-
 function graphRule(match, entities, relations, extra = {}) {
-  return { kind: "chat", match: [GRAPH, match], body: toolCalls(entities, relations), ...extra };
+  return { kind: "chat", match: [GRAPH, match], body: graphToolCalls(entities, relations), ...extra };
 }
 
 const ALICE = [

@@ -6,19 +6,12 @@ import assert from "node:assert/strict";
 import { openSqlite } from "memwasm";
 import { Memory, T, scriptedServer, testConfig, seed, rejectsWith, idOf, extraction, decision, addsFor } from "./helpers.mjs";
 import { DRIVERS, databaseFolder, rawDatabase, sqliteStorage } from "./sqlite-support.mjs";
+import { graphToolCalls } from "../support/graph-reply.mjs";
 
 const server = scriptedServer();
 const newFile = databaseFolder();
 const alice = { userId: "alice" };
 const FACTS = ["Likes hiking in the Alps", "Allergic to peanuts", "Works as a nurse"];
-
-/** The graph extraction's reply: an OpenAI chat completion calling the two graph tools. */
-function graphReply(entities, relations) {
-  const call = (id, name, args) => ({ id, type: "function", function: { name, arguments: JSON.stringify(args) } });
-  const tool_calls = [call("c1", "extract_entities", { entities }), call("c2", "extract_relations", { relations })];
-  const message = { role: "assistant", content: null, tool_calls };
-  return JSON.stringify({ id: "g", object: "chat.completion", choices: [{ index: 0, message, finish_reason: "tool_calls" }] });
-}
 
 /** Rows of `sql` in the database at `path` (the memory must be closed). */
 function rows(path, sql) {
@@ -116,7 +109,7 @@ for (const driver of DRIVERS) {
         extraction("Alice works at Google", facts, { times: 1 }),
         decision(facts[0], addsFor(facts), { times: 1 }),
         { kind: "chat", match: ["You extract a knowledge graph"], times: 1,
-          body: graphReply([{ name: "alice", type: "person" }, { name: "Google", type: "organization" }],
+          body: graphToolCalls([{ name: "alice", type: "person" }, { name: "Google", type: "organization" }],
             [{ source: "Alice", relation: "works_at", target: "Google" }]) },
       ]);
       const added = await memory.add("Alice works at Google", alice);

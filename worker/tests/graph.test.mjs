@@ -4,20 +4,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ACME, DECIDE, EXTRACT, INITECH, T, allKeys, assertError, startServer, startWorker, tempDir } from "./helpers.mjs";
+import { graphToolCalls } from "../../tests/support/graph-reply.mjs";
 
 const GRAPH = "You extract a knowledge graph";
 const GRAPH_ON = { vars: { GRAPH_ENABLED: "true" } };
-
-/** An OpenAI chat completion calling graph memory's two tools. */
-function toolCalls(entities, relations) {
-  const call = (id, name, args) => ({ id, type: "function", function: { name, arguments: JSON.stringify(args) } });
-  const message = {
-    role: "assistant",
-    content: null,
-    tool_calls: [call("c1", "extract_entities", { entities }), call("c2", "extract_relations", { relations })],
-  };
-  return JSON.stringify({ id: "g", object: "chat.completion", choices: [{ index: 0, message, finish_reason: "tool_calls" }] });
-}
 
 let inputs = 0;
 /** Adds `facts` for `scope` with Alice (person) —works_at→ Google (organization); returns the memory ids. */
@@ -28,7 +18,7 @@ async function addAlice(call, server, facts, scope, token = ACME) {
   server.script([
     { kind: "chat", match: [EXTRACT, input], reply: { facts }, times: 1 },
     { kind: "chat", match: [DECIDE, facts[0]], reply: { memory: facts.map((text) => ({ text, event: "ADD" })) }, times: 1 },
-    { kind: "chat", match: [GRAPH, input], body: toolCalls(entities, relations), times: 1 },
+    { kind: "chat", match: [GRAPH, input], body: graphToolCalls(entities, relations), times: 1 },
   ]);
   const { status, body } = await call("POST", "/v1/memories/", { token, body: { messages: input, ...scope } });
   assert.equal(status, 200, JSON.stringify(body));

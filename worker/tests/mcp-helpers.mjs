@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ACME, DECIDE, EXTRACT } from "./helpers.mjs";
+import { graphToolCalls } from "../../tests/support/graph-reply.mjs";
 
 /** The tool definitions the Node MCP server serves too. */
 export const TOOLS = JSON.parse(readFileSync(new URL("../../pkg/mcp/tools.json", import.meta.url), "utf8"));
@@ -44,23 +45,12 @@ export async function failure(client, name, args = {}) {
   return error;
 }
 
-/** An OpenAI chat completion calling graph memory's two tools. */
-function toolCalls(entities, relations) {
-  const call = (id, name, args) => ({ id, type: "function", function: { name, arguments: JSON.stringify(args) } });
-  const message = {
-    role: "assistant",
-    content: null,
-    tool_calls: [call("c1", "extract_entities", { entities }), call("c2", "extract_relations", { relations })],
-  };
-  return JSON.stringify({ id: "g", object: "chat.completion", choices: [{ index: 0, message, finish_reason: "tool_calls" }] });
-}
-
 /** Scripts the next add() whose input contains `input`: the model extracts `facts` (all ADDed) and the graph. */
 export function scriptAdd(server, input, facts, { entities = [], relations = [] } = {}) {
   server.script([
     { kind: "chat", match: [EXTRACT, input], reply: { facts }, times: 1 },
     { kind: "chat", match: [DECIDE, facts[0]], reply: { memory: facts.map((text) => ({ text, event: "ADD" })) }, times: 1 },
-    { kind: "chat", match: [GRAPH, input], body: toolCalls(entities, relations), times: 1 },
+    { kind: "chat", match: [GRAPH, input], body: graphToolCalls(entities, relations), times: 1 },
   ]);
 }
 
