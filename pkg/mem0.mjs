@@ -5,6 +5,7 @@
 // stays `SCOPE_REQUIRED`); an extraction call the LLM could not answer makes `add()` reject with an `LLMError`
 // (memwasm's own `add()` resolves with an `EXTRACTION_FAILED` warning instead).
 import { LLMError } from "./dist/errors.js";
+import { withConfig } from "./with-config.mjs";
 
 /** mem0 v3's message for a call without an entity id, by method. */
 const SCOPE_MESSAGES = {
@@ -44,17 +45,7 @@ function asMem0Added(result) {
 
 /** `Base` (a package entry's Memory) with mem0's defaults and dialect; `instanceof Base` holds. */
 export function mem0Memory(Base) {
-  const adopt = (memory) => Object.setPrototypeOf(memory, Memory.prototype);
-  class Memory extends Base {
-    constructor(config) {
-      super(mem0Config(config));
-    }
-    static fromConfig(config) {
-      return adopt(super.fromConfig(mem0Config(config)));
-    }
-    static async open(config) {
-      return adopt(await super.open(mem0Config(config)));
-    }
+  class Memory extends withConfig(Base, mem0Config) {
     add(messages, options) {
       return inMem0Words("add", () => super.add(messages, options)).then(asMem0Added);
     }

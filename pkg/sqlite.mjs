@@ -10,6 +10,7 @@ import { accessSync, constants, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { withConfig } from "./with-config.mjs";
 
 /** SQLite's primary result codes, by number (node:sqlite reports numbers, better-sqlite3 names). */
 const CODES = { 1: "ERROR", 3: "PERM", 5: "BUSY", 6: "LOCKED", 7: "NOMEM", 8: "READONLY", 10: "IOERR", 11: "CORRUPT",
@@ -144,17 +145,5 @@ export function withSqlite(config) {
 
 /** The Memory class with `withSqlite` applied to every config (constructor, `open`, `fromConfig`). */
 export function withSqliteStorage(CoreMemory) {
-  const adopt = (memory) => Object.setPrototypeOf(memory, Memory.prototype);
-  class Memory extends CoreMemory {
-    constructor(config) {
-      super(withSqlite(config));
-    }
-    static fromConfig(config) {
-      return adopt(super.fromConfig(withSqlite(config)));
-    }
-    static async open(config) {
-      return adopt(await super.open(withSqlite(config)));
-    }
-  }
-  return Memory;
+  return withConfig(CoreMemory, withSqlite);
 }

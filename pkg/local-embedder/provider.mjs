@@ -4,6 +4,7 @@
 // What can be checked without loading (the sources are given, the model and length are the supported
 // ones) is checked at once: `INVALID_CONFIG`, as the core reports its own config errors.
 import { MemoryError } from "../dist/errors.js";
+import { withConfig } from "../with-config.mjs";
 
 const MODEL = "all-MiniLM-L6-v2";
 const DIMENSIONS = 384;
@@ -58,17 +59,5 @@ export function withLocalEmbedder(config, importModule) {
 /** The core's Memory class with `withLocalEmbedder` applied to every config (constructor, `open`,
  * `fromConfig`); instances of the factories get this class's prototype, so `instanceof` holds. */
 export function withLocalProvider(CoreMemory, importModule) {
-  const adopt = (memory) => Object.setPrototypeOf(memory, Memory.prototype);
-  class Memory extends CoreMemory {
-    constructor(config) {
-      super(withLocalEmbedder(config, importModule));
-    }
-    static fromConfig(config) {
-      return adopt(super.fromConfig(withLocalEmbedder(config, importModule)));
-    }
-    static async open(config) {
-      return adopt(await super.open(withLocalEmbedder(config, importModule)));
-    }
-  }
-  return Memory;
+  return withConfig(CoreMemory, (config) => withLocalEmbedder(config, importModule));
 }
