@@ -27,13 +27,15 @@ let releaseSize;
 
 const QUERIES = 20;
 const SEED = 1;
-const ALL = ["memwasm-f32", "memwasm-int8", "memwasm-auto", "js-loop", "js-typical", "orama"];
+const ALL = ["memwasm-f32", "memwasm-int8", "memwasm-auto", "js-lean", "js-loop", "js-typical", "orama", "usearch-f32", "usearch-i8"];
+/** The public call beside them, where the speed targets name it. */
+const PUBLIC = [...ALL, "public-vector"];
 /** Scan figures: data set, rounds of QUERIES searches per contender, contenders. */
 const FIGURES = [
   { kind: "random", n: 1_000, dim: 384, rounds: 30, contenders: ALL },
-  { kind: "random", n: 10_000, dim: 384, rounds: 10, contenders: ALL },
-  { kind: "random", n: 100_000, dim: 384, rounds: 4, contenders: ALL },
-  { kind: "clustered", n: 100_000, dim: 384, rounds: 4, contenders: [...ALL, "public-f32", "public-int8"] },
+  { kind: "random", n: 10_000, dim: 384, rounds: 10, contenders: PUBLIC },
+  { kind: "random", n: 100_000, dim: 384, rounds: 4, contenders: PUBLIC },
+  { kind: "clustered", n: 100_000, dim: 384, rounds: 4, contenders: [...PUBLIC, "public-f32", "public-int8"] },
   { kind: "random", n: 10_000, dim: 1536, rounds: 6, contenders: ALL },
   { kind: "random", n: 100_000, dim: 1536, rounds: 3, contenders: ALL },
 ].filter((f) => !args.has("--quick") || f.n <= 10_000);
@@ -87,6 +89,24 @@ function scanTable(figures) {
         `${fmt(or.medianMs)} ms | ${times(or.medianMs / m.medianMs)} | ` +
         `${fmt(i8.medianMs)} ms | ${(m.medianMs / i8.medianMs).toFixed(2)}× | ${i8.recall.toFixed(3)} | ` +
         `${fmt(auto.medianMs)} ms | ${times(js.medianMs / auto.medianMs)} | ${auto.recall.toFixed(3)} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+/** The public call against the strongest baselines: the lean JS loop and usearch's native exact search. */
+function baselinesTable(figures) {
+  const lines = [
+    "| data (top-10, scope filter) | memwasm search({embedding}) | recall@10 | lean JS loop | lean ÷ search() | usearch exact f32 | ÷ search() | usearch exact i8 | ÷ search() | usearch i8 recall@10 |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const f of figures.filter((f) => f.contenders["public-vector"])) {
+    const c = f.contenders;
+    const pub = c["public-vector"];
+    const [lean, f32, i8] = [c["js-lean"], c["usearch-f32"], c["usearch-i8"]];
+    lines.push(
+      `| ${label(f)} | ${fmt(pub.medianMs)} ms | ${pub.recall.toFixed(3)} | ${fmt(lean.medianMs)} ms | ${times(lean.medianMs / pub.medianMs)} | ` +
+        `${fmt(f32.medianMs)} ms | ${(f32.medianMs / pub.medianMs).toFixed(2)}× | ${fmt(i8.medianMs)} ms | ${(i8.medianMs / pub.medianMs).toFixed(2)}× | ${i8.recall.toFixed(3)} |`,
     );
   }
   return lines.join("\n");
@@ -193,6 +213,21 @@ function targets(figures, add, wasm, browser, quality, worker, pub, sqlite) {
       check(`${kind} 100k×384: ${name} ÷ memwasm default ≥ 10`, times(ratio), ratio >= 10);
     }
     check(`${kind} 100k×384: default index recall@10 ≥ 0.99`, c["memwasm-auto"].recall.toFixed(3), c["memwasm-auto"].recall >= 0.99);
+  }
+  for (const [kind, n, least] of [["random", 10_000, 5], ["random", 100_000, 10], ["clustered", 100_000, 10]]) {
+    const c = find(kind, n, 384);
+    if (!c?.["public-vector"]) continue;
+    const search = c["public-vector"];
+    const lean = c["js-lean"].medianMs / search.medianMs;
+    check(`${kind} ${n / 1000}k×384: lean JS loop ÷ public search({embedding}) ≥ ${least}`, times(lean), lean >= least,
+      `${times(lean)} (${fmt(c["js-lean"].medianMs)} ms against ${fmt(search.medianMs)} ms)`);
+    check(`${kind} ${n / 1000}k×384: public search() recall@10 ≥ 0.99`, search.recall.toFixed(3), search.recall >= 0.99);
+    if (n < 100_000) continue;
+    // usearch's faster exact search (i8 here) is the one to beat.
+    const usearch = Math.min(c["usearch-f32"].medianMs, c["usearch-i8"].medianMs);
+    const ratio = usearch / search.medianMs;
+    check(`${kind} ${n / 1000}k×384: native usearch exact search (1 thread, its faster dtype) ÷ public search() ≥ 1`, `${ratio.toFixed(2)}×`,
+      ratio >= 1, `${ratio.toFixed(2)}× (${fmt(usearch)} ms against ${fmt(search.medianMs)} ms)`);
   }
   const large = pub.search.find((f) => f.n === 100_000);
   if (large) {
@@ -307,6 +342,10 @@ const report = [
     `Medians of ${QUERIES} queries × rounds, in ms per query.`,
   "",
   scanTable(figures),
+  "",
+  "The public call against the strongest baselines (usearch: the searched scope's rows only, one thread):",
+  "",
+  baselinesTable(figures),
   "",
   ...figures.filter((f) => f.contenders["public-f32"]).flatMap((f) => [`${label(f)}, every contender:`, "", detailTable(f), ""]),
   publicTable(pub),

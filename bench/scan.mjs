@@ -1,6 +1,7 @@
 // One scan figure, in one Node process: the native reference (a child process) writes the data set,
 // every contender is built over the same bytes (the pure-JS ones in a worker thread, an isolate of their
-// own: see lib/js-worker.mjs), then top-10 searches are timed in interleaved rounds — native f32, native int8, memwasm f32, memwasm int8, two JS loops, Orama — so that load and
+// own: see lib/js-worker.mjs), then top-10 searches are timed in interleaved rounds — native f32, native
+// int8, memwasm's index and public search(), usearch's exact search, the JS loops, Orama — so that load and
 // drift hit all of them alike. Prints one JSON object.
 //
 // Usage: node scan.mjs '{"binary":…,"dataDir":…,"kind":…,"n":…,"dim":…,"queries":…,"seed":…,"rounds":…,"contenders":[…]}'
@@ -10,7 +11,7 @@ import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 
 import { startScriptedServer } from "../tests/support/scripted-server.mjs";
-import { K, memwasmIndex, memwasmPublic } from "./lib/contenders.mjs";
+import { K, memwasmIndex, memwasmPublic, memwasmPublicVector, usearchExact } from "./lib/contenders.mjs";
 import { nativeContender, startNative } from "./lib/native.mjs";
 import { floats, median, recall, uints } from "./lib/stats.mjs";
 
@@ -62,11 +63,16 @@ const make = {
   "memwasm-auto": () => memwasmIndex("auto"),
   "public-f32": () => memwasmPublic(server, "none"),
   "public-int8": () => memwasmPublic(server, "int8"),
+  "public-vector": () => memwasmPublicVector(server),
+  "usearch-f32": () => usearchExact("f32"),
+  "usearch-i8": () => usearchExact("i8"),
+  "js-lean": () => inWorker("js-lean"),
   "js-loop": () => inWorker("js-loop"),
   "js-typical": () => inWorker("js-typical"),
   orama: () => inWorker("orama"),
 };
-const contenders = ["native-f32", "native-int8", ...spec.contenders].map((key) => ({ key, ...make[key](), times: [] }));
+const contenders = [];
+for (const key of ["native-f32", "native-int8", ...spec.contenders]) contenders.push({ key, ...(await make[key]()), times: [] });
 
 for (const c of contenders) {
   const start = performance.now();

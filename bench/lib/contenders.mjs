@@ -81,6 +81,112 @@ export function jsLoop() {
 }
 
 /**
+ * The strongest plain-JS scan a performance-minded user would write: every vector in one flat
+ * `Float32Array`, the scope as a typed array of ids, a 4-way unrolled dot product and a top-K kept in two
+ * typed arrays. No object per row, no string compare: this is the JS baseline the targets name.
+ */
+export function jsLean() {
+  let data;
+  let scopes;
+  let dim;
+  let rows;
+  return {
+    name: "lean JS loop",
+    build({ vectors, users, dim: d }) {
+      data = new Float32Array(vectors);
+      scopes = new Uint32Array(users);
+      dim = d;
+      rows = scopes.length;
+    },
+    search(query) {
+      const scores = new Float64Array(K).fill(-Infinity);
+      const best = new Int32Array(K).fill(-1);
+      for (let row = 0, at = 0; row < rows; row++, at += dim) {
+        if (scopes[row] !== USER) continue;
+        let a0 = 0;
+        let a1 = 0;
+        let a2 = 0;
+        let a3 = 0;
+        for (let i = 0; i < dim; i += 4) {
+          a0 += data[at + i] * query[i];
+          a1 += data[at + i + 1] * query[i + 1];
+          a2 += data[at + i + 2] * query[i + 2];
+          a3 += data[at + i + 3] * query[i + 3];
+        }
+        const dot = a0 + a1 + (a2 + a3);
+        if (dot <= scores[K - 1]) continue;
+        let slot = K - 1;
+        while (slot > 0 && scores[slot - 1] < dot) {
+          scores[slot] = scores[slot - 1];
+          best[slot] = best[slot - 1];
+          slot--;
+        }
+        scores[slot] = dot;
+        best[slot] = row;
+      }
+      return Array.from(best).filter((row) => row >= 0);
+    },
+  };
+}
+
+/**
+ * memwasm's public `memory.search({embedding}, {userId, limit})` over the default index: what an app
+ * that embeds its own queries calls. No model call, so the figure is the index plus the public layer
+ * (scope reading, filters, result objects).
+ */
+export function memwasmPublicVector(server) {
+  let memory;
+  return {
+    name: "memwasm search({embedding})",
+    async build({ vectors, users, dim }) {
+      memory = new Memory({
+        llm: { provider: "openai", config: { baseUrl: server.baseUrl, apiKey: "bench", model: "bench" } },
+        embedder: { provider: "openai", config: { baseUrl: server.baseUrl, apiKey: "bench", model: "bench", dimensions: dim } },
+      });
+      await memory.__benchInsert(vectors, dim, users);
+    },
+    async search(query) {
+      const { results } = await memory.search({ embedding: query }, { userId: "u0", limit: K });
+      return results.map((item) => Number(item.id.slice(1)));
+    },
+  };
+}
+
+/**
+ * usearch (unum-cloud/usearch, native C++ through its Node binding) `exactSearch` on one thread, given
+ * only the searched scope's rows, as one index per user would: its exact brute-force path with SIMD
+ * kernels for this CPU. `i8` quantizes rows and query to int8 with one scale for the data set (127 over the
+ * largest component), the finest a single int8 scale allows.
+ */
+export async function usearchExact(dtype) {
+  const usearch = (await import("usearch")).default;
+  let rows;
+  let owners;
+  let dim;
+  let scale = 127;
+  const asType = (floats) => (dtype === "i8" ? Int8Array.from(floats, (x) => Math.max(-127, Math.min(127, Math.round(x * scale)))) : floats);
+  return {
+    name: `usearch exact ${dtype} (1 thread)`,
+    build({ vectors, users, dim: d }) {
+      dim = d;
+      owners = [];
+      users.forEach((user, row) => user === USER && owners.push(row));
+      const picked = new Float32Array(owners.length * dim);
+      owners.forEach((row, i) => picked.set(vectors.subarray(row * dim, (row + 1) * dim), i * dim));
+      let largest = 0;
+      for (const x of picked) largest = Math.max(largest, Math.abs(x));
+      scale = 127 / (largest || 1);
+      rows = asType(picked);
+    },
+    search(query) {
+      // A copy: the binding reads a typed array from the start of its buffer, whatever its offset.
+      const found = usearch.exactSearch(rows, asType(query.slice()), dim, K, usearch.MetricKind.IP, 1);
+      return Array.from(found.keys, (key) => owners[Number(key)]);
+    },
+  };
+}
+
+/**
  * What typical JS in-memory stores (mem0's, LangChain's) do per query: cosine similarity with both norms
  * computed for every row, every passing row collected, all of them sorted, the first K kept.
  */

@@ -52,7 +52,7 @@ pub enum Quantization {
 }
 
 /// From how many memories an `auto` index scans int8 codes instead of f32 (bench/ measures the crossover).
-pub const AUTO_INT8_FROM: usize = 20_000;
+pub const AUTO_INT8_FROM: usize = 5_000;
 
 /// A pluggable in-RAM index of memories and their vectors.
 pub trait VectorStore {
