@@ -201,14 +201,14 @@ impl Arena {
     /// Offers to `top` every row whose key is `visible`, scored against the query, calling `keep(slot)`
     /// only for rows that would make the cut. Scores are int8 estimates when `coarse` (or without f32
     /// rows; see [`Arena::rescore`]), else exact f32 dot products. Written without per-row calls, so it
-    /// stays one tight loop at any opt-level.
+    /// stays one tight loop at any opt-level; `keep` is a `dyn` so that the loop is compiled once.
     pub fn scan(
         &self,
         query: &PreparedQuery,
         (keys, visible): (&[u32], &[bool]),
         coarse: bool,
         top: &mut TopK,
-        mut keep: impl FnMut(usize) -> bool,
+        keep: &dyn Fn(usize) -> bool,
     ) {
         if self.stride == 0 {
             return;

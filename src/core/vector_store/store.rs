@@ -115,11 +115,22 @@ impl InMemoryVectorStore {
         };
         let rescoring = factor > 1;
         let wanted = limit.saturating_mul(factor).saturating_add(extra);
-        // `keep` runs only for rows that would make the cut, not for every row.
-        let mut top = TopK::new(wanted, live);
         let rows = (self.keys.as_slice(), visible);
-        self.arena.scan(&query, rows, rescoring, &mut top, |slot| keep(&self.item(slot).item));
-        let mut hits = top.into_sorted();
+        // First the best `pool` rows of the visible scopes, with `keep` run on them only. That is exact when
+        // the pool holds every visible row, or when at least `wanted` of it pass: every row left out scores
+        // no higher. Else a second scan runs `keep` on each row that would make the cut.
+        let pool = wanted.saturating_add(wanted / 2);
+        let mut top = TopK::new(pool, live);
+        self.arena.scan(&query, rows, rescoring, &mut top, &|_| true);
+        let pooled = top.into_sorted();
+        let every_row = pooled.len() < pool;
+        let mut hits: Vec<(f32, u32)> =
+            pooled.into_iter().filter(|(_, slot)| keep(&self.item(*slot as usize).item)).take(wanted).collect();
+        if hits.len() < wanted && !every_row {
+            let mut top = TopK::new(wanted, live);
+            self.arena.scan(&query, rows, rescoring, &mut top, &|slot| keep(&self.item(slot).item));
+            hits = top.into_sorted();
+        }
         if rescoring {
             let mut best = TopK::new(limit, hits.len());
             let mut row = Vec::new();

@@ -364,3 +364,48 @@ fn scope_pre_check_skips_other_scopes_before_the_predicate() {
     let nobody = store.search_in_scope(&query, 5, &scope("carol", None), &|_| true).unwrap();
     assert!(nobody.is_empty());
 }
+
+#[test]
+fn filters_on_the_best_rows_give_the_same_results_as_checking_every_row() {
+    let mut rng = Rng(11);
+    let rows: Vec<(String, Vec<f32>)> = (0..3000).map(|i| (format!("m{i}"), rng.vector(32))).collect();
+    for quantization in [Quantization::None, Quantization::Int8, Quantization::Auto] {
+        let mut store = InMemoryVectorStore::new(quantization).with_int8_from(1000);
+        for (id, v) in &rows {
+            store.upsert(memory(id, "alice", Some(v.clone()))).unwrap();
+        }
+        let number = |item: &MemoryItem| item.id[1..].parse::<usize>().unwrap();
+        for _ in 0..5 {
+            let query = rng.vector(32);
+            let unfiltered: Vec<usize> =
+                ids(&store.search(&query, 10, &|_| true).unwrap()).iter().map(|id| id[1..].parse().unwrap()).collect();
+            // No row filtered out; one of the best filtered out; most rows filtered out.
+            let best = unfiltered[0];
+            let filters: [&dyn Fn(&MemoryItem) -> bool; 3] =
+                [&|_| true, &|item| number(item) != best, &|item| number(item) % 7 == 0];
+            for (which, keep) in filters.into_iter().enumerate() {
+                let calls = Cell::new(0);
+                let counting = |item: &MemoryItem| {
+                    calls.set(calls.get() + 1);
+                    keep(item)
+                };
+                let got = store.search(&query, 10, &counting).unwrap();
+                let passing = |id: &String| keep(&memory(id, "alice", None).item);
+                let kept: Vec<(String, Vec<f32>)> = rows.iter().filter(|(id, _)| passing(id)).cloned().collect();
+                let want = naive_top(&kept, &query, 10);
+                let found = want.iter().filter(|(_, id)| got.iter().any(|(_, m)| m.item.id == *id)).count();
+                let least = if quantization == Quantization::Int8 { 8 } else { 10 };
+                assert!(found >= least, "{quantization:?}, filter {which}: {found} of the 10 best that pass");
+                assert!(got.iter().all(|(_, m)| keep(&m.item)), "{quantization:?}: only rows that pass");
+                if quantization == Quantization::None {
+                    assert_eq!(ids(&got), want.iter().map(|(_, id)| id.clone()).collect::<Vec<_>>());
+                }
+                if which == 0 {
+                    // Nothing filtered out: the filter ran on the first scan's pool (1.5 × the candidates) only.
+                    let pool = if quantization == Quantization::None { 15 } else { 108 };
+                    assert!(calls.get() <= pool, "{quantization:?}: {} calls", calls.get());
+                }
+            }
+        }
+    }
+}
