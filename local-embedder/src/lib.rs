@@ -5,6 +5,7 @@
 //! The core is target-agnostic; `wasm` (wasm32 only) is the thin wasm-bindgen binding that
 //! `pkg/local-embedder/` wraps.
 
+mod bert;
 mod embedder;
 mod error;
 mod model;

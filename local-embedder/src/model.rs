@@ -1,11 +1,12 @@
-//! The BERT encoder (candle-transformers' `BertModel`) loaded from safetensors bytes. f16 or bf16 weights
-//! are widened to f32 when loaded; the forward pass runs in f32 on the CPU (SIMD128 on wasm32).
+//! The BERT encoder ([`crate::bert`]) loaded from safetensors bytes. f16 or bf16 weights are widened to
+//! f32 when loaded; the forward pass runs in f32 on the CPU (SIMD128 on wasm32).
 
+use crate::bert::BertModel;
 use crate::error::{inference, EmbedderError, Result};
 use crate::tokenize::Batch;
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config, HiddenAct};
+use candle_transformers::models::bert::{Config, HiddenAct};
 
 /// all-MiniLM-L6-v2's `config.json`.
 pub fn minilm_config() -> Config {
@@ -33,17 +34,9 @@ impl Bert {
     /// tensor is missing or has the wrong shape.
     pub fn load(weights: Vec<u8>, config: &Config) -> Result<Self> {
         let load = |e: candle_core::Error| EmbedderError::Load(format!("weights: {e}"));
-        let mut tensors = candle_core::safetensors::load_buffer(&weights, &Device::Cpu).map_err(load)?;
-        // The layers' linear weights are stored transposed once, as a same-shape strided view: `Linear`
-        // multiplies by `weight.t()`, which is then contiguous, so gemm copies its packed panels row by row
-        // instead of gathering them one float at a time on every call (~9% of a batch of 1, natively too).
-        for (name, tensor) in tensors.iter_mut() {
-            if name.contains("encoder.layer") && name.ends_with(".weight") && tensor.rank() == 2 {
-                *tensor = tensor.t().and_then(|t| t.contiguous()).and_then(|t| t.t()).map_err(load)?;
-            }
-        }
+        let tensors = candle_core::safetensors::load_buffer(&weights, &Device::Cpu).map_err(load)?;
         let vb = VarBuilder::from_tensors(tensors, DType::F32, &Device::Cpu);
-        let model = BertModel::load(vb, config).map_err(|e| EmbedderError::Load(format!("weights: {e}")))?;
+        let model = BertModel::load(vb, config).map_err(load)?;
         Ok(Self { model, hidden: config.hidden_size })
     }
 
@@ -59,7 +52,7 @@ impl Bert {
         let ids = Tensor::from_slice(&batch.ids, shape, &Device::Cpu).map_err(inference)?;
         let mask = Tensor::from_slice(&batch.mask, shape, &Device::Cpu).map_err(inference)?;
         let types = ids.zeros_like().map_err(inference)?;
-        let hidden = self.model.forward(&ids, &types, Some(&mask)).map_err(inference)?;
+        let hidden = self.model.forward(&ids, &types, &mask)?;
         Ok((hidden, mask.to_dtype(DType::F32).map_err(inference)?))
     }
 }
