@@ -5,7 +5,9 @@
 //! words of the question it answers (see `turns`).
 
 use std::cell::{OnceCell, RefCell};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::scope_tally::ScopeTallies;
 use super::tokenizer::tokenize;
@@ -25,14 +27,18 @@ pub type IdPredicate<'a> = &'a dyn Fn(&str) -> bool;
 /// One indexed memory text.
 #[derive(Debug)]
 struct Doc {
+    /// The memory's id.
+    id: String,
     /// Insertion order, kept across updates: ties rank older memories first.
     seq: u64,
     /// How often each term occurs.
-    counts: HashMap<String, u32>,
+    counts: FxHashMap<String, u32>,
     /// How many terms the text has.
     len: u32,
     /// Where the memory belongs, when the index was told it (see `scope_tally`).
     at: At,
+    /// The number `scope_tally` gave its scope, when known.
+    scope_number: Option<u32>,
 }
 
 /// Where an indexed memory belongs.
@@ -81,11 +87,17 @@ type Pending = (u64, String, Option<Belongs>);
 /// is its full scope).
 type Belongs = (Scope, Option<String>);
 
-/// The inverted index itself.
+/// The inverted index itself. Documents live in numbered slots, so postings and scores key on a number,
+/// not on the id's text.
 #[derive(Debug, Default)]
 struct Terms {
-    docs: HashMap<String, Doc>,
-    postings: HashMap<String, HashSet<String>>,
+    /// Memory id → slot.
+    slots: FxHashMap<String, u32>,
+    /// Slot → document (`None`: free, listed in `free`).
+    docs: Vec<Option<Doc>>,
+    free: Vec<u32>,
+    /// Term → slot of each document holding it → how often it occurs there.
+    postings: FxHashMap<String, FxHashMap<u32, u32>>,
     turns: TurnOrder,
     /// The corpus statistics per exact scope.
     tallies: ScopeTallies,
@@ -161,7 +173,7 @@ impl KeywordIndex {
 
     /// How many memories are indexed.
     pub fn len(&self) -> usize {
-        self.terms().docs.len()
+        self.terms().slots.len()
     }
 
     /// True when nothing is indexed.
@@ -227,30 +239,42 @@ impl Terms {
             self.turns.insert(place.clone(), id);
         }
         let terms = tokenize(text);
-        let mut counts: HashMap<String, u32> = HashMap::new();
+        let mut counts: FxHashMap<String, u32> = FxHashMap::default();
         for term in &terms {
             *counts.entry(term.clone()).or_default() += 1;
         }
-        for term in counts.keys() {
-            self.postings.entry(term.clone()).or_default().insert(id.to_owned());
+        let slot = self.free.pop().unwrap_or(self.docs.len() as u32);
+        for (term, tf) in &counts {
+            self.postings.entry(term.clone()).or_default().insert(slot, *tf);
         }
         let len = u32::try_from(terms.len()).unwrap_or(u32::MAX);
-        let doc = Doc { seq, counts, len, at };
-        self.tallies.count(doc.scope(), len, doc.turn().is_some(), true);
-        self.docs.insert(id.to_owned(), doc);
+        let mut doc = Doc { id: id.to_owned(), seq, counts, len, at, scope_number: None };
+        doc.scope_number = self.tallies.count(doc.scope(), len, doc.turn().is_some(), true);
+        match self.docs.get_mut(slot as usize) {
+            Some(free) => *free = Some(doc),
+            None => self.docs.push(Some(doc)),
+        }
+        self.slots.insert(id.to_owned(), slot);
         seq
     }
 
+    /// The document of memory `id`.
+    fn doc(&self, id: &str) -> Option<&Doc> {
+        self.docs.get(*self.slots.get(id)? as usize)?.as_ref()
+    }
+
     fn remove_doc(&mut self, id: &str) -> Option<Doc> {
-        let doc = self.docs.remove(id)?;
+        let slot = self.slots.remove(id)?;
+        let doc = self.docs.get_mut(slot as usize)?.take()?;
+        self.free.push(slot);
         if let Some(place) = doc.turn() {
             self.turns.remove(place.clone(), id);
         }
         self.tallies.count(doc.scope(), doc.len, doc.turn().is_some(), false);
         for term in doc.counts.keys() {
-            if let Some(ids) = self.postings.get_mut(term) {
-                ids.remove(id);
-                if ids.is_empty() {
+            if let Some(slots) = self.postings.get_mut(term) {
+                slots.remove(&slot);
+                if slots.is_empty() {
                     self.postings.remove(term);
                 }
             }
@@ -272,50 +296,78 @@ impl Terms {
         let mut terms = tokenize(query);
         terms.sort_unstable();
         terms.dedup();
-        let postings: Vec<(&str, &HashSet<String>)> = terms
+        let postings: Vec<(&str, &FxHashMap<u32, u32>)> = terms
             .iter()
             .filter_map(|term| self.postings.get_key_value(term))
-            .map(|(t, ids)| (t.as_str(), ids))
+            .map(|(t, slots)| (t.as_str(), slots))
             .collect();
         if postings.is_empty() || limit == 0 {
             return Vec::new();
         }
-        let before = |id: &str| neighbours.get(id).and_then(|n| n.before).map(|id| &self.docs[id]);
-        let len =
-            |id: &str, doc: &Doc| f64::from(doc.len) + before(id).map_or(0.0, |b| CONTEXT_SHARE * f64::from(b.len));
-        let (count, total_len) = match scope {
-            Some(scope) if self.tallies.cover_every_document() => {
-                let last_turn =
-                    |conversation: &Scope| self.turns.last_of(conversation).map_or(0, |id| self.docs[id].len);
+        let turns = !neighbours.is_empty();
+        let before = |doc: &Doc| match turns {
+            true => neighbours.get(doc.id.as_str()).and_then(|n| n.before).and_then(|id| self.doc(id)),
+            false => None,
+        };
+        let len = |doc: &Doc| f64::from(doc.len) + before(doc).map_or(0.0, |b| CONTEXT_SHARE * f64::from(b.len));
+        // With every document's scope known, the corpus is the documents of the searched scope, read from
+        // the documents themselves (the same set `corpus` passes, without asking it once per posting).
+        let known = scope.filter(|_| self.tallies.cover_every_document());
+        let (count, total_len) = match known {
+            Some(scope) => {
+                let last_turn = |conversation: &Scope| {
+                    self.turns.last_of(conversation).and_then(|id| self.doc(id)).map_or(0, |doc| doc.len)
+                };
                 self.tallies.statistics(scope, CONTEXT_SHARE, &last_turn)
             }
             _ => self
                 .docs
                 .iter()
-                .filter(|(id, _)| corpus(id))
-                .fold((0usize, 0.0), |(n, total), (id, doc)| (n + 1, total + len(id, doc))),
+                .flatten()
+                .filter(|doc| corpus(&doc.id))
+                .fold((0usize, 0.0), |(n, total), doc| (n + 1, total + len(doc))),
+        };
+        let contained = known.map(|scope| self.tallies.contained_in(scope)).unwrap_or_default();
+        let in_corpus = |doc: &Doc| match (known, doc.scope_number) {
+            (Some(_), Some(number)) => contained.get(number as usize).copied().unwrap_or(false),
+            _ => corpus(&doc.id),
         };
         let average_len = if total_len <= 0.0 { 1.0 } else { total_len / count as f64 };
 
-        let mut scores: HashMap<&str, f64> = HashMap::new();
-        for (term, ids) in postings {
+        // Every document of the corpus holding a query term is scored; `keep` then runs in rank order, on
+        // as few as it takes (a document's score does not depend on which others pass it).
+        let mut scores: FxHashMap<u32, (f64, &Doc)> = FxHashMap::default();
+        for (term, slots) in postings {
             // The documents holding the term: those whose text has it, and the turns right after them.
-            let mut holders: HashSet<&str> = ids.iter().map(String::as_str).filter(|id| corpus(id)).collect();
-            let after: Vec<&str> = holders.iter().filter_map(|id| neighbours.get(id)?.after).collect();
-            holders.extend(after);
+            let mut holders: Vec<(u32, &Doc, u32)> = slots
+                .iter()
+                .filter_map(|(slot, tf)| Some((*slot, self.docs.get(*slot as usize)?.as_ref()?, *tf)))
+                .filter(|(_, doc, _)| in_corpus(doc))
+                .collect();
+            if turns {
+                let mut seen: FxHashSet<u32> = holders.iter().map(|(slot, _, _)| *slot).collect();
+                let after: Vec<&str> =
+                    holders.iter().filter_map(|(_, doc, _)| neighbours.get(doc.id.as_str())?.after).collect();
+                for id in after {
+                    let Some(&slot) = self.slots.get(id) else { continue };
+                    if let (true, Some(doc)) = (seen.insert(slot), self.doc(id)) {
+                        holders.push((slot, doc, doc.counts.get(term).copied().unwrap_or(0)));
+                    }
+                }
+            }
             let idf = idf(count, holders.len());
-            for id in holders.into_iter().filter(|id| keep(id)) {
-                let doc = &self.docs[id];
-                let tf = |doc: &Doc| f64::from(doc.counts.get(term).copied().unwrap_or(0));
-                let tf = tf(doc) + before(id).map_or(0.0, |b| CONTEXT_SHARE * tf(b));
-                let length_norm = 1.0 - B + B * len(id, doc) / average_len;
-                *scores.entry(id).or_default() += idf * tf * (K1 + 1.0) / (tf + K1 * length_norm);
+            for (slot, doc, own) in holders {
+                let context =
+                    before(doc).map_or(0.0, |b| CONTEXT_SHARE * f64::from(b.counts.get(term).copied().unwrap_or(0)));
+                let tf = f64::from(own) + context;
+                let length_norm = 1.0 - B + B * len(doc) / average_len;
+                scores.entry(slot).or_insert((0.0, doc)).0 += idf * tf * (K1 + 1.0) / (tf + K1 * length_norm);
             }
         }
         let mut ranked: Vec<(f64, u64, &str)> =
-            scores.into_iter().map(|(id, score)| (score, self.docs[id].seq, id)).collect();
+            scores.into_values().map(|(score, doc)| (score, doc.seq, doc.id.as_str())).collect();
         crate::core::sort::sort_by(&mut ranked, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        ranked.into_iter().take(limit).map(|(score, _, id)| (score, id)).collect()
+        ranked.into_iter().filter(|(_, _, id)| keep(id)).take(limit).map(|(score, _, id)| (score, id)).collect()
     }
 }
 

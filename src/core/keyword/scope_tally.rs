@@ -26,11 +26,11 @@ pub struct ScopeTallies {
 }
 
 impl ScopeTallies {
-    /// Counts a document of `len` terms in (`add`) or out of its scope's tally.
-    pub fn count(&mut self, scope: Option<&Scope>, len: u32, turn: bool, add: bool) {
+    /// Counts a document of `len` terms in (`add`) or out of its scope's tally; returns the scope's number.
+    pub fn count(&mut self, scope: Option<&Scope>, len: u32, turn: bool, add: bool) -> Option<u32> {
         let Some(scope) = scope else {
             self.unscoped = if add { self.unscoped + 1 } else { self.unscoped.saturating_sub(1) };
-            return;
+            return None;
         };
         let id = match self.ids.get(scope) {
             Some(id) => *id as usize,
@@ -49,6 +49,13 @@ impl ScopeTallies {
             tally.len = tally.len.saturating_sub(len);
             tally.turn_len = tally.turn_len.saturating_sub(turn_len);
         }
+        Some(id as u32)
+    }
+
+    /// For each scope number, whether `scope` contains that scope: one look-up per document instead of
+    /// comparing scopes.
+    pub fn contained_in(&self, scope: &Scope) -> Vec<bool> {
+        self.tallies.iter().map(|(exact, _)| scope.contains(exact)).collect()
     }
 
     /// True when every document was counted with its scope.

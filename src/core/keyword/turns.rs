@@ -3,7 +3,9 @@
 //! turn has the turn before it and the turn after it in its own conversation, which keyword search reads
 //! as context and fused search as neighbours; two users' turns are never neighbours.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+
+use rustc_hash::FxHashMap;
 
 use crate::core::model::scope::Scope;
 
@@ -15,7 +17,7 @@ pub struct Around<'a> {
 }
 
 /// Turn id → its neighbours in the searched scope.
-pub type Neighbours<'a> = HashMap<&'a str, Around<'a>>;
+pub type Neighbours<'a> = FxHashMap<&'a str, Around<'a>>;
 
 /// A turn's place: its conversation (its full scope), then its creation time, then its insertion order.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]

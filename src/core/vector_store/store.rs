@@ -2,7 +2,7 @@
 //! interned for a one-lookup pre-check, and a bounded top-k scan. Removal leaves a tombstone; the
 //! slots are compacted (order kept) once tombstones outnumber the living.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use super::arena::Arena;
 use super::catalog::{summed, Catalog};
@@ -43,7 +43,7 @@ pub struct InMemoryVectorStore {
     keys: Vec<u32>,
     /// Per-slot facts, key and hash lookups, per-scope vector sums.
     catalog: Catalog,
-    ids: HashMap<String, u32>,
+    ids: FxHashMap<String, u32>,
     scopes: ScopeTable,
     arena: Arena,
     removed: usize,
@@ -64,7 +64,7 @@ impl InMemoryVectorStore {
             slots: Vec::new(),
             keys: Vec::new(),
             catalog: Catalog::default(),
-            ids: HashMap::new(),
+            ids: FxHashMap::default(),
             scopes: ScopeTable::default(),
             arena: Arena::new(quantization),
             removed: 0,
