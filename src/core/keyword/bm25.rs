@@ -366,8 +366,23 @@ impl Terms {
         }
         let mut ranked: Vec<(f64, u64, &str)> =
             scores.into_values().map(|(score, doc)| (score, doc.seq, doc.id.as_str())).collect();
-        crate::core::sort::sort_by(&mut ranked, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        ranked.into_iter().filter(|(_, _, id)| keep(id)).take(limit).map(|(score, _, id)| (score, id)).collect()
+        let order = |a: &(f64, u64, &str), b: &(f64, u64, &str)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        // Sorting every scored document costs more than scoring them: the best `head` are sorted first, and
+        // the rest only when too few of those pass `keep`.
+        let head = limit.saturating_mul(2).saturating_add(64).min(ranked.len());
+        if head < ranked.len() {
+            ranked.select_nth_unstable_by(head, order);
+        }
+        let (best, rest) = ranked.split_at_mut(head);
+        crate::core::sort::sort_by(best, order);
+        let mut found: Vec<(f64, &str)> =
+            best.iter().filter(|(_, _, id)| keep(id)).take(limit).map(|(score, _, id)| (*score, *id)).collect();
+        if found.len() < limit && !rest.is_empty() {
+            crate::core::sort::sort_by(rest, order);
+            let more = rest.iter().filter(|(_, _, id)| keep(id)).take(limit - found.len());
+            found.extend(more.map(|(score, _, id)| (*score, *id)));
+        }
+        found
     }
 }
 

@@ -114,12 +114,15 @@ impl InMemoryVectorStore {
             Quantization::Auto => (AUTO_RESCORE_FACTOR, AUTO_RESCORE_EXTRA),
         };
         let rescoring = factor > 1;
-        let wanted = limit.saturating_mul(factor).saturating_add(extra);
+        // The margin for the codes' error: `factor` × the limit for a top 10, growing more slowly for a
+        // fused search's pool of a thousand, whose last ranks weigh little.
+        let margin = limit.saturating_mul(factor - 1).min(limit / 4 + 224);
+        let wanted = if rescoring { limit.saturating_add(margin).saturating_add(extra) } else { limit };
         let rows = (self.keys.as_slice(), visible);
         // First the best `pool` rows of the visible scopes, with `keep` run on them only. That is exact when
         // the pool holds every visible row, or when at least `wanted` of it pass: every row left out scores
         // no higher. Else a second scan runs `keep` on each row that would make the cut.
-        let pool = wanted.saturating_add(wanted / 2);
+        let pool = wanted.saturating_add((wanted / 2).min(64));
         let mut top = TopK::new(pool, live);
         self.arena.scan(&query, rows, rescoring, &mut top, &|_| true);
         let pooled = top.into_sorted();

@@ -409,3 +409,21 @@ fn filters_on_the_best_rows_give_the_same_results_as_checking_every_row() {
         }
     }
 }
+
+#[test]
+fn auto_keeps_recall_for_a_fused_search_pool_of_a_thousand() {
+    let mut rng = Rng(21);
+    let centres: Vec<Vec<f32>> = (0..40).map(|_| rng.vector(64)).collect();
+    let rows: Vec<(String, Vec<f32>)> = (0..8000).map(|i| (format!("m{i}"), rng.near(&centres[i % 40], 0.6))).collect();
+    let mut store = InMemoryVectorStore::new(Quantization::Auto).with_int8_from(1000);
+    for (id, v) in &rows {
+        store.upsert(memory(id, "alice", Some(v.clone()))).unwrap();
+    }
+    for centre in centres.iter().take(5) {
+        let query = rng.near(centre, 0.6);
+        let want = naive_top(&rows, &query, 1000);
+        let got = store.search(&query, 1000, &|_| true).unwrap();
+        let found = want.iter().filter(|(_, id)| got.iter().any(|(_, m)| m.item.id == *id)).count();
+        assert!(found >= 990, "{found} of the exact top 1000");
+    }
+}
