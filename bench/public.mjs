@@ -2,13 +2,15 @@
 // beside the index's own scan (the hidden __BenchIndex) over the same random 384-d vectors, 9 rows in 10
 // the searched user's (by text, which pays one HTTP round trip to the local scripted server for the
 // query's vector, and by `{embedding}`, which does not); and `memory.store(key, value, {userId, embedding})`
-// per call with a scope already holding n memories. It imports ../pkg directly, so it runs without bench/'s npm install.
+// per call with a scope already holding n memories; and search(text) by method over texts of words, where
+// keyword ranking has real postings to walk. It imports ../pkg directly, so it runs without bench/'s npm install.
 // Prints one JSON object; bench/run.mjs turns it into a table. Usage: node public.mjs [--quick]
 import { performance } from "node:perf_hooks";
 
 import { __BenchIndex, Memory } from "../pkg/index.node.mjs";
 import { startScriptedServer } from "../tests/support/scripted-server.mjs";
 import { median } from "./lib/stats.mjs";
+import { wordExport } from "./lib/word-export.mjs";
 
 const quick = process.argv.includes("--quick");
 const DIM = 384;
@@ -93,6 +95,30 @@ async function storeFigure(server, n, calls) {
   return { n, storeMs: median(times), calls };
 }
 
+/**
+ * search(text) by method over memories whose texts are words (bench/lib/word-export.mjs), so that keyword
+ * ranking has postings to walk: the default (`hybrid`), `vector` and `keyword`, median ms per query; each
+ * pays one local HTTP embedding call except `keyword`.
+ */
+async function methodsFigure(server, n, rounds) {
+  const { text, queries } = wordExport(n, DIM, { seed: 11 + n });
+  for (const q of queries) server.script({ kind: "embedding", match: [q.text], vector: Array.from(q.vector) });
+  const mem = memory(server);
+  await mem.importMemories(text);
+  const times = { hybrid: [], vector: [], keyword: [] };
+  for (let r = -1; r < rounds; r++) {
+    for (const method of Object.keys(times)) {
+      for (const q of queries) {
+        const start = performance.now();
+        await mem.search(q.text, { userId: "u0", limit: K, method });
+        if (r >= 0) times[method].push(performance.now() - start);
+      }
+    }
+  }
+  mem.free?.();
+  return { n, hybridMs: median(times.hybrid), vectorMs: median(times.vector), keywordMs: median(times.keyword) };
+}
+
 const server = await startScriptedServer({ port: 0 });
 const search = [];
 for (const [n, rounds] of [[10_000, 10], [100_000, 4]]) {
@@ -100,5 +126,9 @@ for (const [n, rounds] of [[10_000, 10], [100_000, 4]]) {
 }
 const store = [];
 for (const n of [1_000, 10_000]) store.push(await storeFigure(server, n, 40));
+const methods = [];
+for (const [n, rounds] of [[10_000, 5], [100_000, 3]]) {
+  if (!quick || n <= 10_000) methods.push(await methodsFigure(server, n, rounds));
+}
 await server.close();
-process.stdout.write(`${JSON.stringify({ search, store })}\n`);
+process.stdout.write(`${JSON.stringify({ search, store, methods })}\n`);

@@ -178,6 +178,11 @@ function publicTable(pub) {
   lines.push("", "| memories already in the scope | store(key, value, {userId, embedding}) per call | ÷ at 1k |", "|---|---|---|");
   const base = pub.store[0].storeMs;
   for (const f of pub.store) lines.push(`| ${f.n / 1000}k | ${fmt(f.storeMs)} ms | ${(f.storeMs / base).toFixed(2)} |`);
+  if (pub.methods?.length) {
+    lines.push("", "search(text) by method over texts of words (bench/lib/word-export.mjs; each but keyword pays one local HTTP embedding call):", "");
+    lines.push("| memories | hybrid (the default) | vector | keyword |", "|---|---|---|---|");
+    for (const f of pub.methods) lines.push(`| ${f.n / 1000}k | ${fmt(f.hybridMs)} ms | ${fmt(f.vectorMs)} ms | ${fmt(f.keywordMs)} ms |`);
+  }
   return lines.join("\n");
 }
 
