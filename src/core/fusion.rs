@@ -1,7 +1,7 @@
 //! Combining a vector ranking and a keyword ranking into one: a weighted sum of normalised scores
 //! ("hybrid") or reciprocal rank fusion ("rrf").
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -64,7 +64,7 @@ pub type Ranking<'a> = Vec<(f64, &'a str)>;
 
 /// Every id of `lists`, each once, in order of first appearance.
 fn union<'a>(lists: &[&Ranking<'a>]) -> Vec<&'a str> {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     lists.iter().flat_map(|list| list.iter().map(|&(_, id)| id)).filter(|id| seen.insert(*id)).collect()
 }
 
@@ -94,7 +94,7 @@ pub fn weighted<'a>(vector: &Ranking<'a>, keyword: &Ranking<'a>, weights: Weight
 
 /// RRF: the sum over lists of 1 / (`k` + rank), ranks counted from 1; absent from a list adds nothing.
 pub fn reciprocal_rank<'a>(lists: &[&Ranking<'a>], k: f64) -> Ranking<'a> {
-    let mut fused: HashMap<&'a str, f64> = HashMap::new();
+    let mut fused: HashMap<&'a str, f64> = HashMap::default();
     for list in lists {
         for (position, &(_, id)) in list.iter().enumerate() {
             *fused.entry(id).or_default() += 1.0 / (k + position as f64 + 1.0);
