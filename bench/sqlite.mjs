@@ -1,11 +1,12 @@
 // Node's SQLite storage beside the browser's IndexedDB, in one run: for each size, a fresh SQLite file gets
 // the same export file bench/browser.mjs imports (bench/lib/export-file.mjs: n memories of user "bench",
-// 384-d, with their vectors) by `importMemories` (timed); then 3 rounds of `Memory.open` on the file → the
-// first `search({embedding}, {userId: "bench", limit: 10})` (median), closing after each; then add()'s write
-// cost: 200 sequential `infer: false` adds (a custom embedder's fixed vector, no LLM) on a SQLite file against
-// the same in memory, per add. Then it runs `node bench/browser.mjs --json` on the same sizes (headless
-// Chromium, IndexedDB) and prints one table with the ratios and the target (open → first result at 10k
-// within 1.5× of IndexedDB). SQLite is node:sqlite on Node 22.5+, else better-sqlite3 (bench/'s npm install).
+// 384-d, with their vectors, UUID ids and one history record each) by `importMemories` (timed); then 3
+// rounds of `Memory.open` on the file → the first `search({embedding}, {userId: "bench", limit: 10})`
+// (median), closing after each; then add()'s write cost: 200 sequential `infer: false` adds (a custom
+// embedder's fixed vector, no LLM) on a SQLite file against the same in memory, per add. Then it runs
+// `node bench/browser.mjs --json` on the same sizes (headless Chromium, IndexedDB) and prints one table
+// with the ratios and the target (open → first result at 10k within 1.5× of IndexedDB). SQLite is
+// node:sqlite on Node 22.5+, else better-sqlite3 (bench/'s npm install).
 //
 // Usage: node bench/sqlite.mjs [--n 10000,100000] [--json] [--indexeddb-json <file or inline JSON>]
 // (--indexeddb-json: browser.mjs's --json output to use instead of running it). --json prints

@@ -31,7 +31,7 @@ use self::connection::Connection;
 use self::graph::{graph_from_js, GraphWrites};
 use self::outcome::{abandon, committed, from_idb};
 use self::paced::PacedWriter;
-use self::records::{history_from_js, history_to_js, memory_to_js, place};
+use self::records::{histories_to_js, history_from_js, memories_to_js};
 use self::schema::{BY_MEMORY, GRAPH, HISTORY, MEMORIES, SIDE, VECTORS};
 use self::side::{kind_range, side_from_js, SideWrites};
 use self::tab_sync::{Notice, TabSync};
@@ -51,6 +51,9 @@ pub use self::schema::{
     BY_KEY as KEY_INDEX, GRAPH as GRAPH_STORE, HISTORY as HISTORY_STORE, MEMORIES as MEMORIES_STORE,
     VECTORS as VECTORS_STORE, VERSION as SCHEMA_VERSION,
 };
+
+/// Records a commit encodes at once (one `JSON.parse` each batch, see `records`): short turns, bounded memory.
+const ENCODE_BATCH: usize = 500;
 
 /// A `Storage` in one IndexedDB database (`storage: {provider: "indexeddb", config: {dbName}}`).
 pub struct IndexedDbStorage {
@@ -131,15 +134,18 @@ impl Storage for IndexedDbStorage {
         for id in &changes.deletes {
             writer.delete(&memory_store, &JsValue::from_str(id)).await?;
         }
-        for (order, (memory, placed)) in changes.upserts.iter().zip(&vectors.placed).enumerate() {
-            let record = memory_to_js(memory, order)
-                .and_then(|record| placed.map_or(Ok(()), |placed| place(&record, placed.chunk)).map(|()| record));
-            writer.issue(&memory_store, &record.map_err(|error| writer.fail(error))?, false, true).await?;
+        let chunks: Vec<Option<u32>> = vectors.placed.iter().map(|placed| placed.map(|placed| placed.chunk)).collect();
+        for (first, upserts) in (0..).step_by(ENCODE_BATCH).zip(changes.upserts.chunks(ENCODE_BATCH)) {
+            let records = memories_to_js(upserts, &chunks, first).map_err(|error| writer.fail(error))?;
+            for record in &records {
+                writer.issue(&memory_store, record, false, true).await?;
+            }
         }
         let history_store = raw_store(history_store);
-        for record in &changes.history {
-            let record = history_to_js(record).map_err(|error| writer.fail(error))?;
-            writer.issue(&history_store, &record, true, true).await?;
+        for history in changes.history.chunks(ENCODE_BATCH) {
+            for record in &histories_to_js(history).map_err(|error| writer.fail(error))? {
+                writer.issue(&history_store, record, true, true).await?;
+            }
         }
         if let Err(error) = graph.write(graph_store).and_then(|()| side.write(side_store)) {
             return Err(abandon(&raw, &error));

@@ -7,12 +7,17 @@
 //! which is still read. A history record is the `HistoryRecord` object plus the store's auto-incremented `seq`.
 //!
 //! All memory records are decoded at once through one `JSON.stringify` and `serde_json` (far fewer calls
-//! across the wasm boundary than one object walk per record); should that fail, record by record.
+//! across the wasm boundary than one object walk per record); should that fail, record by record. A
+//! commit encodes its records the same way in reverse, a batch at a time: one `serde_json` string and one
+//! `JSON.parse` (metadata holding an integer that a JS number cannot hold exactly is refused).
 //! Decoding never panics: a record that does not decode is reported as `Err(why)` for the caller to skip.
+
+use std::borrow::Cow;
 
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::core::codec::vector_from_bytes;
@@ -35,15 +40,7 @@ pub struct MemoryRecord {
     pub chunk: Option<u32>,
 }
 
-/// The record that stores `memory` (without its vector), written as the `order`-th memory of its write;
-/// `place` adds the chunk its vector goes to.
-pub fn memory_to_js(memory: &StoredMemory, order: usize) -> Result<JsValue> {
-    let record = plain(&MemoryItem { score: None, ..memory.item.clone() })?;
-    set(&record, ORDER, &JsValue::from(order as f64))?;
-    Ok(record)
-}
-
-/// Notes in `record` the chunk holding its memory's vector.
+/// Notes in `record` the chunk holding its memory's vector (a record being migrated, see `migrate`).
 pub fn place(record: &JsValue, chunk: u32) -> Result<()> {
     set(record, CHUNK, &JsValue::from(chunk))
 }
@@ -110,9 +107,59 @@ pub fn memories_from_js(records: &Array) -> Vec<std::result::Result<MemoryRecord
     .collect()
 }
 
-/// The record that stores a history entry (the store adds `seq`).
-pub fn history_to_js(record: &HistoryRecord) -> Result<JsValue> {
-    plain(record)
+/// A memory record as written: the `MemoryItem` (without score), `order` and `chunk`.
+#[derive(Serialize)]
+struct Written<'a> {
+    #[serde(flatten)]
+    item: Cow<'a, MemoryItem>,
+    order: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chunk: Option<u32>,
+}
+
+/// The records that store `memories` (without their vectors), the first written as the `first`-th memory
+/// of its write; the `order`-th memory's vector went to chunk `chunks[order]`.
+pub fn memories_to_js(memories: &[StoredMemory], chunks: &[Option<u32>], first: usize) -> Result<Vec<JsValue>> {
+    if let Some(memory) = memories.iter().find(|memory| !memory.item.metadata.values().all(js_safe)) {
+        let why = format!("the metadata of memory \"{}\" holds an integer a JS number cannot hold", memory.item.id);
+        return Err(MemoryError::Storage(format!("cannot encode a record: {why}")));
+    }
+    let placed =
+        memories.iter().zip(first..).map(|(memory, order)| ((memory, chunks.get(order).copied().flatten()), order));
+    let records: Vec<Written> = placed
+        .map(|((memory, chunk), order)| {
+            let item = match memory.item.score {
+                None => Cow::Borrowed(&memory.item),
+                Some(_) => Cow::Owned(MemoryItem { score: None, ..memory.item.clone() }),
+            };
+            Written { item, order, chunk }
+        })
+        .collect();
+    parsed(&records)
+}
+
+/// The records that store history entries (the store adds `seq`).
+pub fn histories_to_js(records: &[HistoryRecord]) -> Result<Vec<JsValue>> {
+    parsed(records)
+}
+
+/// `values` as plain objects: one `serde_json` string, one `JSON.parse`.
+fn parsed<T: Serialize>(values: &[T]) -> Result<Vec<JsValue>> {
+    let failed = |why: &str| MemoryError::Storage(format!("cannot encode a record: {why}"));
+    let text = serde_json::to_string(values).map_err(|error| failed(&error.to_string()))?;
+    let array = js_sys::JSON::parse(&text).map_err(|_| failed("JSON.parse refused it"))?;
+    Ok(array.dyn_into::<Array>().map_err(|_| failed("not an array"))?.iter().collect())
+}
+
+/// False for a value holding an integer that a JS number cannot hold exactly.
+fn js_safe(value: &Value) -> bool {
+    const SAFE: u64 = (1 << 53) - 1;
+    match value {
+        Value::Number(number) => number.as_i64().map_or(number.as_u64().is_none(), |n| n.unsigned_abs() <= SAFE),
+        Value::Array(values) => values.iter().all(js_safe),
+        Value::Object(map) => map.values().all(js_safe),
+        _ => true,
+    }
 }
 
 /// The history entry a record stores.
@@ -125,12 +172,6 @@ pub fn history_from_js(record: JsValue) -> std::result::Result<HistoryRecord, St
 /// The record's `id` for messages (`?` when it has none).
 fn id_of(record: &Object) -> String {
     Reflect::get(record, &"id".into()).ok().and_then(|id| id.as_string()).map_or("?".into(), |id| format!("\"{id}\""))
-}
-
-fn plain<T: Serialize>(value: &T) -> Result<JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|error| MemoryError::Storage(format!("cannot encode a record: {error}")))
 }
 
 fn from_plain<T: DeserializeOwned>(record: &Object) -> std::result::Result<T, String> {
