@@ -19,6 +19,10 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         };
         // Stored before the switch to a remote index: uploaded before the index drops the vectors.
         self.remote_vectors().hand_over(&memories.iter().collect::<Vec<_>>()).await?;
+        // Room for the whole scope at once: growing by doubling would hold two copies of the vectors
+        // beside the loaded ones at the peak.
+        self.index.borrow_mut().reserve(memories.len());
+        self.keywords.borrow_mut().reserve(memories.len());
         // Removed and re-inserted oldest first, so the index lists the scope in creation order.
         let ids: Vec<String> = memories.iter().map(|memory| memory.item.id.clone()).collect();
         self.mirror(false, &ids, memories)?;
