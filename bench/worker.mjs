@@ -4,7 +4,9 @@
 //   cold  — the first search after workerd starts over the persisted data (a fresh isolate and object);
 //   wake  — Durable Objects only: the first search after the object evicted its index (idle alarm);
 //   warm  — the median of WARM searches that follow.
-// Prints a table with ratios to the 100-memory scope, and (with `--load`) the 2,000-request load check
+// Durable Objects also report the isolate's wasm memory after each size's searches (test hook `/__do/memory`),
+// hence the memory per 1,000 memories and, from it, the largest tenant that fits one object's 128 MB isolate.
+// Prints a table with ratios to the 100-memory scope, the targets met or not, and (with `--load`) the 2,000-request load check
 // (concurrency 50, 5 tenants, read-your-writes on every request). Results go to bench/results/worker.json.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -27,6 +29,10 @@ const DIMS = option("--dims", "384");
 const WARM = 30;
 const BATCH = 500;
 const IDLE_SECONDS = 2;
+/// One object's isolate limit, and what is left for the JS heap, the request and the runtime.
+const ISOLATE_MB = 128;
+const HEADROOM_MB = 32;
+const MB = 1024 * 1024;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -40,6 +46,14 @@ async function timed(worker, path) {
 }
 
 const search = (n, i) => `/v1/memories/search/?q=${encodeURIComponent(`topic ${i % 97} item ${i}`)}&user_id=u${n}&limit=10`;
+
+/** The wasm memory of the tenant's object (its isolate), through the test hook. */
+async function wasmBytes(worker) {
+  const namespace = await worker.mf.getDurableObjectNamespace("TENANTS");
+  const stub = namespace.get(namespace.idFromName("acme"));
+  const response = await stub.fetch("http://memwasm.internal/__do/memory", { headers: { "x-memwasm-tenant": "acme" } });
+  return (await response.json()).wasmBytes;
+}
 
 async function seed(worker, n) {
   for (let done = 0; done < n; done += BATCH) {
@@ -56,7 +70,7 @@ async function seed(worker, n) {
 
 async function figures(server, storage) {
   const persist = mkdtempSync(join(tmpdir(), `memwasm-bench-${storage}-`));
-  const vars = { STORAGE: storage, DO_IDLE_SECONDS: String(IDLE_SECONDS), EMBEDDER_DIMENSIONS: DIMS };
+  const vars = { STORAGE: storage, DO_IDLE_SECONDS: String(IDLE_SECONDS), EMBEDDER_DIMENSIONS: DIMS, DO_TEST_HOOKS: "true" };
   const start = () => startWorker(server, { vars, persist, storage });
   try {
     let worker = await start();
@@ -65,6 +79,7 @@ async function figures(server, storage) {
       await seed(worker, n);
       say(`${storage}: seeded ${n} memories in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
+    const seededWasm = storage === "do" ? await wasmBytes(worker) : undefined;
     await worker.dispose();
     const rows = [];
     for (const n of SIZES) {
@@ -72,12 +87,13 @@ async function figures(server, storage) {
       const cold = await timed(worker, search(n, 0));
       const warm = [];
       for (let i = 1; i <= WARM; i++) warm.push((await timed(worker, search(n, i))).ms);
-      let wake;
+      let wake, wasm;
       if (storage === "do") {
+        wasm = await wasmBytes(worker);
         await sleep(IDLE_SECONDS * 1000 + 1500);
         wake = (await timed(worker, search(n, WARM + 1))).ms;
       }
-      rows.push({ storage, n, cold: cold.ms, wake, warm: median(warm), results: cold.results });
+      rows.push({ storage, n, cold: cold.ms, wake, warm: median(warm), results: cold.results, wasm, seededWasm });
       say(`${storage} ${n}: cold ${cold.ms.toFixed(1)} ms, warm p50 ${median(warm).toFixed(1)} ms${wake ? `, wake ${wake.toFixed(1)} ms` : ""}`);
       await worker.dispose();
     }
@@ -85,6 +101,28 @@ async function figures(server, storage) {
   } finally {
     rmSync(persist, { recursive: true, force: true });
   }
+}
+
+/** The targets, each "met" or "NOT met", and the memory figures of the Durable Objects rows. */
+function targets(rows) {
+  const lines = [];
+  const met = (ok) => (ok ? "met" : "NOT met");
+  const dos = rows.filter((r) => r.storage === "do");
+  const [small, large] = [dos[0], dos.at(-1)];
+  if (!large || small === large) return lines;
+  lines.push(`cold at ${large.n.toLocaleString("en")} (Durable Objects): ${Math.round(large.cold)} ms, target ≤ 300 ms: ${met(large.cold <= 300)}`);
+  const ratio = large.warm / small.warm;
+  lines.push(`warm at ${large.n.toLocaleString("en")} ÷ warm at ${small.n}: ${ratio.toFixed(2)}×, target ≤ 2×: ${met(ratio <= 2)}`);
+  const per1k = ((large.wasm - small.wasm) / MB / (large.n - small.n)) * 1000;
+  lines.push(`wasm memory at ${DIMS}-d: ${(small.wasm / MB).toFixed(1)} MB with ${small.n} memories, ${(large.wasm / MB).toFixed(1)} MB with ${large.n.toLocaleString("en")}: ${per1k.toFixed(2)} MB per 1,000 memories`);
+  const seeded = dos.reduce((sum, r) => sum + r.n, 0);
+  const seedPer1k = ((large.seededWasm - small.wasm) / MB / seeded) * 1000;
+  lines.push(`wasm memory of the isolate that seeded ${seeded.toLocaleString("en")} memories (its adds): ${(large.seededWasm / MB).toFixed(1)} MB, ${seedPer1k.toFixed(2)} MB per 1,000`);
+  const budget = ISOLATE_MB - HEADROOM_MB;
+  const fits = Math.floor(((budget - small.wasm / MB) / Math.max(per1k, seedPer1k)) * 1000);
+  const peak = Math.max(large.wasm, large.seededWasm) / MB;
+  lines.push(`largest tenant at ${DIMS}-d in one ${ISOLATE_MB} MB object, ${HEADROOM_MB} MB left for the JS heap and runtime: about ${fits.toLocaleString("en")} memories by the larger figure per 1,000; measured peak at ${large.n.toLocaleString("en")}: ${peak.toFixed(1)} MB, ${peak <= budget ? "within" : "NOT within"} ${budget} MB`);
+  return lines;
 }
 
 function table(rows) {
@@ -111,9 +149,11 @@ try {
   const load = [];
   if (argv.includes("--load")) for (const storage of STORAGES) load.push({ storage, ...(await loadCheck(server, storage)) });
   mkdirSync(join(bench, "results"), { recursive: true });
-  writeFileSync(join(bench, "results/worker.json"), JSON.stringify({ date: new Date().toISOString(), rows, load }, null, 2));
-  console.log(`Search p50 in local workerd (Miniflare), one scope, ${DIMS}-dimension vectors, top 10:\n`);
+  writeFileSync(join(bench, "results/worker.json"), JSON.stringify({ date: new Date().toISOString(), dims: DIMS, load: (await import("node:os")).loadavg(), rows, loadCheck: load }, null, 2));
+  const loadAverage = (await import("node:os")).loadavg().map((x) => x.toFixed(2)).join(", ");
+  console.log(`Search p50 in local workerd (Miniflare), one scope, ${DIMS}-dimension vectors, top 10 (${new Date().toISOString().slice(0, 16)}Z, load average ${loadAverage}):\n`);
   console.log(table(rows));
+  console.log(`\n${targets(rows).join("\n")}`);
   for (const l of load) console.log(`\nload (${l.storage}): ${JSON.stringify(l)}`);
 } finally {
   server.close();

@@ -2,7 +2,8 @@
 //!
 //! - `POST /__do/cron` `{cron, max_scopes}`: the Cron Trigger's run for this tenant (see `scheduled`);
 //! - with `DO_TEST_HOOKS = "true"` only (tests and benches): `GET storage/list?prefix=` and
-//!   `GET storage/get?key=` (what is stored), `GET status` (`{warm}`), `POST evict` (drop the warm
+//!   `GET storage/get?key=` (what is stored), `GET memory` (`{wasmBytes}`: the isolate's wasm memory, for
+//!   the bench), `GET status` (`{warm}`), `POST evict` (drop the warm
 //!   engine now), `POST fail-next-flush` (the next commit's writes are dropped and it fails, as an object
 //!   that dies before its writes are durable). (`state.abort()` is not offered: in workerd it leaves the
 //!   isolate's Rust futures executor stalled, so every later request of the isolate hangs.)
@@ -55,6 +56,12 @@ pub async fn serve(
         (Method::Get, "storage/get") => {
             let value: Option<String> = object.state.storage().get(&param("key")).await?;
             json(json!({ "value": value }))
+        }
+        (Method::Get, "memory") => {
+            let memory: js_sys::WebAssembly::Memory =
+                wasm_bindgen::memory().dyn_into().map_err(super::storage_error)?;
+            let bytes = memory.buffer().dyn_into::<js_sys::ArrayBuffer>().map_err(super::storage_error)?.byte_length();
+            json(json!({ "wasmBytes": bytes }))
         }
         (Method::Get, "status") => json(json!({ "warm": warm::is_warm(tenant) })),
         (Method::Post, "evict") => json(json!({ "evicted": object.evict() })),
