@@ -269,7 +269,8 @@ function targets(figures, add, wasm, browser, quality, worker, pub, sqlite) {
   if (objects(100) && objects(10_000)) { // the scale-out issue's targets, reported here
     const ratio = objects(10_000).warm / objects(100).warm;
     check("Worker (Durable Objects): warm search p50 at 10k within 2× of 100", `${ratio.toFixed(2)}×`, ratio <= 2);
-    check("Worker (Durable Objects): cold wake of a 10k scope ≤ 500 ms", `${fmt(objects(10_000).wake)} ms`, objects(10_000).wake <= 500);
+    check("Worker (Durable Objects): first search after an isolate restart, 10k scope ≤ 300 ms", `${fmt(objects(10_000).cold)} ms`, objects(10_000).cold <= 300,
+      `${fmt(objects(10_000).cold)} ms (after an idle eviction in a warm isolate: ${fmt(objects(10_000).wake)} ms)`);
   } else rows.push("| Worker (bench/worker.mjs) | not run | NOT met |");
   return ["| target | measured | |", "|---|---|---|", ...rows].join("\n");
 }
