@@ -164,7 +164,13 @@ export async function usearchExact(dtype) {
   let owners;
   let dim;
   let scale = 127;
-  const asType = (floats) => (dtype === "i8" ? Int8Array.from(floats, (x) => Math.max(-127, Math.min(127, Math.round(x * scale)))) : floats);
+  // A loop, not `Int8Array.from(floats, f)`: that collects into a JS array first, which 100k × 1536 overflows.
+  const asType = (floats) => {
+    if (dtype !== "i8") return floats;
+    const codes = new Int8Array(floats.length);
+    for (let i = 0; i < floats.length; i++) codes[i] = Math.max(-127, Math.min(127, Math.round(floats[i] * scale)));
+    return codes;
+  };
   return {
     name: `usearch exact ${dtype} (1 thread)`,
     build({ vectors, users, dim: d }) {
