@@ -4,12 +4,9 @@
 //! Each output is `b + Σₖ x·w` summed in k order, lane by lane, on every target: native tests check the
 //! arithmetic the browser runs.
 
-use super::kernel::rows_4;
+use super::kernel::{rows_4, PANEL};
 use crate::error::{inference, Result};
 use candle_core::{Device, Tensor};
-
-/// Outputs per panel: two SIMD128 vectors.
-pub const PANEL: usize = 8;
 
 /// A packed linear layer.
 pub struct Dense {

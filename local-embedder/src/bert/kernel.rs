@@ -2,7 +2,8 @@
 //! starts at its bias and adds `x[k]·w[k]` for k in order, so the SIMD128 version and the portable one
 //! compute the same floats.
 
-use super::dense::PANEL;
+/// Outputs per panel: two SIMD128 vectors.
+pub const PANEL: usize = 8;
 
 /// Four rows (`x`: 4 × K) against a panel (K × PANEL): `out` gets 4 × PANEL outputs.
 pub fn rows_4(x: &[f32], panel: &[f32], bias: &[f32], out: &mut [f32]) {
