@@ -120,7 +120,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         // The scope's turns and their neighbours, found once: keyword search reads them, fusion raises them.
         let turns = match method {
             Method::Vector => Neighbours::default(),
-            _ => keywords.neighbours(&corpus),
+            _ => keywords.neighbours_in(&corpus, &read.scope),
         };
         let by_keyword = |limit: usize| -> Ranking {
             let passes = |id: &str| index.get(id).is_some_and(|m| keep(&m.item));

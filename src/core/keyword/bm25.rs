@@ -11,7 +11,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::scope_tally::ScopeTallies;
 use super::tokenizer::tokenize;
-use super::turns::{Neighbours, Place, TurnOrder};
+use super::turns::{Around, Neighbours, Place, TurnOrder};
 use crate::core::model::scope::Scope;
 
 /// Term-frequency saturation.
@@ -39,6 +39,8 @@ struct Doc {
     at: At,
     /// The number `scope_tally` gave its scope, when known.
     scope_number: Option<u32>,
+    /// A conversation turn's neighbours in its conversation: the slots of the turns before and after it.
+    linked: (Option<u32>, Option<u32>),
 }
 
 /// Where an indexed memory belongs.
@@ -224,6 +226,27 @@ impl KeywordIndex {
     pub fn neighbours(&self, corpus: IdPredicate) -> Neighbours<'_> {
         self.terms().turns.neighbours(corpus)
     }
+
+    /// Like [`neighbours`](Self::neighbours) where `corpus` passes exactly the memories whose scope `scope`
+    /// contains: with every document's scope known, a turn's neighbours are read from its links when asked,
+    /// instead of listing every turn of the index.
+    pub fn neighbours_in<'a>(&'a self, corpus: IdPredicate, scope: &Scope) -> Neighbours<'a> {
+        let terms = self.terms();
+        if terms.turns.is_empty() {
+            return Neighbours::default();
+        }
+        if !terms.tallies.cover_every_document() {
+            return terms.turns.neighbours(corpus);
+        }
+        let contained = terms.tallies.contained_in(scope);
+        Neighbours::lookup(move |id| {
+            let doc = terms.doc(id)?;
+            doc.turn()?;
+            contained.get(doc.scope_number? as usize).copied().filter(|inside| *inside)?;
+            let id_of = |slot: Option<u32>| Some(terms.docs.get(slot? as usize)?.as_ref()?.id.as_str());
+            Some(Around { before: id_of(doc.linked.0), after: id_of(doc.linked.1) })
+        })
+    }
 }
 
 impl Terms {
@@ -248,14 +271,40 @@ impl Terms {
             self.postings.entry(term.clone()).or_default().insert(slot, *tf);
         }
         let len = u32::try_from(terms.len()).unwrap_or(u32::MAX);
-        let mut doc = Doc { id: id.to_owned(), seq, counts, len, at, scope_number: None };
+        let mut doc = Doc { id: id.to_owned(), seq, counts, len, at, scope_number: None, linked: (None, None) };
         doc.scope_number = self.tallies.count(doc.scope(), len, doc.turn().is_some(), true);
         match self.docs.get_mut(slot as usize) {
             Some(free) => *free = Some(doc),
             None => self.docs.push(Some(doc)),
         }
         self.slots.insert(id.to_owned(), slot);
+        self.link(slot);
         seq
+    }
+
+    /// Links the turn in `slot` with the turns before and after it in its conversation.
+    fn link(&mut self, slot: u32) {
+        let Some(place) =
+            self.docs[slot as usize].as_ref().and_then(|doc| doc.turn().map(|p| (p.clone(), doc.id.clone())))
+        else {
+            return;
+        };
+        let (before, after) = self.turns.around(&place.0, &place.1);
+        let (before, after) =
+            (before.and_then(|id| self.slots.get(id).copied()), after.and_then(|id| self.slots.get(id).copied()));
+        self.set_link(Some(slot), (before, after));
+        if let Some(doc) = before.and_then(|b| self.docs.get_mut(b as usize)?.as_mut()) {
+            doc.linked.1 = Some(slot);
+        }
+        if let Some(doc) = after.and_then(|a| self.docs.get_mut(a as usize)?.as_mut()) {
+            doc.linked.0 = Some(slot);
+        }
+    }
+
+    fn set_link(&mut self, slot: Option<u32>, linked: (Option<u32>, Option<u32>)) {
+        if let Some(doc) = slot.and_then(|s| self.docs.get_mut(s as usize)?.as_mut()) {
+            doc.linked = linked;
+        }
     }
 
     /// The document of memory `id`.
@@ -267,6 +316,14 @@ impl Terms {
         let slot = self.slots.remove(id)?;
         let doc = self.docs.get_mut(slot as usize)?.take()?;
         self.free.push(slot);
+        // The turns around it now neighbour each other.
+        let (before, after) = doc.linked;
+        if let Some(b) = before.and_then(|b| self.docs.get_mut(b as usize)?.as_mut()) {
+            b.linked.1 = after;
+        }
+        if let Some(a) = after.and_then(|a| self.docs.get_mut(a as usize)?.as_mut()) {
+            a.linked.0 = before;
+        }
         if let Some(place) = doc.turn() {
             self.turns.remove(place.clone(), id);
         }
@@ -304,15 +361,20 @@ impl Terms {
         if postings.is_empty() || limit == 0 {
             return Vec::new();
         }
-        let turns = !neighbours.is_empty();
-        let before = |doc: &Doc| match turns {
-            true => neighbours.get(doc.id.as_str()).and_then(|n| n.before).and_then(|id| self.doc(id)),
-            false => None,
+        // With the scope mask (below), a turn's neighbours in the corpus are those of its conversation, linked
+        // slot to slot; otherwise `neighbours` says which turns `corpus` keeps around it.
+        let known = scope.filter(|_| self.tallies.cover_every_document());
+        let linked = known.is_some();
+        let turns = if linked { !self.turns.is_empty() } else { !neighbours.is_empty() };
+        let slot_doc = |slot: Option<u32>| slot.and_then(|s| self.docs.get(s as usize)?.as_ref());
+        let before = |doc: &Doc| match (turns, linked) {
+            (false, _) => None,
+            (true, true) => slot_doc(doc.linked.0),
+            (true, false) => neighbours.get(&doc.id).and_then(|n| n.before).and_then(|id| self.doc(id)),
         };
         let len = |doc: &Doc| f64::from(doc.len) + before(doc).map_or(0.0, |b| CONTEXT_SHARE * f64::from(b.len));
         // With every document's scope known, the corpus is the documents of the searched scope, read from
         // the documents themselves (the same set `corpus` passes, without asking it once per posting).
-        let known = scope.filter(|_| self.tallies.cover_every_document());
         let (count, total_len) = match known {
             Some(scope) => {
                 let last_turn = |conversation: &Scope| {
@@ -346,11 +408,16 @@ impl Terms {
                 .collect();
             if turns {
                 let mut seen: FxHashSet<u32> = holders.iter().map(|(slot, _, _)| *slot).collect();
-                let after: Vec<&str> =
-                    holders.iter().filter_map(|(_, doc, _)| neighbours.get(doc.id.as_str())?.after).collect();
-                for id in after {
-                    let Some(&slot) = self.slots.get(id) else { continue };
-                    if let (true, Some(doc)) = (seen.insert(slot), self.doc(id)) {
+                let after: Vec<u32> = match linked {
+                    true => holders.iter().filter_map(|(_, doc, _)| doc.linked.1).collect(),
+                    false => holders
+                        .iter()
+                        .filter_map(|(_, doc, _)| neighbours.get(&doc.id)?.after)
+                        .filter_map(|id| self.slots.get(id).copied())
+                        .collect(),
+                };
+                for slot in after {
+                    if let (true, Some(doc)) = (seen.insert(slot), slot_doc(Some(slot))) {
                         holders.push((slot, doc, doc.counts.get(term).copied().unwrap_or(0)));
                     }
                 }

@@ -214,3 +214,33 @@ fn an_index_noted_with_room_reserved_ranks_as_one_noted_without() {
         assert_eq!(plain.search(query, 10, &all, &all), reserved.search(query, 10, &all, &all), "{query}");
     }
 }
+
+#[test]
+fn linked_turns_give_the_neighbours_a_listing_of_every_turn_gives() {
+    let run = |r: &str| Scope { user_id: Some("alice".into()), run_id: Some(r.into()), ..Scope::default() };
+    let mut index = KeywordIndex::default();
+    // Out of time order, two conversations interleaved, one turn re-indexed and two removed.
+    for (id, r, second) in [("c", "r1", 3), ("a", "r1", 1), ("x", "r2", 2), ("e", "r1", 5), ("b", "r1", 2)] {
+        index.upsert_turn(id, &format!("turn {id}"), &run(r), &format!("2026-01-01T00:00:0{second}Z"));
+    }
+    index.upsert_in("f", "a fact, no turn", &run("r1"));
+    let _ = index.len(); // the index is built here; what follows updates it in place
+    for (id, r, second) in [("d", "r1", 4), ("y", "r2", 1), ("z", "r2", 3)] {
+        index.upsert_turn(id, &format!("turn {id}"), &run(r), &format!("2026-01-01T00:00:0{second}Z"));
+    }
+    index.upsert_turn("b", "turn b, said again", &run("r1"), "2026-01-01T00:00:02Z");
+    index.remove("c");
+    index.remove("y");
+    let ids = ["a", "b", "c", "d", "e", "f", "x", "y", "z"];
+    let owner = |id: &str| if "xyz".contains(id) { run("r2") } else { run("r1") };
+    for scope in [run("r1"), run("r2"), Scope { user_id: Some("alice".into()), ..Scope::default() }] {
+        let corpus = |id: &str| !["c", "y"].contains(&id) && scope.contains(&owner(id));
+        let (listed, linked) = (index.neighbours(&corpus), index.neighbours_in(&corpus, &scope));
+        for id in ids {
+            assert_eq!(linked.get(id), listed.get(id), "{id} in {scope:?}");
+        }
+    }
+    let r1 = |id: &str| !["c", "y"].contains(&id) && run("r1").contains(&owner(id));
+    let around = index.neighbours_in(&r1, &run("r1")).get("d").unwrap();
+    assert_eq!((around.before, around.after), (Some("b"), Some("e")), "c removed: b and d are neighbours");
+}

@@ -16,8 +16,36 @@ pub struct Around<'a> {
     pub after: Option<&'a str>,
 }
 
-/// Turn id → its neighbours in the searched scope.
-pub type Neighbours<'a> = FxHashMap<&'a str, Around<'a>>;
+/// Turn id → its neighbours in the searched scope: listed for a corpus, or looked up one turn at a time
+/// (`lookup`) when the corpus is a scope, whose turns the keyword index keeps linked.
+#[derive(Default)]
+pub struct Neighbours<'a> {
+    listed: FxHashMap<&'a str, Around<'a>>,
+    lookup: Option<Box<dyn Fn(&str) -> Option<Around<'a>> + 'a>>,
+}
+
+impl<'a> Neighbours<'a> {
+    /// Neighbours found by `lookup`, a turn at a time.
+    pub fn lookup(lookup: impl Fn(&str) -> Option<Around<'a>> + 'a) -> Self {
+        Self { listed: FxHashMap::default(), lookup: Some(Box::new(lookup)) }
+    }
+
+    /// The neighbours of turn `id`; `None` for a memory that is no turn of the corpus.
+    pub fn get(&self, id: &str) -> Option<Around<'a>> {
+        self.listed.get(id).copied().or_else(|| self.lookup.as_ref().and_then(|lookup| lookup(id)))
+    }
+
+    /// True when there are no turns.
+    pub fn is_empty(&self) -> bool {
+        self.listed.is_empty() && self.lookup.is_none()
+    }
+}
+
+impl<'a> FromIterator<(&'a str, Around<'a>)> for Neighbours<'a> {
+    fn from_iter<I: IntoIterator<Item = (&'a str, Around<'a>)>>(pairs: I) -> Self {
+        Self { listed: pairs.into_iter().collect(), lookup: None }
+    }
+}
 
 /// A turn's place: its conversation (its full scope), then its creation time, then its insertion order.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -38,6 +66,21 @@ impl TurnOrder {
 
     pub fn remove(&mut self, place: Place, id: &str) {
         self.0.remove(&(place, id.to_owned()));
+    }
+
+    /// True when no turn is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The turns right before and right after the turn `id` at `place`, in its conversation.
+    pub fn around(&self, place: &Place, id: &str) -> (Option<&str>, Option<&str>) {
+        use std::ops::Bound::{Excluded, Unbounded};
+        let key = (place.clone(), id.to_owned());
+        let same = |entry: &&(Place, String)| entry.0.conversation == place.conversation;
+        let before = self.0.range(..key.clone()).next_back().filter(same).map(|(_, id)| id.as_str());
+        let after = self.0.range((Excluded(key), Unbounded)).next().filter(same).map(|(_, id)| id.as_str());
+        (before, after)
     }
 
     /// The id of the last turn of `conversation` (creation times are ISO strings, all below U+10FFFF).
