@@ -1,8 +1,9 @@
 // Shared setup for the Worker tests: the built worker (build/index.js) in workerd through Miniflare, its KV
 // namespace workerd's own local KV, and the LLM / embedder the scripted OpenAI-compatible server.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { after, before } from "node:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,6 +44,30 @@ export function tempDir(t) {
   const dir = mkdtempSync(join(tmpdir(), "memwasm-worker-"));
   t?.after(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+/** Bundles the JS Worker of `tests/<folder>/wrangler.toml` into `outdir`, as `wrangler deploy` would upload
+ * it; returns the bundle's files. */
+export function bundleJsWorker(folder, outdir) {
+  execFileSync(
+    join(WORKER_DIR, "node_modules/.bin/wrangler"),
+    ["deploy", "--dry-run", "--outdir", outdir, "--config", `tests/${folder}/wrangler.toml`],
+    { cwd: WORKER_DIR, env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" }, stdio: "pipe" },
+  );
+  return readdirSync(outdir);
+}
+
+/** The bundle in `outdir` (see `bundleJsWorker`) in workerd, its .wasm files as compiled modules;
+ * `options` adds Miniflare's bindings, flags or KV. */
+export function startBundle(outdir, options = {}) {
+  return new Miniflare({
+    modules: true,
+    scriptPath: join(outdir, "index.js"),
+    modulesRoot: outdir,
+    modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
+    compatibilityDate: "2026-04-01",
+    ...options,
+  });
 }
 
 /** The vars and secrets of the service, pointed at `server`. */

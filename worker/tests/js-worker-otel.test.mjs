@@ -1,31 +1,19 @@
 // memwasm/otel inside a plain JS Worker in workerd: wrangler bundles the package, memwasm/otel and
 // OpenTelemetry's SDK; one add() and one search() give their spans, with the model calls under them.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import { test } from "node:test";
-import { Miniflare } from "miniflare";
-import { EXTRACT, DECIDE, T, WORKER_DIR, startServer, tempDir } from "./helpers.mjs";
+import { EXTRACT, DECIDE, T, bundleJsWorker, startBundle, startServer, tempDir } from "./helpers.mjs";
 
 test("a JS Worker traces add() and search() with memwasm/otel", { ...T, timeout: 120_000 }, async (t) => {
   const outdir = tempDir(t);
-  execFileSync(
-    join(WORKER_DIR, "node_modules/.bin/wrangler"),
-    ["deploy", "--dry-run", "--outdir", outdir, "--config", "tests/js-worker-otel/wrangler.toml"],
-    { cwd: WORKER_DIR, env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" }, stdio: "pipe" },
-  );
+  bundleJsWorker("js-worker-otel", outdir);
   const server = await startServer();
   t.after(() => server.close());
   server.script([
     { kind: "chat", match: [EXTRACT, "green tea"], reply: { facts: ["Drinks green tea every morning"] } },
     { kind: "chat", match: [DECIDE, "green tea"], reply: { memory: [{ text: "Drinks green tea every morning", event: "ADD" }] } },
   ]);
-  const mf = new Miniflare({
-    modules: true,
-    scriptPath: join(outdir, "index.js"),
-    modulesRoot: outdir,
-    modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
-    compatibilityDate: "2026-04-01",
+  const mf = startBundle(outdir, {
     compatibilityFlags: ["nodejs_compat"],
     bindings: { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "test-key" },
   });

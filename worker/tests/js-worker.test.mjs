@@ -1,40 +1,22 @@
 // The npm package inside a plain JS Worker: wrangler bundles tests/js-worker/index.mjs (resolving memwasm's
 // `workerd` entry, which imports the .wasm as a module), and workerd runs it with a KV binding.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { Miniflare } from "miniflare";
 import { Memory } from "memwasm";
-import { EXTRACT, T, WORKER_DIR, allKeys, scriptAdd, startServer, tempDir } from "./helpers.mjs";
+import { EXTRACT, T, allKeys, bundleJsWorker, scriptAdd, startBundle, startServer, tempDir } from "./helpers.mjs";
 
-/** Bundles the JS Worker with wrangler into `outdir`, as `wrangler deploy` would upload it. */
-function bundle(outdir) {
-  execFileSync(
-    join(WORKER_DIR, "node_modules/.bin/wrangler"),
-    ["deploy", "--dry-run", "--outdir", outdir, "--config", "tests/js-worker/wrangler.toml"],
-    { cwd: WORKER_DIR, env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" }, stdio: "pipe" },
-  );
-  return readdirSync(outdir);
-}
-
-function start(outdir, server, persist) {
-  return new Miniflare({
-    modules: true,
-    scriptPath: join(outdir, "index.js"),
-    modulesRoot: outdir,
-    modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
-    compatibilityDate: "2026-04-01",
+const start = (outdir, server, persist) =>
+  startBundle(outdir, {
     kvNamespaces: ["MEMORY_KV"],
     kvPersist: persist,
     bindings: { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "test-key" },
   });
-}
 
 test("a JS Worker importing memwasm adds and searches memories in KV", { timeout: 120_000 }, async (t) => {
   const outdir = tempDir(t);
-  const files = bundle(outdir);
+  const files = bundleJsWorker("js-worker", outdir);
   assert.ok(files.some((file) => file.endsWith(".wasm")), `the .wasm ships as a module: ${files}`);
   const code = readFileSync(join(outdir, "index.js"), "utf8");
   assert.match(code, /\/index\.workerd\.mjs/, "wrangler resolved the package's workerd entry");
