@@ -10,6 +10,7 @@ import { performance } from "node:perf_hooks";
 import { __BenchIndex, Memory } from "../pkg/index.node.mjs";
 import { startScriptedServer } from "../tests/support/scripted-server.mjs";
 import { median } from "./lib/stats.mjs";
+import { generator } from "./lib/unit-vector.mjs";
 import { wordExport } from "./lib/word-export.mjs";
 
 const quick = process.argv.includes("--quick");
@@ -20,14 +21,11 @@ const QUERIES = 20;
 /** n seeded unit vectors (xorshift32), row-major. */
 function vectors(n, seed) {
   const out = new Float32Array(n * DIM);
-  let x = seed >>> 0 || 1;
+  const random = generator(seed);
   for (let row = 0; row < n; row++) {
     let norm = 0;
     for (let i = 0; i < DIM; i++) {
-      x ^= x << 13;
-      x ^= x >>> 17;
-      x ^= x << 5;
-      const v = ((x >>> 0) / 4294967296) * 2 - 1;
+      const v = random() * 2 - 1;
       out[row * DIM + i] = v;
       norm += v * v;
     }

@@ -21,6 +21,15 @@ export function memwasmIndex(quantization) {
   };
 }
 
+/** A memory whose models are the scripted server, with the default index or `quantization`. */
+function benchMemory(server, dim, quantization) {
+  return new Memory({
+    llm: { provider: "openai", config: { baseUrl: server.baseUrl, apiKey: "bench", model: "bench" } },
+    embedder: { provider: "openai", config: { baseUrl: server.baseUrl, apiKey: "bench", model: "bench", dimensions: dim } },
+    ...(quantization ? { vectorStore: { provider: "memory", config: { quantization } } } : {}),
+  });
+}
+
 /**
  * memwasm's public `memory.search(text, {userId, limit})`: the query text goes to the scripted
  * OpenAI-compatible server, which answers with the data set's query vector (an embedding rule per query),
@@ -34,11 +43,7 @@ export function memwasmPublic(server, quantization) {
       for (let q = 0; q < queries.length; q++) {
         server.script({ kind: "embedding", match: [`bench query ${q} end`], vector: Array.from(queries[q]) });
       }
-      memory = new Memory({
-        llm: { provider: "openai", config: { baseUrl: server.baseUrl, apiKey: "bench", model: "bench" } },
-        embedder: { provider: "openai", config: { baseUrl: server.baseUrl, apiKey: "bench", model: "bench", dimensions: dim } },
-        vectorStore: { provider: "memory", config: { quantization } },
-      });
+      memory = benchMemory(server, dim, quantization);
       await memory.__benchInsert(vectors, dim, users);
     },
     async search(_query, q) {
@@ -139,10 +144,7 @@ export function memwasmPublicVector(server) {
   return {
     name: "memwasm search({embedding})",
     async build({ vectors, users, dim }) {
-      memory = new Memory({
-        llm: { provider: "openai", config: { baseUrl: server.baseUrl, apiKey: "bench", model: "bench" } },
-        embedder: { provider: "openai", config: { baseUrl: server.baseUrl, apiKey: "bench", model: "bench", dimensions: dim } },
-      });
+      memory = benchMemory(server, dim);
       await memory.__benchInsert(vectors, dim, users);
     },
     async search(query) {

@@ -3,18 +3,9 @@
 // random unit vectors: what keyword and hybrid search meet at scale. 9 memories in 10 belong to user "u0".
 import { createHash } from "node:crypto";
 
-export const VOCABULARY = 8000;
+import { generator } from "./unit-vector.mjs";
 
-/** A seeded generator (xorshift32) of uniform numbers in [0, 1). */
-export function generator(seed) {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 4294967296;
-  };
-}
+export const VOCABULARY = 8000;
 
 /** `{text, queries}`: the export's lines and `count` three-word queries, each with its own vector. */
 export function wordExport(n, dim, { seed = 12345, count = 20 } = {}) {
