@@ -57,8 +57,8 @@ use self::later::Later;
 
 #[event(fetch)]
 async fn fetch(mut request: Request, env: Env, ctx: Context) -> worker::Result<Response> {
-    match durable::front::route(&request, &env) {
-        Ok(Some(tenant)) => return durable::front::forward(request, &env, &tenant).await,
+    match durable::front::route(&request, &env).await {
+        Ok(Some(target)) => return durable::front::forward(request, &env, &target).await,
         Ok(None) => {}
         Err(error) => return settle::settle(&mut request, &env, error.response()).await,
     }
@@ -83,8 +83,15 @@ async fn cron(event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
     };
     for tenant in tenants {
         if !in_objects {
-            scheduled::run_tenant(&env, &cron, &tenant, max_scopes).await;
-        } else if let Err(error) = durable::front::cron(&env, &tenant, &cron, max_scopes).await {
+            scheduled::run_tenant(&env, &cron, &tenant, None, max_scopes).await;
+        } else if let Err(error) = durable::front::cron(
+            &env,
+            &durable::front::Target { tenant: tenant.clone(), user: None },
+            &cron,
+            max_scopes,
+        )
+        .await
+        {
             console_error!("memwasm cron ({cron}): tenant {tenant:?}: {}: {}", error.code, error.message);
         }
     }

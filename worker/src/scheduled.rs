@@ -20,8 +20,8 @@ async fn sweep_tenant(env: &Env, engine: &Engine) -> Result<Swept, ApiError> {
 }
 
 /// Sweeps, then dreams in, one tenant with its engine (a fresh one per tenant on KV; the object's own).
-pub(crate) async fn run_tenant(env: &Env, cron: &str, tenant: &str, max_scopes: Option<usize>) {
-    let engine = match engine(env, tenant) {
+pub(crate) async fn run_tenant(env: &Env, cron: &str, tenant: &str, user: Option<&str>, max_scopes: Option<usize>) {
+    let engine = match engine(env, tenant, user) {
         Ok((engine, _)) => engine,
         Err(error) => {
             return console_error!("memwasm cron ({cron}): tenant {tenant:?}: {}: {}", error.code, error.message)

@@ -58,6 +58,24 @@ pub fn backend(env: &Env) -> Result<Backend, ApiError> {
     }
 }
 
+/// How a tenant's memories spread over Durable Objects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shards {
+    /// One object holds the whole tenant (default).
+    Tenant,
+    /// One object per `user_id`, and the tenant's object keeps the directory of ids and users.
+    Scope,
+}
+
+/// The var `DO_SHARDS`: `"tenant"` (default) or `"scope"`.
+pub fn shards(env: &Env) -> Result<Shards, ApiError> {
+    match text(env, "DO_SHARDS").as_deref().map(str::trim) {
+        None | Some("tenant") => Ok(Shards::Tenant),
+        Some("scope") => Ok(Shards::Scope),
+        Some(other) => Err(config_error(format!("DO_SHARDS: must be \"tenant\" or \"scope\", got {other:?}"))),
+    }
+}
+
 /// Milliseconds without requests after which a tenant's object drops its warm index.
 pub fn idle_ms(env: &Env) -> Result<u64, ApiError> {
     Ok(number(env, "DO_IDLE_SECONDS")?.unwrap_or(DEFAULT_IDLE_SECONDS).saturating_mul(1000))

@@ -9,11 +9,13 @@
 //! | `GET` / `PUT` / `DELETE /v1/memories/:id/` | get / update (`{text}`) / delete one memory |
 //! | `DELETE /v1/memories/` | delete a scope's memories |
 //! | `GET /v1/memories/:id/history/` | a memory's history |
+//! | `GET /v1/export/` | the memories and history of a scope (`user_id`, `agent_id`, `run_id`), or of the whole tenant, as JSON Lines |
 //! | `POST /v1/reset/` | delete every memory and history record of the caller's tenant |
 //! | `GET /v1/entities/` | graph memory: the entities of a scope (`user_id`, `agent_id`, `run_id`) |
 //! | `GET /v1/entities/:name/relations/` | graph memory: the relations starting or ending at entity `name` |
 
 use memwasm::core::kv::keys::decode;
+use memwasm::core::model::Scope;
 use memwasm::core::read::ReadCall;
 use serde::Serialize;
 use worker::{Method, Response};
@@ -79,6 +81,12 @@ pub async fn handle(visit: &Visit<'_>) -> Result<Response, ApiError> {
             let name = decode(name).unwrap_or_else(|| (*name).to_owned());
             let relations = engine.graph().get_relations(&name, read(ReadCall::ScopeOnly)?.scope).await?;
             json(&Results { results: relations.into_iter().map(RelationItem::from).collect() })
+        }
+        (Method::Get, ["export"]) => {
+            let scope = if query.is_empty() { Scope::default() } else { read(ReadCall::ScopeOnly)?.scope };
+            let headers = worker::Headers::new();
+            headers.set("content-type", "application/x-ndjson")?;
+            Ok(Response::ok(engine.export(scope).await?)?.with_headers(headers))
         }
         (Method::Post, ["reset"]) => {
             engine.reset().await?;

@@ -22,16 +22,18 @@ pub struct Visit<'a> {
     pub body: Vec<u8>,
     /// Where work that outlives the answer runs.
     pub later: &'a Later<'a>,
+    /// The user whose object serves the request under scope sharding (`None`: the tenant's).
+    pub shard: Option<String>,
 }
 
 impl Visit<'_> {
     /// The tenant's engine and the vector length its embedder promises, when configured.
     pub fn engine(&self) -> Result<(Shared, Option<usize>), ApiError> {
-        tenant_engine::engine(self.env, &self.caller.tenant)
+        tenant_engine::engine(self.env, &self.caller.tenant, self.shard.as_deref())
     }
 
     /// `engine`, with the background writer's settings.
     pub fn engine_with_background(&self) -> Result<Built, ApiError> {
-        tenant_engine::engine_with_background(self.env, &self.caller.tenant)
+        tenant_engine::engine_with_background(self.env, &self.caller.tenant, self.shard.as_deref())
     }
 }

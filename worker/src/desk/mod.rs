@@ -10,11 +10,14 @@ use worker::{Env, Request, Response};
 
 use self::family::Family;
 use crate::auth::{self, Caller};
+use memwasm::core::kv::keys::decode_lenient;
+
 use crate::conversations_api::{self, route::Route, Failure};
 use crate::error::ApiError;
 use crate::later::Later;
 use crate::mem0_api::{self, Mem0Error};
 use crate::query::Query;
+use crate::tenant_engine::SHARD_HEADER;
 use crate::visit::Visit;
 use crate::{mcp, memory_api, settle, tiers_api, v1};
 
@@ -88,7 +91,12 @@ async fn read<'a>(
     let body = if family.reads_body(&method) { body::body(request, env).await? } else { Vec::new() };
     let url = request.url()?;
     let headers = request.headers().clone();
-    Ok(Visit { env, caller, method, path: request.path(), query: Query::of(&url), url, headers, body, later })
+    // Only an object is told its user (by the front end, which sets or removes the header).
+    let shard = match later {
+        Later::Object(_) => headers.get(SHARD_HEADER)?.map(|user| decode_lenient(&user)),
+        Later::Request(_) => None,
+    };
+    Ok(Visit { env, caller, method, path: request.path(), query: Query::of(&url), url, headers, body, later, shard })
 }
 
 async fn mem0(

@@ -1,59 +1,90 @@
 //! The stateless front end of `STORAGE = "do"`: authenticates, then forwards the request to its tenant's
-//! object (`idFromName(tenant)`), naming the tenant in `TENANT_HEADER`. Requests that fail authentication
-//! are answered here by the route handlers themselves (each family's own 401), before any storage is used.
+//! object (`idFromName(tenant)`), naming the tenant in `TENANT_HEADER`, or with `DO_SHARDS = "scope"` a
+//! `/v1/` memory request that names a `user_id` to that user's object (`shard`), naming the user in
+//! `SHARD_HEADER`. Requests that fail authentication are answered here by the route handlers themselves
+//! (each family's own 401), before any storage is used.
 
 use worker::{Env, Request, Response};
 
+use super::shard::{self, SHARD_HEADER};
 use super::TENANT_HEADER;
 use crate::auth;
 use crate::error::ApiError;
-use crate::settings::{self, Backend};
+use crate::settings::{self, Backend, Shards};
 
-/// The tenant whose object should answer `request`; `None` when this isolate answers it (the KV backend,
-/// or a caller without a valid token).
-pub fn route(request: &Request, env: &Env) -> Result<Option<String>, ApiError> {
+/// The object a request goes to: its tenant's, or one user's of the tenant.
+pub struct Target {
+    pub tenant: String,
+    pub user: Option<String>,
+}
+
+/// The object that should answer `request`; `None` when this isolate answers it (the KV backend, or a
+/// caller without a valid token).
+pub async fn route(request: &Request, env: &Env) -> Result<Option<Target>, ApiError> {
     if settings::backend(env)? == Backend::Kv || request.path().starts_with("/__do/") {
         return Ok(None);
     }
-    Ok(auth::caller(request, env).ok().map(|caller| caller.tenant))
+    let Ok(caller) = auth::caller(request, env) else { return Ok(None) };
+    let user = match settings::shards(env)? {
+        Shards::Tenant => None,
+        Shards::Scope => shard::user_of(request, settings::max_body_bytes(env)?).await?,
+    };
+    Ok(Some(Target { tenant: caller.tenant, user }))
 }
 
-/// The object of `tenant`.
-fn stub(env: &Env, tenant: &str) -> Result<worker::Stub, ApiError> {
+/// The object named `name`.
+pub(super) fn stub(env: &Env, name: &str) -> Result<worker::Stub, ApiError> {
     let namespace = env.durable_object(settings::OBJECTS_BINDING).map_err(|_| {
         let why = format!("the Durable Object binding {} is missing (see wrangler.toml)", settings::OBJECTS_BINDING);
         ApiError::new(500, "INVALID_CONFIG", why)
     })?;
-    Ok(namespace.id_from_name(tenant)?.get_stub()?)
+    Ok(namespace.id_from_name(name)?.get_stub()?)
 }
 
-/// Answers `request` from `tenant`'s object; 503 `OBJECT_UNAVAILABLE` when the object failed (it threw or
-/// was reset): what it acknowledged before is stored, and the request may be retried.
-pub async fn forward(request: Request, env: &Env, tenant: &str) -> worker::Result<Response> {
-    let sent = async {
-        let mut forwarded = request.clone_mut()?;
-        forwarded.headers_mut()?.set(TENANT_HEADER, tenant)?;
-        let stub = stub(env, tenant)?;
-        stub.fetch_with_request(forwarded).await.map_err(|error| {
-            ApiError::new(503, "OBJECT_UNAVAILABLE", format!("the tenant's durable object failed: {error}"))
-        })
-    };
-    match sent.await {
+/// Sends `request` to `target`'s object, naming its tenant and user; 503 `OBJECT_UNAVAILABLE` when the
+/// object failed (it threw or was reset): what it acknowledged before is stored, and the request may be retried.
+pub(super) async fn send(request: &Request, env: &Env, target: &Target) -> Result<Response, ApiError> {
+    let mut forwarded = request.clone_mut()?;
+    let headers = forwarded.headers_mut()?;
+    headers.set(TENANT_HEADER, &target.tenant)?;
+    match &target.user {
+        Some(user) => headers.set(SHARD_HEADER, &encode_header(user))?,
+        None => headers.delete(SHARD_HEADER)?,
+    }
+    let stub = stub(env, &shard::object_name(&target.tenant, target.user.as_deref()))?;
+    stub.fetch_with_request(forwarded).await.map_err(|error| {
+        ApiError::new(503, "OBJECT_UNAVAILABLE", format!("the tenant's durable object failed: {error}"))
+    })
+}
+
+/// A user id as a header value (percent-encoded: ids may hold any character).
+pub(super) fn encode_header(user: &str) -> String {
+    memwasm::core::kv::keys::encode(user)
+}
+
+/// Answers `request` from `target`'s object.
+pub async fn forward(request: Request, env: &Env, target: &Target) -> worker::Result<Response> {
+    match send(&request, env, target).await {
         Ok(response) => Ok(response),
         Err(error) => error.response(),
     }
 }
 
-/// The cron for one tenant, run in its object (`POST /__do/cron`); a failure is logged by the caller.
-pub async fn cron(env: &Env, tenant: &str, cron: &str, max_scopes: Option<usize>) -> Result<(), ApiError> {
+/// The cron for one tenant (or one user's object of it), run in its object (`POST /__do/cron`); a failure
+/// is logged by the caller.
+pub async fn cron(env: &Env, target: &Target, cron: &str, max_scopes: Option<usize>) -> Result<(), ApiError> {
     let body = serde_json::json!({ "cron": cron, "max_scopes": max_scopes }).to_string();
     let headers = worker::Headers::new();
-    headers.set(TENANT_HEADER, tenant)?;
+    headers.set(TENANT_HEADER, &target.tenant)?;
+    if let Some(user) = &target.user {
+        headers.set(SHARD_HEADER, &encode_header(user))?;
+    }
     headers.set("content-type", "application/json")?;
     let mut init = worker::RequestInit::new();
     init.with_method(worker::Method::Post).with_headers(headers).with_body(Some(body.into()));
     let request = Request::new_with_init("https://memwasm.internal/__do/cron", &init)?;
-    let response = stub(env, tenant)?.fetch_with_request(request).await?;
+    let name = shard::object_name(&target.tenant, target.user.as_deref());
+    let response = stub(env, &name)?.fetch_with_request(request).await?;
     match response.status_code() {
         200..=299 => Ok(()),
         status => Err(ApiError::new(503, "OBJECT_UNAVAILABLE", format!("the cron answered {status}"))),

@@ -1,6 +1,8 @@
 //! The object's own routes, under `/__do/` (the front end never forwards these paths):
 //!
-//! - `POST /__do/cron` `{cron, max_scopes}`: the Cron Trigger's run for this tenant (see `scheduled`);
+//! - `POST /__do/cron` `{cron, max_scopes}`: the Cron Trigger's run for this tenant (see `scheduled`); under
+//!   scope sharding the tenant's object passes it on to every user's object;
+//! - `POST /__do/directory` `{user, put, drop}`: a user's object reports its memory writes (`directory`);
 //! - with `DO_TEST_HOOKS = "true"` only (tests and benches): `GET storage/list?prefix=` and
 //!   `GET storage/get?key=` (what is stored), `GET memory` (`{wasmBytes}`: the isolate's wasm memory, for
 //!   the bench), `GET status` (`{warm}`), `POST evict` (drop the warm
@@ -13,10 +15,13 @@ use serde_json::json;
 use wasm_bindgen::JsCast;
 use worker::{ListOptions, Method, Request, Response};
 
+use super::directory::{self, Changes};
+use super::front::Target;
 use super::TenantObject;
 use crate::error::ApiError;
 use crate::query::Query;
-use crate::tenant_engine::warm;
+use crate::settings::Shards;
+use crate::tenant_engine::{slot_name, warm};
 use crate::{scheduled, settings};
 
 #[derive(Deserialize)]
@@ -32,13 +37,24 @@ fn json(value: serde_json::Value) -> Result<Response, ApiError> {
 pub async fn serve(
     object: &TenantObject,
     mut request: Request,
-    tenant: &str,
+    target: &Target,
     rest: &str,
 ) -> Result<Response, ApiError> {
+    let (tenant, user) = (target.tenant.as_str(), target.user.as_deref());
+    let slot = slot_name(tenant, user);
     let method = request.method();
     if (&method, rest) == (&Method::Post, "cron") {
         let body: CronBody = serde_json::from_slice(&request.bytes().await?).map_err(ApiError::invalid_json)?;
-        scheduled::run_tenant(&object.env, &body.cron, tenant, body.max_scopes).await;
+        if user.is_none() && settings::shards(&object.env)? == Shards::Scope {
+            directory::cron(object, tenant, &body.cron, body.max_scopes).await?;
+        } else {
+            scheduled::run_tenant(&object.env, &body.cron, tenant, user, body.max_scopes).await;
+        }
+        return json(json!({}));
+    }
+    if (&method, rest) == (&Method::Post, "directory") {
+        let changes: Changes = serde_json::from_slice(&request.bytes().await?).map_err(ApiError::invalid_json)?;
+        directory::record(object, changes).await?;
         return json(json!({}));
     }
     if !settings::flag(&object.env, "DO_TEST_HOOKS", false)? {
@@ -63,10 +79,10 @@ pub async fn serve(
             let bytes = memory.buffer().dyn_into::<js_sys::ArrayBuffer>().map_err(super::storage_error)?.byte_length();
             json(json!({ "wasmBytes": bytes }))
         }
-        (Method::Get, "status") => json(json!({ "warm": warm::is_warm(tenant) })),
+        (Method::Get, "status") => json(json!({ "warm": warm::is_warm(&slot) })),
         (Method::Post, "evict") => json(json!({ "evicted": object.evict() })),
         (Method::Post, "fail-next-flush") => {
-            let storage = warm::storage(tenant).ok_or_else(|| ApiError::not_found("the tenant's storage"))?;
+            let storage = warm::storage(&slot).ok_or_else(|| ApiError::not_found("the tenant's storage"))?;
             let arm = js_sys::Reflect::get(&storage, &"failNextFlush".into())
                 .ok()
                 .and_then(|f| f.dyn_into::<js_sys::Function>().ok());

@@ -7,26 +7,33 @@
 //! - each commit (memory + history + graph + side records) is one atomic write, durable before the answer;
 //! - reads are strongly consistent: one object serves all of a tenant's requests.
 //!
-//! Per tenant rather than per scope: a request names its tenant (its token), but not always its scope
-//! (`GET /v1/memories/{id}/`, reset, entities, the cron's sweep span scopes), so per-scope objects would
-//! need a directory and fan-out; one object per tenant serves every route unchanged.
+//! Per tenant by default: a request names its tenant (its token), but not always its scope
+//! (`GET /v1/memories/{id}/`, reset, entities, the cron's sweep span scopes), so one object per tenant
+//! serves every route unchanged. A tenant larger than one object takes `DO_SHARDS = "scope"`: one object per
+//! user (`shard`), with the tenant's object as the directory of ids and users (`directory`).
 //!
 //! The object drops its engine after `DO_IDLE_SECONDS` without requests (an alarm) and rebuilds it from
 //! storage on the next one. Routes under `/__do/` reach only the object (the front end never forwards them):
 //! the cron's per-tenant run, and with `DO_TEST_HOOKS = "true"` the tests' storage views and faults.
 
+pub mod directory;
 pub mod front;
 mod internal;
 mod migrate;
 pub mod object_kv;
+pub mod shard;
 
 use std::cell::{Cell, RefCell};
 
+use memwasm::core::kv::keys::decode_lenient;
 use worker::{durable_object, DurableObject, Env, Request, Response, State};
 
+use self::directory::Changes;
+use self::front::Target;
+use crate::auth;
 use crate::error::ApiError;
 use crate::later::Later;
-use crate::settings;
+use crate::settings::{self, Shards};
 use crate::tenant_engine::warm;
 
 /// The header the front end names the tenant in (set by it, never taken from the client).
@@ -43,8 +50,10 @@ pub struct TenantObject {
     env: Env,
     /// This instance, among the objects of the isolate (see `warm`).
     instance: u64,
-    /// The tenant, once a request named it.
-    tenant: RefCell<Option<String>>,
+    /// The warm slot (`shard::object_name` of the tenant and user), once a request named it.
+    slot: RefCell<Option<String>>,
+    /// Memory writes of a user's object that the tenant's directory has not taken yet.
+    unreported: RefCell<Changes>,
     /// When the last request came, in ms since the epoch.
     last_request: Cell<f64>,
     /// An idle alarm is set.
@@ -52,12 +61,13 @@ pub struct TenantObject {
 }
 
 impl TenantObject {
-    /// Claims the tenant's warm slot and, for a request that counts as activity (`touch`), arms the idle alarm.
-    async fn enter(&self, tenant: &str, touch: bool) -> Result<(), ApiError> {
-        self.tenant.replace(Some(tenant.to_owned()));
-        let storage =
-            || object_kv::binding(wasm_bindgen::JsValue::clone(self.state.storage().as_raw())).map_err(storage_error);
-        warm::enter(tenant, self.instance, storage)?;
+    /// Claims the object's warm slot and, for a request that counts as activity (`touch`), arms the idle alarm.
+    async fn enter(&self, target: &Target, touch: bool) -> Result<(), ApiError> {
+        let slot = shard::object_name(&target.tenant, target.user.as_deref());
+        self.slot.replace(Some(slot.clone()));
+        let watch = target.user.as_ref().map(|_| format!("{}mem/", auth::tenant_prefix(&target.tenant)));
+        let raw = wasm_bindgen::JsValue::clone(self.state.storage().as_raw());
+        warm::enter(&slot, self.instance, || object_kv::binding(raw, watch).map_err(storage_error))?;
         if !touch {
             return Ok(());
         }
@@ -72,20 +82,55 @@ impl TenantObject {
     async fn serve(&self, request: Request) -> Result<Response, ApiError> {
         let tenant = request.headers().get(TENANT_HEADER)?.filter(|tenant| !tenant.is_empty());
         let tenant = tenant.ok_or_else(|| ApiError::invalid(format!("{TENANT_HEADER}: required")))?;
+        let user = request.headers().get(shard::SHARD_HEADER)?.map(|user| decode_lenient(&user));
+        let target = Target { tenant, user };
         let path = request.path();
-        self.enter(&tenant, !path.starts_with("/__do/") || path == "/__do/cron").await?;
+        self.enter(&target, !path.starts_with("/__do/") || path == "/__do/cron").await?;
         if let Some(rest) = path.strip_prefix("/__do/") {
-            return internal::serve(self, request, &tenant, rest).await;
+            return internal::serve(self, request, &target, rest).await;
         }
-        if path == migrate::PATH {
-            return migrate::serve(self, request, &tenant).await;
+        let sharded = settings::shards(&self.env)? == Shards::Scope;
+        if sharded && target.user.is_none() {
+            return directory::serve(self, request, &target.tenant).await;
         }
-        Ok(crate::desk::dispatch(request, &self.env, &Later::Object(&self.state)).await?)
+        if path == migrate::PATH && !sharded {
+            return migrate::serve(self, request, &target.tenant).await;
+        }
+        let response = crate::desk::dispatch(request, &self.env, &Later::Object(&self.state)).await?;
+        if let Some(user) = &target.user {
+            self.report(&target.tenant, user).await;
+        }
+        Ok(response)
+    }
+
+    /// Sends the tenant's directory the memory writes of this user's object; keeps them for the next
+    /// request when the directory cannot take them now (until then, those ids are found by user only).
+    async fn report(&self, tenant: &str, user: &str) {
+        let Some(slot) = self.slot.borrow().clone() else { return };
+        let noted = warm::take_memory_writes(&slot).await.and_then(|json| serde_json::from_str(&json).ok());
+        let noted: Changes = noted.unwrap_or_default();
+        let changes = {
+            let mut unreported = self.unreported.borrow_mut();
+            unreported.user = user.to_owned();
+            unreported.merge(noted);
+            if unreported.is_empty() {
+                return;
+            }
+            std::mem::take(&mut *unreported)
+        };
+        if let Err(error) = directory::send(&self.env, tenant, &changes).await {
+            worker::console_error!(
+                "memwasm: the tenant's directory did not take {} ids: {}",
+                changes.len(),
+                error.message
+            );
+            self.unreported.borrow_mut().merge(changes);
+        }
     }
 
     /// Drops the warm engine; true when there was one.
     fn evict(&self) -> bool {
-        self.tenant.borrow().as_deref().is_some_and(|tenant| warm::evict(tenant, self.instance))
+        self.slot.borrow().as_deref().is_some_and(|slot| warm::evict(slot, self.instance))
     }
 }
 
@@ -97,7 +142,15 @@ fn storage_error(error: wasm_bindgen::JsValue) -> ApiError {
 impl DurableObject for TenantObject {
     fn new(state: State, env: Env) -> Self {
         let instance = INSTANCES.with(|n| n.replace(n.get() + 1));
-        Self { state, env, instance, tenant: RefCell::default(), last_request: Cell::new(0.0), armed: Cell::new(false) }
+        Self {
+            state,
+            env,
+            instance,
+            slot: RefCell::default(),
+            unreported: RefCell::default(),
+            last_request: Cell::new(0.0),
+            armed: Cell::new(false),
+        }
     }
 
     async fn fetch(&self, request: Request) -> worker::Result<Response> {

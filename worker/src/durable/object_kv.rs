@@ -8,6 +8,9 @@
 //!   graph records, history and side records are stored together or not at all, and the answer that
 //!   acknowledges them waits until they are durable (the object's output gate).
 //!
+//! With a memory-key prefix to watch (a user's object under scope sharding), the binding also notes the ids
+//! of the memories each flush stored and deleted, for the tenant's directory (`takeMemoryWrites()`).
+//!
 //! A commit that fails half-way leaves its buffered writes for the next flush, as KV storage keeps the
 //! writes before a failure; an object that dies before flushing loses only what no answer acknowledged.
 
@@ -32,6 +35,10 @@ struct Inner {
     /// Test hook (`failNextFlush()`): the next flush drops its writes and fails, as an object that dies
     /// before its writes are durable.
     fail_next: Cell<bool>,
+    /// The key prefix of memories (`t/<tenant>/mem/`) whose writes are noted, when watched.
+    watch: Option<String>,
+    /// The memory ids flushes stored (`true`) or deleted (`false`) since the last `takeMemoryWrites()`.
+    written: RefCell<BTreeMap<String, bool>>,
 }
 
 impl Inner {
@@ -127,13 +134,38 @@ impl Inner {
             calls.push(delete.call1(&self.storage, &keys)?);
         }
         JsFuture::from(Promise::all(&calls.into_iter().collect::<Array>())).await?;
+        if let Some(watch) = &self.watch {
+            let mut written = self.written.borrow_mut();
+            for (key, stored) in
+                puts.iter().map(|(key, _)| (key, true)).chain(deletes.iter().map(|(key, _)| (key, false)))
+            {
+                if let Some(id) = key.strip_prefix(watch.as_str()).and_then(memwasm::core::kv::keys::decode) {
+                    written.insert(id, stored);
+                }
+            }
+        }
         Ok(JsValue::UNDEFINED)
+    }
+
+    /// `{"put": [ids], "drop": [ids]}`: the memory writes noted since the last call, as JSON.
+    fn take_written(&self) -> String {
+        let written = std::mem::take(&mut *self.written.borrow_mut());
+        let (put, drop): (Vec<_>, Vec<_>) = written.into_iter().partition(|(_, stored)| *stored);
+        let ids = |list: Vec<(String, bool)>| list.into_iter().map(|(id, _)| id).collect::<Vec<_>>();
+        serde_json::json!({ "put": ids(put), "drop": ids(drop) }).to_string()
     }
 }
 
-/// A JS object with the methods of a KV binding (and `flush`) over `storage`, a `DurableObjectStorage`.
-pub fn binding(storage: JsValue) -> Result<JsValue, JsValue> {
-    let inner = Rc::new(Inner { storage, pending: RefCell::default(), fail_next: Cell::new(false) });
+/// A JS object with the methods of a KV binding (and `flush`) over `storage`, a `DurableObjectStorage`,
+/// noting the memory writes under `watch` when given.
+pub fn binding(storage: JsValue, watch: Option<String>) -> Result<JsValue, JsValue> {
+    let inner = Rc::new(Inner {
+        storage,
+        pending: RefCell::default(),
+        fail_next: Cell::new(false),
+        watch,
+        written: RefCell::default(),
+    });
     let object = Object::new();
     let method = |name: &str, call: Box<dyn Fn(JsValue, JsValue) -> Promise>| {
         Reflect::set(&object, &name.into(), &Closure::wrap(call).into_js_value()).map(drop)
@@ -176,6 +208,8 @@ pub fn binding(storage: JsValue) -> Result<JsValue, JsValue> {
             Promise::resolve(&JsValue::UNDEFINED)
         }),
     )?;
+    let written = inner.clone();
+    method("takeMemoryWrites", Box::new(move |_, _| Promise::resolve(&JsValue::from(written.take_written()))))?;
     let flush = inner;
     method(
         "flush",

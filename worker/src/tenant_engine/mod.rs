@@ -15,16 +15,31 @@ use crate::auth;
 use crate::error::ApiError;
 use crate::settings::{self, Backend};
 
+/// The header naming the user whose object a request is for under scope sharding (set or removed by the
+/// front end, never taken from the client).
+pub const SHARD_HEADER: &str = "x-memwasm-shard";
+
+/// The name of the engine (and object) that holds `user`'s memories in `tenant` under scope sharding, or
+/// the whole tenant's (`user` is `None`).
+pub fn slot_name(tenant: &str, user: Option<&str>) -> String {
+    match user {
+        None => tenant.to_owned(),
+        // Length-prefixed and NUL-separated: no tenant name or pair of names gives the same string.
+        Some(user) => format!("\0{}\0{tenant}\0{user}", tenant.len()),
+    }
+}
+
 /// The engine of `tenant` (its memories loaded scope by scope as requests need them, each scope's graph
-/// with it), and the vector length its embedder promises, when configured.
-pub fn engine(env: &Env, tenant: &str) -> Result<(Shared, Option<usize>), ApiError> {
-    let (engine, dimensions, _) = engine_with_background(env, tenant)?;
+/// with it), or of one `user` of it under scope sharding, and the vector length its embedder promises,
+/// when configured.
+pub fn engine(env: &Env, tenant: &str, user: Option<&str>) -> Result<(Shared, Option<usize>), ApiError> {
+    let (engine, dimensions, _) = engine_with_background(env, tenant, user)?;
     Ok((engine, dimensions))
 }
 
 /// `engine`, with the background writer's settings of the config (its retries).
-pub fn engine_with_background(env: &Env, tenant: &str) -> Result<Built, ApiError> {
-    if let Some(built) = warm::engine(tenant, |storage| build(env, tenant, storage))? {
+pub fn engine_with_background(env: &Env, tenant: &str, user: Option<&str>) -> Result<Built, ApiError> {
+    if let Some(built) = warm::engine(&slot_name(tenant, user), |storage| build(env, tenant, storage))? {
         return Ok(built);
     }
     if settings::backend(env)? == Backend::Objects {

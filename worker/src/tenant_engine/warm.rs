@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use memwasm::core::tiers::BackgroundSettings;
 use memwasm::platform::compose::Engine;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 use crate::error::ApiError;
 
@@ -77,4 +77,13 @@ pub fn is_warm(tenant: &str) -> bool {
 /// The storage (as a KV binding) of `tenant`'s object, when one holds the tenant in this isolate.
 pub fn storage(tenant: &str) -> Option<JsValue> {
     SLOTS.with_borrow(|slots| slots.get(tenant).map(|slot| slot.storage.clone()))
+}
+
+/// The memory ids the flushes of `slot`'s storage stored and deleted since the last call, as the JSON
+/// `{"put": [ids], "drop": [ids]}` (a user's object under scope sharding notes them; other storage has none).
+pub async fn take_memory_writes(slot: &str) -> Option<String> {
+    let storage = storage(slot)?;
+    let take: js_sys::Function = js_sys::Reflect::get(&storage, &"takeMemoryWrites".into()).ok()?.dyn_into().ok()?;
+    let promise: js_sys::Promise = take.call0(&storage).ok()?.dyn_into().ok()?;
+    wasm_bindgen_futures::JsFuture::from(promise).await.ok()?.as_string()
 }

@@ -1,0 +1,60 @@
+//! Scope sharding (`DO_SHARDS = "scope"`): each user of a tenant has an object of their own, so a tenant is
+//! no longer bounded by one object's memory. The front end sends a `/v1/` memory request that names a
+//! `user_id` straight to that user's object; the tenant's own object keeps the directory of which user
+//! holds which memory id (`directory`) and answers the routes that name no user: by id, reset, export.
+
+use worker::{Method, Request};
+
+pub use crate::tenant_engine::{slot_name as object_name, SHARD_HEADER};
+
+/// The `/v1/` path segments after `v1`, when `path` is one.
+fn v1_segments(path: &str) -> Option<Vec<&str>> {
+    let mut segments = path.split('/').filter(|s| !s.is_empty());
+    (segments.next() == Some("v1")).then(|| segments.collect())
+}
+
+/// Where a `/v1/` request names its user: `Some(true)` in the JSON body, `Some(false)` in the query string,
+/// `None` when the route is not one a user's object serves (by id, reset, other families).
+pub fn user_place(method: &Method, path: &str) -> Option<bool> {
+    let segments = v1_segments(path)?;
+    match (method, segments.as_slice()) {
+        (Method::Post, ["memories"] | ["memories", "search"]) => Some(true),
+        (Method::Get | Method::Delete, ["memories"]) | (Method::Get, ["memories", "search"]) => Some(false),
+        (Method::Get, ["entities", ..] | ["export"]) => Some(false),
+        _ => None,
+    }
+}
+
+/// The `user_id` a request names in the place `user_place` gives; `None` when it names none.
+pub async fn user_of(request: &Request, max_body: usize) -> worker::Result<Option<String>> {
+    let Some(in_body) = user_place(&request.method(), &request.path()) else { return Ok(None) };
+    let named = if in_body {
+        let declared = request.headers().get("content-length")?.and_then(|n| n.trim().parse::<usize>().ok());
+        if declared.is_some_and(|n| n > max_body) {
+            return Ok(None);
+        }
+        let body = request.clone()?.bytes().await?;
+        if body.len() > max_body {
+            return Ok(None);
+        }
+        let value: Option<serde_json::Value> = serde_json::from_slice(&body).ok();
+        value.and_then(|value| value.get("user_id")?.as_str().map(str::to_owned))
+    } else {
+        let url = request.url()?;
+        let user = url.query_pairs().find(|(name, _)| name == "user_id").map(|(_, user)| user.into_owned());
+        user
+    };
+    Ok(named.filter(|user| !user.trim().is_empty()))
+}
+
+/// True for a `/v1/` route the tenant's object serves itself in scope mode (by id, reset, export).
+pub fn is_directory_route(method: &Method, path: &str) -> bool {
+    let Some(segments) = v1_segments(path) else { return false };
+    matches!(
+        (method, segments.as_slice()),
+        (Method::Get | Method::Put | Method::Delete, ["memories", _])
+            | (Method::Get, ["memories", _, "history"])
+            | (Method::Post, ["reset"])
+            | (Method::Get, ["export"])
+    ) && !matches!(segments.as_slice(), ["memories", "search"])
+}

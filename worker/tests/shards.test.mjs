@@ -1,0 +1,142 @@
+// DO_SHARDS = "scope": one Durable Object per user of a tenant, the tenant's own object as the directory of
+// ids and users. Each user's memories live in their object only; routes by id find the holder through the
+// directory; export pages through every user; reset clears every user's object and the directory; the cron
+// reaches every user's object; routes that name no user answer with a coded error.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { ACME, T, assertError, startServer, startWorker } from "./helpers.mjs";
+
+const SHARDED = { STORAGE: "do", DO_SHARDS: "scope" };
+const USERS = ["alice", "bob", "carol-ü.1"];
+
+/** The name of `user`'s object in `tenant` (as the service names it). */
+const objectName = (tenant, user) => (user === undefined ? tenant : `\0${tenant.length}\0${tenant}\0${user}`);
+
+/** The keys stored in `user`'s object of acme (the tenant's own object without a user). */
+async function storedKeys(worker, user, prefix = "") {
+  const namespace = await worker.mf.getDurableObjectNamespace("TENANTS");
+  const stub = namespace.get(namespace.idFromName(objectName("acme", user)));
+  const headers = { "x-memwasm-tenant": "acme" };
+  if (user !== undefined) headers["x-memwasm-shard"] = encodeURIComponent(user);
+  const response = await stub.fetch(`http://memwasm.internal/__do/storage/list?prefix=${encodeURIComponent(prefix)}`, { headers });
+  return (await response.json()).keys;
+}
+
+const add = (worker, user, texts) =>
+  worker.call("POST", "/v1/memories/", { body: { messages: texts.map((content) => ({ role: "user", content })), user_id: user, infer: false } });
+
+async function seeded(t, vars = {}) {
+  const server = await startServer();
+  t.after(() => server.close());
+  const worker = await startWorker(server, { vars: { ...SHARDED, ...vars } });
+  t.after(() => worker.dispose());
+  const ids = {};
+  for (const [n, user] of USERS.entries()) {
+    const texts = Array.from({ length: n + 2 }, (_, i) => `${user} fact ${i}: likes colour ${i}`);
+    const added = await add(worker, user, texts);
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    ids[user] = added.body.results.map((result) => result.id);
+  }
+  return { server, worker, ids };
+}
+
+async function exported(worker) {
+  const pages = [];
+  let after;
+  for (let i = 0; i < 10; i++) {
+    const response = await worker.call("GET", `/v1/export/${after ? `?after=${after}` : ""}`);
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    assert.equal(response.headers.get("content-type"), "application/x-ndjson");
+    const text = typeof response.body === "string" ? response.body : JSON.stringify(response.body);
+    pages.push(text.split("\n").filter(Boolean).map((line) => JSON.parse(line)));
+    after = response.headers.get("x-memwasm-next");
+    if (!after) return pages;
+  }
+  throw new Error("the export never ended");
+}
+
+test("each user's memories live in their own object; routes by id find them through the directory", T, async (t) => {
+  const { worker, ids } = await seeded(t);
+  for (const user of USERS) {
+    const keys = await storedKeys(worker, user, "t/acme/mem/");
+    assert.equal(keys.length, ids[user].length, `${user}'s object holds exactly their memories`);
+    const found = await worker.call("GET", `/v1/memories/search/?q=${encodeURIComponent("likes colour 1")}&user_id=${encodeURIComponent(user)}`);
+    assert.equal(found.status, 200, JSON.stringify(found.body));
+    assert.ok(found.body.results.length > 0);
+    assert.ok(found.body.results.every((item) => item.user_id === user && ids[user].includes(item.id)));
+  }
+  assert.deepEqual(await storedKeys(worker, undefined, "t/"), [], "the tenant's object holds no memories");
+  assert.equal((await storedKeys(worker, undefined, "dir/")).length, 2 + 3 + 4);
+  const id = ids.bob[1];
+  const got = await worker.call("GET", `/v1/memories/${id}/`);
+  assert.equal(got.status, 200, JSON.stringify(got.body));
+  assert.equal(got.body.memory, "bob fact 1: likes colour 1");
+  const put = await worker.call("PUT", `/v1/memories/${id}/`, { body: { text: "bob likes teal" } });
+  assert.equal(put.status, 200, JSON.stringify(put.body));
+  const history = await worker.call("GET", `/v1/memories/${id}/history/`);
+  assert.deepEqual(history.body.map((record) => record.event), ["ADD", "UPDATE"]);
+  const deleted = await worker.call("DELETE", `/v1/memories/${id}/`);
+  assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+  assertError(await worker.call("GET", `/v1/memories/${id}/`), 404, "NOT_FOUND");
+  assert.equal((await storedKeys(worker, undefined, "dir/")).length, 2 + 2 + 4, "the delete left the directory");
+  assertError(await worker.call("GET", "/v1/memories/no-such-id/"), 404, "NOT_FOUND");
+  const scoped = await worker.call("DELETE", `/v1/memories/?user_id=alice`);
+  assert.equal(scoped.status, 200, JSON.stringify(scoped.body));
+  assert.equal((await storedKeys(worker, undefined, "dir/")).length, 2 + 4, "a scope's delete leaves the directory too");
+});
+
+test("export pages through every user's memories and history; reset clears every object and the directory", T, async (t) => {
+  const { worker, ids } = await seeded(t);
+  const pages = await exported(worker);
+  assert.equal(pages.length, USERS.length);
+  const memories = pages.flatMap((lines) => {
+    assert.equal(lines[0].kind, "memwasm-export", "each page is an export of its own");
+    return lines.filter((line) => line.kind === "memory");
+  });
+  assert.deepEqual(memories.map((m) => m.id).sort(), Object.values(ids).flat().sort());
+  assert.ok(memories.every((m) => typeof m.embedding === "string" && m.embedding.length > 0));
+  assert.equal(pages.flat().filter((line) => line.kind === "history").length, memories.length);
+  const reset = await worker.call("POST", "/v1/reset/");
+  assert.equal(reset.status, 200, JSON.stringify(reset.body));
+  for (const user of USERS) {
+    assert.deepEqual(await storedKeys(worker, user, "t/acme/mem/"), [], `${user}'s object is empty`);
+  }
+  assert.deepEqual(await storedKeys(worker, undefined), [], "the directory is empty");
+  assertError(await worker.call("GET", `/v1/memories/${ids.alice[0]}/`), 404, "NOT_FOUND");
+  assert.deepEqual(await exported(worker), [[]]);
+});
+
+test("a route that names no user answers USER_ID_REQUIRED, another family NOT_SHARDED, nothing stored", T, async (t) => {
+  const { worker } = await seeded(t);
+  const before = await storedKeys(worker, undefined);
+  assertError(await worker.call("GET", "/v1/memories/?agent_id=helper"), 400, "USER_ID_REQUIRED");
+  assertError(await worker.call("GET", "/v1/memories/search/?q=colour&run_id=r1"), 400, "USER_ID_REQUIRED");
+  const unnamed = { messages: [{ role: "user", content: "no user" }], agent_id: "helper", infer: false };
+  assertError(await worker.call("POST", "/v1/memories/", { body: unnamed }), 400, "USER_ID_REQUIRED");
+  assertError(await worker.call("GET", "/v1/entities/?agent_id=helper"), 400, "USER_ID_REQUIRED");
+  assertError(await worker.call("POST", "/v1/tiers/flush", { body: { messages: [], user_id: "alice" } }), 501, "NOT_SHARDED");
+  assertError(await worker.call("POST", "/v1/storage/migrate"), 501, "NOT_SHARDED");
+  assertError(await worker.call("POST", "/v1/memories/", { token: "wrong", body: unnamed }), 401, "UNAUTHORIZED");
+  assert.deepEqual(await storedKeys(worker, undefined), before);
+  const spoofed = await worker.call("GET", "/v1/memories/?user_id=alice", { headers: { "x-memwasm-shard": "bob" } });
+  assert.ok(spoofed.body.results.every((item) => item.user_id === "alice"), "the client cannot pick the object");
+});
+
+test("the cron reaches every user's object", T, async (t) => {
+  const { worker, ids } = await seeded(t);
+  const expired = { messages: [{ role: "user", content: "bob's old plan" }], user_id: "bob", infer: false, expires_at: "2000-01-01T00:00:00Z" };
+  const added = await worker.call("POST", "/v1/memories/", { body: expired });
+  assert.equal(added.status, 200, JSON.stringify(added.body));
+  assert.equal((await storedKeys(worker, "bob", "t/acme/mem/")).length, ids.bob.length + 1);
+  const namespace = await worker.mf.getDurableObjectNamespace("TENANTS");
+  const tenant = namespace.get(namespace.idFromName("acme"));
+  const cron = await tenant.fetch("http://memwasm.internal/__do/cron", {
+    method: "POST",
+    headers: { "x-memwasm-tenant": "acme", "content-type": "application/json" },
+    body: JSON.stringify({ cron: "0 3 * * *", max_scopes: 0 }),
+  });
+  assert.equal(cron.status, 200);
+  assert.equal((await storedKeys(worker, "bob", "t/acme/mem/")).length, ids.bob.length, "the expired memory was purged");
+  const left = await worker.call("GET", "/v1/memories/?user_id=bob&limit=100");
+  assert.deepEqual(left.body.results.map((m) => m.id).sort(), [...ids.bob].sort());
+});
