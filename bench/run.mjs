@@ -203,8 +203,17 @@ function workerTable(rows) {
   return lines.join("\n");
 }
 
+/** The tenant sharded by user: how it was seeded and what it answered. */
+function tenantLine(tenant) {
+  if (!tenant) return "A tenant sharded by user (bench/worker-tenant.mjs): not run.";
+  return `A tenant of ${tenant.memories.toLocaleString("en")} memories over ${tenant.scopes.toLocaleString("en")} users, one Durable Object each (${tenant.dims}-d, local workerd): ` +
+    `seeded at ${Math.round(tenant.seedPerSecond).toLocaleString("en")} memories/s; warm search p50 ${fmt(tenant.probeWarm)} ms per user of ${tenant.perScope.toLocaleString("en")} ` +
+    `against ${fmt(tenant.big.warm)} ms for the user of 10,000; first search of a user ${fmt(tenant.probeCold)} ms; by id through the directory ${fmt(tenant.byId)} ms; ` +
+    `export ${tenant.export.pages} pages, ${tenant.export.megabytes.toFixed(0)} MB in ${tenant.export.seconds.toFixed(0)} s; the isolate's wasm memory at most ${Math.max(...Object.values(tenant.wasmMb)).toFixed(1)} MB.`;
+}
+
 /** Every target of the speed issue, with the measured value and whether it is met. */
-function targets(figures, add, wasm, browser, quality, worker, pub, sqlite) {
+function targets(figures, add, wasm, browser, quality, worker, pub, sqlite, tenant) {
   const find = (kind, n, dim) => figures.find((f) => f.kind === kind && f.n === n && f.dim === dim)?.contenders;
   const rows = [];
   const check = (what, value, ok, shown) => rows.push(`| ${what} | ${shown ?? value} | ${ok ? "met" : "NOT met"} |`);
@@ -272,6 +281,16 @@ function targets(figures, add, wasm, browser, quality, worker, pub, sqlite) {
     check("Worker (Durable Objects): first search after an isolate restart, 10k scope ≤ 300 ms", `${fmt(objects(10_000).cold)} ms`, objects(10_000).cold <= 300,
       `${fmt(objects(10_000).cold)} ms (after an idle eviction in a warm isolate: ${fmt(objects(10_000).wake)} ms)`);
   } else rows.push("| Worker (bench/worker.mjs) | not run | NOT met |");
+  if (tenant) {
+    const at = `${tenant.memories.toLocaleString("en")} memories over ${tenant.scopes.toLocaleString("en")} users' objects`;
+    const ratio = tenant.probeWarm / tenant.big.warm;
+    check(`Worker (DO_SHARDS = "scope"), ${at}: warm search per user ÷ a 10k tenant's warm search ≤ 1`, `${ratio.toFixed(2)}×`, ratio <= 1,
+      `${ratio.toFixed(2)}× (${fmt(tenant.probeWarm)} ms against ${fmt(tenant.big.warm)} ms)`);
+    check(`Worker (DO_SHARDS = "scope"), ${at}: the export holds every memory`, `${tenant.export.memories.toLocaleString("en")}`,
+      tenant.export.memories === tenant.memories, `${tenant.export.memories.toLocaleString("en")} in ${tenant.export.pages} pages, ${tenant.export.seconds.toFixed(0)} s`);
+    const peak = Math.max(...Object.values(tenant.wasmMb));
+    check(`Worker (DO_SHARDS = "scope"), ${at}: no object's wasm memory over 100 MB (the whole isolate's)`, `${peak.toFixed(1)} MB`, peak <= 100);
+  } else rows.push("| Worker, a tenant sharded by user (bench/worker-tenant.mjs) | not run | NOT met |");
   return ["| target | measured | |", "|---|---|---|", ...rows].join("\n");
 }
 
@@ -338,9 +357,18 @@ try {
 } catch (error) {
   say(`worker bench skipped: ${error.message.split("\n")[0]}`);
 }
+const tenantMemories = args.has("--quick") ? "100000" : "1000000";
+say(`a tenant of ${tenantMemories} memories over 1,000 users' objects in local workerd (bench/worker-tenant.mjs)`);
+let tenant;
+try {
+  execFileSync(process.execPath, [join(bench, "worker-tenant.mjs"), "--no-build", "--memories", tenantMemories, "--scopes", "1000"], { cwd: bench, stdio: ["ignore", "ignore", "inherit"] });
+  tenant = JSON.parse(readFileSync(join(bench, "results/worker-tenant.json"), "utf8"));
+} catch (error) {
+  say(`tenant bench skipped: ${error.message.split("\n")[0]}`);
+}
 const wasm = releaseSize ?? size();
 machine.loadAverageAtEnd = loadavg()[0];
-const results = { date: new Date().toISOString(), machine, seconds: (Date.now() - started) / 1000, figures, add, public: pub, quality, locomo, browser, sqlite: sqlite && { ...sqlite, browser: undefined }, worker, size: wasm };
+const results = { date: new Date().toISOString(), machine, seconds: (Date.now() - started) / 1000, figures, add, public: pub, quality, locomo, browser, sqlite: sqlite && { ...sqlite, browser: undefined }, worker, tenant, size: wasm };
 
 const report = [
   `Machine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}; 1-minute load average ` +
@@ -369,7 +397,9 @@ const report = [
   "",
   workerTable(worker),
   "",
-  targets(figures, add, wasm, browser, quality, worker, pub, sqlite),
+  tenantLine(tenant),
+  "",
+  targets(figures, add, wasm, browser, quality, worker, pub, sqlite, tenant),
 ].join("\n");
 process.stdout.write(report + "\n");
 mkdirSync(join(bench, "results"), { recursive: true });

@@ -140,3 +140,17 @@ test("the cron reaches every user's object", T, async (t) => {
   const left = await worker.call("GET", "/v1/memories/?user_id=bob&limit=100");
   assert.deepEqual(left.body.results.map((m) => m.id).sort(), [...ids.bob].sort());
 });
+
+test("GET /v1/export/ with one object per tenant: the whole tenant, or one scope", T, async (t) => {
+  const { worker, ids } = await seeded(t, { DO_SHARDS: "tenant" });
+  const whole = await worker.call("GET", "/v1/export/");
+  assert.equal(whole.status, 200, JSON.stringify(whole.body));
+  assert.equal(whole.headers.get("x-memwasm-next"), null);
+  const lines = whole.body.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  assert.deepEqual(lines[0], { kind: "memwasm-export", version: 2, memories: 9, history: 9 });
+  assert.deepEqual(lines.filter((l) => l.kind === "memory").map((m) => m.id).sort(), Object.values(ids).flat().sort());
+  const bob = await worker.call("GET", "/v1/export/?user_id=bob");
+  const bobs = bob.body.split("\n").filter(Boolean).map((line) => JSON.parse(line)).filter((l) => l.kind === "memory");
+  assert.deepEqual(bobs.map((m) => m.id).sort(), [...ids.bob].sort());
+  assertError(await worker.call("GET", "/v1/export/?user_id=bad%20id"), 400, "INVALID_INPUT");
+});

@@ -96,9 +96,15 @@ impl TenantObject {
         if path == migrate::PATH && !sharded {
             return migrate::serve(self, request, &target.tenant).await;
         }
+        // An export that woke a user's object lets it sleep again: a tenant's export visits every user in
+        // turn, and their engines would otherwise stay in the isolate's memory until each one's idle alarm.
+        let passing = target.user.is_some() && path.trim_end_matches('/') == "/v1/export" && !self.is_warm();
         let response = crate::desk::dispatch(request, &self.env, &Later::Object(&self.state)).await?;
         if let Some(user) = &target.user {
             self.report(&target.tenant, user).await;
+        }
+        if passing {
+            self.evict();
         }
         Ok(response)
     }
@@ -126,6 +132,11 @@ impl TenantObject {
             );
             self.unreported.borrow_mut().merge(changes);
         }
+    }
+
+    /// True while the object's engine is built.
+    fn is_warm(&self) -> bool {
+        self.slot.borrow().as_deref().is_some_and(warm::is_warm)
     }
 
     /// Drops the warm engine; true when there was one.
