@@ -114,6 +114,9 @@ test("a route that names no user answers USER_ID_REQUIRED, another family NOT_SH
   const unnamed = { messages: [{ role: "user", content: "no user" }], agent_id: "helper", infer: false };
   assertError(await worker.call("POST", "/v1/memories/", { body: unnamed }), 400, "USER_ID_REQUIRED");
   assertError(await worker.call("GET", "/v1/entities/?agent_id=helper"), 400, "USER_ID_REQUIRED");
+  assertError(await worker.call("GET", "/v1/memories/?user_id=__all__"), 400, "USER_ID_REQUIRED");
+  const anyUser = { messages: [{ role: "user", content: "anyone" }], user_id: "__all__", agent_id: "helper", infer: false };
+  assertError(await worker.call("POST", "/v1/memories/", { body: anyUser }), 400, "USER_ID_REQUIRED");
   assertError(await worker.call("POST", "/v1/tiers/flush", { body: { messages: [], user_id: "alice" } }), 501, "NOT_SHARDED");
   assertError(await worker.call("POST", "/v1/storage/migrate"), 501, "NOT_SHARDED");
   assertError(await worker.call("POST", "/v1/memories/", { token: "wrong", body: unnamed }), 401, "UNAUTHORIZED");
@@ -143,7 +146,7 @@ test("the cron reaches every user's object", T, async (t) => {
 
 test("GET /v1/export/ with one object per tenant: the whole tenant, or one scope", T, async (t) => {
   const { worker, ids } = await seeded(t, { DO_SHARDS: "tenant" });
-  const whole = await worker.call("GET", "/v1/export/");
+  const whole = await worker.call("GET", "/v1/export/", { headers: { "x-memwasm-shard": "bob" } });
   assert.equal(whole.status, 200, JSON.stringify(whole.body));
   assert.equal(whole.headers.get("x-memwasm-next"), null);
   const lines = whole.body.split("\n").filter(Boolean).map((line) => JSON.parse(line));

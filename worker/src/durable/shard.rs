@@ -3,6 +3,7 @@
 //! `user_id` straight to that user's object; the tenant's own object keeps the directory of which user
 //! holds which memory id (`directory`) and answers the routes that name no user: by id, reset, export.
 
+use memwasm::core::model::scope_fields::ANY;
 use worker::{Method, Request};
 
 pub use crate::tenant_engine::{slot_name as object_name, SHARD_HEADER};
@@ -44,7 +45,8 @@ pub async fn user_of(request: &Request, max_body: usize) -> worker::Result<Optio
         let user = url.query_pairs().find(|(name, _)| name == "user_id").map(|(_, user)| user.into_owned());
         user
     };
-    Ok(named.filter(|user| !user.trim().is_empty()))
+    // "__all__" means any user: such a read spans users, as one naming none does.
+    Ok(named.filter(|user| !user.trim().is_empty() && user != ANY))
 }
 
 /// True for a `/v1/` route the tenant's object serves itself in scope mode (by id, reset, export).
