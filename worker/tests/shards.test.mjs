@@ -40,10 +40,10 @@ async function seeded(t, vars = {}) {
   return { server, worker, ids };
 }
 
-async function exported(worker) {
+async function exported(worker, most = 10) {
   const pages = [];
   let after;
-  for (let i = 0; i < 10; i++) {
+  for (let i = 0; i < most; i++) {
     const response = await worker.call("GET", `/v1/export/${after ? `?after=${after}` : ""}`);
     assert.equal(response.status, 200, JSON.stringify(response.body));
     assert.equal(response.headers.get("content-type"), "application/x-ndjson");
@@ -156,4 +156,31 @@ test("GET /v1/export/ with one object per tenant: the whole tenant, or one scope
   const bobs = bob.body.split("\n").filter(Boolean).map((line) => JSON.parse(line)).filter((l) => l.kind === "memory");
   assert.deepEqual(bobs.map((m) => m.id).sort(), [...ids.bob].sort());
   assertError(await worker.call("GET", "/v1/export/?user_id=bad%20id"), 400, "INVALID_INPUT");
+});
+
+test("20,000 memories over 20 users' objects (64-d): each user searched alone, all exported, the isolate under 100 MB", T, async (t) => {
+  const server = await startServer();
+  t.after(() => server.close());
+  const worker = await startWorker(server, { vars: { ...SHARDED, EMBEDDER_DIMENSIONS: "64", DO_IDLE_SECONDS: "1" } });
+  t.after(() => worker.dispose());
+  const users = Array.from({ length: 20 }, (_, u) => `user-${u}`);
+  for (const user of users) {
+    for (let batch = 0; batch < 2; batch++) {
+      const texts = Array.from({ length: 500 }, (_, i) => `${user} fact ${batch * 500 + i}: topic ${i % 37}`);
+      const added = await add(worker, user, texts);
+      assert.equal(added.status, 200, JSON.stringify(added.body).slice(0, 300));
+    }
+  }
+  for (const user of [users[0], users[13]]) {
+    const found = await worker.call("GET", `/v1/memories/search/?q=${encodeURIComponent(`${user} fact 7`)}&user_id=${user}&limit=10`);
+    assert.equal(found.body.results.length, 10);
+    assert.ok(found.body.results.every((item) => item.user_id === user));
+  }
+  const pages = await exported(worker, 30);
+  assert.equal(pages.length, 20);
+  assert.equal(pages.flat().filter((line) => line.kind === "memory").length, 20_000);
+  const namespace = await worker.mf.getDurableObjectNamespace("TENANTS");
+  const memory = await namespace.get(namespace.idFromName("acme")).fetch("http://memwasm.internal/__do/memory", { headers: { "x-memwasm-tenant": "acme" } });
+  const megabytes = (await memory.json()).wasmBytes / 2 ** 20;
+  assert.ok(megabytes < 100, `the isolate's wasm memory (every object's): ${megabytes.toFixed(1)} MB`);
 });
