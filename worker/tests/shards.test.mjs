@@ -1,7 +1,8 @@
 // DO_SHARDS = "scope": one Durable Object per user of a tenant, the tenant's own object as the directory of
 // ids and users. Each user's memories live in their object only; routes by id find the holder through the
-// directory; export pages through every user; reset clears every user's object and the directory; the cron
-// reaches every user's object; routes that name no user answer with a coded error.
+// directory; reads that name no user visit every user's object; export pages through every user; reset clears
+// every user's object and the directory; the cron reaches every user's object; an add without a user answers
+// with a coded error.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ACME, T, assertError, startServer, startWorker } from "./helpers.mjs";
@@ -106,15 +107,12 @@ test("export pages through every user's memories and history; reset clears every
   assert.deepEqual(await exported(worker), [[]]);
 });
 
-test("a route that names no user answers USER_ID_REQUIRED, another family NOT_SHARDED, nothing stored", T, async (t) => {
+test("an add or entities without a user answer USER_ID_REQUIRED, another family NOT_SHARDED, nothing stored", T, async (t) => {
   const { worker } = await seeded(t);
   const before = await storedKeys(worker, undefined);
-  assertError(await worker.call("GET", "/v1/memories/?agent_id=helper"), 400, "USER_ID_REQUIRED");
-  assertError(await worker.call("GET", "/v1/memories/search/?q=colour&run_id=r1"), 400, "USER_ID_REQUIRED");
   const unnamed = { messages: [{ role: "user", content: "no user" }], agent_id: "helper", infer: false };
   assertError(await worker.call("POST", "/v1/memories/", { body: unnamed }), 400, "USER_ID_REQUIRED");
   assertError(await worker.call("GET", "/v1/entities/?agent_id=helper"), 400, "USER_ID_REQUIRED");
-  assertError(await worker.call("GET", "/v1/memories/?user_id=__all__"), 400, "USER_ID_REQUIRED");
   const anyUser = { messages: [{ role: "user", content: "anyone" }], user_id: "__all__", agent_id: "helper", infer: false };
   assertError(await worker.call("POST", "/v1/memories/", { body: anyUser }), 400, "USER_ID_REQUIRED");
   assertError(await worker.call("POST", "/v1/tiers/flush", { body: { messages: [], user_id: "alice" } }), 501, "NOT_SHARDED");
@@ -123,6 +121,37 @@ test("a route that names no user answers USER_ID_REQUIRED, another family NOT_SH
   assert.deepEqual(await storedKeys(worker, undefined), before);
   const spoofed = await worker.call("GET", "/v1/memories/?user_id=alice", { headers: { "x-memwasm-shard": "bob" } });
   assert.ok(spoofed.body.results.every((item) => item.user_id === "alice"), "the client cannot pick the object");
+});
+
+test("a search, a list and a delete that name no user (or \"__all__\") visit every user's object", T, async (t) => {
+  const { worker } = await seeded(t);
+  const helper = {};
+  for (const user of ["alice", "bob"]) {
+    const messages = [1, 2].map((i) => ({ role: "user", content: `${user} asked the helper about kites ${i}` }));
+    const added = await worker.call("POST", "/v1/memories/", { body: { messages, user_id: user, agent_id: "helper", infer: false } });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    helper[user] = added.body.results.map((r) => r.id);
+  }
+  const all = Object.values(helper).flat().sort();
+  for (const query of ["agent_id=helper", "user_id=__all__&agent_id=helper"]) {
+    const listed = await worker.call("GET", `/v1/memories/?${query}`);
+    assert.equal(listed.status, 200, JSON.stringify(listed.body));
+    assert.deepEqual(listed.body.results.map((m) => m.id).sort(), all);
+    const dates = listed.body.results.map((m) => m.created_at);
+    assert.deepEqual(dates, [...dates].sort(), "oldest first");
+  }
+  const found = await worker.call("POST", "/v1/memories/search/", { body: { query: "kites", agent_id: "helper", limit: 3 } });
+  assert.equal(found.status, 200, JSON.stringify(found.body));
+  assert.equal(found.body.results.length, 3);
+  const scores = found.body.results.map((m) => m.score);
+  assert.deepEqual(scores, [...scores].sort((a, b) => b - a), "best first");
+  assert.ok(found.body.results.every((m) => all.includes(m.id)));
+  assertError(await worker.call("GET", "/v1/memories/?user_id=__all__"), 400, "SCOPE_REQUIRED");
+  const deleted = await worker.call("DELETE", "/v1/memories/?agent_id=helper");
+  assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+  assert.deepEqual((await worker.call("GET", "/v1/memories/?agent_id=helper")).body.results, []);
+  assert.equal((await storedKeys(worker, undefined, "dir/")).length, 2 + 3 + 4, "only the helper's memories left the directory");
+  assert.equal((await worker.call("GET", "/v1/memories/?user_id=alice")).body.results.length, 2);
 });
 
 test("the cron reaches every user's object", T, async (t) => {

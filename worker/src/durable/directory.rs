@@ -5,16 +5,18 @@
 //! - by id (`GET`, `PUT`, `DELETE /v1/memories/{id}/`, `GET …/history/`): sent to the holder's object;
 //! - `POST /v1/reset/`: every user's object is reset, then the directory;
 //! - `GET /v1/export/[?after=<cursor>]`: one user's export per call (JSON Lines, as `exportMemories`
-//!   writes them), with `x-memwasm-next: <cursor>` while more users follow.
+//!   writes them), with `x-memwasm-next: <cursor>` while more users follow;
+//! - a search, list or delete naming no user: every user's object in turn (`across`).
 //!
 //! A user's object reports the memories its requests wrote and deleted (`POST /__do/directory`) before it
-//! answers them. Any other route answers `USER_ID_REQUIRED` (a `/v1/` memory route) or `NOT_SHARDED`.
+//! answers them. Any other route answers `USER_ID_REQUIRED` (an add, the entities routes) or `NOT_SHARDED`.
 
 use memwasm::core::kv::keys::{decode, decode_lenient, encode};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use worker::{Headers, ListOptions, Method, Request, RequestInit, Response};
 
+use super::across;
 use super::front::{self, Target};
 use super::shard;
 use super::TenantObject;
@@ -101,6 +103,13 @@ fn user_key(user: &str) -> String {
 
 pub async fn serve(object: &TenantObject, request: Request, tenant: &str) -> Result<Response, ApiError> {
     let (method, path) = (request.method(), request.path());
+    if across::is_read_across(&method, &path) {
+        let caller = auth::caller(&request, &object.env)?;
+        if !caller.admin || caller.tenant != tenant {
+            return Err(ApiError::forbidden("the /v1/ routes act on the whole tenant: they take a tenant-wide token"));
+        }
+        return across::serve(object, request, tenant).await;
+    }
     if !shard::is_directory_route(&method, &path) {
         return Err(match shard::user_place(&method, &path) {
             Some(_) => ApiError::new(
@@ -147,8 +156,20 @@ async fn users(object: &TenantObject, after: Option<&str>, limit: usize) -> Resu
     Ok(users.take(limit).collect())
 }
 
+/// Every user with an object, in order.
+pub async fn every_user(object: &TenantObject) -> Result<Vec<String>, ApiError> {
+    let mut all: Vec<String> = Vec::new();
+    loop {
+        let page = users(object, all.last().map(String::as_str), 1000).await?;
+        if page.is_empty() {
+            return Ok(all);
+        }
+        all.extend(page);
+    }
+}
+
 /// A request to a user's object for `path`, with the caller's credentials.
-fn inner_request(original: &Request, method: worker::Method, path: &str) -> Result<Request, ApiError> {
+pub(super) fn inner_request(original: &Request, method: worker::Method, path: &str) -> Result<Request, ApiError> {
     let headers = Headers::new();
     if let Some(authorization) = original.headers().get("authorization")? {
         headers.set("authorization", &authorization)?;
@@ -159,21 +180,13 @@ fn inner_request(original: &Request, method: worker::Method, path: &str) -> Resu
 }
 
 async fn reset(object: &TenantObject, request: &Request, tenant: &str) -> Result<Response, ApiError> {
-    let mut after: Option<String> = None;
-    loop {
-        let users = users(object, after.as_deref(), 100).await?;
-        for user in &users {
-            let reset = inner_request(request, Method::Post, "/v1/reset/")?;
-            let target = Target { tenant: tenant.to_owned(), user: Some(user.clone()) };
-            let mut answer = front::send(&reset, &object.env, &target).await?;
-            if answer.status_code() != 200 {
-                let why = format!("resetting user {user:?}: {}", answer.text().await.unwrap_or_default());
-                return Err(ApiError::new(503, "OBJECT_UNAVAILABLE", why));
-            }
-        }
-        match users.last() {
-            Some(last) => after = Some(last.clone()),
-            None => break,
+    for user in every_user(object).await? {
+        let reset = inner_request(request, Method::Post, "/v1/reset/")?;
+        let target = Target { tenant: tenant.to_owned(), user: Some(user.clone()) };
+        let mut answer = front::send(&reset, &object.env, &target).await?;
+        if answer.status_code() != 200 {
+            let why = format!("resetting user {user:?}: {}", answer.text().await.unwrap_or_default());
+            return Err(ApiError::new(503, "OBJECT_UNAVAILABLE", why));
         }
     }
     object.state.storage().delete_all().await?;
@@ -206,20 +219,13 @@ fn jsonl_headers() -> Result<Headers, ApiError> {
     Ok(headers)
 }
 
-/// The cron in every user's object of the tenant; the first failure is logged and the others still run.
+/// The cron in every user's object of the tenant; a failure is logged and the others still run.
 pub async fn cron(object: &TenantObject, tenant: &str, cron: &str, max_scopes: Option<usize>) -> Result<(), ApiError> {
-    let mut after: Option<String> = None;
-    loop {
-        let users = users(object, after.as_deref(), 100).await?;
-        for user in &users {
-            let target = Target { tenant: tenant.to_owned(), user: Some(user.clone()) };
-            if let Err(error) = front::cron(&object.env, &target, cron, max_scopes).await {
-                worker::console_error!("memwasm cron ({cron}): tenant {tenant:?}, user {user:?}: {}", error.message);
-            }
-        }
-        match users.last() {
-            Some(last) => after = Some(last.clone()),
-            None => return Ok(()),
+    for user in every_user(object).await? {
+        let target = Target { tenant: tenant.to_owned(), user: Some(user.clone()) };
+        if let Err(error) = front::cron(&object.env, &target, cron, max_scopes).await {
+            worker::console_error!("memwasm cron ({cron}): tenant {tenant:?}, user {user:?}: {}", error.message);
         }
     }
+    Ok(())
 }

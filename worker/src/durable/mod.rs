@@ -16,6 +16,7 @@
 //! storage on the next one. Routes under `/__do/` reach only the object (the front end never forwards them):
 //! the cron's per-tenant run, and with `DO_TEST_HOOKS = "true"` the tests' storage views and faults.
 
+mod across;
 pub mod directory;
 pub mod front;
 mod internal;

@@ -1,7 +1,8 @@
 //! Scope sharding (`DO_SHARDS = "scope"`): each user of a tenant has an object of their own, so a tenant is
 //! no longer bounded by one object's memory. The front end sends a `/v1/` memory request that names a
 //! `user_id` straight to that user's object; the tenant's own object keeps the directory of which user
-//! holds which memory id (`directory`) and answers the routes that name no user: by id, reset, export.
+//! holds which memory id (`directory`) and answers the routes that name no user: by id, reset, export,
+//! and reads across users (`across`).
 
 use memwasm::core::model::scope_fields::ANY;
 use worker::{Method, Request};
@@ -45,7 +46,7 @@ pub async fn user_of(request: &Request, max_body: usize) -> worker::Result<Optio
         let user = url.query_pairs().find(|(name, _)| name == "user_id").map(|(_, user)| user.into_owned());
         user
     };
-    // "__all__" means any user: such a read spans users, as one naming none does.
+    // "__all__" means any user: such a read spans users, as one naming none does (the tenant's object).
     Ok(named.filter(|user| !user.trim().is_empty() && user != ANY))
 }
 
