@@ -1,30 +1,15 @@
-//! The tenant's own object with `DO_SHARDS = "scope"`: it holds no memories, only the directory of which
-//! user's object holds which memory (`dir/<id>` → user) and of the users that have one (`user/<user>`), in
-//! its storage (never in memory), and it answers the `/v1/` routes that name no user:
-//!
-//! - by id (`GET`, `PUT`, `DELETE /v1/memories/{id}/`, `GET …/history/`): sent to the holder's object;
-//! - `POST /v1/reset/`: every user's object is reset, then the directory;
-//! - `GET /v1/export/[?after=<cursor>]`: one user's export per call (JSON Lines, as `exportMemories`
-//!   writes them), with `x-memwasm-next: <cursor>` while more users follow;
-//! - a search, list or delete naming no user: every user's object in turn (`across`).
-//!
-//! A user's object reports the memories its requests wrote and deleted (`POST /__do/directory`) before it
-//! answers them. Any other route answers `USER_ID_REQUIRED` (an add, the entities routes) or `NOT_SHARDED`.
+//! The directory of a tenant with `DO_SHARDS = "scope"`, in the tenant's own object: which user's object
+//! holds each memory id (`dir/<id>` → user) and which users have one (`user/<user>`), kept in the object's
+//! storage, never in its memory. A user's object reports the memories its requests wrote and deleted
+//! (`POST /__do/directory`, `send` → `record`) before it answers them.
 
-use memwasm::core::kv::keys::{decode, decode_lenient, encode};
+use memwasm::core::kv::keys::{decode, encode};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
-use worker::{Headers, ListOptions, Method, Request, RequestInit, Response};
+use worker::{Headers, ListOptions, Method, Request, RequestInit};
 
-use super::across;
 use super::front::{self, Target};
-use super::shard;
 use super::TenantObject;
-use crate::auth;
 use crate::error::ApiError;
-
-/// The header naming where the next export page starts.
-pub const NEXT_HEADER: &str = "x-memwasm-next";
 /// Keys per storage call.
 const KEYS_PER_CALL: usize = 128;
 
@@ -93,7 +78,7 @@ pub async fn record(object: &TenantObject, changes: Changes) -> Result<(), ApiEr
     Ok(())
 }
 
-fn dir_key(id: &str) -> String {
+pub fn dir_key(id: &str) -> String {
     format!("dir/{}", encode(id))
 }
 
@@ -101,50 +86,8 @@ fn user_key(user: &str) -> String {
     format!("user/{}", encode(user))
 }
 
-pub async fn serve(object: &TenantObject, request: Request, tenant: &str) -> Result<Response, ApiError> {
-    let (method, path) = (request.method(), request.path());
-    if across::is_read_across(&method, &path) {
-        let caller = auth::caller(&request, &object.env)?;
-        if !caller.admin || caller.tenant != tenant {
-            return Err(ApiError::forbidden("the /v1/ routes act on the whole tenant: they take a tenant-wide token"));
-        }
-        return across::serve(object, request, tenant).await;
-    }
-    if !shard::is_directory_route(&method, &path) {
-        return Err(match shard::user_place(&method, &path) {
-            Some(_) => ApiError::new(
-                400,
-                "USER_ID_REQUIRED",
-                "user_id: required (memories are kept per user: DO_SHARDS is \"scope\")",
-            ),
-            None => ApiError::new(
-                501,
-                "NOT_SHARDED",
-                format!("{path}: not served when DO_SHARDS is \"scope\"; the /v1/ memory routes are"),
-            ),
-        });
-    }
-    let caller = auth::caller(&request, &object.env)?;
-    if !caller.admin || caller.tenant != tenant {
-        return Err(ApiError::forbidden("the /v1/ routes act on the whole tenant: they take a tenant-wide token"));
-    }
-    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).skip(1).collect();
-    match segments.as_slice() {
-        ["reset"] => reset(object, &request, tenant).await,
-        ["export"] => export(object, &request, tenant).await,
-        [_, id, ..] => {
-            let id = decode_lenient(id);
-            let user: Option<String> = object.state.storage().get(&dir_key(&id)).await?;
-            let user = user.ok_or_else(|| ApiError::not_found(format!("memory {id}")))?;
-            let target = Target { tenant: tenant.to_owned(), user: Some(user) };
-            front::send(&request, &object.env, &target).await
-        }
-        _ => Err(ApiError::not_found(format!("route {path}"))),
-    }
-}
-
 /// The users with an object, in order, from the first after `after`; at most `limit`.
-async fn users(object: &TenantObject, after: Option<&str>, limit: usize) -> Result<Vec<String>, ApiError> {
+pub async fn users(object: &TenantObject, after: Option<&str>, limit: usize) -> Result<Vec<String>, ApiError> {
     let start = after.map(user_key);
     let mut options = ListOptions::new().prefix("user/").limit(limit + 1);
     if let Some(start) = &start {
@@ -166,57 +109,6 @@ pub async fn every_user(object: &TenantObject) -> Result<Vec<String>, ApiError> 
         }
         all.extend(page);
     }
-}
-
-/// A request to a user's object for `path`, with the caller's credentials.
-pub(super) fn inner_request(original: &Request, method: worker::Method, path: &str) -> Result<Request, ApiError> {
-    let headers = Headers::new();
-    if let Some(authorization) = original.headers().get("authorization")? {
-        headers.set("authorization", &authorization)?;
-    }
-    let mut init = RequestInit::new();
-    init.with_method(method).with_headers(headers);
-    Ok(Request::new_with_init(&format!("https://memwasm.internal{path}"), &init)?)
-}
-
-async fn reset(object: &TenantObject, request: &Request, tenant: &str) -> Result<Response, ApiError> {
-    for user in every_user(object).await? {
-        let reset = inner_request(request, Method::Post, "/v1/reset/")?;
-        let target = Target { tenant: tenant.to_owned(), user: Some(user.clone()) };
-        let mut answer = front::send(&reset, &object.env, &target).await?;
-        if answer.status_code() != 200 {
-            let why = format!("resetting user {user:?}: {}", answer.text().await.unwrap_or_default());
-            return Err(ApiError::new(503, "OBJECT_UNAVAILABLE", why));
-        }
-    }
-    object.state.storage().delete_all().await?;
-    Ok(Response::from_json(&json!({ "message": "Memories reset successfully!" }))?)
-}
-
-async fn export(object: &TenantObject, request: &Request, tenant: &str) -> Result<Response, ApiError> {
-    let url = request.url()?;
-    let after = url.query_pairs().find(|(name, _)| name == "after").map(|(_, after)| after.into_owned());
-    let page = users(object, after.as_deref(), 2).await?;
-    let Some(user) = page.first() else {
-        return Ok(Response::ok("")?.with_headers(jsonl_headers()?));
-    };
-    let path = format!("/v1/export/?user_id={}", encode(user));
-    let target = Target { tenant: tenant.to_owned(), user: Some(user.clone()) };
-    let mut answer = front::send(&inner_request(request, Method::Get, &path)?, &object.env, &target).await?;
-    if answer.status_code() != 200 {
-        return Ok(answer);
-    }
-    let headers = jsonl_headers()?;
-    if page.len() > 1 {
-        headers.set(NEXT_HEADER, &encode(user))?;
-    }
-    Ok(Response::from_bytes(answer.bytes().await?)?.with_headers(headers))
-}
-
-fn jsonl_headers() -> Result<Headers, ApiError> {
-    let headers = Headers::new();
-    headers.set("content-type", "application/x-ndjson")?;
-    Ok(headers)
 }
 
 /// The cron in every user's object of the tenant; a failure is logged and the others still run.

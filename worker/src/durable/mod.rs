@@ -23,6 +23,7 @@ mod internal;
 mod migrate;
 pub mod object_kv;
 pub mod shard;
+mod tenant_routes;
 
 use std::cell::{Cell, RefCell};
 
@@ -92,7 +93,7 @@ impl TenantObject {
         }
         let sharded = settings::shards(&self.env)? == Shards::Scope;
         if sharded && target.user.is_none() {
-            return directory::serve(self, request, &target.tenant).await;
+            return tenant_routes::serve(self, request, &target.tenant).await;
         }
         if path == migrate::PATH && !sharded {
             return migrate::serve(self, request, &target.tenant).await;
