@@ -32,9 +32,9 @@ use web_sys::{IdbObjectStore, IdbTransaction};
 
 use self::connection::Connection;
 use self::graph::{graph_from_js, GraphWrites};
+use self::history::{batch_to_js, batches, entries_from_js, BY_MEMORY};
 use self::outcome::{abandon, committed, from_idb};
 use self::paced::PacedWriter;
-use self::history::{batch_to_js, batches, entries_from_js, BY_MEMORY};
 use self::records::memories_to_js;
 use self::schema::{GRAPH, HISTORY, MEMORIES, SIDE, VECTORS};
 use self::side::{kind_range, side_from_js, SideWrites};
@@ -216,8 +216,9 @@ async fn read_history(connection: &Connection, memory_id: Option<&str>) -> Resul
         }
         None => store.get_all(None, None).map_err(failed)?.await,
     };
-    let entries = batches.map_err(failed)?.iter().flat_map(|batch| entries_from_js(batch, memory_id)).collect::<Vec<_>>();
-    Ok(entries.into_iter().filter_map(|entry| skip_corrupt(HISTORY, entry)).collect())
+    let batches = batches.map_err(failed)?;
+    let entries = batches.iter().flat_map(|batch| entries_from_js(batch, memory_id));
+    Ok(entries.filter_map(|entry| skip_corrupt(HISTORY, entry)).collect())
 }
 
 /// A decoded record, or `None` with a console warning for one that does not decode (it stays stored).
