@@ -140,7 +140,9 @@ async fn corrupt_records_are_skipped_with_a_warning_and_left_in_place() {
     );
     Reflect::set(&ragged, &"embedding".into(), &Uint8Array::new_with_length(3)).unwrap();
     memories.put(&ragged, None).unwrap();
-    history.add(&js(&json!({"id": "h-bad", "memoryId": good, "event": "EXPLODE"})), None).unwrap();
+    // A batch of history entries (schema 6) holding one entry that does not decode.
+    let entries = json!([{"id": "h-bad", "memoryId": good, "event": "EXPLODE"}]).to_string();
+    history.add(&js(&json!({"memoryIds": [good], "ids": ["h-bad"], "records": entries})), None).unwrap();
     transaction.await.unwrap();
     database.close();
 

@@ -57,8 +57,9 @@ function scan(page, dbName) {
         tx.objectStore("memories").getAll().onsuccess = (e) => (out.memories = e.target.result.map((m) =>
           ({ id: m.id, memory: m.memory, inline: m.embedding !== undefined,
             embedded: out.vectors.some((c) => c.chunk === m.chunk && c.whole && c.ids.includes(m.id)) })));
-        tx.objectStore("history").getAll().onsuccess = (e) => (out.history = e.target.result.map((h) =>
-          ({ id: h.id, memoryId: h.memoryId, event: h.event })));
+        // History lives in batches (schema 6): each record holds a write's entries as one JSON array.
+        tx.objectStore("history").getAll().onsuccess = (e) => (out.history = e.target.result.flatMap((b) =>
+          JSON.parse(b.records).map((h) => ({ id: h.id, memoryId: h.memoryId, event: h.event }))));
         tx.oncomplete = () => (db.close(), resolve(out));
         tx.onerror = () => reject(tx.error);
       };

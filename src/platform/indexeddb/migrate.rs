@@ -8,15 +8,16 @@
 
 use std::collections::HashMap;
 
-use idb::{KeyRange, ObjectStore, Query};
-use js_sys::{Array, Reflect, Uint8Array};
+use idb::ObjectStore;
+use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::IdbObjectStore;
 
 use super::chunk::Chunk;
-use super::outcome::{from_thrown, settled};
+use super::outcome::from_thrown;
+use super::pages::each_page;
 use crate::core::codec::vector_from_bytes;
-use crate::core::error::{MemoryError, Result};
+use crate::core::error::Result;
 
 /// Records read per request.
 const PAGE: u32 = 1024;
@@ -39,32 +40,22 @@ pub fn vectors_out_of_records(memories: ObjectStore, vectors: ObjectStore) -> st
 async fn migrate(memories: &IdbObjectStore, vectors: &IdbObjectStore) -> Result<()> {
     let mut open: HashMap<usize, Chunk> = HashMap::new();
     let mut next = 0u32;
-    let mut after: Option<JsValue> = None;
-    loop {
-        let from = match &after {
-            None => JsValue::NULL,
-            Some(last) => KeyRange::lower_bound(last, Some(true))
-                .map(|range| JsValue::from(Query::KeyRange(range)))
-                .map_err(|error| MemoryError::Storage(format!("{error} ({CONTEXT})")))?,
-        };
-        let page: Array = settled(memories.get_all_with_key_and_limit(&from, PAGE), CONTEXT).await?.unchecked_into();
+    each_page(memories, "id", PAGE, CONTEXT, &mut |page| {
         for record in page.iter() {
-            after = Some(Reflect::get(&record, &"id".into()).map_err(|thrown| from_thrown(thrown, CONTEXT))?);
             let Some(vector) = take_vector(&record) else { continue };
             let chunk = open.entry(vector.len()).or_insert_with(|| fresh(&mut next, vector.len()));
             if chunk.is_full() {
                 let full = std::mem::replace(chunk, fresh(&mut next, vector.len()));
                 put(vectors, &full)?;
             }
-            let id = after.as_ref().and_then(JsValue::as_string).unwrap_or_default();
+            let id = Reflect::get(&record, &"id".into()).ok().and_then(|id| id.as_string()).unwrap_or_default();
             chunk.push(&id, &vector);
             super::records::place(&record, chunk.key)?;
             memories.put(&record).map_err(|thrown| from_thrown(thrown, CONTEXT))?;
         }
-        if page.length() < PAGE {
-            break;
-        }
-    }
+        Ok(())
+    })
+    .await?;
     open.values().try_for_each(|chunk| put(vectors, chunk))
 }
 

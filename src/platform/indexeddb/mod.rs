@@ -7,11 +7,14 @@
 mod chunk;
 mod connection;
 mod graph;
+mod history;
 mod load;
 mod migrate;
+mod migrate_history;
 mod outcome;
 mod paced;
 mod packed;
+mod pages;
 mod persist;
 mod records;
 mod schema;
@@ -29,10 +32,11 @@ use web_sys::{IdbObjectStore, IdbTransaction};
 
 use self::connection::Connection;
 use self::graph::{graph_from_js, GraphWrites};
+use self::history::{batch_to_js, batches, entries_from_js, BY_MEMORY};
 use self::outcome::{abandon, committed, from_idb};
 use self::paced::PacedWriter;
-use self::records::{histories_to_js, history_from_js, memories_to_js};
-use self::schema::{BY_MEMORY, GRAPH, HISTORY, MEMORIES, SIDE, VECTORS};
+use self::records::memories_to_js;
+use self::schema::{GRAPH, HISTORY, MEMORIES, SIDE, VECTORS};
 use self::side::{kind_range, side_from_js, SideWrites};
 use self::tab_sync::{Notice, TabSync};
 use self::vectors::{Placement, VectorWrites};
@@ -138,14 +142,13 @@ impl Storage for IndexedDbStorage {
         for (first, upserts) in (0..).step_by(ENCODE_BATCH).zip(changes.upserts.chunks(ENCODE_BATCH)) {
             let records = memories_to_js(upserts, &chunks, first).map_err(|error| writer.fail(error))?;
             for record in &records {
-                writer.issue(&memory_store, record, false, true).await?;
+                writer.issue(&memory_store, record, false, 1).await?;
             }
         }
         let history_store = raw_store(history_store);
-        for history in changes.history.chunks(ENCODE_BATCH) {
-            for record in &histories_to_js(history).map_err(|error| writer.fail(error))? {
-                writer.issue(&history_store, record, true, true).await?;
-            }
+        for entries in batches(&changes.history) {
+            let batch = batch_to_js(entries).map_err(|error| writer.fail(error))?;
+            writer.issue(&history_store, &batch, true, entries.len()).await?;
         }
         if let Err(error) = graph.write(graph_store).and_then(|()| side.write(side_store)) {
             return Err(abandon(&raw, &error));
@@ -158,9 +161,7 @@ impl Storage for IndexedDbStorage {
     }
 
     async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>> {
-        let key = Query::Key(JsValue::from_str(memory_id));
-        let records = read_history(&self.shared.connection, Some(key)).await?;
-        Ok(records.into_iter().filter_map(|record| skip_corrupt(HISTORY, history_from_js(record))).collect())
+        read_history(&self.shared.connection, Some(memory_id)).await
     }
 
     async fn clear(&self) -> Result<()> {
@@ -178,8 +179,7 @@ impl Storage for IndexedDbStorage {
     }
 
     async fn all_history(&self) -> Result<Option<Vec<HistoryRecord>>> {
-        let records = read_history(&self.shared.connection, None).await?;
-        Ok(Some(records.into_iter().filter_map(|record| skip_corrupt(HISTORY, history_from_js(record))).collect()))
+        read_history(&self.shared.connection, None).await.map(Some)
     }
 
     async fn load_graph(&self) -> Result<Option<Vec<GraphRecord>>> {
@@ -203,16 +203,22 @@ impl Storage for IndexedDbStorage {
     }
 }
 
-/// History records, oldest first: all of them, or those of one memory (`key`).
-async fn read_history(connection: &Connection, key: Option<Query>) -> Result<Vec<JsValue>> {
+/// History entries, oldest first: all of them, or those of one memory (read through the batches holding
+/// any of its entries). An entry or batch that does not decode is skipped with a warning.
+async fn read_history(connection: &Connection, memory_id: Option<&str>) -> Result<Vec<HistoryRecord>> {
     let failed = |error: idb::Error| from_idb(&error, "nothing was read");
     let transaction = connection.transaction(&[HISTORY], TransactionMode::ReadOnly).await?;
     let store = transaction.object_store(HISTORY).map_err(failed)?;
-    let records = match key {
-        Some(key) => store.index(BY_MEMORY).map_err(failed)?.get_all(Some(key), None).map_err(failed)?.await,
+    let batches = match memory_id {
+        Some(id) => {
+            let key = Query::Key(JsValue::from_str(id));
+            store.index(BY_MEMORY).map_err(failed)?.get_all(Some(key), None).map_err(failed)?.await
+        }
         None => store.get_all(None, None).map_err(failed)?.await,
     };
-    records.map_err(failed)
+    let batches = batches.map_err(failed)?;
+    let entries = batches.iter().flat_map(|batch| entries_from_js(batch, memory_id));
+    Ok(entries.filter_map(|entry| skip_corrupt(HISTORY, entry)).collect())
 }
 
 /// A decoded record, or `None` with a console warning for one that does not decode (it stays stored).

@@ -33,11 +33,11 @@ impl<'a> PacedWriter<'a> {
         Self { transaction, turns, pace, done: 0, total }
     }
 
-    /// `put` (`add`: `add`) of `value` in `store`; `record`: it counts as a record written.
-    pub async fn issue(&mut self, store: &IdbObjectStore, value: &JsValue, add: bool, record: bool) -> Result<()> {
+    /// `put` (`add`: `add`) of `value` in `store`, which counts as `records` records written.
+    pub async fn issue(&mut self, store: &IdbObjectStore, value: &JsValue, add: bool, records: usize) -> Result<()> {
         let issued = if add { store.add(value) } else { store.put(value) };
         issued.map_err(|thrown| self.fail(from_thrown(thrown, CONTEXT)))?;
-        self.done += usize::from(record);
+        self.done += records;
         self.turn().await
     }
 

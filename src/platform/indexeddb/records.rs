@@ -1,10 +1,10 @@
-//! Memories and history records as IndexedDB values. A memory record is the `MemoryItem` as a plain
+//! Memories as IndexedDB values (history: see `history`). A memory record is the `MemoryItem` as a plain
 //! object (camelCase, scope ids and lifecycle fields at the top level, metadata as an object) plus `order`,
 //! its position within the write that stored it (ties of `createdAt` keep their order across reloads), and
 //! `chunk`, the key of the `vectors` chunk holding its vector (absent without one; see `chunk`). Records
 //! from before schema version 3 have no lifecycle fields and read back with their defaults; records from
 //! before version 5 carried the vector inline as `embedding` (little-endian `f32` bytes in a `Uint8Array`),
-//! which is still read. A history record is the `HistoryRecord` object plus the store's auto-incremented `seq`.
+//! which is still read.
 //!
 //! All memory records are decoded at once through one `JSON.stringify` and `serde_json` (far fewer calls
 //! across the wasm boundary than one object walk per record); should that fail, record by record. A
@@ -22,12 +22,11 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use crate::core::codec::vector_from_bytes;
 use crate::core::error::{MemoryError, Result};
-use crate::core::model::types::{HistoryRecord, MemoryItem, StoredMemory};
+use crate::core::model::types::{MemoryItem, StoredMemory};
 
 const EMBEDDING: &str = "embedding";
 const ORDER: &str = "order";
 const CHUNK: &str = "chunk";
-const SEQ: &str = "seq";
 
 /// A memory record as read back.
 #[derive(Debug)]
@@ -138,11 +137,6 @@ pub fn memories_to_js(memories: &[StoredMemory], chunks: &[Option<u32>], first: 
     parsed(&records)
 }
 
-/// The records that store history entries (the store adds `seq`).
-pub fn histories_to_js(records: &[HistoryRecord]) -> Result<Vec<JsValue>> {
-    parsed(records)
-}
-
 /// `values` as plain objects: one `serde_json` string, one `JSON.parse`.
 fn parsed<T: Serialize>(values: &[T]) -> Result<Vec<JsValue>> {
     let failed = |why: &str| MemoryError::Storage(format!("cannot encode a record: {why}"));
@@ -160,13 +154,6 @@ fn js_safe(value: &Value) -> bool {
         Value::Object(map) => map.values().all(js_safe),
         _ => true,
     }
-}
-
-/// The history entry a record stores.
-pub fn history_from_js(record: JsValue) -> std::result::Result<HistoryRecord, String> {
-    let record = own_copy(record)?;
-    take(&record, SEQ);
-    from_plain(&record).map_err(|why| format!("record {}: {why}", id_of(&record)))
 }
 
 /// The record's `id` for messages (`?` when it has none).

@@ -3,8 +3,10 @@
 //! upgrade transaction, so an interrupted upgrade leaves the old layout intact.
 //!
 //! - `memories`: one record per memory, keyed by `id` (see `records`), with index `key` (version 3).
-//! - `history`: one record per event, keyed by an auto-incremented `seq` (so reads come back oldest
-//!   first), with indexes `id` (unique), `memoryId` and `timestamp`.
+//! - `history` (version 6): the history entries in batches, one record per write's batch, keyed by an
+//!   auto-incremented `seq` (so reads come back oldest first), with the `multiEntry` indexes `memoryIds`
+//!   and `ids` (unique; see `history`). Before version 6 it held one record per entry, with indexes `id`
+//!   (unique), `memoryId` and `timestamp`.
 //! - `graph` (version 2): graph memory's entities and relations, keyed by `GraphRecord::key()` (see `graph`).
 //! - `side` (version 4): side records (message buffers, the embedding cache, conversation metadata, …),
 //!   keyed by kind and key (see `side`).
@@ -20,14 +22,21 @@
 //!
 //! Version 5 (cold start) moves every vector out of its memory record into `vectors` chunks, within the
 //! upgrade transaction (see `migrate`): all of them or, should the upgrade fail, none.
+//!
+//! Version 6 (import speed) stores history in batches: writing one record per entry, under three indexes,
+//! was most of an import's time. The old entries are copied into batches within the upgrade transaction
+//! (see `migrate_history`), all or none, and the unread `timestamp` index goes with the old store.
 
 use idb::{Database, IndexParams, KeyPath, ObjectStoreParams, Transaction};
+use web_sys::IdbObjectStore;
+
+use super::history::{BY_ID, BY_MEMORY};
 
 /// The schema version this library writes.
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 /// Memories, keyed by id.
 pub const MEMORIES: &str = "memories";
-/// History records, keyed by insertion order.
+/// History batches, keyed by insertion order (see `history`).
 pub const HISTORY: &str = "history";
 /// Graph records (entities and relations), keyed by their key (out of line).
 pub const GRAPH: &str = "graph";
@@ -35,8 +44,6 @@ pub const GRAPH: &str = "graph";
 pub const SIDE: &str = "side";
 /// Memories' vectors in chunks, keyed by chunk number (in line, see `chunk`).
 pub const VECTORS: &str = "vectors";
-/// History index on the memory a record belongs to.
-pub const BY_MEMORY: &str = "memoryId";
 /// Memory index on the lifecycle `key` (unique per scope only, so not a unique index).
 pub const BY_KEY: &str = "key";
 
@@ -46,15 +53,7 @@ pub fn upgrade(database: &Database, transaction: &Transaction, old_version: u32)
         let mut memories = ObjectStoreParams::new();
         memories.key_path(Some(KeyPath::new_single("id")));
         database.create_object_store(MEMORIES, memories)?;
-
-        let mut history = ObjectStoreParams::new();
-        history.key_path(Some(KeyPath::new_single("seq"))).auto_increment(true);
-        let history = database.create_object_store(HISTORY, history)?;
-        let mut unique = IndexParams::new();
-        unique.unique(true);
-        history.create_index("id", KeyPath::new_single("id"), Some(unique))?;
-        history.create_index(BY_MEMORY, KeyPath::new_single("memoryId"), None)?;
-        history.create_index("timestamp", KeyPath::new_single("timestamp"), None)?;
+        // `history` comes with version 6 below (a version 1 to 5 database has the old one).
     }
     if old_version < 2 {
         database.create_object_store(GRAPH, ObjectStoreParams::new())?;
@@ -77,6 +76,31 @@ pub fn upgrade(database: &Database, transaction: &Transaction, old_version: u32)
             )?;
         }
     }
-    // Later versions add `if old_version < 6 { … }` here.
+    if old_version < 6 {
+        let old = (old_version >= 1).then(|| transaction.object_store(HISTORY).map(IdbObjectStore::from));
+        let old = old.transpose()?;
+        if let Some(old) = &old {
+            old.set_name(super::migrate_history::OLD);
+        }
+        let new = IdbObjectStore::from(history_store(database)?);
+        if let Some(old) = old {
+            super::migrate_history::history_into_batches(old, new);
+        }
+    }
+    // Later versions add `if old_version < 7 { … }` here.
     Ok(())
+}
+
+/// Creates the `history` store of batches with its two `multiEntry` indexes.
+fn history_store(database: &Database) -> Result<idb::ObjectStore, idb::Error> {
+    let mut params = ObjectStoreParams::new();
+    params.key_path(Some(KeyPath::new_single("seq"))).auto_increment(true);
+    let history = database.create_object_store(HISTORY, params)?;
+    let mut by_memory = IndexParams::new();
+    by_memory.multi_entry(true);
+    history.create_index(BY_MEMORY, KeyPath::new_single(BY_MEMORY), Some(by_memory))?;
+    let mut by_id = IndexParams::new();
+    by_id.multi_entry(true).unique(true);
+    history.create_index(BY_ID, KeyPath::new_single(BY_ID), Some(by_id))?;
+    Ok(history)
 }

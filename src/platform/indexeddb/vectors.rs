@@ -114,7 +114,7 @@ impl VectorWrites {
             match self.chunks.get(key) {
                 Some(chunk) if !chunk.ids.is_empty() => {
                     let value = chunk.to_js().map_err(|error| writer.fail(error))?;
-                    writer.issue(store, &value, false, false).await?;
+                    writer.issue(store, &value, false, 0).await?;
                 }
                 _ => writer.delete(store, &JsValue::from(*key)).await?,
             }
