@@ -7,12 +7,15 @@
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use super::scope_tally::ScopeTallies;
 use super::tokenizer::tokenize;
 use super::turns::{Around, Neighbours, Place, TurnOrder};
 use crate::core::model::scope::Scope;
+
+#[path = "rank.rs"]
+mod rank;
 
 /// Term-frequency saturation.
 pub const K1: f64 = 1.2;
@@ -338,123 +341,4 @@ impl Terms {
         }
         Some(doc)
     }
-
-    /// BM25 where each turn's document is its own terms plus those of the turn before it in `corpus`,
-    /// counted at [`CONTEXT_SHARE`] (terms and length), so a turn's own words outrank the same words of
-    /// its context.
-    fn search<'a>(
-        &'a self,
-        query: &str,
-        limit: usize,
-        (corpus, scope): (IdPredicate, Option<&Scope>),
-        keep: IdPredicate,
-        neighbours: &Neighbours<'a>,
-    ) -> Vec<(f64, &'a str)> {
-        let mut terms = tokenize(query);
-        terms.sort_unstable();
-        terms.dedup();
-        let postings: Vec<(&str, &FxHashMap<u32, u32>)> = terms
-            .iter()
-            .filter_map(|term| self.postings.get_key_value(term))
-            .map(|(t, slots)| (t.as_str(), slots))
-            .collect();
-        if postings.is_empty() || limit == 0 {
-            return Vec::new();
-        }
-        // With the scope mask (below), a turn's neighbours in the corpus are those of its conversation, linked
-        // slot to slot; otherwise `neighbours` says which turns `corpus` keeps around it.
-        let known = scope.filter(|_| self.tallies.cover_every_document());
-        let linked = known.is_some();
-        let turns = if linked { !self.turns.is_empty() } else { !neighbours.is_empty() };
-        let slot_doc = |slot: Option<u32>| slot.and_then(|s| self.docs.get(s as usize)?.as_ref());
-        let before = |doc: &Doc| match (turns, linked) {
-            (false, _) => None,
-            (true, true) => slot_doc(doc.linked.0),
-            (true, false) => neighbours.get(&doc.id).and_then(|n| n.before).and_then(|id| self.doc(id)),
-        };
-        let len = |doc: &Doc| f64::from(doc.len) + before(doc).map_or(0.0, |b| CONTEXT_SHARE * f64::from(b.len));
-        // With every document's scope known, the corpus is the documents of the searched scope, read from
-        // the documents themselves (the same set `corpus` passes, without asking it once per posting).
-        let (count, total_len) = match known {
-            Some(scope) => {
-                let last_turn = |conversation: &Scope| {
-                    self.turns.last_of(conversation).and_then(|id| self.doc(id)).map_or(0, |doc| doc.len)
-                };
-                self.tallies.statistics(scope, CONTEXT_SHARE, &last_turn)
-            }
-            _ => self
-                .docs
-                .iter()
-                .flatten()
-                .filter(|doc| corpus(&doc.id))
-                .fold((0usize, 0.0), |(n, total), doc| (n + 1, total + len(doc))),
-        };
-        let contained = known.map(|scope| self.tallies.contained_in(scope)).unwrap_or_default();
-        let in_corpus = |doc: &Doc| match (known, doc.scope_number) {
-            (Some(_), Some(number)) => contained.get(number as usize).copied().unwrap_or(false),
-            _ => corpus(&doc.id),
-        };
-        let average_len = if total_len <= 0.0 { 1.0 } else { total_len / count as f64 };
-
-        // Every document of the corpus holding a query term is scored; `keep` then runs in rank order, on
-        // as few as it takes (a document's score does not depend on which others pass it).
-        let mut scores: FxHashMap<u32, (f64, &Doc)> = FxHashMap::default();
-        for (term, slots) in postings {
-            // The documents holding the term: those whose text has it, and the turns right after them.
-            let mut holders: Vec<(u32, &Doc, u32)> = slots
-                .iter()
-                .filter_map(|(slot, tf)| Some((*slot, self.docs.get(*slot as usize)?.as_ref()?, *tf)))
-                .filter(|(_, doc, _)| in_corpus(doc))
-                .collect();
-            if turns {
-                let mut seen: FxHashSet<u32> = holders.iter().map(|(slot, _, _)| *slot).collect();
-                let after: Vec<u32> = match linked {
-                    true => holders.iter().filter_map(|(_, doc, _)| doc.linked.1).collect(),
-                    false => holders
-                        .iter()
-                        .filter_map(|(_, doc, _)| neighbours.get(&doc.id)?.after)
-                        .filter_map(|id| self.slots.get(id).copied())
-                        .collect(),
-                };
-                for slot in after {
-                    if let (true, Some(doc)) = (seen.insert(slot), slot_doc(Some(slot))) {
-                        holders.push((slot, doc, doc.counts.get(term).copied().unwrap_or(0)));
-                    }
-                }
-            }
-            let idf = idf(count, holders.len());
-            for (slot, doc, own) in holders {
-                let context =
-                    before(doc).map_or(0.0, |b| CONTEXT_SHARE * f64::from(b.counts.get(term).copied().unwrap_or(0)));
-                let tf = f64::from(own) + context;
-                let length_norm = 1.0 - B + B * len(doc) / average_len;
-                scores.entry(slot).or_insert((0.0, doc)).0 += idf * tf * (K1 + 1.0) / (tf + K1 * length_norm);
-            }
-        }
-        let mut ranked: Vec<(f64, u64, &str)> =
-            scores.into_values().map(|(score, doc)| (score, doc.seq, doc.id.as_str())).collect();
-        let order = |a: &(f64, u64, &str), b: &(f64, u64, &str)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
-        // Sorting every scored document costs more than scoring them: the best `head` are sorted first, and
-        // the rest only when too few of those pass `keep`.
-        let head = limit.saturating_mul(2).saturating_add(64).min(ranked.len());
-        if head < ranked.len() {
-            ranked.select_nth_unstable_by(head, order);
-        }
-        let (best, rest) = ranked.split_at_mut(head);
-        crate::core::sort::sort_by(best, order);
-        let mut found: Vec<(f64, &str)> =
-            best.iter().filter(|(_, _, id)| keep(id)).take(limit).map(|(score, _, id)| (*score, *id)).collect();
-        if found.len() < limit && !rest.is_empty() {
-            crate::core::sort::sort_by(rest, order);
-            let more = rest.iter().filter(|(_, _, id)| keep(id)).take(limit - found.len());
-            found.extend(more.map(|(score, _, id)| (*score, *id)));
-        }
-        found
-    }
-}
-
-/// Lucene's non-negative BM25 idf: ln(1 + (N − df + 0.5) / (df + 0.5)).
-fn idf(documents: usize, frequency: usize) -> f64 {
-    let (n, df) = (documents as f64, frequency as f64);
-    (1.0 + ((n - df).max(0.0) + 0.5) / (df + 0.5)).ln()
 }
