@@ -34,8 +34,8 @@ struct Doc {
     id: String,
     /// Insertion order, kept across updates: ties rank older memories first.
     seq: u64,
-    /// How often each term occurs.
-    counts: FxHashMap<String, u32>,
+    /// Its distinct terms (their counts are in the postings).
+    terms: Box<[String]>,
     /// How many terms the text has.
     len: u32,
     /// Where the memory belongs, when the index was told it (see `scope_tally`).
@@ -167,13 +167,7 @@ impl KeywordIndex {
 
     /// The index, built from the noted texts on first use.
     fn terms(&self) -> &Terms {
-        self.terms.get_or_init(|| {
-            let mut terms = Terms::default();
-            for (id, (seq, text, belongs)) in self.pending.take() {
-                terms.upsert(&id, &text, seq, belongs);
-            }
-            terms
-        })
+        self.terms.get_or_init(|| Terms::build(self.pending.take()))
     }
 
     /// How many memories are indexed.
@@ -253,36 +247,81 @@ impl KeywordIndex {
 }
 
 impl Terms {
+    /// The index of the noted texts: every document placed, then the turns linked in one pass over their
+    /// order (not one look-up of the neighbours per turn).
+    fn build(pending: HashMap<String, Pending>) -> Self {
+        let mut terms = Terms::default();
+        terms.docs.reserve(pending.len());
+        terms.slots.reserve(pending.len());
+        for (id, (seq, text, belongs)) in pending {
+            terms.place(id, &text, seq, belongs);
+        }
+        let mut links = Vec::new();
+        let mut previous: Option<(&Scope, u32)> = None;
+        for (conversation, id) in terms.turns.in_order() {
+            let slot = terms.slots.get(id).copied();
+            if let (Some((before, at)), Some(slot)) = (previous, slot) {
+                if before == conversation {
+                    links.push((at, slot));
+                }
+            }
+            previous = slot.map(|slot| (conversation, slot));
+        }
+        for (before, after) in links {
+            if let Some(doc) = terms.docs.get_mut(before as usize).and_then(Option::as_mut) {
+                doc.linked.1 = Some(after);
+            }
+            if let Some(doc) = terms.docs.get_mut(after as usize).and_then(Option::as_mut) {
+                doc.linked.0 = Some(before);
+            }
+        }
+        terms
+    }
+
     /// Indexes the text of memory `id`; a new one gets insertion order `seq`. Returns the order it has.
     fn upsert(&mut self, id: &str, text: &str, seq: u64, belongs: Option<Belongs>) -> u64 {
         let seq = self.remove_doc(id).map_or(seq, |doc| doc.seq);
+        let slot = self.place(id.to_owned(), text, seq, belongs);
+        self.link(slot);
+        seq
+    }
+
+    /// Puts the document of memory `id` (not indexed) in a free slot, unlinked; returns the slot.
+    fn place(&mut self, id: String, text: &str, seq: u64, belongs: Option<Belongs>) -> u32 {
         let at = match belongs {
             None => At::Unknown,
             Some((scope, None)) => At::Scope(scope),
             Some((conversation, Some(created_at))) => At::Turn(Place { conversation, created_at, seq }),
         };
         if let At::Turn(place) = &at {
-            self.turns.insert(place.clone(), id);
+            self.turns.insert(place.clone(), &id);
         }
-        let terms = tokenize(text);
-        let mut counts: FxHashMap<String, u32> = FxHashMap::default();
-        for term in &terms {
-            *counts.entry(term.clone()).or_default() += 1;
+        let mut tokens = tokenize(text);
+        let len = u32::try_from(tokens.len()).unwrap_or(u32::MAX);
+        tokens.sort_unstable();
+        let mut counts: Vec<(String, u32)> = Vec::with_capacity(tokens.len());
+        for token in tokens {
+            match counts.last_mut() {
+                Some((term, tf)) if *term == token => *tf += 1,
+                _ => counts.push((token, 1)),
+            }
         }
         let slot = self.free.pop().unwrap_or(self.docs.len() as u32);
         for (term, tf) in &counts {
-            self.postings.entry(term.clone()).or_default().insert(slot, *tf);
+            match self.postings.get_mut(term) {
+                Some(slots) => drop(slots.insert(slot, *tf)),
+                None => drop(self.postings.insert(term.clone(), FxHashMap::from_iter([(slot, *tf)]))),
+            }
         }
-        let len = u32::try_from(terms.len()).unwrap_or(u32::MAX);
-        let mut doc = Doc { id: id.to_owned(), seq, counts, len, at, scope_number: None, linked: (None, None) };
+        let terms = counts.into_iter().map(|(term, _)| term).collect();
+        let mut doc = Doc { id, seq, terms, len, at, scope_number: None, linked: (None, None) };
         doc.scope_number = self.tallies.count(doc.scope(), len, doc.turn().is_some(), true);
+        self.slots.insert(doc.id.clone(), slot);
         match self.docs.get_mut(slot as usize) {
             Some(free) => *free = Some(doc),
             None => self.docs.push(Some(doc)),
         }
-        self.slots.insert(id.to_owned(), slot);
-        self.link(slot);
-        seq
+        slot
     }
 
     /// Links the turn in `slot` with the turns before and after it in its conversation.
@@ -331,7 +370,7 @@ impl Terms {
             self.turns.remove(place.clone(), id);
         }
         self.tallies.count(doc.scope(), doc.len, doc.turn().is_some(), false);
-        for term in doc.counts.keys() {
+        for term in &doc.terms {
             if let Some(slots) = self.postings.get_mut(term) {
                 slots.remove(&slot);
                 if slots.is_empty() {
