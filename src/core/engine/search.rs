@@ -69,15 +69,23 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         if method == Method::Agentic {
             return self.agentic_search(text, read).await;
         }
-        self.load_scope(&read.scope).await?;
+        // The query is embedded while the scope loads; vectors `add()` left to settle are embedded once it
+        // has loaded, beside the query, so no result ranks without one.
+        let scope = async {
+            self.load_scope(&read.scope).await?;
+            self.settle_quietly().await;
+            Ok::<_, crate::core::error::MemoryError>(())
+        };
         let query = async {
             match method {
                 Method::Keyword => None,
-                _ => Some(self.embed_for_index(text).await),
+                _ => Some(self.embedder.embed_one(text).await),
             }
         };
-        // Vectors `add()` left to settle are embedded beside the query, so no result ranks without one.
-        let ((), vector) = futures_util::future::join(self.settle_quietly(), query).await;
+        let (loaded, embedded) = futures_util::future::join(scope, query).await;
+        loaded?;
+        // Checked against the loaded index's vector length.
+        let vector = embedded.map(|embedded| embedded.and_then(|vector| self.fit_index(vector)));
         let (vector, method, fell_back) = self.query_vector(vector, method)?;
         let remote = self.remote_vectors().remote_ranking(vector.as_deref(), method, read).await?;
         let ranking = self.rank(text, vector.as_deref(), remote.as_ref(), method, read)?;

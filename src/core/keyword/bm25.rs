@@ -7,12 +7,15 @@
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use super::scope_tally::ScopeTallies;
 use super::tokenizer::tokenize;
 use super::turns::{Around, Neighbours, Place, TurnOrder};
 use crate::core::model::scope::Scope;
+
+#[path = "rank.rs"]
+mod rank;
 
 /// Term-frequency saturation.
 pub const K1: f64 = 1.2;
@@ -31,8 +34,8 @@ struct Doc {
     id: String,
     /// Insertion order, kept across updates: ties rank older memories first.
     seq: u64,
-    /// How often each term occurs.
-    counts: FxHashMap<String, u32>,
+    /// Its distinct terms (their counts are in the postings).
+    terms: Box<[String]>,
     /// How many terms the text has.
     len: u32,
     /// Where the memory belongs, when the index was told it (see `scope_tally`).
@@ -164,13 +167,7 @@ impl KeywordIndex {
 
     /// The index, built from the noted texts on first use.
     fn terms(&self) -> &Terms {
-        self.terms.get_or_init(|| {
-            let mut terms = Terms::default();
-            for (id, (seq, text, belongs)) in self.pending.take() {
-                terms.upsert(&id, &text, seq, belongs);
-            }
-            terms
-        })
+        self.terms.get_or_init(|| Terms::build(self.pending.take()))
     }
 
     /// How many memories are indexed.
@@ -250,36 +247,81 @@ impl KeywordIndex {
 }
 
 impl Terms {
+    /// The index of the noted texts: every document placed, then the turns linked in one pass over their
+    /// order (not one look-up of the neighbours per turn).
+    fn build(pending: HashMap<String, Pending>) -> Self {
+        let mut terms = Terms::default();
+        terms.docs.reserve(pending.len());
+        terms.slots.reserve(pending.len());
+        for (id, (seq, text, belongs)) in pending {
+            terms.place(id, &text, seq, belongs);
+        }
+        let mut links = Vec::new();
+        let mut previous: Option<(&Scope, u32)> = None;
+        for (conversation, id) in terms.turns.in_order() {
+            let slot = terms.slots.get(id).copied();
+            if let (Some((before, at)), Some(slot)) = (previous, slot) {
+                if before == conversation {
+                    links.push((at, slot));
+                }
+            }
+            previous = slot.map(|slot| (conversation, slot));
+        }
+        for (before, after) in links {
+            if let Some(doc) = terms.docs.get_mut(before as usize).and_then(Option::as_mut) {
+                doc.linked.1 = Some(after);
+            }
+            if let Some(doc) = terms.docs.get_mut(after as usize).and_then(Option::as_mut) {
+                doc.linked.0 = Some(before);
+            }
+        }
+        terms
+    }
+
     /// Indexes the text of memory `id`; a new one gets insertion order `seq`. Returns the order it has.
     fn upsert(&mut self, id: &str, text: &str, seq: u64, belongs: Option<Belongs>) -> u64 {
         let seq = self.remove_doc(id).map_or(seq, |doc| doc.seq);
+        let slot = self.place(id.to_owned(), text, seq, belongs);
+        self.link(slot);
+        seq
+    }
+
+    /// Puts the document of memory `id` (not indexed) in a free slot, unlinked; returns the slot.
+    fn place(&mut self, id: String, text: &str, seq: u64, belongs: Option<Belongs>) -> u32 {
         let at = match belongs {
             None => At::Unknown,
             Some((scope, None)) => At::Scope(scope),
             Some((conversation, Some(created_at))) => At::Turn(Place { conversation, created_at, seq }),
         };
         if let At::Turn(place) = &at {
-            self.turns.insert(place.clone(), id);
+            self.turns.insert(place.clone(), &id);
         }
-        let terms = tokenize(text);
-        let mut counts: FxHashMap<String, u32> = FxHashMap::default();
-        for term in &terms {
-            *counts.entry(term.clone()).or_default() += 1;
+        let mut tokens = tokenize(text);
+        let len = u32::try_from(tokens.len()).unwrap_or(u32::MAX);
+        tokens.sort_unstable();
+        let mut counts: Vec<(String, u32)> = Vec::with_capacity(tokens.len());
+        for token in tokens {
+            match counts.last_mut() {
+                Some((term, tf)) if *term == token => *tf += 1,
+                _ => counts.push((token, 1)),
+            }
         }
         let slot = self.free.pop().unwrap_or(self.docs.len() as u32);
         for (term, tf) in &counts {
-            self.postings.entry(term.clone()).or_default().insert(slot, *tf);
+            match self.postings.get_mut(term) {
+                Some(slots) => drop(slots.insert(slot, *tf)),
+                None => drop(self.postings.insert(term.clone(), FxHashMap::from_iter([(slot, *tf)]))),
+            }
         }
-        let len = u32::try_from(terms.len()).unwrap_or(u32::MAX);
-        let mut doc = Doc { id: id.to_owned(), seq, counts, len, at, scope_number: None, linked: (None, None) };
+        let terms = counts.into_iter().map(|(term, _)| term).collect();
+        let mut doc = Doc { id, seq, terms, len, at, scope_number: None, linked: (None, None) };
         doc.scope_number = self.tallies.count(doc.scope(), len, doc.turn().is_some(), true);
+        self.slots.insert(doc.id.clone(), slot);
         match self.docs.get_mut(slot as usize) {
             Some(free) => *free = Some(doc),
             None => self.docs.push(Some(doc)),
         }
-        self.slots.insert(id.to_owned(), slot);
-        self.link(slot);
-        seq
+        slot
     }
 
     /// Links the turn in `slot` with the turns before and after it in its conversation.
@@ -328,7 +370,7 @@ impl Terms {
             self.turns.remove(place.clone(), id);
         }
         self.tallies.count(doc.scope(), doc.len, doc.turn().is_some(), false);
-        for term in doc.counts.keys() {
+        for term in &doc.terms {
             if let Some(slots) = self.postings.get_mut(term) {
                 slots.remove(&slot);
                 if slots.is_empty() {
@@ -338,123 +380,4 @@ impl Terms {
         }
         Some(doc)
     }
-
-    /// BM25 where each turn's document is its own terms plus those of the turn before it in `corpus`,
-    /// counted at [`CONTEXT_SHARE`] (terms and length), so a turn's own words outrank the same words of
-    /// its context.
-    fn search<'a>(
-        &'a self,
-        query: &str,
-        limit: usize,
-        (corpus, scope): (IdPredicate, Option<&Scope>),
-        keep: IdPredicate,
-        neighbours: &Neighbours<'a>,
-    ) -> Vec<(f64, &'a str)> {
-        let mut terms = tokenize(query);
-        terms.sort_unstable();
-        terms.dedup();
-        let postings: Vec<(&str, &FxHashMap<u32, u32>)> = terms
-            .iter()
-            .filter_map(|term| self.postings.get_key_value(term))
-            .map(|(t, slots)| (t.as_str(), slots))
-            .collect();
-        if postings.is_empty() || limit == 0 {
-            return Vec::new();
-        }
-        // With the scope mask (below), a turn's neighbours in the corpus are those of its conversation, linked
-        // slot to slot; otherwise `neighbours` says which turns `corpus` keeps around it.
-        let known = scope.filter(|_| self.tallies.cover_every_document());
-        let linked = known.is_some();
-        let turns = if linked { !self.turns.is_empty() } else { !neighbours.is_empty() };
-        let slot_doc = |slot: Option<u32>| slot.and_then(|s| self.docs.get(s as usize)?.as_ref());
-        let before = |doc: &Doc| match (turns, linked) {
-            (false, _) => None,
-            (true, true) => slot_doc(doc.linked.0),
-            (true, false) => neighbours.get(&doc.id).and_then(|n| n.before).and_then(|id| self.doc(id)),
-        };
-        let len = |doc: &Doc| f64::from(doc.len) + before(doc).map_or(0.0, |b| CONTEXT_SHARE * f64::from(b.len));
-        // With every document's scope known, the corpus is the documents of the searched scope, read from
-        // the documents themselves (the same set `corpus` passes, without asking it once per posting).
-        let (count, total_len) = match known {
-            Some(scope) => {
-                let last_turn = |conversation: &Scope| {
-                    self.turns.last_of(conversation).and_then(|id| self.doc(id)).map_or(0, |doc| doc.len)
-                };
-                self.tallies.statistics(scope, CONTEXT_SHARE, &last_turn)
-            }
-            _ => self
-                .docs
-                .iter()
-                .flatten()
-                .filter(|doc| corpus(&doc.id))
-                .fold((0usize, 0.0), |(n, total), doc| (n + 1, total + len(doc))),
-        };
-        let contained = known.map(|scope| self.tallies.contained_in(scope)).unwrap_or_default();
-        let in_corpus = |doc: &Doc| match (known, doc.scope_number) {
-            (Some(_), Some(number)) => contained.get(number as usize).copied().unwrap_or(false),
-            _ => corpus(&doc.id),
-        };
-        let average_len = if total_len <= 0.0 { 1.0 } else { total_len / count as f64 };
-
-        // Every document of the corpus holding a query term is scored; `keep` then runs in rank order, on
-        // as few as it takes (a document's score does not depend on which others pass it).
-        let mut scores: FxHashMap<u32, (f64, &Doc)> = FxHashMap::default();
-        for (term, slots) in postings {
-            // The documents holding the term: those whose text has it, and the turns right after them.
-            let mut holders: Vec<(u32, &Doc, u32)> = slots
-                .iter()
-                .filter_map(|(slot, tf)| Some((*slot, self.docs.get(*slot as usize)?.as_ref()?, *tf)))
-                .filter(|(_, doc, _)| in_corpus(doc))
-                .collect();
-            if turns {
-                let mut seen: FxHashSet<u32> = holders.iter().map(|(slot, _, _)| *slot).collect();
-                let after: Vec<u32> = match linked {
-                    true => holders.iter().filter_map(|(_, doc, _)| doc.linked.1).collect(),
-                    false => holders
-                        .iter()
-                        .filter_map(|(_, doc, _)| neighbours.get(&doc.id)?.after)
-                        .filter_map(|id| self.slots.get(id).copied())
-                        .collect(),
-                };
-                for slot in after {
-                    if let (true, Some(doc)) = (seen.insert(slot), slot_doc(Some(slot))) {
-                        holders.push((slot, doc, doc.counts.get(term).copied().unwrap_or(0)));
-                    }
-                }
-            }
-            let idf = idf(count, holders.len());
-            for (slot, doc, own) in holders {
-                let context =
-                    before(doc).map_or(0.0, |b| CONTEXT_SHARE * f64::from(b.counts.get(term).copied().unwrap_or(0)));
-                let tf = f64::from(own) + context;
-                let length_norm = 1.0 - B + B * len(doc) / average_len;
-                scores.entry(slot).or_insert((0.0, doc)).0 += idf * tf * (K1 + 1.0) / (tf + K1 * length_norm);
-            }
-        }
-        let mut ranked: Vec<(f64, u64, &str)> =
-            scores.into_values().map(|(score, doc)| (score, doc.seq, doc.id.as_str())).collect();
-        let order = |a: &(f64, u64, &str), b: &(f64, u64, &str)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
-        // Sorting every scored document costs more than scoring them: the best `head` are sorted first, and
-        // the rest only when too few of those pass `keep`.
-        let head = limit.saturating_mul(2).saturating_add(64).min(ranked.len());
-        if head < ranked.len() {
-            ranked.select_nth_unstable_by(head, order);
-        }
-        let (best, rest) = ranked.split_at_mut(head);
-        crate::core::sort::sort_by(best, order);
-        let mut found: Vec<(f64, &str)> =
-            best.iter().filter(|(_, _, id)| keep(id)).take(limit).map(|(score, _, id)| (*score, *id)).collect();
-        if found.len() < limit && !rest.is_empty() {
-            crate::core::sort::sort_by(rest, order);
-            let more = rest.iter().filter(|(_, _, id)| keep(id)).take(limit - found.len());
-            found.extend(more.map(|(score, _, id)| (*score, *id)));
-        }
-        found
-    }
-}
-
-/// Lucene's non-negative BM25 idf: ln(1 + (N − df + 0.5) / (df + 0.5)).
-fn idf(documents: usize, frequency: usize) -> f64 {
-    let (n, df) = (documents as f64, frequency as f64);
-    (1.0 + ((n - df).max(0.0) + 0.5) / (df + 0.5)).ln()
 }

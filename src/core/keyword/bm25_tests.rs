@@ -244,3 +244,30 @@ fn linked_turns_give_the_neighbours_a_listing_of_every_turn_gives() {
     let around = index.neighbours_in(&r1, &run("r1")).get("d").unwrap();
     assert_eq!((around.before, around.after), (Some("b"), Some("e")), "c removed: b and d are neighbours");
 }
+
+#[test]
+fn turns_noted_before_the_first_read_link_as_turns_indexed_one_by_one() {
+    let run = |r: &str| Scope { user_id: Some("alice".into()), run_id: Some(r.into()), ..Scope::default() };
+    let (mut eager, mut lazy) = (KeywordIndex::default(), KeywordIndex::default());
+    // Two conversations, interleaved and out of time order, one turn said twice and one removed.
+    let turns = [("c", "r1", 3), ("a", "r1", 1), ("x", "r2", 2), ("e", "r1", 5), ("b", "r1", 2), ("y", "r2", 1)];
+    eager.len(); // built before the first write: each turn is linked as it comes
+    for index in [&mut eager, &mut lazy] {
+        for (id, r, second) in turns {
+            index.upsert_turn(id, &format!("tea {id}"), &run(r), &format!("2026-01-01T00:00:0{second}Z"));
+        }
+        index.upsert_turn("b", "tea b again", &run("r1"), "2026-01-01T00:00:02Z");
+        index.remove("c");
+    }
+    let alice = Scope { user_id: Some("alice".into()), ..Scope::default() };
+    for scope in [run("r1"), run("r2"), alice] {
+        let (eager_turns, lazy_turns) = (eager.neighbours_in(ALL, &scope), lazy.neighbours_in(ALL, &scope));
+        for id in ["a", "b", "e", "x", "y"] {
+            assert_eq!(lazy_turns.get(id), eager_turns.get(id), "{id}");
+        }
+        let lazy_hits = lazy.search_in("tea", 10, (ALL, &scope), ALL, &lazy_turns);
+        assert_eq!(lazy_hits, eager.search_in("tea", 10, (ALL, &scope), ALL, &eager_turns));
+    }
+    let around = lazy.neighbours_in(ALL, &run("r1")).get("b").unwrap();
+    assert_eq!((around.before, around.after), (Some("a"), Some("e")), "c removed: b and e are neighbours");
+}

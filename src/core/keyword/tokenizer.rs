@@ -8,7 +8,7 @@ use super::normalize::nfc;
 use crate::core::case::lowercase_chars;
 
 /// Words too common to help a search (Lucene's English list, a few pronouns and auxiliaries, and the
-/// `s` / `t` that apostrophes leave behind).
+/// `s` / `t` that apostrophes leave behind), in order: a word is looked up by binary search.
 const STOP_WORDS: &[&str] = &[
     "a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "did", "do", "does", "for", "had", "has", "have",
     "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "no", "not", "of", "on", "or", "s", "such", "t",
@@ -48,7 +48,7 @@ impl Terms {
 
     /// Ends a word: a stop word is dropped, a word of ASCII letters is stemmed, others stay as they are.
     fn end_word(&mut self) {
-        if !self.word.is_empty() && !STOP_WORDS.contains(&self.word.as_str()) {
+        if !self.word.is_empty() && STOP_WORDS.binary_search(&self.word.as_str()).is_err() {
             let word = std::mem::take(&mut self.word);
             let term = match word.bytes().all(|b| b.is_ascii_lowercase()) {
                 true => self.stemmer.stem(&word).into_owned(),
@@ -121,6 +121,11 @@ mod tests {
         // "e" + combining acute accent (NFD) means the same word as the precomposed "é".
         assert_eq!(tokenize("Cafe\u{301} Zu\u{308}rich"), composed);
         assert_eq!(tokenize("ÉCOLE naïve Ωμέγα straße"), ["école", "naïve", "ωμέγα", "straße"]);
+    }
+
+    #[test]
+    fn stop_words_are_in_order_for_their_binary_search() {
+        assert!(super::STOP_WORDS.windows(2).all(|pair| pair[0] < pair[1]));
     }
 
     #[test]

@@ -68,6 +68,11 @@ impl TurnOrder {
         self.0.remove(&(place, id.to_owned()));
     }
 
+    /// Every turn's conversation and id, in order.
+    pub fn in_order(&self) -> impl Iterator<Item = (&Scope, &str)> {
+        self.0.iter().map(|(place, id)| (&place.conversation, id.as_str()))
+    }
+
     /// True when no turn is indexed.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()

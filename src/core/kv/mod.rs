@@ -30,6 +30,8 @@ use super::storage::{Changeset, Storage};
 
 /// Most keys one bulk read may ask for.
 pub const BULK_READ_KEYS: usize = 100;
+/// Bulk reads in flight at once while loading many keys (a large scope waits on storage that much less).
+const READS_AT_ONCE: usize = 6;
 
 /// One page of a key listing.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -94,14 +96,13 @@ impl<B: KvBackend> KvStorage<B> {
         }
     }
 
-    /// The values at `keys` (absent ones left out), read in bulk.
+    /// The values at `keys` (absent ones left out), read in bulk, a few bulk reads at a time.
     async fn read_all(&self, keys: &[String]) -> Result<Vec<(String, String)>> {
-        let mut found = Vec::with_capacity(keys.len());
-        for chunk in keys.chunks(BULK_READ_KEYS) {
-            let values = self.backend.get_many(chunk).await?;
-            found.extend(chunk.iter().cloned().zip(values).filter_map(|(key, value)| Some((key, value?))));
-        }
-        Ok(found)
+        use futures_util::stream::{self, StreamExt, TryStreamExt};
+        let reads = stream::iter(keys.chunks(BULK_READ_KEYS)).map(|chunk| self.backend.get_many(chunk));
+        let pages: Vec<Vec<Option<String>>> = reads.buffered(READS_AT_ONCE).try_collect().await?;
+        let found = keys.chunks(BULK_READ_KEYS).zip(pages).flat_map(|(chunk, values)| chunk.iter().zip(values));
+        Ok(found.filter_map(|(key, value)| Some((key.clone(), value?))).collect())
     }
 
     /// The history records under `prefix`, oldest first.

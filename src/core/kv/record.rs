@@ -117,35 +117,55 @@ pub fn encode_vector(vector: &[f32]) -> String {
     out
 }
 
-/// The 6-bit value of a base64 character.
-fn sextet(c: u8) -> Option<u32> {
-    let value = match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        b'/' => 63,
-        _ => return None,
-    };
-    Some(u32::from(value))
-}
+/// The 6-bit value of each base64 character; 255 for a byte outside the alphabet.
+const SEXTETS: [u8; 256] = {
+    let mut table = [255u8; 256];
+    let mut i = 0;
+    while i < 64 {
+        table[ALPHABET[i] as usize] = i as u8;
+        i += 1;
+    }
+    table
+};
 
 /// The vector of [`encode_vector`]'s text; `None` for anything else.
 pub fn decode_vector(text: &str) -> Option<Vec<f32>> {
-    let text = text.trim_end_matches('=');
-    let mut bytes = Vec::with_capacity(text.len() * 3 / 4);
+    let text = text.trim_end_matches('=').as_bytes();
+    let size = text.len() * 6 / 8;
+    if size % 4 != 0 {
+        return None;
+    }
+    let mut bytes = vec![0u8; size];
+    let mut at = 0;
+    // Four characters make three bytes; the last few characters, if any, go one at a time.
+    let mut groups = text.chunks_exact(4);
+    for group in &mut groups {
+        let [a, b, c, d] = [
+            SEXTETS[group[0] as usize],
+            SEXTETS[group[1] as usize],
+            SEXTETS[group[2] as usize],
+            SEXTETS[group[3] as usize],
+        ];
+        if (a | b | c | d) & 0xC0 != 0 {
+            return None; // 255: not base64
+        }
+        let n = u32::from(a) << 18 | u32::from(b) << 12 | u32::from(c) << 6 | u32::from(d);
+        (bytes[at], bytes[at + 1], bytes[at + 2]) = ((n >> 16) as u8, (n >> 8) as u8, n as u8);
+        at += 3;
+    }
     let (mut bits, mut count) = (0u32, 0);
-    for c in text.bytes() {
-        let value = sextet(c)?;
-        bits = bits << 6 | value;
+    for &c in groups.remainder() {
+        let value = SEXTETS[c as usize];
+        if value == 255 {
+            return None;
+        }
+        bits = bits << 6 | u32::from(value);
         count += 6;
         if count >= 8 {
             count -= 8;
-            bytes.push((bits >> count & 0xff) as u8);
+            bytes[at] = (bits >> count) as u8;
+            at += 1;
         }
-    }
-    if bytes.len() % 4 != 0 {
-        return None;
     }
     Some(bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
 }

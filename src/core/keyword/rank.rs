@@ -1,0 +1,183 @@
+//! BM25 ranking over the inverted index. Scores, term frequencies and marks live in arrays by document
+//! slot for the length of one search: a query term held by every document of a large scope is scored
+//! with array reads, not a hash look-up per document.
+
+use rustc_hash::FxHashMap;
+
+use super::tokenize;
+use super::{Doc, IdPredicate, Terms, B, CONTEXT_SHARE, K1};
+use crate::core::keyword::turns::Neighbours;
+use crate::core::model::scope::Scope;
+
+/// Per-slot working arrays of one search.
+struct Work {
+    /// How often the current term occurs in each slot's own text (0 outside its postings).
+    tf: Vec<u32>,
+    /// The number of the last term that listed the slot among its holders (terms count from 1).
+    mark: Vec<u32>,
+    /// The score summed so far, and whether the slot was scored at all.
+    score: Vec<(f64, bool)>,
+    /// Each slot's document length with its context, once computed (NaN before).
+    len: Vec<f64>,
+    /// The scored slots, in the order they were first scored.
+    scored: Vec<u32>,
+}
+
+impl Work {
+    fn new(slots: usize) -> Self {
+        Self {
+            tf: vec![0; slots],
+            mark: vec![0; slots],
+            score: vec![(0.0, false); slots],
+            len: vec![f64::NAN; slots],
+            scored: Vec::new(),
+        }
+    }
+}
+
+impl Terms {
+    /// BM25 where each turn's document is its own terms plus those of the turn before it in `corpus`,
+    /// counted at [`CONTEXT_SHARE`] (terms and length), so a turn's own words outrank the same words of
+    /// its context.
+    pub(super) fn search<'a>(
+        &'a self,
+        query: &str,
+        limit: usize,
+        (corpus, scope): (IdPredicate, Option<&Scope>),
+        keep: IdPredicate,
+        neighbours: &Neighbours<'a>,
+    ) -> Vec<(f64, &'a str)> {
+        let mut terms = tokenize(query);
+        terms.sort_unstable();
+        terms.dedup();
+        let postings: Vec<&FxHashMap<u32, u32>> = terms.iter().filter_map(|term| self.postings.get(term)).collect();
+        if postings.is_empty() || limit == 0 {
+            return Vec::new();
+        }
+        // With the scope mask (below), a turn's neighbours in the corpus are those of its conversation, linked
+        // slot to slot; otherwise `neighbours` says which turns `corpus` keeps around it.
+        let known = scope.filter(|_| self.tallies.cover_every_document());
+        let linked = known.is_some();
+        let turns = if linked { !self.turns.is_empty() } else { !neighbours.is_empty() };
+        let slot_of = |id: &str| self.slots.get(id).copied();
+        // The slot of the turn before a document in the corpus, when it is a turn that has one.
+        let before = |doc: &Doc| {
+            let slot = match (turns, linked) {
+                (false, _) => None,
+                (true, true) => doc.linked.0,
+                (true, false) => neighbours.get(&doc.id).and_then(|n| n.before).and_then(slot_of),
+            }?;
+            Some((slot, self.live(slot)?))
+        };
+        let len = |doc: &Doc| f64::from(doc.len) + before(doc).map_or(0.0, |(_, b)| CONTEXT_SHARE * f64::from(b.len));
+        // With every document's scope known, the corpus is the documents of the searched scope, read from
+        // the documents themselves (the same set `corpus` passes, without asking it once per posting).
+        let (count, total_len) = match known {
+            Some(scope) => {
+                let last_turn = |conversation: &Scope| {
+                    self.turns.last_of(conversation).and_then(|id| self.doc(id)).map_or(0, |doc| doc.len)
+                };
+                self.tallies.statistics(scope, CONTEXT_SHARE, &last_turn)
+            }
+            _ => self
+                .docs
+                .iter()
+                .flatten()
+                .filter(|doc| corpus(&doc.id))
+                .fold((0usize, 0.0), |(n, total), doc| (n + 1, total + len(doc))),
+        };
+        let contained = known.map(|scope| self.tallies.contained_in(scope)).unwrap_or_default();
+        let in_corpus = |doc: &Doc| match (known, doc.scope_number) {
+            (Some(_), Some(number)) => contained.get(number as usize).copied().unwrap_or(false),
+            _ => corpus(&doc.id),
+        };
+        let average_len = if total_len <= 0.0 { 1.0 } else { total_len / count as f64 };
+
+        // Every document of the corpus holding a query term is scored; `keep` then runs in rank order, on
+        // as few as it takes (a document's score does not depend on which others pass it).
+        let mut work = Work::new(self.docs.len());
+        let mut holders: Vec<(u32, &Doc)> = Vec::new();
+        for (number, slots) in (1u32..).zip(postings) {
+            // The documents holding the term: those whose text has it, and the turns right after them.
+            holders.clear();
+            for (&slot, &tf) in slots {
+                work.tf[slot as usize] = tf;
+                if let Some(doc) = self.live(slot).filter(|doc| in_corpus(doc)) {
+                    work.mark[slot as usize] = number;
+                    holders.push((slot, doc));
+                }
+            }
+            if turns {
+                let own = holders.len();
+                for at in 0..own {
+                    let doc = holders[at].1;
+                    let after = match linked {
+                        true => doc.linked.1,
+                        false => neighbours.get(&doc.id).and_then(|n| n.after).and_then(slot_of),
+                    };
+                    let Some(slot) = after.filter(|slot| work.mark.get(*slot as usize).is_some_and(|m| *m != number))
+                    else {
+                        continue;
+                    };
+                    work.mark[slot as usize] = number;
+                    if let Some(doc) = self.live(slot) {
+                        holders.push((slot, doc));
+                    }
+                }
+            }
+            let idf = idf(count, holders.len());
+            for &(slot, doc) in &holders {
+                let at = slot as usize;
+                let context = before(doc).map_or(0.0, |(b, _)| CONTEXT_SHARE * f64::from(work.tf[b as usize]));
+                let tf = f64::from(work.tf[at]) + context;
+                if work.len[at].is_nan() {
+                    work.len[at] = len(doc);
+                }
+                let length_norm = 1.0 - B + B * work.len[at] / average_len;
+                let (score, scored) = &mut work.score[at];
+                if !*scored {
+                    *scored = true;
+                    work.scored.push(slot);
+                }
+                *score += idf * tf * (K1 + 1.0) / (tf + K1 * length_norm);
+            }
+            for &slot in slots.keys() {
+                work.tf[slot as usize] = 0;
+            }
+        }
+        let mut ranked: Vec<(f64, u64, &str)> = work
+            .scored
+            .iter()
+            .filter_map(|&slot| Some((work.score[slot as usize].0, self.live(slot)?)))
+            .map(|(score, doc)| (score, doc.seq, doc.id.as_str()))
+            .collect();
+        let order = |a: &(f64, u64, &str), b: &(f64, u64, &str)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        // Sorting every scored document costs more than scoring them: the best `head` are sorted first, and
+        // the rest only when too few of those pass `keep`.
+        let head = limit.saturating_mul(2).saturating_add(64).min(ranked.len());
+        if head < ranked.len() {
+            ranked.select_nth_unstable_by(head, order);
+        }
+        let (best, rest) = ranked.split_at_mut(head);
+        crate::core::sort::sort_by(best, order);
+        let mut found: Vec<(f64, &str)> =
+            best.iter().filter(|(_, _, id)| keep(id)).take(limit).map(|(score, _, id)| (*score, *id)).collect();
+        if found.len() < limit && !rest.is_empty() {
+            crate::core::sort::sort_by(rest, order);
+            let more = rest.iter().filter(|(_, _, id)| keep(id)).take(limit - found.len());
+            found.extend(more.map(|(score, _, id)| (*score, *id)));
+        }
+        found
+    }
+
+    /// The document in `slot`, unless the slot is free.
+    fn live(&self, slot: u32) -> Option<&Doc> {
+        self.docs.get(slot as usize)?.as_ref()
+    }
+}
+
+/// Lucene's non-negative BM25 idf: ln(1 + (N − df + 0.5) / (df + 0.5)).
+fn idf(documents: usize, frequency: usize) -> f64 {
+    let (n, df) = (documents as f64, frequency as f64);
+    (1.0 + ((n - df).max(0.0) + 0.5) / (df + 0.5)).ln()
+}
