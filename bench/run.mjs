@@ -209,7 +209,7 @@ function tenantLine(tenant) {
   return `A tenant of ${tenant.memories.toLocaleString("en")} memories over ${tenant.scopes.toLocaleString("en")} users, one Durable Object each (${tenant.dims}-d, local workerd): ` +
     `seeded at ${Math.round(tenant.seedPerSecond).toLocaleString("en")} memories/s; warm search p50 ${fmt(tenant.probeWarm)} ms per user of ${tenant.perScope.toLocaleString("en")} ` +
     `against ${fmt(tenant.big.warm)} ms for the user of 10,000; first search of a user ${fmt(tenant.probeCold)} ms; by id through the directory ${fmt(tenant.byId)} ms; ` +
-    `export ${tenant.export.pages} pages, ${tenant.export.megabytes.toFixed(0)} MB in ${tenant.export.seconds.toFixed(0)} s; the isolate's wasm memory at most ${Math.max(...Object.values(tenant.wasmMb)).toFixed(1)} MB.`;
+    `export ${tenant.export.pages} pages, ${tenant.export.megabytes.toFixed(0)} MB in ${tenant.export.seconds.toFixed(0)} s; the largest object's wasm memory ${tenant.largestObjectMb.toFixed(1)} MB alone, every object's together in workerd's one isolate at most ${Math.max(...Object.values(tenant.wasmMb)).toFixed(1)} MB.`;
 }
 
 /** Every target of the speed issue, with the measured value and whether it is met. */
@@ -289,7 +289,9 @@ function targets(figures, add, wasm, browser, quality, worker, pub, sqlite, tena
     check(`Worker (DO_SHARDS = "scope"), ${at}: the export holds every memory`, `${tenant.export.memories.toLocaleString("en")}`,
       tenant.export.memories === tenant.memories, `${tenant.export.memories.toLocaleString("en")} in ${tenant.export.pages} pages, ${tenant.export.seconds.toFixed(0)} s`);
     const peak = Math.max(...Object.values(tenant.wasmMb));
-    check(`Worker (DO_SHARDS = "scope"), ${at}: no object's wasm memory over 100 MB (the whole isolate's)`, `${peak.toFixed(1)} MB`, peak <= 100);
+    check(`Worker (DO_SHARDS = "scope"), ${at}: no object's wasm memory over 100 MB (the largest, the 10k user's, alone in a fresh isolate)`,
+      `${tenant.largestObjectMb.toFixed(1)} MB`, tenant.largestObjectMb <= 100,
+      `${tenant.largestObjectMb.toFixed(1)} MB (all 1,001 objects in one workerd isolate together: at most ${peak.toFixed(1)} MB)`);
   } else rows.push("| Worker, a tenant sharded by user (bench/worker-tenant.mjs) | not run | NOT met |");
   return ["| target | measured | |", "|---|---|---|", ...rows].join("\n");
 }

@@ -8,8 +8,9 @@
 //   the 10k user's warm search, the baseline the target names ("the same warm latency as a 10k tenant");
 //   by id — GET /v1/memories/{id}/ through the directory;
 //   export — every page of GET /v1/export/, counting the memories;
-//   wasm memory — the isolate's (workerd runs every object of the class in one isolate, so this bounds
-//   each object's from above), after the seeding and at the end.
+//   wasm memory — the isolate's, after the seeding, the searches and the export (workerd runs every object
+//   of the class in one isolate, so that is every object's together), and the largest object's alone: the
+//   10k user's, searched and exported in a fresh workerd over the same storage.
 // Results go to bench/results/worker-tenant.json.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -83,7 +84,7 @@ if (!argv.includes("--no-build")) {
 const persist = mkdtempSync(join(tmpdir(), "memwasm-bench-tenant-"));
 const server = await startServer();
 const vars = { STORAGE: "do", DO_SHARDS: "scope", DO_IDLE_SECONDS: "2", EMBEDDER_DIMENSIONS: DIMS, DO_TEST_HOOKS: "true" };
-const worker = await startWorker(server, { vars, persist, storage: "do" });
+let worker = await startWorker(server, { vars, persist, storage: "do" });
 try {
   const perScope = Math.floor(MEMORIES / SCOPES);
   const started = performance.now();
@@ -131,6 +132,15 @@ try {
   const exportSeconds = (performance.now() - exportStarted) / 1000;
   const endMb = await wasmMegabytes(worker);
 
+  // The largest object alone: a fresh workerd (a fresh isolate) over the same storage, where only the
+  // 10k user's object wakes, searches and exports.
+  await worker.dispose();
+  worker = await startWorker(server, { vars, persist, storage: "do" });
+  const freshMb = await wasmMegabytes(worker);
+  await warmSearch(worker, "big-10k");
+  await timed(worker, "GET", "/v1/export/?user_id=big-10k");
+  const largestObjectMb = await wasmMegabytes(worker);
+
   const total = perScope * SCOPES + BIG;
   const probeWarm = median(probes.map((p) => p.warm));
   const probeCold = median(probes.map((p) => p.cold));
@@ -140,7 +150,7 @@ try {
   const result = {
     date: new Date().toISOString(), dims: DIMS, memories: total, scopes: SCOPES + 1, perScope, load: loadavg(),
     seedSeconds, seedPerSecond: (perScope * SCOPES) / seedSeconds, big, probeWarm, probeCold, byId: median(byId),
-    export: { pages, memories: exportedMemories, megabytes: exportedBytes / MB, seconds: exportSeconds }, wasmMb: { peakDuringSeed, seededMb, beforeExportMb, endMb },
+    export: { pages, memories: exportedMemories, megabytes: exportedBytes / MB, seconds: exportSeconds }, wasmMb: { peakDuringSeed, seededMb, beforeExportMb, endMb }, largestObjectMb, freshMb,
   };
   mkdirSync(join(bench, "results"), { recursive: true });
   writeFileSync(join(bench, "results/worker-tenant.json"), JSON.stringify(result, null, 2));
@@ -153,9 +163,10 @@ try {
   console.log(`| GET by id through the directory (median of ${PROBES}) | ${result.byId.toFixed(1)} ms |`);
   console.log(`| export: ${pages.toLocaleString("en")} pages, ${exportedMemories.toLocaleString("en")} memories, ${result.export.megabytes.toFixed(0)} MB | ${exportSeconds.toFixed(1)} s |`);
   console.log(`| the isolate's wasm memory (every object of the class): after seeding / after the searches / after the export | ${seededMb.toFixed(1)} / ${beforeExportMb.toFixed(1)} / ${endMb.toFixed(1)} MB |`);
+  console.log(`| the largest object (the 10k user) alone in a fresh isolate, after a search and its export (the fresh isolate before it) | ${largestObjectMb.toFixed(1)} MB (${freshMb.toFixed(1)} MB) |`);
   console.log(`\nwarm search per user ÷ the 10k tenant's: ${ratio.toFixed(2)}×, target ≤ 1× ("the same warm latency"): ${met(ratio <= 1)}`);
   console.log(`export holds every memory: ${exportedMemories.toLocaleString("en")} of ${total.toLocaleString("en")}: ${met(exportedMemories === total)}`);
-  console.log(`no object's wasm memory over ${OBJECT_LIMIT_MB} MB (the whole isolate's, an upper bound): ${peakMb.toFixed(1)} MB: ${met(peakMb <= OBJECT_LIMIT_MB)}`);
+  console.log(`no object's wasm memory over ${OBJECT_LIMIT_MB} MB: the largest object's ${largestObjectMb.toFixed(1)} MB: ${met(largestObjectMb <= OBJECT_LIMIT_MB)} (every object of the isolate together: at most ${peakMb.toFixed(1)} MB)`);
 } finally {
   await worker.dispose();
   server.close();

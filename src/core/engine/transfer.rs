@@ -70,6 +70,19 @@ pub struct ImportSummary {
 
 /// `bundle` as JSON Lines, header first.
 pub fn to_jsonl(bundle: &Bundle) -> String {
+    // Two passes, the first measuring: the text is allocated once at its size, not grown by doubling, which
+    // would hold up to three times an export of many memories in memory at the peak.
+    let size: usize = lines(bundle).map(|line| line.len() + 1).sum();
+    let mut text = String::with_capacity(size);
+    for line in lines(bundle) {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    text
+}
+
+/// Each line of `bundle`'s export, as JSON.
+fn lines(bundle: &Bundle) -> impl Iterator<Item = String> + '_ {
     let header =
         Line::Header { version: EXPORT_VERSION, memories: bundle.memories.len(), history: bundle.history.len() };
     let memories = bundle.memories.iter().map(|memory| {
@@ -77,11 +90,7 @@ pub fn to_jsonl(bundle: &Bundle) -> String {
         Line::Memory(Box::new(ExportedMemory { item, embedding: memory.embedding.as_deref().map(vector_to_base64) }))
     });
     let history = bundle.history.iter().cloned().map(Line::History);
-    std::iter::once(header)
-        .chain(memories)
-        .chain(history)
-        .map(|line| serde_json::to_string(&line).unwrap_or_default() + "\n")
-        .collect()
+    std::iter::once(header).chain(memories).chain(history).map(|line| serde_json::to_string(&line).unwrap_or_default())
 }
 
 #[path = "transfer_read.rs"]
