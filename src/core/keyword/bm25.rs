@@ -106,6 +106,8 @@ struct Terms {
     turns: TurnOrder,
     /// The corpus statistics per exact scope.
     tallies: ScopeTallies,
+    /// The ranking's working arrays, kept between searches.
+    scratch: rank::Scratch,
 }
 
 impl KeywordIndex {

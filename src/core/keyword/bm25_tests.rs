@@ -271,3 +271,34 @@ fn turns_noted_before_the_first_read_link_as_turns_indexed_one_by_one() {
     let around = lazy.neighbours_in(ALL, &run("r1")).get("b").unwrap();
     assert_eq!((around.before, around.after), (Some("a"), Some("e")), "c removed: b and e are neighbours");
 }
+
+#[test]
+fn searches_in_a_row_rank_as_first_searches_of_a_fresh_index_do() {
+    // The ranking's working arrays are kept between searches: what one search wrote must not reach the next.
+    let run = |r: &str| Scope { user_id: Some("alice".into()), run_id: Some(r.into()), ..Scope::default() };
+    let build = || {
+        let mut index = KeywordIndex::default();
+        let said = ["tea please", "green tea", "coffee then", "tea and coffee", "mondays only", "tea tea tea"];
+        for (n, text) in said.iter().enumerate() {
+            let id = format!("t{n}");
+            index.upsert_turn(&id, text, &run(if n < 4 { "r1" } else { "r2" }), &format!("2026-01-01T00:00:0{n}Z"));
+        }
+        index.upsert_in("m1", "tea with lemon", &Scope { user_id: Some("alice".into()), ..Scope::default() });
+        index.remove("t1");
+        index.remove("t4");
+        index
+    };
+    let shared = build();
+    let queries = ["tea", "coffee mondays", "green tea coffee", "tea", "lemon tea", "coffee mondays"];
+    for scope in [run("r1"), run("r2"), Scope { user_id: Some("alice".into()), ..Scope::default() }] {
+        for query in queries {
+            let fresh = build();
+            let corpus = |id: &str| !id.starts_with('m') || scope.run_id.is_none();
+            let (expected, got) = (
+                fresh.search_in(query, 10, (&corpus, &scope), ALL, &fresh.neighbours(&corpus)),
+                shared.search_in(query, 10, (&corpus, &scope), ALL, &shared.neighbours(&corpus)),
+            );
+            assert_eq!(got, expected, "{query} in {scope:?}");
+        }
+    }
+}

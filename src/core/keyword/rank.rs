@@ -2,6 +2,8 @@
 //! slot for the length of one search: a query term held by every document of a large scope is scored
 //! with array reads, not a hash look-up per document.
 
+use std::cell::RefCell;
+
 use rustc_hash::FxHashMap;
 
 use super::tokenize;
@@ -9,7 +11,9 @@ use super::{Doc, IdPredicate, Terms, B, CONTEXT_SHARE, K1};
 use crate::core::keyword::turns::Neighbours;
 use crate::core::model::scope::Scope;
 
-/// Per-slot working arrays of one search.
+/// Per-slot working arrays of a search, kept between searches (`Scratch`): each search puts back at rest
+/// only the entries it wrote, so its cost follows the documents it scores, not the slots of the index.
+#[derive(Default)]
 struct Work {
     /// How often the current term occurs in each slot's own text (0 outside its postings).
     tf: Vec<u32>,
@@ -21,17 +25,46 @@ struct Work {
     len: Vec<f64>,
     /// The scored slots, in the order they were first scored.
     scored: Vec<u32>,
+    /// The marked slots (each scored one, and turns after a holder whose slot is free).
+    marked: Vec<u32>,
 }
 
 impl Work {
-    fn new(slots: usize) -> Self {
-        Self {
-            tf: vec![0; slots],
-            mark: vec![0; slots],
-            score: vec![(0.0, false); slots],
-            len: vec![f64::NAN; slots],
-            scored: Vec::new(),
+    /// Room for `slots`, the new entries at rest.
+    fn grow(&mut self, slots: usize) {
+        if self.tf.len() < slots {
+            self.tf.resize(slots, 0);
+            self.mark.resize(slots, 0);
+            self.score.resize(slots, (0.0, false));
+            self.len.resize(slots, f64::NAN);
         }
+    }
+
+    fn mark(&mut self, slot: u32, number: u32) {
+        self.mark[slot as usize] = number;
+        self.marked.push(slot);
+    }
+
+    /// Puts back at rest what the last search wrote (term frequencies are reset term by term).
+    fn settle(&mut self) {
+        for slot in self.marked.drain(..) {
+            self.mark[slot as usize] = 0;
+        }
+        for slot in self.scored.drain(..) {
+            self.score[slot as usize] = (0.0, false);
+            self.len[slot as usize] = f64::NAN;
+        }
+    }
+}
+
+/// The working arrays the searches of one index share (wasm is single-threaded; a search that finds them
+/// in use, which no caller does today, works on arrays of its own).
+#[derive(Default)]
+pub(super) struct Scratch(RefCell<Work>);
+
+impl std::fmt::Debug for Scratch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Scratch")
     }
 }
 
@@ -95,7 +128,13 @@ impl Terms {
 
         // Every document of the corpus holding a query term is scored; `keep` then runs in rank order, on
         // as few as it takes (a document's score does not depend on which others pass it).
-        let mut work = Work::new(self.docs.len());
+        let mut shared = self.scratch.0.try_borrow_mut();
+        let mut own = Work::default();
+        let work: &mut Work = match shared.as_deref_mut() {
+            Ok(work) => work,
+            Err(_) => &mut own,
+        };
+        work.grow(self.docs.len());
         let mut holders: Vec<(u32, &Doc)> = Vec::new();
         for (number, slots) in (1u32..).zip(postings) {
             // The documents holding the term: those whose text has it, and the turns right after them.
@@ -103,7 +142,7 @@ impl Terms {
             for (&slot, &tf) in slots {
                 work.tf[slot as usize] = tf;
                 if let Some(doc) = self.live(slot).filter(|doc| in_corpus(doc)) {
-                    work.mark[slot as usize] = number;
+                    work.mark(slot, number);
                     holders.push((slot, doc));
                 }
             }
@@ -119,7 +158,7 @@ impl Terms {
                     else {
                         continue;
                     };
-                    work.mark[slot as usize] = number;
+                    work.mark(slot, number);
                     if let Some(doc) = self.live(slot) {
                         holders.push((slot, doc));
                     }
@@ -151,6 +190,7 @@ impl Terms {
             .filter_map(|&slot| Some((work.score[slot as usize].0, self.live(slot)?)))
             .map(|(score, doc)| (score, doc.seq, doc.id.as_str()))
             .collect();
+        work.settle();
         let order = |a: &(f64, u64, &str), b: &(f64, u64, &str)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
         // Sorting every scored document costs more than scoring them: the best `head` are sorted first, and
         // the rest only when too few of those pass `keep`.
