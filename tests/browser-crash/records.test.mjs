@@ -1,5 +1,5 @@
 // Memory and history records as IndexedDB stores them (a commit encodes them in batches, see
-// src/platform/indexeddb/records.rs): every field of an export line comes back after a reopen, whatever
+// src/platform/indexeddb/records.rs and history.rs): every field of an export line comes back after a reopen, whatever
 // the metadata holds, and metadata with an integer a JS number cannot hold is refused with nothing written.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
