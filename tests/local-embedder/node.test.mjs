@@ -37,6 +37,17 @@ test("bytes in, same vectors out; padding does not change a text's vector", asyn
   fromBytes.close();
 });
 
+test("a text's vector is the same floats alone as in a batch of texts of its length (four rows at a time, the rest one by one)", async () => {
+  const texts = ["user likes red", "user likes blue", "user likes gold", "user likes green", "user likes black"];
+  const lengths = await Promise.all(texts.map(async (text) => (await embedder.tokenIds(text)).length));
+  assert.equal(new Set(lengths).size, 1, `token lengths ${lengths}`);
+  const batch = await embedder.embed(texts);
+  for (const [i, text] of texts.entries()) {
+    const [alone] = await embedder.embed([text]);
+    assert.ok(alone.every((x, j) => Object.is(x, batch[i][j])), text);
+  }
+});
+
 test("Memory with provider local: semantic search answers what keyword search cannot", async () => {
   const memory = new Memory({
     llm: { provider: "none" },

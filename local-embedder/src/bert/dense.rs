@@ -4,7 +4,7 @@
 //! Each output is `b + Σₖ x·w` summed in k order, lane by lane, on every target: native tests check the
 //! arithmetic the browser runs.
 
-use super::kernel::{rows_4, PANEL};
+use super::kernel::{rows_1, rows_4, PANEL};
 use crate::error::{inference, Result};
 use candle_core::{Device, Tensor};
 
@@ -61,19 +61,20 @@ impl Dense {
         let rows = if k == 0 { 0 } else { x.len() / k };
         let mut y = vec![0.0; rows * n];
         let mut block = [0.0f32; 4 * PANEL];
-        // The last rows, fewer than 4, go through the 4-row kernel too, zero-padded: it is several times
-        // faster per row than one row at a time, and every row then sums in the same order.
-        let mut tail = vec![0.0f32; 4 * k];
-        let full = rows / 4 * 4;
-        tail[..(rows - full) * k].copy_from_slice(&x[full * k..rows * k]);
+        // Rows go four at a time, the last one to three one at a time: each row's outputs are the same
+        // floats either way, so a text embeds identically alone or in a batch.
         for (index, panel) in self.panels.chunks_exact((k * PANEL).max(1)).enumerate() {
             let bias = &self.bias[index * PANEL..(index + 1) * PANEL];
             let columns = index * PANEL..((index + 1) * PANEL).min(n);
             let mut row = 0;
             while row < rows {
-                let take = (rows - row).min(4);
-                let x = if take == 4 { &x[row * k..(row + 4) * k] } else { &tail[..] };
-                rows_4(x, panel, bias, &mut block);
+                let take = if rows - row >= 4 { 4 } else { 1 };
+                let x = &x[row * k..(row + take) * k];
+                if take == 4 {
+                    rows_4(x, panel, bias, &mut block);
+                } else {
+                    rows_1(x, panel, bias, &mut block);
+                }
                 for r in 0..take {
                     let out = &mut y[(row + r) * n..(row + r + 1) * n];
                     out[columns.clone()].copy_from_slice(&block[r * PANEL..r * PANEL + columns.len()]);

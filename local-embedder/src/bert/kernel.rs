@@ -1,6 +1,6 @@
-//! The packed layer's inner loop: one panel of [`PANEL`] outputs against four rows. Every output
-//! starts at its bias and adds `x[k]·w[k]` for k in order, so the SIMD128 version and the portable one
-//! compute the same floats.
+//! The packed layer's inner loop: one panel of [`PANEL`] outputs against four rows, or one. Every output
+//! starts at its bias and adds `x[k]·w[k]` for k in order, so the SIMD128 versions and the portable one,
+//! four rows or one, compute the same floats.
 
 /// Outputs per panel: two SIMD128 vectors.
 pub const PANEL: usize = 8;
@@ -10,9 +10,14 @@ pub fn rows_4(x: &[f32], panel: &[f32], bias: &[f32], out: &mut [f32]) {
     imp::rows_4(x, panel, bias, out)
 }
 
-/// One row (`x`: K) against a panel: `out` gets PANEL outputs (the portable kernel's step).
+/// One row (`x`: K) against a panel: `out` gets PANEL outputs.
+pub fn rows_1(x: &[f32], panel: &[f32], bias: &[f32], out: &mut [f32]) {
+    imp::rows_1(x, panel, bias, out)
+}
+
+/// One row, portable (also the portable four-row kernel's step).
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-fn rows_1(x: &[f32], panel: &[f32], bias: &[f32], out: &mut [f32]) {
+fn row_portable(x: &[f32], panel: &[f32], bias: &[f32], out: &mut [f32]) {
     let k = panel.len() / PANEL;
     let mut acc = [0.0f32; PANEL];
     acc.copy_from_slice(&bias[..PANEL]);
@@ -26,13 +31,17 @@ fn rows_1(x: &[f32], panel: &[f32], bias: &[f32], out: &mut [f32]) {
 
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 mod imp {
-    use super::{rows_1, PANEL};
+    use super::{row_portable, PANEL};
 
     pub fn rows_4(x: &[f32], panel: &[f32], bias: &[f32], out: &mut [f32]) {
         let k = panel.len() / PANEL;
         for r in 0..4 {
-            rows_1(&x[r * k..(r + 1) * k], panel, bias, &mut out[r * PANEL..(r + 1) * PANEL]);
+            row_portable(&x[r * k..(r + 1) * k], panel, bias, &mut out[r * PANEL..(r + 1) * PANEL]);
         }
+    }
+
+    pub fn rows_1(x: &[f32], panel: &[f32], bias: &[f32], out: &mut [f32]) {
+        row_portable(x, panel, bias, out)
     }
 }
 
@@ -73,6 +82,26 @@ mod imp {
             for (at, v) in [a00, a01, a10, a11, a20, a21, a30, a31].into_iter().enumerate() {
                 v128_store(o.add(at * 4).cast(), v);
             }
+        }
+    }
+
+    /// One row: the same operations, in the same order, as one row of `rows_4`.
+    pub fn rows_1(x: &[f32], panel: &[f32], bias: &[f32], out: &mut [f32]) {
+        let k = panel.len() / PANEL;
+        assert!(x.len() >= k && bias.len() >= PANEL && out.len() >= PANEL);
+        let (x, w) = (x.as_ptr(), panel.as_ptr());
+        // SAFETY: the assert above bounds every pointer below: x i < k, panel (i·8 + 8) ≤ 8k, bias and
+        // out 8 floats; v128 loads and stores have no alignment requirement.
+        unsafe {
+            let (mut a0, mut a1) = (v128_load(bias.as_ptr().cast()), v128_load(bias.as_ptr().add(4).cast()));
+            for i in 0..k {
+                let (w0, w1) = (v128_load(w.add(i * PANEL).cast()), v128_load(w.add(i * PANEL + 4).cast()));
+                let x0 = f32x4_splat(*x.add(i));
+                a0 = f32x4_add(a0, f32x4_mul(x0, w0));
+                a1 = f32x4_add(a1, f32x4_mul(x0, w1));
+            }
+            v128_store(out.as_mut_ptr().cast(), a0);
+            v128_store(out.as_mut_ptr().add(4).cast(), a1);
         }
     }
 }
