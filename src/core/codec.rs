@@ -3,9 +3,9 @@
 
 use super::error::{MemoryError, Result};
 
-const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+pub(crate) const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 /// Byte → its value in [`ALPHABET`], or [`INVALID`] (a table: importing 10k vectors decodes 20 MB).
-const SEXTETS: [u8; 256] = {
+pub(crate) const SEXTETS: [u8; 256] = {
     let mut table = [INVALID; 256];
     let mut i = 0;
     while i < 64 {
@@ -14,7 +14,7 @@ const SEXTETS: [u8; 256] = {
     }
     table
 };
-const INVALID: u8 = 0xff;
+pub(crate) const INVALID: u8 = 0xff;
 
 /// The vector as little-endian `f32` bytes.
 pub fn vector_to_bytes(vector: &[f32]) -> Vec<u8> {

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
+use crate::core::codec::{vector_to_base64, INVALID, SEXTETS};
 use crate::core::error::{MemoryError, Result};
 use crate::core::model::types::{HistoryRecord, MemoryItem, StoredMemory};
 
@@ -98,35 +99,10 @@ fn corrupt(key: &str, why: impl std::fmt::Display) -> MemoryError {
     MemoryError::Storage(format!("unreadable value at KV key {key}: {why}"))
 }
 
-const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
 /// Standard base64 (with padding) of the vector's little-endian bytes.
 pub fn encode_vector(vector: &[f32]) -> String {
-    let bytes: Vec<u8> = vector.iter().flat_map(|x| x.to_le_bytes()).collect();
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk.iter().enumerate().fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    vector_to_base64(vector)
 }
-
-/// The 6-bit value of each base64 character; 255 for a byte outside the alphabet.
-const SEXTETS: [u8; 256] = {
-    let mut table = [255u8; 256];
-    let mut i = 0;
-    while i < 64 {
-        table[ALPHABET[i] as usize] = i as u8;
-        i += 1;
-    }
-    table
-};
 
 /// The vector of [`encode_vector`]'s text; `None` for anything else.
 pub fn decode_vector(text: &str) -> Option<Vec<f32>> {
@@ -147,7 +123,7 @@ pub fn decode_vector(text: &str) -> Option<Vec<f32>> {
             SEXTETS[group[3] as usize],
         ];
         if (a | b | c | d) & 0xC0 != 0 {
-            return None; // 255: not base64
+            return None; // INVALID: not base64
         }
         let n = u32::from(a) << 18 | u32::from(b) << 12 | u32::from(c) << 6 | u32::from(d);
         (bytes[at], bytes[at + 1], bytes[at + 2]) = ((n >> 16) as u8, (n >> 8) as u8, n as u8);
@@ -156,7 +132,7 @@ pub fn decode_vector(text: &str) -> Option<Vec<f32>> {
     let (mut bits, mut count) = (0u32, 0);
     for &c in groups.remainder() {
         let value = SEXTETS[c as usize];
-        if value == 255 {
+        if value == INVALID {
             return None;
         }
         bits = bits << 6 | u32::from(value);
