@@ -51,11 +51,7 @@ pub enum Backend {
 
 /// The var `STORAGE`: `"do"` (default) or `"kv"`.
 pub fn backend(env: &Env) -> Result<Backend, ApiError> {
-    match text(env, "STORAGE").as_deref().map(str::trim) {
-        None | Some("do") => Ok(Backend::Objects),
-        Some("kv") => Ok(Backend::Kv),
-        Some(other) => Err(config_error(format!("STORAGE: must be \"do\" or \"kv\", got {other:?}"))),
-    }
+    choice(env, "STORAGE", &[("do", Backend::Objects), ("kv", Backend::Kv)])
 }
 
 /// How a tenant's memories spread over Durable Objects.
@@ -69,11 +65,18 @@ pub enum Shards {
 
 /// The var `DO_SHARDS`: `"tenant"` (default) or `"scope"`.
 pub fn shards(env: &Env) -> Result<Shards, ApiError> {
-    match text(env, "DO_SHARDS").as_deref().map(str::trim) {
-        None | Some("tenant") => Ok(Shards::Tenant),
-        Some("scope") => Ok(Shards::Scope),
-        Some(other) => Err(config_error(format!("DO_SHARDS: must be \"tenant\" or \"scope\", got {other:?}"))),
-    }
+    choice(env, "DO_SHARDS", &[("tenant", Shards::Tenant), ("scope", Shards::Scope)])
+}
+
+/// The var `name`, one of the two `options` by its text (the first when unset); `INVALID_CONFIG` naming both.
+fn choice<T: Copy>(env: &Env, name: &str, options: &[(&str, T); 2]) -> Result<T, ApiError> {
+    let Some(value) = text(env, name) else { return Ok(options[0].1) };
+    let value = value.trim();
+    let found = options.iter().find(|(known, _)| *known == value).map(|(_, option)| *option);
+    found.ok_or_else(|| {
+        let [(a, _), (b, _)] = options;
+        config_error(format!("{name}: must be \"{a}\" or \"{b}\", got {value:?}"))
+    })
 }
 
 /// Milliseconds without requests after which a tenant's object drops its warm index.

@@ -213,3 +213,13 @@ test("20,000 memories over 20 users' objects (64-d): each user searched alone, a
   const megabytes = (await memory.json()).wasmBytes / 2 ** 20;
   assert.ok(megabytes < 100, `the isolate's wasm memory (every object's): ${megabytes.toFixed(1)} MB`);
 });
+
+test("DO_SHARDS must be \"tenant\" or \"scope\"", T, async (t) => {
+  const server = await startServer();
+  t.after(() => server.close());
+  const worker = await startWorker(server, { vars: { STORAGE: "do", DO_SHARDS: "users" } });
+  t.after(() => worker.dispose());
+  const refused = await worker.call("GET", "/v1/memories/?user_id=alice");
+  assertError(refused, 500, "INVALID_CONFIG");
+  assert.match(refused.body.error.message, /DO_SHARDS: must be "tenant" or "scope", got "users"/);
+});

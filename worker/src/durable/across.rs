@@ -5,7 +5,7 @@
 //! hundred users better than of thousands; a user's own reads go straight to their object.
 
 use serde_json::{json, Value};
-use worker::{Headers, Method, Request, RequestInit, Response};
+use worker::{Method, Request, Response};
 
 use super::directory::every_user;
 use super::front::{self, Target};
@@ -35,22 +35,6 @@ fn limit(url: &worker::Url, body: &[u8]) -> usize {
     from_query.or_else(from_body).filter(|n: &f64| *n >= 1.0).map_or(DEFAULT_LIMIT, |n| n as usize)
 }
 
-/// The same request, for another object: method, path and query, credentials, body.
-fn copy(original: &Request, url: &worker::Url, body: &[u8]) -> Result<Request, ApiError> {
-    let headers = Headers::new();
-    for name in ["authorization", "content-type"] {
-        if let Some(value) = original.headers().get(name)? {
-            headers.set(name, &value)?;
-        }
-    }
-    let mut init = RequestInit::new();
-    init.with_method(original.method()).with_headers(headers);
-    if !body.is_empty() {
-        init.with_body(Some(js_sys::Uint8Array::from(body).into()));
-    }
-    Ok(Request::new_with_init(url.as_str(), &init)?)
-}
-
 pub async fn serve(object: &TenantObject, mut request: Request, tenant: &str) -> Result<Response, ApiError> {
     let url = request.url()?;
     let method = request.method();
@@ -58,7 +42,8 @@ pub async fn serve(object: &TenantObject, mut request: Request, tenant: &str) ->
     let (mut results, mut relations, mut graph) = (Vec::new(), Vec::new(), false);
     for user in every_user(object).await? {
         let target = Target { tenant: tenant.to_owned(), user: Some(user) };
-        let mut answer = front::send(&copy(&request, &url, &body)?, &object.env, &target).await?;
+        let copy = front::request_like(&request, method.clone(), url.as_str(), &body)?;
+        let mut answer = front::send(&copy, &object.env, &target).await?;
         if answer.status_code() != 200 {
             return Ok(answer);
         }

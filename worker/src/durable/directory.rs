@@ -5,7 +5,7 @@
 
 use memwasm::core::kv::keys::{decode, encode};
 use serde::{Deserialize, Serialize};
-use worker::{Headers, ListOptions, Method, Request, RequestInit};
+use worker::ListOptions;
 
 use super::front::{self, Target};
 use super::TenantObject;
@@ -44,18 +44,9 @@ impl Changes {
 
 /// Sends `changes` to `tenant`'s object (`POST /__do/directory`).
 pub async fn send(env: &worker::Env, tenant: &str, changes: &Changes) -> Result<(), ApiError> {
-    let headers = Headers::new();
-    headers.set(super::TENANT_HEADER, tenant)?;
-    headers.set("content-type", "application/json")?;
     let body = serde_json::to_string(changes).map_err(|error| ApiError::new(500, "INTERNAL", error.to_string()))?;
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post).with_headers(headers).with_body(Some(body.into()));
-    let request = Request::new_with_init("https://memwasm.internal/__do/directory", &init)?;
-    let response = front::stub(env, tenant)?.fetch_with_request(request).await?;
-    match response.status_code() {
-        200..=299 => Ok(()),
-        status => Err(ApiError::new(503, "OBJECT_UNAVAILABLE", format!("the directory answered {status}"))),
-    }
+    let target = Target { tenant: tenant.to_owned(), user: None };
+    front::post_internal(env, &target, "directory", body, "the directory").await
 }
 
 /// Takes `changes` into the directory.

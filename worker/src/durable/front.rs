@@ -74,6 +74,18 @@ pub async fn forward(request: Request, env: &Env, target: &Target) -> worker::Re
 /// is logged by the caller.
 pub async fn cron(env: &Env, target: &Target, cron: &str, max_scopes: Option<usize>) -> Result<(), ApiError> {
     let body = serde_json::json!({ "cron": cron, "max_scopes": max_scopes }).to_string();
+    post_internal(env, target, "cron", body, "the cron").await
+}
+
+/// `POST /__do/<route>` with the JSON `body`, to `target`'s object; 503 `OBJECT_UNAVAILABLE` naming
+/// `what` when it answers other than 2xx.
+pub(super) async fn post_internal(
+    env: &Env,
+    target: &Target,
+    route: &str,
+    body: String,
+    what: &str,
+) -> Result<(), ApiError> {
     let headers = worker::Headers::new();
     headers.set(TENANT_HEADER, &target.tenant)?;
     if let Some(user) = &target.user {
@@ -82,13 +94,35 @@ pub async fn cron(env: &Env, target: &Target, cron: &str, max_scopes: Option<usi
     headers.set("content-type", "application/json")?;
     let mut init = worker::RequestInit::new();
     init.with_method(worker::Method::Post).with_headers(headers).with_body(Some(body.into()));
-    let request = Request::new_with_init("https://memwasm.internal/__do/cron", &init)?;
+    let request = Request::new_with_init(&format!("https://memwasm.internal/__do/{route}"), &init)?;
     let name = shard::object_name(&target.tenant, target.user.as_deref());
     let response = stub(env, &name)?.fetch_with_request(request).await?;
     match response.status_code() {
         200..=299 => Ok(()),
-        status => Err(ApiError::new(503, "OBJECT_UNAVAILABLE", format!("the cron answered {status}"))),
+        status => Err(ApiError::new(503, "OBJECT_UNAVAILABLE", format!("{what} answered {status}"))),
     }
+}
+
+/// A request for `url` carrying `original`'s credentials, and `body` with `original`'s content type.
+pub(super) fn request_like(
+    original: &Request,
+    method: worker::Method,
+    url: &str,
+    body: &[u8],
+) -> Result<Request, ApiError> {
+    let headers = worker::Headers::new();
+    let names: &[&str] = if body.is_empty() { &["authorization"] } else { &["authorization", "content-type"] };
+    for name in names {
+        if let Some(value) = original.headers().get(name)? {
+            headers.set(name, &value)?;
+        }
+    }
+    let mut init = worker::RequestInit::new();
+    init.with_method(method).with_headers(headers);
+    if !body.is_empty() {
+        init.with_body(Some(js_sys::Uint8Array::from(body).into()));
+    }
+    Ok(Request::new_with_init(url, &init)?)
 }
 
 /// Whether the cron runs in the objects (`STORAGE = "do"`).

@@ -11,7 +11,7 @@
 
 use memwasm::core::kv::keys::{decode_lenient, encode};
 use serde_json::json;
-use worker::{Headers, Method, Request, RequestInit, Response};
+use worker::{Headers, Method, Request, Response};
 
 use super::directory::{dir_key, every_user, users};
 use super::front::{self, Target};
@@ -65,14 +65,8 @@ pub async fn serve(object: &TenantObject, request: Request, tenant: &str) -> Res
 }
 
 /// A request to a user's object for `path`, with the caller's credentials.
-pub(super) fn inner_request(original: &Request, method: worker::Method, path: &str) -> Result<Request, ApiError> {
-    let headers = Headers::new();
-    if let Some(authorization) = original.headers().get("authorization")? {
-        headers.set("authorization", &authorization)?;
-    }
-    let mut init = RequestInit::new();
-    init.with_method(method).with_headers(headers);
-    Ok(Request::new_with_init(&format!("https://memwasm.internal{path}"), &init)?)
+fn inner_request(original: &Request, method: Method, path: &str) -> Result<Request, ApiError> {
+    front::request_like(original, method, &format!("https://memwasm.internal{path}"), &[])
 }
 
 async fn reset(object: &TenantObject, request: &Request, tenant: &str) -> Result<Response, ApiError> {
