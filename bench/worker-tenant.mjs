@@ -18,6 +18,7 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startServer, startWorker } from "../worker/tests/helpers.mjs";
+import { median, seedUser, timed, wasmBytes } from "./lib/worker-calls.mjs";
 
 const bench = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -34,39 +35,10 @@ const PROBES = 20;
 const OBJECT_LIMIT_MB = 100;
 const MB = 1024 * 1024;
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const userOf = (scope) => `user-${String(scope).padStart(5, "0")}`;
-
-async function timed(worker, method, path) {
-  const started = performance.now();
-  const response = await worker.call(method, path);
-  const ms = performance.now() - started;
-  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
-  return { ms, response };
-}
-
-async function wasmMegabytes(worker) {
-  const namespace = await worker.mf.getDurableObjectNamespace("TENANTS");
-  const response = await namespace.get(namespace.idFromName("acme")).fetch("http://memwasm.internal/__do/memory", { headers: { "x-memwasm-tenant": "acme" } });
-  return (await response.json()).wasmBytes / MB;
-}
-
-/** Adds `n` memories for `user`, 500 per call; returns the first id. */
-async function seedUser(worker, user, n) {
-  let first;
-  for (let done = 0; done < n; done += BATCH) {
-    const messages = Array.from({ length: Math.min(BATCH, n - done) }, (_, j) => {
-      const i = done + j;
-      return { role: "user", content: `Fact ${i} of ${user}: follows topic ${i % 97} and owns item ${i}` };
-    });
-    const added = await worker.call("POST", "/v1/memories/", { body: { messages, user_id: user, infer: false } });
-    if (added.status !== 200 || added.body.results.length !== messages.length) {
-      throw new Error(`seeding ${user}: ${added.status} ${JSON.stringify(added.body).slice(0, 300)}`);
-    }
-    first ??= added.body.results[0].id;
-  }
-  return first;
-}
+const wasmMegabytes = async (worker) => (await wasmBytes(worker)) / MB;
+const seedFacts = (worker, user, n) =>
+  seedUser(worker, user, n, (i) => `Fact ${i} of ${user}: follows topic ${i % 97} and owns item ${i}`, BATCH);
 
 const searchPath = (user, i) => `/v1/memories/search/?q=${encodeURIComponent(`topic ${i % 97} item ${i}`)}&user_id=${user}&limit=10`;
 
@@ -95,7 +67,7 @@ try {
     Array.from({ length: LANES }, async () => {
       while (next < SCOPES) {
         const scope = next++;
-        firstIds[scope] = await seedUser(worker, userOf(scope), perScope);
+        firstIds[scope] = await seedFacts(worker, userOf(scope), perScope);
         if (scope % 50 === 49) {
           const seconds = (performance.now() - started) / 1000;
           peakDuringSeed = Math.max(peakDuringSeed, await wasmMegabytes(worker));
@@ -105,7 +77,7 @@ try {
     }),
   );
   const seedSeconds = (performance.now() - started) / 1000;
-  await seedUser(worker, "big-10k", BIG);
+  await seedFacts(worker, "big-10k", BIG);
   const seededMb = await wasmMegabytes(worker);
   say(`seeded ${(perScope * SCOPES).toLocaleString("en")} + ${BIG.toLocaleString("en")} memories; isolate wasm ${seededMb.toFixed(1)} MB`);
 

@@ -15,6 +15,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startWorker, startServer } from "../worker/tests/helpers.mjs";
 import { loadCheck } from "./lib/worker-load.mjs";
+import { median, seedUser, timed, wasmBytes } from "./lib/worker-calls.mjs";
 
 const bench = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -34,39 +35,18 @@ const ISOLATE_MB = 128;
 const HEADROOM_MB = 32;
 const MB = 1024 * 1024;
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function timed(worker, path) {
-  const started = performance.now();
-  const response = await worker.call("GET", path);
-  const ms = performance.now() - started;
-  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(response.body)}`);
-  return { ms, results: response.body.results.length };
-}
 
 const search = (n, i) => `/v1/memories/search/?q=${encodeURIComponent(`topic ${i % 97} item ${i}`)}&user_id=u${n}&limit=10`;
 
-/** The wasm memory of the tenant's object (its isolate), through the test hook. */
-async function wasmBytes(worker) {
-  const namespace = await worker.mf.getDurableObjectNamespace("TENANTS");
-  const stub = namespace.get(namespace.idFromName("acme"));
-  const response = await stub.fetch("http://memwasm.internal/__do/memory", { headers: { "x-memwasm-tenant": "acme" } });
-  return (await response.json()).wasmBytes;
+/** A search, timed, and how many results it gave. */
+async function timedSearch(worker, path) {
+  const { ms, response } = await timed(worker, "GET", path);
+  return { ms, results: response.body.results.length };
 }
 
-async function seed(worker, n) {
-  for (let done = 0; done < n; done += BATCH) {
-    const messages = Array.from({ length: Math.min(BATCH, n - done) }, (_, j) => {
-      const i = done + j;
-      return { role: "user", content: `Bench fact ${i}: the user follows topic ${i % 97} and owns item ${i}` };
-    });
-    const added = await worker.call("POST", "/v1/memories/", { body: { messages, user_id: `u${n}`, infer: false } });
-    if (added.status !== 200 || added.body.results.length !== messages.length) {
-      throw new Error(`seeding u${n}: ${added.status} ${JSON.stringify(added.body).slice(0, 300)}`);
-    }
-  }
-}
+const seed = (worker, n) =>
+  seedUser(worker, `u${n}`, n, (i) => `Bench fact ${i}: the user follows topic ${i % 97} and owns item ${i}`, BATCH);
 
 async function figures(server, storage) {
   const persist = mkdtempSync(join(tmpdir(), `memwasm-bench-${storage}-`));
@@ -84,14 +64,14 @@ async function figures(server, storage) {
     const rows = [];
     for (const n of SIZES) {
       worker = await start();
-      const cold = await timed(worker, search(n, 0));
+      const cold = await timedSearch(worker, search(n, 0));
       const warm = [];
-      for (let i = 1; i <= WARM; i++) warm.push((await timed(worker, search(n, i))).ms);
+      for (let i = 1; i <= WARM; i++) warm.push((await timedSearch(worker, search(n, i))).ms);
       let wake, wasm;
       if (storage === "do") {
         wasm = await wasmBytes(worker);
         await sleep(IDLE_SECONDS * 1000 + 1500);
-        wake = (await timed(worker, search(n, WARM + 1))).ms;
+        wake = (await timedSearch(worker, search(n, WARM + 1))).ms;
       }
       rows.push({ storage, n, cold: cold.ms, wake, warm: median(warm), results: cold.results, wasm, seededWasm });
       say(`${storage} ${n}: cold ${cold.ms.toFixed(1)} ms, warm p50 ${median(warm).toFixed(1)} ms${wake ? `, wake ${wake.toFixed(1)} ms` : ""}`);

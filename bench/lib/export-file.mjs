@@ -4,7 +4,7 @@
 // stores (metadata `{role: "user", source}`, memoryType, importance, pinned), and one `ADD` history record
 // per memory. Written once to bench/.data/export-<n>.jsonl and reused, so both benches import the same data.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -52,4 +52,11 @@ export function exportFile(n) {
   const header = JSON.stringify({ kind: "memwasm-export", version: 2, memories: n, history: n });
   writeFileSync(path, [header, ...memories, ...history].join("\n") + "\n");
   return path;
+}
+
+/** The export file of `n` memories, read: its text and its memory and history lines. */
+export function readExport(n) {
+  const text = readFileSync(exportFile(n), "utf8");
+  const lines = text.trim().split("\n").map((line) => JSON.parse(line));
+  return { text, memories: lines.filter((line) => line.kind === "memory"), history: lines.filter((line) => line.kind === "history") };
 }

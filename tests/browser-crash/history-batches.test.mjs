@@ -4,15 +4,11 @@
 // record of its own and is read back after the ADD from the first batch.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { harness } from "./harness.mjs";
-import { exportFile } from "../../bench/lib/export-file.mjs";
+import { readExport } from "../../bench/lib/export-file.mjs";
 
 const N = 1200;
-const TEXT = readFileSync(exportFile(N), "utf8");
-const LINES = TEXT.trim().split("\n").map((line) => JSON.parse(line));
-const MEMORIES = LINES.filter((line) => line.kind === "memory");
-const HISTORY = LINES.filter((line) => line.kind === "history");
+const { text: TEXT, memories: MEMORIES, history: HISTORY } = readExport(N);
 
 let h;
 before(async () => (h = await harness()));

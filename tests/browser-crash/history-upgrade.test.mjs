@@ -8,15 +8,13 @@
 // open with a coded error (and a warning naming the entry) and is left at version 5 exactly as it was.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { harness } from "./harness.mjs";
-import { exportFile } from "../../bench/lib/export-file.mjs";
+import { readExport } from "../../bench/lib/export-file.mjs";
 
 const N = 300;
-const LINES = readFileSync(exportFile(N), "utf8").trim().split("\n").map((line) => JSON.parse(line));
-const MEMORIES = LINES.filter((line) => line.kind === "memory");
+const { memories: MEMORIES, history: ADDED } = readExport(N);
 /** Two entries per memory: the file's ADD, then an UPDATE that leaves the text as it is. */
-const HISTORY = [...LINES.filter((line) => line.kind === "history"),
+const HISTORY = [...ADDED,
   ...MEMORIES.map((m, i) => ({ kind: "history", id: `update-${i}`, memoryId: m.id, event: "UPDATE", oldValue: m.memory,
     newValue: m.memory, timestamp: "2026-02-01T00:00:00.000Z", isDeleted: false, userId: "bench" }))];
 const EXPECTED = [{ kind: "memwasm-export", version: 2, memories: N, history: HISTORY.length }, ...MEMORIES, ...HISTORY]
