@@ -147,9 +147,13 @@ impl Inner {
         Ok(JsValue::UNDEFINED)
     }
 
-    /// `{"put": [ids], "drop": [ids]}`: the memory writes noted since the last call, as JSON.
+    /// `{"put": [ids], "drop": [ids]}`: the memory writes noted since the last call, as JSON; empty text
+    /// when there were none (most requests: reads).
     fn take_written(&self) -> String {
         let written = std::mem::take(&mut *self.written.borrow_mut());
+        if written.is_empty() {
+            return String::new();
+        }
         let (put, drop): (Vec<_>, Vec<_>) = written.into_iter().partition(|(_, stored)| *stored);
         let ids = |list: Vec<(String, bool)>| list.into_iter().map(|(id, _)| id).collect::<Vec<_>>();
         serde_json::json!({ "put": ids(put), "drop": ids(drop) }).to_string()

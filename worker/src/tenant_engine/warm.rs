@@ -80,10 +80,11 @@ pub fn storage(tenant: &str) -> Option<JsValue> {
 }
 
 /// The memory ids the flushes of `slot`'s storage stored and deleted since the last call, as the JSON
-/// `{"put": [ids], "drop": [ids]}` (a user's object under scope sharding notes them; other storage has none).
+/// `{"put": [ids], "drop": [ids]}` (a user's object under scope sharding notes them; other storage has none);
+/// `None` when there were none.
 pub async fn take_memory_writes(slot: &str) -> Option<String> {
     let storage = storage(slot)?;
     let take: js_sys::Function = js_sys::Reflect::get(&storage, &"takeMemoryWrites".into()).ok()?.dyn_into().ok()?;
     let promise: js_sys::Promise = take.call0(&storage).ok()?.dyn_into().ok()?;
-    wasm_bindgen_futures::JsFuture::from(promise).await.ok()?.as_string()
+    wasm_bindgen_futures::JsFuture::from(promise).await.ok()?.as_string().filter(|json| !json.is_empty())
 }
