@@ -2,6 +2,7 @@
 // (memories, vectors and scores, history, lifecycle fields, key/value entries, side records), each call is
 // written whole or not at all, bad config and foreign files get coded errors, and nothing stored is lost.
 import { describe, test } from "node:test";
+import { readFileSync } from "node:fs";
 import assert from "node:assert/strict";
 import { openSqlite } from "memwasm";
 import { Memory, T, scriptedServer, testConfig, seed, rejectsWith, idOf, extraction, decision, addsFor } from "./helpers.mjs";
@@ -222,6 +223,26 @@ for (const driver of DRIVERS) {
       assert.throws(() => new Memory(config(newFile())), (error) => error.code === "INVALID_CONFIG" && /Memory\.open/.test(error.message));
       const missing = { provider: "sqlite", config: { path: "/nonexistent-folder/m.db", driver } };
       await rejectsWith(() => Memory.open(testConfig(server, { storage: missing })), "STORAGE_UNAVAILABLE");
+    });
+
+    test("a path with NUL or another control character is refused, and the file its prefix names is untouched", T, async () => {
+      const victim = newFile();
+      let memory = await open(victim);
+      await seed(memory, server, ["Keeps a diary"], alice);
+      memory.close();
+      const before = readFileSync(victim);
+      for (const cut of ["\0", "\0.x", "\n", "\r", "\t", "\u001b", "\u0085"]) {
+        const path = `${victim}${cut}`;
+        await rejectsWith(() => open(path), "INVALID_CONFIG", (error) => {
+          assert.match(error.message, /storage\.config\.path/);
+          assert.match(error.message, /control character/);
+        });
+        await rejectsWith(() => openSqlite({ path, driver, busyTimeoutMs: 100 }), "INVALID_CONFIG");
+      }
+      assert.deepEqual(readFileSync(victim), before, "the file the path's prefix names is neither read nor written");
+      memory = await open(victim);
+      assert.deepEqual((await memory.getAll(alice)).results.map((m) => m.memory), ["Keeps a diary"]);
+      memory.close();
     });
   });
 }
