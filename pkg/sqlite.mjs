@@ -99,8 +99,18 @@ function writable(path) {
   }
 }
 
+/** Throws `INVALID_CONFIG` when `path` holds a control character: SQLite's C API ends a path at NUL, so
+ * `victim.db\0.x` would open `victim.db` (the core refuses such a config before it opens anything). */
+function plainPath(path) {
+  const cut = String(path).match(/\p{Cc}/u)?.[0];
+  if (cut === undefined) return;
+  const code = cut.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+  throw failure(`storage.config.path: must not contain a control character (found U+${code}): give the file's path as it is`, "INVALID_CONFIG");
+}
+
 /** Opens `settings.path` ({path, driver?, busyTimeoutMs}, checked by the core) and locks it to this process. */
 export async function openSqlite({ path, driver, busyTimeoutMs }) {
+  plainPath(path);
   writable(path);
   const open = await library(driver);
   const db = sqlite(() => open(path), "SQLITE_CANTOPEN"); // e.g. better-sqlite3's "the directory does not exist"

@@ -41,6 +41,12 @@ pub fn sqlite_settings(config: &Option<Value>) -> Result<SqliteSettings> {
         Some(path) if path.trim().is_empty() => return Err(invalid("storage.config.path", "must not be empty")),
         Some(path) => path,
     };
+    if let Some(c) = path.chars().find(|c| c.is_control()) {
+        // A C string ends at NUL: node:sqlite on Node 20 opened the file named by the path's prefix.
+        let why =
+            format!("must not contain a control character (found U+{:04X}): give the file's path as it is", c as u32);
+        return Err(invalid("storage.config.path", why));
+    }
     if let Some(driver) = options.driver.as_deref().filter(|driver| !SQLITE_DRIVERS.contains(driver)) {
         let why = format!("unknown driver \"{driver}\" (supported: {})", SQLITE_DRIVERS.join(", "));
         return Err(invalid("storage.config.driver", why));
@@ -77,6 +83,13 @@ mod tests {
         assert!(sqlite_settings(&None).unwrap_err().to_string().contains("storage.config.path: required"));
         assert!(message(json!({"path": " "})).contains("storage.config.path: must not be empty"));
         assert!(message(json!({"path": 3})).contains("storage.config.path"));
+        for cut in ["\0", "\0.x", "\n", "\t", "\u{1b}", "\u{85}"] {
+            let refused = message(json!({ "path": format!("victim.db{cut}") }));
+            assert!(
+                refused.contains("storage.config.path: must not contain a control character (found U+"),
+                "{refused}"
+            );
+        }
         assert!(message(json!({"path": "m.db", "driver": "sqlite3"})).contains("unknown driver \"sqlite3\""));
         assert!(message(json!({"path": "m.db", "busyTimeoutMs": 60_001})).contains("busyTimeoutMs"));
         assert!(message(json!({"path": "m.db", "dbName": "x"})).contains("dbName"));
