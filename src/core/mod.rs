@@ -31,6 +31,8 @@ pub mod packed;
 pub mod pipeline_options;
 pub mod plan;
 pub mod prompts;
+#[cfg(test)]
+mod prompt_fencing_tests;
 pub mod read;
 mod read_call;
 mod read_plain;
