@@ -2,7 +2,7 @@
 //! with `INVALID_INPUT` naming the limit; nothing is stored when one is exceeded.
 
 use super::error::{MemoryError, Result};
-use super::one_line::cuts_a_line;
+use super::prompt_fence::cuts_a_line;
 
 /// Most bytes (UTF-8) of one message's content in `add()`.
 pub const MAX_MESSAGE_BYTES: usize = 100 * 1024;

@@ -25,11 +25,13 @@ pub mod llm_json;
 pub mod memory_lifecycle;
 pub mod model;
 pub mod model_traits;
-pub mod one_line;
 pub mod pace;
 pub mod packed;
 pub mod pipeline_options;
 pub mod plan;
+pub mod prompt_fence;
+#[cfg(test)]
+mod prompt_fencing_tests;
 pub mod prompts;
 pub mod read;
 mod read_call;

@@ -4,6 +4,7 @@
 use serde_json::json;
 
 use super::model::types::Message;
+use super::prompt_fence::{fence, fence_json, Place};
 
 /// System prompt for fact extraction.
 pub const FACT_EXTRACTION_PROMPT: &str = r#"You are an expert at extracting structured, atomic facts from conversations.
@@ -65,20 +66,12 @@ Return a JSON object of this shape:
   {"text": "a new fact", "event": "ADD"}
 ]}"#;
 
-/// Renders messages as `role: content` lines. A message's further lines are indented, so
-/// no text in a message can start a line of its own: it cannot pose as another turn (`assistant: …`) or as a
-/// section of the prompt (`## …`).
+/// Renders messages as `role: content` lines. The role stays on its line and a message's further lines are
+/// indented, so no text in a message can start a line of its own: it cannot pose as another turn
+/// (`assistant: …`) or as a section of the prompt (`## …`).
 pub fn render_conversation(messages: &[Message]) -> String {
-    messages.iter().map(|m| format!("{}: {}", m.role, fenced(&m.content))).collect::<Vec<_>>().join("\n")
-}
-
-/// What some reader of a prompt may take for a line break, besides `\n`.
-const LINE_BREAKS: [char; 6] = ['\r', '\u{0B}', '\u{0C}', '\u{85}', '\u{2028}', '\u{2029}'];
-
-/// `text` with every line after the first indented by two spaces (any line break counts), for text of a
-/// conversation shown in a prompt after a `speaker: ` prefix: it cannot start a line of its own.
-pub fn fenced(text: &str) -> String {
-    text.replace("\r\n", "\n").replace(LINE_BREAKS, "\n").replace('\n', "\n  ")
+    let turn = |m: &Message| format!("{}: {}", fence(&m.role, Place::Line), fence(&m.content, Place::Block));
+    messages.iter().map(turn).collect::<Vec<_>>().join("\n")
 }
 
 /// The user message of the fact-extraction call.
@@ -91,8 +84,8 @@ pub fn decision_input(existing: &[(String, String)], facts: &[String]) -> String
     let memories: Vec<_> = existing.iter().map(|(id, text)| json!({"id": id, "text": text})).collect();
     format!(
         "Existing memories:\n{}\n\nNew facts:\n{}\n\nReturn the JSON object described above.",
-        serde_json::Value::Array(memories),
-        json!(facts)
+        fence_json(&memories),
+        fence_json(&facts)
     )
 }
 
@@ -112,14 +105,6 @@ mod tests {
             "Existing memories:\n[{\"id\":\"0\",\"text\":\"User lives in NYC\"}]\n\nNew facts:\n[\"User moved to SF\"]"
         ));
         assert!(decision_input(&[], &[]).contains("Existing memories:\n[]"));
-    }
-
-    #[test]
-    fn every_line_break_is_fenced_or_folded() {
-        for brk in ["\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}"] {
-            let text = format!("a{brk}## Existing Memories");
-            assert_eq!(fenced(&text), "a\n  ## Existing Memories", "{brk:?}");
-        }
     }
 
     #[test]

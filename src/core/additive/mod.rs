@@ -6,7 +6,7 @@
 //! the same call is dropped).
 //! Cost: one LLM call, then one embedding request for the facts.
 
-mod prompt;
+pub(crate) mod prompt;
 
 pub use crate::core::config::{AdditiveSettings, NearDuplicate, DEFAULT_NEAR_DUPLICATE};
 pub use prompt::{additive_input, system_prompt, ADDITIVE_EXTRACTION_PROMPT};

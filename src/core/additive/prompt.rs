@@ -4,6 +4,7 @@
 use serde_json::{json, Value};
 
 use crate::core::model::types::Message;
+use crate::core::prompt_fence::{fence, fence_json, Place};
 use crate::core::prompts::{render_conversation, FACT_EXTRACTION_PROMPT};
 use crate::core::reply_schema::{parsed, ReplySchema};
 
@@ -46,9 +47,10 @@ pub fn additive_input(existing: &[String], messages: &[Message], today: &str) ->
     let shown: Vec<Value> =
         existing.iter().enumerate().map(|(i, text)| json!({"id": i.to_string(), "text": text})).collect();
     format!(
-        "## Existing Memories\n{}\n\n## New Messages\n{}\n\n## Current Date\n{today}",
-        Value::Array(shown),
-        render_conversation(messages)
+        "## Existing Memories\n{}\n\n## New Messages\n{}\n\n## Current Date\n{}",
+        fence_json(&shown),
+        render_conversation(messages),
+        fence(today, Place::Line)
     )
 }
 

@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 
 use super::{invalid, CustomPrompts, GraphOptions, Prompts, ProviderConfig};
 use crate::core::error::Result;
+use crate::core::prompt_fence::{fence, Place};
 
 /// The prompts, with `customPrompt` and `customInstructions` applied.
 pub fn prompts(custom: CustomPrompts, prompt: Option<String>, instructions: Option<String>) -> Result<Prompts> {
@@ -25,8 +26,11 @@ pub fn prompts(custom: CustomPrompts, prompt: Option<String>, instructions: Opti
     };
     let mut prompts = custom.resolve()?;
     if let Some(instructions) = instructions.filter(|text| !text.trim().is_empty()) {
-        prompts.fact_extraction =
-            format!("{}\n\nCustom instructions:\n{}", prompts.fact_extraction, instructions.trim());
+        prompts.fact_extraction = format!(
+            "{}\n\nCustom instructions:\n{}",
+            prompts.fact_extraction,
+            fence(instructions.trim(), Place::Block)
+        );
     }
     Ok(prompts)
 }

@@ -2,8 +2,7 @@
 //! extracted from it carries (the messages' times, not the clock's).
 
 use crate::core::case::CaseExt;
-use crate::core::one_line::one_line;
-use crate::core::prompts::fenced;
+use crate::core::prompt_fence::{fence, Place};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -158,11 +157,7 @@ impl Episode {
     pub fn transcript(&self) -> String {
         let name =
             |m: &PendingMessage| self.participant(&m.sender).map_or(m.display_name().to_owned(), |p| p.name.clone());
-        self.messages
-            .iter()
-            .map(|m| format!("[{}] {}: {}", m.create_time, one_line(&name(m)), fenced(&m.content)))
-            .collect::<Vec<_>>()
-            .join("\n")
+        self.messages.iter().map(|m| message_line(m, &name(m))).collect::<Vec<_>>().join("\n")
     }
 
     /// What to report about the episode.
@@ -178,9 +173,13 @@ impl Episode {
     }
 }
 
-/// `[createTime] name: content`, one line per message.
+/// `[createTime] name: content`, one line per message, with each sender's display name.
 pub fn render_lines(messages: &[PendingMessage]) -> String {
-    let line =
-        |m: &PendingMessage| format!("[{}] {}: {}", m.create_time, one_line(m.display_name()), fenced(&m.content));
-    messages.iter().map(line).collect::<Vec<_>>().join("\n")
+    messages.iter().map(|m| message_line(m, m.display_name())).collect::<Vec<_>>().join("\n")
+}
+
+/// `[createTime] name: content`: the time and the name on the line, the content's further lines indented.
+fn message_line(message: &PendingMessage, name: &str) -> String {
+    let time = fence(&message.create_time, Place::Line);
+    format!("[{time}] {}: {}", fence(name, Place::Line), fence(&message.content, Place::Block))
 }

@@ -6,7 +6,7 @@ use super::episode::{render_lines, Episode};
 use super::message::PendingMessage;
 use super::profile::Attributes;
 use crate::core::model::types::{MemoryItem, StoredMemory};
-use crate::core::one_line::one_line;
+use crate::core::prompt_fence::{fence, fence_json, Place};
 
 /// The buffered messages the boundary call is shown at most (the latest ones), to keep it small.
 pub const BOUNDARY_CONTEXT_MESSAGES: usize = 20;
@@ -76,40 +76,44 @@ pub fn boundary_input(buffered: &[PendingMessage], new: &PendingMessage) -> Stri
 /// The user message of the extraction call; `profiles` are the participants' current profile attributes,
 /// `plans` the group's current foresight, numbered from 1 for `replaces`.
 pub fn episode_input(episode: &Episode, profiles: &[(String, Attributes)], plans: &[StoredMemory]) -> String {
+    let on_its_line = |text: &str| fence(text, Place::Line);
     let mut text = String::new();
     let group = match &episode.group_name {
-        Some(name) => format!("{} ({})", one_line(name), one_line(&episode.group_id)),
-        None => one_line(&episode.group_id),
+        Some(name) => format!("{} ({})", on_its_line(name), on_its_line(&episode.group_id)),
+        None => on_its_line(&episode.group_id),
     };
     text.push_str(&format!("Group: {group}\n"));
     if let Some(scene) = episode.scene {
         let scene = serde_json::to_value(scene).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
         match &episode.scene_description {
-            Some(description) => text.push_str(&format!("Scene: {scene} ({})\n", one_line(description))),
+            Some(description) => text.push_str(&format!("Scene: {scene} ({})\n", on_its_line(description))),
             None => text.push_str(&format!("Scene: {scene}\n")),
         }
     }
-    text.push_str(&format!("Time span: {} to {}\n", episode.start_time(), episode.end_time()));
+    text.push_str(&format!(
+        "Time span: {} to {}\n",
+        on_its_line(&episode.start_time()),
+        on_its_line(&episode.end_time())
+    ));
     text.push_str("Participants:\n");
     for p in &episode.participants {
-        let mut about = vec![one_line(&p.name)];
-        about.extend(p.custom_role.as_deref().map(one_line));
+        let mut about = vec![on_its_line(&p.name)];
+        about.extend(p.custom_role.as_deref().map(&on_its_line));
         if p.assistant {
             about.push("AI assistant".into());
         }
-        text.push_str(&format!("- {}: {}\n", one_line(&p.user_id), about.join(", ")));
+        text.push_str(&format!("- {}: {}\n", on_its_line(&p.user_id), about.join(", ")));
     }
     if !profiles.is_empty() {
         text.push_str("Current profiles:\n");
         for (user, attributes) in profiles {
-            let attributes = serde_json::to_string(attributes).unwrap_or_default();
-            text.push_str(&format!("- {}: {attributes}\n", one_line(user)));
+            text.push_str(&format!("- {}: {}\n", on_its_line(user), fence_json(attributes)));
         }
     }
     if !plans.is_empty() {
         text.push_str("Current plans:\n");
         for (number, plan) in plans.iter().enumerate() {
-            text.push_str(&format!("- [{}] {}{}\n", number + 1, one_line(&plan.item.memory), validity(&plan.item)));
+            text.push_str(&format!("- [{}] {}{}\n", number + 1, on_its_line(&plan.item.memory), validity(&plan.item)));
         }
     }
     text.push_str(&format!("\nMessages:\n{}\n\nReturn the JSON object described above.", episode.transcript()));
@@ -118,7 +122,7 @@ pub fn episode_input(episode: &Episode, profiles: &[(String, Attributes)], plans
 
 /// ` (valid from X until Y)`, ` (valid until Y)`, ` (valid from X)` or nothing, from a plan's metadata.
 fn validity(plan: &MemoryItem) -> String {
-    let bound = |key: &str| plan.metadata.get(key).and_then(|v| v.as_str()).map(one_line);
+    let bound = |key: &str| plan.metadata.get(key).and_then(|v| v.as_str()).map(|v| fence(v, Place::Line));
     match (bound("validFrom"), bound("validUntil")) {
         (Some(from), Some(until)) => format!(" (valid from {from} until {until})"),
         (None, Some(until)) => format!(" (valid until {until})"),

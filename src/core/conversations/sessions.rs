@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::core::model::scope::Scope;
 use crate::core::model::types::{MemoryItem, Metadata, StoredMemory};
 use crate::core::model::MemoryType;
-use crate::core::one_line::one_line;
+use crate::core::prompt_fence::{fence, Place};
 use crate::core::retrieval::window::{is_compressed, span};
 use crate::core::time::iso_from_millis;
 
@@ -61,7 +61,8 @@ pub fn sessions(memories: Vec<StoredMemory>) -> Vec<Session> {
 impl Session {
     /// The session's memories in chronological order, one `[time] text` line each (the prompt's content).
     pub fn content(&self) -> String {
-        let line = |m: &StoredMemory| format!("[{}] {}", iso_from_millis(span(&m.item).0), one_line(&m.item.memory));
+        let line =
+            |m: &StoredMemory| format!("[{}] {}", iso_from_millis(span(&m.item).0), fence(&m.item.memory, Place::Line));
         self.memories.iter().map(line).collect::<Vec<_>>().join("\n")
     }
 

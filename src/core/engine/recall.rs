@@ -11,7 +11,7 @@ use crate::core::error::Result;
 use crate::core::fusion::Method;
 use crate::core::model::types::{AddWarning, MemoryItem};
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::one_line::{label, one_line};
+use crate::core::prompt_fence::{escape_tags, fence, Place};
 use crate::core::read::{is_procedural, Read};
 use crate::core::storage::Storage;
 use crate::core::tokens::{estimate_tokens, TokenCounter};
@@ -60,16 +60,12 @@ pub fn memory_type(item: &MemoryItem) -> String {
 }
 
 /// One line of the block: `[TYPE] text`. Line breaks, control characters and runs of spaces of the label
-/// and the text are single spaces, and the label has no `[` or `]` (see `one_line`); `<`, `>` and `&` of
-/// both are written as `&lt;`, `&gt;` and `&amp;`. So stored text (or a `metadata.type`) can never start a
-/// line, close the `<memory>` block or open a tag of its own.
+/// and the text are single spaces, and the label has no `[` or `]` (see `prompt_fence`); `<`, `>` and `&`
+/// of both are written as `&lt;`, `&gt;` and `&amp;`. So stored text (or a `metadata.type`) can never start
+/// a line, close the `<memory>` block or open a tag of its own.
 pub fn memory_line(item: &MemoryItem) -> String {
-    format!("[{}] {}", escape_tags(&label(&memory_type(item))), escape_tags(&one_line(&item.memory)))
-}
-
-/// `text` with `&`, `<` and `>` as character references.
-pub fn escape_tags(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    let label = escape_tags(&fence(&memory_type(item), Place::Label));
+    format!("[{label}] {}", escape_tags(&fence(&item.memory, Place::Line)))
 }
 
 /// Picks from `ranked` (procedural memories first, then pinned ones, each group in its order) while the

@@ -3,7 +3,7 @@
 //! user messages that go with them.
 
 use crate::core::model::types::MemoryItem;
-use crate::core::one_line::one_line;
+use crate::core::prompt_fence::{fence, Place};
 
 use super::window::span;
 use crate::core::time::iso_from_millis;
@@ -45,7 +45,7 @@ fn memory_lines(memories: &[MemoryItem]) -> String {
     }
     let line = |(n, m): (usize, &MemoryItem)| {
         let date = iso_from_millis(span(m).0);
-        format!("[{}] ({}, {}) {}", n + 1, m.lifecycle.memory_type.as_str(), &date[..10], one_line(&m.memory))
+        format!("[{}] ({}, {}) {}", n + 1, m.lifecycle.memory_type.as_str(), &date[..10], fence(&m.memory, Place::Line))
     };
     memories.iter().take(SHOWN).enumerate().map(line).collect::<Vec<_>>().join("\n")
 }
@@ -53,16 +53,19 @@ fn memory_lines(memories: &[MemoryItem]) -> String {
 /// The user message of the judgement.
 pub fn judge_input(query: &str, memories: &[MemoryItem]) -> String {
     format!(
-        "Query: {query}\n\nRetrieved memories:\n{}\n\nReturn the JSON object described above.",
+        "Query: {}\n\nRetrieved memories:\n{}\n\nReturn the JSON object described above.",
+        fence(query, Place::Line),
         memory_lines(memories)
     )
 }
 
 /// The user message of the refinement; `missing` is what the judgement said is missing.
 pub fn refine_input(query: &str, memories: &[MemoryItem], missing: &[String]) -> String {
+    let missing: Vec<String> = missing.iter().map(|piece| fence(piece, Place::Line)).collect();
     let missing = if missing.is_empty() { "(not said)".to_owned() } else { missing.join("\n- ") };
     format!(
-        "Original query: {query}\n\nRetrieved memories:\n{}\n\nMissing information:\n- {missing}\n\nReturn the JSON object described above.",
+        "Original query: {}\n\nRetrieved memories:\n{}\n\nMissing information:\n- {missing}\n\nReturn the JSON object described above.",
+        fence(query, Place::Line),
         memory_lines(memories)
     )
 }

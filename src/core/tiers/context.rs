@@ -13,6 +13,7 @@ use crate::core::error::{MemoryError, Result};
 use crate::core::model::scope::Scope;
 use crate::core::model::types::{AddWarning, Message, WarningCode};
 use crate::core::model_traits::{Embedder, Llm, LlmRequest};
+use crate::core::prompt_fence::{fence, Place};
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;
 use crate::core::tiers::Tiers;
@@ -55,8 +56,9 @@ pub struct ContextResult {
     pub warnings: Vec<AddWarning>,
 }
 
-/// The summary as the system message that opens the window.
+/// The summary as the system message that opens the window (its further lines indented).
 pub fn summary_message(summary: &str) -> Message {
+    let summary = fence(summary, Place::Block);
     Message { role: "system".into(), content: format!("Summary of the conversation so far:\n{summary}") }
 }
 

@@ -1,16 +1,16 @@
 //! `formatForInjection()`: what an agent puts in its system prompt at the start of a session, no
 //! query needed — the scope's core profile, then its pinned and procedural memories, then the most important
 //! others, as one `<memory>` block (as `recall` writes it) that never exceeds the token budget. Every line is escaped
-//! and kept on its line (see `one_line`), so stored text can never close the block, open a tag or start a line.
+//! and kept on its line (see `prompt_fence`), so stored text can never close the block, open a tag or start a line.
 
 use serde::Serialize;
 
-use crate::core::engine::recall::{escape_tags, memory_line, CLOSE, MIN_RECALL_IMPORTANCE, OPEN};
+use crate::core::engine::recall::{memory_line, CLOSE, MIN_RECALL_IMPORTANCE, OPEN};
 use crate::core::error::Result;
 use crate::core::model::scope::Scope;
 use crate::core::model::types::MemoryItem;
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::one_line::unbroken;
+use crate::core::prompt_fence::{escape_tags, fence, Place};
 use crate::core::read::is_procedural;
 use crate::core::storage::Storage;
 use crate::core::tiers::Tiers;
@@ -68,7 +68,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Tiers<'_, L, E, 
         };
         let mut with_profile = false;
         for line in profile.iter().flat_map(|p| p.markdown.lines()).filter(|l| !l.trim().is_empty()) {
-            if !fits(escape_tags(&unbroken(line.trim_end())) + "\n", &mut lines) {
+            if !fits(escape_tags(&fence(line.trim_end(), Place::Spaced)) + "\n", &mut lines) {
                 break;
             }
             with_profile = true;

@@ -25,7 +25,7 @@ pub use dream_state::{CoreProfile, DiaryEntry, DreamState, DIARY_ENTRIES_KEPT};
 pub use inject::Injection;
 pub use journal::{day_of, journal_key, JournalDay, JournalRecord, JournalTurns};
 pub use options::{day, TierCall, TierOptions, DEFAULT_KEEP_LAST, DEFAULT_LOOKBACK_DAYS};
-pub use prompts::{DREAM_PROMPT, SUMMARY_PROMPT};
+pub use prompts::{dream_input, summary_input, DREAM_PROMPT, SUMMARY_PROMPT};
 pub use queue::{Batch, Queue, Ran, Settled};
 pub use retry::{failed_for_now, worth_running_again};
 

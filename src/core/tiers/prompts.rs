@@ -1,6 +1,7 @@
 //! The tiers' prompts and reply shapes: the context tier's running summary and `dream`'s consolidation.
 
 use crate::core::model::types::Message;
+use crate::core::prompt_fence::{fence, Place};
 use crate::core::reply_schema::{parsed, ReplySchema};
 
 /// The running-summary call: the previous summary plus the turns that left the window, never more.
@@ -19,18 +20,20 @@ the journals contradict, drop small talk and one-off details. Keep it short: hea
 2) List the atomic facts worth storing as separate memories (one short sentence each). 3) Say in one or two \
 sentences what changed and why. Reply with JSON only: {\"profile\": \"...\", \"facts\": [\"...\"], \"reason\": \"...\"}";
 
-/// The user part of a summary call.
+/// The user part of a summary call: the previous summary (its further lines indented), then the turns.
 pub fn summary_input(previous: Option<&str>, turns: &[Message]) -> String {
-    let mut input = format!("Summary so far:\n{}\n\nTurns that left the window:\n", previous.unwrap_or("(none)"));
+    let previous = fence(previous.unwrap_or("(none)"), Place::Block);
+    let mut input = format!("Summary so far:\n{previous}\n\nTurns that left the window:\n");
     for turn in turns {
-        input.push_str(&format!("{}: {}\n", turn.role, crate::core::prompts::fenced(&turn.content)));
+        input.push_str(&format!("{}: {}\n", fence(&turn.role, Place::Line), fence(&turn.content, Place::Block)));
     }
     input
 }
 
-/// The user part of a dream call: the profile, then each journal.
+/// The user part of a dream call: the profile (its further lines indented), then each journal (Markdown
+/// whose every field is fenced, see `JournalRecord::markdown`).
 pub fn dream_input(profile: Option<&str>, journals: &[String]) -> String {
-    let profile = profile.filter(|p| !p.trim().is_empty()).unwrap_or("(empty)");
+    let profile = fence(profile.filter(|p| !p.trim().is_empty()).unwrap_or("(empty)"), Place::Block);
     format!("Core profile:\n{profile}\n\nJournals:\n\n{}", journals.join("\n"))
 }
 

@@ -2,7 +2,7 @@
 //! agent segment (`/api/v1/memory//store`) names the agent `default`; segments are percent-decoded.
 
 use memwasm::core::kv::keys::decode;
-use memwasm::core::one_line::cuts_a_line;
+use memwasm::core::prompt_fence::cuts_a_line;
 use worker::Method;
 
 use crate::error::ApiError;
