@@ -3,6 +3,7 @@
 // request held to a budget of model calls: the messages past it are refused with a code before any model
 // call. Model calls are counted on the scripted server's request log.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { beforeEach, test } from "node:test";
 import { T, workerForFile } from "./helpers.mjs";
 import { call, connect, post, scriptAdd } from "./mcp-helpers.mjs";
@@ -10,9 +11,9 @@ import { call, connect, post, scriptAdd } from "./mcp-helpers.mjs";
 const rig = workerForFile({ vars: { GRAPH_ENABLED: "true" } });
 beforeEach(() => rig.server?.reset());
 
-/** Documented in docs/worker-mcp.md (Limits). */
+/** Documented in docs/worker-mcp.md (Limits); the budget is the cost table's, shared with the stdio server. */
 const MAX_BATCH_MESSAGES = 20;
-const MODEL_CALL_BUDGET = 30;
+const MODEL_CALL_BUDGET = JSON.parse(readFileSync(new URL("../../pkg/mcp/costs.json", import.meta.url), "utf8")).budget;
 
 const message = (id, method, params) => ({ jsonrpc: "2.0", id, method, ...(params ? { params } : {}) });
 const tool = (id, name, args) => message(id, "tools/call", { name, arguments: args });
@@ -109,7 +110,7 @@ test("one create_entities call whose observations exceed the budget is refused b
   const answer = await post(worker, tool(1, "create_entities", args), revision("2025-11-25"));
   assert.equal(answer.status, 200);
   assert.equal(answer.body.error?.data?.code, "MODEL_BUDGET_EXCEEDED", JSON.stringify(answer.body).slice(0, 300));
-  assert.match(answer.body.error.message, /create_entities.*31 model calls/);
+  assert.match(answer.body.error.message, new RegExp(`create_entities would make ${MODEL_CALL_BUDGET + 1} model calls`));
   assert.equal(server.requests().length, 0, "no model call");
   assert.deepEqual(await memoriesOf("big-entity"), []);
 });

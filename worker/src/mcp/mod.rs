@@ -6,8 +6,11 @@
 //!
 //! Methods: `initialize`, `ping`, `tools/list`, `tools/call` (`tools`), and the notifications (ignored).
 //! A failing tool is a result with `isError: true` carrying `{"error": {"code", "message"}}`; protocol
-//! errors are JSON-RPC errors with our code in `data.code`.
+//! errors are JSON-RPC errors with our code in `data.code`. Batches run where the revision has them
+//! (`batch`), and every request's tool calls share one budget of model calls (`budget`).
 
+mod batch;
+mod budget;
 mod check;
 mod context;
 mod graph_tools;
@@ -19,6 +22,7 @@ mod tools;
 use serde_json::{json, Value};
 use worker::{Method, Response};
 
+use self::budget::Budget;
 use self::rpc::{Incoming, RpcError};
 use crate::error::ApiError;
 use crate::visit::Visit;
@@ -39,7 +43,8 @@ pub async fn handle(visit: &Visit<'_>) -> Result<Response, ApiError> {
         response.headers().set("allow", "POST")?;
         return Ok(response);
     }
-    if let Some(asked) = visit.headers.get("mcp-protocol-version")? {
+    let asked = visit.headers.get("mcp-protocol-version")?;
+    if let Some(asked) = &asked {
         if !REVISIONS.contains(&asked.trim()) {
             let why = format!("MCP-Protocol-Version {asked:?} is not served (served: {})", REVISIONS.join(", "));
             return json(400, &RpcError::new(rpc::INVALID_REQUEST, "INVALID_INPUT", why).to_response(&Value::Null));
@@ -52,47 +57,51 @@ pub async fn handle(visit: &Visit<'_>) -> Result<Response, ApiError> {
             return json(400, &error.to_response(&Value::Null));
         }
     };
+    let budget = Budget::new();
     match message {
         Value::Array(batch) if batch.is_empty() => {
             let error = RpcError::new(rpc::INVALID_REQUEST, "INVALID_REQUEST", "an empty batch");
             json(400, &error.to_response(&Value::Null))
         }
         Value::Array(batch) => {
+            if let Some(refused) = batch::refusal(batch.len(), batch::revision(asked.as_deref())) {
+                return json(400, &refused.to_response(&Value::Null));
+            }
             let mut answers = Vec::new();
             for message in &batch {
-                answers.extend(answer(visit, message).await);
+                answers.extend(answer(visit, message, &budget).await);
             }
             if answers.is_empty() {
                 return accepted();
             }
             json(200, &Value::Array(answers))
         }
-        message => match answer(visit, &message).await {
+        message => match answer(visit, &message, &budget).await {
             Some(answer) => json(200, &answer),
             None => accepted(),
         },
     }
 }
 
-/// The answer to one message; `None` for a notification or a response.
-async fn answer(visit: &Visit<'_>, message: &Value) -> Option<Value> {
+/// The answer to one message, its tool calls taken from `budget`; `None` for a notification or a response.
+async fn answer(visit: &Visit<'_>, message: &Value, budget: &Budget) -> Option<Value> {
     let (id, method, params) = match rpc::sort(message) {
         Ok(Incoming::Request { id, method, params }) => (id, method, params),
         Ok(Incoming::NoAnswer) => return None,
         Err((id, error)) => return Some(error.to_response(&id)),
     };
-    Some(match request(visit, method, params).await {
+    Some(match request(visit, method, params, budget).await {
         Ok(result) => rpc::result(id, result),
         Err(error) => error.to_response(id),
     })
 }
 
-async fn request(visit: &Visit<'_>, method: &str, params: &Value) -> Result<Value, RpcError> {
+async fn request(visit: &Visit<'_>, method: &str, params: &Value, budget: &Budget) -> Result<Value, RpcError> {
     match method {
         "initialize" => Ok(initialize(params, &context::default_user(visit.env))),
         "ping" => Ok(json!({})),
         "tools/list" => Ok(json!({ "tools": tools::definitions() })),
-        "tools/call" => tools::call(visit, params).await,
+        "tools/call" => tools::call(visit, params, budget).await,
         _ => Err(RpcError::new(rpc::METHOD_NOT_FOUND, "NOT_FOUND", format!("Method not found: {method}"))),
     }
 }
