@@ -2,13 +2,15 @@
 //! 2025-03-26 when a client asks for them), stateless. Every `POST` carries JSON-RPC messages and gets one
 //! `application/json` answer (202 with no body when it held only notifications); `GET` is 405, as there is
 //! no server-sent stream, and no `Mcp-Session-Id` is issued. The desk authenticates first, with the REST
-//! routes' bearer tokens: a missing or unknown token is an HTTP 401.
+//! routes' bearer tokens: a missing or unknown token is an HTTP 401, a reader's token a 403; a user's token
+//! reaches its user only (`access`).
 //!
 //! Methods: `initialize`, `ping`, `tools/list`, `tools/call` (`tools`), and the notifications (ignored).
 //! A failing tool is a result with `isError: true` carrying `{"error": {"code", "message"}}`; protocol
 //! errors are JSON-RPC errors with our code in `data.code`. Batches run where the revision has them
 //! (`batch`), and every request's tool calls share one budget of model calls (`budget`).
 
+mod access;
 mod batch;
 mod budget;
 mod check;
@@ -22,6 +24,7 @@ mod tools;
 use serde_json::{json, Value};
 use worker::{Method, Response};
 
+use self::access::Access;
 use self::budget::Budget;
 use self::rpc::{Incoming, RpcError};
 use crate::error::ApiError;
@@ -98,7 +101,7 @@ async fn answer(visit: &Visit<'_>, message: &Value, budget: &Budget) -> Option<V
 
 async fn request(visit: &Visit<'_>, method: &str, params: &Value, budget: &Budget) -> Result<Value, RpcError> {
     match method {
-        "initialize" => Ok(initialize(params, &context::default_user(visit.env))),
+        "initialize" => Ok(initialize(params, &Access::of(visit))),
         "ping" => Ok(json!({})),
         "tools/list" => Ok(json!({ "tools": tools::definitions() })),
         "tools/call" => tools::call(visit, params, budget).await,
@@ -106,16 +109,25 @@ async fn request(visit: &Visit<'_>, method: &str, params: &Value, budget: &Budge
     }
 }
 
-fn initialize(params: &Value, user: &str) -> Value {
+fn initialize(params: &Value, access: &Access) -> Value {
     let asked = params.get("protocolVersion").and_then(Value::as_str);
     let revision = asked.filter(|asked| REVISIONS.contains(asked)).unwrap_or(REVISIONS[0]);
+    let scope = match access {
+        Access::Tenant { default_user } => {
+            format!("Calls without user_id, agent_id or run_id use the user {default_user:?}.")
+        }
+        Access::User(user) => format!(
+            "Every call acts as the user {user:?} (this token's user): calls without user_id use it, and naming \
+             another user is refused."
+        ),
+    };
     json!({
         "protocolVersion": revision,
         "capabilities": { "tools": { "listChanged": false } },
         "serverInfo": { "name": "memwasm", "title": "memwasm memory", "version": env!("CARGO_PKG_VERSION") },
         "instructions": format!(
             "Long-term memory. search_memories before answering questions about the user; add_memory for facts \
-             and preferences worth keeping. Calls without user_id, agent_id or run_id use the user {user:?}."
+             and preferences worth keeping. {scope}"
         ),
     })
 }

@@ -1,6 +1,6 @@
 //! The tools: the same definitions as the Node MCP server (`pkg/mcp/tools.json`, embedded), each call's
 //! arguments checked against its `inputSchema` and its model calls against the request's budget, run against
-//! the tenant's engine, and answered as a
+//! the tenant's engine as far as the token reaches (`access`), and answered as a
 //! `CallToolResult`: the JSON result as text (and `structuredContent` when it is an object), or
 //! `isError: true` with `{"error": {"code", "message"}}`.
 
@@ -8,8 +8,9 @@ use std::sync::OnceLock;
 
 use serde_json::{json, Map, Value};
 
+use super::access::Access;
 use super::budget::Budget;
-use super::context::{default_user, tool_error, Args, Ctx};
+use super::context::{tool_error, Args, Ctx};
 use super::rpc::{self, RpcError};
 use super::{check, graph_tools, graph_writes, memory_tools};
 use crate::error::ApiError;
@@ -44,7 +45,7 @@ pub async fn call(visit: &Visit<'_>, params: &Value, budget: &Budget) -> Result<
     let Value::Object(args) = args else { return Ok(failed(&tool_error("INVALID_INPUT", "arguments: not an object"))) };
     let ran = async {
         let (engine, _) = visit.engine()?;
-        run(name, &args, &Ctx { engine, user: default_user(visit.env) }).await
+        run(name, &args, &Ctx { engine, access: Access::of(visit) }).await
     };
     Ok(match ran.await {
         Ok(value) => succeeded(value),
