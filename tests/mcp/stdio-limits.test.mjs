@@ -4,6 +4,7 @@
 // model call. The real CLI, spoken to line by line on its stdin.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { T, freshDb, scriptedServer } from "./helpers.mjs";
@@ -11,9 +12,9 @@ import { T, freshDb, scriptedServer } from "./helpers.mjs";
 const server = scriptedServer();
 before(() => server.ready);
 const BIN = fileURLToPath(new URL("./node_modules/memwasm/bin/memwasm.mjs", import.meta.url));
-/** Documented in docs/mcp.md (Limits). */
+/** Documented in docs/mcp.md (Limits); the budget is the cost table's, shared with the Worker's /mcp. */
 const MAX_LINE_BYTES = 10 * 1024 * 1024;
-const MODEL_CALL_BUDGET = 30;
+const MODEL_CALL_BUDGET = JSON.parse(readFileSync(new URL("../../pkg/mcp/costs.json", import.meta.url), "utf8")).budget;
 
 /** The CLI on a fresh file, with `send(message or text)` and `next()` (its next stdout message). */
 function startCli(t, args = []) {
@@ -98,7 +99,7 @@ test("a call over the model-call budget is refused before any model call", T, as
   cli.send(call(1, "create_entities", { entities: [{ name: "Zed", entityType: "person", observations }] }));
   const refused = await cli.next();
   assert.equal(refused.error?.data?.code, "MODEL_BUDGET_EXCEEDED", JSON.stringify(refused).slice(0, 300));
-  assert.match(refused.error.message, /create_entities.*31 model calls.*at most 30/);
+  assert.match(refused.error.message, new RegExp(`create_entities would make ${MODEL_CALL_BUDGET + 1} model calls.*at most ${MODEL_CALL_BUDGET}`));
   assert.equal(server.requests().length, 0, "no model call");
   cli.send(call(2, "read_graph", {}));
   assert.deepEqual(JSON.parse((await cli.next()).result.content[0].text).entities, []);
