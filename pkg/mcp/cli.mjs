@@ -4,6 +4,7 @@
 import { parseArgs } from "node:util";
 import { Memory } from "../index.node.mjs";
 import { createServer, loadSdk } from "./server.mjs";
+import { LineTransport } from "./stdio.mjs";
 
 export const USAGE = `usage: memwasm mcp --db PATH [options]
   --db PATH              the SQLite file holding the memories (made when missing)
@@ -81,7 +82,7 @@ export async function main(argv) {
   process.stdin.on("end", () => shutdown("stdin ended"));
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(signal, () => shutdown(signal));
   server.onclose = () => shutdown("connection closed");
-  await server.connect(new sdk.StdioServerTransport());
+  await server.connect(new LineTransport(sdk.types.JSONRPCMessageSchema));
   process.stderr.write(`memwasm mcp: serving ${settings.config.storage.config.path} over stdio (user ` +
     `${JSON.stringify(settings.userId)}, ${settings.llm ? "LLM" : "no LLM"}, graph ${settings.graph ? "on" : "off"})\n`);
   return undefined; // keeps running

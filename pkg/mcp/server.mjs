@@ -1,8 +1,10 @@
 // memwasm's MCP server: the tools of tools.json over one Memory, on the official MCP SDK's low-level
-// Server (the SDK is an optional peer dependency, imported only here).
+// Server (the SDK is an optional peer dependency, imported only here), each call held to the model-call
+// budget (budget.mjs).
 
 import { readFileSync } from "node:fs";
 import { check } from "./validate.mjs";
+import { overBudget } from "./budget.mjs";
 import { memoryTools } from "./memory-tools.mjs";
 import { graphTools } from "./graph-tools.mjs";
 
@@ -15,10 +17,8 @@ const SDK = "@modelcontextprotocol/sdk";
 /** The SDK's modules, or an error that says what to install. */
 export async function loadSdk() {
   try {
-    const [server, stdio, types] = await Promise.all([
-      import(`${SDK}/server/index.js`), import(`${SDK}/server/stdio.js`), import(`${SDK}/types.js`),
-    ]);
-    return { Server: server.Server, StdioServerTransport: stdio.StdioServerTransport, types };
+    const [server, types] = await Promise.all([import(`${SDK}/server/index.js`), import(`${SDK}/types.js`)]);
+    return { Server: server.Server, types };
   } catch (error) {
     if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error.message).includes(SDK)) throw error;
     throw Object.assign(new Error(`memwasm mcp needs the MCP TypeScript SDK, an optional peer dependency: ` +
@@ -39,12 +39,18 @@ function errorResult(error) {
   return textResult({ error: body }, true);
 }
 
-/** Runs tool `name` with `args` (not yet checked) against ctx = {memory, userId, graph}: a CallToolResult. */
+/** A JSON-RPC server error (implementation-defined range) for a limit, our code in `data.code`. */
+const LIMIT_EXCEEDED = -32000;
+
+/** Runs tool `name` with `args` (not yet checked) against ctx = {memory, userId, graph}: a CallToolResult.
+ * A call over the model-call budget throws a protocol error (MODEL_BUDGET_EXCEEDED) before it runs. */
 export async function callTool(name, args, ctx) {
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) return errorResult({ code: "INVALID_INPUT", message: `Unknown tool ${JSON.stringify(name)}` });
   const problem = check(tool.inputSchema, args ?? {});
   if (problem) return errorResult({ code: "INVALID_INPUT", message: `${name}: ${problem}` });
+  const over = overBudget(name, args ?? {});
+  if (over) throw Object.assign(new Error(over), { code: LIMIT_EXCEEDED, data: { code: "MODEL_BUDGET_EXCEEDED" } });
   try {
     return textResult(await HANDLERS[name](args ?? {}, ctx));
   } catch (error) {

@@ -1,8 +1,9 @@
-//! Which route family a path belongs to, and what the desk asks of its callers: a tenant-wide token or
-//! not, and for which methods it reads a body.
+//! Which route family a path belongs to, and what the desk asks of its callers: which tokens it admits,
+//! and for which methods it reads a body.
 
 use worker::{Env, Method};
 
+use crate::auth::Caller;
 use crate::{conversations_api, mcp, mem0_api, memory_api};
 
 /// The route families, each with its own error envelope.
@@ -45,16 +46,22 @@ impl Family {
         }
     }
 
-    /// Why a caller without a tenant-wide token is refused; `None` for the agent key/value entries, whose
-    /// routes decide for themselves.
-    pub fn tenant_wide_only(&self) -> Option<&'static str> {
+    /// Why `caller` is refused at the door; `None` when admitted. The tenant-wide families take a tenant-wide
+    /// token; the agent key/value entries' routes decide for themselves; the MCP server takes a tenant-wide
+    /// token or a user's (its tools then reach that user only), never a reader's.
+    pub fn refusal(&self, caller: &Caller) -> Option<&'static str> {
         match self {
+            Self::Memory => None,
+            Self::Mcp if caller.is_reader() => Some(
+                "the MCP server takes a tenant-wide token or a user's token ({\"tenant\", \"user\"} in MEMORY_TOKENS): \
+                 this token has neither a user nor admin",
+            ),
+            Self::Mcp => None,
+            _ if caller.admin => None,
             Self::Mem0(_) => Some("The mem0 API acts on the whole tenant: it takes a tenant-wide token"),
             Self::Conversations => {
                 Some("the /api/v1/memories routes act on the whole tenant: they take a tenant-wide token")
             }
-            Self::Memory => None,
-            Self::Mcp => Some("the MCP server acts on the whole tenant: it takes a tenant-wide token"),
             Self::Tiers | Self::V1 => Some("the /v1/ routes act on the whole tenant: they take a tenant-wide token"),
         }
     }

@@ -1,5 +1,5 @@
 //! The front desk: every request to a route family comes in here. It finds the family (`family`),
-//! authenticates the caller and admits them (a tenant-wide token where the family takes one), reads the body
+//! authenticates the caller and admits them (the tokens the family takes), reads the body
 //! (`body`) and the query string (`crate::query`) once, hands the family a `Visit`, and answers every error
 //! in the family's envelope. Whatever of the body the answer left unread is drained (`crate::settle`).
 
@@ -73,9 +73,9 @@ fn enveloped<E: Envelope>(answer: Result<Response, E>, path: &str) -> worker::Re
 /// The caller whose token authorises `request`, when `family` admits them.
 fn admit(request: &Request, env: &Env, family: &Family) -> Result<Caller, ApiError> {
     let caller = auth::caller(request, env)?;
-    match family.tenant_wide_only() {
-        Some(why) if !caller.admin => Err(ApiError::forbidden(why)),
-        _ => Ok(caller),
+    match family.refusal(&caller) {
+        Some(why) => Err(ApiError::forbidden(why)),
+        None => Ok(caller),
     }
 }
 

@@ -1,18 +1,19 @@
-//! What every tool shares: the call's context (the tenant's engine, the default user), its arguments, the
-//! coded failure, and results as JSON.
+//! What every tool shares: the call's context (the tenant's engine, what the token may reach), its
+//! arguments, the coded failure, and results as JSON.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 use worker::Env;
 
+use super::access::Access;
 use crate::error::ApiError;
 use crate::settings::text;
 use crate::tenant_engine::Shared;
 
-/// What a tool runs against: the tenant's engine and the user of calls that name no scope.
+/// What a tool runs against: the tenant's engine, and what the token may reach.
 pub struct Ctx {
     pub engine: Shared,
-    pub user: String,
+    pub access: Access,
 }
 
 impl Ctx {
@@ -22,7 +23,8 @@ impl Ctx {
     }
 }
 
-/// The user of calls that name no user_id, agent_id or run_id: the var `MCP_USER_ID`, else `"default"`.
+/// The user of a tenant-wide token's calls that name no user_id, agent_id or run_id: the var `MCP_USER_ID`,
+/// else `"default"`.
 pub fn default_user(env: &Env) -> String {
     text(env, "MCP_USER_ID").filter(|user| !user.trim().is_empty()).unwrap_or_else(|| "default".into())
 }

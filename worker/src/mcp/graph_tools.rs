@@ -81,7 +81,7 @@ pub async fn graph_of(
 
 /// The graph of a call, `{entities, relations}`.
 async fn answer(ctx: &Ctx, args: &Args, keep: impl Fn(&Node) -> bool) -> Result<Value, ApiError> {
-    let (entities, relations) = graph_of(ctx, &scope(&scope_of(args, ctx)), keep).await?;
+    let (entities, relations) = graph_of(ctx, &scope(&scope_of(args, ctx)?), keep).await?;
     Ok(json!({ "entities": entities, "relations": relations }))
 }
 
@@ -120,7 +120,7 @@ pub async fn delete_entities(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> 
         }
         return delete_all_memories(args, ctx).await;
     }
-    let scope = scope(&scope_of(args, ctx));
+    let scope = scope(&scope_of(args, ctx)?);
     let names: Vec<String> = present(ctx, &scope).await?.into_iter().map(|e| e.name).collect();
     let wanted = strings(args.get("entityNames"));
     let (mut deleted, mut not_found) = (Vec::<String>::new(), Vec::new());

@@ -42,7 +42,7 @@ async fn store_texts(ctx: &Ctx, options: &Map<String, Value>, texts: &[&str]) ->
 
 pub async fn create_entities(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
     needs_graph(ctx, "create_entities")?;
-    let options = scope_of(args, ctx);
+    let options = scope_of(args, ctx)?;
     let wanted = items(args, "entities");
     for entity in wanted {
         let memory_ids = store_texts(ctx, &options, &items_of(entity, "observations")).await?;
@@ -62,7 +62,7 @@ pub async fn create_relations(args: &Args, ctx: &Ctx) -> Result<Value, ApiError>
         .map(|r| json!({ "source": text(r, "from"), "relation": text(r, "relationType"), "target": text(r, "to") }))
         .collect();
     let written =
-        ctx.engine.graph().write_graph(&json!({ "relations": relations }), scope(&scope_of(args, ctx))).await?;
+        ctx.engine.graph().write_graph(&json!({ "relations": relations }), scope(&scope_of(args, ctx)?)).await?;
     let relations: Vec<Value> = written
         .into_iter()
         .filter_map(|record| match record {
@@ -75,7 +75,7 @@ pub async fn create_relations(args: &Args, ctx: &Ctx) -> Result<Value, ApiError>
 
 pub async fn add_observations(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
     needs_graph(ctx, "add_observations")?;
-    let options = scope_of(args, ctx);
+    let options = scope_of(args, ctx)?;
     let names: Vec<String> = present(ctx, &scope(&options)).await?.into_iter().map(|e| e.name).collect();
     let mut found = Vec::new();
     for observation in items(args, "observations") {
@@ -97,7 +97,7 @@ pub async fn add_observations(args: &Args, ctx: &Ctx) -> Result<Value, ApiError>
 }
 
 pub async fn delete_observations(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
-    let scope = scope(&scope_of(args, ctx));
+    let scope = scope(&scope_of(args, ctx)?);
     let entities = present(ctx, &scope).await?;
     let (mut deleted, mut requested, mut missing) = (0usize, 0usize, Vec::new());
     for deletion in items(args, "deletions") {
@@ -139,7 +139,7 @@ fn items_of<'a>(value: &'a Value, key: &str) -> Vec<&'a str> {
 
 /// Deletes the relations named (their entities stay); how many existed.
 pub async fn delete_relations(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
-    let scope = scope(&scope_of(args, ctx));
+    let scope = scope(&scope_of(args, ctx)?);
     let wanted = items(args, "relations");
     let triples: Vec<Value> = wanted
         .iter()

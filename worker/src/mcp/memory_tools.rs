@@ -1,8 +1,7 @@
 //! mem0's MCP tools (mem0-mcp's names and arguments) over the tenant's engine, with the Node server's
 //! semantics: a call that names no user_id, agent_id or run_id is the default user's; mem0's ids inside
-//! `filters` become the scope.
+//! `filters` become the scope. Every scope and memory passes the token's access (`access`) first.
 
-use memwasm::core::model::scope::Scope;
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, ReadCall, ReadOptions};
 use serde::de::DeserializeOwned;
@@ -15,25 +14,26 @@ use crate::error::ApiError;
 /// The scope arguments and the option names they become.
 const SCOPE_KEYS: [(&str, &str); 3] = [("user_id", "userId"), ("agent_id", "agentId"), ("run_id", "runId")];
 
-/// The call's scope as options: the ids it names, or the default user when it names none.
-pub fn scope_of(args: &Args, ctx: &Ctx) -> Map<String, Value> {
+/// The call's scope as options: the ids it names, or the default user when it names none; `FORBIDDEN` when
+/// the token may not reach it.
+pub fn scope_of(args: &Args, ctx: &Ctx) -> Result<Map<String, Value>, ApiError> {
     let mut scope = Map::new();
     for (snake, camel) in SCOPE_KEYS {
         if let Some(id) = args.get(snake).filter(|id| !id.is_null()) {
             scope.insert(camel.into(), id.clone());
         }
     }
-    if scope.is_empty() {
-        scope.insert("userId".into(), Value::String(ctx.user.clone()));
-    }
-    scope
+    ctx.access.confine(&mut scope)?;
+    Ok(scope)
 }
 
 /// mem0 puts user_id / agent_id / run_id in `filters` (top level, or single-key clauses of an AND list):
 /// those become the scope, the rest stays a filter.
-fn split_filters(args: &Args, ctx: &Ctx) -> (Map<String, Value>, Option<Value>) {
+fn split_filters(args: &Args, ctx: &Ctx) -> Result<(Map<String, Value>, Option<Value>), ApiError> {
     let mut ids = args.clone();
-    let Some(Value::Object(mut filters)) = args.get("filters").cloned() else { return (scope_of(&ids, ctx), None) };
+    let Some(Value::Object(mut filters)) = args.get("filters").cloned() else {
+        return Ok((scope_of(&ids, ctx)?, None));
+    };
     for (key, _) in SCOPE_KEYS {
         if let Some(Value::String(id)) = filters.remove(key) {
             ids.insert(key.into(), Value::String(id));
@@ -56,7 +56,7 @@ fn split_filters(args: &Args, ctx: &Ctx) -> (Map<String, Value>, Option<Value>) 
         }
     }
     let filters = (!filters.is_empty()).then_some(Value::Object(filters));
-    (scope_of(&ids, ctx), filters)
+    Ok((scope_of(&ids, ctx)?, filters))
 }
 
 /// `options` read as the library reads them; a wrong one is `INVALID_INPUT`.
@@ -85,7 +85,7 @@ pub async fn add_memory(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
         _ if text.trim().is_empty() => return Err(tool_error("INVALID_INPUT", "`text` must not be empty")),
         _ => Value::String(text.to_owned()),
     };
-    let mut scope = scope_of(args, ctx);
+    let mut scope = scope_of(args, ctx)?;
     let mut metadata = args.get("metadata").and_then(Value::as_object).cloned();
     if let Some(app) = args.get("app_id").filter(|app| !app.is_null()) {
         metadata.get_or_insert_with(Map::new).insert("app_id".into(), app.clone());
@@ -97,7 +97,7 @@ pub async fn add_memory(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
 }
 
 pub async fn search_memories(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
-    let (mut options, filters) = split_filters(args, ctx);
+    let (mut options, filters) = split_filters(args, ctx)?;
     options.insert("limit".into(), json!(number(args, "limit", 10)));
     options.extend(filters.map(|filters| ("filters".to_owned(), filters)));
     if let (Some(graph @ Value::Bool(_)), true) = (args.get("enable_graph"), ctx.graph()) {
@@ -110,7 +110,7 @@ pub async fn search_memories(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> 
 }
 
 pub async fn get_memories(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
-    let (mut options, filters) = split_filters(args, ctx);
+    let (mut options, filters) = split_filters(args, ctx)?;
     let size = number(args, "page_size", 10);
     options.insert("limit".into(), json!(size));
     options.insert("offset".into(), json!((number(args, "page", 1) - 1).saturating_mul(size)));
@@ -125,24 +125,41 @@ fn memory_id(args: &Args) -> &str {
 pub async fn get_memory(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
     let id = memory_id(args);
     match ctx.engine.get(id).await? {
-        Some(found) => to_json(&found),
+        Some(found) => {
+            ctx.access.may_touch(&found)?;
+            to_json(&found)
+        }
         None => Err(tool_error("NOT_FOUND", format!("No memory with id {}", Value::String(id.into())))),
+    }
+}
+
+/// `FORBIDDEN` when the memory `id` exists and the token may not touch it (a user's token: another
+/// user's memory); checked before a change by id.
+async fn may_change(id: &str, ctx: &Ctx) -> Result<(), ApiError> {
+    if !ctx.access.is_user() {
+        return Ok(());
+    }
+    match ctx.engine.get(id).await? {
+        Some(item) => ctx.access.may_touch(&item),
+        None => Ok(()),
     }
 }
 
 pub async fn update_memory(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
     let text = args.get("text").and_then(Value::as_str).unwrap_or_default();
+    may_change(memory_id(args), ctx).await?;
     ctx.engine.update(memory_id(args), text).await?;
     Ok(json!({ "message": "Memory updated successfully!" }))
 }
 
 pub async fn delete_memory(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
+    may_change(memory_id(args), ctx).await?;
     ctx.engine.delete(memory_id(args), false).await?;
     Ok(json!({ "message": "Memory deleted successfully!" }))
 }
 
 pub async fn delete_all_memories(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
-    let mut options = scope_of(args, ctx);
+    let mut options = scope_of(args, ctx)?;
     if let Some(app) = args.get("app_id").filter(|app| !app.is_null()) {
         options.insert("filters".into(), json!({ "app_id": app }));
     }
@@ -151,7 +168,7 @@ pub async fn delete_all_memories(args: &Args, ctx: &Ctx) -> Result<Value, ApiErr
 }
 
 pub async fn list_entities(ctx: &Ctx) -> Result<Value, ApiError> {
-    let stats = ctx.engine.lifecycle().stats(&Scope::default()).await?;
+    let stats = ctx.engine.lifecycle().stats(&ctx.access.listed()).await?;
     let results: Vec<Value> = stats
         .by_scope
         .into_iter()

@@ -2,12 +2,17 @@
 //! 2025-03-26 when a client asks for them), stateless. Every `POST` carries JSON-RPC messages and gets one
 //! `application/json` answer (202 with no body when it held only notifications); `GET` is 405, as there is
 //! no server-sent stream, and no `Mcp-Session-Id` is issued. The desk authenticates first, with the REST
-//! routes' bearer tokens: a missing or unknown token is an HTTP 401.
+//! routes' bearer tokens: a missing or unknown token is an HTTP 401, a reader's token a 403; a user's token
+//! reaches its user only (`access`).
 //!
 //! Methods: `initialize`, `ping`, `tools/list`, `tools/call` (`tools`), and the notifications (ignored).
 //! A failing tool is a result with `isError: true` carrying `{"error": {"code", "message"}}`; protocol
-//! errors are JSON-RPC errors with our code in `data.code`.
+//! errors are JSON-RPC errors with our code in `data.code`. Batches run where the revision has them
+//! (`batch`), and every request's tool calls share one budget of model calls (`budget`).
 
+mod access;
+mod batch;
+mod budget;
 mod check;
 mod context;
 mod graph_tools;
@@ -19,6 +24,8 @@ mod tools;
 use serde_json::{json, Value};
 use worker::{Method, Response};
 
+use self::access::Access;
+use self::budget::Budget;
 use self::rpc::{Incoming, RpcError};
 use crate::error::ApiError;
 use crate::visit::Visit;
@@ -39,7 +46,8 @@ pub async fn handle(visit: &Visit<'_>) -> Result<Response, ApiError> {
         response.headers().set("allow", "POST")?;
         return Ok(response);
     }
-    if let Some(asked) = visit.headers.get("mcp-protocol-version")? {
+    let asked = visit.headers.get("mcp-protocol-version")?;
+    if let Some(asked) = &asked {
         if !REVISIONS.contains(&asked.trim()) {
             let why = format!("MCP-Protocol-Version {asked:?} is not served (served: {})", REVISIONS.join(", "));
             return json(400, &RpcError::new(rpc::INVALID_REQUEST, "INVALID_INPUT", why).to_response(&Value::Null));
@@ -52,61 +60,74 @@ pub async fn handle(visit: &Visit<'_>) -> Result<Response, ApiError> {
             return json(400, &error.to_response(&Value::Null));
         }
     };
+    let budget = Budget::new();
     match message {
         Value::Array(batch) if batch.is_empty() => {
             let error = RpcError::new(rpc::INVALID_REQUEST, "INVALID_REQUEST", "an empty batch");
             json(400, &error.to_response(&Value::Null))
         }
         Value::Array(batch) => {
+            if let Some(refused) = batch::refusal(batch.len(), batch::revision(asked.as_deref())) {
+                return json(400, &refused.to_response(&Value::Null));
+            }
             let mut answers = Vec::new();
             for message in &batch {
-                answers.extend(answer(visit, message).await);
+                answers.extend(answer(visit, message, &budget).await);
             }
             if answers.is_empty() {
                 return accepted();
             }
             json(200, &Value::Array(answers))
         }
-        message => match answer(visit, &message).await {
+        message => match answer(visit, &message, &budget).await {
             Some(answer) => json(200, &answer),
             None => accepted(),
         },
     }
 }
 
-/// The answer to one message; `None` for a notification or a response.
-async fn answer(visit: &Visit<'_>, message: &Value) -> Option<Value> {
+/// The answer to one message, its tool calls taken from `budget`; `None` for a notification or a response.
+async fn answer(visit: &Visit<'_>, message: &Value, budget: &Budget) -> Option<Value> {
     let (id, method, params) = match rpc::sort(message) {
         Ok(Incoming::Request { id, method, params }) => (id, method, params),
         Ok(Incoming::NoAnswer) => return None,
         Err((id, error)) => return Some(error.to_response(&id)),
     };
-    Some(match request(visit, method, params).await {
+    Some(match request(visit, method, params, budget).await {
         Ok(result) => rpc::result(id, result),
         Err(error) => error.to_response(id),
     })
 }
 
-async fn request(visit: &Visit<'_>, method: &str, params: &Value) -> Result<Value, RpcError> {
+async fn request(visit: &Visit<'_>, method: &str, params: &Value, budget: &Budget) -> Result<Value, RpcError> {
     match method {
-        "initialize" => Ok(initialize(params, &context::default_user(visit.env))),
+        "initialize" => Ok(initialize(params, &Access::of(visit))),
         "ping" => Ok(json!({})),
         "tools/list" => Ok(json!({ "tools": tools::definitions() })),
-        "tools/call" => tools::call(visit, params).await,
+        "tools/call" => tools::call(visit, params, budget).await,
         _ => Err(RpcError::new(rpc::METHOD_NOT_FOUND, "NOT_FOUND", format!("Method not found: {method}"))),
     }
 }
 
-fn initialize(params: &Value, user: &str) -> Value {
+fn initialize(params: &Value, access: &Access) -> Value {
     let asked = params.get("protocolVersion").and_then(Value::as_str);
     let revision = asked.filter(|asked| REVISIONS.contains(asked)).unwrap_or(REVISIONS[0]);
+    let scope = match access {
+        Access::Tenant { default_user } => {
+            format!("Calls without user_id, agent_id or run_id use the user {default_user:?}.")
+        }
+        Access::User(user) => format!(
+            "Every call acts as the user {user:?} (this token's user): calls without user_id use it, and naming \
+             another user is refused."
+        ),
+    };
     json!({
         "protocolVersion": revision,
         "capabilities": { "tools": { "listChanged": false } },
         "serverInfo": { "name": "memwasm", "title": "memwasm memory", "version": env!("CARGO_PKG_VERSION") },
         "instructions": format!(
             "Long-term memory. search_memories before answering questions about the user; add_memory for facts \
-             and preferences worth keeping. Calls without user_id, agent_id or run_id use the user {user:?}."
+             and preferences worth keeping. {scope}"
         ),
     })
 }

@@ -10,6 +10,8 @@ pub const INVALID_REQUEST: i64 = -32600;
 pub const METHOD_NOT_FOUND: i64 = -32601;
 /// Wrong parameters (an unknown tool, a missing name).
 pub const INVALID_PARAMS: i64 = -32602;
+/// A limit of this server (a server error in JSON-RPC's implementation-defined range): the code in `data.code`.
+pub const LIMIT_EXCEEDED: i64 = -32000;
 
 /// A protocol error: its JSON-RPC code and message, and our code in `data.code`.
 pub struct RpcError {

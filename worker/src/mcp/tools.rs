@@ -1,5 +1,6 @@
 //! The tools: the same definitions as the Node MCP server (`pkg/mcp/tools.json`, embedded), each call's
-//! arguments checked against its `inputSchema`, run against the tenant's engine, and answered as a
+//! arguments checked against its `inputSchema` and its model calls against the request's budget, run against
+//! the tenant's engine as far as the token reaches (`access`), and answered as a
 //! `CallToolResult`: the JSON result as text (and `structuredContent` when it is an object), or
 //! `isError: true` with `{"error": {"code", "message"}}`.
 
@@ -7,7 +8,9 @@ use std::sync::OnceLock;
 
 use serde_json::{json, Map, Value};
 
-use super::context::{default_user, tool_error, Args, Ctx};
+use super::access::Access;
+use super::budget::Budget;
+use super::context::{tool_error, Args, Ctx};
 use super::rpc::{self, RpcError};
 use super::{check, graph_tools, graph_writes, memory_tools};
 use crate::error::ApiError;
@@ -22,8 +25,9 @@ pub fn definitions() -> &'static [Value] {
     TOOLS.get_or_init(|| serde_json::from_str(TOOLS_JSON).unwrap_or_default())
 }
 
-/// `tools/call`: an unknown tool or a call without a name is a protocol error, anything else a result.
-pub async fn call(visit: &Visit<'_>, params: &Value) -> Result<Value, RpcError> {
+/// `tools/call`: an unknown tool, a call without a name or one over what is left of `budget` is a protocol
+/// error, anything else a result.
+pub async fn call(visit: &Visit<'_>, params: &Value, budget: &Budget) -> Result<Value, RpcError> {
     let Some(name) = params.get("name").and_then(Value::as_str) else {
         return Err(RpcError::new(rpc::INVALID_PARAMS, "INVALID_INPUT", "tools/call: `name` must be a string"));
     };
@@ -37,10 +41,11 @@ pub async fn call(visit: &Visit<'_>, params: &Value) -> Result<Value, RpcError> 
     if let Some(problem) = check::check(&tool["inputSchema"], &args, "arguments") {
         return Ok(failed(&tool_error("INVALID_INPUT", format!("{name}: {problem}"))));
     }
+    budget.spend(name, &args)?;
     let Value::Object(args) = args else { return Ok(failed(&tool_error("INVALID_INPUT", "arguments: not an object"))) };
     let ran = async {
         let (engine, _) = visit.engine()?;
-        run(name, &args, &Ctx { engine, user: default_user(visit.env) }).await
+        run(name, &args, &Ctx { engine, access: Access::of(visit) }).await
     };
     Ok(match ran.await {
         Ok(value) => succeeded(value),
