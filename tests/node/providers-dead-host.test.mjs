@@ -10,6 +10,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import net from "node:net";
 
+import { flakyHost as hostOn } from "../support/flaky-host.mjs";
 import { EXTRACT, START, addsFor, decision, extraction, makeMemory, scriptedServer, warningCodes } from "./helpers.mjs";
 
 const server = scriptedServer();
@@ -17,43 +18,8 @@ const server = scriptedServer();
 /** The old defaults held add() 247 s and a search 127 s on a silent host: this bound is far below both. */
 const BOUNDED = { timeout: 20_000 };
 const iso = (ms) => new Date(ms).toISOString();
-
-/**
- * A host on 127.0.0.1 that is down (accepts connections and answers nothing: `requests` counts the requests
- * that came, one per connection since none is answered; Node's fetch also opens idle connections) or up
- * (passes each connection through to the scripted server). Going down closes the connections it passed
- * through, so no kept-alive connection carries a request past it.
- */
-async function flakyHost() {
-  const sockets = new Set();
-  const host = { down: true, requests: 0 };
-  const listener = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-    socket.on("error", () => {});
-    if (host.down) {
-      socket.once("data", () => host.requests++);
-      return;
-    }
-    const upstream = net.connect(server.port, "127.0.0.1");
-    upstream.on("error", () => socket.destroy());
-    upstream.on("close", () => socket.destroy());
-    socket.on("close", () => upstream.destroy());
-    socket.pipe(upstream).pipe(socket);
-  });
-  await new Promise((resolve) => listener.listen(0, "127.0.0.1", resolve));
-  host.url = `http://127.0.0.1:${listener.address().port}`;
-  host.setDown = (down) => {
-    host.down = down;
-    if (down) for (const socket of sockets) socket.destroy();
-  };
-  host.close = () =>
-    new Promise((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      listener.close(resolve);
-    });
-  return host;
-}
+/** A host that is down (see flaky-host.mjs), or up in front of the scripted server. */
+const flakyHost = () => hostOn(server.port);
 
 /** A Memory whose LLM and embedder are reached at these base URLs (the scripted server's by default). */
 function memoryAt({ llmUrl = server.baseUrl, embedderUrl = server.baseUrl, llm = {}, embedder = {}, ...rest } = {}) {
