@@ -17,7 +17,7 @@ const SCOPE_MESSAGES = {
 };
 
 /** The causes of an `EXTRACTION_FAILED` warning that mean the LLM could not be reached. */
-const UNREACHABLE = new Set(["LLM_HTTP", "LLM_NETWORK", "LLM_TIMEOUT", "LLM_CALLBACK"]);
+const UNREACHABLE = new Set(["LLM_HTTP", "LLM_NETWORK", "LLM_TIMEOUT", "LLM_UNAVAILABLE", "LLM_CALLBACK"]);
 
 /** `config` with mem0 v3's defaults where it names none. */
 export function mem0Config(config) {

@@ -1,49 +1,6 @@
 //! The core's error type. Every variant maps to one stable code that JS callers can match on.
 
-/// A model service that failed: no answer at all (`status: None`, a network failure, or `timed_out` when
-/// none came within the configured `timeoutMs`) or a non-2xx status. Providers turn their transport's
-/// errors into this, so the core never sees HTTP types.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UpstreamError {
-    pub status: Option<u16>,
-    pub message: String,
-    pub timed_out: bool,
-}
-
-impl UpstreamError {
-    /// A non-2xx status (`Some`) or a network failure (`None`).
-    pub fn new(status: Option<u16>, message: impl Into<String>) -> Self {
-        Self { status, message: message.into(), timed_out: false }
-    }
-
-    /// No answer within `ms` milliseconds.
-    pub fn timeout(ms: u32) -> Self {
-        Self { status: None, message: format!("no response within {ms} ms"), timed_out: true }
-    }
-
-    /// True when the failure may pass by itself: no answer, a timeout, or a [`transient_status`].
-    pub fn is_transient(&self) -> bool {
-        self.status.is_none_or(transient_status)
-    }
-}
-
-/// 408 (request timeout), 429 (rate limited) and 5xx: statuses a model service may not answer next time
-/// (what the HTTP layer retries).
-pub fn transient_status(status: u16) -> bool {
-    matches!(status, 408 | 429) || status >= 500
-}
-
-impl std::fmt::Display for UpstreamError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.status {
-            Some(status) => write!(f, "HTTP {status}: {}", self.message),
-            None if self.timed_out => write!(f, "timed out: {}", self.message),
-            None => write!(f, "network error: {}", self.message),
-        }
-    }
-}
-
-impl std::error::Error for UpstreamError {}
+pub use super::upstream_error::{transient_status, Failure, UpstreamError};
 
 /// Everything the memory engine can fail with.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -130,10 +87,12 @@ impl MemoryError {
         "LLM_HTTP",
         "LLM_NETWORK",
         "LLM_TIMEOUT",
+        "LLM_UNAVAILABLE",
         "LLM_RESPONSE",
         "EMBEDDING_HTTP",
         "EMBEDDING_NETWORK",
         "EMBEDDING_TIMEOUT",
+        "EMBEDDING_UNAVAILABLE",
         "EMBEDDING_RESPONSE",
         "LLM_CALLBACK",
         "EMBEDDING_CALLBACK",
@@ -155,11 +114,13 @@ impl MemoryError {
             Self::InvalidInput(_) => "INVALID_INPUT",
             Self::NotFound(_) => "NOT_FOUND",
             Self::Expired(_) => "EXPIRED",
-            Self::Llm(UpstreamError { timed_out: true, .. }) => "LLM_TIMEOUT",
+            Self::Llm(UpstreamError { failure: Failure::Timeout, .. }) => "LLM_TIMEOUT",
+            Self::Llm(UpstreamError { failure: Failure::HostDown, .. }) => "LLM_UNAVAILABLE",
             Self::Llm(UpstreamError { status: None, .. }) => "LLM_NETWORK",
             Self::Llm(_) => "LLM_HTTP",
             Self::LlmResponse(_) => "LLM_RESPONSE",
-            Self::Embedding(UpstreamError { timed_out: true, .. }) => "EMBEDDING_TIMEOUT",
+            Self::Embedding(UpstreamError { failure: Failure::Timeout, .. }) => "EMBEDDING_TIMEOUT",
+            Self::Embedding(UpstreamError { failure: Failure::HostDown, .. }) => "EMBEDDING_UNAVAILABLE",
             Self::Embedding(UpstreamError { status: None, .. }) => "EMBEDDING_NETWORK",
             Self::Embedding(_) => "EMBEDDING_HTTP",
             Self::EmbeddingResponse(_) => "EMBEDDING_RESPONSE",

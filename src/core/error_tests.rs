@@ -16,10 +16,12 @@ fn one_of_each() -> Vec<MemoryError> {
         MemoryError::Llm(upstream(Some(500))),
         MemoryError::Llm(upstream(None)),
         MemoryError::Llm(UpstreamError::timeout(1)),
+        MemoryError::Llm(UpstreamError::host_down("http://h", 0, Some(1))),
         MemoryError::LlmResponse("x".into()),
         MemoryError::Embedding(upstream(Some(500))),
         MemoryError::Embedding(upstream(None)),
         MemoryError::Embedding(UpstreamError::timeout(1)),
+        MemoryError::Embedding(UpstreamError::host_down("http://h", 0, None)),
         MemoryError::EmbeddingResponse("x".into()),
         MemoryError::LlmCallback("x".into()),
         MemoryError::EmbeddingCallback("x".into()),
@@ -99,4 +101,23 @@ fn a_timeout_has_its_own_code_and_is_an_llm_transport_failure() {
     assert_eq!((slow.code(), slow.http_status(), slow.is_llm_transport()), ("LLM_TIMEOUT", None, true));
     assert_eq!(slow.to_string(), "LLM request failed: timed out: no response within 300 ms");
     assert_eq!(MemoryError::Embedding(UpstreamError::timeout(5)).code(), "EMBEDDING_TIMEOUT");
+}
+
+#[test]
+fn a_host_remembered_down_has_its_own_code_naming_the_host_the_outage_and_the_next_try() {
+    let down = MemoryError::Embedding(UpstreamError::host_down("http://127.0.0.1:9", 0, Some(30_000)));
+    assert_eq!((down.code(), down.http_status()), ("EMBEDDING_UNAVAILABLE", None));
+    let message = down.to_string();
+    for part in [
+        "http://127.0.0.1:9",
+        "since 1970-01-01T00:00:00.000Z",
+        "no request was sent",
+        "from 1970-01-01T00:00:30.000Z",
+        "coolDownMs",
+    ] {
+        assert!(message.contains(part), "{part} in {message}");
+    }
+    let trying = MemoryError::Llm(UpstreamError::host_down("http://h", 0, None));
+    assert_eq!((trying.code(), trying.is_llm_transport()), ("LLM_UNAVAILABLE", true));
+    assert!(trying.to_string().contains("a call is trying it again now"), "{trying}");
 }

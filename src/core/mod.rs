@@ -49,6 +49,7 @@ pub mod tiers;
 pub mod time;
 pub mod tokens;
 pub mod unknown_field;
+pub mod upstream_error;
 pub mod value_de;
 pub mod vector_store;
 pub mod warning;

@@ -1,10 +1,16 @@
-//! HTTP as the core sees it: a tiny transport trait (the platform supplies `fetch`) plus retry.
+//! HTTP as the core sees it: a tiny transport trait (the platform supplies `fetch`) plus retry, and the
+//! bounds of a model's requests (`Timed`: timeouts, a dead host found by a liveness probe, the breaker).
 
+mod breaker;
+mod origin;
 mod retry;
 mod timed;
+mod watch;
 
+pub use breaker::{Breaker, Now};
+pub use origin::origin;
 pub use retry::{send_with_retry, RetryPolicy};
-pub use timed::Timed;
+pub use timed::{HostWatch, Timed};
 
 /// A JSON POST request.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,15 +51,24 @@ pub enum HttpError {
     /// No response within the request's `timeout_ms` (the request was aborted).
     #[error("no response within {0} ms")]
     Timeout(u32),
+    /// Neither the request (`why` it got no answer) nor a liveness probe of its `origin` got any answer: the
+    /// host is down, or cannot be reached from here. Not retried.
+    #[error("{why}, and {origin} did not answer a liveness probe either: the host looks down")]
+    Unreachable { origin: String, why: String },
+    /// Not sent: `origin` was found unreachable at `since_ms` (ms since the Unix epoch), and calls to it fail
+    /// at once until `retry_at_ms`, when one tries again (`None`: one is trying now). Not retried.
+    #[error("{origin} unreachable since {since_ms}; no request was sent")]
+    CircuitOpen { origin: String, since_ms: i64, retry_at_ms: Option<i64> },
 }
 
 impl HttpError {
     /// True when trying again may help: no response, a timeout, 408, 429 or a 5xx. Any other status is the
-    /// same on every try.
+    /// same on every try, and a host found down stays down for longer than a retry waits.
     pub fn is_transient(&self) -> bool {
         match self {
             Self::Network(_) | Self::Timeout(_) => true,
             Self::Status { status, .. } => is_transient_status(*status),
+            Self::Unreachable { .. } | Self::CircuitOpen { .. } => false,
         }
     }
 }
@@ -68,8 +83,18 @@ pub fn is_transient_status(status: u16) -> bool {
 pub trait HttpClient {
     /// Sends one POST; `Err` only when no response arrived at all.
     async fn post(&self, request: &HttpRequest) -> Result<HttpResponse, HttpError>;
-    /// Waits `ms` milliseconds (used between retries).
+    /// Waits `ms` milliseconds (between retries, and to bound a request's wait for a dead host). Dropping the
+    /// future cancels the wait.
     async fn sleep(&self, ms: u32);
+    /// Asks `origin` (`scheme://host[:port]`) for anything at all, without credentials: true on any HTTP
+    /// answer, whatever its status; false when it is known that none can come (the connection was refused, no
+    /// such host). A failure whose reason is hidden (a browser's) counts as an answer. Has no bound of its own
+    /// (the caller races it with `sleep`: silence is no answer); dropping the future stops it. A client that
+    /// cannot probe answers true, so it never makes a slow host look dead.
+    async fn probe(&self, origin: &str) -> bool {
+        let _ = origin;
+        true
+    }
 }
 
 /// The human part of an error body: OpenAI's `{"error": {"message"}}` and similar shapes, else the raw text.

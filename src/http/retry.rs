@@ -1,5 +1,6 @@
-//! Exponential back-off on 408, 429, 5xx, network errors and timeouts, honouring `Retry-After`. The
-//! policy is the whole budget of one call: callers above do not retry what this already retried.
+//! Exponential back-off on 408, 429, 5xx, network errors and timeouts, honouring `Retry-After`; never for a
+//! host found down (`Unreachable`, `CircuitOpen`). The policy is the whole budget of one call: callers above
+//! do not retry what this already retried.
 
 use super::{error_message, is_transient_status, HttpClient, HttpError, HttpRequest, HttpResponse};
 
@@ -50,6 +51,7 @@ pub async fn send_with_retry<C: HttpClient>(
                 }
                 (error, response.retry_after)
             }
+            Err(error) if !error.is_transient() => return Err(error),
             Err(error) => (error, None),
         };
         if attempt >= policy.max_retries {
@@ -172,6 +174,17 @@ mod tests {
         let client = Scripted::new(vec![Err(HttpError::Network("down".into())); 2]);
         let policy = RetryPolicy { max_retries: 1, ..FAST };
         assert_eq!(run(&client, policy), Err(HttpError::Network("down".into())));
+    }
+
+    #[test]
+    fn a_host_found_down_is_not_retried() {
+        let unreachable = HttpError::Unreachable { origin: "http://h".into(), why: "no response within 5 ms".into() };
+        let open = HttpError::CircuitOpen { origin: "http://h".into(), since_ms: 0, retry_at_ms: Some(1) };
+        for error in [unreachable, open] {
+            let client = Scripted::new(vec![Err(error.clone())]);
+            assert_eq!(run(&client, FAST), Err(error));
+            assert_eq!((*client.calls.borrow(), client.sleeps.borrow().len()), (1, 0));
+        }
     }
 
     #[test]

@@ -1,20 +1,50 @@
-//! A client that gives each request without a timeout of its own a default one: how the model providers
-//! get `llm.config.timeoutMs` / `embedder.config.timeoutMs` without each of them carrying it.
+//! A client that bounds every request of one model: how the providers get `config.timeoutMs`,
+//! `connectTimeoutMs` and `coolDownMs` without each of them carrying them. A request without a timeout of its
+//! own gets the model's; it is watched for a dead host (`watch`) and goes through the breaker (`breaker`),
+//! which fails it at once while its host is remembered down.
 
 use std::borrow::Cow;
 
-use super::{HttpClient, HttpError, HttpRequest, HttpResponse};
+use super::breaker::Breaker;
+use super::{origin, watch, HttpClient, HttpError, HttpRequest, HttpResponse};
 
-/// `client`, with `timeout_ms` (when set) for every request that names none.
-#[derive(Debug, Clone, Copy, Default)]
+/// How a model's requests watch their host: `connectTimeoutMs` and `coolDownMs`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HostWatch {
+    /// A request with no response for this long sends a liveness probe, bounded by this long too (0: none).
+    pub connect_timeout_ms: u32,
+    /// How long calls to a host found down fail at once (0: the breaker is off).
+    pub cool_down_ms: u32,
+}
+
+impl HostWatch {
+    /// 5 s: far longer than a live host takes to answer a probe, short enough for a dead one to cost seconds.
+    pub const DEFAULT_CONNECT_TIMEOUT_MS: u32 = 5_000;
+    /// 30 s without calls to a host found down.
+    pub const DEFAULT_COOL_DOWN_MS: u32 = 30_000;
+}
+
+impl Default for HostWatch {
+    fn default() -> Self {
+        Self { connect_timeout_ms: Self::DEFAULT_CONNECT_TIMEOUT_MS, cool_down_ms: Self::DEFAULT_COOL_DOWN_MS }
+    }
+}
+
+/// `client`, with `timeout_ms` (when set) for every request that names none, watched per `connect_timeout_ms`
+/// and guarded by `breaker`.
+#[derive(Debug, Clone)]
 pub struct Timed<C> {
     pub client: C,
     pub timeout_ms: Option<u32>,
+    pub connect_timeout_ms: u32,
+    pub breaker: Breaker,
 }
 
 impl<C> Timed<C> {
-    pub fn new(client: C, timeout_ms: Option<u32>) -> Self {
-        Self { client, timeout_ms }
+    /// `client` bounded per `timeout_ms` and `watch`; the breaker reads `now`.
+    pub fn new(client: C, timeout_ms: Option<u32>, watch: HostWatch, now: super::Now) -> Self {
+        let breaker = Breaker::new(watch.cool_down_ms, now);
+        Self { client, timeout_ms, connect_timeout_ms: watch.connect_timeout_ms, breaker }
     }
 }
 
@@ -24,40 +54,22 @@ impl<C: HttpClient> HttpClient for Timed<C> {
             (None, Some(ms)) => Cow::Owned(HttpRequest { timeout_ms: Some(ms), ..request.clone() }),
             _ => Cow::Borrowed(request),
         };
-        self.client.post(&request).await
+        let origin = origin(&request.url);
+        let pass = self.breaker.enter(&origin)?;
+        let watched = watch::send(&self.client, &request, &origin, self.connect_timeout_ms).await;
+        pass.settle(watched.host);
+        watched.result
     }
 
     async fn sleep(&self, ms: u32) {
         self.client.sleep(ms).await
     }
+
+    async fn probe(&self, origin: &str) -> bool {
+        self.client.probe(origin).await
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::cell::RefCell;
-
-    #[derive(Default)]
-    struct Seen(RefCell<Vec<Option<u32>>>);
-
-    impl HttpClient for Seen {
-        async fn post(&self, request: &HttpRequest) -> Result<HttpResponse, HttpError> {
-            self.0.borrow_mut().push(request.timeout_ms);
-            Err(HttpError::Timeout(request.timeout_ms.unwrap_or_default()))
-        }
-        async fn sleep(&self, _: u32) {}
-    }
-
-    #[test]
-    fn fills_in_the_default_and_keeps_a_request_own_timeout() {
-        let request =
-            |timeout_ms| HttpRequest { url: "http://x".into(), headers: vec![], body: "{}".into(), timeout_ms };
-        let timed = Timed::new(Seen::default(), Some(300));
-        let _ = futures_executor::block_on(timed.post(&request(None)));
-        let _ = futures_executor::block_on(timed.post(&request(Some(50))));
-        let untimed = Timed::new(Seen::default(), None);
-        let _ = futures_executor::block_on(untimed.post(&request(None)));
-        assert_eq!(*timed.client.0.borrow(), vec![Some(300), Some(50)]);
-        assert_eq!(*untimed.client.0.borrow(), vec![None]);
-    }
-}
+#[path = "timed_tests.rs"]
+mod tests;

@@ -8,8 +8,8 @@ const classes = (globalThis[Symbol.for("memwasm.errors")] ??= define());
 export const MemoryError = classes.MemoryError;
 
 // What `add()` rejects with when the LLM cannot be reached (its HTTP error such as a 429, the network, a
-// timeout, the app's callback): a `MemoryError` with code `LLM_HTTP`, `LLM_NETWORK`, `LLM_TIMEOUT` or
-// `LLM_CALLBACK`, under mem0's name.
+// timeout, a host remembered down, the app's callback): a `MemoryError` with code `LLM_HTTP`, `LLM_NETWORK`,
+// `LLM_TIMEOUT`, `LLM_UNAVAILABLE` or `LLM_CALLBACK`, under mem0's name.
 export const LLMError = classes.LLMError;
 
 function define() {

@@ -785,7 +785,22 @@ export interface EmbedderTimeoutConfig {
   timeoutMs?: number;
 }
 
-export interface OpenAiLlmConfig extends LlmTimeoutConfig {
+/** `config.connectTimeoutMs` and `config.coolDownMs`, which every HTTP model provider takes: how its requests
+ * find a dead host, and how long one found is left alone (docs/timeouts-and-retries.md). */
+export interface HostWatchConfig {
+  /** A request with no response after this many ms sends one liveness probe (`GET <origin>/`, no credentials),
+   * which must answer within as long: any answer and the request keeps waiting up to `timeoutMs`; none (silence, a
+   * refused connection) and it fails at once with `LLM_NETWORK` / `EMBEDDING_NETWORK`, not retried. A request that
+   * failed without an answer is probed the same way. Default 5000; 0 sends no probe (a dead host then costs
+   * `timeoutMs` per attempt). */
+  connectTimeoutMs?: number;
+  /** After its host was found down, calls to it (from any `Memory` of this process) fail at once for this many ms
+   * with `LLM_UNAVAILABLE` / `EMBEDDING_UNAVAILABLE`, sending nothing; then one call tries again. Default 30000;
+   * 0 turns this breaker off. */
+  coolDownMs?: number;
+}
+
+export interface OpenAiLlmConfig extends LlmTimeoutConfig, HostWatchConfig {
   /** Default `gpt-4o-mini`. */
   model?: string;
   /** Sent as `Authorization: Bearer`. In Node, `OPENAI_API_KEY` is used when absent. */
@@ -802,7 +817,7 @@ export interface OpenAiLlmConfig extends LlmTimeoutConfig {
   jsonMode?: boolean;
 }
 
-export interface OpenAiEmbedderConfig extends EmbedderTimeoutConfig {
+export interface OpenAiEmbedderConfig extends EmbedderTimeoutConfig, HostWatchConfig {
   /** Default `text-embedding-3-small`. */
   model?: string;
   apiKey?: string;
@@ -826,7 +841,7 @@ export interface SamplingConfig {
 export type OpenAiCompatibleHost = "groq" | "together" | "openrouter" | "deepseek" | "lmstudio" | "vllm";
 
 /** `llm.config` of an OpenAI-compatible host. `model` is required: hosts share no default. */
-export interface CompatibleLlmConfig extends SamplingConfig, LlmTimeoutConfig {
+export interface CompatibleLlmConfig extends SamplingConfig, LlmTimeoutConfig, HostWatchConfig {
   model: string;
   /** Bearer token. In Node, the host's own variable (`GROQ_API_KEY`, `TOGETHER_API_KEY`, `OPENROUTER_API_KEY`,
    * `DEEPSEEK_API_KEY`) is used when absent; never `OPENAI_API_KEY`. */
@@ -840,7 +855,7 @@ export interface CompatibleLlmConfig extends SamplingConfig, LlmTimeoutConfig {
 }
 
 /** `embedder.config` of an OpenAI-compatible host that serves `/embeddings`. */
-export interface CompatibleEmbedderConfig extends EmbedderTimeoutConfig {
+export interface CompatibleEmbedderConfig extends EmbedderTimeoutConfig, HostWatchConfig {
   model: string;
   apiKey?: string;
   baseUrl?: string;
@@ -859,16 +874,16 @@ export interface AzureOpenAiTarget {
   apiKey?: string;
 }
 
-export interface AzureOpenAiLlmConfig extends AzureOpenAiTarget, SamplingConfig, LlmTimeoutConfig {
+export interface AzureOpenAiLlmConfig extends AzureOpenAiTarget, SamplingConfig, LlmTimeoutConfig, HostWatchConfig {
   /** `response_format: {type: "json_object"}`. Default `true`. */
   jsonMode?: boolean;
 }
 
-export interface AzureOpenAiEmbedderConfig extends AzureOpenAiTarget, EmbedderTimeoutConfig {
+export interface AzureOpenAiEmbedderConfig extends AzureOpenAiTarget, EmbedderTimeoutConfig, HostWatchConfig {
   dimensions?: number;
 }
 
-export interface AnthropicLlmConfig extends SamplingConfig, LlmTimeoutConfig {
+export interface AnthropicLlmConfig extends SamplingConfig, LlmTimeoutConfig, HostWatchConfig {
   /** Default `claude-haiku-4-5`. */
   model?: string;
   /** Sent as `x-api-key`. In Node, `ANTHROPIC_API_KEY` when absent. */
@@ -885,7 +900,7 @@ export interface AnthropicLlmConfig extends SamplingConfig, LlmTimeoutConfig {
   dangerouslyAllowBrowser?: boolean;
 }
 
-export interface GeminiLlmConfig extends SamplingConfig, LlmTimeoutConfig {
+export interface GeminiLlmConfig extends SamplingConfig, LlmTimeoutConfig, HostWatchConfig {
   /** Default `gemini-2.5-flash`. */
   model?: string;
   /** Sent as `x-goog-api-key`. In Node, `GEMINI_API_KEY` or `GOOGLE_API_KEY` when absent. */
@@ -897,7 +912,7 @@ export interface GeminiLlmConfig extends SamplingConfig, LlmTimeoutConfig {
   jsonMode?: boolean;
 }
 
-export interface GeminiEmbedderConfig extends EmbedderTimeoutConfig {
+export interface GeminiEmbedderConfig extends EmbedderTimeoutConfig, HostWatchConfig {
   /** Default `gemini-embedding-001`. */
   model?: string;
   apiKey?: string;
@@ -907,7 +922,7 @@ export interface GeminiEmbedderConfig extends EmbedderTimeoutConfig {
   dimensions?: number;
 }
 
-export interface OllamaLlmConfig extends SamplingConfig, LlmTimeoutConfig {
+export interface OllamaLlmConfig extends SamplingConfig, LlmTimeoutConfig, HostWatchConfig {
   /** Default `llama3.1`. */
   model?: string;
   /** Default `http://localhost:11434`. */
@@ -919,7 +934,7 @@ export interface OllamaLlmConfig extends SamplingConfig, LlmTimeoutConfig {
   jsonMode?: boolean;
 }
 
-export interface OllamaEmbedderConfig extends EmbedderTimeoutConfig {
+export interface OllamaEmbedderConfig extends EmbedderTimeoutConfig, HostWatchConfig {
   /** Default `nomic-embed-text`. */
   model?: string;
   baseUrl?: string;
@@ -1222,10 +1237,12 @@ export type MemoryErrorCode =
   | "LLM_HTTP"
   | "LLM_NETWORK"
   | "LLM_TIMEOUT"
+  | "LLM_UNAVAILABLE"
   | "LLM_RESPONSE"
   | "EMBEDDING_HTTP"
   | "EMBEDDING_NETWORK"
   | "EMBEDDING_TIMEOUT"
+  | "EMBEDDING_UNAVAILABLE"
   | "EMBEDDING_RESPONSE"
   | "LLM_CALLBACK"
   | "EMBEDDING_CALLBACK"
@@ -1252,8 +1269,8 @@ export class MemoryError extends Error {
 }
 
 /** mem0's `LLMError`: what `add()` rejects with when the LLM cannot be reached (an HTTP error such as a 429, the
- * network, no answer within `llm.config.timeoutMs`, the app's `llm.generate` callback). A `MemoryError` too, with
- * code `LLM_HTTP`, `LLM_NETWORK`, `LLM_TIMEOUT` or `LLM_CALLBACK`. A reply that cannot be read is not an error: `add()` resolves with an `EXTRACTION_FAILED` /
+ * network, no answer within `llm.config.timeoutMs`, a host remembered down, the app's `llm.generate` callback). A
+ * `MemoryError` too, with code `LLM_HTTP`, `LLM_NETWORK`, `LLM_TIMEOUT`, `LLM_UNAVAILABLE` or `LLM_CALLBACK`. A reply that cannot be read is not an error: `add()` resolves with an `EXTRACTION_FAILED` /
  * `DECISION_FAILED` warning instead. */
 export class LLMError extends MemoryError {
   constructor(message: string, code: MemoryErrorCode, status?: number);

@@ -147,4 +147,14 @@ describe("timeoutMs config", () => {
     }
     assert.doesNotThrow(() => new Memory({ llm: { provider: "custom", generate: () => "", config: { timeoutMs: 5 } }, embedder: { provider: "none" } }));
   });
+
+  test("connectTimeoutMs and coolDownMs: whole milliseconds from 0, for the HTTP providers only", () => {
+    for (const bad of [-1, 2.5, "300", 3_600_001]) {
+      throwsInvalidConfig({ llm: { provider: "openai", config: { apiKey: "k", connectTimeoutMs: bad } } });
+      throwsInvalidConfig({ embedder: { provider: "ollama", config: { coolDownMs: bad } } });
+    }
+    throwsInvalidConfig({ llm: { provider: "custom", generate: () => "", config: { coolDownMs: 0 } }, embedder: { provider: "none" } });
+    const options = { apiKey: "k", connectTimeoutMs: 0, coolDownMs: 0 };
+    assert.doesNotThrow(() => new Memory({ llm: { provider: "anthropic", config: options }, embedder: { provider: "gemini", config: options } }));
+  });
 });

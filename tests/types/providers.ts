@@ -23,6 +23,8 @@ const configs: MemoryConfig[] = [
   { llm: { provider: "custom", generate: () => "", config: { timeoutMs: 120000 } },
     embedder: { provider: "custom", dimensions: 2, embed: (t) => t.map(() => [1, 2]), config: { timeoutMs: 1000 } } },
   { llm: { provider: "workers-ai", binding: env.AI, config: { timeoutMs: 1 } } },
+  { llm: { provider: "openai", config: { connectTimeoutMs: 2000, coolDownMs: 0 } },
+    embedder: { provider: "ollama", config: { timeoutMs: 10000, connectTimeoutMs: 0, coolDownMs: 60000 } } },
   { vectorStore: { provider: "memory", config: { quantization: "int8" } } },
   { vectorStore: { provider: "chroma", config: { url: "http://127.0.0.1:8000", collectionName: "memories" } } },
   { vectorStore: { provider: "chroma", config: { url: "https://c", collectionName: "m-1", tenant: "t", database: "d",
@@ -43,7 +45,9 @@ const bad3: LlmConfig = { provider: "groq", config: {} };
 const bad4: EmbedderConfig = { provider: "custom", embed: async () => [] };
 const code: MemoryErrorCode = "LLM_CALLBACK";
 const code2: MemoryErrorCode = "EMBEDDING_CALLBACK";
-const timeouts: MemoryErrorCode[] = ["LLM_TIMEOUT", "EMBEDDING_TIMEOUT"];
+const timeouts: MemoryErrorCode[] = ["LLM_TIMEOUT", "EMBEDDING_TIMEOUT", "LLM_UNAVAILABLE", "EMBEDDING_UNAVAILABLE"];
+// @ts-expect-error your own model has no host to watch
+const bad6: LlmConfig = { provider: "custom", generate: () => "", config: { coolDownMs: 0 } };
 // @ts-expect-error timeoutMs is a number of milliseconds
 const bad5: LlmConfig = { provider: "openai", config: { timeoutMs: "5s" } };
-export { configs, bad1, bad2, bad3, bad4, bad5, code, code2, timeouts, Memory };
+export { configs, bad1, bad2, bad3, bad4, bad5, bad6, code, code2, timeouts, Memory };

@@ -6,9 +6,9 @@ use crate::core::error::transient_status;
 
 /// Whether running a batch again may help, by the code of its failure (an error's, or the cause of the
 /// warning that made its `add()` store nothing):
-/// - a model or vector-store request that failed (`*_HTTP`, `*_NETWORK`, `*_TIMEOUT`,
+/// - a model or vector-store request that failed (`*_HTTP`, `*_NETWORK`, `*_TIMEOUT`, `*_UNAVAILABLE`,
 ///   `VECTOR_STORE_UNAVAILABLE`): no. A transient failure (408, 429, 5xx, no answer) was already retried
-///   within the call's budget; any other status is refused again;
+///   within the call's budget; any other status is refused again; a host remembered down fails at once;
 /// - what another run does not change (`INVALID_*`, `SCOPE_REQUIRED`, `DIMENSION_MISMATCH`, an embedding
 ///   reply in the wrong shape, a call its caller stopped): no;
 /// - the rest: yes. An LLM reply that did not parse (a model answers differently each time), an app's
@@ -21,7 +21,13 @@ pub fn worth_running_again(code: &str) -> bool {
 /// call spent its retry budget, and the next flush may go through.
 pub fn failed_for_now(code: &str, status: Option<u16>) -> bool {
     match code {
-        "LLM_NETWORK" | "LLM_TIMEOUT" | "EMBEDDING_NETWORK" | "EMBEDDING_TIMEOUT" | "VECTOR_STORE_UNAVAILABLE" => true,
+        "LLM_NETWORK"
+        | "LLM_TIMEOUT"
+        | "LLM_UNAVAILABLE"
+        | "EMBEDDING_NETWORK"
+        | "EMBEDDING_TIMEOUT"
+        | "EMBEDDING_UNAVAILABLE"
+        | "VECTOR_STORE_UNAVAILABLE" => true,
         "LLM_HTTP" | "EMBEDDING_HTTP" => status.is_some_and(transient_status),
         _ => false,
     }
@@ -33,9 +39,11 @@ fn spent_or_refused(code: &str) -> bool {
         "LLM_HTTP"
             | "LLM_NETWORK"
             | "LLM_TIMEOUT"
+            | "LLM_UNAVAILABLE"
             | "EMBEDDING_HTTP"
             | "EMBEDDING_NETWORK"
             | "EMBEDDING_TIMEOUT"
+            | "EMBEDDING_UNAVAILABLE"
             | "VECTOR_STORE_UNAVAILABLE"
             | "INVALID_CONFIG"
             | "INVALID_INPUT"
@@ -62,6 +70,7 @@ mod tests {
             MemoryError::Llm(UpstreamError::timeout(300)),
             MemoryError::Embedding(UpstreamError::new(Some(408), "slow")),
             MemoryError::Embedding(UpstreamError::timeout(300)),
+            MemoryError::Llm(UpstreamError::host_down("http://h", 0, Some(1))),
             MemoryError::InvalidInput("x".into()),
             MemoryError::DimensionMismatch { expected: 3, actual: 4 },
             MemoryError::EmbeddingResponse("no data".into()),

@@ -100,8 +100,12 @@ pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
     if config.engine.graph_enabled && !cfg!(feature = "extras") {
         return Err(MemoryError::NotInModule("graph memory (graph.enabled)".into()));
     }
-    let llm = models::llm(config, live)?;
-    let embedder = models::embedder(config, live)?;
+    let clock = match live.get("now") {
+        Some(now) => js_clock(now)?,
+        None => Clock::default(),
+    };
+    let llm = models::llm(config, live, &clock)?;
+    let embedder = models::embedder(config, live, &clock)?;
     if let (Some(want), Some(have)) =
         (config.engine.vector_store.dimension, crate::core::model_traits::Embedder::dimensions(&embedder))
     {
@@ -123,10 +127,6 @@ pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
         }
     };
     let index = InMemoryVectorStore::new(config.engine.vector_store.quantization);
-    let clock = match live.get("now") {
-        Some(now) => js_clock(now)?,
-        None => Clock::default(),
-    };
     let tokens = match live.get("countTokens") {
         Some(count) => js_token_counter(count)?,
         None => TokenCounter::default(),

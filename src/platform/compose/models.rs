@@ -12,7 +12,8 @@ use super::live::LiveValues;
 use super::{Embedder, Llm};
 use crate::core::config::invalid;
 use crate::core::error::Result;
-use crate::http::Timed;
+use crate::core::time::Clock;
+use crate::http::{HostWatch, Now, Timed};
 #[cfg(feature = "extras")]
 use crate::platform::observe::Observed;
 use crate::platform::{CallbackEmbedder, CallbackLlm, FetchClient, WorkersAiEmbedder, WorkersAiLlm};
@@ -70,33 +71,41 @@ fn needed<'a>(live: &'a LiveValues, path: &str, what: &str) -> Result<&'a JsValu
     live.get(path).ok_or_else(|| invalid(path, format!("is required ({what})")))
 }
 
-/// The LLM `config` asks for, observed by the config's `observe` callback when it has one.
+/// The LLM `config` asks for, observed by the config's `observe` callback when it has one; its host's
+/// breaker reads `clock`.
 #[cfg(feature = "extras")]
-pub fn llm(config: &ResolvedConfig, live: &LiveValues) -> Result<Llm> {
+pub fn llm(config: &ResolvedConfig, live: &LiveValues, clock: &Clock) -> Result<Llm> {
     let (provider, model) = llm_name(&config.llm);
-    Ok(Observed::new(any_llm(config, live)?, observer(live)?, "chat", provider, model))
+    Ok(Observed::new(any_llm(config, live, clock)?, observer(live)?, "chat", provider, model))
 }
 
 /// The embedder `config` asks for, observed by the config's `observe` callback when it has one.
 #[cfg(feature = "extras")]
-pub fn embedder(config: &ResolvedConfig, live: &LiveValues) -> Result<Embedder> {
+pub fn embedder(config: &ResolvedConfig, live: &LiveValues, clock: &Clock) -> Result<Embedder> {
     let (provider, model) = embedder_name(&config.embedder);
-    Ok(Observed::new(any_embedder(config, live)?, observer(live)?, "embeddings", provider, model))
+    Ok(Observed::new(any_embedder(config, live, clock)?, observer(live)?, "embeddings", provider, model))
 }
 
 /// The LLM `config` asks for (a build without `extras` has no `observe`: `NOT_IN_MODULE`).
 #[cfg(not(feature = "extras"))]
-pub fn llm(config: &ResolvedConfig, live: &LiveValues) -> Result<Llm> {
+pub fn llm(config: &ResolvedConfig, live: &LiveValues, clock: &Clock) -> Result<Llm> {
     if live.get("observe").is_some() {
         return Err(crate::core::error::MemoryError::NotInModule("observe".into()));
     }
-    any_llm(config, live)
+    any_llm(config, live, clock)
 }
 
 /// The embedder `config` asks for.
 #[cfg(not(feature = "extras"))]
-pub fn embedder(config: &ResolvedConfig, live: &LiveValues) -> Result<Embedder> {
-    any_embedder(config, live)
+pub fn embedder(config: &ResolvedConfig, live: &LiveValues, clock: &Clock) -> Result<Embedder> {
+    any_embedder(config, live, clock)
+}
+
+/// `fetch`, bounded per a model's `timeoutMs`, `connectTimeoutMs` and `coolDownMs`, its breaker on `clock`.
+fn timed_fetch(timeout_ms: Option<u32>, watch: HostWatch, clock: &Clock) -> Timed<FetchClient> {
+    let clock = clock.clone();
+    let now: Now = std::rc::Rc::new(move || clock.now_ms());
+    Timed::new(FetchClient, timeout_ms, watch, now)
 }
 
 /// The config's `observe` callback; `INVALID_CONFIG` for a value that is not a function.
@@ -139,7 +148,7 @@ fn embedder_name(choice: &EmbedderChoice) -> (&'static str, String) {
     }
 }
 
-fn any_llm(config: &ResolvedConfig, live: &LiveValues) -> Result<AnyLlm<Timed<FetchClient>, LiveLlm>> {
+fn any_llm(config: &ResolvedConfig, live: &LiveValues, clock: &Clock) -> Result<AnyLlm<Timed<FetchClient>, LiveLlm>> {
     only_for(live, "llm.generate", "custom", matches!(config.llm, LlmChoice::Custom))?;
     only_for(live, "llm.binding", "workers-ai", matches!(config.llm, LlmChoice::WorkersAi(_)))?;
     Ok(match &config.llm {
@@ -151,12 +160,16 @@ fn any_llm(config: &ResolvedConfig, live: &LiveValues) -> Result<AnyLlm<Timed<Fe
             let generate = needed(live, "llm.generate", "a function ({system, user, json}) => string")?;
             AnyLlm::Live(LiveLlm::Custom(CallbackLlm::new(generate, config.llm_timeout_ms)?))
         }
-        http => AnyLlm::over_http(http, Timed::new(FetchClient, config.llm_timeout_ms), config.retry)
+        http => AnyLlm::over_http(http, timed_fetch(config.llm_timeout_ms, config.llm_watch, clock), config.retry)
             .ok_or_else(|| invalid("llm.provider", "is not available in this build"))?,
     })
 }
 
-fn any_embedder(config: &ResolvedConfig, live: &LiveValues) -> Result<AnyEmbedder<Timed<FetchClient>, LiveEmbedder>> {
+fn any_embedder(
+    config: &ResolvedConfig,
+    live: &LiveValues,
+    clock: &Clock,
+) -> Result<AnyEmbedder<Timed<FetchClient>, LiveEmbedder>> {
     only_for(live, "embedder.embed", "custom", matches!(config.embedder, EmbedderChoice::Custom { .. }))?;
     only_for(live, "embedder.binding", "workers-ai", matches!(config.embedder, EmbedderChoice::WorkersAi(_)))?;
     Ok(match &config.embedder {
@@ -173,7 +186,10 @@ fn any_embedder(config: &ResolvedConfig, live: &LiveValues) -> Result<AnyEmbedde
                 config.embedder_timeout_ms,
             )?))
         }
-        http => AnyEmbedder::over_http(http, Timed::new(FetchClient, config.embedder_timeout_ms), config.retry)
-            .ok_or_else(|| invalid("embedder.provider", "is not available in this build"))?,
+        http => {
+            let client = timed_fetch(config.embedder_timeout_ms, config.embedder_watch, clock);
+            AnyEmbedder::over_http(http, client, config.retry)
+                .ok_or_else(|| invalid("embedder.provider", "is not available in this build"))?
+        }
     })
 }

@@ -22,7 +22,7 @@ pub use crate::core::config::{EngineSettings, MemoryConfig, RetryOptions, Storag
 
 use crate::core::config::VectorStoreSettings;
 use crate::core::error::Result;
-use crate::http::RetryPolicy;
+use crate::http::{HostWatch, RetryPolicy};
 use crate::providers::chroma::{chroma_settings, ChromaSettings};
 
 /// A config with every default filled in and every value checked.
@@ -34,6 +34,10 @@ pub struct ResolvedConfig {
     pub llm_timeout_ms: Option<u32>,
     /// `embedder.config.timeoutMs`.
     pub embedder_timeout_ms: Option<u32>,
+    /// `llm.config.connectTimeoutMs` and `coolDownMs`: how an HTTP LLM's requests watch its host.
+    pub llm_watch: HostWatch,
+    /// `embedder.config.connectTimeoutMs` and `coolDownMs`.
+    pub embedder_watch: HostWatch,
     /// `retry`: of every model (and Chroma) request, and of the background writer's batches.
     pub retry: RetryPolicy,
     /// `vectorStore: {provider: "chroma"}`: vectors and vector search move to this Chroma collection.
@@ -52,8 +56,8 @@ impl MemoryConfig {
     pub fn resolve(mut self, env: Env) -> Result<ResolvedConfig> {
         let mut llm = self.llm.take().unwrap_or_else(openai_default);
         let mut embedder = self.embedder.take().unwrap_or_else(openai_default);
-        let llm_timeout_ms = timeout::take_timeout(&mut llm, "llm", DEFAULT_LLM_TIMEOUT_MS)?;
-        let embedder_timeout_ms = timeout::take_timeout(&mut embedder, "embedder", DEFAULT_EMBEDDER_TIMEOUT_MS)?;
+        let llm_bounds = timeout::take_bounds(&mut llm, "llm", DEFAULT_LLM_TIMEOUT_MS)?;
+        let embedder_bounds = timeout::take_bounds(&mut embedder, "embedder", DEFAULT_EMBEDDER_TIMEOUT_MS)?;
         let (llm, embedder) = (choice::llm_choice(llm, env)?, choice::embedder_choice(embedder, env)?);
         let remote_vectors = match self.vector_store.as_ref() {
             Some(store) if store.provider == "chroma" => Some(chroma_settings(store)?),
@@ -64,7 +68,17 @@ impl MemoryConfig {
             .map(|chroma| VectorStoreSettings { dimension: chroma.dimension, ..VectorStoreSettings::default() });
         let retry = retry_policy(self.retry.take().unwrap_or_default());
         let engine = self.resolve_engine(remote_index, (retry.max_retries, retry.base_delay_ms, retry.max_delay_ms))?;
-        Ok(ResolvedConfig { llm, embedder, llm_timeout_ms, embedder_timeout_ms, retry, remote_vectors, engine })
+        Ok(ResolvedConfig {
+            llm,
+            embedder,
+            llm_timeout_ms: llm_bounds.timeout_ms,
+            embedder_timeout_ms: embedder_bounds.timeout_ms,
+            llm_watch: llm_bounds.watch,
+            embedder_watch: embedder_bounds.watch,
+            retry,
+            remote_vectors,
+            engine,
+        })
     }
 }
 

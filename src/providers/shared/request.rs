@@ -4,13 +4,17 @@
 use crate::core::error::UpstreamError;
 use crate::http::HttpError;
 
-/// The transport's failure as the core sees it: a status (or none for a network failure or a timeout) and a
-/// message.
+/// The transport's failure as the core sees it: a status (or none for a network failure, a timeout, a host
+/// found down) and a message.
 pub(crate) fn upstream(error: HttpError) -> UpstreamError {
     match error {
         HttpError::Network(message) => UpstreamError::new(None, message),
         HttpError::Status { status, message } => UpstreamError::new(Some(status), message),
         HttpError::Timeout(ms) => UpstreamError::timeout(ms),
+        HttpError::Unreachable { .. } => UpstreamError::new(None, error.to_string()),
+        HttpError::CircuitOpen { origin, since_ms, retry_at_ms } => {
+            UpstreamError::host_down(&origin, since_ms, retry_at_ms)
+        }
     }
 }
 
