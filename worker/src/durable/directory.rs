@@ -49,6 +49,25 @@ pub async fn send(env: &worker::Env, tenant: &str, changes: &Changes) -> Result<
     front::post_internal(env, &target, "directory", body, "the directory").await
 }
 
+/// With `DO_TEST_HOOKS = "true"` only: the test var `DO_TEST_DIRECTORY` makes the directory refuse every
+/// report (`"refuse"`: 503, as a directory that cannot be reached) or hold each one unanswered (`"hold"`,
+/// after logging that it does), so a test can kill workerd between a user's store and its report.
+pub async fn test_fault(env: &worker::Env) -> Result<(), ApiError> {
+    if !crate::settings::flag(env, "DO_TEST_HOOKS", false)? {
+        return Ok(());
+    }
+    let refused = || ApiError::new(503, "OBJECT_UNAVAILABLE", "the directory refuses reports (DO_TEST_DIRECTORY)");
+    match crate::settings::text(env, "DO_TEST_DIRECTORY").as_deref() {
+        Some("refuse") => Err(refused()),
+        Some("hold") => {
+            worker::console_log!("memwasm test hook: the directory holds a report");
+            worker::Delay::from(std::time::Duration::from_secs(3600)).await;
+            Err(refused())
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Takes `changes` into the directory.
 pub async fn record(object: &TenantObject, changes: Changes) -> Result<(), ApiError> {
     let storage = object.state.storage();
