@@ -13,6 +13,7 @@ pub(crate) mod import;
 pub(crate) mod locks;
 pub mod memory;
 pub(crate) mod on_demand;
+pub mod peers;
 pub(crate) mod pipeline;
 pub mod recall;
 pub mod search;
@@ -27,5 +28,6 @@ pub mod update;
 pub(crate) mod waiting_vectors;
 mod write_budget;
 
+pub use locks::Pause;
 pub use features::{Additive, Conversations, Documents, FastAdd, GraphMemory, MemoryLifecycle, RemoteIndex, Tiers};
 pub use memory::MemoryEngine;
