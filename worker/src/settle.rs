@@ -1,5 +1,6 @@
 //! Answers given before the request's body mattered (401 bad token, 403, 404 unknown route, 415, 413, a
-//! config error) still leave the client's keep-alive connection usable: the unread rest of the body is read
+//! config error, and with `STORAGE = "do"` whatever the object left unread: the directory's 404,
+//! `NOT_SHARDED`) still leave the client's keep-alive connection usable: the unread rest of the body is read
 //! and dropped first, chunk by chunk. Left unread, workerd cannot reuse the connection and resets it, and the
 //! client's next request on it fails with ECONNRESET (a `Connection: close` header does not help: workerd
 //! drops it). Draining is bounded: a body declared or found larger than `DRAIN_FACTOR` times

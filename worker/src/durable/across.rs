@@ -35,7 +35,7 @@ fn limit(url: &worker::Url, body: &[u8]) -> usize {
     from_query.or_else(from_body).filter(|n: &f64| *n >= 1.0).map_or(DEFAULT_LIMIT, |n| n as usize)
 }
 
-pub async fn serve(object: &TenantObject, mut request: Request, tenant: &str) -> Result<Response, ApiError> {
+pub async fn serve(object: &TenantObject, request: &mut Request, tenant: &str) -> Result<Response, ApiError> {
     let url = request.url()?;
     let method = request.method();
     let body = if method == Method::Post { request.bytes().await? } else { Vec::new() };

@@ -44,6 +44,8 @@ pub(super) fn stub(env: &Env, name: &str) -> Result<worker::Stub, ApiError> {
 /// Sends `request` to `target`'s object, naming its tenant and user; 503 `OBJECT_UNAVAILABLE` when the
 /// object failed (it threw or was reset): what it acknowledged before is stored, and the request may be retried.
 pub(super) async fn send(request: &Request, env: &Env, target: &Target) -> Result<Response, ApiError> {
+    let stub = stub(env, &shard::object_name(&target.tenant, target.user.as_deref()))?;
+    // The body moves to the copy from here on: the object reads it, or drains what its answer left unread.
     let mut forwarded = request.clone_mut()?;
     let headers = forwarded.headers_mut()?;
     headers.set(TENANT_HEADER, &target.tenant)?;
@@ -51,7 +53,6 @@ pub(super) async fn send(request: &Request, env: &Env, target: &Target) -> Resul
         Some(user) => headers.set(SHARD_HEADER, &encode_header(user))?,
         None => headers.delete(SHARD_HEADER)?,
     }
-    let stub = stub(env, &shard::object_name(&target.tenant, target.user.as_deref()))?;
     stub.fetch_with_request(forwarded).await.map_err(|error| {
         ApiError::new(503, "OBJECT_UNAVAILABLE", format!("the tenant's durable object failed: {error}"))
     })
@@ -63,8 +64,8 @@ pub(super) fn encode_header(user: &str) -> String {
 }
 
 /// Answers `request` from `target`'s object.
-pub async fn forward(request: Request, env: &Env, target: &Target) -> worker::Result<Response> {
-    match send(&request, env, target).await {
+pub async fn forward(request: &Request, env: &Env, target: &Target) -> worker::Result<Response> {
+    match send(request, env, target).await {
         Ok(response) => Ok(response),
         Err(error) => error.response(),
     }

@@ -37,7 +37,7 @@ fn json(value: serde_json::Value) -> Result<Response, ApiError> {
 
 pub async fn serve(
     object: &TenantObject,
-    mut request: Request,
+    request: &mut Request,
     target: &Target,
     rest: &str,
 ) -> Result<Response, ApiError> {

@@ -81,7 +81,7 @@ impl TenantObject {
         Ok(())
     }
 
-    async fn serve(&self, request: Request) -> Result<Response, ApiError> {
+    async fn serve(&self, request: &mut Request) -> Result<Response, ApiError> {
         let tenant = request.headers().get(TENANT_HEADER)?.filter(|tenant| !tenant.is_empty());
         let tenant = tenant.ok_or_else(|| ApiError::invalid(format!("{TENANT_HEADER}: required")))?;
         let user = request.headers().get(shard::SHARD_HEADER)?.map(|user| decode_lenient(&user));
@@ -166,11 +166,14 @@ impl DurableObject for TenantObject {
         }
     }
 
-    async fn fetch(&self, request: Request) -> worker::Result<Response> {
-        match self.serve(request).await {
+    /// Answers `request`, then drains what of its body the answer left unread (an answer before the body
+    /// mattered: the directory's 404, `NOT_SHARDED`), so the client's connection stays usable (`settle`).
+    async fn fetch(&self, mut request: Request) -> worker::Result<Response> {
+        let response = match self.serve(&mut request).await {
             Ok(response) => Ok(response),
             Err(error) => error.response(),
-        }
+        };
+        crate::settle::settle(&mut request, &self.env, response).await
     }
 
     /// The idle alarm: drops the engine when no request came for `DO_IDLE_SECONDS`, else waits again.

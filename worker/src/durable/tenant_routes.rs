@@ -22,7 +22,7 @@ use crate::error::ApiError;
 /// The header naming where the next export page starts.
 pub const NEXT_HEADER: &str = "x-memwasm-next";
 
-pub async fn serve(object: &TenantObject, request: Request, tenant: &str) -> Result<Response, ApiError> {
+pub async fn serve(object: &TenantObject, request: &mut Request, tenant: &str) -> Result<Response, ApiError> {
     let (method, path) = (request.method(), request.path());
     if across::is_read_across(&method, &path) {
         let caller = auth::caller(&request, &object.env)?;
