@@ -57,7 +57,7 @@ use self::later::Later;
 
 #[event(fetch)]
 async fn fetch(mut request: Request, env: Env, ctx: Context) -> worker::Result<Response> {
-    match durable::front::route(&request, &env).await {
+    match durable::front::route(&mut request, &env).await {
         // The object drains what its answer left of the body; a body that never reached it is drained here.
         Ok(Some(target)) => {
             let response = durable::front::forward(&request, &env, &target).await;

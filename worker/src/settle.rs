@@ -1,10 +1,10 @@
-//! Answers given before the request's body mattered (401 bad token, 403, 404 unknown route, 415, 413, a
-//! config error, and with `STORAGE = "do"` whatever the object left unread: the directory's 404,
-//! `NOT_SHARDED`) still leave the client's keep-alive connection usable: the unread rest of the body is read
-//! and dropped first, chunk by chunk. Left unread, workerd cannot reuse the connection and resets it, and the
-//! client's next request on it fails with ECONNRESET (a `Connection: close` header does not help: workerd
-//! drops it). Draining is bounded: a body declared or found larger than `DRAIN_FACTOR` times
-//! `MAX_BODY_BYTES` is left as it is, and its connection closes.
+//! Reading a request's body with a bound, and draining it. Answers given before the body mattered (401 bad
+//! token, 403, 404 unknown route, 415, 413, a config error, and with `STORAGE = "do"` whatever the object left
+//! unread: the directory's 404, `NOT_SHARDED`) still leave the client's keep-alive connection usable: the
+//! unread rest of the body is read and dropped first, chunk by chunk. Left unread, workerd cannot reuse the
+//! connection and resets it, and the client's next request on it fails with ECONNRESET (a `Connection: close`
+//! header does not help: workerd drops it). Draining is bounded: a body declared or found larger than
+//! `DRAIN_FACTOR` times `MAX_BODY_BYTES` is left as it is, and its connection closes.
 
 use futures_util::StreamExt;
 use worker::{Env, Request, Response};
@@ -22,7 +22,7 @@ pub async fn settle(request: &mut Request, env: &Env, response: worker::Result<R
 
 /// Reads and drops the unread body of `request`, if any, up to `DRAIN_FACTOR` times the body limit.
 async fn drain(request: &mut Request, env: &Env) {
-    if request.inner().body().is_none() || request.inner().body_used() {
+    if request.inner().body_used() {
         return;
     }
     let limit = settings::max_body_bytes(env).unwrap_or(settings::DEFAULT_MAX_BODY_BYTES);
@@ -31,12 +31,28 @@ async fn drain(request: &mut Request, env: &Env) {
     if header.and_then(|n| n.trim().parse::<u64>().ok()).is_some_and(|n| n > cap as u64) {
         return;
     }
-    let Ok(mut stream) = request.stream() else { return };
-    let mut read = 0usize;
-    while let Some(Ok(chunk)) = stream.next().await {
+    let _ = read_within(request, 0, cap).await;
+}
+
+/// `request`'s body, read chunk by chunk while it holds at most `keep` bytes: `Some` when it fit. Past `keep`
+/// it holds nothing more: what it read is dropped, and the rest is read and dropped up to `cap` bytes in all,
+/// so the connection stays usable (a body larger than `cap` is left, and its connection closes).
+pub async fn read_within(request: &mut Request, keep: usize, cap: usize) -> worker::Result<Option<Vec<u8>>> {
+    if request.inner().body().is_none() {
+        return Ok(Some(Vec::new()));
+    }
+    let mut stream = request.stream()?;
+    let (mut kept, mut read) = (Some(Vec::new()), 0usize);
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk?;
         read = read.saturating_add(chunk.len());
+        match kept.as_mut() {
+            Some(bytes) if read <= keep => bytes.extend_from_slice(&chunk),
+            _ => kept = None,
+        }
         if read > cap {
-            return;
+            break;
         }
     }
+    Ok(kept)
 }

@@ -3,7 +3,7 @@
 //! (`body`) and the query string (`crate::query`) once, hands the family a `Visit`, and answers every error
 //! in the family's envelope. Whatever of the body the answer left unread is drained (`crate::settle`).
 
-mod body;
+pub mod body;
 mod family;
 
 use worker::{Env, Request, Response};

@@ -19,15 +19,16 @@ pub struct Target {
 }
 
 /// The object that should answer `request`; `None` when this isolate answers it (the KV backend, or a
-/// caller without a valid token).
-pub async fn route(request: &Request, env: &Env) -> Result<Option<Target>, ApiError> {
+/// caller without a valid token). With `DO_SHARDS = "scope"`, a body that names the user is read here
+/// (`shard::user_of`), and `request` carries what was read.
+pub async fn route(request: &mut Request, env: &Env) -> Result<Option<Target>, ApiError> {
     if settings::backend(env)? == Backend::Kv || request.path().starts_with("/__do/") {
         return Ok(None);
     }
     let Ok(caller) = auth::caller(request, env) else { return Ok(None) };
     let user = match settings::shards(env)? {
         Shards::Tenant => None,
-        Shards::Scope => shard::user_of(request, settings::max_body_bytes(env)?).await?,
+        Shards::Scope => shard::user_of(request, env).await?,
     };
     Ok(Some(Target { tenant: caller.tenant, user }))
 }

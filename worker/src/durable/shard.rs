@@ -6,7 +6,7 @@
 
 use memwasm::core::model::scope::checked_id;
 use memwasm::core::model::scope_fields::ANY;
-use worker::{Method, Request};
+use worker::{Env, Method, Request};
 
 use crate::error::ApiError;
 
@@ -32,18 +32,14 @@ pub fn user_place(method: &Method, path: &str) -> Option<bool> {
 
 /// The `user_id` a request names in the place `user_place` gives, as the engine files it (trimmed and checked
 /// by `checked_id`, so every spelling of one user reaches the object that holds its scope; `INVALID_INPUT`
-/// for one the engine refuses); `None` when it names none, or any user (`"__all__"`).
-pub async fn user_of(request: &Request, max_body: usize) -> Result<Option<String>, ApiError> {
+/// for one the engine refuses); `None` when it names none, or any user (`"__all__"`). A body is read once, as
+/// the desk reads it (415 when not JSON, 413 past `MAX_BODY_BYTES`, never held whole), and `request` then
+/// carries what was read.
+pub async fn user_of(request: &mut Request, env: &Env) -> Result<Option<String>, ApiError> {
     let Some(in_body) = user_place(&request.method(), &request.path()) else { return Ok(None) };
     let named = if in_body {
-        let declared = request.headers().get("content-length")?.and_then(|n| n.trim().parse::<usize>().ok());
-        if declared.is_some_and(|n| n > max_body) {
-            return Ok(None);
-        }
-        let body = request.clone()?.bytes().await?;
-        if body.len() > max_body {
-            return Ok(None);
-        }
+        let body = crate::desk::body::body(request, env).await?;
+        *request = super::front::request_like(request, request.method(), request.url()?.as_str(), &body)?;
         let value: Option<serde_json::Value> = serde_json::from_slice(&body).ok();
         value.and_then(|value| value.get("user_id")?.as_str().map(str::to_owned))
     } else {
