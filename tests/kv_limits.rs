@@ -8,8 +8,8 @@
 use futures_executor::block_on;
 use memwasm::core::config::Prompts;
 use memwasm::core::kv::KvStorage;
-use memwasm::core::model::scope_fields::ScopeFields;
 use memwasm::core::model::scope::Scope;
+use memwasm::core::model::scope_fields::ScopeFields;
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, DEFAULT_LIMIT};
 use memwasm::core::testing::{Letters, MapKv, NoLlm};
@@ -19,7 +19,8 @@ use serde_json::json;
 #[test]
 fn an_id_longer_than_kv_keys_is_not_found_by_any_read_by_id_and_nothing_is_asked_of_kv() {
     let kv = MapKv::new(1000);
-    let engine: MemoryEngine<_, _, _> = MemoryEngine::new(NoLlm, Letters::new(26), KvStorage::new(kv.clone(), "t/x/"), Prompts::default());
+    let engine: MemoryEngine<_, _, _> =
+        MemoryEngine::new(NoLlm, Letters::new(26), KvStorage::new(kv.clone(), "t/x/"), Prompts::default());
     let options = AddOptions { scope: ScopeFields::user("alice"), ..AddOptions::default() };
     let kept = block_on(engine.add(&json!("likes green tea"), &options)).unwrap().results[0].id.clone();
     kv.clear_log();
@@ -36,7 +37,8 @@ fn an_id_longer_than_kv_keys_is_not_found_by_any_read_by_id_and_nothing_is_asked
 #[test]
 fn a_scope_too_long_for_kv_keys_holds_nothing_and_cannot_be_written() {
     let kv = MapKv::new(1000);
-    let engine: MemoryEngine<_, _, _> = MemoryEngine::new(NoLlm, Letters::new(26), KvStorage::new(kv.clone(), "t/x/"), Prompts::default());
+    let engine: MemoryEngine<_, _, _> =
+        MemoryEngine::new(NoLlm, Letters::new(26), KvStorage::new(kv.clone(), "t/x/"), Prompts::default());
     let long = "😀".repeat(128);
     let read = Read::of(Scope { user_id: Some(long.clone()), ..Scope::default() }, DEFAULT_LIMIT);
     assert!(block_on(engine.get_all(&read)).unwrap().results.is_empty());

@@ -28,6 +28,6 @@ pub mod update;
 pub(crate) mod waiting_vectors;
 mod write_budget;
 
-pub use locks::Pause;
 pub use features::{Additive, Conversations, Documents, FastAdd, GraphMemory, MemoryLifecycle, RemoteIndex, Tiers};
+pub use locks::Pause;
 pub use memory::MemoryEngine;

@@ -86,7 +86,10 @@ impl MapKv {
 /// `STORAGE` for a key longer than KV takes, as Workers KV refuses it.
 fn fits(operation: &str, key: &str) -> Result<()> {
     if key.len() > MAX_KEY_BYTES {
-        let why = format!("KV {operation} failed: 414 UTF-8 encoded length of {} exceeds key length limit of {MAX_KEY_BYTES}", key.len());
+        let why = format!(
+            "KV {operation} failed: 414 UTF-8 encoded length of {} exceeds key length limit of {MAX_KEY_BYTES}",
+            key.len()
+        );
         return Err(MemoryError::Storage(why));
     }
     Ok(())

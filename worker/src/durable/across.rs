@@ -42,7 +42,7 @@ pub async fn serve(object: &TenantObject, request: &mut Request, tenant: &str) -
     let (mut results, mut relations, mut graph) = (Vec::new(), Vec::new(), false);
     for user in every_user(object).await? {
         let target = Target { tenant: tenant.to_owned(), user: Some(user) };
-        let copy = front::request_like(&request, method.clone(), url.as_str(), &body)?;
+        let copy = front::request_like(request, method.clone(), url.as_str(), &body)?;
         let mut answer = front::send(&copy, &object.env, &target).await?;
         if answer.status_code() != 200 {
             return Ok(answer);

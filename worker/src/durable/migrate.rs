@@ -23,7 +23,7 @@ pub const PATH: &str = "/v1/storage/migrate";
 const PUT_KEYS: usize = 128;
 
 pub async fn serve(object: &TenantObject, request: &mut Request, tenant: &str) -> Result<Response, ApiError> {
-    let caller = auth::caller(&request, &object.env)?;
+    let caller = auth::caller(request, &object.env)?;
     if !caller.admin || caller.tenant != tenant {
         return Err(ApiError::forbidden("migrating takes the tenant's tenant-wide token"));
     }
