@@ -1,7 +1,8 @@
 //! The directory of a tenant with `DO_SHARDS = "scope"`, in the tenant's own object: which user's object
 //! holds each memory id (`dir/<id>` → user) and which users have one (`user/<user>`), kept in the object's
 //! storage, never in its memory. A user's object reports the memories its requests wrote and deleted
-//! (`POST /__do/directory`, `send` → `record`) before it answers them.
+//! (`POST /__do/directory`, `send` → `record`) before it answers them, from reports kept in its own storage
+//! until the directory took them (`outbox`).
 
 use memwasm::core::kv::keys::{decode, encode};
 use serde::{Deserialize, Serialize};
@@ -22,24 +23,6 @@ pub struct Changes {
     pub put: Vec<String>,
     #[serde(default)]
     pub drop: Vec<String>,
-}
-
-impl Changes {
-    /// Adds `later`'s ids; an id written again after a delete (or deleted after a write) keeps the later.
-    pub fn merge(&mut self, later: Changes) {
-        self.put.retain(|id| !later.drop.contains(id));
-        self.drop.retain(|id| !later.put.contains(id));
-        self.put.extend(later.put);
-        self.drop.extend(later.drop);
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.put.is_empty() && self.drop.is_empty()
-    }
-
-    pub fn len(&self) -> usize {
-        self.put.len() + self.drop.len()
-    }
 }
 
 /// Sends `changes` to `tenant`'s object (`POST /__do/directory`).
