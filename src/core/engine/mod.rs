@@ -29,5 +29,5 @@ pub(crate) mod waiting_vectors;
 mod write_budget;
 
 pub use features::{Additive, Conversations, Documents, FastAdd, GraphMemory, MemoryLifecycle, RemoteIndex, Tiers};
-pub use locks::Pause;
+pub use locks::{Pause, Pausing};
 pub use memory::MemoryEngine;

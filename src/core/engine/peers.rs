@@ -7,7 +7,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 
-use super::locks::{Locks, Pause};
+use super::locks::{Locks, Pausing};
 use super::memory::MemoryEngine;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::storage::{RemoteChange, Storage};
@@ -29,9 +29,9 @@ pub struct Peers {
 impl Peers {
     /// Peers whose tasks must not wake one another, such as the requests of a Worker isolate (a request
     /// woken by another would go on, and do its I/O, in the other's context, which workerd refuses): a peer
-    /// waiting for a lock another holds tries again after each `pause`, a timer of its own.
-    pub fn pausing(pause: Pause) -> Self {
-        Self { locks: Rc::new(Locks::pausing(pause)), ..Self::default() }
+    /// waiting for a lock another holds tries again after each pause, a timer of its own (see `Pausing`).
+    pub fn pausing(pausing: Pausing) -> Self {
+        Self { locks: Rc::new(Locks::pausing(pausing)), ..Self::default() }
     }
 
     /// How many joined engines are still alive.
