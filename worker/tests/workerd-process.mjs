@@ -8,6 +8,14 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 
+/** Sends `signal` to the process group `child` leads (it and what it started) and waits for it to exit. */
+export async function stopGroup(child, signal) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, "exit");
+  process.kill(-child.pid, signal);
+  await exited;
+}
+
 /** This file, started with `options` over the scripted `server`; resolves once the worker answers, with its
  * `url`, `output()` (what the process printed so far), `waitFor(text)` and `kill()`. Killed after test `t`. */
 export async function spawnWorker(t, server, { persist, vars }) {
@@ -24,12 +32,7 @@ export async function spawnWorker(t, server, { persist, vars }) {
   };
   child.stdout.on("data", read);
   child.stderr.on("data", read);
-  const kill = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = once(child, "exit");
-    process.kill(-child.pid, "SIGKILL");
-    await exited;
-  };
+  const kill = () => stopGroup(child, "SIGKILL");
   t.after(kill);
   /** Resolves once the process printed `text` (rejects when it exits first or after 60 s). */
   const waitFor = (text) =>
