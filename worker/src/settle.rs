@@ -6,7 +6,10 @@
 //! header does not help: workerd drops it). Draining is bounded: a body declared or found larger than
 //! `DRAIN_FACTOR` times `MAX_BODY_BYTES` is left as it is, and its connection closes.
 
-use futures_util::StreamExt;
+use js_sys::{Reflect, Uint8Array};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use worker::web_sys::ReadableStreamDefaultReader;
 use worker::{Env, Request, Response};
 
 use crate::settings;
@@ -34,24 +37,33 @@ async fn drain(request: &mut Request, env: &Env) {
     let _ = read_within(request, 0, cap).await;
 }
 
-/// `request`'s body, read chunk by chunk while it holds at most `keep` bytes: `Some` when it fit. Past `keep`
-/// it holds nothing more: what it read is dropped, and the rest is read and dropped up to `cap` bytes in all,
-/// so the connection stays usable (a body larger than `cap` is left, and its connection closes).
+/// `request`'s body, read chunk by chunk while it holds at most `keep` bytes: `Some` when it fit. A chunk is
+/// measured in JS and copied into wasm memory only while the body still fits, so no more than `keep` bytes of
+/// it are ever held there, whatever the chunks' sizes; past `keep`, what was kept is dropped and the rest is
+/// read and dropped up to `cap` bytes in all, so the connection stays usable (a larger body is left, and its
+/// connection closes).
 pub async fn read_within(request: &mut Request, keep: usize, cap: usize) -> worker::Result<Option<Vec<u8>>> {
-    if request.inner().body().is_none() {
-        return Ok(Some(Vec::new()));
-    }
-    let mut stream = request.stream()?;
+    let Some(body) = request.inner().body() else { return Ok(Some(Vec::new())) };
+    let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
     let (mut kept, mut read) = (Some(Vec::new()), 0usize);
-    while let Some(chunk) = stream.next().await {
-        let chunk = chunk?;
-        read = read.saturating_add(chunk.len());
-        match kept.as_mut() {
-            Some(bytes) if read <= keep => bytes.extend_from_slice(&chunk),
-            _ => kept = None,
-        }
-        if read > cap {
+    while read <= cap {
+        let next = JsFuture::from(reader.read()).await?;
+        if Reflect::get(&next, &"done".into())?.as_bool().unwrap_or(true) {
             break;
+        }
+        let chunk: Uint8Array = Reflect::get(&next, &"value".into())?.unchecked_into();
+        read = read.saturating_add(chunk.length() as usize);
+        match kept.as_mut() {
+            Some(bytes) if read <= keep => {
+                let start = bytes.len();
+                if read > bytes.capacity() {
+                    // Doubling, but never past `keep`: what is held stays within the bound as it grows.
+                    bytes.reserve_exact((bytes.capacity() * 2).clamp(read, keep) - start);
+                }
+                bytes.resize(read, 0);
+                chunk.copy_to(&mut bytes[start..]);
+            }
+            _ => kept = None,
         }
     }
     Ok(kept)
