@@ -57,12 +57,16 @@ use self::later::Later;
 
 #[event(fetch)]
 async fn fetch(mut request: Request, env: Env, ctx: Context) -> worker::Result<Response> {
-    match durable::front::route(&request, &env).await {
-        Ok(Some(target)) => return durable::front::forward(request, &env, &target).await,
+    match durable::front::route(&mut request, &env).await {
+        // The object drains what its answer left of the body; a body that never reached it is drained here.
+        Ok(Some(target)) => {
+            let response = durable::front::forward(&request, &env, &target).await;
+            return settle::settle(&mut request, &env, response).await;
+        }
         Ok(None) => {}
         Err(error) => return settle::settle(&mut request, &env, error.response()).await,
     }
-    desk::dispatch(request, &env, &Later::Request(&ctx)).await
+    desk::dispatch(&mut request, &env, &Later::Request(&ctx)).await
 }
 
 /// The Cron Trigger: each tenant's run (see `scheduled`), in the tenant's object with `STORAGE = "do"`.

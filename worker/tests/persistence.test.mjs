@@ -2,11 +2,11 @@
 // Once through Miniflare, once through `wrangler dev` exactly as docs/worker.md runs it.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { ACME, T, TOKENS, WORKER_DIR, seed, serviceVars, startServer, startWorker, tempDir } from "./helpers.mjs";
+import { stopGroup } from "./workerd-process.mjs";
 
 test("a restarted worker finds memories, scopes and history in persisted KV", T, async (t) => {
   const server = await startServer();
@@ -49,12 +49,7 @@ async function wranglerDev(t, persist, vars) {
     },
   });
   let output = "";
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = once(child, "exit");
-    process.kill(-child.pid, "SIGTERM");
-    await exited;
-  };
+  const stop = () => stopGroup(child, "SIGTERM");
   t.after(stop);
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`wrangler dev did not start:\n${output}`)), 170_000);

@@ -86,6 +86,37 @@ test("each user's memories live in their own object; routes by id find them thro
   assert.equal((await storedKeys(worker, undefined, "dir/")).length, 2 + 4, "a scope's delete leaves the directory too");
 });
 
+test("a user id is one user however it is spelled: spaces around it route to the object that stores it", T, async (t) => {
+  const { worker } = await seeded(t);
+  const spellings = [" alice", "alice ", "\u00a0alice", "alice\u3000"];
+  const ids = [];
+  for (const [i, spelling] of spellings.entries()) {
+    const added = await add(worker, spelling, [`spelled ${i}: likes kites`]);
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    ids.push(added.body.results[0].id);
+  }
+  const aliceBefore = 2;
+  for (const spelling of ["alice", ...spellings]) {
+    const listed = await worker.call("GET", `/v1/memories/?user_id=${encodeURIComponent(spelling)}&limit=100`);
+    assert.equal(listed.status, 200, JSON.stringify(listed.body));
+    assert.equal(listed.body.results.length, aliceBefore + spellings.length, `listed as ${JSON.stringify(spelling)}`);
+    assert.ok(listed.body.results.every((item) => item.user_id === "alice"));
+  }
+  const found = await worker.call("POST", "/v1/memories/search/", { body: { query: "kites", user_id: "alice", limit: 10 } });
+  const foundIds = found.body.results.map((item) => item.id);
+  assert.ok(ids.every((id) => foundIds.includes(id)), JSON.stringify(found.body));
+  assert.equal((await storedKeys(worker, "alice", "t/acme/mem/")).length, aliceBefore + spellings.length);
+  for (const spelling of spellings) assert.deepEqual(await storedKeys(worker, spelling, "t/"), [], `no object for ${JSON.stringify(spelling)}`);
+  for (const id of ids) assert.equal((await worker.call("GET", `/v1/memories/${id}/`)).status, 200);
+  const deleted = await worker.call("DELETE", "/v1/memories/?user_id=alice");
+  assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+  assert.deepEqual((await worker.call("GET", "/v1/memories/?user_id=%20alice")).body.results, []);
+  assert.deepEqual(await storedKeys(worker, "alice", "t/acme/mem/"), [], "the user's delete removed every spelling's memories");
+  for (const id of ids) assertError(await worker.call("GET", `/v1/memories/${id}/`), 404, "NOT_FOUND");
+  assertError(await add(worker, "al ice", ["a fact"]), 400, "INVALID_INPUT");
+  assertError(await worker.call("GET", "/v1/memories/?user_id=al%20ice"), 400, "INVALID_INPUT");
+});
+
 test("export pages through every user's memories and history; reset clears every object and the directory", T, async (t) => {
   const { worker, ids } = await seeded(t);
   const pages = await exported(worker);
@@ -212,6 +243,41 @@ test("20,000 memories over 20 users' objects (64-d): each user searched alone, a
   const memory = await namespace.get(namespace.idFromName("acme")).fetch("http://memwasm.internal/__do/memory", { headers: { "x-memwasm-tenant": "acme" } });
   const megabytes = (await memory.json()).wasmBytes / 2 ** 20;
   assert.ok(megabytes < 100, `the isolate's wasm memory (every object's): ${megabytes.toFixed(1)} MB`);
+});
+
+/** The isolate's wasm memory in bytes (the front end's and every object's: workerd runs them in one isolate). */
+async function wasmBytes(worker) {
+  const namespace = await worker.mf.getDurableObjectNamespace("TENANTS");
+  const memory = await namespace.get(namespace.idFromName("acme")).fetch("http://memwasm.internal/__do/memory", { headers: { "x-memwasm-tenant": "acme" } });
+  return (await memory.json()).wasmBytes;
+}
+
+test("an add far over MAX_BODY_BYTES, sent chunked, is 413 and never held whole by the front end", T, async (t) => {
+  const MB = 2 ** 20;
+  const server = await startServer();
+  t.after(() => server.close());
+  const worker = await startWorker(server, { vars: { ...SHARDED, MAX_BODY_BYTES: String(2 * MB) } });
+  t.after(() => worker.dispose());
+  assert.equal((await worker.call("GET", "/v1/memories/?user_id=alice")).status, 200);
+  const before = await wasmBytes(worker);
+  const chunks = 15;
+  let sent = 0;
+  const head = new TextEncoder().encode('{"user_id": "alice", "messages": "');
+  const body = new ReadableStream({
+    pull(controller) {
+      if (sent === chunks) {
+        controller.enqueue(new TextEncoder().encode('"}'));
+        return controller.close();
+      }
+      controller.enqueue(sent === 0 ? head : new Uint8Array(MB).fill(0x78));
+      sent += 1;
+    },
+  });
+  assertError(await worker.call("POST", "/v1/memories/", { raw: body }), 413, "PAYLOAD_TOO_LARGE");
+  const grown = (await wasmBytes(worker)) - before;
+  const what = `the isolate's wasm memory grew by ${(grown / MB).toFixed(1)} MB for a ${chunks - 1} MB body (the limit: 2 MB)`;
+  assert.ok(grown < (chunks - 1) * MB / 2, what);
+  assert.deepEqual((await worker.call("GET", "/v1/memories/?user_id=alice")).body.results, []);
 });
 
 test("DO_SHARDS must be \"tenant\" or \"scope\"", T, async (t) => {

@@ -11,7 +11,7 @@ use crate::core::model::types::{EventKind, HistoryRecord, MemoryItem, StoredMemo
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pipeline_options::required_text;
 use crate::core::read::Read;
-use crate::core::storage::{Changeset, Storage};
+use crate::core::storage::{Changeset, RemoteChange, Storage};
 use crate::core::vector_store::VectorStore;
 
 /// One page of `getAll`.
@@ -146,6 +146,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.storage.clear().await?;
         self.side.borrow_mut().clear();
         self.mirror(true, &[], Vec::new())?;
+        self.tell_peers(RemoteChange { cleared: true, ..RemoteChange::default() });
         self.remote_vectors().clear_or_defer().await;
         Ok(())
     }

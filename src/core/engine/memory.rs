@@ -14,7 +14,7 @@ use crate::core::model::types::{EventKind, HistoryRecord, MemoryItem, StoredMemo
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pace::{Pace, Phase, Progress, Unpaced};
 use crate::core::side_records::SideMap;
-use crate::core::storage::{Changeset, Storage};
+use crate::core::storage::{Changeset, RemoteChange, Storage};
 use crate::core::time::Clock;
 use crate::core::tokens::TokenCounter;
 use crate::core::vector_store::{normalized, InMemoryVectorStore, VectorStore};
@@ -51,6 +51,8 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     pub(crate) deferred: super::waiting_vectors::DeferredVectors,
     /// The additive pipeline's duplicate checks.
     pub(crate) additive: crate::core::config::AdditiveSettings,
+    /// The engines this one shares its locks and writes with, when joined (`peers`).
+    pub(crate) peers: super::peers::PeerLink,
 }
 
 /// The engine's state for conversation memories: the boundary settings, and the locks that keep two calls
@@ -58,7 +60,8 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
 #[derive(Default)]
 pub(crate) struct ConversationState {
     pub(crate) boundary: crate::core::config::BoundarySettings,
-    pub(crate) locks: super::locks::Locks,
+    /// The engine's own, or its peers' (shared).
+    pub(crate) locks: std::rc::Rc<super::locks::Locks>,
 }
 
 /// A history record for `item` at `timestamp`.
@@ -108,6 +111,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             pipeline: Default::default(),
             deferred: Default::default(),
             additive: Default::default(),
+            peers: Default::default(),
         }
     }
 
@@ -164,7 +168,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             graph.apply(&changes.graph);
         }
         let deletes = changes.deletes.clone();
+        let told = self.has_peers().then(|| changes.upserts.clone());
         self.mirror_paced(&changes.deletes, changes.upserts, pace).await?;
+        if let Some(upserts) = told {
+            self.tell_peers(RemoteChange { cleared: false, upserts, deletes: deletes.clone() });
+        }
         self.remote_vectors().remote_after_commit(&deletes, remote).await;
         Ok(())
     }

@@ -13,6 +13,7 @@ pub(crate) mod import;
 pub(crate) mod locks;
 pub mod memory;
 pub(crate) mod on_demand;
+pub mod peers;
 pub(crate) mod pipeline;
 pub mod recall;
 pub mod search;
@@ -28,4 +29,5 @@ pub(crate) mod waiting_vectors;
 mod write_budget;
 
 pub use features::{Additive, Conversations, Documents, FastAdd, GraphMemory, MemoryLifecycle, RemoteIndex, Tiers};
+pub use locks::{Pause, Pausing};
 pub use memory::MemoryEngine;

@@ -82,9 +82,13 @@ impl<B: KvBackend> KvStorage<B> {
         Self { backend, keys: KvKeys::new(prefix), loaded: RefCell::default() }
     }
 
-    /// Every key starting with `prefix`, following cursors across pages.
+    /// Every key starting with `prefix`, following cursors across pages; none, without asking KV, for a
+    /// prefix longer than a key can be (ids too long for keys name nothing stored).
     async fn list_all(&self, prefix: &str) -> Result<Vec<String>> {
         let mut keys = Vec::new();
+        if prefix.len() > MAX_KEY_BYTES {
+            return Ok(keys);
+        }
         let mut cursor: Option<String> = None;
         loop {
             let page = self.backend.list(prefix, cursor.as_deref()).await?;
@@ -195,8 +199,12 @@ impl<B: KvBackend> Storage for KvStorage<B> {
         Ok(Some(found.into_iter().map(|loaded| loaded.memory).collect()))
     }
 
+    /// `None` without asking KV for an id too long for a key: no memory can be stored under it.
     async fn load_memory(&self, id: &str) -> Result<Option<StoredMemory>> {
         let key = self.keys.memory(id);
+        if key.len() > MAX_KEY_BYTES {
+            return Ok(None);
+        }
         let value = self.backend.get(&key).await?;
         Ok(value.map(|value| decode_memory(&key, &value)).transpose()?.map(|loaded| loaded.memory))
     }

@@ -23,7 +23,7 @@ fn trimmed(name: &str, id: Option<String>) -> Result<Option<String>> {
 /// `id` trimmed, or mem0's error naming `name` for an id of only whitespace or with whitespace inside (a tab
 /// included), and `INVALID_INPUT` for one with another control character or a line separator anywhere (even
 /// at an end trimming would drop) or longer than `MAX_ID_CHARS`.
-pub(crate) fn checked_id(name: &str, id: &str) -> Result<String> {
+pub fn checked_id(name: &str, id: &str) -> Result<String> {
     let raw = id;
     let id = id.trim();
     let invalid = |why: String| Err(MemoryError::InvalidInput(format!("Invalid {name}: {why}")));

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
 use crate::core::error::{MemoryError, Result};
+use crate::core::kv::keys::MAX_KEY_BYTES;
 use crate::core::kv::{KvBackend, KvPage, BULK_READ_KEYS};
 
 #[derive(Default)]
@@ -17,7 +18,8 @@ struct Map {
 }
 
 /// An ordered map with KV's operations: `list` returns pages of `page` keys with a cursor, bulk reads
-/// refuse more than [`BULK_READ_KEYS`] keys (a panic: the caller broke KV's limit), puts can be made to
+/// refuse more than [`BULK_READ_KEYS`] keys (a panic: the caller broke KV's limit), a key or prefix longer
+/// than [`MAX_KEY_BYTES`] fails with `STORAGE` (as Workers KV answers 414), puts can be made to
 /// fail, and every operation is logged (`"get KEY"`, `"get_many N"`, `"put KEY"`, `"delete KEY"`,
 /// `"list PREFIX"`). Clones share the map and the log.
 #[derive(Clone)]
@@ -81,19 +83,34 @@ impl MapKv {
     }
 }
 
+/// `STORAGE` for a key longer than KV takes, as Workers KV refuses it.
+fn fits(operation: &str, key: &str) -> Result<()> {
+    if key.len() > MAX_KEY_BYTES {
+        let why = format!(
+            "KV {operation} failed: 414 UTF-8 encoded length of {} exceeds key length limit of {MAX_KEY_BYTES}",
+            key.len()
+        );
+        return Err(MemoryError::Storage(why));
+    }
+    Ok(())
+}
+
 impl KvBackend for MapKv {
     async fn get(&self, key: &str) -> Result<Option<String>> {
+        fits("GET", key)?;
         self.record(format!("get {key}"));
         Ok(self.value(key))
     }
 
     async fn get_many(&self, keys: &[String]) -> Result<Vec<Option<String>>> {
         assert!(keys.len() <= BULK_READ_KEYS, "bulk reads take at most {BULK_READ_KEYS} keys");
+        keys.iter().try_for_each(|key| fits("GET", key))?;
         self.record(format!("get_many {}", keys.len()));
         Ok(keys.iter().map(|key| self.value(key)).collect())
     }
 
     async fn put(&self, key: &str, value: &str) -> Result<()> {
+        fits("PUT", key)?;
         match self.0.puts_left.get() {
             Some(0) => return Err(MemoryError::Storage(format!("put {key}: KV write failed"))),
             Some(left) => self.0.puts_left.set(Some(left - 1)),
@@ -106,12 +123,14 @@ impl KvBackend for MapKv {
     }
 
     async fn delete(&self, key: &str) -> Result<()> {
+        fits("DELETE", key)?;
         self.record(format!("delete {key}"));
         self.remove_value(key);
         Ok(())
     }
 
     async fn list(&self, prefix: &str, cursor: Option<&str>) -> Result<KvPage> {
+        fits("LIST", prefix)?;
         self.record(format!("list {prefix}"));
         let (data, page) = (self.0.data.borrow(), self.0.page.get());
         let start = cursor.unwrap_or(prefix).to_owned();

@@ -1,13 +1,14 @@
-//! Reading a request's body, once, for every route family.
+//! Reading a request's body, once, for every route family and for the front end of scope sharding.
 
 use worker::{Env, Request};
 
 use crate::error::ApiError;
 use crate::settings;
+use crate::settle::{read_within, DRAIN_FACTOR};
 
-/// The body, refused with 413 when it is larger than `MAX_BODY_BYTES` (by its header, or once read), and with
-/// 415 when the request declares a content type that is not JSON (none declared, or `text/plain` — what `fetch`
-/// sends for a string body — is read as JSON).
+/// The body, refused with 413 when it is larger than `MAX_BODY_BYTES` (by its header, or while it is read: no
+/// more than the limit is ever held), and with 415 when the request declares a content type that is not JSON
+/// (none declared, or `text/plain` — what `fetch` sends for a string body — is read as JSON).
 pub async fn body(request: &mut Request, env: &Env) -> Result<Vec<u8>, ApiError> {
     let declared_type = request.headers().get("content-type").ok().flatten().unwrap_or_default();
     let media = declared_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
@@ -21,9 +22,5 @@ pub async fn body(request: &mut Request, env: &Env) -> Result<Vec<u8>, ApiError>
     if declared.is_some_and(|n| n > limit as u64) {
         return Err(too_large());
     }
-    let bytes = request.bytes().await?;
-    if bytes.len() > limit {
-        return Err(too_large());
-    }
-    Ok(bytes)
+    read_within(request, limit, limit.saturating_mul(DRAIN_FACTOR)).await?.ok_or_else(too_large)
 }

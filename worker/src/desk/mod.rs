@@ -3,7 +3,7 @@
 //! (`body`) and the query string (`crate::query`) once, hands the family a `Visit`, and answers every error
 //! in the family's envelope. Whatever of the body the answer left unread is drained (`crate::settle`).
 
-mod body;
+pub mod body;
 mod family;
 
 use worker::{Env, Request, Response};
@@ -23,9 +23,9 @@ use crate::{mcp, memory_api, settle, tiers_api, v1};
 
 /// Answers `request` with the handlers of its route family (in the Worker for `STORAGE = "kv"`, in the
 /// tenant's object for `"do"`), draining whatever of its body the answer left unread.
-pub async fn dispatch(mut request: Request, env: &Env, later: &Later<'_>) -> worker::Result<Response> {
-    let response = answer(&mut request, env, later).await;
-    settle::settle(&mut request, env, response).await
+pub async fn dispatch(request: &mut Request, env: &Env, later: &Later<'_>) -> worker::Result<Response> {
+    let response = answer(request, env, later).await;
+    settle::settle(request, env, response).await
 }
 
 async fn answer(request: &mut Request, env: &Env, later: &Later<'_>) -> worker::Result<Response> {

@@ -35,14 +35,14 @@ fn limit(url: &worker::Url, body: &[u8]) -> usize {
     from_query.or_else(from_body).filter(|n: &f64| *n >= 1.0).map_or(DEFAULT_LIMIT, |n| n as usize)
 }
 
-pub async fn serve(object: &TenantObject, mut request: Request, tenant: &str) -> Result<Response, ApiError> {
+pub async fn serve(object: &TenantObject, request: &mut Request, tenant: &str) -> Result<Response, ApiError> {
     let url = request.url()?;
     let method = request.method();
     let body = if method == Method::Post { request.bytes().await? } else { Vec::new() };
     let (mut results, mut relations, mut graph) = (Vec::new(), Vec::new(), false);
     for user in every_user(object).await? {
         let target = Target { tenant: tenant.to_owned(), user: Some(user) };
-        let copy = front::request_like(&request, method.clone(), url.as_str(), &body)?;
+        let copy = front::request_like(request, method.clone(), url.as_str(), &body)?;
         let mut answer = front::send(&copy, &object.env, &target).await?;
         if answer.status_code() != 200 {
             return Ok(answer);

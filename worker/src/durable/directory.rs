@@ -1,7 +1,8 @@
 //! The directory of a tenant with `DO_SHARDS = "scope"`, in the tenant's own object: which user's object
 //! holds each memory id (`dir/<id>` → user) and which users have one (`user/<user>`), kept in the object's
 //! storage, never in its memory. A user's object reports the memories its requests wrote and deleted
-//! (`POST /__do/directory`, `send` → `record`) before it answers them.
+//! (`POST /__do/directory`, `send` → `record`) before it answers them, from reports kept in its own storage
+//! until the directory took them (`outbox`).
 
 use memwasm::core::kv::keys::{decode, encode};
 use serde::{Deserialize, Serialize};
@@ -24,29 +25,30 @@ pub struct Changes {
     pub drop: Vec<String>,
 }
 
-impl Changes {
-    /// Adds `later`'s ids; an id written again after a delete (or deleted after a write) keeps the later.
-    pub fn merge(&mut self, later: Changes) {
-        self.put.retain(|id| !later.drop.contains(id));
-        self.drop.retain(|id| !later.put.contains(id));
-        self.put.extend(later.put);
-        self.drop.extend(later.drop);
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.put.is_empty() && self.drop.is_empty()
-    }
-
-    pub fn len(&self) -> usize {
-        self.put.len() + self.drop.len()
-    }
-}
-
 /// Sends `changes` to `tenant`'s object (`POST /__do/directory`).
 pub async fn send(env: &worker::Env, tenant: &str, changes: &Changes) -> Result<(), ApiError> {
     let body = serde_json::to_string(changes).map_err(|error| ApiError::new(500, "INTERNAL", error.to_string()))?;
     let target = Target { tenant: tenant.to_owned(), user: None };
     front::post_internal(env, &target, "directory", body, "the directory").await
+}
+
+/// With `DO_TEST_HOOKS = "true"` only: the test var `DO_TEST_DIRECTORY` makes the directory refuse every
+/// report (`"refuse"`: 503, as a directory that cannot be reached) or hold each one unanswered (`"hold"`,
+/// after logging that it does), so a test can kill workerd between a user's store and its report.
+pub async fn test_fault(env: &worker::Env) -> Result<(), ApiError> {
+    if !crate::settings::flag(env, "DO_TEST_HOOKS", false)? {
+        return Ok(());
+    }
+    let refused = || ApiError::new(503, "OBJECT_UNAVAILABLE", "the directory refuses reports (DO_TEST_DIRECTORY)");
+    match crate::settings::text(env, "DO_TEST_DIRECTORY").as_deref() {
+        Some("refuse") => Err(refused()),
+        Some("hold") => {
+            worker::console_log!("memwasm test hook: the directory holds a report");
+            worker::Delay::from(std::time::Duration::from_secs(3600)).await;
+            Err(refused())
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Takes `changes` into the directory.

@@ -19,15 +19,16 @@ pub struct Target {
 }
 
 /// The object that should answer `request`; `None` when this isolate answers it (the KV backend, or a
-/// caller without a valid token).
-pub async fn route(request: &Request, env: &Env) -> Result<Option<Target>, ApiError> {
+/// caller without a valid token). With `DO_SHARDS = "scope"`, a body that names the user is read here
+/// (`shard::user_of`), and `request` carries what was read.
+pub async fn route(request: &mut Request, env: &Env) -> Result<Option<Target>, ApiError> {
     if settings::backend(env)? == Backend::Kv || request.path().starts_with("/__do/") {
         return Ok(None);
     }
     let Ok(caller) = auth::caller(request, env) else { return Ok(None) };
     let user = match settings::shards(env)? {
         Shards::Tenant => None,
-        Shards::Scope => shard::user_of(request, settings::max_body_bytes(env)?).await?,
+        Shards::Scope => shard::user_of(request, env).await?,
     };
     Ok(Some(Target { tenant: caller.tenant, user }))
 }
@@ -44,6 +45,8 @@ pub(super) fn stub(env: &Env, name: &str) -> Result<worker::Stub, ApiError> {
 /// Sends `request` to `target`'s object, naming its tenant and user; 503 `OBJECT_UNAVAILABLE` when the
 /// object failed (it threw or was reset): what it acknowledged before is stored, and the request may be retried.
 pub(super) async fn send(request: &Request, env: &Env, target: &Target) -> Result<Response, ApiError> {
+    let stub = stub(env, &shard::object_name(&target.tenant, target.user.as_deref()))?;
+    // The body moves to the copy from here on: the object reads it, or drains what its answer left unread.
     let mut forwarded = request.clone_mut()?;
     let headers = forwarded.headers_mut()?;
     headers.set(TENANT_HEADER, &target.tenant)?;
@@ -51,7 +54,6 @@ pub(super) async fn send(request: &Request, env: &Env, target: &Target) -> Resul
         Some(user) => headers.set(SHARD_HEADER, &encode_header(user))?,
         None => headers.delete(SHARD_HEADER)?,
     }
-    let stub = stub(env, &shard::object_name(&target.tenant, target.user.as_deref()))?;
     stub.fetch_with_request(forwarded).await.map_err(|error| {
         ApiError::new(503, "OBJECT_UNAVAILABLE", format!("the tenant's durable object failed: {error}"))
     })
@@ -63,8 +65,8 @@ pub(super) fn encode_header(user: &str) -> String {
 }
 
 /// Answers `request` from `target`'s object.
-pub async fn forward(request: Request, env: &Env, target: &Target) -> worker::Result<Response> {
-    match send(&request, env, target).await {
+pub async fn forward(request: &Request, env: &Env, target: &Target) -> worker::Result<Response> {
+    match send(request, env, target).await {
         Ok(response) => Ok(response),
         Err(error) => error.response(),
     }

@@ -7,7 +7,8 @@
 //!   `GET storage/get?key=` (what is stored), `GET memory` (`{wasmBytes}`: the isolate's wasm memory, for
 //!   the bench), `GET status` (`{warm}`), `POST evict` (drop the warm
 //!   engine now), `POST fail-next-flush` (the next commit's writes are dropped and it fails, as an object
-//!   that dies before its writes are durable). (`state.abort()` is not offered: in workerd it leaves the
+//!   that dies before its writes are durable), and the var `DO_TEST_DIRECTORY` (`directory::test_fault`).
+//!   (`state.abort()` is not offered: in workerd it leaves the
 //!   isolate's Rust futures executor stalled, so every later request of the isolate hangs.)
 
 use serde::Deserialize;
@@ -36,7 +37,7 @@ fn json(value: serde_json::Value) -> Result<Response, ApiError> {
 
 pub async fn serve(
     object: &TenantObject,
-    mut request: Request,
+    request: &mut Request,
     target: &Target,
     rest: &str,
 ) -> Result<Response, ApiError> {
@@ -54,6 +55,7 @@ pub async fn serve(
     }
     if (&method, rest) == (&Method::Post, "directory") {
         let changes: Changes = serde_json::from_slice(&request.bytes().await?).map_err(ApiError::invalid_json)?;
+        directory::test_fault(&object.env).await?;
         directory::record(object, changes).await?;
         return json(json!({}));
     }

@@ -22,8 +22,8 @@ pub const PATH: &str = "/v1/storage/migrate";
 /// Keys per storage `put`.
 const PUT_KEYS: usize = 128;
 
-pub async fn serve(object: &TenantObject, request: Request, tenant: &str) -> Result<Response, ApiError> {
-    let caller = auth::caller(&request, &object.env)?;
+pub async fn serve(object: &TenantObject, request: &mut Request, tenant: &str) -> Result<Response, ApiError> {
+    let caller = auth::caller(request, &object.env)?;
     if !caller.admin || caller.tenant != tenant {
         return Err(ApiError::forbidden("migrating takes the tenant's tenant-wide token"));
     }

@@ -13,7 +13,8 @@
 //! user (`shard`), with the tenant's object as the directory of ids and users (`directory`).
 //!
 //! The object drops its engine after `DO_IDLE_SECONDS` without requests (an alarm) and rebuilds it from
-//! storage on the next one. Routes under `/__do/` reach only the object (the front end never forwards them):
+//! storage on the next one. A user's object's alarm also sends the reports to the directory that are still
+//! waiting (`outbox`). Routes under `/__do/` reach only the object (the front end never forwards them):
 //! the cron's per-tenant run, and with `DO_TEST_HOOKS = "true"` the tests' storage views and faults.
 
 mod across;
@@ -22,6 +23,7 @@ pub mod front;
 mod internal;
 mod migrate;
 pub mod object_kv;
+mod outbox;
 pub mod shard;
 mod tenant_routes;
 
@@ -30,7 +32,6 @@ use std::cell::{Cell, RefCell};
 use memwasm::core::kv::keys::decode_lenient;
 use worker::{durable_object, DurableObject, Env, Request, Response, State};
 
-use self::directory::Changes;
 use self::front::Target;
 use crate::auth;
 use crate::error::ApiError;
@@ -54,8 +55,9 @@ pub struct TenantObject {
     instance: u64,
     /// The warm slot (`shard::object_name` of the tenant and user), once a request named it.
     slot: RefCell<Option<String>>,
-    /// Memory writes of a user's object that the tenant's directory has not taken yet.
-    unreported: RefCell<Changes>,
+    /// Reports to the tenant's directory may be waiting in storage (`outbox`): on a new instance (after a
+    /// restart), and after a send failed.
+    unsent: Cell<bool>,
     /// When the last request came, in ms since the epoch.
     last_request: Cell<f64>,
     /// An idle alarm is set.
@@ -67,9 +69,8 @@ impl TenantObject {
     async fn enter(&self, target: &Target, touch: bool) -> Result<(), ApiError> {
         let slot = shard::object_name(&target.tenant, target.user.as_deref());
         self.slot.replace(Some(slot.clone()));
-        let watch = target.user.as_ref().map(|_| format!("{}mem/", auth::tenant_prefix(&target.tenant)));
         let raw = wasm_bindgen::JsValue::clone(self.state.storage().as_raw());
-        warm::enter(&slot, self.instance, || object_kv::binding(raw, watch).map_err(storage_error))?;
+        warm::enter(&slot, self.instance, || object_kv::binding(raw, self.watch(target)?).map_err(storage_error))?;
         if !touch {
             return Ok(());
         }
@@ -81,7 +82,7 @@ impl TenantObject {
         Ok(())
     }
 
-    async fn serve(&self, request: Request) -> Result<Response, ApiError> {
+    async fn serve(&self, request: &mut Request) -> Result<Response, ApiError> {
         let tenant = request.headers().get(TENANT_HEADER)?.filter(|tenant| !tenant.is_empty());
         let tenant = tenant.ok_or_else(|| ApiError::invalid(format!("{TENANT_HEADER}: required")))?;
         let user = request.headers().get(shard::SHARD_HEADER)?.map(|user| decode_lenient(&user));
@@ -102,8 +103,8 @@ impl TenantObject {
         // turn, and their engines would otherwise stay in the isolate's memory until each one's idle alarm.
         let passing = target.user.is_some() && path.trim_end_matches('/') == "/v1/export" && !self.is_warm();
         let response = crate::desk::dispatch(request, &self.env, &Later::Object(&self.state)).await?;
-        if let Some(user) = &target.user {
-            self.report(&target.tenant, user).await;
+        if target.user.is_some() {
+            self.report().await;
         }
         if passing {
             self.evict();
@@ -111,28 +112,38 @@ impl TenantObject {
         Ok(response)
     }
 
-    /// Sends the tenant's directory the memory writes of this user's object; keeps them for the next
-    /// request when the directory cannot take them now (until then, those ids are found by user only).
-    async fn report(&self, tenant: &str, user: &str) {
-        let Some(slot) = self.slot.borrow().clone() else { return };
-        let noted = warm::take_memory_writes(&slot).await.and_then(|json| serde_json::from_str(&json).ok());
-        let noted: Changes = noted.unwrap_or_default();
-        let changes = {
-            let mut unreported = self.unreported.borrow_mut();
-            unreported.user = user.to_owned();
-            unreported.merge(noted);
-            if unreported.is_empty() {
-                return;
-            }
-            std::mem::take(&mut *unreported)
+    /// What a user's object reports to the directory (`object_kv::Watch`); `None` for the tenant's object.
+    fn watch(&self, target: &Target) -> Result<Option<object_kv::Watch>, ApiError> {
+        let Some(user) = &target.user else { return Ok(None) };
+        let owner = outbox::Owner { tenant: target.tenant.clone(), user: user.clone() };
+        let owner = serde_json::to_string(&owner).map_err(|error| ApiError::new(500, "INTERNAL", error.to_string()))?;
+        let prefix = format!("{}mem/", auth::tenant_prefix(&target.tenant));
+        let alarm_ms = outbox::RETRY_MS.min(settings::idle_ms(&self.env)? as i64);
+        Ok(Some(object_kv::Watch { prefix, owner, alarm_ms }))
+    }
+
+    /// Sends the directory the reports this request's commits wrote (or earlier ones left: after a restart,
+    /// or a failure) before the request is answered; false when it could not take them now (the alarm tries
+    /// again).
+    async fn report(&self) -> bool {
+        let slot = self.slot.borrow().clone();
+        let wrote = match slot {
+            Some(slot) => warm::take_reported(&slot).await,
+            None => false,
         };
-        if let Err(error) = directory::send(&self.env, tenant, &changes).await {
-            worker::console_error!(
-                "memwasm: the tenant's directory did not take {} ids: {}",
-                changes.len(),
-                error.message
-            );
-            self.unreported.borrow_mut().merge(changes);
+        if !wrote && !self.unsent.get() {
+            return true;
+        }
+        match outbox::send(&self.env, &self.state.storage()).await {
+            Ok(()) => {
+                self.unsent.set(false);
+                true
+            }
+            Err(error) => {
+                worker::console_error!("memwasm: the tenant's directory did not take the reports: {}", error.message);
+                self.unsent.set(true);
+                false
+            }
         }
     }
 
@@ -160,28 +171,41 @@ impl DurableObject for TenantObject {
             env,
             instance,
             slot: RefCell::default(),
-            unreported: RefCell::default(),
+            unsent: Cell::new(true),
             last_request: Cell::new(0.0),
             armed: Cell::new(false),
         }
     }
 
-    async fn fetch(&self, request: Request) -> worker::Result<Response> {
-        match self.serve(request).await {
+    /// Answers `request`, then drains what of its body the answer left unread (an answer before the body
+    /// mattered: the directory's 404, `NOT_SHARDED`), so the client's connection stays usable (`settle`).
+    async fn fetch(&self, mut request: Request) -> worker::Result<Response> {
+        let response = match self.serve(&mut request).await {
             Ok(response) => Ok(response),
             Err(error) => error.response(),
-        }
+        };
+        crate::settle::settle(&mut request, &self.env, response).await
     }
 
-    /// The idle alarm: drops the engine when no request came for `DO_IDLE_SECONDS`, else waits again.
+    /// The alarm: sends the reports still waiting (`outbox`), then drops the engine when no request came for
+    /// `DO_IDLE_SECONDS`; it fires again while either is left to do.
     async fn alarm(&self) -> worker::Result<Response> {
         self.armed.set(false);
+        let retry = !self.report().await;
         let idle = settings::idle_ms(&self.env).unwrap_or(120_000) as f64;
         let quiet = js_sys::Date::now() - self.last_request.get();
-        if quiet >= idle {
+        let wait = if quiet >= idle {
             self.evict();
+            None
         } else {
-            self.state.storage().set_alarm((idle - quiet).ceil() as i64).await?;
+            Some((idle - quiet).ceil() as i64)
+        };
+        let next = match (retry, wait) {
+            (true, wait) => Some(wait.map_or(outbox::RETRY_MS, |wait| wait.min(outbox::RETRY_MS))),
+            (false, wait) => wait,
+        };
+        if let Some(ms) = next {
+            self.state.storage().set_alarm(ms).await?;
             self.armed.set(true);
         }
         Response::ok("")

@@ -8,8 +8,9 @@
 //!   graph records, history and side records are stored together or not at all, and the answer that
 //!   acknowledges them waits until they are durable (the object's output gate).
 //!
-//! With a memory-key prefix to watch (a user's object under scope sharding), the binding also notes the ids
-//! of the memories each flush stored and deleted, for the tenant's directory (`takeMemoryWrites()`).
+//! With a memory-key prefix to watch (a user's object under scope sharding), each flush that stores or deletes
+//! memories also writes, in the same atomic write, the reports of their ids to the tenant's directory and an
+//! alarm to send them (`outbox`); `takeReported()` tells whether a flush did since the last call.
 //!
 //! A commit that fails half-way leaves its buffered writes for the next flush, as KV storage keeps the
 //! writes before a failure; an object that dies before flushing loses only what no answer acknowledged.
@@ -23,11 +24,21 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
+use super::outbox;
+
 /// Most keys one storage call takes.
 const MAX_KEYS: usize = 128;
 
 /// Buffered writes: key → value, `None` deletes.
 type Pending = BTreeMap<String, Option<String>>;
+
+/// The memories a user's object reports to the directory: their keys' prefix (`t/<tenant>/mem/`), the
+/// object's owner (`outbox::Owner`, as JSON) and how soon the alarm that sends the reports fires, in ms.
+pub struct Watch {
+    pub prefix: String,
+    pub owner: String,
+    pub alarm_ms: i64,
+}
 
 struct Inner {
     storage: JsValue,
@@ -35,10 +46,10 @@ struct Inner {
     /// Test hook (`failNextFlush()`): the next flush drops its writes and fails, as an object that dies
     /// before its writes are durable.
     fail_next: Cell<bool>,
-    /// The key prefix of memories (`t/<tenant>/mem/`) whose writes are noted, when watched.
-    watch: Option<String>,
-    /// The memory ids flushes stored (`true`) or deleted (`false`) since the last `takeMemoryWrites()`.
-    written: RefCell<BTreeMap<String, bool>>,
+    /// The memories whose writes are reported, when watched.
+    watch: Option<Watch>,
+    /// A flush wrote reports since the last `takeReported()`.
+    reported: Cell<bool>,
 }
 
 impl Inner {
@@ -112,14 +123,29 @@ impl Inner {
         Ok(page.into())
     }
 
-    /// Sends every buffered write, coalesced into one atomic write, and waits until it is stored.
+    /// Sends every buffered write, with the reports of the memories it stores and deletes when watched,
+    /// coalesced into one atomic write, and waits until it is stored.
     async fn flush(&self) -> Result<JsValue, JsValue> {
         let pending = std::mem::take(&mut *self.pending.borrow_mut());
         if self.fail_next.replace(false) {
             return Err(js_sys::Error::new("the object failed before its writes were stored (test hook)").into());
         }
-        let (puts, deletes): (Vec<_>, Vec<_>) = pending.into_iter().partition(|(_, value)| value.is_some());
-        let mut calls = Vec::new();
+        let (mut puts, deletes): (Vec<_>, Vec<_>) = pending.into_iter().partition(|(_, value)| value.is_some());
+        let (mut calls, mut reported) = (Vec::new(), false);
+        if let Some(watch) = &self.watch {
+            let id = |key: &String| key.strip_prefix(watch.prefix.as_str()).and_then(memwasm::core::kv::keys::decode);
+            let stored: Vec<String> = puts.iter().filter_map(|(key, _)| id(key)).collect();
+            let deleted: Vec<String> = deletes.iter().filter_map(|(key, _)| id(key)).collect();
+            let reports =
+                outbox::entries(&watch.owner, stored.iter().map(String::as_str), deleted.iter().map(String::as_str));
+            if !reports.is_empty() {
+                reported = true;
+                puts.extend(reports.into_iter().map(|(key, value)| (key, Some(value))));
+                let set_alarm: Function = Reflect::get(&self.storage, &"setAlarm".into())?.dyn_into()?;
+                let at = js_sys::Date::now() + watch.alarm_ms as f64;
+                calls.push(set_alarm.call1(&self.storage, &at.into())?);
+            }
+        }
         let put: Function = Reflect::get(&self.storage, &"put".into())?.dyn_into()?;
         let delete: Function = Reflect::get(&self.storage, &"delete".into())?.dyn_into()?;
         for chunk in puts.chunks(MAX_KEYS) {
@@ -134,41 +160,22 @@ impl Inner {
             calls.push(delete.call1(&self.storage, &keys)?);
         }
         JsFuture::from(Promise::all(&calls.into_iter().collect::<Array>())).await?;
-        if let Some(watch) = &self.watch {
-            let mut written = self.written.borrow_mut();
-            for (key, stored) in
-                puts.iter().map(|(key, _)| (key, true)).chain(deletes.iter().map(|(key, _)| (key, false)))
-            {
-                if let Some(id) = key.strip_prefix(watch.as_str()).and_then(memwasm::core::kv::keys::decode) {
-                    written.insert(id, stored);
-                }
-            }
+        if reported {
+            self.reported.set(true);
         }
         Ok(JsValue::UNDEFINED)
-    }
-
-    /// `{"put": [ids], "drop": [ids]}`: the memory writes noted since the last call, as JSON; empty text
-    /// when there were none (most requests: reads).
-    fn take_written(&self) -> String {
-        let written = std::mem::take(&mut *self.written.borrow_mut());
-        if written.is_empty() {
-            return String::new();
-        }
-        let (put, drop): (Vec<_>, Vec<_>) = written.into_iter().partition(|(_, stored)| *stored);
-        let ids = |list: Vec<(String, bool)>| list.into_iter().map(|(id, _)| id).collect::<Vec<_>>();
-        serde_json::json!({ "put": ids(put), "drop": ids(drop) }).to_string()
     }
 }
 
 /// A JS object with the methods of a KV binding (and `flush`) over `storage`, a `DurableObjectStorage`,
-/// noting the memory writes under `watch` when given.
-pub fn binding(storage: JsValue, watch: Option<String>) -> Result<JsValue, JsValue> {
+/// reporting the memory writes of `watch` when given.
+pub fn binding(storage: JsValue, watch: Option<Watch>) -> Result<JsValue, JsValue> {
     let inner = Rc::new(Inner {
         storage,
         pending: RefCell::default(),
         fail_next: Cell::new(false),
         watch,
-        written: RefCell::default(),
+        reported: Cell::new(false),
     });
     let object = Object::new();
     let method = |name: &str, call: Box<dyn Fn(JsValue, JsValue) -> Promise>| {
@@ -212,8 +219,8 @@ pub fn binding(storage: JsValue, watch: Option<String>) -> Result<JsValue, JsVal
             Promise::resolve(&JsValue::UNDEFINED)
         }),
     )?;
-    let written = inner.clone();
-    method("takeMemoryWrites", Box::new(move |_, _| Promise::resolve(&JsValue::from(written.take_written()))))?;
+    let reported = inner.clone();
+    method("takeReported", Box::new(move |_, _| Promise::resolve(&JsValue::from(reported.reported.replace(false)))))?;
     let flush = inner;
     method(
         "flush",

@@ -4,8 +4,11 @@
 //! holds which memory id (`directory`) and answers the routes that name no user: by id, reset, export,
 //! and reads across users (`across`).
 
+use memwasm::core::model::scope::checked_id;
 use memwasm::core::model::scope_fields::ANY;
-use worker::{Method, Request};
+use worker::{Env, Method, Request};
+
+use crate::error::ApiError;
 
 pub use crate::tenant_engine::{slot_name as object_name, SHARD_HEADER};
 
@@ -27,18 +30,16 @@ pub fn user_place(method: &Method, path: &str) -> Option<bool> {
     }
 }
 
-/// The `user_id` a request names in the place `user_place` gives; `None` when it names none.
-pub async fn user_of(request: &Request, max_body: usize) -> worker::Result<Option<String>> {
+/// The `user_id` a request names in the place `user_place` gives, as the engine files it (trimmed and checked
+/// by `checked_id`, so every spelling of one user reaches the object that holds its scope; `INVALID_INPUT`
+/// for one the engine refuses); `None` when it names none, or any user (`"__all__"`). A body is read once, as
+/// the desk reads it (415 when not JSON, 413 past `MAX_BODY_BYTES`, never held whole), and `request` then
+/// carries what was read.
+pub async fn user_of(request: &mut Request, env: &Env) -> Result<Option<String>, ApiError> {
     let Some(in_body) = user_place(&request.method(), &request.path()) else { return Ok(None) };
     let named = if in_body {
-        let declared = request.headers().get("content-length")?.and_then(|n| n.trim().parse::<usize>().ok());
-        if declared.is_some_and(|n| n > max_body) {
-            return Ok(None);
-        }
-        let body = request.clone()?.bytes().await?;
-        if body.len() > max_body {
-            return Ok(None);
-        }
+        let body = crate::desk::body::body(request, env).await?;
+        *request = super::front::request_like(request, request.method(), request.url()?.as_str(), &body)?;
         let value: Option<serde_json::Value> = serde_json::from_slice(&body).ok();
         value.and_then(|value| value.get("user_id")?.as_str().map(str::to_owned))
     } else {
@@ -46,8 +47,10 @@ pub async fn user_of(request: &Request, max_body: usize) -> worker::Result<Optio
         let user = url.query_pairs().find(|(name, _)| name == "user_id").map(|(_, user)| user.into_owned());
         user
     };
+    let Some(named) = named.filter(|user| !user.trim().is_empty()) else { return Ok(None) };
     // "__all__" means any user: such a read spans users, as one naming none does (the tenant's object).
-    Ok(named.filter(|user| !user.trim().is_empty() && user != ANY))
+    let user = checked_id("user_id", &named)?;
+    Ok((user != ANY).then_some(user))
 }
 
 /// True for a `/v1/` route the tenant's object serves itself in scope mode (by id, reset, export).

@@ -22,10 +22,10 @@ use crate::error::ApiError;
 /// The header naming where the next export page starts.
 pub const NEXT_HEADER: &str = "x-memwasm-next";
 
-pub async fn serve(object: &TenantObject, request: Request, tenant: &str) -> Result<Response, ApiError> {
+pub async fn serve(object: &TenantObject, request: &mut Request, tenant: &str) -> Result<Response, ApiError> {
     let (method, path) = (request.method(), request.path());
     if across::is_read_across(&method, &path) {
-        let caller = auth::caller(&request, &object.env)?;
+        let caller = auth::caller(request, &object.env)?;
         if !caller.admin || caller.tenant != tenant {
             return Err(ApiError::forbidden("the /v1/ routes act on the whole tenant: they take a tenant-wide token"));
         }
@@ -45,20 +45,20 @@ pub async fn serve(object: &TenantObject, request: Request, tenant: &str) -> Res
             ),
         });
     }
-    let caller = auth::caller(&request, &object.env)?;
+    let caller = auth::caller(request, &object.env)?;
     if !caller.admin || caller.tenant != tenant {
         return Err(ApiError::forbidden("the /v1/ routes act on the whole tenant: they take a tenant-wide token"));
     }
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).skip(1).collect();
     match segments.as_slice() {
-        ["reset"] => reset(object, &request, tenant).await,
-        ["export"] => export(object, &request, tenant).await,
+        ["reset"] => reset(object, request, tenant).await,
+        ["export"] => export(object, request, tenant).await,
         [_, id, ..] => {
             let id = decode_lenient(id);
             let user: Option<String> = object.state.storage().get(&dir_key(&id)).await?;
             let user = user.ok_or_else(|| ApiError::not_found(format!("memory {id}")))?;
             let target = Target { tenant: tenant.to_owned(), user: Some(user) };
-            front::send(&request, &object.env, &target).await
+            front::send(request, &object.env, &target).await
         }
         _ => Err(ApiError::not_found(format!("route {path}"))),
     }

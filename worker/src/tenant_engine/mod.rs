@@ -1,10 +1,13 @@
 //! A tenant's memory engine: the warm one of the tenant's object when this isolate holds it (`warm`), else
-//! a fresh one over the tenant's slice of Workers KV, built for the request.
+//! a fresh one over the tenant's slice of Workers KV, built for the request and joined to the engines the
+//! isolate's other requests of the tenant hold (`kv_peers`).
 
+mod kv_peers;
 pub mod warm;
 
 use std::rc::Rc;
 
+use memwasm::core::engine::peers::Peers;
 use memwasm::core::model_traits::Embedder as _;
 use memwasm::platform::compose::parts;
 use wasm_bindgen::JsValue;
@@ -39,22 +42,28 @@ pub fn engine(env: &Env, tenant: &str, user: Option<&str>) -> Result<(Shared, Op
 
 /// `engine`, with the background writer's settings of the config (its retries).
 pub fn engine_with_background(env: &Env, tenant: &str, user: Option<&str>) -> Result<Built, ApiError> {
-    if let Some(built) = warm::engine(&slot_name(tenant, user), |storage| build(env, tenant, storage))? {
+    if let Some(built) = warm::engine(&slot_name(tenant, user), |storage| build(env, tenant, storage, None))? {
         return Ok(built);
     }
     if settings::backend(env)? == Backend::Objects {
         let why = "STORAGE is \"do\": the tenant's engine lives in its object, and this request did not reach it";
         return Err(ApiError::new(503, "OBJECT_UNAVAILABLE", why));
     }
-    build(env, tenant, settings::binding(env, settings::KV_BINDING)?)
+    build(env, tenant, settings::binding(env, settings::KV_BINDING)?, Some(kv_peers::of(tenant)))
 }
 
-/// An engine over `storage` (a KV binding, or an object's storage dressed as one) under the tenant's prefix.
-fn build(env: &Env, tenant: &str, storage: JsValue) -> Result<Built, ApiError> {
+/// An engine over `storage` (a KV binding, or an object's storage dressed as one) under the tenant's prefix,
+/// joined to `peers` when given.
+fn build(env: &Env, tenant: &str, storage: JsValue, peers: Option<Rc<Peers>>) -> Result<Built, ApiError> {
     memwasm::platform::use_host_unicode();
     let config = settings::resolved_config(env, &auth::tenant_prefix(tenant))?;
     let live = settings::live_values(env, &config, storage)?;
     let parts = parts(&config, &live)?;
     let dimensions = parts.embedder.dimensions();
-    Ok((Rc::new(parts.engine(&config)), dimensions, config.engine.background))
+    let engine = parts.engine(&config);
+    let engine = match peers {
+        Some(peers) => engine.joined(&peers),
+        None => Rc::new(engine),
+    };
+    Ok((engine, dimensions, config.engine.background))
 }

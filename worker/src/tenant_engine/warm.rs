@@ -79,12 +79,14 @@ pub fn storage(tenant: &str) -> Option<JsValue> {
     SLOTS.with_borrow(|slots| slots.get(tenant).map(|slot| slot.storage.clone()))
 }
 
-/// The memory ids the flushes of `slot`'s storage stored and deleted since the last call, as the JSON
-/// `{"put": [ids], "drop": [ids]}` (a user's object under scope sharding notes them; other storage has none);
-/// `None` when there were none.
-pub async fn take_memory_writes(slot: &str) -> Option<String> {
-    let storage = storage(slot)?;
-    let take: js_sys::Function = js_sys::Reflect::get(&storage, &"takeMemoryWrites".into()).ok()?.dyn_into().ok()?;
-    let promise: js_sys::Promise = take.call0(&storage).ok()?.dyn_into().ok()?;
-    wasm_bindgen_futures::JsFuture::from(promise).await.ok()?.as_string().filter(|json| !json.is_empty())
+/// True when a flush of `slot`'s storage wrote reports for the tenant's directory since the last call (a
+/// user's object under scope sharding; other storage never does).
+pub async fn take_reported(slot: &str) -> bool {
+    let Some(storage) = storage(slot) else { return false };
+    let take =
+        js_sys::Reflect::get(&storage, &"takeReported".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    let Some(promise) = take.and_then(|take| take.call0(&storage).ok()?.dyn_into::<js_sys::Promise>().ok()) else {
+        return false;
+    };
+    wasm_bindgen_futures::JsFuture::from(promise).await.ok().and_then(|taken| taken.as_bool()).unwrap_or(false)
 }
