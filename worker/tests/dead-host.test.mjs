@@ -44,3 +44,22 @@ test("a slow LLM host that answers the probe is waited for", T, async (t) => {
   assert.deepEqual([added.body.warnings ?? [], added.body.results.map((r) => r.memory)], [[], ["User likes chess"]]);
   assert.ok(server.requests("/").some((r) => r.method === "GET"), "the probe reached the host");
 });
+
+test("a read that cannot fall back answers 503 while its embedder host cools down, 502 when it was found down", T, async (t) => {
+  const server = await startServer();
+  const host = await flakyHost(server.port);
+  const vars = { EMBEDDER_BASE_URL: `${host.url}/v1`, EMBEDDER_CONFIG: JSON.stringify({ connectTimeoutMs: 300 }) };
+  const worker = await startWorker(server, { vars });
+  t.after(() => Promise.all([worker.dispose(), host.close(), server.close()]));
+  const search = () =>
+    worker.call("GET", "/api/v1/memories/search?query=chess&user_id=u1&retrieve_method=vector", { token: ACME });
+
+  const first = await search();
+  assert.equal(first.status, 502, JSON.stringify(first.body));
+  assert.match(first.body.message, /did not answer a liveness probe either/);
+  const second = await search();
+  assert.equal(second.status, 503, JSON.stringify(second.body));
+  assert.match(second.body.message, /has been unreachable since .* so no request was sent/);
+  assert.equal(second.headers.get("retry-after"), "30", "the cool-down left, in seconds");
+  assert.equal(host.requests, 2, "the first search and its probe; nothing sent while the host cools down");
+});
