@@ -24,17 +24,25 @@ pub struct UpstreamError {
     pub status: Option<u16>,
     pub message: String,
     pub failure: Failure,
+    /// For a host remembered down: when one call tries it again (ms since the Unix epoch; `None`: one is
+    /// trying now, or the failure is another).
+    pub retry_at_ms: Option<i64>,
 }
 
 impl UpstreamError {
     /// A non-2xx status (`Some`) or a network failure (`None`).
     pub fn new(status: Option<u16>, message: impl Into<String>) -> Self {
-        Self { status, message: message.into(), failure: Failure::Request }
+        Self { status, message: message.into(), failure: Failure::Request, retry_at_ms: None }
     }
 
     /// No answer within `ms` milliseconds.
     pub fn timeout(ms: u32) -> Self {
-        Self { status: None, message: format!("no response within {ms} ms"), failure: Failure::Timeout }
+        Self {
+            status: None,
+            message: format!("no response within {ms} ms"),
+            failure: Failure::Timeout,
+            retry_at_ms: None,
+        }
     }
 
     /// Not sent: `origin` was found unreachable at `since_ms`, and one call tries it again from `retry_at_ms`
@@ -49,7 +57,7 @@ impl UpstreamError {
             "{origin} has been unreachable since {since} (no answer, nor to a liveness probe), so no request was \
              sent; {next} (`config.coolDownMs` sets this wait, 0 turns it off)"
         );
-        Self { status: None, message, failure: Failure::HostDown }
+        Self { status: None, message, failure: Failure::HostDown, retry_at_ms }
     }
 
     /// True when the failure may pass by itself: no answer, a timeout, a host down, or a [`transient_status`].

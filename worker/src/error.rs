@@ -1,5 +1,6 @@
 //! Every failure as `{"error": {"code", "message"}}` with its HTTP status.
 
+use memwasm::core::error::{Failure, UpstreamError};
 use memwasm::MemoryError;
 use serde_json::json;
 use worker::Response;
@@ -10,11 +11,13 @@ pub struct ApiError {
     pub status: u16,
     pub code: &'static str,
     pub message: String,
+    /// Seconds a client should wait before trying again (`Retry-After`), when the error knows.
+    pub retry_after_s: Option<u32>,
 }
 
 impl ApiError {
     pub fn new(status: u16, code: &'static str, message: impl Into<String>) -> Self {
-        Self { status, code, message: message.into() }
+        Self { status, code, message: message.into(), retry_after_s: None }
     }
 
     /// 401: no bearer token, or one that names no tenant.
@@ -49,15 +52,36 @@ impl ApiError {
         if self.status == 401 {
             response.headers().set("www-authenticate", "Bearer")?;
         }
+        retry_after(&response, self.retry_after_s)?;
         Ok(response)
     }
 }
 
+/// Sets `Retry-After` on `response` when `seconds` is known (every envelope's error response).
+pub fn retry_after(response: &Response, seconds: Option<u32>) -> worker::Result<()> {
+    if let Some(seconds) = seconds {
+        response.headers().set("retry-after", &seconds.to_string())?;
+    }
+    Ok(())
+}
+
+/// For a model host remembered down (calls to it fail at once for a cool-down): the seconds until one call
+/// tries it again (at least 1).
+fn cool_down_left(error: &MemoryError) -> Option<u32> {
+    let (MemoryError::Llm(upstream) | MemoryError::Embedding(upstream)) = error else { return None };
+    let UpstreamError { failure: Failure::HostDown, retry_at_ms, .. } = upstream else { return None };
+    let left_ms = retry_at_ms.map_or(0.0, |at| at as f64 - js_sys::Date::now());
+    Some((left_ms / 1000.0).ceil().clamp(1.0, f64::from(u32::MAX)) as u32)
+}
+
 impl From<MemoryError> for ApiError {
-    /// Caller mistakes are 4xx; an upstream model that rate-limits is 429, one that fails otherwise 502;
-    /// storage and configuration failures are 500.
+    /// Caller mistakes are 4xx; an upstream model that rate-limits is 429, one whose host is remembered down
+    /// 503 (with `Retry-After`: the cool-down left), one that fails otherwise 502; storage and configuration
+    /// failures are 500.
     fn from(error: MemoryError) -> Self {
+        let retry_after_s = cool_down_left(&error);
         let status = match &error {
+            _ if retry_after_s.is_some() => 503,
             MemoryError::ScopeRequired | MemoryError::InvalidInput(_) | MemoryError::InvalidFilter(_) => 400,
             MemoryError::NotFound(_) => 404,
             MemoryError::Expired(_) => 410,
@@ -70,7 +94,8 @@ impl From<MemoryError> for ApiError {
             | MemoryError::EmbeddingCallback(_) => 502,
             _ => 500,
         };
-        Self::new(status, error.code(), crate::wire_names::with_wire_names(&error.to_string()))
+        let message = crate::wire_names::with_wire_names(&error.to_string());
+        Self { retry_after_s, ..Self::new(status, error.code(), message) }
     }
 }
 

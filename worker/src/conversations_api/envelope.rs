@@ -29,11 +29,13 @@ pub struct Failure {
     pub code: &'static str,
     pub message: String,
     pub errors: Option<Value>,
+    /// `Retry-After` seconds, when the error knows them.
+    pub retry_after_s: Option<u32>,
 }
 
 impl Failure {
     pub fn new(status: u16, code: &'static str, message: impl Into<String>) -> Self {
-        Self { status, code, message: message.into(), errors: None }
+        Self { status, code, message: message.into(), errors: None, retry_after_s: None }
     }
 
     /// 400 `INVALID_PARAMETER`.
@@ -73,6 +75,7 @@ impl Failure {
         if self.status == 401 {
             response.headers().set("www-authenticate", "Bearer")?;
         }
+        crate::error::retry_after(&response, self.retry_after_s)?;
         Ok(response)
     }
 }
@@ -80,7 +83,8 @@ impl Failure {
 impl From<ApiError> for Failure {
     /// The shared errors (auth, body size, malformed JSON, the library's) keep their status.
     fn from(error: ApiError) -> Self {
-        Self::new(error.status, Self::code_of(error.status), error.message)
+        let retry_after_s = error.retry_after_s;
+        Self { retry_after_s, ..Self::new(error.status, Self::code_of(error.status), error.message) }
     }
 }
 

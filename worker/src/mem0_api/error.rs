@@ -22,6 +22,8 @@ pub struct Mem0Error {
     /// The worker's stable code (`INVALID_INPUT`, `NOT_FOUND`, …), as in its other APIs' errors.
     pub code: &'static str,
     pub detail: String,
+    /// `Retry-After` seconds, when the error knows them.
+    pub retry_after_s: Option<u32>,
 }
 
 /// The result of a mem0 handler.
@@ -40,7 +42,7 @@ impl Mem0Error {
             501 => "NOT_IMPLEMENTED",
             _ => "INTERNAL",
         };
-        Self { status, code, detail: detail.into() }
+        Self { status, code, detail: detail.into(), retry_after_s: None }
     }
 
     /// 400 with `detail`.
@@ -76,6 +78,7 @@ impl Mem0Error {
         if self.status == 401 {
             response.headers().set("www-authenticate", "Token")?;
         }
+        crate::error::retry_after(&response, self.retry_after_s)?;
         Ok(response)
     }
 }
@@ -92,7 +95,7 @@ impl From<ApiError> for Mem0Error {
     fn from(error: ApiError) -> Self {
         match error.status {
             401 => Self::new(401, INVALID_KEY),
-            status => Self { status, code: error.code, detail: error.message },
+            status => Self { status, code: error.code, detail: error.message, retry_after_s: error.retry_after_s },
         }
     }
 }
