@@ -9,7 +9,13 @@ import { call, connect, failure, post, scriptAdd } from "./mcp-helpers.mjs";
 
 const USER = "tok-acme-user-u1";
 const READER = "tok-acme-reader";
-const tokens = { ...TOKENS, [USER]: { tenant: "acme", user: "u1" }, [READER]: { tenant: "acme" } };
+const ADMIN_CAROL = "tok-acme-admin-carol";
+const tokens = {
+  ...TOKENS,
+  [USER]: { tenant: "acme", user: "u1" },
+  [READER]: { tenant: "acme" },
+  [ADMIN_CAROL]: { tenant: "acme", user: "carol", admin: true },
+};
 const rig = workerForFile({ vars: { GRAPH_ENABLED: "true", MEMORY_TOKENS: JSON.stringify(tokens) } });
 
 const BOB = { user_id: "bob" };
@@ -131,4 +137,18 @@ test("naming another user, or another user's memory, is FORBIDDEN and changes no
   const bob = await bobAsAdminSees();
   assert.deepEqual(bob.memories, [[seed.id, "Likes jazz"]]);
   assert.deepEqual(bob.graph, seed.graph);
+});
+
+test("a tenant-wide token that names a user acts for that user when a call names none, and still reaches every user", T, async () => {
+  const { server, worker } = rig;
+  await bobsMemory();
+  const client = await connect(worker, ADMIN_CAROL);
+  assert.match(client.getInstructions(), /"carol"/);
+  scriptAdd(server, "I grow tomatoes", ["Grows tomatoes"]);
+  await call(client, "add_memory", { text: "I grow tomatoes" });
+  const carols = (await call(client, "get_memories", { user_id: "carol", page_size: 100 })).results.map((m) => m.memory);
+  assert.deepEqual(carols, ["Grows tomatoes"]);
+  const bobs = (await call(client, "get_memories", { ...BOB, page_size: 100 })).results.map((m) => m.memory);
+  assert.ok(bobs.includes("Likes jazz"), JSON.stringify(bobs));
+  await client.close();
 });
