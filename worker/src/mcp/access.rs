@@ -1,5 +1,5 @@
 //! Who a `/mcp` call acts for. A tenant-wide token reaches every user of its tenant, and its calls that name
-//! no user_id, agent_id or run_id use `MCP_USER_ID`. A user's token (`{"tenant", "user"}`) acts as its user
+//! no user_id, agent_id or run_id use its own user (`{"tenant", "user", "admin": true}`), else `MCP_USER_ID`. A user's token (`{"tenant", "user"}`) acts as its user
 //! only: every call's scope carries that user (an agent or run of it, never another user's), and a call that
 //! names another user, or a memory of another user, is `FORBIDDEN`. A reader's token (no user, not admin)
 //! never gets here: the desk refuses it.
@@ -24,9 +24,11 @@ pub enum Access {
 impl Access {
     /// The access of the visit's token.
     pub fn of(visit: &Visit<'_>) -> Self {
-        match (&visit.caller, visit.caller.admin) {
-            (Caller { user: Some(user), .. }, false) => Self::User(user.clone()),
-            _ => Self::Tenant { default_user: default_user(visit.env) },
+        match &visit.caller {
+            Caller { user: Some(user), admin: false, .. } => Self::User(user.clone()),
+            // A tenant-wide token that names a user acts for that user when a call names none.
+            Caller { user: Some(user), admin: true, .. } => Self::Tenant { default_user: user.clone() },
+            Caller { user: None, .. } => Self::Tenant { default_user: default_user(visit.env) },
         }
     }
 
