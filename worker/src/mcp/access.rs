@@ -1,8 +1,8 @@
 //! Who a `/mcp` call acts for. A tenant-wide token reaches every user of its tenant, and its calls that name
-//! no user_id, agent_id or run_id use its own user (`{"tenant", "user", "admin": true}`), else `MCP_USER_ID`. A user's token (`{"tenant", "user"}`) acts as its user
-//! only: every call's scope carries that user (an agent or run of it, never another user's), and a call that
-//! names another user, or a memory of another user, is `FORBIDDEN`. A reader's token (no user, not admin)
-//! never gets here: the desk refuses it.
+//! no user_id, agent_id or run_id use its own user (`{"tenant", "user", "admin": true}`), else `MCP_USER_ID`.
+//! A user's token (`{"tenant", "user"}`) acts as its user only: every call's scope carries that user (an
+//! agent or run of it, never another user's), and a call that names another user, or a memory of another
+//! user, is `FORBIDDEN`. A reader's token (no user, not admin) never gets here: the desk refuses it.
 
 use memwasm::core::model::scope::Scope;
 use memwasm::core::model::types::MemoryItem;
