@@ -10,6 +10,7 @@ pub(crate) mod embed_batch;
 mod features;
 pub(crate) mod handle;
 pub(crate) mod import;
+mod joined;
 pub(crate) mod locks;
 pub mod memory;
 pub(crate) mod on_demand;

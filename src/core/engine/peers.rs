@@ -8,17 +8,15 @@ use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 
 use super::locks::{Locks, Pausing};
-use super::memory::MemoryEngine;
-use crate::core::model_traits::{Embedder, Llm};
-use crate::core::storage::{RemoteChange, Storage};
-use crate::core::vector_store::VectorStore;
+use crate::core::storage::RemoteChange;
 
-/// An engine that mirrors what its peers write.
-trait Mirror {
+/// An engine that mirrors what its peers write (`joined.rs` implements it for the engine).
+pub(super) trait Mirror {
     fn mirror_peer(&self, change: &RemoteChange);
 }
 
-/// A set of engines joined as peers (`MemoryEngine::joined`); an engine leaves it when it is dropped.
+/// A set of engines joined as peers (`MemoryEngine::joined`, in `joined.rs`); an engine leaves it when it is
+/// dropped.
 #[derive(Default)]
 pub struct Peers {
     locks: Rc<Locks>,
@@ -44,8 +42,20 @@ impl Peers {
         self.len() == 0
     }
 
+    /// The locks every peer shares.
+    pub(super) fn locks(&self) -> Rc<Locks> {
+        self.locks.clone()
+    }
+
+    /// Adds `member`; its number among the peers.
+    pub(super) fn join(&self, member: Weak<dyn Mirror>) -> u64 {
+        let id = self.joined.replace(self.joined.get() + 1);
+        self.members.borrow_mut().push((id, member));
+        id
+    }
+
     /// Hands `change`, written by member `from`, to every other live member; forgets the dropped ones.
-    fn tell(&self, from: u64, change: &RemoteChange) {
+    pub(super) fn tell(&self, from: u64, change: &RemoteChange) {
         let others: Vec<Rc<dyn Mirror>> = {
             let mut members = self.members.borrow_mut();
             members.retain(|(_, member)| member.strong_count() > 0);
@@ -59,38 +69,3 @@ impl Peers {
 
 /// The peers an engine joined, and its number among them.
 pub(crate) type PeerLink = RefCell<Option<(Rc<Peers>, u64)>>;
-
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Mirror for MemoryEngine<L, E, S, V> {
-    fn mirror_peer(&self, change: &RemoteChange) {
-        self.apply_remote(change.clone());
-    }
-}
-
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
-    /// This engine, joined to `peers` (see the module).
-    pub fn joined(mut self, peers: &Rc<Peers>) -> Rc<Self>
-    where
-        Self: 'static,
-    {
-        self.conversations.locks = peers.locks.clone();
-        let engine = Rc::new(self);
-        let id = peers.joined.replace(peers.joined.get() + 1);
-        let member: Weak<dyn Mirror> = Rc::downgrade(&engine) as Weak<Self>;
-        peers.members.borrow_mut().push((id, member));
-        engine.peers.replace(Some((peers.clone(), id)));
-        engine
-    }
-
-    /// True when this engine has peers to tell its writes.
-    pub(crate) fn has_peers(&self) -> bool {
-        self.peers.borrow().is_some()
-    }
-
-    /// Tells this engine's peers what it wrote (nothing without peers).
-    pub(crate) fn tell_peers(&self, change: RemoteChange) {
-        let link = self.peers.borrow().clone();
-        if let Some((peers, id)) = link {
-            peers.tell(id, &change);
-        }
-    }
-}

@@ -7,6 +7,7 @@
 use serde_json::{json, Value};
 use worker::{Method, Request, Response};
 
+use super::copy;
 use super::directory::every_user;
 use super::front::{self, Target};
 use super::TenantObject;
@@ -42,8 +43,8 @@ pub async fn serve(object: &TenantObject, request: &mut Request, tenant: &str) -
     let (mut results, mut relations, mut graph) = (Vec::new(), Vec::new(), false);
     for user in every_user(object).await? {
         let target = Target { tenant: tenant.to_owned(), user: Some(user) };
-        let copy = front::request_like(request, method.clone(), url.as_str(), &body)?;
-        let mut answer = front::send(&copy, &object.env, &target).await?;
+        let copied = copy::request_like(request, method.clone(), url.as_str(), &body)?;
+        let mut answer = front::send(&copied, &object.env, &target).await?;
         if answer.status_code() != 200 {
             return Ok(answer);
         }

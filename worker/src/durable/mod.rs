@@ -18,6 +18,7 @@
 //! the cron's per-tenant run, and with `DO_TEST_HOOKS = "true"` the tests' storage views and faults.
 
 mod across;
+mod copy;
 pub mod directory;
 pub mod front;
 mod internal;

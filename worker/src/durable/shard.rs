@@ -39,7 +39,7 @@ pub async fn user_of(request: &mut Request, env: &Env) -> Result<Option<String>,
     let Some(in_body) = user_place(&request.method(), &request.path()) else { return Ok(None) };
     let named = if in_body {
         let body = crate::desk::body::body(request, env).await?;
-        *request = super::front::request_like(request, request.method(), request.url()?.as_str(), &body)?;
+        *request = super::copy::request_like(request, request.method(), request.url()?.as_str(), &body)?;
         let value: Option<serde_json::Value> = serde_json::from_slice(&body).ok();
         value.and_then(|value| value.get("user_id")?.as_str().map(str::to_owned))
     } else {

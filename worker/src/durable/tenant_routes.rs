@@ -15,7 +15,7 @@ use worker::{Headers, Method, Request, Response};
 
 use super::directory::{dir_key, every_user, users};
 use super::front::{self, Target};
-use super::{across, shard, TenantObject};
+use super::{across, copy, shard, TenantObject};
 use crate::auth;
 use crate::error::ApiError;
 
@@ -66,7 +66,7 @@ pub async fn serve(object: &TenantObject, request: &mut Request, tenant: &str) -
 
 /// A request to a user's object for `path`, with the caller's credentials.
 fn inner_request(original: &Request, method: Method, path: &str) -> Result<Request, ApiError> {
-    front::request_like(original, method, &format!("https://memwasm.internal{path}"), &[])
+    copy::request_like(original, method, &format!("https://memwasm.internal{path}"), &[])
 }
 
 async fn reset(object: &TenantObject, request: &Request, tenant: &str) -> Result<Response, ApiError> {

@@ -8,9 +8,9 @@ use memwasm::core::model::scope::Scope;
 use memwasm::core::model::types::MemoryItem;
 use serde_json::{Map, Value};
 
-use super::context::default_user;
 use crate::auth::Caller;
 use crate::error::ApiError;
+use crate::settings::text;
 use crate::visit::Visit;
 
 /// What a call may reach.
@@ -86,4 +86,10 @@ impl Access {
              tenant-wide token"
         ))
     }
+}
+
+/// The user of a call that names no user_id, agent_id or run_id, with a tenant-wide token that names no
+/// user: the var `MCP_USER_ID`, else `"default"`.
+fn default_user(env: &worker::Env) -> String {
+    text(env, "MCP_USER_ID").filter(|user| !user.trim().is_empty()).unwrap_or_else(|| "default".into())
 }

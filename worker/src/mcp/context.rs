@@ -3,11 +3,9 @@
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-use worker::Env;
 
 use super::access::Access;
 use crate::error::ApiError;
-use crate::settings::text;
 use crate::tenant_engine::Shared;
 
 /// What a tool runs against: the tenant's engine, and what the token may reach.
@@ -21,12 +19,6 @@ impl Ctx {
     pub fn graph(&self) -> bool {
         self.engine.graph().graph_enabled()
     }
-}
-
-/// The user of a tenant-wide token's calls that name no user_id, agent_id or run_id: the var `MCP_USER_ID`,
-/// else `"default"`.
-pub fn default_user(env: &Env) -> String {
-    text(env, "MCP_USER_ID").filter(|user| !user.trim().is_empty()).unwrap_or_else(|| "default".into())
 }
 
 /// The arguments of a call, as an object.
