@@ -10,7 +10,7 @@ use crate::core::add_pipeline::Pipeline;
 use crate::core::engine::memory::MemoryEngine;
 use crate::core::model::types::{EventKind, WarningCode};
 use crate::core::pipeline_options::AddOptions;
-use crate::core::testing::{Doubles, KeepingStorage, ScriptedLlm, TableEmbedder};
+use crate::core::testing::{Doubles, KeepingStorage, Letters, ScriptedLlm, TableEmbedder};
 
 type Engine = MemoryEngine<ScriptedLlm, TableEmbedder, KeepingStorage>;
 type Parts = Doubles<ScriptedLlm, TableEmbedder, KeepingStorage>;
@@ -114,6 +114,25 @@ fn without_the_near_duplicate_check_add_waits_for_no_embedding() {
     let before = doubles.embedder.requests();
     block_on(checked.add(&json!(TALK), &alice())).unwrap();
     assert_eq!(doubles.embedder.requests(), before + 1);
+}
+
+#[test]
+fn a_fact_the_embedder_fails_on_is_stored_keyword_only_with_not_embedded_and_noted_for_later() {
+    for near_duplicate in [None, Some(0.95)] {
+        let doubles = Doubles { llm: ScriptedLlm::new(), embedder: Letters::new(26).failing_on("tea"), storage: KeepingStorage::new() };
+        let mut memory = doubles.engine();
+        memory.set_additive(AdditiveSettings { near_duplicate });
+        memory.defer_vectors(true); // as the JS binding runs it
+        let reply = facts(&["User likes tea"]);
+        doubles.llm.respond_with(move |_| reply.to_string());
+        let result = block_on(memory.add(&json!("I like tea"), &alice())).unwrap();
+        let events: Vec<(EventKind, &str)> = result.results.iter().map(|e| (e.event, e.memory.as_str())).collect();
+        assert_eq!(events, [(EventKind::Add, "User likes tea")], "{near_duplicate:?}: kept");
+        let codes: Vec<WarningCode> = result.warnings.iter().map(|w| w.code).collect();
+        assert_eq!(codes, [WarningCode::NotEmbedded], "{near_duplicate:?}: said on the result");
+        assert_eq!(result.warnings[0].cause, Some("EMBEDDING_RESPONSE"));
+        assert!(memory.has_unsettled_vectors(), "{near_duplicate:?}: embedded once the embedder answers");
+    }
 }
 
 #[test]
