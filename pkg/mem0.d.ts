@@ -51,12 +51,15 @@ export interface Message {
   content: string;
 }
 
-/** memwasm's `Memory`, constructed from a mem0 config. mem0 code that reaches into mem0's private vector store
- * (`memory["vectorStore"]`, as mem0's own tests do) type-checks as it does against mem0, but there is no such
- * member here: it is `undefined` at run time (the store lives in the `.wasm`). */
+/** memwasm's `Memory`, constructed from a mem0 config and kept where mem0 keeps it (a SQLite file in Node,
+ * opened on the first call). mem0 code that reaches into mem0's private vector store (`memory["vectorStore"]`,
+ * as mem0's own tests do) type-checks as it does against mem0, but there is no such member here: it is
+ * `undefined` at run time (the store lives in the `.wasm`). */
 export type Memory = ExactMemory & { readonly vectorStore?: any };
-export declare const Memory: Omit<typeof ExactMemory, "prototype" | "fromConfig"> & {
+export declare const Memory: Omit<typeof ExactMemory, "prototype" | "fromConfig" | "open"> & {
   new (config?: Partial<MemoryConfig>): Memory;
   prototype: Memory;
   fromConfig(config: Record<string, any>): Memory;
+  /** `new Memory(config)` with its storage open. */
+  open(config?: Partial<MemoryConfig>): Promise<Memory>;
 };

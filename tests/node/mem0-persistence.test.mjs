@@ -101,6 +101,19 @@ describe("where memwasm/mem0 keeps memories", () => {
     again.close();
   });
 
+  test("a dbPath that names no file is INVALID_CONFIG at new Memory; a file that is no database is refused, unchanged", T, async () => {
+    const home = homeFolder();
+    for (const dbPath of [join(home, "victim.db\0.x"), 42, { path: "x.db" }]) {
+      assert.throws(() => new Mem0Memory(atPath(dbPath)), (e) => e.code === "INVALID_CONFIG" && /vectorStore\.config\.dbPath/.test(e.message));
+    }
+    assert.ok(!existsSync(join(home, "victim.db")), "nothing made");
+    const notes = join(home, "notes.db");
+    writeFileSync(notes, "my notes, not a database\n");
+    const memory = new Mem0Memory(atPath(notes));
+    await assert.rejects(memory.getAll(alice), (e) => /^STORAGE/.test(e.code) && e.message.includes("notes.db"));
+    assert.equal(readFileSync(notes, "utf8"), "my notes, not a database\n");
+  });
+
   test("without a SQLite library, memories stay in RAM and a startup warning names the fix", T, async () => {
     const home = homeFolder();
     const dbPath = join(home, "vector_store.db");
