@@ -3,7 +3,8 @@
 // added) and, without `nearDuplicate`, drops exact duplicates only, as mem0 does. Calls speak mem0's dialect:
 // `add()` results carry `metadata.event`; a missing userId/agentId/runId rejects with mem0's message (the code
 // stays `SCOPE_REQUIRED`); an `add()` whose extraction call could not reach the LLM rejects with an
-// `LLMError` (memwasm's own `add()` resolves with an `EXTRACTION_FAILED` warning instead).
+// `LLMError` (memwasm's own `add()` resolves with an `EXTRACTION_FAILED` warning instead); `search()` is mem0's
+// (mem0-search.mjs).
 //
 // Where memories are kept is the entry's choice (`keep`): in RAM, or in storage opened on the first call
 // (mem0's `new Memory(config)` is synchronous, memwasm's persistent storage opens asynchronously), shared by
@@ -11,6 +12,7 @@
 import { LLMError, MemoryError } from "./dist/errors.js";
 import { METHODS } from "./dist/memory-methods.js";
 import { Lease, configKey } from "./mem0-shared.mjs";
+import { mem0Search } from "./mem0-search.mjs";
 
 /** mem0 v3's message for a call without an entity id, by method. */
 const SCOPE_MESSAGES = {
@@ -117,7 +119,7 @@ export function mem0Memory(Base, keep) {
       return inMem0Words("add", () => this.#call("add", [messages, options])).then(asMem0Added);
     }
     search(query, options) {
-      return inMem0Words("search", () => this.#call("search", [query, options]));
+      return inMem0Words("search", () => mem0Search((q, o) => this.#call("search", [q, o]), query, options));
     }
     getAll(options) {
       return inMem0Words("getAll", () => this.#call("getAll", [options]));
