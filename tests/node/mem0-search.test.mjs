@@ -38,7 +38,7 @@ function mem0Count(query, { topK = 20, threshold = 0.1 } = {}) {
 const SEARCHES = [["piano", {}], ["piano", { topK: 3 }], ["piano", { threshold: 0.47, explain: true }], ["tea lessons", {}]];
 
 async function memwasmMem0() {
-  const memory = new Mem0Memory(mem0Config(server, { vectorStore: { provider: "memory", config: { dbPath: ":memory:" } } }));
+  const memory = new Mem0Memory(mem0Config(server, { vectorStore: { provider: "memory", config: { dbPath: ":memory:" } }, retry: { maxRetries: 0 } }));
   for (const fact of FACTS) await memory.add(fact, { userId: "alice", infer: false });
   return memory;
 }
@@ -82,6 +82,18 @@ describe("memwasm/mem0 searches as mem0 searches", () => {
     assert.equal(plain[0].score_details, undefined, "no details unless asked");
     const reranked = (await memory.search("piano lessons", { ...alice, rerank: true })).results;
     assert.deepEqual(reranked.map((m) => [m.id, m.score]), plain.map((m) => [m.id, m.score]));
+  });
+
+  test("an unavailable embedder: keywords rank, with EMBEDDING_UNAVAILABLE; a refused key rejects", T, async () => {
+    const memory = await memwasmMem0();
+    server.script({ kind: "embedding", match: "piano", status: 503, message: "embedder down" });
+    const found = await memory.search("piano", { ...alice, topK: 3 });
+    assert.deepEqual([found.method, found.results.length], ["keyword", 3]);
+    assert.ok(found.results.every((m) => m.memory.includes("piano")), JSON.stringify(found.results));
+    assert.deepEqual(found.warnings.map((w) => [w.code, w.cause, w.status]), [["EMBEDDING_UNAVAILABLE", "EMBEDDING_HTTP", 503]]);
+    server.reset();
+    server.script({ kind: "embedding", match: "piano", status: 401, message: "bad key" });
+    await assert.rejects(memory.search("piano", alice), (e) => e.code === "EMBEDDING_HTTP" && e.status === 401);
   });
 
   test("memwasm keeps its own defaults (up to 100, no threshold), and so does memwasm/mem0 given a method", T, async () => {
