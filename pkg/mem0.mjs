@@ -3,7 +3,8 @@
 // added) and, without `nearDuplicate`, drops exact duplicates only, as mem0 does. Calls speak mem0's dialect:
 // `add()` results carry `metadata.event`; a missing userId/agentId/runId rejects with mem0's message (the code
 // stays `SCOPE_REQUIRED`); an `add()` whose extraction call could not reach the LLM rejects with an
-// `LLMError` (memwasm's own `add()` resolves with an `EXTRACTION_FAILED` warning instead); `search()` is mem0's
+// `LLMError`, and one whose memories could not be embedded rejects with the embedding error's code (memwasm's
+// own `add()` resolves with an `EXTRACTION_FAILED` or `NOT_EMBEDDED` warning instead); `search()` is mem0's
 // (mem0-search.mjs).
 //
 // Where memories are kept is the entry's choice (`keep`): in RAM, or in storage opened on the first call
@@ -25,6 +26,9 @@ const SCOPE_MESSAGES = {
 
 /** The causes of an `EXTRACTION_FAILED` warning that mean the LLM could not be reached. */
 const UNREACHABLE = new Set(["LLM_HTTP", "LLM_NETWORK", "LLM_TIMEOUT", "LLM_UNAVAILABLE", "LLM_CALLBACK"]);
+
+/** The warnings of an `add()` whose memories could not be embedded (kept keyword-only, or skipped). */
+const NOT_EMBEDDED = new Set(["NOT_EMBEDDED", "EMBEDDING_FAILED"]);
 
 /** The methods that answer at once, so a memory still to open cannot forward them. */
 const AT_ONCE = ["context", "tools", "on", "off"];
@@ -58,10 +62,19 @@ async function inMem0Words(method, call) {
   }
 }
 
-/** `result` of `add()` as mem0 gives it: rejects when the LLM was unreachable, `metadata.event` set. */
+/** `result` of `add()` as mem0 gives it: rejects when a model was unreachable, `metadata.event` set. */
 function asMem0Added(result) {
-  const failed = result?.warnings?.find((w) => w.code === "EXTRACTION_FAILED" && UNREACHABLE.has(w.cause));
+  const warnings = result?.warnings ?? [];
+  const failed = warnings.find((w) => w.code === "EXTRACTION_FAILED" && UNREACHABLE.has(w.cause));
   if (failed) throw new LLMError(`LLM extraction failed: ${failed.message}`, failed.cause, failed.status);
+  const unembedded = warnings.find((w) => NOT_EMBEDDED.has(w.code));
+  if (unembedded) {
+    const fix = unembedded.code === "NOT_EMBEDDED"
+      ? "it is stored, found by keywords, and embedded when the embedder answers again: do not add it again"
+      : "it was not stored: add it again once the embedder answers";
+    const why = `embedding failed: ${unembedded.message}; ${fix} (check the embedder's host and key; error.result is what add() wrote)`;
+    throw Object.assign(new MemoryError(why, unembedded.cause ?? unembedded.code, unembedded.status), { warnings, result });
+  }
   for (const item of result?.results ?? []) item.metadata = { ...item.metadata, event: item.event };
   return result;
 }
