@@ -101,6 +101,19 @@ describe("where memwasm/mem0 keeps memories", () => {
     again.close();
   });
 
+  test("mem0's vectors of another length than the embedder's: DIMENSION_MISMATCH naming mem0's file, nothing imported", T, async () => {
+    const home = homeFolder();
+    await realMem0({ config: mem0Config(server), adds: [["User plays the piano", { userId: "alice", infer: false }]] }, home);
+    const vectors = join(home, ".mem0", "vector_store.db");
+    const before = sha256(vectors);
+    const config = atPath(vectors);
+    config.embedder.config.embeddingDims = 32;
+    const memory = new Mem0Memory(config);
+    await assert.rejects(memory.getAll(alice), (e) => e.code === "DIMENSION_MISMATCH" && e.message.includes(vectors) && /unchanged/.test(e.message));
+    assert.equal(sha256(vectors), before);
+    assert.ok(!existsSync(join(home, ".mem0", "vector_store.memwasm.db")), "no half-imported file");
+  });
+
   test("a dbPath that names no file is INVALID_CONFIG at new Memory; a file that is no database is refused, unchanged", T, async () => {
     const home = homeFolder();
     for (const dbPath of [join(home, "victim.db\0.x"), 42, { path: "x.db" }]) {
