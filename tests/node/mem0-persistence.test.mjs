@@ -61,6 +61,19 @@ describe("where memwasm/mem0 keeps memories", () => {
     reopened.close();
   });
 
+  test("Memory.open gives it open: the calls that answer at once (context, tools) work then, and before are coded", T, async () => {
+    const file = join(homeFolder(), "vector_store.db");
+    const waiting = new Mem0Memory(atPath(file));
+    assert.throws(() => waiting.tools({ userId: "alice" }), (e) => e.code === "STORAGE_UNAVAILABLE" && /await a call first/.test(e.message));
+    const open = await Mem0Memory.open(atPath(file));
+    assert.ok(open instanceof Mem0Memory && open instanceof Memory);
+    const tools = open.tools({ userId: "alice" });
+    await tools.runTool("manage_memory", { action: "create", content: "User likes tea" });
+    assert.deepEqual(texts((await waiting.getAll(alice)).results), ["User likes tea"], "the same file, shared");
+    assert.ok(waiting.tools({ userId: "alice" }), "open now");
+    for (const memory of [waiting, open]) memory.close();
+  });
+
   test("an explicit storage wins; dbPath \":memory:\" keeps memories in RAM, as in mem0", T, async () => {
     const home = homeFolder();
     const [mem0File, ownFile] = [join(home, "mem0.db"), join(home, "own.db")];
