@@ -3,7 +3,7 @@
 // mem0's result types are loose (every result is a `SearchResult` of `MemoryItem`s with only `id` and `memory`
 // required) and its config takes any provider name; memwasm's own types (from "memwasm") are exact. At run time
 // a provider memwasm does not have is still refused with `INVALID_CONFIG`.
-import type { Memory as ExactMemory, MemoryConfig as ExactConfig } from "./index.js";
+import type { Memory as ExactMemory, MemoryConfig as ExactConfig, SearchOptions as ExactSearchOptions } from "./index.js";
 
 export * from "./index.js";
 
@@ -17,7 +17,35 @@ export interface MemoryItem {
   score?: number;
   metadata?: Record<string, any>;
   attributedTo?: string;
+  /** `search(query, {explain: true})`: how `score` was made. */
+  score_details?: ScoreDetails;
   [key: string]: any;
+}
+
+/** mem0's `score_details` of a search result (`explain: true`): mem0's formula over memwasm's rankings. */
+export interface ScoreDetails {
+  /** The cosine similarity to the query (what `threshold` gates). */
+  semanticScore: number;
+  /** memwasm's BM25, normalised by mem0's sigmoid; 0 when the memory matches no word of the query. */
+  bm25Score: number;
+  /** Always 0: memwasm keeps no entity store. */
+  entityBoost: number;
+  rawScore: number;
+  /** 2 when some memory matched a word of the query, else 1. */
+  maxPossibleScore: number;
+  /** `min(rawScore / maxPossibleScore, 1)`: the result's `score`. */
+  finalScore: number;
+  threshold: number;
+}
+
+/** mem0 v3's `SearchMemoryOptions`, over memwasm's: without `method`, mem0's search (at most `topK`, default
+ * 20, of the memories whose cosine to the query is at least `threshold`, default 0.1); with `method`,
+ * memwasm's own search and defaults. */
+export interface SearchOptions extends ExactSearchOptions {
+  /** Adds mem0's `score_details` to each result. */
+  explain?: boolean;
+  /** Accepted as in mem0: with no reranker configured it changes nothing. */
+  rerank?: boolean;
 }
 
 /** mem0's `SearchResult`: the shape of every list result (`add`, `search`, `getAll`). */
@@ -51,12 +79,18 @@ export interface Message {
   content: string;
 }
 
-/** memwasm's `Memory`, constructed from a mem0 config. mem0 code that reaches into mem0's private vector store
- * (`memory["vectorStore"]`, as mem0's own tests do) type-checks as it does against mem0, but there is no such
- * member here: it is `undefined` at run time (the store lives in the `.wasm`). */
-export type Memory = ExactMemory & { readonly vectorStore?: any };
-export declare const Memory: Omit<typeof ExactMemory, "prototype" | "fromConfig"> & {
+/** memwasm's `Memory`, constructed from a mem0 config and kept where mem0 keeps it (a SQLite file in Node,
+ * opened on the first call). mem0 code that reaches into mem0's private vector store (`memory["vectorStore"]`,
+ * as mem0's own tests do) type-checks as it does against mem0, but there is no such member here: it is
+ * `undefined` at run time (the store lives in the `.wasm`). */
+export type Memory = Omit<ExactMemory, "search"> & {
+  search(query: string | { embedding: number[] | Float32Array }, options: SearchOptions): Promise<SearchResult>;
+  readonly vectorStore?: any;
+};
+export declare const Memory: Omit<typeof ExactMemory, "prototype" | "fromConfig" | "open"> & {
   new (config?: Partial<MemoryConfig>): Memory;
   prototype: Memory;
   fromConfig(config: Record<string, any>): Memory;
+  /** `new Memory(config)` with its storage open. */
+  open(config?: Partial<MemoryConfig>): Promise<Memory>;
 };

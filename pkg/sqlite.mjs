@@ -51,13 +51,14 @@ async function importFromApp(name) {
   }
 }
 
-/** The library to open files with, as `(path) => {exec, prepare(sql) => {run, rows}, close}`. */
-async function library(driver) {
+/** The library to open files with, as `(path, {readOnly}) => {exec, prepare(sql) => {run, rows}, close}`; rejects
+ * with `STORAGE_UNAVAILABLE` naming what to install when this Node has none. */
+export async function sqliteLibrary(driver) {
   if (driver !== "better-sqlite3") {
     try {
       const { DatabaseSync } = await import("node:sqlite");
-      return (path) => {
-        const db = new DatabaseSync(path);
+      return (path, { readOnly = false } = {}) => {
+        const db = new DatabaseSync(path, { readOnly });
         const prepare = (sql) => {
           const statement = db.prepare(sql);
           return { run: (params) => statement.run(...params), rows: (params) => statement.all(...params).map(Object.values) };
@@ -75,8 +76,8 @@ async function library(driver) {
     const why = `storage.provider "sqlite" needs SQLite: Node 22.5 or later has it built in (node:sqlite); on ${process.version}, run \`npm install better-sqlite3\``;
     throw failure(`${why} (${error.message})`, "STORAGE_UNAVAILABLE");
   }
-  return (path) => {
-    const db = new Database(path);
+  return (path, { readOnly = false } = {}) => {
+    const db = new Database(path, { readonly: readOnly, fileMustExist: readOnly });
     const prepare = (sql) => {
       const statement = db.prepare(sql);
       const blobs = (params) => params.map((p) => (p instanceof Uint8Array && !Buffer.isBuffer(p) ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p));
@@ -112,7 +113,7 @@ function plainPath(path) {
 export async function openSqlite({ path, driver, busyTimeoutMs }) {
   plainPath(path);
   writable(path);
-  const open = await library(driver);
+  const open = await sqliteLibrary(driver);
   const db = sqlite(() => open(path), "SQLITE_CANTOPEN"); // e.g. better-sqlite3's "the directory does not exist"
   try {
     sqlite(() => db.exec(`PRAGMA busy_timeout = ${Number(busyTimeoutMs) | 0}`));

@@ -54,7 +54,9 @@ const vitest = spawnSync(
   {
     cwd: ROOT,
     stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, FORCE_COLOR: "0", ...(strict ? { MEM0_OSS_STRICT: "1" } : {}) },
+    // HOME: this run's folder, so nothing of the run reaches the real ~/.mem0 (each test file then makes its
+    // own home folder: support/setup.ts).
+    env: { ...process.env, HOME: work, FORCE_COLOR: "0", ...(strict ? { MEM0_OSS_STRICT: "1" } : {}) },
   },
 );
 

@@ -9,6 +9,8 @@ import { T, makeMemory, clockedMemory, testConfig, texts, warningCodes, throwsIn
 
 const server = scriptedServer();
 const ADDITIVE = "You are a memory extractor";
+/** `memwasm/mem0` keeps memories in ~/.mem0/vector_store.db unless told: these stay in RAM. */
+const inRam = { vectorStore: { provider: "memory", config: { dbPath: ":memory:" } } };
 /** The additive call's reply `{"memory": [{id, text, attributed_to}]}` for a call mentioning `match`. */
 const memories = (match, facts) => ({
   kind: "chat",
@@ -57,9 +59,9 @@ describe("the additive add() pipeline", () => {
     const before = server.count("embedding");
     const res = await mem.add("I like green tea", { userId: "u" });
     assert.deepEqual(res.results.map((e) => e.event), ["ADD"]);
-    // With no near-duplicate check, add() waits for no embedding: the fact is embedded once add() resolves,
-    // and a search waits for that vector.
-    assert.equal(server.count("embedding"), before, "no embedding request before add() resolves");
+    // With no near-duplicate check too, add() waits for the fact's vector, so a failed embedding is said on
+    // its result (NOT_EMBEDDED, tests/node/mem0-dead-embedder.test.mjs).
+    assert.equal(server.count("embedding"), before + 1, "the fact, before add() resolves");
     const found = await mem.search("green tea", { userId: "u", method: "vector" });
     assert.equal(found.results.length, 2);
     assert.equal(found.warnings, undefined, "every memory has its vector");
@@ -71,19 +73,19 @@ describe("the additive add() pipeline", () => {
     server.script({ kind: "chat", status: 503 });
     const res = await makeMemory(server, { pipeline: "additive", retry: { maxRetries: 0 } }).add("I like chess", { userId: "u" });
     assert.deepEqual([res.results, warningCodes(res), server.count("embedding")], [[], ["EXTRACTION_FAILED"], 0]);
-    const mem0 = new Mem0Memory(testConfig(server, { retry: { maxRetries: 0 } }));
+    const mem0 = new Mem0Memory(testConfig(server, { retry: { maxRetries: 0 }, ...inRam }));
     await assert.rejects(mem0.add("I like chess", { userId: "u" }), (e) => e.name === "LLMError" && e.code === "LLM_HTTP");
   });
 
   test("memwasm/mem0 defaults to the additive pipeline, keeps curated on request, and speaks mem0's words", T, async () => {
-    const mem0 = new Mem0Memory(testConfig(server));
+    const mem0 = new Mem0Memory(testConfig(server, inRam));
     assert.ok(mem0 instanceof Memory);
     server.script(memories("chess", ["User plays chess"]));
     const res = await mem0.add("I play chess", { userId: "u" });
     assert.deepEqual(res.results.map((e) => [e.event, e.metadata.event]), [["ADD", "ADD"]]);
     assert.equal(server.count("chat"), 1);
     await assert.rejects(mem0.add("x", {}), (e) => e.code === "SCOPE_REQUIRED" && /One of the filters/.test(e.message));
-    const curated = new Mem0Memory(testConfig(server, { pipeline: "fast" }));
+    const curated = new Mem0Memory(testConfig(server, { pipeline: "fast", ...inRam }));
     server.reset();
     server.script({ kind: "chat", reply: { facts: [] } });
     await curated.add("I play go", { userId: "u" });

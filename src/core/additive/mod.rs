@@ -3,8 +3,9 @@
 //! which need no round trip), and every new fact is added; nothing is updated or deleted, so no second
 //! call decides. A fact is not stored when a live memory of the scope has its md5 or, by vector, is at least
 //! `nearDuplicate` similar: that memory gets a NONE event instead (a fact that close to an earlier one of
-//! the same call is dropped).
-//! Cost: one LLM call, then one embedding request for the facts.
+//! the same call is dropped). A fact the embedder fails on is stored without a vector (keyword search finds
+//! it) with a `NOT_EMBEDDED` warning, and embedded later.
+//! Cost: one LLM call, then one embedding request for the facts, both before `add()` resolves.
 
 pub(crate) mod prompt;
 
@@ -57,49 +58,27 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Additive<'_, L, 
             Err(why) => return Ok(stopped(result, WarningCode::ExtractionFailed, &why)),
         };
         let fresh = self.drop_exact_duplicates(facts, scope, &mut result);
-        if self.additive.near_duplicate.is_none() && self.may_defer_vectors() {
-            return Ok(self.stage_unembedded(fresh, to, &attributions, result));
-        }
-        let embedded = self.embed_all(&fresh, &mut result.warnings).await?;
+        // A fact the embedder fails on is stored keyword-only (NOT_EMBEDDED) and embedded later: never lost.
+        let embedded = self.embed_or_keyword_only(&fresh, &mut result.warnings).await?;
         let mut kept: Vec<Kept> = Vec::new();
         for fact in fresh {
-            // A fact missing here could not be embedded: skipped, with the EMBEDDING_FAILED warning.
-            let Some(vector) = embedded.get(&fact) else { continue };
+            let vector = embedded.get(&fact).cloned().flatten();
             match self.near_duplicate(vector.as_deref(), &kept, scope, &keep).await? {
-                Near::No => kept.push((fact, vector.clone())),
+                Near::No => kept.push((fact, vector)),
                 Near::Stored(memory) => result.record(event(EventKind::None, &memory, None, None)),
                 Near::Kept => {}
             }
         }
-        let mut changes = Changeset::default();
+        let (mut changes, mut texts) = (Changeset::default(), Vec::with_capacity(kept.len()));
         for (text, vector) in kept {
             if let Some(added) = self.stage_add(&text, vector, to, to.metadata.clone(), &mut changes, &mut result) {
                 result.results.push(added);
             }
+            texts.push(text);
         }
+        self.note_unsettled(&mut changes, &texts); // those without a vector: embedded later
         attribute(&mut changes, &attributions);
         Ok((result, changes))
-    }
-
-    /// Without the near-duplicate check nothing needs the facts' vectors before the write: they are stored
-    /// (keyword search finds them) and embedded in one request once `add()` resolves, so `add()` takes one
-    /// round trip, as mem0 v3's does when its embedder is fast.
-    fn stage_unembedded(
-        &self,
-        facts: Vec<String>,
-        to: &Destination,
-        attributions: &[(String, String)],
-        mut result: AddResult,
-    ) -> (AddResult, Changeset) {
-        let mut changes = Changeset::default();
-        for text in &facts {
-            if let Some(added) = self.stage_add(text, None, to, to.metadata.clone(), &mut changes, &mut result) {
-                result.results.push(added);
-            }
-        }
-        self.note_unsettled(&mut changes, &facts);
-        attribute(&mut changes, attributions);
-        (result, changes)
     }
 
     /// The extraction call, shown `related` memories under temporary ids.

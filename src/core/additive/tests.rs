@@ -10,7 +10,7 @@ use crate::core::add_pipeline::Pipeline;
 use crate::core::engine::memory::MemoryEngine;
 use crate::core::model::types::{EventKind, WarningCode};
 use crate::core::pipeline_options::AddOptions;
-use crate::core::testing::{Doubles, KeepingStorage, ScriptedLlm, TableEmbedder};
+use crate::core::testing::{Doubles, KeepingStorage, Letters, ScriptedLlm, TableEmbedder};
 
 type Engine = MemoryEngine<ScriptedLlm, TableEmbedder, KeepingStorage>;
 type Parts = Doubles<ScriptedLlm, TableEmbedder, KeepingStorage>;
@@ -94,26 +94,42 @@ fn without_the_near_duplicate_check_only_exact_duplicates_are_dropped() {
 }
 
 #[test]
-fn without_the_near_duplicate_check_add_waits_for_no_embedding() {
-    // With vectors deferred (as the JS binding runs it), the facts are written before their vectors and
-    // embedded in one request once add() has resolved; a search then finds them by vector.
-    let (mut memory, doubles) = engine(facts(&["User likes tea", "User plays jazz"]));
-    memory.set_additive(AdditiveSettings { near_duplicate: None });
-    memory.defer_vectors(true);
-    let before = doubles.embedder.requests();
-    let result = block_on(memory.add(&json!(TALK), &alice())).unwrap();
-    assert_eq!(result.results.iter().filter(|e| e.event == EventKind::Add).count(), 2, "{result:?}");
-    assert_eq!((doubles.llm.calls().len(), doubles.embedder.requests()), (1, before), "one LLM call, no embedding");
-    assert!(memory.has_unsettled_vectors());
-    block_on(memory.settle_vectors()).unwrap();
-    assert_eq!(doubles.embedder.requests(), before + 1, "both facts in one request");
-    assert!(!memory.has_unsettled_vectors());
-    // With the check on (the default), the vectors are needed first: embedded before the write.
-    let (checked, doubles) = engine(facts(&["User likes tea"]));
-    checked.defer_vectors(true);
-    let before = doubles.embedder.requests();
-    block_on(checked.add(&json!(TALK), &alice())).unwrap();
-    assert_eq!(doubles.embedder.requests(), before + 1);
+fn the_facts_are_embedded_in_one_request_before_add_resolves_check_on_or_off() {
+    // Even with nothing to compare (the near-duplicate check off), add() waits for the facts' vectors, so a
+    // failed embedding is said on its result (NOT_EMBEDDED) rather than found later.
+    for near_duplicate in [None, Some(0.95)] {
+        let (mut memory, doubles) = engine(facts(&["User likes tea", "User plays jazz"]));
+        memory.set_additive(AdditiveSettings { near_duplicate });
+        memory.defer_vectors(true); // as the JS binding runs it
+        let before = doubles.embedder.requests();
+        let result = block_on(memory.add(&json!(TALK), &alice())).unwrap();
+        assert_eq!(result.results.iter().filter(|e| e.event == EventKind::Add).count(), 2, "{result:?}");
+        assert_eq!((doubles.llm.calls().len(), doubles.embedder.requests()), (1, before + 1), "{near_duplicate:?}");
+        assert!(!memory.has_unsettled_vectors(), "{near_duplicate:?}: every fact has its vector");
+    }
+}
+
+#[test]
+fn a_fact_the_embedder_fails_on_is_stored_keyword_only_with_not_embedded_and_noted_for_later() {
+    for near_duplicate in [None, Some(0.95)] {
+        let doubles = Doubles {
+            llm: ScriptedLlm::new(),
+            embedder: Letters::new(26).failing_on("tea"),
+            storage: KeepingStorage::new(),
+        };
+        let mut memory = doubles.engine();
+        memory.set_additive(AdditiveSettings { near_duplicate });
+        memory.defer_vectors(true); // as the JS binding runs it
+        let reply = facts(&["User likes tea"]);
+        doubles.llm.respond_with(move |_| reply.to_string());
+        let result = block_on(memory.add(&json!("I like tea"), &alice())).unwrap();
+        let events: Vec<(EventKind, &str)> = result.results.iter().map(|e| (e.event, e.memory.as_str())).collect();
+        assert_eq!(events, [(EventKind::Add, "User likes tea")], "{near_duplicate:?}: kept");
+        let codes: Vec<WarningCode> = result.warnings.iter().map(|w| w.code).collect();
+        assert_eq!(codes, [WarningCode::NotEmbedded], "{near_duplicate:?}: said on the result");
+        assert_eq!(result.warnings[0].cause, Some("EMBEDDING_RESPONSE"));
+        assert!(memory.has_unsettled_vectors(), "{near_duplicate:?}: embedded once the embedder answers");
+    }
 }
 
 #[test]

@@ -3,12 +3,20 @@
 //   `jest.setTimeout` (file-wide test and hook timeout, as in jest), `jest.fn`, `jest.spyOn`, and jest's `%p`
 //   (pretty-format) in `test.each` / `it.each` / `describe.each` titles, which vitest does not know;
 // - console.warn routed through the logger stand-in (support/logger.ts) that memory.crud.test.ts spies on;
-// - the file's scripted model server (support/models.ts) closed after its tests.
+// - the file's scripted model server (support/models.ts) closed after its tests;
+// - a home folder of its own (HOME, removed after its tests): memwasm/mem0, like mem0, keeps memories in
+//   ~/.mem0/vector_store.db, and two files running at once, or one run after another, must not share it.
 import { format as prettyFormat } from "@vitest/pretty-format";
 import { afterAll, describe, it, test, vi } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { format } from "node:util";
 import { logger } from "./logger";
 import { models } from "./models";
+
+const home = mkdtempSync(join(tmpdir(), "mem0-oss-home-"));
+process.env.HOME = home;
 
 const g = globalThis as Record<string, unknown>;
 
@@ -61,4 +69,5 @@ console.warn = (...args: unknown[]) => logger.warn(format(...args));
 
 afterAll(async () => {
   await models.close();
+  rmSync(home, { recursive: true, force: true });
 });
