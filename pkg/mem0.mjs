@@ -1,8 +1,9 @@
 // `memwasm/mem0`'s Memory: memwasm's Memory with mem0 v3's defaults and words, so mem0 code behaves as on
 // mem0 v3. A config without `pipeline` gets the additive one (mem0 v3's add: one LLM call, every new fact
-// added) and, without `nearDuplicate`, drops exact duplicates only, as mem0 does. Calls speak mem0's dialect:
-// `add()` results carry `metadata.event`; a missing userId/agentId/runId rejects with mem0's message (the code
-// stays `SCOPE_REQUIRED`); an extraction call the LLM could not answer makes `add()` reject with an `LLMError`
+// added) and, without `nearDuplicate`, drops exact duplicates only, as mem0 does; without `unknownKeys`, a key
+// memwasm does not take is ignored with a console warning naming it (mem0 ignores the keys it does not read).
+// Calls speak mem0's dialect: `add()` results carry `metadata.event`; a missing userId/agentId/runId rejects
+// with mem0's message (the code stays `SCOPE_REQUIRED`); an extraction call the LLM could not answer makes `add()` reject with an `LLMError`
 // (memwasm's own `add()` resolves with an `EXTRACTION_FAILED` warning instead).
 import { LLMError } from "./dist/errors.js";
 import { withConfig } from "./with-config.mjs";
@@ -22,7 +23,12 @@ const UNREACHABLE = new Set(["LLM_HTTP", "LLM_NETWORK", "LLM_TIMEOUT", "LLM_UNAV
 /** `config` with mem0 v3's defaults where it names none. */
 export function mem0Config(config) {
   const given = config ?? {};
-  return { ...given, pipeline: given.pipeline ?? "additive", nearDuplicate: given.nearDuplicate ?? false };
+  return {
+    ...given,
+    pipeline: given.pipeline ?? "additive",
+    nearDuplicate: given.nearDuplicate ?? false,
+    unknownKeys: given.unknownKeys ?? "warn",
+  };
 }
 
 /** Runs `call`; a `SCOPE_REQUIRED` rejection gets mem0's message for `method`. */
