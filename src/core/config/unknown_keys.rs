@@ -45,10 +45,11 @@ pub fn read_leniently<T>(mut config: Value, read: impl Fn(&Value) -> Result<T>) 
 }
 
 /// The path of the key an unknown-field `INVALID_CONFIG` names (`llm.config.topK`), and what it says of it.
+/// The path is all before the message's first `": "` (a path holds none; a quoted value after it may).
 fn unknown_key(error: &MemoryError) -> Option<(&str, &str)> {
     let MemoryError::InvalidConfig(message) = error else { return None };
-    let at = message.find(UNKNOWN_FIELD)?;
-    Some((&message[..at], &message[at + 2..]))
+    let at = message.find(": ")?;
+    message[at..].starts_with(UNKNOWN_FIELD).then(|| (&message[..at], &message[at + 2..]))
 }
 
 /// Removes the key at `path` (dotted keys and `[index]`es) from `config`; false when there is none.
@@ -122,6 +123,8 @@ mod tests {
         }
         let wrong_type = read_leniently(json!({"unknownKeys": "warn", "a": "one"}), read).unwrap_err();
         assert!(wrong_type.to_string().contains("a: invalid type"), "{wrong_type}");
+        let quoted = json!({"unknownKeys": "warn", "a": "x: unknown field `a`"});
+        assert!(read_leniently(quoted, read).unwrap_err().to_string().contains("a: invalid type"));
         assert!(read_leniently(json!({"unknownKeys": "loud"}), read).is_err());
     }
 

@@ -4,13 +4,13 @@
 //   NODE_PATH=<a node_modules with better-sqlite3> node tests/mem0-oss/tools/side-by-side.mjs <mem0ai's folder>
 // (mem0ai 3.3.1: worker/node_modules/mem0ai; better-sqlite3: tests/node_modules).
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { startScriptedServer } from "../../support/scripted-server.mjs";
 import { Memory as WasmMemory } from "../../../pkg/mem0.node.mjs";
 import { CONFIGS as LLMS } from "../../fixtures/mem0-docs/llms.mjs";
 
 process.env.MEM0_TELEMETRY = "false";
-const { Memory: Mem0Memory } = createRequire(join(process.argv[2], "package.json"))("./dist/oss/index.js");
+const { Memory: Mem0Memory } = createRequire(join(resolve(process.argv[2]), "package.json"))("./dist/oss/index.js");
 const LIBRARIES = [["mem0", Mem0Memory], ["memwasm", WasmMemory]];
 
 const server = await startScriptedServer({ port: 0 });
