@@ -63,7 +63,10 @@ export interface ProviderPart {
 }
 
 /** mem0's `MemoryConfig`: memwasm's keys, with mem0's `{provider: string, config}` parts. */
-export type MemoryConfig = Omit<ExactConfig, "llm" | "embedder" | "vectorStore" | "graphStore" | "historyStore"> & {
+export type MemoryConfig = Omit<
+  ExactConfig,
+  "llm" | "embedder" | "vectorStore" | "graphStore" | "historyStore" | "reranker"
+> & {
   llm?: ProviderPart;
   embedder?: ProviderPart;
   vectorStore?: ProviderPart;

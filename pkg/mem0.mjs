@@ -1,6 +1,8 @@
 // `memwasm/mem0`'s Memory: memwasm's Memory with mem0 v3's defaults and words, so mem0 code behaves as on
 // mem0 v3. A config without `pipeline` gets the additive one (mem0 v3's add: one LLM call, every new fact
-// added) and, without `nearDuplicate`, drops exact duplicates only, as mem0 does. Calls speak mem0's dialect:
+// added) and, without `nearDuplicate`, drops exact duplicates only, as mem0 does; without `unknownKeys`, a key
+// memwasm does not take is ignored with a console warning naming it (mem0 ignores the keys it does not read).
+// Calls speak mem0's dialect:
 // `add()` results carry `metadata.event`; a missing userId/agentId/runId rejects with mem0's message (the code
 // stays `SCOPE_REQUIRED`); an `add()` whose extraction call could not reach the LLM rejects with an
 // `LLMError`, and one whose memories could not be embedded rejects with the embedding error's code (memwasm's
@@ -40,7 +42,12 @@ export const opensLater = (storage) => storage.provider === "sqlite" || storage.
 /** `config` with mem0 v3's defaults where it names none. */
 export function mem0Config(config) {
   const given = config ?? {};
-  return { ...given, pipeline: given.pipeline ?? "additive", nearDuplicate: given.nearDuplicate ?? false };
+  return {
+    ...given,
+    pipeline: given.pipeline ?? "additive",
+    nearDuplicate: given.nearDuplicate ?? false,
+    unknownKeys: given.unknownKeys ?? "warn",
+  };
 }
 
 const warned = new Set();

@@ -120,8 +120,14 @@ fn message(text: &str) -> Value {
 fn configure(config: &JsValue) -> Result<(ResolvedConfig, Parts), MemoryError> {
     crate::platform::use_host_unicode();
     let (json, live) = split(config);
-    let config: MemoryConfig = from_js(json, "config", MemoryError::InvalidConfig)?;
-    let config = config.resolve(&env_var)?;
+    let json = match json.is_undefined() || json.is_null() {
+        true => Value::Object(serde_json::Map::new()),
+        false => json_arg(&json, "config", MemoryError::InvalidConfig)?,
+    };
+    let config = MemoryConfig::read(json, &env_var)?;
+    for warning in &config.warnings {
+        web_sys::console::warn_1(&format!("memwasm: {warning}").into());
+    }
     let parts = parts(&config, &live)?;
     Ok((config, parts))
 }

@@ -800,7 +800,7 @@ export interface HostWatchConfig {
   coolDownMs?: number;
 }
 
-export interface OpenAiLlmConfig extends LlmTimeoutConfig, HostWatchConfig {
+export interface OpenAiLlmConfig extends NucleusConfig, LlmTimeoutConfig, HostWatchConfig {
   /** Default `gpt-4o-mini`. */
   model?: string;
   /** Sent as `Authorization: Bearer`. In Node, `OPENAI_API_KEY` is used when absent. */
@@ -827,6 +827,16 @@ export interface OpenAiEmbedderConfig extends EmbedderTimeoutConfig, HostWatchCo
   dimensions?: number;
   /** `dimensions` by mem0's name. */
   embeddingDims?: number;
+  /** `dimensions` by mem0's Python name. */
+  embedding_dims?: number;
+}
+
+/** `dimensions` by mem0's names, which every embedder takes. */
+export interface EmbeddingDimsConfig {
+  /** mem0's name for `dimensions` (give one of them). */
+  embeddingDims?: number;
+  /** mem0's Python name for `dimensions`. */
+  embedding_dims?: number;
 }
 
 /** Sampling options most chat providers share. */
@@ -837,11 +847,31 @@ export interface SamplingConfig {
   maxTokens?: number;
 }
 
+/** Nucleus sampling, which the HTTP chat providers take, and mem0's snake_case spellings. */
+export interface NucleusConfig {
+  /** Sample from the likeliest tokens whose probabilities add up to this, in [0, 1]: sent as `top_p` (Gemini:
+   * `topP`). Anthropic takes `temperature` or `topP`, not both: with both, only `temperature` is sent (as mem0
+   * does). Default: not sent. */
+  topP?: number;
+  /** mem0's spelling of `topP`. */
+  top_p?: number;
+  /** mem0's spelling of `maxTokens`. */
+  max_tokens?: number;
+}
+
+/** `topK`, which Anthropic, Gemini and Ollama take (the OpenAI format has none). */
+export interface TopKConfig {
+  /** Sample from this many likeliest tokens (a whole number ≥ 1). Default: not sent. */
+  topK?: number;
+  /** mem0's spelling of `topK`. */
+  top_k?: number;
+}
+
 /** OpenAI-compatible hosts known by name; each has its default `baseUrl` and API-key variable. */
 export type OpenAiCompatibleHost = "groq" | "together" | "openrouter" | "deepseek" | "lmstudio" | "vllm";
 
 /** `llm.config` of an OpenAI-compatible host. `model` is required: hosts share no default. */
-export interface CompatibleLlmConfig extends SamplingConfig, LlmTimeoutConfig, HostWatchConfig {
+export interface CompatibleLlmConfig extends SamplingConfig, NucleusConfig, LlmTimeoutConfig, HostWatchConfig {
   model: string;
   /** Bearer token. In Node, the host's own variable (`GROQ_API_KEY`, `TOGETHER_API_KEY`, `OPENROUTER_API_KEY`,
    * `DEEPSEEK_API_KEY`) is used when absent; never `OPENAI_API_KEY`. */
@@ -855,35 +885,50 @@ export interface CompatibleLlmConfig extends SamplingConfig, LlmTimeoutConfig, H
 }
 
 /** `embedder.config` of an OpenAI-compatible host that serves `/embeddings`. */
-export interface CompatibleEmbedderConfig extends EmbedderTimeoutConfig, HostWatchConfig {
+export interface CompatibleEmbedderConfig extends EmbeddingDimsConfig, EmbedderTimeoutConfig, HostWatchConfig {
   model: string;
   apiKey?: string;
   baseUrl?: string;
   baseURL?: string;
+  /** Every vector must have this length; sent as `dimensions` except to Together, whose API takes none. */
   dimensions?: number;
 }
 
-/** One Azure OpenAI deployment: `{endpoint}/openai/deployments/{deployment}/…?api-version=…`, key in `api-key`. */
-export interface AzureOpenAiTarget {
-  /** `https://{resource}.openai.azure.com`. In Node, `AZURE_OPENAI_ENDPOINT` when absent. */
+/** Where an Azure OpenAI deployment is; mem0 gives these in `modelProperties`. */
+export interface AzureOpenAiPlace {
+  /** `https://{resource}.openai.azure.com` (a bare host name means https). In Node, `AZURE_OPENAI_ENDPOINT`
+   * when absent. */
   endpoint?: string;
-  deployment: string;
+  /** Required, here, in `modelProperties` or as `model`. */
+  deployment?: string;
   /** Default `2024-10-21` (or `OPENAI_API_VERSION` in Node). */
   apiVersion?: string;
-  /** In Node, `AZURE_OPENAI_API_KEY` when absent. */
-  apiKey?: string;
 }
 
-export interface AzureOpenAiLlmConfig extends AzureOpenAiTarget, SamplingConfig, LlmTimeoutConfig, HostWatchConfig {
+/** One Azure OpenAI deployment: `{endpoint}/openai/deployments/{deployment}/…?api-version=…`, key in `api-key`. */
+export interface AzureOpenAiTarget extends AzureOpenAiPlace {
+  /** In Node, `AZURE_OPENAI_API_KEY` when absent. */
+  apiKey?: string;
+  /** mem0's shape: `endpoint`, `deployment` and `apiVersion` (each given here or beside `apiKey`, not both). */
+  modelProperties?: AzureOpenAiPlace;
+  /** The deployment, when neither `deployment` nor `modelProperties.deployment` names one (as openai's
+   * `AzureOpenAI` client, which mem0 uses, takes it). */
+  model?: string;
+}
+
+export interface AzureOpenAiLlmConfig
+  extends AzureOpenAiTarget, SamplingConfig, NucleusConfig, LlmTimeoutConfig, HostWatchConfig {
   /** `response_format: {type: "json_object"}`. Default `true`. */
   jsonMode?: boolean;
 }
 
-export interface AzureOpenAiEmbedderConfig extends AzureOpenAiTarget, EmbedderTimeoutConfig, HostWatchConfig {
+export interface AzureOpenAiEmbedderConfig
+  extends AzureOpenAiTarget, EmbeddingDimsConfig, EmbedderTimeoutConfig, HostWatchConfig {
   dimensions?: number;
 }
 
-export interface AnthropicLlmConfig extends SamplingConfig, LlmTimeoutConfig, HostWatchConfig {
+export interface AnthropicLlmConfig
+  extends SamplingConfig, NucleusConfig, TopKConfig, LlmTimeoutConfig, HostWatchConfig {
   /** Default `claude-haiku-4-5`. */
   model?: string;
   /** Sent as `x-api-key`. In Node, `ANTHROPIC_API_KEY` when absent. */
@@ -900,7 +945,8 @@ export interface AnthropicLlmConfig extends SamplingConfig, LlmTimeoutConfig, Ho
   dangerouslyAllowBrowser?: boolean;
 }
 
-export interface GeminiLlmConfig extends SamplingConfig, LlmTimeoutConfig, HostWatchConfig {
+export interface GeminiLlmConfig
+  extends SamplingConfig, NucleusConfig, TopKConfig, LlmTimeoutConfig, HostWatchConfig {
   /** Default `gemini-2.5-flash`. */
   model?: string;
   /** Sent as `x-goog-api-key`. In Node, `GEMINI_API_KEY` or `GOOGLE_API_KEY` when absent. */
@@ -912,7 +958,7 @@ export interface GeminiLlmConfig extends SamplingConfig, LlmTimeoutConfig, HostW
   jsonMode?: boolean;
 }
 
-export interface GeminiEmbedderConfig extends EmbedderTimeoutConfig, HostWatchConfig {
+export interface GeminiEmbedderConfig extends EmbeddingDimsConfig, EmbedderTimeoutConfig, HostWatchConfig {
   /** Default `gemini-embedding-001`. */
   model?: string;
   apiKey?: string;
@@ -922,11 +968,14 @@ export interface GeminiEmbedderConfig extends EmbedderTimeoutConfig, HostWatchCo
   dimensions?: number;
 }
 
-export interface OllamaLlmConfig extends SamplingConfig, LlmTimeoutConfig, HostWatchConfig {
+export interface OllamaLlmConfig
+  extends SamplingConfig, NucleusConfig, TopKConfig, LlmTimeoutConfig, HostWatchConfig {
   /** Default `llama3.1`. */
   model?: string;
   /** Default `http://localhost:11434`. */
   baseUrl?: string;
+  /** mem0's name for `baseUrl` (give one of them). */
+  url?: string;
   baseURL?: string;
   /** Bearer token, for Ollama behind an authenticating proxy. */
   apiKey?: string;
@@ -934,10 +983,12 @@ export interface OllamaLlmConfig extends SamplingConfig, LlmTimeoutConfig, HostW
   jsonMode?: boolean;
 }
 
-export interface OllamaEmbedderConfig extends EmbedderTimeoutConfig, HostWatchConfig {
+export interface OllamaEmbedderConfig extends EmbeddingDimsConfig, EmbedderTimeoutConfig, HostWatchConfig {
   /** Default `nomic-embed-text`. */
   model?: string;
   baseUrl?: string;
+  /** mem0's name for `baseUrl`. */
+  url?: string;
   baseURL?: string;
   apiKey?: string;
   dimensions?: number;
@@ -955,7 +1006,7 @@ export interface WorkersAiLlmConfig extends SamplingConfig, LlmTimeoutConfig {
   jsonMode?: boolean;
 }
 
-export interface WorkersAiEmbedderConfig extends EmbedderTimeoutConfig {
+export interface WorkersAiEmbedderConfig extends EmbeddingDimsConfig, EmbedderTimeoutConfig {
   /** A `@cf/baai/bge-*` model. Default `@cf/baai/bge-base-en-v1.5` (768 dimensions). */
   model?: string;
   /** Known for the BGE models; required to check the vectors of any other. */
@@ -981,7 +1032,8 @@ export type LlmConfig =
   | { provider: OpenAiCompatibleHost; config: CompatibleLlmConfig }
   | { provider: "openai_compatible"; config: CompatibleLlmConfig & { baseUrl: string } }
   | { provider: "anthropic"; config?: AnthropicLlmConfig }
-  | { provider: "gemini"; config?: GeminiLlmConfig }
+  /** `"google"` is mem0's name for it. */
+  | { provider: "gemini" | "google"; config?: GeminiLlmConfig }
   | { provider: "ollama"; config?: OllamaLlmConfig }
   /** Cloudflare Workers AI through the Worker's binding (`env.AI`). */
   | { provider: "workers-ai"; binding: WorkersAiBinding; config?: WorkersAiLlmConfig }
@@ -995,7 +1047,7 @@ export type EmbedderConfig =
   | { provider: "azure_openai"; config: AzureOpenAiEmbedderConfig }
   | { provider: "together" | "lmstudio" | "vllm"; config: CompatibleEmbedderConfig }
   | { provider: "openai_compatible"; config: CompatibleEmbedderConfig & { baseUrl: string } }
-  | { provider: "gemini"; config?: GeminiEmbedderConfig }
+  | { provider: "gemini" | "google"; config?: GeminiEmbedderConfig }
   | { provider: "ollama"; config?: OllamaEmbedderConfig }
   | { provider: "workers-ai"; binding: WorkersAiBinding; config?: WorkersAiEmbedderConfig }
   /** Your own embedding model; every vector must have `dimensions` entries. What it throws becomes `EMBEDDING_CALLBACK`. */
@@ -1015,8 +1067,16 @@ export type VectorStoreConfig = MemoryVectorStoreConfig | ChromaVectorStoreConfi
 export interface ChromaVectorStoreConfig {
   provider: "chroma";
   config: {
-    /** The server, e.g. `"http://127.0.0.1:8000"`. */
-    url: string;
+    /** The server, e.g. `"http://127.0.0.1:8000"`. Required, or given by mem0's `path`, or `host` / `port` / `ssl`. */
+    url?: string;
+    /** mem0's name for `url` (the chromadb client's). */
+    path?: string;
+    /** mem0's (the chromadb client's): the server is `http(s)://{host}:{port}`. Default `localhost`. */
+    host?: string;
+    /** Default 8000. */
+    port?: number;
+    /** `https`. Default `false`. */
+    ssl?: boolean;
     /** Created on first use (cosine space): 3–512 of `a-z A-Z 0-9 . _ -`. */
     collectionName: string;
     /** Default `"default_tenant"`; another one is created on first use. */
@@ -1224,6 +1284,19 @@ export interface MemoryConfig {
   enableGraph?: boolean;
   /** mem0's graph database settings (Neo4j, Memgraph, …): accepted; the graph is kept in `storage`. */
   graphStore?: { provider?: string; config?: { [key: string]: JsonValue }; [key: string]: JsonValue | undefined };
+  /** mem0's reranker: accepted with a startup warning that says it is not used (memwasm has no reranker stage,
+   * so search results keep their own ranking); with `strict: true`, `INVALID_CONFIG`. */
+  reranker?: RerankerConfig;
+  /** What a config key memwasm does not take does. `"error"` (the default; `"warn"` from `memwasm/mem0`):
+   * `INVALID_CONFIG` naming it, which catches typos. `"warn"`: the key is ignored, and a startup warning
+   * (`console.warn`) names it, as mem0 ignores the keys it does not read; `strict: true` keeps it an error. */
+  unknownKeys?: "error" | "warn";
+}
+
+/** mem0's `reranker`: one of mem0's reranker providers and its settings. */
+export interface RerankerConfig {
+  provider: "cohere" | "zero_entropy" | "sentence_transformer" | "huggingface" | "llm_reranker";
+  config?: { [key: string]: JsonValue };
 }
 
 /** Stable error codes carried by every error this library throws. */

@@ -29,7 +29,26 @@ const configs: MemoryConfig[] = [
   { vectorStore: { provider: "chroma", config: { url: "http://127.0.0.1:8000", collectionName: "memories" } } },
   { vectorStore: { provider: "chroma", config: { url: "https://c", collectionName: "m-1", tenant: "t", database: "d",
     apiKey: "k", timeoutMs: 5000, dimension: 1536 } } },
+  // mem0's names: Ollama's url, Azure's modelProperties and model, "google", embeddingDims, the sampling keys,
+  // Chroma's host and port, a reranker (accepted with a warning), unknownKeys.
+  { llm: { provider: "ollama", config: { url: "http://localhost:11434", temperature: 0.1, topP: 0.9, top_k: 40 } },
+    embedder: { provider: "ollama", config: { url: "http://localhost:11434", embeddingDims: 768 } } },
+  { llm: { provider: "azure_openai", config: { apiKey: "k", model: "gpt-4o",
+      modelProperties: { endpoint: "https://r.openai.azure.com", deployment: "d", apiVersion: "2024-10-21" } } },
+    embedder: { provider: "azure_openai", config: { model: "e", modelProperties: { endpoint: "r.openai.azure.com" } } } },
+  { llm: { provider: "google", config: { topK: 40 } }, embedder: { provider: "google", config: { embeddingDims: 1536 } } },
+  { llm: { provider: "deepseek", config: { model: "deepseek-chat", top_p: 1.0, max_tokens: 2000 } },
+    embedder: { provider: "together", config: { model: "m", embeddingDims: 1024 } } },
+  { llm: { provider: "anthropic", config: { topP: 0.9, topK: 5 } }, embedder: { provider: "gemini", config: { embedding_dims: 8 } } },
+  { vectorStore: { provider: "chroma", config: { host: "localhost", port: 8000, ssl: false, collectionName: "memories" } } },
+  { reranker: { provider: "cohere", config: { apiKey: "k", topK: 5 } }, unknownKeys: "warn" },
 ];
+// @ts-expect-error the OpenAI format has no topK
+const noTopK: LlmConfig = { provider: "openai", config: { topK: 4 } };
+// @ts-expect-error a reranker mem0 does not have
+const badReranker: MemoryConfig = { reranker: { provider: "jina" } };
+// @ts-expect-error unknownKeys is "error" or "warn"
+const badUnknownKeys: MemoryConfig = { unknownKeys: "ignore" };
 // @ts-expect-error chroma needs a url and a collection
 const badChroma: MemoryConfig = { vectorStore: { provider: "chroma", config: { url: "http://x" } } };
 // @ts-expect-error quantization belongs to the in-memory index
@@ -50,4 +69,4 @@ const timeouts: MemoryErrorCode[] = ["LLM_TIMEOUT", "EMBEDDING_TIMEOUT", "LLM_UN
 const bad6: LlmConfig = { provider: "custom", generate: () => "", config: { coolDownMs: 0 } };
 // @ts-expect-error timeoutMs is a number of milliseconds
 const bad5: LlmConfig = { provider: "openai", config: { timeoutMs: "5s" } };
-export { configs, bad1, bad2, bad3, bad4, bad5, bad6, code, code2, timeouts, Memory };
+export { configs, bad1, bad2, bad3, bad4, bad5, bad6, noTopK, badReranker, badUnknownKeys, code, code2, timeouts, Memory };

@@ -7,13 +7,14 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::{invalid, mem0, vector_store_settings, CustomPrompts, Prompts, ProviderConfig, VectorStoreSettings};
+use super::{reranker_warning, RerankerOptions, UnknownKeys};
 use super::{AdditiveSettings, BackgroundOptions, BackgroundSettings, BoundaryOptions, BoundarySettings};
 use super::{ImportanceOptions, LifecycleSettings, LimitOptions, NearDuplicate};
 use crate::core::add_pipeline::Pipeline;
 use crate::core::error::Result;
 
 /// The whole config object; every part is optional. Unknown keys are rejected (typos would otherwise
-/// pass silently); mem0 OSS's keys are accepted with their mem0 meaning (see `mem0`).
+/// pass silently) unless `unknownKeys: "warn"`; mem0 OSS's keys are accepted with their mem0 meaning (see `mem0`).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MemoryConfig {
@@ -50,6 +51,10 @@ pub struct MemoryConfig {
     pub custom_instructions: Option<String>,
     pub enable_graph: Option<bool>,
     pub graph_store: Option<Value>,
+    /// mem0's reranker: accepted with a startup warning (see `reranker`).
+    pub reranker: Option<RerankerOptions>,
+    /// What an unknown key does: `INVALID_CONFIG` (the default) or a startup warning (see `unknown_keys`).
+    pub unknown_keys: Option<UnknownKeys>,
 }
 
 /// `retry`.
@@ -98,11 +103,23 @@ pub struct EngineSettings {
     pub pipeline: Pipeline,
     /// `nearDuplicate`.
     pub additive: AdditiveSettings,
-    /// `strict`: results with warnings reject (the JS layer applies it).
+    /// `strict`: results with warnings reject (the JS layer applies it), and so do startup warnings.
     pub strict: bool,
 }
 
 impl MemoryConfig {
+    /// Reads a config object, with errors that name the field (`llm.config.model: invalid type: …`).
+    pub fn from_json(config: &Value) -> Result<Self> {
+        crate::core::value_de::from_value_path(config)
+            .map_err(|(path, error)| invalid(if path == "." { "config" } else { &path }, error))
+    }
+
+    /// What the config names that is not used, as startup warnings: mem0's reranker (one of a provider mem0
+    /// does not have is `INVALID_CONFIG`).
+    pub fn startup_warnings(&self) -> Result<Vec<String>> {
+        Ok(self.reranker.as_ref().map(reranker_warning).transpose()?.into_iter().collect())
+    }
+
     /// Fills the defaults of everything but the models (`llm`, `embedder`, and `retry`, their transport's)
     /// and checks it: in-memory storage and index, the built-in prompts. `remote_index`: the index settings
     /// when a remote vector store (read by its provider) holds the vectors; else `vectorStore` names the

@@ -21,8 +21,12 @@ pub struct AnthropicSettings {
     pub base_url: String,
     /// The `anthropic-version` header.
     pub version: String,
+    /// Sent unless `top_p` is.
     pub temperature: f64,
     pub max_tokens: u32,
+    /// Sent instead of `temperature` when set.
+    pub top_p: Option<f64>,
+    pub top_k: Option<u32>,
     /// Force known reply shapes through a tool (structured output).
     pub tool_output: bool,
     /// Send `anthropic-dangerous-direct-browser-access: true`, which browsers need for CORS. It exposes
@@ -60,10 +64,16 @@ impl<C: HttpClient> AnthropicChat<C> {
         let mut body = json!({
             "model": self.settings.model,
             "max_tokens": self.settings.max_tokens,
-            "temperature": self.settings.temperature,
             "system": system,
             "messages": [{"role": "user", "content": user}],
         });
+        match self.settings.top_p {
+            Some(top_p) => body["top_p"] = json!(top_p),
+            None => body["temperature"] = json!(self.settings.temperature),
+        }
+        if let Some(top_k) = self.settings.top_k {
+            body["top_k"] = json!(top_k);
+        }
         if let Some(tool) = tool {
             body["tools"] = json!([{"name": tool.name, "description": tool.description, "input_schema": tool.schema}]);
             body["tool_choice"] = json!({"type": "tool", "name": tool.name});
@@ -117,6 +127,8 @@ mod tests {
             version: "2023-06-01".into(),
             temperature: 0.0,
             max_tokens: 1000,
+            top_p: None,
+            top_k: None,
             tool_output: true,
             browser_access,
         }
@@ -152,6 +164,20 @@ mod tests {
         assert_eq!(body["tools"][0]["name"], "record_facts");
         assert_eq!(body["tools"][0]["input_schema"]["required"], json!(["facts"]));
         assert_eq!(body["tool_choice"], json!({"type": "tool", "name": "record_facts"}));
+        assert_eq!((body["temperature"].as_f64(), body.get("top_p"), body.get("top_k")), (Some(0.0), None, None));
+    }
+
+    #[test]
+    fn top_p_replaces_temperature_and_top_k_is_sent_as_given() {
+        let retry = RetryPolicy { max_retries: 0, ..RetryPolicy::default() };
+        let nucleus = AnthropicSettings { top_p: Some(0.9), top_k: Some(40), ..settings(false) };
+        let llm = AnthropicChat::new(Recorder::replying(200, TEXT_REPLY), nucleus, retry);
+        block_on(llm.generate(&LlmRequest::text("s", "u"))).unwrap();
+        let body = llm.client.body();
+        assert_eq!(
+            (body["top_p"].as_f64(), body["top_k"].as_u64(), body.get("temperature")),
+            (Some(0.9), Some(40), None)
+        );
     }
 
     #[test]

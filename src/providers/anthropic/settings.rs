@@ -5,7 +5,7 @@ use serde::Deserialize;
 use super::chat::AnthropicSettings;
 use crate::core::config::non_empty;
 use crate::core::error::Result;
-use crate::providers::shared::fields::{http_url, max_tokens, temperature};
+use crate::providers::shared::fields::{http_url, max_tokens, temperature, top_k, top_p};
 use crate::providers::shared::keys::Env;
 use crate::providers::shared::keys::{api_key, is_default, KeyNeed};
 
@@ -21,7 +21,13 @@ pub struct AnthropicOptions {
     pub base_url: Option<String>,
     pub anthropic_version: Option<String>,
     pub temperature: Option<f64>,
+    #[serde(alias = "max_tokens")]
     pub max_tokens: Option<u32>,
+    /// Sent only without `temperature` (Anthropic takes one of the two), as mem0 does.
+    #[serde(alias = "top_p")]
+    pub top_p: Option<f64>,
+    #[serde(alias = "top_k")]
+    pub top_k: Option<u32>,
     /// Force the memory's reply shapes through a tool (default true); false uses the text path only.
     pub tool_output: Option<bool>,
     /// Send `anthropic-dangerous-direct-browser-access: true` so browsers may call the API directly.
@@ -29,8 +35,10 @@ pub struct AnthropicOptions {
 }
 
 impl AnthropicOptions {
-    /// Fills defaults (`claude-haiku-4-5`, version `2023-06-01`, `ANTHROPIC_API_KEY`) and validates.
+    /// Fills defaults (`claude-haiku-4-5`, version `2023-06-01`, `ANTHROPIC_API_KEY`) and validates. `topP` is
+    /// kept only without `temperature`: Anthropic refuses a request with both.
     pub fn resolve(self, env: Env) -> Result<AnthropicSettings> {
+        let top_p = top_p("llm.config.topP", self.top_p)?.filter(|_| self.temperature.is_none());
         let mut settings = AnthropicSettings {
             model: non_empty("llm.config.model", self.model, "claude-haiku-4-5")?,
             api_key: None,
@@ -38,6 +46,8 @@ impl AnthropicOptions {
             version: non_empty("llm.config.anthropicVersion", self.anthropic_version, "2023-06-01")?,
             temperature: temperature("llm.config.temperature", self.temperature, 1.0)?,
             max_tokens: max_tokens("llm.config.maxTokens", self.max_tokens)?,
+            top_p,
+            top_k: top_k("llm.config.topK", self.top_k)?,
             tool_output: self.tool_output.unwrap_or(true),
             browser_access: self.dangerously_allow_browser.unwrap_or(false),
         };

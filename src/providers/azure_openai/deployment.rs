@@ -40,6 +40,8 @@ pub struct AzureOpenAiChatSettings {
     pub target: AzureTarget,
     pub temperature: f64,
     pub max_tokens: u32,
+    /// Sent as `top_p` when set.
+    pub top_p: Option<f64>,
     pub json_mode: bool,
 }
 
@@ -59,6 +61,7 @@ impl<C: HttpClient> OpenAiChat<C> {
             model: None,
             temperature: settings.temperature,
             max_tokens: settings.max_tokens,
+            top_p: settings.top_p,
             json_mode: StructuredOutput::new(settings.json_mode, JSON_MODE_PARAMETER),
             retry,
         }
@@ -73,6 +76,7 @@ impl<C: HttpClient> OpenAiEmbedder<C> {
             target: settings.target.target("embeddings"),
             model: None,
             dimensions: settings.dimensions,
+            send_dimensions: true,
             retry,
         }
     }
@@ -101,7 +105,13 @@ mod tests {
     #[test]
     fn chat_goes_to_the_deployment_with_an_api_key_header() {
         let reply = r#"{"choices":[{"message":{"role":"assistant","content":"{}"}}]}"#;
-        let settings = AzureOpenAiChatSettings { target: target(), temperature: 0.0, max_tokens: 100, json_mode: true };
+        let settings = AzureOpenAiChatSettings {
+            target: target(),
+            temperature: 0.0,
+            max_tokens: 100,
+            top_p: None,
+            json_mode: true,
+        };
         let llm = OpenAiChat::azure(Recorder::replying(200, reply), settings, RetryPolicy::default());
         let facts = reply_schema::facts();
         assert_eq!(block_on(llm.generate(&LlmRequest::json("s", "u", &facts))).unwrap(), "{}");
@@ -133,7 +143,13 @@ mod tests {
     #[test]
     fn azure_errors_keep_their_message() {
         let reply = r#"{"error":{"code":"DeploymentNotFound","message":"The API deployment for this resource does not exist."}}"#;
-        let settings = AzureOpenAiChatSettings { target: target(), temperature: 0.0, max_tokens: 1, json_mode: false };
+        let settings = AzureOpenAiChatSettings {
+            target: target(),
+            temperature: 0.0,
+            max_tokens: 1,
+            top_p: None,
+            json_mode: false,
+        };
         let policy = RetryPolicy { max_retries: 0, ..RetryPolicy::default() };
         let llm = OpenAiChat::azure(Recorder::replying(404, reply), settings, policy);
         let facts = reply_schema::facts();

@@ -1,4 +1,6 @@
 //! `vectorStore: {provider: "chroma", config: {url, tenant?, database?, collectionName, apiKey?, timeoutMs?}}`.
+//! mem0's shape names the server as its Chroma client does, `host` (default `localhost`), `port` (default
+//! 8000) and `ssl`, or `path` (a URL): any of them stands for `url`.
 
 use serde::Deserialize;
 
@@ -15,6 +17,11 @@ pub const DEFAULT_TIMEOUT_MS: u32 = 10_000;
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct ChromaOptions {
     url: Option<String>,
+    /// mem0's (the chromadb client's) parts of `url`.
+    host: Option<String>,
+    port: Option<u16>,
+    ssl: Option<bool>,
+    path: Option<String>,
     tenant: Option<String>,
     database: Option<String>,
     collection_name: Option<String>,
@@ -47,11 +54,29 @@ fn valid_collection(name: &str) -> bool {
         && alnum(name.chars().last())
 }
 
+/// The server's URL: `url`, or mem0's `path`, or one made of `host`, `port` and `ssl` (one way, not two).
+fn server_url(options: &ChromaOptions) -> Result<Option<String>> {
+    let parts = options.host.is_some() || options.port.is_some() || options.ssl.is_some();
+    match (&options.url, &options.path) {
+        (Some(_), Some(_)) => Err(invalid("vectorStore.config.path", "give url or path (mem0's name), not both")),
+        (Some(url), None) | (None, Some(url)) if !parts => Ok(Some(url.clone())),
+        (Some(_), None) | (None, Some(_)) => {
+            Err(invalid("vectorStore.config.host", "give the server as url (or path), or as host, port and ssl"))
+        }
+        (None, None) if parts => {
+            let scheme = if options.ssl == Some(true) { "https" } else { "http" };
+            let host = options.host.as_deref().unwrap_or("localhost");
+            Ok(Some(format!("{scheme}://{host}:{}", options.port.unwrap_or(8000))))
+        }
+        (None, None) => Ok(None),
+    }
+}
+
 /// Reads `vectorStore` when its provider is `chroma`.
 pub fn chroma_settings(store: &ProviderConfig) -> Result<ChromaSettings> {
     let field = "vectorStore.config";
     let options: ChromaOptions = provider_options(&store.config, field)?;
-    let url = options.url.map(|url| url.trim().trim_end_matches('/').to_owned()).unwrap_or_default();
+    let url = server_url(&options)?.map(|url| url.trim().trim_end_matches('/').to_owned()).unwrap_or_default();
     if !(url.starts_with("http://") || url.starts_with("https://")) {
         return Err(invalid("vectorStore.config.url", "is required: the Chroma server's http(s) URL"));
     }
@@ -115,6 +140,22 @@ mod tests {
         }
         assert!(field(json!({"url": "http://x", "collectionName": "abc", "tenant": " "})).contains("tenant"));
         assert!(field(json!({"url": "http://x", "collectionName": "abc", "timeoutMs": 0})).contains("timeoutMs"));
-        assert!(field(json!({"url": "http://x", "collectionName": "abc", "port": 1})).contains("port"));
+        assert!(
+            field(json!({"url": "http://x", "collectionName": "abc", "port": 1})).contains("vectorStore.config.host")
+        );
+        assert!(field(json!({"url": "http://x", "path": "http://y", "collectionName": "abc"})).contains("path"));
+        assert!(field(json!({"host": "h", "port": 70000, "collectionName": "abc"})).contains("port"));
+    }
+
+    #[test]
+    fn mem0s_host_port_ssl_and_path_make_the_url() {
+        let url = |config: Value| settings(config).unwrap().url;
+        assert_eq!(
+            url(json!({"host": "localhost", "port": 8000, "collectionName": "memories"})),
+            "http://localhost:8000"
+        );
+        assert_eq!(url(json!({"host": "c.example", "ssl": true, "collectionName": "abc"})), "https://c.example:8000");
+        assert_eq!(url(json!({"port": 9000, "collectionName": "abc"})), "http://localhost:9000");
+        assert_eq!(url(json!({"path": "http://c:1/", "collectionName": "abc"})), "http://c:1");
     }
 }

@@ -70,6 +70,9 @@ const PROVIDERS: &[(&str, bool, bool)] = &[
 /// `embedder: {provider: "local"}`.
 const LOCAL: &str = "local";
 
+/// mem0's name for `gemini` (its LLM and embedder read the same options).
+const GOOGLE: &str = "google";
+
 /// The LLM providers, in the order errors list them.
 pub fn llm_providers() -> Vec<&'static str> {
     let own = PROVIDERS.iter().filter(|(_, llm, _)| *llm).map(|(name, ..)| *name);
@@ -116,7 +119,9 @@ pub fn llm_choice(config: ProviderConfig, env: Env) -> Result<LlmChoice> {
             LlmChoice::AzureOpenAi(provider_options::<AzureLlmOptions>(options, "llm.config")?.resolve(env)?)
         }
         "anthropic" => LlmChoice::Anthropic(provider_options::<AnthropicOptions>(options, "llm.config")?.resolve(env)?),
-        "gemini" => LlmChoice::Gemini(provider_options::<GeminiLlmOptions>(options, "llm.config")?.resolve(env)?),
+        "gemini" | GOOGLE => {
+            LlmChoice::Gemini(provider_options::<GeminiLlmOptions>(options, "llm.config")?.resolve(env)?)
+        }
         "ollama" => LlmChoice::Ollama(provider_options::<OllamaLlmOptions>(options, "llm.config")?.resolve()?),
         "workers-ai" => {
             LlmChoice::WorkersAi(provider_options::<WorkersAiLlmOptions>(options, "llm.config")?.resolve()?)
@@ -145,7 +150,9 @@ pub fn embedder_choice(config: ProviderConfig, env: Env) -> Result<EmbedderChoic
         "azure_openai" => {
             EmbedderChoice::AzureOpenAi(provider_options::<AzureEmbedderOptions>(options, field)?.resolve(env)?)
         }
-        "gemini" => EmbedderChoice::Gemini(provider_options::<GeminiEmbedderOptions>(options, field)?.resolve(env)?),
+        "gemini" | GOOGLE => {
+            EmbedderChoice::Gemini(provider_options::<GeminiEmbedderOptions>(options, field)?.resolve(env)?)
+        }
         "ollama" => EmbedderChoice::Ollama(provider_options::<OllamaEmbedderOptions>(options, field)?.resolve()?),
         "workers-ai" => {
             EmbedderChoice::WorkersAi(provider_options::<WorkersAiEmbedderOptions>(options, field)?.resolve()?)

@@ -126,7 +126,7 @@ fn missing_and_bad_fields_are_named() {
             "llm.config.deployment",
         ),
         (
-            json!({"embedder": {"provider": "azure_openai", "config": {"endpoint": "x", "deployment": "d"}}}),
+            json!({"embedder": {"provider": "azure_openai", "config": {"endpoint": "ftp://x", "deployment": "d"}}}),
             "embedder.config.endpoint",
         ),
         (json!({"llm": {"provider": "groq"}}), "llm.config.model: is required"),

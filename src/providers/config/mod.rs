@@ -20,7 +20,9 @@ pub use timeout::{DEFAULT_EMBEDDER_TIMEOUT_MS, DEFAULT_LLM_TIMEOUT_MS};
 pub use crate::core::config::{invalid, non_empty, provider_options, unknown_provider, ProviderConfig};
 pub use crate::core::config::{EngineSettings, MemoryConfig, RetryOptions, StorageChoice};
 
-use crate::core::config::VectorStoreSettings;
+use serde_json::Value;
+
+use crate::core::config::{read_leniently, VectorStoreSettings};
 use crate::core::error::Result;
 use crate::http::{HostWatch, RetryPolicy};
 use crate::providers::chroma::{chroma_settings, ChromaSettings};
@@ -44,6 +46,9 @@ pub struct ResolvedConfig {
     pub remote_vectors: Option<ChromaSettings>,
     /// Everything else: storage, index, prompts, lifecycle, boundary, background writer, pipeline.
     pub engine: EngineSettings,
+    /// Startup warnings, each naming what the config holds that is not used: keys taken out under
+    /// `unknownKeys: "warn"`, mem0's reranker.
+    pub warnings: Vec<String>,
 }
 
 fn openai_default() -> ProviderConfig {
@@ -51,6 +56,18 @@ fn openai_default() -> ProviderConfig {
 }
 
 impl MemoryConfig {
+    /// Reads and resolves a JSON config (see `resolve`), under its `unknownKeys` (unknown keys taken out and
+    /// warned of, or refused). With `strict: true` a startup warning is `INVALID_CONFIG` instead.
+    pub fn read(config: Value, env: Env) -> Result<ResolvedConfig> {
+        let (mut resolved, mut warnings) = read_leniently(config, |config| Self::from_json(config)?.resolve(env))?;
+        warnings.append(&mut resolved.warnings);
+        if let (true, Some(first)) = (resolved.engine.strict, warnings.first()) {
+            return Err(invalid("strict", format!("{first}; strict: true makes a startup warning an error")));
+        }
+        resolved.warnings = warnings;
+        Ok(resolved)
+    }
+
     /// Fills defaults (OpenAI `gpt-4o-mini` and `text-embedding-3-small`, in-memory store) and validates.
     /// `env` supplies `OPENAI_API_KEY` / `OPENAI_BASE_URL` fallbacks where the platform has them.
     pub fn resolve(mut self, env: Env) -> Result<ResolvedConfig> {
@@ -67,6 +84,7 @@ impl MemoryConfig {
             .as_ref()
             .map(|chroma| VectorStoreSettings { dimension: chroma.dimension, ..VectorStoreSettings::default() });
         let retry = retry_policy(self.retry.take().unwrap_or_default());
+        let warnings = self.startup_warnings()?;
         let engine = self.resolve_engine(remote_index, (retry.max_retries, retry.base_delay_ms, retry.max_delay_ms))?;
         Ok(ResolvedConfig {
             llm,
@@ -78,6 +96,7 @@ impl MemoryConfig {
             retry,
             remote_vectors,
             engine,
+            warnings,
         })
     }
 }
@@ -95,3 +114,7 @@ fn retry_policy(options: RetryOptions) -> RetryPolicy {
 #[cfg(test)]
 #[path = "tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "mem0_tests.rs"]
+mod mem0_tests;

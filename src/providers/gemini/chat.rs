@@ -26,6 +26,9 @@ pub struct GeminiChatSettings {
     pub base_url: String,
     pub temperature: f64,
     pub max_tokens: u32,
+    /// `topP` and `topK` of `generationConfig`, when set.
+    pub top_p: Option<f64>,
+    pub top_k: Option<u32>,
     /// Ask for `application/json` (and a schema where known).
     pub json_mode: bool,
 }
@@ -59,6 +62,12 @@ impl<C: HttpClient> GeminiChat<C> {
     /// The request for `system` + `user`; in JSON mode with `shape` as the `responseSchema`.
     fn request(&self, system: &str, user: &str, shape: Option<&ReplySchema>) -> HttpRequest {
         let mut config = json!({"temperature": self.settings.temperature, "maxOutputTokens": self.settings.max_tokens});
+        if let Some(top_p) = self.settings.top_p {
+            config["topP"] = json!(top_p);
+        }
+        if let Some(top_k) = self.settings.top_k {
+            config["topK"] = json!(top_k);
+        }
         if let Some(shape) = shape {
             config["responseMimeType"] = json!("application/json");
             config["responseSchema"] = openapi_schema(&shape.schema);
@@ -117,6 +126,8 @@ mod tests {
             base_url: "https://generativelanguage.googleapis.com/v1beta/".into(),
             temperature: 0.0,
             max_tokens: 500,
+            top_p: Some(0.8),
+            top_k: None,
             json_mode: true,
         };
         let retry = RetryPolicy { max_retries: 0, ..RetryPolicy::default() };
@@ -141,6 +152,7 @@ mod tests {
         assert_eq!(body["contents"], json!([{"role": "user", "parts": [{"text": "Input: hi"}]}]));
         let config = &body["generationConfig"];
         assert_eq!((config["temperature"].as_f64(), config["maxOutputTokens"].as_u64()), (Some(0.0), Some(500)));
+        assert_eq!((config["topP"].as_f64(), config.get("topK")), (Some(0.8), None));
         assert_eq!(config["responseMimeType"], "application/json");
         assert_eq!(config["responseSchema"]["properties"]["facts"]["type"], "ARRAY");
     }

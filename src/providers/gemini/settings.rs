@@ -1,4 +1,5 @@
-//! `{provider: "gemini", config: {…}}` for the LLM and the embedder (Google AI Studio keys).
+//! `{provider: "gemini", config: {…}}` for the LLM and the embedder (Google AI Studio keys); `"google"` is
+//! mem0's name for it.
 
 use serde::Deserialize;
 
@@ -6,7 +7,7 @@ use super::chat::GeminiChatSettings;
 use super::embedding::GeminiEmbedderSettings;
 use crate::core::config::non_empty;
 use crate::core::error::Result;
-use crate::providers::shared::fields::{dimensions, http_url, max_tokens, temperature};
+use crate::providers::shared::fields::{dimensions, http_url, max_tokens, temperature, top_k, top_p};
 use crate::providers::shared::keys::Env;
 use crate::providers::shared::keys::{api_key, is_default, KeyNeed};
 
@@ -28,7 +29,12 @@ pub struct GeminiLlmOptions {
     #[serde(alias = "baseURL")]
     pub base_url: Option<String>,
     pub temperature: Option<f64>,
+    #[serde(alias = "max_tokens")]
     pub max_tokens: Option<u32>,
+    #[serde(alias = "top_p")]
+    pub top_p: Option<f64>,
+    #[serde(alias = "top_k")]
+    pub top_k: Option<u32>,
     /// `responseMimeType: application/json` (with a schema where known). Default true.
     pub json_mode: Option<bool>,
 }
@@ -41,6 +47,8 @@ pub struct GeminiEmbedderOptions {
     pub api_key: Option<String>,
     #[serde(alias = "baseURL")]
     pub base_url: Option<String>,
+    /// Sent as `outputDimensionality`; `embeddingDims` is mem0's name for it.
+    #[serde(alias = "embeddingDims", alias = "embedding_dims")]
     pub dimensions: Option<u32>,
 }
 
@@ -53,6 +61,8 @@ impl GeminiLlmOptions {
             base_url: http_url("llm.config.baseUrl", self.base_url, GEMINI_BASE_URL)?,
             temperature: temperature("llm.config.temperature", self.temperature, 2.0)?,
             max_tokens: max_tokens("llm.config.maxTokens", self.max_tokens)?,
+            top_p: top_p("llm.config.topP", self.top_p)?,
+            top_k: top_k("llm.config.topK", self.top_k)?,
             json_mode: self.json_mode.unwrap_or(true),
         };
         settings.api_key = key("llm", self.api_key, &settings.base_url, env)?;

@@ -20,6 +20,9 @@ pub struct OllamaChatSettings {
     pub temperature: f64,
     /// Sent as `options.num_predict`.
     pub max_tokens: u32,
+    /// `options.top_p` and `options.top_k`, when set.
+    pub top_p: Option<f64>,
+    pub top_k: Option<u32>,
     /// Send `format: "json"` when JSON is wanted.
     pub json_mode: bool,
 }
@@ -50,6 +53,12 @@ impl<C: HttpClient> OllamaChat<C> {
             "stream": false,
             "options": {"temperature": self.settings.temperature, "num_predict": self.settings.max_tokens},
         });
+        if let Some(top_p) = self.settings.top_p {
+            body["options"]["top_p"] = json!(top_p);
+        }
+        if let Some(top_k) = self.settings.top_k {
+            body["options"]["top_k"] = json!(top_k);
+        }
         if json_mode {
             body["format"] = json!("json");
         }
@@ -92,6 +101,8 @@ mod tests {
             api_key: None,
             temperature: 0.0,
             max_tokens: 700,
+            top_p: None,
+            top_k: Some(20),
             json_mode: true,
         };
         OllamaChat::new(recorder, settings, RetryPolicy { max_retries: 0, ..RetryPolicy::default() })
@@ -114,7 +125,7 @@ mod tests {
         assert_eq!(body["format"], "json");
         assert_eq!(body["messages"][0], json!({"role": "system", "content": "sys"}));
         assert_eq!(body["messages"][1], json!({"role": "user", "content": "usr"}));
-        assert_eq!(body["options"], json!({"temperature": 0.0, "num_predict": 700}));
+        assert_eq!(body["options"], json!({"temperature": 0.0, "num_predict": 700, "top_k": 20}));
         let text = chat(Recorder::replying(200, REPLY));
         block_on(text.generate(&LlmRequest::text("s", "u"))).unwrap();
         assert!(text.client.body().get("format").is_none(), "a text call is not forced into JSON");

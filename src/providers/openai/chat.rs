@@ -21,6 +21,8 @@ pub struct OpenAiChatSettings {
     pub base_url: String,
     pub temperature: f64,
     pub max_tokens: u32,
+    /// Sent as `top_p` when set.
+    pub top_p: Option<f64>,
     /// Send `response_format: {type: "json_object"}` when JSON is wanted.
     pub json_mode: bool,
 }
@@ -33,6 +35,7 @@ pub struct OpenAiChat<C> {
     pub(in crate::providers) model: Option<String>,
     pub(in crate::providers) temperature: f64,
     pub(in crate::providers) max_tokens: u32,
+    pub(in crate::providers) top_p: Option<f64>,
     pub(in crate::providers) json_mode: StructuredOutput,
     pub(in crate::providers) retry: RetryPolicy,
 }
@@ -48,6 +51,7 @@ impl<C: HttpClient> OpenAiChat<C> {
             model: Some(settings.model),
             temperature: settings.temperature,
             max_tokens: settings.max_tokens,
+            top_p: settings.top_p,
             json_mode: StructuredOutput::new(settings.json_mode, JSON_MODE_PARAMETER),
             retry,
         }
@@ -61,6 +65,9 @@ impl<C: HttpClient> OpenAiChat<C> {
         });
         if let Some(model) = &self.model {
             body["model"] = json!(model);
+        }
+        if let Some(top_p) = self.top_p {
+            body["top_p"] = json!(top_p);
         }
         if json_mode {
             body["response_format"] = json!({"type": "json_object"});
@@ -115,6 +122,7 @@ mod tests {
             base_url: "http://h/v1/".into(),
             temperature: 0.0,
             max_tokens: 2000,
+            top_p: None,
             json_mode,
         };
         OpenAiChat::new(recorder, settings, RetryPolicy { max_retries: 0, ..RetryPolicy::default() })
@@ -137,6 +145,11 @@ mod tests {
         assert_eq!(body["temperature"], 0.0);
         assert_eq!(body["max_tokens"], 2000);
         assert_eq!(body["response_format"]["type"], "json_object");
+        assert!(body.get("top_p").is_none(), "top_p only when set");
+        let mut nucleus = chat(Recorder::replying(200, OK), true);
+        nucleus.top_p = Some(0.9);
+        block_on(nucleus.generate(&LlmRequest::text("s", "u"))).unwrap();
+        assert_eq!(nucleus.client.body()["top_p"], 0.9);
     }
 
     #[test]

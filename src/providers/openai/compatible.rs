@@ -8,7 +8,7 @@ use super::embedding::OpenAiEmbedderSettings;
 use super::settings::{OpenAiEmbedderOptions, OpenAiLlmOptions};
 use crate::core::config::invalid;
 use crate::core::error::Result;
-use crate::providers::shared::fields::{dimensions, http_url, max_tokens, required, temperature};
+use crate::providers::shared::fields::{dimensions, http_url, max_tokens, required, temperature, top_p};
 use crate::providers::shared::keys::Env;
 use crate::providers::shared::keys::{api_key, is_default, KeyNeed};
 
@@ -24,17 +24,27 @@ pub struct Host {
     pub json_mode: bool,
     /// Whether it serves `/embeddings`.
     pub embeddings: bool,
+    /// Whether its `/embeddings` takes `dimensions` (else the length is only checked).
+    pub dimensions_param: bool,
 }
 
 const fn host(name: &'static str, base_url: &'static str, key_env: Option<&'static str>, embeddings: bool) -> Host {
-    Host { name, base_url: Some(base_url), key_env, json_mode: true, embeddings }
+    Host { name, base_url: Some(base_url), key_env, json_mode: true, embeddings, dimensions_param: true }
 }
 
 /// The hosts known by name.
 pub const HOSTS: &[Host] = &[
-    Host { name: "openai_compatible", base_url: None, key_env: None, json_mode: true, embeddings: true },
+    Host {
+        name: "openai_compatible",
+        base_url: None,
+        key_env: None,
+        json_mode: true,
+        embeddings: true,
+        dimensions_param: true,
+    },
     host("groq", "https://api.groq.com/openai/v1", Some("GROQ_API_KEY"), false),
-    host("together", "https://api.together.xyz/v1", Some("TOGETHER_API_KEY"), true),
+    // Together's embeddings take no `dimensions` (mem0 leaves out its `embeddingDims` too).
+    Host { dimensions_param: false, ..host("together", "https://api.together.xyz/v1", Some("TOGETHER_API_KEY"), true) },
     host("openrouter", "https://openrouter.ai/api/v1", Some("OPENROUTER_API_KEY"), false),
     host("deepseek", "https://api.deepseek.com/v1", Some("DEEPSEEK_API_KEY"), false),
     // LM Studio only accepts `json_schema` response formats, so JSON mode starts off.
@@ -71,6 +81,7 @@ impl OpenAiLlmOptions {
             base_url: base_url(host, "llm.config.baseUrl", self.base_url)?,
             temperature: temperature("llm.config.temperature", self.temperature, 2.0)?,
             max_tokens: max_tokens("llm.config.maxTokens", self.max_tokens)?,
+            top_p: top_p("llm.config.topP", self.top_p)?,
             json_mode: self.json_mode.unwrap_or(host.json_mode),
         };
         settings.api_key = key(host, "llm", self.api_key, &settings.base_url, env)?;
@@ -91,6 +102,7 @@ impl OpenAiEmbedderOptions {
             api_key: None,
             base_url: base_url(host, "embedder.config.baseUrl", self.base_url)?,
             dimensions: dimensions("embedder.config.dimensions", self.dimensions)?,
+            send_dimensions: host.dimensions_param,
         };
         settings.api_key = key(host, "embedder", self.api_key, &settings.base_url, env)?;
         Ok(settings)

@@ -13,8 +13,10 @@ pub struct OpenAiEmbedderSettings {
     pub model: String,
     pub api_key: Option<String>,
     pub base_url: String,
-    /// Sent as `dimensions`, and checked against every returned vector.
+    /// Checked against every returned vector, and sent as `dimensions` with `send_dimensions`.
     pub dimensions: Option<usize>,
+    /// False for a host whose API takes no `dimensions` (Together).
+    pub send_dimensions: bool,
 }
 
 /// An OpenAI-compatible embedding model reached through `C`.
@@ -24,6 +26,7 @@ pub struct OpenAiEmbedder<C> {
     /// Sent as `model`; `None` for Azure, where the deployment picks the model.
     pub(in crate::providers) model: Option<String>,
     pub(in crate::providers) dimensions: Option<usize>,
+    pub(in crate::providers) send_dimensions: bool,
     pub(in crate::providers) retry: RetryPolicy,
 }
 
@@ -37,6 +40,7 @@ impl<C: HttpClient> OpenAiEmbedder<C> {
             },
             model: Some(settings.model),
             dimensions: settings.dimensions,
+            send_dimensions: settings.send_dimensions,
             retry,
         }
     }
@@ -78,7 +82,7 @@ impl<C: HttpClient> Embedder for OpenAiEmbedder<C> {
         if let Some(model) = &self.model {
             body["model"] = json!(model);
         }
-        if let Some(dimensions) = self.dimensions {
+        if let Some(dimensions) = self.dimensions.filter(|_| self.send_dimensions) {
             body["dimensions"] = json!(dimensions);
         }
         let request = self.target.post(body);
@@ -106,8 +110,9 @@ mod tests {
             api_key: None,
             base_url: "http://h/v1".into(),
             dimensions: Some(2),
+            send_dimensions: true,
         };
-        let embedder = OpenAiEmbedder::new(Recorder::replying(200, reply), settings, RetryPolicy::default());
+        let embedder = OpenAiEmbedder::new(Recorder::replying(200, reply), settings.clone(), RetryPolicy::default());
         let vectors = futures_executor::block_on(embedder.embed(&["a".into(), "b".into()])).unwrap();
         assert_eq!(vectors, vec![vec![1.0, 0.0], vec![0.0, 1.0]]);
         let requests = embedder.client.requests.borrow();
@@ -115,6 +120,10 @@ mod tests {
         assert_eq!(requests[0].url, "http://h/v1/embeddings");
         assert!(!requests[0].headers.iter().any(|(name, _)| name == "authorization"));
         assert_eq!(embedder.client.body(), json!({"model": "e", "input": ["a", "b"], "dimensions": 2}));
+        let unsent = OpenAiEmbedderSettings { send_dimensions: false, ..settings };
+        let embedder = OpenAiEmbedder::new(Recorder::replying(200, reply), unsent, RetryPolicy::default());
+        futures_executor::block_on(embedder.embed(&["a".into(), "b".into()])).unwrap();
+        assert_eq!(embedder.client.body(), json!({"model": "e", "input": ["a", "b"]}), "checked, not sent");
     }
 
     #[test]

@@ -6,6 +6,7 @@ use super::chat::OpenAiChatSettings;
 use super::embedding::OpenAiEmbedderSettings;
 use crate::core::config::{invalid, non_empty};
 use crate::core::error::Result;
+use crate::providers::shared::fields::top_p;
 use crate::providers::shared::keys::Env;
 use crate::providers::shared::keys::{api_key, is_default, KeyNeed};
 
@@ -20,7 +21,11 @@ pub struct OpenAiLlmOptions {
     #[serde(alias = "baseURL")]
     pub base_url: Option<String>,
     pub temperature: Option<f64>,
+    #[serde(alias = "max_tokens")]
     pub max_tokens: Option<u32>,
+    /// Nucleus sampling, sent as `top_p` (mem0 writes `topP` or `top_p`).
+    #[serde(alias = "top_p")]
+    pub top_p: Option<f64>,
     pub json_mode: Option<bool>,
 }
 
@@ -33,7 +38,7 @@ pub struct OpenAiEmbedderOptions {
     #[serde(alias = "baseURL")]
     pub base_url: Option<String>,
     /// `embeddingDims` is mem0's name for it.
-    #[serde(alias = "embeddingDims")]
+    #[serde(alias = "embeddingDims", alias = "embedding_dims")]
     pub dimensions: Option<u32>,
 }
 
@@ -68,6 +73,7 @@ impl OpenAiLlmOptions {
             base_url: base_url("llm.config.baseUrl", self.base_url, env)?,
             temperature,
             max_tokens: self.max_tokens.unwrap_or(2000),
+            top_p: top_p("llm.config.topP", self.top_p)?,
             json_mode: self.json_mode.unwrap_or(true),
         };
         settings.api_key = api_key(need("llm"), key, is_default(&settings.base_url, OPENAI_BASE_URL))?;
@@ -90,6 +96,7 @@ impl OpenAiEmbedderOptions {
             api_key: None,
             base_url: base_url("embedder.config.baseUrl", self.base_url, env)?,
             dimensions: self.dimensions.map(|d| d as usize),
+            send_dimensions: true,
         };
         settings.api_key = api_key(need("embedder"), key, is_default(&settings.base_url, OPENAI_BASE_URL))?;
         Ok(settings)

@@ -38,6 +38,37 @@ pub(crate) fn max_tokens(field: &str, value: Option<u32>) -> Result<u32> {
     }
 }
 
+/// Nucleus sampling's `topP`, in `0..=1`, when given.
+pub(crate) fn top_p(field: &str, value: Option<f64>) -> Result<Option<f64>> {
+    match value {
+        Some(p) if !(0.0..=1.0).contains(&p) => Err(invalid(field, format!("must be between 0 and 1, got {p}"))),
+        other => Ok(other),
+    }
+}
+
+/// `topK`, the number of likeliest tokens sampled from: at least 1, when given.
+pub(crate) fn top_k(field: &str, value: Option<u32>) -> Result<Option<u32>> {
+    match value {
+        Some(0) => Err(invalid(field, "must be at least 1")),
+        other => Ok(other),
+    }
+}
+
+/// The base URL given as `url` (mem0's name) or `baseUrl`, else `default`; both given is an error.
+pub(crate) fn url_or_base(
+    section: &str,
+    url: Option<String>,
+    base_url: Option<String>,
+    default: &str,
+) -> Result<String> {
+    let field = |name: &str| format!("{section}.config.{name}");
+    match (url, base_url) {
+        (Some(_), Some(_)) => Err(invalid(&field("url"), "give url (mem0's name) or baseUrl, not both")),
+        (Some(url), None) => http_url(&field("url"), Some(url), default),
+        (None, base_url) => http_url(&field("baseUrl"), base_url, default),
+    }
+}
+
 /// A vector length in `1..=65536`, when given.
 pub(crate) fn dimensions(field: &str, value: Option<u32>) -> Result<Option<usize>> {
     match value {
@@ -61,6 +92,12 @@ mod tests {
         assert_eq!(max_tokens("f.m", None).unwrap(), 2000);
         assert!(max_tokens("f.m", Some(0)).is_err());
         assert_eq!(dimensions("f.d", Some(3)).unwrap(), Some(3));
+        assert_eq!((top_p("f.p", Some(0.9)).unwrap(), top_k("f.k", Some(40)).unwrap()), (Some(0.9), Some(40)));
+        assert!(top_p("f.p", Some(1.5)).unwrap_err().to_string().contains("f.p"));
+        assert!(top_k("f.k", Some(0)).unwrap_err().to_string().contains("f.k"));
+        assert_eq!(url_or_base("llm", Some("http://u".into()), None, "http://d").unwrap(), "http://u");
+        assert_eq!(url_or_base("llm", None, None, "http://d").unwrap(), "http://d");
+        assert!(url_or_base("llm", Some("http://u".into()), Some("http://b".into()), "").is_err());
         assert!(dimensions("f.d", Some(0)).unwrap_err().to_string().contains("f.d"));
     }
 }

@@ -23,6 +23,7 @@ pub struct WorkersAiLlmOptions {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WorkersAiEmbedderOptions {
     pub model: Option<String>,
+    #[serde(alias = "embeddingDims", alias = "embedding_dims")]
     pub dimensions: Option<u32>,
 }
 

@@ -1,0 +1,110 @@
+//! mem0's names for the providers' options, read by every provider that has the setting, and `read`'s
+//! `unknownKeys` and startup warnings.
+
+use serde_json::{json, Value};
+
+use super::*;
+use crate::core::error::Result;
+
+/// `config` read as the JS binding reads it, with no environment.
+fn read(config: Value) -> Result<ResolvedConfig> {
+    MemoryConfig::read(config, &|_| None)
+}
+
+/// `llm.config` of `provider`, pointed at a local server (no key needed).
+fn llm(provider: &str, config: Value) -> LlmChoice {
+    let mut config = config;
+    config["baseUrl"] = json!("http://127.0.0.1:1/v1");
+    read(json!({"llm": {"provider": provider, "config": config}, "embedder": {"provider": "none"}})).unwrap().llm
+}
+
+#[test]
+fn sampling_keys_reach_every_provider_that_has_them_in_either_spelling() {
+    let LlmChoice::OpenAi(openai) = llm("openai", json!({"top_p": 0.5, "max_tokens": 10})) else { panic!() };
+    assert_eq!((openai.top_p, openai.max_tokens), (Some(0.5), 10));
+    let LlmChoice::OpenAi(deepseek) = llm("deepseek", json!({"model": "m", "topP": 1.0})) else { panic!() };
+    assert_eq!(deepseek.top_p, Some(1.0));
+    let LlmChoice::Anthropic(claude) = llm("anthropic", json!({"topP": 0.7, "top_k": 5})) else { panic!() };
+    assert_eq!((claude.top_p, claude.top_k), (Some(0.7), Some(5)));
+    let both = llm("anthropic", json!({"topP": 0.7, "temperature": 0.2}));
+    let LlmChoice::Anthropic(both) = both else { panic!() };
+    assert_eq!((both.top_p, both.temperature), (None, 0.2), "Anthropic takes one: temperature wins, as in mem0");
+    let LlmChoice::Gemini(gemini) = llm("google", json!({"topP": 0.9, "topK": 40})) else { panic!() };
+    assert_eq!((gemini.top_p, gemini.top_k), (Some(0.9), Some(40)));
+    let LlmChoice::Ollama(ollama) = llm("ollama", json!({"top_p": 0.9, "top_k": 40})) else { panic!() };
+    assert_eq!((ollama.top_p, ollama.top_k), (Some(0.9), Some(40)));
+    let config = json!({"llm": {"provider": "openai", "config": {"apiKey": "k", "topK": 4}}});
+    let error = read(config).unwrap_err().to_string();
+    assert!(error.contains("llm.config.topK: unknown field"), "OpenAI has no top_k: {error}");
+    let error = read(json!({"llm": {"provider": "ollama", "config": {"topP": 1.5}}})).unwrap_err().to_string();
+    assert!(error.contains("llm.config.topP: must be between 0 and 1"), "{error}");
+}
+
+#[test]
+fn ollamas_url_and_every_embedders_embedding_dims() {
+    let LlmChoice::Ollama(ollama) =
+        read(json!({"llm": {"provider": "ollama", "config": {"url": "http://h:1"}}, "embedder": {"provider": "none"}}))
+            .unwrap()
+            .llm
+    else {
+        panic!()
+    };
+    assert_eq!(ollama.base_url, "http://h:1");
+    let both = json!({"llm": {"provider": "ollama", "config": {"url": "http://a", "baseUrl": "http://b"}}});
+    assert!(read(both).unwrap_err().to_string().contains("llm.config.url: give url"));
+    let embedders = [
+        ("openai", json!({"apiKey": "k"})),
+        ("azure_openai", json!({"endpoint": "http://h", "deployment": "d"})),
+        ("google", json!({"apiKey": "k"})),
+        ("ollama", json!({"url": "http://h"})),
+        ("together", json!({"apiKey": "k", "model": "m"})),
+        ("lmstudio", json!({"model": "m"})),
+        ("vllm", json!({"model": "m"})),
+        ("workers-ai", json!({"model": "@cf/x/y"})),
+    ];
+    for (provider, mut config) in embedders {
+        config["embeddingDims"] = json!(256);
+        let read = read(json!({"llm": {"provider": "none"}, "embedder": {"provider": provider, "config": config}}));
+        let dimensions = match read.unwrap_or_else(|e| panic!("{provider}: {e}")).embedder {
+            EmbedderChoice::OpenAi(s) => s.dimensions,
+            EmbedderChoice::AzureOpenAi(s) => s.dimensions,
+            EmbedderChoice::Gemini(s) => s.dimensions,
+            EmbedderChoice::Ollama(s) => s.dimensions,
+            EmbedderChoice::WorkersAi(s) => s.dimensions,
+            other => panic!("{provider}: {other:?}"),
+        };
+        assert_eq!(dimensions, Some(256), "{provider}");
+    }
+    let together = json!({"llm": {"provider": "none"},
+        "embedder": {"provider": "together", "config": {"apiKey": "k", "model": "m", "embeddingDims": 8}}});
+    let EmbedderChoice::OpenAi(together) = read(together).unwrap().embedder else { panic!() };
+    assert!(!together.send_dimensions, "Together's API takes no dimensions");
+}
+
+#[test]
+fn unknown_keys_warn_only_when_asked_and_not_strict() {
+    let config = json!({"llm": {"provider": "none"}, "embedder": {"provider": "none"}, "vector_store": {}});
+    assert!(read(config.clone()).unwrap_err().to_string().contains("did you mean `vectorStore`"));
+    let mut lenient = config.clone();
+    lenient["unknownKeys"] = json!("warn");
+    let warnings = read(lenient.clone()).unwrap().warnings;
+    assert_eq!(warnings.len(), 1);
+    assert!(warnings[0].starts_with("vector_store is ignored: unknown field `vector_store`"), "{warnings:?}");
+    lenient["strict"] = json!(true);
+    assert_eq!(read(lenient).unwrap_err().code(), "INVALID_CONFIG");
+}
+
+#[test]
+fn a_mem0_reranker_is_a_startup_warning_and_strict_refuses_it() {
+    let config = json!({"llm": {"provider": "none"}, "embedder": {"provider": "none"},
+        "reranker": {"provider": "cohere", "config": {"apiKey": "k", "topK": 5}}});
+    let warnings = read(config.clone()).unwrap().warnings;
+    assert_eq!(warnings.len(), 1);
+    assert!(warnings[0].starts_with("reranker is ignored") && warnings[0].contains("\"cohere\""), "{warnings:?}");
+    let mut strict = config.clone();
+    strict["strict"] = json!(true);
+    let error = read(strict).unwrap_err().to_string();
+    assert!(error.contains("strict: reranker is ignored"), "{error}");
+    let unknown = json!({"llm": {"provider": "none"}, "embedder": {"provider": "none"}, "reranker": {"provider": "x"}});
+    assert!(read(unknown).unwrap_err().to_string().contains("reranker.provider: unknown provider \"x\""));
+}
