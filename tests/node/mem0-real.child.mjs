@@ -1,7 +1,7 @@
 // Real mem0 (npm mem0ai 3.3.1, `mem0ai/oss`, installed in worker/node_modules for the Worker's client tests),
 // for side-by-side runs: `node mem0-real.child.mjs '<job JSON>'` makes `new Memory(job.config)`, runs
-// `job.adds` ([text, options]) in order, then `job.searches` ([query, options]), and prints
-// `{added, searched}` as JSON. mem0 needs better-sqlite3, which tests/node_modules has: it is resolved from
+// `job.adds` ([text, options]) in order, then `job.searches` ([query, options]) and `job.lists` ([options] of
+// getAll), and prints `{added, searched, listed}` as JSON. mem0 needs better-sqlite3, which tests/node_modules has: it is resolved from
 // there. Its home folder (~/.mem0) is HOME, which the test points at a temp folder.
 import { register } from "node:module";
 
@@ -19,4 +19,6 @@ const added = [];
 for (const [text, options] of job.adds ?? []) added.push(await memory.add(text, options));
 const searched = [];
 for (const [query, options] of job.searches ?? []) searched.push(await memory.search(query, options));
-console.log(JSON.stringify({ added, searched }));
+const listed = [];
+for (const [options] of job.lists ?? []) listed.push(await memory.getAll(options));
+console.log(JSON.stringify({ added, searched, listed }));

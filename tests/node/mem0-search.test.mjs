@@ -104,3 +104,16 @@ describe("memwasm/mem0 searches as mem0 searches", () => {
     assert.equal((await memory.search("piano", { ...alice, method: "hybrid" })).results.length, FACTS.length);
   });
 });
+
+describe("memwasm/mem0 lists as mem0 lists", () => {
+  test("getAll gives at most topK (default 20) memories, as real mem0 does; topK raises it", T, async () => {
+    const memory = await memwasmMem0();
+    const adds = FACTS.map((fact) => [fact, { userId: "alice", infer: false }]);
+    const real = await realMem0({ config: mem0Config(server), adds, lists: [[alice], [{ ...alice, topK: 50 }]] }, homeFolder());
+    const [byDefault, raised] = real.listed.map((list) => list.results.length);
+    assert.deepEqual([byDefault, raised], [20, FACTS.length], "real mem0");
+    assert.equal((await memory.getAll(alice)).results.length, byDefault);
+    assert.equal((await memory.getAll({ ...alice, topK: 50 })).results.length, raised);
+    assert.equal((await memory.getAll({ ...alice, limit: 25 })).results.length, 25, "memwasm's own limit is kept");
+  });
+});
