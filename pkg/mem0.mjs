@@ -59,6 +59,13 @@ export function startupWarning(code, message) {
   console.warn(`memwasm/mem0 [${code}]: ${message}`);
 }
 
+/** mem0 v3's `getAll` lists at most `topK` memories, 20 by default: `options` with that default when they name
+ * no page size of their own (`topK`, or memwasm's `limit`) and no conversation read (`groupId`, `memoryType`). */
+function mem0Listing(options) {
+  const own = ["topK", "limit", "groupId", "memoryType"].some((key) => options?.[key] !== undefined);
+  return own || options === null || typeof options !== "object" ? options : { ...options, topK: 20 };
+}
+
 /** Runs `call`; a `SCOPE_REQUIRED` rejection gets mem0's message for `method`. */
 async function inMem0Words(method, call) {
   try {
@@ -142,7 +149,7 @@ export function mem0Memory(Base, keep) {
       return inMem0Words("search", () => mem0Search((q, o) => this.#call("search", [q, o]), query, options));
     }
     getAll(options) {
-      return inMem0Words("getAll", () => this.#call("getAll", [options]));
+      return inMem0Words("getAll", () => this.#call("getAll", [mem0Listing(options)]));
     }
     deleteAll(options) {
       return inMem0Words("deleteAll", () => this.#call("deleteAll", [options]));
