@@ -21,7 +21,7 @@ for (const [parameter, message] of REFUSALS) {
     server.script([
       { kind: "chat", has: parameter, status: 400, message },
       extraction("I like chess", ["User likes chess"]),
-      decision("User likes chess", addsFor(["User likes chess"])),
+      decision("User likes chess", addsFor(["User likes chess"]), { times: 1 }),
       extraction("I like tea", ["User likes tea"]),
       decision("User likes tea", addsFor(["User likes tea"])),
     ]);

@@ -3,7 +3,7 @@
 //! key in an `api-key` header. The deployment picks the model, so no `model` is sent.
 
 use crate::http::{HttpClient, RetryPolicy};
-use crate::providers::openai::{OpenAiChat, OpenAiEmbedder, JSON_MODE_PARAMETER};
+use crate::providers::openai::{OpenAiChat, OpenAiEmbedder, JSON_MODE_PARAMETER, SAMPLING_PARAMETERS};
 use crate::providers::shared::request::Target;
 use crate::providers::shared::structured::StructuredOutput;
 
@@ -63,6 +63,7 @@ impl<C: HttpClient> OpenAiChat<C> {
             max_tokens: settings.max_tokens,
             top_p: settings.top_p,
             json_mode: StructuredOutput::new(settings.json_mode, JSON_MODE_PARAMETER),
+            sampling: StructuredOutput::new(true, SAMPLING_PARAMETERS),
             retry,
         }
     }

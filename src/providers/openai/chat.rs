@@ -1,6 +1,8 @@
 //! OpenAI-compatible chat completions (`POST {baseUrl}/chat/completions`), also used for Azure OpenAI
 //! deployments and hosts such as Groq, Together, OpenRouter, DeepSeek, LM Studio and vLLM. JSON mode
-//! (`response_format`) is dropped for the instance when a host rejects it.
+//! (`response_format`) is dropped for the instance when a host rejects it, and so are the sampling
+//! parameters (`temperature`, `max_tokens`, `top_p`) when a model refuses one: OpenAI's reasoning models
+//! take the model's own (what mem0 sends: the model alone).
 
 use serde_json::{json, Value};
 
@@ -12,6 +14,9 @@ use crate::providers::shared::structured::StructuredOutput;
 
 /// What hosts name when they refuse JSON mode ("response_format is not supported", "json_object …").
 pub(in crate::providers) const JSON_MODE_PARAMETER: &[&str] = &["response_format", "json_object", "json mode"];
+/// What a model names when it refuses a sampling parameter ("Unsupported value: 'temperature' does not support
+/// 0 with this model", "'max_tokens' is not supported with this model").
+pub(in crate::providers) const SAMPLING_PARAMETERS: &[&str] = &["temperature", "max_tokens", "top_p"];
 
 /// Resolved settings for an OpenAI-compatible chat model.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,6 +42,8 @@ pub struct OpenAiChat<C> {
     pub(in crate::providers) max_tokens: u32,
     pub(in crate::providers) top_p: Option<f64>,
     pub(in crate::providers) json_mode: StructuredOutput,
+    /// Whether to send `temperature`, `max_tokens` and `top_p` (off once the model refused one).
+    pub(in crate::providers) sampling: StructuredOutput,
     pub(in crate::providers) retry: RetryPolicy,
 }
 
@@ -53,21 +60,24 @@ impl<C: HttpClient> OpenAiChat<C> {
             max_tokens: settings.max_tokens,
             top_p: settings.top_p,
             json_mode: StructuredOutput::new(settings.json_mode, JSON_MODE_PARAMETER),
+            sampling: StructuredOutput::new(true, SAMPLING_PARAMETERS),
             retry,
         }
     }
 
-    fn request(&self, system: &str, user: &str, json_mode: bool) -> HttpRequest {
+    fn request(&self, system: &str, user: &str, json_mode: bool, sampling: bool) -> HttpRequest {
         let mut body = json!({
             "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
-            "temperature": self.temperature,
-            "max_tokens": self.max_tokens,
         });
         if let Some(model) = &self.model {
             body["model"] = json!(model);
         }
-        if let Some(top_p) = self.top_p {
-            body["top_p"] = json!(top_p);
+        if sampling {
+            body["temperature"] = json!(self.temperature);
+            body["max_tokens"] = json!(self.max_tokens);
+            if let Some(top_p) = self.top_p {
+                body["top_p"] = json!(top_p);
+            }
         }
         if json_mode {
             body["response_format"] = json!({"type": "json_object"});
@@ -100,8 +110,21 @@ fn reply_text(body: &str) -> Result<String> {
 
 impl<C: HttpClient> Llm for OpenAiChat<C> {
     async fn generate(&self, call: &LlmRequest<'_>) -> Result<String> {
-        let request = |json_mode| self.request(call.system, call.user, json_mode);
-        let response = self.json_mode.send(&self.client, &self.retry, call.wants_json(), request).await;
+        let send = |sampling: bool| {
+            let request = move |json_mode| self.request(call.system, call.user, json_mode, sampling);
+            self.json_mode.send(&self.client, &self.retry, call.wants_json(), request)
+        };
+        let sampling = self.sampling.enabled();
+        let response = match send(sampling).await {
+            Err(error) if sampling && self.sampling.is_refusal(&error) => {
+                let response = send(false).await;
+                if response.is_ok() {
+                    self.sampling.turn_off();
+                }
+                response
+            }
+            other => other,
+        };
         let response = response.map_err(|e| MemoryError::Llm(upstream(e)))?;
         reply_text(&response.body)
     }
@@ -173,6 +196,25 @@ mod tests {
         let with_format: Vec<bool> =
             llm.client.requests.borrow().iter().map(|r| r.body.contains("response_format")).collect();
         assert_eq!(with_format, [true, false, false]);
+    }
+
+    #[test]
+    fn a_model_that_refuses_a_sampling_parameter_gets_none_from_then_on() {
+        let refusal =
+            r#"{"error":{"message":"Unsupported parameter: 'max_tokens' is not supported with this model."}}"#;
+        let mut llm = chat(Recorder::with_replies(&[(400, refusal), (200, OK), (200, OK)]), true);
+        llm.top_p = Some(0.9);
+        assert_eq!(block_on(llm.generate(&LlmRequest::text("s", "u"))).unwrap(), "hi");
+        block_on(llm.generate(&LlmRequest::text("s", "u"))).unwrap();
+        let sampled: Vec<[bool; 3]> = (llm.client.requests.borrow().iter())
+            .map(|r| ["temperature", "max_tokens", "top_p"].map(|name| r.body.contains(name)))
+            .collect();
+        assert_eq!(sampled, [[true; 3], [false; 3], [false; 3]]);
+        let other = r#"{"error":{"message":"context length exceeded"}}"#;
+        let llm = chat(Recorder::with_replies(&[(400, other)]), true);
+        assert!(block_on(llm.generate(&LlmRequest::text("s", "u"))).is_err());
+        assert_eq!(llm.client.requests.borrow().len(), 1, "another 400 is not sent again");
+        assert!(llm.sampling.enabled());
     }
 
     #[test]

@@ -6,8 +6,8 @@ mod compatible;
 mod embedding;
 mod settings;
 
-pub(in crate::providers) use chat::JSON_MODE_PARAMETER;
 pub use chat::{OpenAiChat, OpenAiChatSettings};
+pub(in crate::providers) use chat::{JSON_MODE_PARAMETER, SAMPLING_PARAMETERS};
 pub use compatible::{find_host, Host, HOSTS};
 pub use embedding::{OpenAiEmbedder, OpenAiEmbedderSettings};
 pub use settings::{OpenAiEmbedderOptions, OpenAiLlmOptions};

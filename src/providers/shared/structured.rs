@@ -2,6 +2,8 @@
 //! tried first; when the host rejects it (400/422 naming the parameter, e.g. "response_format is not
 //! supported") and the same request without it succeeds, it is turned off for the rest of the
 //! instance's life, so every later call goes straight to prompt-only JSON. Other 400s are not retried.
+//! The same holds for any optional part of a request a model may refuse (the OpenAI format's sampling
+//! parameters, which reasoning models refuse: `openai/chat.rs`).
 
 use crate::core::case::CaseExt;
 use std::cell::Cell;
@@ -23,7 +25,8 @@ impl StructuredOutput {
         Self { enabled: Cell::new(enabled), parameter }
     }
 
-    fn is_refusal(&self, error: &HttpError) -> bool {
+    /// True when `error` refuses this part of the request (a 400/422 naming it).
+    pub fn is_refusal(&self, error: &HttpError) -> bool {
         let HttpError::Status { status: 400 | 422, message } = error else { return false };
         let message = message.lowercased();
         self.parameter.iter().any(|word| message.contains(word))
@@ -32,6 +35,11 @@ impl StructuredOutput {
     /// True while structured output is still worth asking for.
     pub fn enabled(&self) -> bool {
         self.enabled.get()
+    }
+
+    /// Stops asking for it (a request without it succeeded after a refusal).
+    pub fn turn_off(&self) {
+        self.enabled.set(false);
     }
 
     /// Sends `request(structured)`, with `structured` true when `wanted` and still enabled. On a
