@@ -5,6 +5,8 @@
 // Ollama), its endpoint pointed at the scripted server by mem0's own key, adds and searches, and its documented
 // settings (url, modelProperties, top_p, embeddingDims, …) reach the request.
 import { describe, test } from "node:test";
+import { mkdtempSync } from "node:fs";
+import { join } from "node:path";
 import assert from "node:assert/strict";
 import { Memory } from "memwasm/mem0";
 import { Memory as PlainMemory } from "memwasm";
@@ -13,8 +15,10 @@ import { CONFIGS as EMBEDDERS } from "../fixtures/mem0-docs/embedders.mjs";
 import { CONFIGS as RERANKERS } from "../fixtures/mem0-docs/rerankers.mjs";
 import { CONFIGS as VECTOR_STORES } from "../fixtures/mem0-docs/vector-stores.mjs";
 import { T, scriptedServer } from "./helpers.mjs";
+import { isolateHome } from "./mem0-processes.mjs";
 
 const server = scriptedServer();
+const home = isolateHome(); // the configs keep mem0's default ~/.mem0/vector_store.db
 
 // The keys the pages read from the environment, as a mem0 user has them (mem0 itself refuses most of these
 // configs without them).
@@ -115,6 +119,18 @@ describe("mem0's documented configs, unchanged, in memwasm/mem0", () => {
     assert.match(unknown.error.message, /"aws_bedrock" \(supported: openai, azure_openai/);
   });
 
+  test("a provider name in capitals is read as mem0 reads it, lower-cased; memwasm keeps refusing it", () => {
+    const config = {
+      llm: { provider: "OpenAI", config: { apiKey: "k", model: "gpt-4o-mini" } },
+      embedder: { provider: "Ollama", config: { model: "nomic-embed-text", embeddingDims: 768 } },
+      vectorStore: { provider: "Memory", config: { collectionName: "memories", dimension: 768 } },
+    };
+    const { error, warnings } = construct(structuredClone(config));
+    assert.ifError(error);
+    assert.deepEqual(warnings, []);
+    assert.throws(() => new PlainMemory(structuredClone(config)), { code: "INVALID_CONFIG", message: /"OpenAI"/ });
+  });
+
   test("strict: true refuses a key memwasm/mem0 would ignore, naming it", () => {
     const config = { ...page(VECTOR_STORES, "vectordbs/config.mdx").config(), strict: true };
     const { error, warnings } = construct(config);
@@ -145,6 +161,7 @@ const FACT = "Loves sci-fi movies";
  * too; returns the first chat request and the embedding requests it made. `ignored`: the keys its startup warnings
  * name. */
 async function addAndSearch(config, { rules = [], ignored = [] } = {}) {
+  process.env.HOME = mkdtempSync(join(home, "wire-")); // a default file of its own
   server.reset();
   server.script({ kind: "chat", match: ["You are a memory extractor", "sci-fi"], reply: { memory: [{ id: "0", text: FACT }] } });
   server.script(rules);

@@ -18,6 +18,13 @@ export function homeFolder() {
   return home;
 }
 
+/** Points this test process's home folder (where memwasm/mem0, like mem0, keeps `~/.mem0`) at a temporary one
+ * for the file's tests, so that no test reads or writes the real home. */
+export function isolateHome() {
+  process.env.HOME = homeFolder();
+  return process.env.HOME;
+}
+
 /** Runs `node <script> ...args` (a path, or a file beside this one) in `cwd` with `env` added; resolves
  * {code, stdout, stderr}. */
 export function runNode(script, args, { env = {}, cwd = HERE } = {}) {
