@@ -42,12 +42,22 @@ export const opensLater = (storage) => storage.provider === "sqlite" || storage.
 /** `config` with mem0 v3's defaults where it names none. */
 export function mem0Config(config) {
   const given = config ?? {};
+  const lowered = Object.fromEntries(PARTS.filter((part) => given[part]).map((part) => [part, lowerProvider(given[part])]));
   return {
     ...given,
+    ...lowered,
     pipeline: given.pipeline ?? "additive",
     nearDuplicate: given.nearDuplicate ?? false,
     unknownKeys: given.unknownKeys ?? "warn",
   };
+}
+
+/** The config parts that name a provider: mem0's factories read each name lower-cased (`"OpenAI"` works). */
+const PARTS = ["llm", "embedder", "vectorStore", "reranker", "historyStore"];
+
+/** `part` with its `provider` lower-cased, when it is a string. */
+function lowerProvider(part) {
+  return typeof part?.provider === "string" ? { ...part, provider: part.provider.toLowerCase() } : part;
 }
 
 const warned = new Set();
