@@ -1,6 +1,7 @@
 // The www/ playground's offline provider with the on-device model, in headless Chromium: the settings
-// show the model's size, the download button fills its progress bar, then memories typed in the
-// conversation are found by meaning; a reload opens it from the cache without downloading again.
+// show the model's size, the download button fills its progress bar, the memories said before stay
+// listed and are embedded in place, then memories are found by meaning; a reload opens it from the cache
+// without downloading again.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { chromium } from "playwright-core";
@@ -36,15 +37,19 @@ async function say(text) {
   await page.waitForFunction((t) => [...document.querySelectorAll(".memory-text")].some((m) => m.textContent.includes(t)), text);
 }
 
-test("download the model with progress, then search by meaning", async () => {
+test("download the model with progress, then search by meaning, the memories said before included", async () => {
   await load();
   await page.locator("#offline-model").waitFor();
+  await say("I love coding in Python");
   assert.match(await page.locator("#offline-model-size").textContent(), /^9\d\.\d MB$/);
   await page.evaluate(() => {
     const bar = document.getElementById("offline-model-progress");
     window.progressSeen = [];
     new MutationObserver(() => window.progressSeen.push(bar.value)).observe(bar, { attributes: true });
     setInterval(() => window.progressSeen.push(bar.value), 20);
+    const state = document.getElementById("offline-model-state");
+    window.statesSeen = [];
+    new MutationObserver(() => window.statesSeen.push(state.textContent)).observe(state, { childList: true, characterData: true, subtree: true });
   });
   await page.locator("#offline-model-download").click();
   await page.waitForFunction(() => document.getElementById("mode-badge").textContent.startsWith("offline · semantic"), null, { timeout: 120_000 });
@@ -52,7 +57,11 @@ test("download the model with progress, then search by meaning", async () => {
   assert.ok(seen.some((v) => v > 0 && v < 1), "the progress bar moved");
   await page.waitForFunction(() => /Ready/.test(document.getElementById("offline-model-state").textContent));
   assert.equal(modelRequests.length, 2, "the weights and the tokenizer were downloaded once each");
-  for (const text of ["I love coding in Python", "I live in Berlin", "I am allergic to peanuts"]) await say(text);
+  // One database: what was said before the download is still listed, and was embedded in place.
+  assert.deepEqual(await page.locator(".memory-text").allTextContents(), ["I love coding in Python"]);
+  assert.ok((await page.evaluate(() => window.statesSeen)).some((text) => /^Embedding the memories/.test(text)), "the re-embedding showed");
+  assert.match(await page.locator("#offline-model-state").textContent(), /1 memory embedded on this device/);
+  for (const text of ["I live in Berlin", "I am allergic to peanuts"]) await say(text);
   await page.locator('#search-form input[name="query"]').fill("programming languages");
   await page.locator('#search-form select[name="method"]').selectOption("vector");
   await page.locator('#search-form button[type="submit"]').click();
