@@ -80,7 +80,6 @@ export class MemoryPane {
   row(item) {
     const node = this.template.content.firstElementChild.cloneNode(true);
     node.dataset.id = item.id;
-    node.dataset.createdAt = item.createdAt;
     node.querySelector(".memory-text").textContent = item.memory;
     node.querySelector(".time").textContent = item.updatedAt !== item.createdAt
       ? `updated ${when(item.updatedAt)} · created ${when(item.createdAt)}`
