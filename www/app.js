@@ -38,6 +38,7 @@ const memories = new MemoryPane(
     searchForm: $("search-form"), searchClear: $("search-clear"), note: $("search-note"), error: $("memory-error"),
     pager: { nav: $("memory-pager"), newer: $("pager-newer"), older: $("pager-older"), range: $("pager-range") },
     exportButton: $("export-button"), importInput: $("import-input"),
+    importStatus: { box: $("import-status"), bar: $("import-progress"), text: $("import-text"), cancel: $("import-cancel") },
     resetButton: $("reset-button"), resetConfirm: $("reset-confirm"), resetYes: $("reset-yes"), resetNo: $("reset-no"),
   },
   app,

@@ -1,6 +1,7 @@
 // The memory pane: the user's memories a page at a time (newest first, with their true count), search
-// with a method selector and scores, each memory's history timeline, edit and delete, export/import, and
-// reset behind a confirmation.
+// with a method selector and scores, each memory's history timeline, edit and delete, export, import with
+// progress and Cancel, and reset behind a confirmation.
+import { ImportProgress } from "./import-progress.js";
 import { Pager } from "./pager.js";
 import { showError } from "./status.js";
 
@@ -9,6 +10,7 @@ export class MemoryPane {
     Object.assign(this, elements, { app });
     this.searching = false;
     this.pager = new Pager(elements.pager, () => this.run(() => this.refresh()));
+    this.importing = new ImportProgress(elements.importStatus);
     this.searchForm.addEventListener("submit", (event) => {
       event.preventDefault();
       this.run(() => this.search());
@@ -140,8 +142,13 @@ export class MemoryPane {
     const file = this.importInput.files?.[0];
     this.importInput.value = "";
     if (!file) return;
-    await this.app.memory.importMemories(await file.text());
-    await this.app.memoriesChanged();
+    this.importInput.disabled = true;
+    try {
+      await this.importing.run(this.app.memory, await file.text());
+    } finally {
+      this.importInput.disabled = false;
+      await this.app.memoriesChanged();
+    }
   }
 
   async reset() {

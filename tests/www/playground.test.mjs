@@ -48,7 +48,11 @@ async function applySettings(values) {
     if (name !== "provider") await form.locator(`input[name="${name}"]`).fill(value);
   }
   await form.locator('button[type="submit"]').click();
-  await page.waitForFunction((mode) => document.getElementById("mode-badge").textContent.startsWith(mode), values.provider);
+  // The badge changes once the memory has reopened; the user id tells it from the badge of the settings before.
+  await page.waitForFunction(({ provider, userId }) => {
+    const badge = document.getElementById("mode-badge").textContent;
+    return badge.startsWith(provider) && (!userId || badge.endsWith(`user ${userId}`));
+  }, values);
 }
 
 async function say(text) {
