@@ -1,5 +1,7 @@
 // The offline provider's model block in the settings form: size, a download button with progress, and
-// whether semantic search is on. After a download the offline provider reopens with the local embedder.
+// whether semantic search is on. After a download the offline provider reopens the same database with the
+// local embedder and embeds in place, with progress, the memories stored while it searched by keyword.
+import { embedInPlace } from "./embed-in-place.js";
 import { downloadModel, megabytes, missingPart, probeModel } from "./offline-model.js";
 import { saveSettings } from "./settings.js";
 import { showError } from "./status.js";
@@ -10,13 +12,14 @@ export async function wireOfflineModel(form, app) {
   const [block, size, state, button, progress, missing] = ["offline-model", "offline-model-size", "offline-model-state",
     "offline-model-download", "offline-model-progress", "offline-model-missing"].map($);
   let model = await probeModel();
+  let embedded = "";
   const update = () => {
     block.hidden = form.elements.namedItem("provider").value !== "offline";
     size.textContent = model.available ? megabytes(model.bytes) : "not on this server";
     missing.textContent = missingPart(model);
     missing.hidden = !missing.textContent;
     const on = app.settings.semantic && model.cached;
-    state.textContent = on ? "Ready: the offline provider searches by meaning." : model.cached ? "Downloaded." : "";
+    state.textContent = on ? `Ready: the offline provider searches by meaning.${embedded}` : model.cached ? "Downloaded." : "";
     button.hidden = on || !missing.hidden;
     button.textContent = model.cached ? "Use the model" : "Download the model";
   };
@@ -30,6 +33,12 @@ export async function wireOfflineModel(form, app) {
       saveSettings(app.settings);
       await app.open();
       model = await probeModel();
+      const count = await embedInPlace(app.memory, (fraction, sentence) => {
+        progress.value = fraction;
+        state.textContent = sentence;
+      });
+      embedded = ` ${count} ${count === 1 ? "memory" : "memories"} embedded on this device.`;
+      await app.memoriesChanged();
     } catch (error) {
       showError($("chat-error"), error);
     } finally {
