@@ -5,12 +5,13 @@
 
 /**
  * Embeds `memory`'s vectorless memories; `onProgress(fraction, sentence)` as it goes. Resolves to how many
- * texts were embedded. Memories that carry vectors of another length (another embedding model's) reject
- * it with `DIMENSION_MISMATCH`, and nothing is written.
+ * texts were embedded. When the stored vectors are another embedding model's (another length), it rejects
+ * with `DIMENSION_MISMATCH` first (a vector search in `scope` embeds a query and compares), writing nothing.
  */
-export async function embedInPlace(memory, onProgress) {
-  let embedded = 0;
+export async function embedInPlace(memory, scope, onProgress) {
   onProgress(0, "Embedding the memories already stored…");
+  await memory.search("the stored vectors' length", { ...scope, method: "vector", limit: 1 });
+  let embedded = 0;
   await memory.importMemories(await memory.exportMemories({}), {
     onProgress: ({ phase, done, total }) => {
       if (phase !== "embed") return;
