@@ -20,6 +20,7 @@ const app = {
     const mode = hasLlm(this.settings) ? `${this.settings.provider} · user ${this.settings.userId}` : `${offline} · user ${this.settings.userId}`;
     $("mode-badge").textContent = mode;
     $("settings-summary").textContent = mode;
+    memories.pager.first();
     await this.memoriesChanged();
   },
   async memoriesChanged() {
@@ -35,7 +36,9 @@ const memories = new MemoryPane(
   {
     list: $("memory-list"), empty: $("memory-empty"), count: $("memory-count"), template: $("memory-template"),
     searchForm: $("search-form"), searchClear: $("search-clear"), note: $("search-note"), error: $("memory-error"),
+    pager: { nav: $("memory-pager"), newer: $("pager-newer"), older: $("pager-older"), range: $("pager-range") },
     exportButton: $("export-button"), importInput: $("import-input"),
+    importStatus: { box: $("import-status"), bar: $("import-progress"), text: $("import-text"), cancel: $("import-cancel") },
     resetButton: $("reset-button"), resetConfirm: $("reset-confirm"), resetYes: $("reset-yes"), resetNo: $("reset-no"),
   },
   app,

@@ -1,11 +1,16 @@
-// The memory pane: the user's memories, search with a method selector and scores, each memory's
-// history timeline, edit and delete, export/import, and reset behind a confirmation.
+// The memory pane: the user's memories a page at a time (newest first, with their true count), search
+// with a method selector and scores, each memory's history timeline, edit and delete, export, import with
+// progress and Cancel, and reset behind a confirmation.
+import { ImportProgress } from "./import-progress.js";
+import { Pager } from "./pager.js";
 import { showError } from "./status.js";
 
 export class MemoryPane {
   constructor(elements, app) {
     Object.assign(this, elements, { app });
     this.searching = false;
+    this.pager = new Pager(elements.pager, () => this.run(() => this.refresh()));
+    this.importing = new ImportProgress(elements.importStatus);
     this.searchForm.addEventListener("submit", (event) => {
       event.preventDefault();
       this.run(() => this.search());
@@ -40,12 +45,12 @@ export class MemoryPane {
     }
   }
 
-  /** Re-reads the list (or re-runs the current search). */
+  /** Re-reads the list's page (or re-runs the current search). */
   async refresh() {
     if (this.searching) return this.search();
-    const { results } = await this.app.memory.getAll({ ...this.scope, limit: 1000 });
+    const { items, total } = await this.pager.read(this.app.memory, this.scope);
     this.note.hidden = true;
-    this.render(results.slice().reverse());
+    this.render(items, total);
   }
 
   async search() {
@@ -65,11 +70,13 @@ export class MemoryPane {
     this.render(found.results);
   }
 
-  render(items) {
-    this.count.textContent = String(items.length);
+  /** Shows `items`: one page of `total` memories, or search results (`total` null). */
+  render(items, total = null) {
+    this.count.textContent = String(total ?? items.length);
     this.empty.hidden = items.length > 0;
     this.list.replaceChildren(...items.map((item) => this.row(item)));
     this.searchClear.hidden = !this.searching;
+    this.pager.show(total, items.length);
   }
 
   row(item) {
@@ -135,8 +142,13 @@ export class MemoryPane {
     const file = this.importInput.files?.[0];
     this.importInput.value = "";
     if (!file) return;
-    await this.app.memory.importMemories(await file.text());
-    await this.app.memoriesChanged();
+    this.importInput.disabled = true;
+    try {
+      await this.importing.run(this.app.memory, await file.text());
+    } finally {
+      this.importInput.disabled = false;
+      await this.app.memoriesChanged();
+    }
   }
 
   async reset() {

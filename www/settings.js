@@ -115,11 +115,8 @@ export function toConfig(settings) {
         embedder: { provider: "ollama", config: { ...connection, model: model("embedModel") } },
       };
     default:
-      if (settings.semantic) {
-        // Its own database: the vectors of the keyword-only one would not match.
-        const semanticStorage = { provider: "indexeddb", config: { dbName: "memwasm-playground-semantic", persist: true } };
-        return { storage: semanticStorage, llm: { provider: "none" }, embedder: localEmbedder() };
-      }
+      // The same database with or without the on-device model: turning it on embeds what is there in place.
+      if (settings.semantic) return { storage, llm: { provider: "none" }, embedder: localEmbedder() };
       return { storage, llm: { provider: "none" }, embedder: { provider: "none" } };
   }
 }

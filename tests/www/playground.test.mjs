@@ -48,7 +48,11 @@ async function applySettings(values) {
     if (name !== "provider") await form.locator(`input[name="${name}"]`).fill(value);
   }
   await form.locator('button[type="submit"]').click();
-  await page.waitForFunction((mode) => document.getElementById("mode-badge").textContent.startsWith(mode), values.provider);
+  // The badge changes once the memory has reopened; the user id tells it from the badge of the settings before.
+  await page.waitForFunction(({ provider, userId }) => {
+    const badge = document.getElementById("mode-badge").textContent;
+    return badge.startsWith(provider) && (!userId || badge.endsWith(`user ${userId}`));
+  }, values);
 }
 
 async function say(text) {
@@ -61,6 +65,27 @@ async function say(text) {
 }
 
 const memoryTexts = () => page.locator("#memory-list .memory-text").allTextContents();
+
+/** Stores `count` memories for `userId` ("<word> memory 1" …) by `add(…, {infer: false})`s of at most 500 messages
+ * (the library's limit), then refreshes the pane; resolves to how many were stored. */
+const seed = (userId, count, word) => page.evaluate(async ({ userId, count, word }) => {
+  let stored = 0;
+  for (let from = 0; from < count; from += 500) {
+    const messages = Array.from({ length: Math.min(500, count - from) }, (_, i) => ({ role: "user", content: `${word} memory ${from + i + 1}` }));
+    stored += (await window.playground.app.memory.add(messages, { userId, infer: false })).results.length;
+  }
+  await window.playground.app.memoriesChanged();
+  return stored;
+}, { userId, count, word });
+
+/** Polls `condition` (a Node-side check) until it holds, at most `tries` × 50 ms. */
+async function until(condition, what, tries = 200) {
+  for (let i = 0; i < tries; i++) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.fail(`never happened: ${what}`);
+}
 
 describe("memory playground", () => {
   test("an ADD then an UPDATE show badges, the list and the history timeline, and survive a reload", async () => {
@@ -167,6 +192,82 @@ describe("memory playground", () => {
     await page.locator("#reset-button").click();
     await page.locator("#reset-yes").click();
     await page.locator("#memory-empty").waitFor({ state: "visible" });
+  });
+
+  test("the search method starts at the library's default", async () => {
+    await load();
+    await applySettings({ provider: "openai", baseUrl: llm.baseUrl, model: "m", embedModel: "e", apiKey: "k", userId: "default-user" });
+    const libraryDefault = await page.evaluate(async () =>
+      (await window.playground.app.memory.search("anything", { userId: "default-user" })).method);
+    assert.equal(await page.locator('#search-form select[name="method"]').inputValue(), libraryDefault);
+  });
+
+  test("the list pages through every memory, newest first, with the true count", async () => {
+    await load();
+    await applySettings({ provider: "offline", userId: "many" });
+    assert.equal(await seed("many", 1200, "seeded"), 1200);
+    await say("The newest memory of all");
+    assert.equal(await page.locator("#memory-count").textContent(), "1201", "the count is every memory, not one page");
+    const first = await memoryTexts();
+    assert.equal(first[0], "The newest memory of all", "the newest memory comes first");
+    assert.equal(first.length, 50, "one page at a time");
+    assert.equal(await page.locator("#pager-range").textContent(), "1–50 of 1201");
+    assert.equal(await page.locator("#pager-newer").isDisabled(), true);
+
+    await page.locator("#pager-older").click();
+    await page.waitForFunction(() => document.getElementById("pager-range").textContent === "51–100 of 1201");
+    const second = await memoryTexts();
+    assert.equal(second.length, 50);
+    assert.deepEqual(second.filter((text) => first.includes(text)), [], "the next page holds other memories");
+    const newestFirst = await page.evaluate(async () => {
+      const { results } = await window.playground.app.memory.getAll({ userId: "many", limit: 2000 });
+      return results.map((item) => item.memory).reverse().slice(0, 100);
+    });
+    assert.deepEqual([...first, ...second], newestFirst, "the library's order (oldest first) reversed, across pages");
+
+    await page.locator("#pager-newer").click();
+    await page.waitForFunction(() => document.getElementById("pager-range").textContent === "1–50 of 1201");
+    assert.deepEqual(await memoryTexts(), first);
+  });
+
+  test("an import shows its progress and Cancel leaves the store as it was", async () => {
+    await load();
+    await applySettings({ provider: "offline", userId: "importer" });
+    assert.equal(await seed("importer", 300, "imported"), 300);
+    const jsonl = await page.evaluate(() => window.playground.app.memory.exportMemories({ userId: "importer" }));
+    await page.evaluate(async () => {
+      await window.playground.app.memory.deleteAll({ userId: "importer" });
+      await window.playground.app.memoriesChanged();
+    });
+    // With an embedder, the import embeds the memories that came without a vector, 64 texts a request; the
+    // first reply is held, so Cancel lands while the import waits on it.
+    await applySettings({ provider: "openai", baseUrl: llm.baseUrl, model: "m", embedModel: "e", apiKey: "k", userId: "importer" });
+    llm.script({ kind: "embedding", match: "imported memory", delayMs: 1500, times: 1 });
+    const importEmbeds = () => llm.requests("embedding").filter((r) => r.inputs?.some((text) => text.startsWith("imported memory")));
+    const file = { name: "memories.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(jsonl) };
+
+    await page.locator("#import-input").setInputFiles(file);
+    await page.locator("#import-progress").waitFor({ state: "visible", timeout: 10_000 });
+    await until(() => importEmbeds().length === 1, "the import's first embedding request");
+    assert.match(await page.locator("#import-text").textContent(), /^(Reading|Embedding) \d+ of \d+ /, "the import shows where it is");
+    await page.locator("#import-cancel").click();
+    await page.locator("#import-progress").waitFor({ state: "hidden" });
+    assert.equal(await page.locator("#import-text").textContent(), "Import cancelled: nothing was written; the memories are as they were.");
+    assert.equal(importEmbeds().length, 1, "no embedding request after Cancel");
+    assert.equal(await page.locator("#memory-count").textContent(), "0");
+    assert.equal(await page.evaluate(async () =>
+      (await window.playground.app.memory.getAll({ userId: "importer" })).totalCount), 0, "nothing was written");
+
+    await page.evaluate(() => {
+      const bar = document.getElementById("import-progress");
+      window.importSeen = [];
+      new MutationObserver(() => window.importSeen.push(bar.value)).observe(bar, { attributes: true });
+    });
+    await page.locator("#import-input").setInputFiles(file);
+    await page.waitForFunction(() => /^Imported/.test(document.getElementById("import-text").textContent));
+    assert.equal(await page.locator("#import-text").textContent(), "Imported 300 memories.");
+    assert.ok((await page.evaluate(() => window.importSeen)).some((value) => value > 0 && value < 1), "the bar moved");
+    assert.equal(await page.locator("#memory-count").textContent(), "300");
   });
 
   test("no console errors", () => {
