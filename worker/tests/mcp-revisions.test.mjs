@@ -61,6 +61,10 @@ test("server/discover, tools/list and coded refusals of 2026-07-28 requests", T,
   const listed = await post(rig.worker, ...modern(1, "tools/list"));
   assert.equal(listed.body.result.resultType, "complete");
   assert.equal(typeof listed.body.result.ttlMs, "number");
+  const encoded = `=?base64?${Buffer.from("get_memories").toString("base64")}?=`; // a name sent encoded
+  const called = await post(rig.worker, ...modern(1, "tools/call", { name: "get_memories", arguments: {} }, { headers: { "mcp-name": encoded } }));
+  assert.equal(called.status, 200, JSON.stringify(called.body));
+  assert.deepEqual(called.body.result.structuredContent.results, []);
 
   const refusals = [
     [modern(2, "tools/list", {}, { meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } }), 400, -32022],
