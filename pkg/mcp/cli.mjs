@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import { Memory } from "../index.node.mjs";
 import { createServer, loadSdk } from "./server.mjs";
 import { LineTransport } from "./stdio.mjs";
+import { answerModern, isModernRequest } from "./modern.mjs";
 
 export const USAGE = `usage: memwasm mcp --db PATH [options]
   --db PATH              the SQLite file holding the memories (made when missing)
@@ -66,7 +67,8 @@ export async function main(argv) {
     process.stderr.write(`memwasm mcp: ${error.code ? `${error.code}: ` : ""}${error.message}\n`);
     return 1;
   }
-  const server = createServer(sdk, { memory, userId: settings.userId, llm: settings.llm, graph: settings.graph });
+  const ctx = { memory, userId: settings.userId, llm: settings.llm, graph: settings.graph };
+  const server = createServer(sdk, ctx);
   let closing = false;
   const shutdown = async (why) => {
     if (closing) return;
@@ -82,7 +84,8 @@ export async function main(argv) {
   process.stdin.on("end", () => shutdown("stdin ended"));
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(signal, () => shutdown(signal));
   server.onclose = () => shutdown("connection closed");
-  await server.connect(new LineTransport(sdk.types.JSONRPCMessageSchema));
+  const intercept = (message) => (isModernRequest(message) ? answerModern(message, ctx) : null);
+  await server.connect(new LineTransport(sdk.types.JSONRPCMessageSchema, { intercept }));
   process.stderr.write(`memwasm mcp: serving ${settings.config.storage.config.path} over stdio (user ` +
     `${JSON.stringify(settings.userId)}, ${settings.llm ? "LLM" : "no LLM"}, graph ${settings.graph ? "on" : "off"})\n`);
   return undefined; // keeps running

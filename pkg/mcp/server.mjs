@@ -3,15 +3,17 @@
 // budget (budget.mjs).
 
 import { readFileSync } from "node:fs";
-import { check } from "./validate.mjs";
+import { check, tooDeep } from "./validate.mjs";
 import { overBudget } from "./budget.mjs";
 import { memoryTools } from "./memory-tools.mjs";
 import { graphTools } from "./graph-tools.mjs";
 
-/** The tool definitions: name, title, description, inputSchema (JSON Schema), annotations. */
+/** The tool definitions: name, title, description, inputSchema and outputSchema (JSON Schema), annotations. */
 export const TOOLS = JSON.parse(readFileSync(new URL("./tools.json", import.meta.url), "utf8"));
 const HANDLERS = { ...memoryTools, ...graphTools };
 const VERSION = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
+/** The server's name and version, as MCP's `Implementation`. */
+export const SERVER_INFO = { name: "memwasm", version: VERSION };
 const SDK = "@modelcontextprotocol/sdk";
 
 /** The SDK's modules, or an error that says what to install. */
@@ -47,6 +49,8 @@ const LIMIT_EXCEEDED = -32000;
 export async function callTool(name, args, ctx) {
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) return errorResult({ code: "INVALID_INPUT", message: `Unknown tool ${JSON.stringify(name)}` });
+  const deep = tooDeep(args ?? {});
+  if (deep) return errorResult({ code: "INVALID_INPUT", message: deep });
   const problem = check(tool.inputSchema, args ?? {});
   if (problem) return errorResult({ code: "INVALID_INPUT", message: `${name}: ${problem}` });
   const over = overBudget(name, args ?? {});
@@ -58,14 +62,15 @@ export async function callTool(name, args, ctx) {
   }
 }
 
+/** What the server tells the model about itself (initialize, server/discover). */
+export const instructionsFor = (ctx) => "Long-term memory. search_memories before answering questions about the " +
+  "user; add_memory for facts and preferences worth keeping. Calls without user_id use the user " +
+  `${JSON.stringify(ctx.userId)}.`;
+
 /** An SDK `Server` answering tools/list and tools/call. ctx = {memory, userId, graph}. */
 export function createServer(sdk, ctx) {
   const { ListToolsRequestSchema, CallToolRequestSchema, McpError, ErrorCode } = sdk.types;
-  const server = new sdk.Server({ name: "memwasm", version: VERSION }, {
-    capabilities: { tools: {} },
-    instructions: "Long-term memory. search_memories before answering questions about the user; add_memory for " +
-      `facts and preferences worth keeping. Calls without user_id use the user ${JSON.stringify(ctx.userId)}.`,
-  });
+  const server = new sdk.Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: instructionsFor(ctx) });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     const { name, arguments: args } = request.params;

@@ -2,7 +2,8 @@
 // MCP SDK's StdioServerTransport has it, with bounds. A line is held only up to MAX_LINE_BYTES: the rest of
 // a longer one is dropped as it arrives, and the line is answered with PAYLOAD_TOO_LARGE at its request's
 // id (found on the way, `top-level-id.mjs`). A JSON-RPC batch (an array) is answered with
-// BATCH_NOT_SUPPORTED, a line that is not JSON with INVALID_JSON. Either way the next line is read.
+// BATCH_NOT_SUPPORTED, a line that is not JSON with INVALID_JSON. Either way the next line is read. A message
+// `intercept` answers (MCP 2026-07-28's per-request messages, `modern.mjs`) does not reach the SDK's server.
 
 import process from "node:process";
 import { TopLevelId } from "./top-level-id.mjs";
@@ -22,9 +23,10 @@ export class LineTransport {
   #size = 0;
   #tooLong = null; // a TopLevelId while the rest of a line over the limit is skipped
 
-  /** `schema`: the SDK's JSONRPCMessageSchema, which every message passes before the server sees it. */
-  constructor(schema, { stdin = process.stdin, stdout = process.stdout, maxLineBytes = MAX_LINE_BYTES } = {}) {
-    Object.assign(this, { schema, stdin, stdout, maxLineBytes });
+  /** `schema`: the SDK's JSONRPCMessageSchema, which every message passes before the server sees it.
+   * `intercept(message)`: a promise of the answer to a message it takes, or null to pass it to the server. */
+  constructor(schema, { stdin = process.stdin, stdout = process.stdout, maxLineBytes = MAX_LINE_BYTES, intercept } = {}) {
+    Object.assign(this, { schema, stdin, stdout, maxLineBytes, intercept });
     this.ondata = (chunk) => this.#read(chunk);
     this.onstdinerror = (error) => this.onerror?.(error);
   }
@@ -88,6 +90,8 @@ export class LineTransport {
       const id = typeof message?.id === "string" || typeof message?.id === "number" ? message.id : null;
       return void this.send(failure(id, INVALID_REQUEST, "INVALID_REQUEST", "not a JSON-RPC 2.0 message"));
     }
+    const answer = this.intercept?.(checked.data);
+    if (answer) return void answer.then((response) => this.send(response));
     this.onmessage?.(checked.data);
   }
 

@@ -48,3 +48,22 @@ export function check(schema, value, path = "arguments") {
   }
   return null;
 }
+
+/** Most levels of nesting in a tool call's arguments, `arguments` itself the first: the library's own bound on
+ * metadata and filters, checked before anything runs on both transports (the Worker's check.rs too). */
+export const MAX_DEPTH = 64;
+
+/** The first argument nested deeper than MAX_DEPTH levels, as a sentence naming it, or null. */
+export function tooDeep(args) {
+  for (const [name, value] of Object.entries(args)) {
+    if (deeper(value, MAX_DEPTH - 1)) return `\`${name}\` is nested deeper than ${MAX_DEPTH} levels: send flatter arguments`;
+  }
+  return null;
+}
+
+/** True when `value` holds more than `levels` levels of objects and arrays (looks no deeper than that). */
+function deeper(value, levels) {
+  if (value === null || typeof value !== "object") return false;
+  if (levels === 0) return true;
+  return Object.values(value).some((item) => deeper(item, levels - 1));
+}

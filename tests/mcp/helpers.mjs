@@ -1,6 +1,7 @@
 // Shared by tests/mcp/*.test.mjs: the scripted model server, and `npx memwasm mcp` driven by the official
 // MCP SDK client over stdio (the package installed from ../../pkg into ./node_modules).
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +13,7 @@ import { graphToolCalls } from "../support/graph-reply.mjs";
 
 export const T = { timeout: 60_000 };
 const HERE = new URL(".", import.meta.url).pathname;
-const BIN = join(HERE, "node_modules/memwasm/bin/memwasm.mjs");
+export const BIN = join(HERE, "node_modules/memwasm/bin/memwasm.mjs");
 const EXTRACT = "You are an expert at extracting structured, atomic facts";
 const DECIDE = "You are a memory management system";
 const GRAPH = "You extract a knowledge graph";
@@ -76,4 +77,36 @@ export function scriptAdd(server, match, facts, graph) {
     { kind: "chat", match: [DECIDE, facts[0]], reply: { memory: facts.map((text) => ({ text, event: "ADD" })) }, times: 1 },
     ...(graph ? [{ kind: "chat", match: [GRAPH, match], body: graphToolCalls(graph.entities, graph.relations ?? []), times: 1 }] : []),
   ]);
+}
+
+/** The CLI on a fresh file (models from `server`), spoken to line by line: `send(message or text)` and
+ * `next()` (its next stdout message). */
+export function startCli(t, server, args = []) {
+  const child = spawn(process.execPath, [BIN, "mcp", "--db", freshDb(), "--dimensions", "64", ...args], {
+    env: { ...process.env, OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: server.baseUrl },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  t.after(() => child.exitCode === null && child.kill());
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const lines = [];
+  const waiting = [];
+  let buffered = "";
+  child.stdout.on("data", (chunk) => {
+    buffered += chunk;
+    for (let at; (at = buffered.indexOf("\n")) >= 0; buffered = buffered.slice(at + 1)) lines.push(buffered.slice(0, at));
+    while (lines.length && waiting.length) waiting.shift().resolve(JSON.parse(lines.shift()));
+  });
+  child.on("exit", (code) => {
+    for (const { reject } of waiting.splice(0)) reject(new Error(`the server exited (${code}) without answering; stderr: ${stderr}`));
+  });
+  let stdinError = null; // EPIPE once the server is gone: reported by `next()`
+  child.stdin.on("error", (error) => (stdinError = error));
+  const send = (message) => child.stdin.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
+  const next = () =>
+    lines.length ? Promise.resolve(JSON.parse(lines.shift()))
+      : child.exitCode !== null
+        ? Promise.reject(new Error(`the server had exited (${child.exitCode}) without answering (${stdinError?.code ?? "no stdin error"}); stderr: ${stderr}`))
+        : new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+  return { child, send, next };
 }

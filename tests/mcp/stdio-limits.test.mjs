@@ -3,49 +3,16 @@
 // with a coded error (the SDK's server takes none); a call over the model-call budget is refused before any
 // model call. The real CLI, spoken to line by line on its stdin.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { before, test } from "node:test";
-import { fileURLToPath } from "node:url";
-import { T, freshDb, scriptedServer } from "./helpers.mjs";
+import { T, startCli as startCliOf, scriptedServer } from "./helpers.mjs";
 
 const server = scriptedServer();
 before(() => server.ready);
-const BIN = fileURLToPath(new URL("./node_modules/memwasm/bin/memwasm.mjs", import.meta.url));
 /** Documented in docs/mcp.md (Limits); the budget is the cost table's, shared with the Worker's /mcp. */
 const MAX_LINE_BYTES = 10 * 1024 * 1024;
+const startCli = (t, args) => startCliOf(t, server, args);
 const MODEL_CALL_BUDGET = JSON.parse(readFileSync(new URL("../../pkg/mcp/costs.json", import.meta.url), "utf8")).budget;
-
-/** The CLI on a fresh file, with `send(message or text)` and `next()` (its next stdout message). */
-function startCli(t, args = []) {
-  const child = spawn(process.execPath, [BIN, "mcp", "--db", freshDb(), "--dimensions", "64", ...args], {
-    env: { ...process.env, OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: server.baseUrl },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  t.after(() => child.exitCode === null && child.kill());
-  let stderr = "";
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const lines = [];
-  const waiting = [];
-  let buffered = "";
-  child.stdout.on("data", (chunk) => {
-    buffered += chunk;
-    for (let at; (at = buffered.indexOf("\n")) >= 0; buffered = buffered.slice(at + 1)) lines.push(buffered.slice(0, at));
-    while (lines.length && waiting.length) waiting.shift().resolve(JSON.parse(lines.shift()));
-  });
-  child.on("exit", (code) => {
-    for (const { reject } of waiting.splice(0)) reject(new Error(`the server exited (${code}) without answering; stderr: ${stderr}`));
-  });
-  let stdinError = null; // EPIPE once the server is gone: reported by `next()`
-  child.stdin.on("error", (error) => (stdinError = error));
-  const send = (message) => child.stdin.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
-  const next = () =>
-    lines.length ? Promise.resolve(JSON.parse(lines.shift()))
-      : child.exitCode !== null
-        ? Promise.reject(new Error(`the server had exited (${child.exitCode}) without answering (${stdinError?.code ?? "no stdin error"}); stderr: ${stderr}`))
-        : new Promise((resolve, reject) => waiting.push({ resolve, reject }));
-  return { child, send, next };
-}
 
 /** initialize and initialized, as a client starts. */
 async function handshake(cli) {

@@ -30,7 +30,7 @@ test("no token or an unknown one is refused before any JSON-RPC; a user's token 
 });
 
 test("initialize answers the revision asked for when served, else the newest", T, async () => {
-  for (const [asked, answered] of [["2025-11-25", "2025-11-25"], ["2025-06-18", "2025-06-18"], ["2025-03-26", "2025-03-26"], ["1999-01-01", "2025-11-25"]]) {
+  for (const [asked, answered] of [["2025-11-25", "2025-11-25"], ["2025-06-18", "2025-06-18"], ["2025-03-26", "2025-03-26"], ["2026-07-28", "2025-11-25"], ["1999-01-01", "2025-11-25"]]) {
     const { status, headers, body } = await post(rig.worker, initialize(asked));
     assert.equal(status, 200);
     assert.match(headers.get("content-type"), /^application\/json/);
@@ -42,7 +42,7 @@ test("initialize answers the revision asked for when served, else the newest", T
   assert.equal((await post(rig.worker, initialize("2025-11-25"))).headers.get("mcp-session-id"), null, "stateless");
   const wrong = await post(rig.worker, { jsonrpc: "2.0", id: 2, method: "ping" }, { headers: { "mcp-protocol-version": "1999-01-01" } });
   assert.equal(wrong.status, 400);
-  assert.equal(wrong.body.error.code, -32600);
+  assert.equal(wrong.body.error.code, -32022, "UnsupportedProtocolVersion, as MCP 2026-07-28 names it");
 });
 
 test("notifications get 202, batches an array, requests their id back", T, async () => {

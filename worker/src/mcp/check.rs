@@ -113,3 +113,23 @@ fn check_object(schema: &Value, object: &serde_json::Map<String, Value>, path: &
     }
     None
 }
+
+/// Most levels of nesting in a tool call's arguments, `arguments` itself the first: the library's bound on
+/// metadata and filters, checked before anything runs (as `pkg/mcp/validate.mjs` checks it on stdio).
+pub const MAX_DEPTH: usize = 64;
+
+/// The first argument nested deeper than `MAX_DEPTH` levels, as a sentence naming it; `None` when none is.
+pub fn too_deep(args: &serde_json::Map<String, Value>) -> Option<String> {
+    let (name, _) = args.iter().find(|(_, value)| deeper(value, MAX_DEPTH - 1))?;
+    Some(format!("`{name}` is nested deeper than {MAX_DEPTH} levels: send flatter arguments"))
+}
+
+/// True when `value` holds more than `levels` levels of arrays and objects (looks no deeper than that).
+fn deeper(value: &Value, levels: usize) -> bool {
+    let items: Box<dyn Iterator<Item = &Value>> = match value {
+        Value::Array(items) => Box::new(items.iter()),
+        Value::Object(members) => Box::new(members.values()),
+        _ => return false,
+    };
+    levels == 0 || items.into_iter().any(|item| deeper(item, levels - 1))
+}

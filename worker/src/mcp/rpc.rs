@@ -12,23 +12,42 @@ pub const METHOD_NOT_FOUND: i64 = -32601;
 pub const INVALID_PARAMS: i64 = -32602;
 /// A limit of this server (a server error in JSON-RPC's implementation-defined range): the code in `data.code`.
 pub const LIMIT_EXCEEDED: i64 = -32000;
+/// MCP 2026-07-28: the request's headers do not match its body, or one it needs is missing.
+pub const HEADER_MISMATCH: i64 = -32020;
+/// MCP 2026-07-28: the request names a revision this server does not serve (`data`: supported, requested).
+pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 
-/// A protocol error: its JSON-RPC code and message, and our code in `data.code`.
+/// A protocol error: its JSON-RPC code and message, and our code in `data.code` (or the `data` MCP defines).
 pub struct RpcError {
     pub code: i64,
     pub message: String,
     pub data_code: &'static str,
+    data: Option<Value>,
 }
 
 impl RpcError {
     pub fn new(code: i64, data_code: &'static str, message: impl Into<String>) -> Self {
-        Self { code, message: message.into(), data_code }
+        Self { code, message: message.into(), data_code, data: None }
+    }
+
+    /// This error with `data` in place of `{"code": data_code}`.
+    pub fn with_data(self, data: Value) -> Self {
+        Self { data: Some(data), ..self }
+    }
+
+    fn error(&self) -> Value {
+        let data = self.data.clone().unwrap_or_else(|| json!({ "code": self.data_code }));
+        json!({ "code": self.code, "message": self.message, "data": data })
     }
 
     /// The error response to request `id`.
     pub fn to_response(&self, id: &Value) -> Value {
-        let error = json!({ "code": self.code, "message": self.message, "data": { "code": self.data_code } });
-        json!({ "jsonrpc": "2.0", "id": id, "error": error })
+        json!({ "jsonrpc": "2.0", "id": id, "error": self.error() })
+    }
+
+    /// The error response to a request whose id is not known (or not read): no `id` member.
+    pub fn to_anonymous_response(&self) -> Value {
+        json!({ "jsonrpc": "2.0", "error": self.error() })
     }
 }
 

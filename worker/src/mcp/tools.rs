@@ -1,8 +1,8 @@
 //! The tools: the same definitions as the Node MCP server (`pkg/mcp/tools.json`, embedded), each call's
-//! arguments checked against its `inputSchema` and its model calls against the request's budget, run against
-//! the tenant's engine as far as the token reaches (`access`), and answered as a
-//! `CallToolResult`: the JSON result as text (and `structuredContent` when it is an object), or
-//! `isError: true` with `{"error": {"code", "message"}}`.
+//! arguments checked for depth and against its `inputSchema`, and its model calls against the request's
+//! budget, run against the tenant's engine as far as the token reaches (`access`), and answered as a
+//! `CallToolResult`: the JSON result as text and as `structuredContent` (the tool's `outputSchema` describes
+//! it), or `isError: true` with `{"error": {"code", "message"}}`.
 
 use std::sync::OnceLock;
 
@@ -19,7 +19,7 @@ use crate::visit::Visit;
 /// The tool definitions, shared with the Node MCP server.
 const TOOLS_JSON: &str = include_str!("../../../pkg/mcp/tools.json");
 
-/// The tool definitions: name, title, description, inputSchema, annotations.
+/// The tool definitions: name, title, description, inputSchema, outputSchema, annotations.
 pub fn definitions() -> &'static [Value] {
     static TOOLS: OnceLock<Vec<Value>> = OnceLock::new();
     TOOLS.get_or_init(|| serde_json::from_str(TOOLS_JSON).unwrap_or_default())
@@ -38,6 +38,9 @@ pub async fn call(visit: &Visit<'_>, params: &Value, budget: &Budget) -> Result<
         None | Some(Value::Null) => Value::Object(Map::new()),
         Some(args) => args.clone(),
     };
+    if let Some(problem) = args.as_object().and_then(check::too_deep) {
+        return Ok(failed(&tool_error("INVALID_INPUT", problem)));
+    }
     if let Some(problem) = check::check(&tool["inputSchema"], &args, "arguments") {
         return Ok(failed(&tool_error("INVALID_INPUT", format!("{name}: {problem}"))));
     }
