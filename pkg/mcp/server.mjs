@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { check } from "./validate.mjs";
 import { overBudget } from "./budget.mjs";
 import { memoryTools } from "./memory-tools.mjs";
-import { graphTools } from "./graph-tools.mjs";
+import { GRAPH_ONLY, graphOff, graphTools } from "./graph-tools.mjs";
 
 /** The tool definitions: name, title, description, inputSchema (JSON Schema), annotations. */
 export const TOOLS = JSON.parse(readFileSync(new URL("./tools.json", import.meta.url), "utf8"));
@@ -47,6 +47,7 @@ const LIMIT_EXCEEDED = -32000;
 export async function callTool(name, args, ctx) {
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) return errorResult({ code: "INVALID_INPUT", message: `Unknown tool ${JSON.stringify(name)}` });
+  if (!ctx.graph && GRAPH_ONLY.has(name)) return errorResult(graphOff(name));
   const problem = check(tool.inputSchema, args ?? {});
   if (problem) return errorResult({ code: "INVALID_INPUT", message: `${name}: ${problem}` });
   const over = overBudget(name, args ?? {});
@@ -66,7 +67,8 @@ export function createServer(sdk, ctx) {
     instructions: "Long-term memory. search_memories before answering questions about the user; add_memory for " +
       `facts and preferences worth keeping. Calls without user_id use the user ${JSON.stringify(ctx.userId)}.`,
   });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
+  const listed = TOOLS.filter((t) => ctx.graph || !GRAPH_ONLY.has(t.name));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     const { name, arguments: args } = request.params;
     if (!TOOLS.some((t) => t.name === name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
