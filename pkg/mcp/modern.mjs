@@ -4,7 +4,7 @@
 // `server/discover`, `tools/list` and `tools/call`. Every result carries `resultType` and the server's
 // identity in `_meta`; a revision not served is refused with UnsupportedProtocolVersion (-32022).
 
-import { SERVER_INFO, TOOLS, callTool, instructionsFor } from "./server.mjs";
+import { SERVER_INFO, TOOLS, callTool, instructionsFor, listedTools } from "./server.mjs";
 
 /** The current revision, served here. */
 export const CURRENT = "2026-07-28";
@@ -48,7 +48,7 @@ async function resultOf(method, params, ctx) {
     case "server/discover":
       return { supportedVersions: SERVED, capabilities: { tools: {} }, instructions: instructionsFor(ctx), ...CACHE };
     case "tools/list":
-      return { tools: TOOLS, ...CACHE };
+      return { tools: listedTools(ctx), ...CACHE };
     case "tools/call":
       if (typeof params.name !== "string" || !TOOLS.some((t) => t.name === params.name)) {
         throw Object.assign(new Error(`Unknown tool: ${params.name}`), { code: INVALID_PARAMS, data: { code: "INVALID_INPUT" } });

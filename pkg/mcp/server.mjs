@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { check, tooDeep } from "./validate.mjs";
 import { overBudget } from "./budget.mjs";
 import { memoryTools } from "./memory-tools.mjs";
-import { graphTools } from "./graph-tools.mjs";
+import { GRAPH_ONLY, graphOff, graphTools } from "./graph-tools.mjs";
 
 /** The tool definitions: name, title, description, inputSchema and outputSchema (JSON Schema), annotations. */
 export const TOOLS = JSON.parse(readFileSync(new URL("./tools.json", import.meta.url), "utf8"));
@@ -49,6 +49,7 @@ const LIMIT_EXCEEDED = -32000;
 export async function callTool(name, args, ctx) {
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) return errorResult({ code: "INVALID_INPUT", message: `Unknown tool ${JSON.stringify(name)}` });
+  if (!ctx.graph && GRAPH_ONLY.has(name)) return errorResult(graphOff(name));
   const deep = tooDeep(args ?? {});
   if (deep) return errorResult({ code: "INVALID_INPUT", message: deep });
   const problem = check(tool.inputSchema, args ?? {});
@@ -62,6 +63,9 @@ export async function callTool(name, args, ctx) {
   }
 }
 
+/** The tools a client is shown: without graph memory, not the graph-only ones (a call to one is NOT_SUPPORTED). */
+export const listedTools = (ctx) => TOOLS.filter((t) => ctx.graph || !GRAPH_ONLY.has(t.name));
+
 /** What the server tells the model about itself (initialize, server/discover). */
 export const instructionsFor = (ctx) => "Long-term memory. search_memories before answering questions about the " +
   "user; add_memory for facts and preferences worth keeping. Calls without user_id use the user " +
@@ -71,7 +75,7 @@ export const instructionsFor = (ctx) => "Long-term memory. search_memories befor
 export function createServer(sdk, ctx) {
   const { ListToolsRequestSchema, CallToolRequestSchema, McpError, ErrorCode } = sdk.types;
   const server = new sdk.Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: instructionsFor(ctx) });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(ctx) }));
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     const { name, arguments: args } = request.params;
     if (!TOOLS.some((t) => t.name === name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);

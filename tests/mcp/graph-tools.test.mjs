@@ -76,3 +76,19 @@ test("delete_observations deletes the memory behind an observation; delete_entit
   assert.equal((await callFails(client, "open_nodes", { names: "Bob" })).code, "INVALID_INPUT");
   assert.equal((await callFails(client, "search_nodes", { query: "x".repeat(2049) })).code, "INVALID_INPUT");
 });
+
+test("with --no-graph the graph tools are not listed, and a call to one anyway names the flag", T, async () => {
+  const off = await connect(server, freshDb(), ["--no-graph"]);
+  const names = (await off.listTools()).tools.map((t) => t.name);
+  const graphOnly = ["create_entities", "create_relations", "add_observations", "delete_observations", "delete_relations",
+    "read_graph", "search_nodes", "open_nodes"];
+  assert.deepEqual(graphOnly.filter((name) => names.includes(name)), [], "graph-only tools are not listed");
+  assert.ok(names.includes("delete_entities"), "delete_entities stays: its form without entityNames deletes a scope's memories");
+  for (const [name, args] of [["read_graph", {}], ["create_entities", { entities: "not an array" }],
+    ["delete_entities", { entityNames: ["Bob"] }]]) {
+    const error = await callFails(off, name, args);
+    assert.equal(error.code, "NOT_SUPPORTED", `${name}: ${error.message}`);
+    assert.match(error.message, /--no-graph/);
+  }
+  await off.close();
+});

@@ -122,3 +122,14 @@ test("arguments nested deeper than 64 levels: a coded tool error naming the argu
   assert.deepEqual((await call(client, "get_memories")).results.map((m) => m.memory), ["Shallow"]);
   await client.close();
 });
+
+test("under 2026-07-28 too, --no-graph lists no graph-only tool", T, async (t) => {
+  const cli = startCli(t, server, ["--no-llm", "--no-graph"]);
+  const _meta = { "io.modelcontextprotocol/protocolVersion": CURRENT, "io.modelcontextprotocol/clientCapabilities": {} };
+  cli.send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta } });
+  const names = (await cli.next()).result.tools.map((tool) => tool.name);
+  assert.ok(names.includes("add_memory"), names.join());
+  for (const graphOnly of ["create_entities", "create_relations", "add_observations", "read_graph"]) {
+    assert.ok(!names.includes(graphOnly), `${graphOnly} is listed with --no-graph`);
+  }
+});

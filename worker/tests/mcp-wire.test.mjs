@@ -1,6 +1,6 @@
 // The JSON-RPC wire of /mcp: authentication before anything, the revision negotiated, notifications (202),
 // batches, protocol errors (-32700, -32600, -32601) with our code in data.code, GET 405; and, with graph
-// memory off, the graph tools as tool errors with a code.
+// memory off, the graph-only tools unlisted and a call to one a tool error naming GRAPH_ENABLED.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ACME, T, TOKENS, workerForFile } from "./helpers.mjs";
@@ -58,7 +58,7 @@ test("notifications get 202, batches an array, requests their id back", T, async
   ]);
   assert.equal(batch.status, 200);
   assert.deepEqual(batch.body.map((answer) => answer.id), [1, 2]);
-  assert.equal(batch.body[1].result.tools.length, 17);
+  assert.equal(batch.body[1].result.tools.length, 9, "graph memory is off: no graph-only tools");
   assert.equal((await post(rig.worker, [{ jsonrpc: "2.0", method: "notifications/initialized" }])).status, 202);
 });
 
@@ -86,17 +86,28 @@ test("protocol errors are JSON-RPC errors with our code; GET is 405", T, async (
   assert.equal(get.headers.get("allow"), "POST");
 });
 
-test("with graph memory off the graph tools are tool errors with a code", T, async () => {
+test("with graph memory off the graph-only tools are not listed, and a call to one names GRAPH_ENABLED", T, async () => {
   const client = await connect(rig.worker);
-  for (const name of ["create_entities", "create_relations", "add_observations"]) {
-    const args = {
-      create_entities: { entities: [{ name: "A", entityType: "person", observations: [] }] },
-      create_relations: { relations: [{ from: "A", to: "B", relationType: "knows" }] },
-      add_observations: { observations: [{ entityName: "A", contents: ["x"] }] },
-    }[name];
-    assert.equal((await failure(client, name, args)).code, "NOT_SUPPORTED");
+  const names = (await client.listTools()).tools.map((t) => t.name);
+  const graphOnly = ["create_entities", "create_relations", "add_observations", "delete_observations", "delete_relations",
+    "read_graph", "search_nodes", "open_nodes"];
+  assert.deepEqual(graphOnly.filter((name) => names.includes(name)), [], "graph-only tools are not listed");
+  assert.ok(names.includes("delete_entities"), "delete_entities stays: its form without entityNames deletes a scope's memories");
+  const calls = {
+    create_entities: { entities: [{ name: "A", entityType: "person", observations: [] }] },
+    create_relations: { relations: [{ from: "A", to: "B", relationType: "knows" }] },
+    add_observations: { observations: [{ entityName: "A", contents: ["x"] }] },
+    delete_observations: { deletions: [{ entityName: "A", observations: ["x"] }] },
+    delete_relations: { relations: [{ from: "A", to: "B", relationType: "knows" }] },
+    read_graph: {},
+    search_nodes: { query: "A" },
+    open_nodes: { names: ["A"] },
+    delete_entities: { entityNames: ["A"] },
+  };
+  for (const [name, args] of [...Object.entries(calls), ["read_graph", { user_id: 7 }]]) {
+    const error = await failure(client, name, args);
+    assert.equal(error.code, "NOT_SUPPORTED", `${name}: ${error.message}`);
+    assert.match(error.message, /GRAPH_ENABLED/, name);
   }
-  assert.equal((await failure(client, "read_graph")).code, "INVALID_INPUT");
-  assert.equal((await failure(client, "delete_relations", { relations: [{ from: "A", to: "B", relationType: "knows" }] })).code, "INVALID_INPUT");
   await client.close();
 });

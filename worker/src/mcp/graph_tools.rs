@@ -1,9 +1,10 @@
 //! The reference memory server's knowledge-graph tools over graph memory, with the Node server's
 //! semantics. An entity is `{name, entityType, observations}`: its description and the texts of the
-//! memories it came from. A relation is `{from, to, relationType}`. Graph memory is written by `add()` and
-//! its model, so the tools that create store sentences through `add()` and return what the model extracted.
+//! memories it came from. A relation is `{from, to, relationType}`. Names match as graph memory keys them
+//! (any case and spacing). With graph memory off the graph-only tools are not listed, and a call to one is
+//! `NOT_SUPPORTED` naming `GRAPH_ENABLED`.
 
-use memwasm::core::model::graph::Entity;
+use memwasm::core::model::graph::{entity_name, relation_name, Entity};
 use memwasm::core::model::scope::Scope;
 use serde_json::{json, Map, Value};
 
@@ -11,9 +12,35 @@ use super::context::{tool_error, Args, Ctx};
 use super::memory_tools::{delete_all_memories, scope_of};
 use crate::error::ApiError;
 
-/// The same name, whatever its case and surrounding blanks.
+/// The tools that need graph memory: unlisted when it is off (`delete_entities` stays, for mem0's form).
+pub const GRAPH_ONLY: [&str; 8] = [
+    "create_entities",
+    "create_relations",
+    "add_observations",
+    "delete_observations",
+    "delete_relations",
+    "read_graph",
+    "search_nodes",
+    "open_nodes",
+];
+
+/// The error of a graph tool called with graph memory off.
+pub fn graph_off(tool: &str) -> ApiError {
+    let why = format!(
+        "{tool} needs graph memory, which is off on this server: set the var GRAPH_ENABLED to \"true\" (or use the \
+         memory tools: add_memory, search_memories, …)"
+    );
+    tool_error("NOT_SUPPORTED", why)
+}
+
+/// An entity name as graph memory keys it.
+pub fn name_key(name: &str) -> String {
+    entity_name(name).to_lowercase()
+}
+
+/// The same name, as graph memory keys it.
 pub fn same(a: &str, b: &str) -> bool {
-    a.trim().to_lowercase() == b.trim().to_lowercase()
+    name_key(a) == name_key(b)
 }
 
 /// A scope of `scope_of` as the engine's `Scope`.
@@ -30,18 +57,19 @@ pub struct Node {
 }
 
 impl Node {
-    fn json(&self) -> Value {
+    pub fn json(&self) -> Value {
         json!({ "name": self.name, "entityType": self.entity_type, "observations": self.observations })
     }
 }
 
-/// A relation's key: its ends in lowercase, its type as given.
-fn triple_key(relation: &Value) -> (String, String, String) {
-    let part = |key: &str| relation.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
-    (part("from").to_lowercase(), part("relationType"), part("to").to_lowercase())
+/// A relation `{from, to, relationType}` as graph memory keys it.
+pub fn relation_key(relation: &Value) -> (String, String, String) {
+    let part = |key: &str| relation.get(key).and_then(Value::as_str).unwrap_or_default();
+    (name_key(part("from")), relation_name(part("relationType")), name_key(part("to")))
 }
 
-async fn node(ctx: &Ctx, entity: Entity) -> Result<Node, ApiError> {
+/// An entity as the reference server has it: its description and the texts of its memories, each once.
+pub async fn graph_node(ctx: &Ctx, entity: Entity) -> Result<Node, ApiError> {
     let mut observations: Vec<String> = entity.description.into_iter().filter(|text| !text.is_empty()).collect();
     for id in &entity.memory_ids {
         if let Some(item) = ctx.engine.get(id).await? {
@@ -61,22 +89,27 @@ pub async fn graph_of(
 ) -> Result<(Vec<Value>, Vec<Value>), ApiError> {
     let mut entities = Vec::new();
     for entity in ctx.engine.graph().get_entities(scope.clone()).await? {
-        let node = node(ctx, entity).await?;
+        let node = graph_node(ctx, entity).await?;
         if keep(&node) {
             entities.push(node);
         }
     }
+    let relations = relations_of(ctx, scope, entities.iter().map(|e| e.name.as_str())).await?;
+    Ok((entities.iter().map(Node::json).collect(), relations))
+}
+
+/// The relations of `scope` that touch the entities named, each once.
+pub async fn relations_of(ctx: &Ctx, scope: &Scope, names: impl Iterator<Item = &str>) -> Result<Vec<Value>, ApiError> {
     let mut relations: Vec<Value> = Vec::new();
-    for entity in &entities {
-        for relation in ctx.engine.graph().get_relations(&entity.name, scope.clone()).await? {
+    for name in names.filter(|name| !name.trim().is_empty()) {
+        for relation in ctx.engine.graph().get_relations(name, scope.clone()).await? {
             let relation = json!({ "from": relation.source, "to": relation.target, "relationType": relation.relation });
-            match relations.iter_mut().find(|seen| triple_key(seen) == triple_key(&relation)) {
-                Some(seen) => *seen = relation,
-                None => relations.push(relation),
+            if !relations.iter().any(|seen| relation_key(seen) == relation_key(&relation)) {
+                relations.push(relation);
             }
         }
     }
-    Ok((entities.iter().map(Node::json).collect(), relations))
+    Ok(relations)
 }
 
 /// The graph of a call, `{entities, relations}`.
@@ -106,9 +139,14 @@ pub fn strings(value: Option<&Value>) -> Vec<String> {
     items.iter().filter_map(Value::as_str).map(str::to_owned).collect()
 }
 
-/// The names of the entities `scope` holds.
+/// The entities `scope` holds.
 pub async fn present(ctx: &Ctx, scope: &Scope) -> Result<Vec<Entity>, ApiError> {
     Ok(ctx.engine.graph().get_entities(scope.clone()).await?)
+}
+
+/// The entity of `scope` named `name`, if any.
+pub async fn entity_named(ctx: &Ctx, scope: &Scope, name: &str) -> Result<Option<Entity>, ApiError> {
+    Ok(present(ctx, scope).await?.into_iter().find(|e| same(&e.name, name)))
 }
 
 pub async fn delete_entities(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
@@ -119,6 +157,9 @@ pub async fn delete_entities(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> 
             return Err(tool_error("SCOPE_REQUIRED", why));
         }
         return delete_all_memories(args, ctx).await;
+    }
+    if !ctx.graph() {
+        return Err(graph_off("delete_entities with entityNames"));
     }
     let scope = scope(&scope_of(args, ctx)?);
     let names: Vec<String> = present(ctx, &scope).await?.into_iter().map(|e| e.name).collect();

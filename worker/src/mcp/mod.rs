@@ -120,7 +120,7 @@ async fn request(visit: &Visit<'_>, method: &str, params: &Value, budget: &Budge
     match method {
         "initialize" => Ok(initialize(params, &Access::of(visit))),
         "ping" => Ok(json!({})),
-        "tools/list" => Ok(json!({ "tools": tools::definitions() })),
+        "tools/list" => Ok(tools::list(visit)),
         "tools/call" => tools::call(visit, params, budget).await,
         _ => Err(RpcError::new(rpc::METHOD_NOT_FOUND, "NOT_FOUND", format!("Method not found: {method}"))),
     }

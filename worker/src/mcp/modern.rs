@@ -83,7 +83,7 @@ async fn served_request(
             "capabilities": { "tools": {} },
             "instructions": super::instructions(&Access::of(visit)),
         }))),
-        "tools/list" => Ok(cached(json!({ "tools": tools::definitions() }))),
+        "tools/list" => Ok(cached(tools::list(visit))),
         "tools/call" => tools::call(visit, params, budget).await,
         _ => Err(RpcError::new(rpc::METHOD_NOT_FOUND, "NOT_FOUND", format!("Method not found: {method}"))),
     }

@@ -25,6 +25,22 @@ pub fn definitions() -> &'static [Value] {
     TOOLS.get_or_init(|| serde_json::from_str(TOOLS_JSON).unwrap_or_default())
 }
 
+/// `tools/list`: the tool definitions, without the graph-only ones when graph memory is off.
+pub fn list(visit: &Visit<'_>) -> Value {
+    let graph = graph_on(visit);
+    let listed = definitions().iter().filter(|tool| graph || !is_graph_only(tool["name"].as_str().unwrap_or_default()));
+    json!({ "tools": listed.collect::<Vec<_>>() })
+}
+
+/// False when the tenant's engine has graph memory off (an engine that cannot be built fails the call itself).
+fn graph_on(visit: &Visit<'_>) -> bool {
+    visit.engine().map_or(true, |(engine, _)| engine.graph().graph_enabled())
+}
+
+fn is_graph_only(name: &str) -> bool {
+    graph_tools::GRAPH_ONLY.contains(&name)
+}
+
 /// `tools/call`: an unknown tool, a call without a name or one over what is left of `budget` is a protocol
 /// error, anything else a result.
 pub async fn call(visit: &Visit<'_>, params: &Value, budget: &Budget) -> Result<Value, RpcError> {
@@ -34,6 +50,9 @@ pub async fn call(visit: &Visit<'_>, params: &Value, budget: &Budget) -> Result<
     let Some(tool) = definitions().iter().find(|tool| tool.get("name").and_then(Value::as_str) == Some(name)) else {
         return Err(RpcError::new(rpc::INVALID_PARAMS, "INVALID_INPUT", format!("Unknown tool: {name}")));
     };
+    if is_graph_only(name) && !graph_on(visit) {
+        return Ok(failed(&graph_tools::graph_off(name)));
+    }
     let args = match params.get("arguments") {
         None | Some(Value::Null) => Value::Object(Map::new()),
         Some(args) => args.clone(),
