@@ -111,3 +111,12 @@ test("with graph memory off the graph-only tools are not listed, and a call to o
   }
   await client.close();
 });
+
+test("under MCP 2026-07-28 too, graph memory off lists no graph-only tool", T, async () => {
+  const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+  const headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" };
+  const { body } = await post(rig.worker, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta } }, { headers });
+  const names = body.result.tools.map((t) => t.name);
+  assert.ok(names.includes("add_memory"), names.join());
+  assert.deepEqual(names.filter((name) => ["create_entities", "read_graph", "add_observations"].includes(name)), []);
+});
