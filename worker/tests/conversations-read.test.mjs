@@ -104,6 +104,24 @@ test("search by the query string, a GET body or a POST body, grouped by conversa
   assert.equal(hits(list).length, 2);
 });
 
+test("search: total_count counts the matches, whatever top_k", T, async () => {
+  // "espresso" matches one episode and one plan of apollo's memories of those two types.
+  const counts = [];
+  for (const top_k of [1, 2, 5, 100]) {
+    const found = await get(SEARCH, { query: "espresso", group_id: "apollo", memory_types: "episodic_memory,foresight", top_k });
+    counts.push([top_k, hits(found).length, found.total_count, found.has_more]);
+  }
+  assert.deepEqual(counts, [[1, 1, 2, true], [2, 2, 2, false], [5, 2, 2, false], [100, 2, 2, false]]);
+  for (const retrieve_method of ["hybrid", "vector", "rrf"]) {
+    const totals = [];
+    for (const top_k of [1, 2, 5, 100]) {
+      const found = await get(SEARCH, { query: "espresso", group_id: "apollo", memory_types: "episodic_memory,foresight", top_k, retrieve_method });
+      totals.push(found.total_count);
+    }
+    assert.ok(totals.every((total) => total === totals[0]), `${retrieve_method}: ${totals}`);
+  }
+});
+
 test("search: top_k and has_more, the time range, foresight at current_time, no query", T, async () => {
   const one = await get(SEARCH, { query: "January 2025", group_id: "apollo", top_k: 1 });
   assert.deepEqual([hits(one).length, one.has_more, one.total_count], [1, true, 3], "total_count: found, not returned");
