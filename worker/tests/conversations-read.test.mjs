@@ -71,6 +71,11 @@ test("a participant's reads see the group's memories that involve them, and nobo
   assert.deepEqual(hits(anywhere).map(([, text]) => text), [EPISODES[1]], "without group_id: every group");
   assert.deepEqual(hits(await get(SEARCH, { query: "espresso beans", user_id: "bob", group_id: "apollo" })), []);
   assert.deepEqual((await get(BASE, { user_id: "dave", memory_type: "episodic_memory" })).memories, []);
+  // The plans of the episodes they took part in are theirs to read too.
+  const plans = await get(BASE, { user_id: "alice", memory_type: "foresight" });
+  assert.deepEqual(plans.memories.map((m) => m.content), ["Alice will order more espresso beans"]);
+  const bobsPlans = await get(SEARCH, { query: "sprint demo Friday", user_id: "bob", group_id: "apollo", memory_types: ["foresight"] });
+  assert.deepEqual(hits(bobsPlans), [["foresight", "The sprint demo happens on Friday"]]);
 });
 
 test("fetch narrows to a time range (start_time / end_time, a time without a zone read as UTC)", T, async () => {
