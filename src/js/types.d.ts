@@ -745,7 +745,8 @@ export interface ConversationMetaUpdate extends ConversationMeta {
 export interface DeleteMemoriesFilter {
   /** A memory id, or the `sessionId` of an episode (all the memories extracted from it; profiles stay). */
   eventId?: string;
-  /** Memories whose `userId` is this (profiles, default groups, `add()` memories of the user). */
+  /** Memories whose `userId` is this (profiles, default groups, `add()` memories of the user). With `groupId`, the
+   * user also leaves the group's shared memories that list them as a participant; those stay for the others. */
   userId?: string;
   /** Memories whose `runId` is this group id. */
   groupId?: string;
@@ -754,6 +755,9 @@ export interface DeleteMemoriesFilter {
 export interface DeleteMemoriesResult {
   /** Memories soft-deleted (each restorable with `restore(id)`). */
   count: number;
+  /** The group's shared memories the user was taken off (`userId` with `groupId`), kept for the others; absent
+   * when none. */
+  left?: number;
   /** The filters that applied. */
   filters: Array<"eventId" | "userId" | "groupId">;
 }

@@ -172,3 +172,43 @@ fn deleting_a_summary_shows_its_originals_again() {
         assert!(all.unwrap().results.iter().any(|m| m.memory == "Chat about topic 0"), "soft {soft}: after reopening");
     }
 }
+
+#[test]
+fn restoring_a_summary_hides_its_originals_again_and_brings_back_nothing_else() {
+    let (rig, _) = five_sessions();
+    let outcome = compress(&rig, json!({"groupId": "g1", "threshold": 4})).unwrap();
+    let (first, second) = (&outcome.compressed[0], &outcome.compressed[1]);
+    for done in [first, second] {
+        block_on(rig.engine.delete(&done.summary_id, true)).unwrap();
+    }
+    // Meanwhile the first session's memory is deleted on its own.
+    block_on(rig.engine.delete(&first.memory_ids[0], true)).unwrap();
+    for done in [first, second] {
+        block_on(rig.engine.restore(&done.summary_id)).unwrap();
+    }
+    let shown = texts(&rig, json!({"groupId": "g1", "memoryTypes": ["episodic", "semantic"]}));
+    assert_eq!(
+        shown,
+        [
+            "Chat about topic 2",
+            "Chat about topic 3",
+            "Chat about topic 4",
+            "Summary of Chat about topic 0",
+            "Summary of Chat about topic 1"
+        ],
+        "as before the summaries' delete: each summary in place of its session"
+    );
+    let original = block_on(rig.engine.get(&second.memory_ids[0])).unwrap().unwrap();
+    assert_eq!(original.metadata["compressedInto"], json!(second.summary_id), "covered by its summary again");
+    let history = block_on(rig.engine.history(&second.memory_ids[0])).unwrap();
+    let events: Vec<EventKind> = history.iter().map(|h| h.event).collect();
+    assert_eq!(
+        events,
+        [EventKind::Add, EventKind::Update, EventKind::Update, EventKind::Update],
+        "marked, uncovered, marked"
+    );
+    let all = rig.get_all(json!({"groupId": "g1", "includeDeleted": true, "includeCompressed": true})).unwrap().results;
+    let deleted = all.iter().find(|m| m.id == first.memory_ids[0]).unwrap();
+    assert!(deleted.lifecycle.deleted_at.is_some(), "a memory deleted on its own stays deleted");
+    assert!(deleted.metadata.get("compressedInto").is_none(), "and is not marked");
+}

@@ -15,3 +15,4 @@ mod meta_delete;
 mod profiles;
 mod reads;
 mod rig;
+mod shared;

@@ -77,6 +77,20 @@ describe("compress", () => {
     assert.equal(chatCalls(server, COMPRESS).length, 2, "not above the threshold: no call");
   });
 
+  test("restoring a deleted summary hides its originals again, as before the delete", T, async () => {
+    const { mem } = await sessions();
+    server.script([summary("topic 0"), summary("topic 1")]);
+    const [first] = (await mem.compress({ groupId: "g1", threshold: 4 })).compressed;
+    const before = texts(await mem.getAll({ groupId: "g1", memoryTypes: ["episodic", "semantic"] }));
+    await mem.delete(first.summaryId, { soft: true });
+    assert.ok(texts(await mem.getAll({ groupId: "g1" })).includes("Chat about topic 0"), "the delete shows the original");
+    await mem.restore(first.summaryId);
+    assert.deepEqual(texts(await mem.getAll({ groupId: "g1", memoryTypes: ["episodic", "semantic"] })), before);
+    const original = await mem.get(first.memoryIds[0]);
+    assert.equal(original.metadata.compressedInto, first.summaryId);
+    assert.deepEqual((await mem.history(original.id)).map((h) => h.event), ["ADD", "UPDATE", "UPDATE", "UPDATE"]);
+  });
+
   test("a session whose call fails stays uncompressed with a warning", T, async () => {
     const { mem, ids } = await sessions();
     server.script([summary("topic 0"), summary("topic 1", { status: 500 }), summary("topic 2")]);

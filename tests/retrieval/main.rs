@@ -4,6 +4,7 @@
 
 mod fixtures;
 mod keyword_only;
+mod matches;
 mod recall;
 mod search;
 mod tools;

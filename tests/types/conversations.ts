@@ -87,5 +87,5 @@ export async function deletes(memory: Memory): Promise<number> {
   await memory.deleteMemories({ runId: "r" });
   // @ts-expect-error the filters are named
   const wrong: DeleteMemoriesResult["filters"] = ["runId"];
-  return result.count + result.filters.length + wrong.length;
+  return result.count + (result.left ?? 0) + result.filters.length + wrong.length;
 }

@@ -111,10 +111,13 @@ test("DELETE soft-deletes what matches every filter given; all __all__ is refuse
   assert.deepEqual(left.map((m) => m.content), ["Alice shared her holiday plans."]);
   assert.equal(okResult(await call("GET", BASE + query({ user_id: "alice", memory_type: "profile" }))).memories.length, 1, "profiles survive an episode's deletion");
 
-  // A user + group delete removes the user's memories in the group: her profile, and the episode she took part in.
+  // A user + group delete removes what is the user's in the group (her profile); she leaves the episode she took
+  // part in, which stays the group's.
   const byQuery = okResult(await call("DELETE", BASE + query({ user_id: "alice", group_id: "release" })));
-  assert.deepEqual(byQuery, { filters: ["user_id", "group_id"], count: 2 });
-  assert.deepEqual(okResult(await call("DELETE", BASE, { body: { group_id: "release" } })), { filters: ["group_id"], count: 0 });
+  assert.deepEqual(byQuery, { filters: ["user_id", "group_id"], count: 1, left: 1 });
+  assert.deepEqual(okResult(await call("GET", BASE + query({ user_id: "alice", group_id: "release" }))).memories, []);
+  assert.deepEqual(okResult(await call("GET", BASE + query({ group_id: "release" }))).memories.map((m) => m.content), ["Alice shared her holiday plans."]);
+  assert.deepEqual(okResult(await call("DELETE", BASE, { body: { group_id: "release" } })), { filters: ["group_id"], count: 1 });
   assert.deepEqual(okResult(await call("GET", BASE + query({ group_id: "release" }))).memories, []);
   assert.deepEqual(okResult(await call("DELETE", BASE, { body: { group_id: "release" } })).count, 0);
 });

@@ -71,6 +71,11 @@ test("a participant's reads see the group's memories that involve them, and nobo
   assert.deepEqual(hits(anywhere).map(([, text]) => text), [EPISODES[1]], "without group_id: every group");
   assert.deepEqual(hits(await get(SEARCH, { query: "espresso beans", user_id: "bob", group_id: "apollo" })), []);
   assert.deepEqual((await get(BASE, { user_id: "dave", memory_type: "episodic_memory" })).memories, []);
+  // The plans of the episodes they took part in are theirs to read too.
+  const plans = await get(BASE, { user_id: "alice", memory_type: "foresight" });
+  assert.deepEqual(plans.memories.map((m) => m.content), ["Alice will order more espresso beans"]);
+  const bobsPlans = await get(SEARCH, { query: "sprint demo Friday", user_id: "bob", group_id: "apollo", memory_types: ["foresight"] });
+  assert.deepEqual(hits(bobsPlans), [["foresight", "The sprint demo happens on Friday"]]);
 });
 
 test("fetch narrows to a time range (start_time / end_time, a time without a zone read as UTC)", T, async () => {
@@ -102,6 +107,24 @@ test("search by the query string, a GET body or a POST body, grouped by conversa
   assert.ok(lean.memories[0].episodic_memory.every((m) => !("metadata" in m)));
   const list = await get(SEARCH, { query: "espresso", group_id: "apollo", memory_types: "episodic_memory,foresight", include_compressed: false });
   assert.equal(hits(list).length, 2);
+});
+
+test("search: total_count counts the matches, whatever top_k", T, async () => {
+  // "espresso" matches one episode and one plan of apollo's memories of those two types.
+  const counts = [];
+  for (const top_k of [1, 2, 5, 100]) {
+    const found = await get(SEARCH, { query: "espresso", group_id: "apollo", memory_types: "episodic_memory,foresight", top_k });
+    counts.push([top_k, hits(found).length, found.total_count, found.has_more]);
+  }
+  assert.deepEqual(counts, [[1, 1, 2, true], [2, 2, 2, false], [5, 2, 2, false], [100, 2, 2, false]]);
+  for (const retrieve_method of ["hybrid", "vector", "rrf"]) {
+    const totals = [];
+    for (const top_k of [1, 2, 5, 100]) {
+      const found = await get(SEARCH, { query: "espresso", group_id: "apollo", memory_types: "episodic_memory,foresight", top_k, retrieve_method });
+      totals.push(found.total_count);
+    }
+    assert.ok(totals.every((total) => total === totals[0]), `${retrieve_method}: ${totals}`);
+  }
 });
 
 test("search: top_k and has_more, the time range, foresight at current_time, no query", T, async () => {

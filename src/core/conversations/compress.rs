@@ -12,13 +12,14 @@ use serde_json::Value;
 use super::compress_options::{CompressOptions, CompressOutcome, CompressedSession};
 use super::prompts::{compress_input, COMPRESS_PROMPT};
 use super::sessions::{compressible, sessions, Session};
+use super::uncover::mark;
 use crate::core::conversations::Conversations;
 use crate::core::engine::pipeline::Destination;
 use crate::core::error::{MemoryError, Result};
 use crate::core::lifecycle::write::WriteLifecycle;
 use crate::core::llm_json::extract_json;
 use crate::core::model::scope::Scope;
-use crate::core::model::types::{AddResult, AddWarning, EventKind, StoredMemory, WarningCode};
+use crate::core::model::types::{AddResult, AddWarning, StoredMemory, WarningCode};
 use crate::core::model::MemoryType;
 use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::reply_schema;
@@ -131,15 +132,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_
         let added = self.stage_add(summary, vector, &to, to.metadata.clone(), changes, staged)?;
         let mut memory_ids = Vec::new();
         for mut original in originals {
-            let metadata = &mut original.item.metadata;
-            metadata.insert("compressed".into(), Value::Bool(true));
-            metadata.insert("compressedAt".into(), Value::from(now.as_str()));
-            metadata.insert("compressedInto".into(), Value::from(added.id.as_str()));
-            original.item.updated_at = now.clone();
-            let text = Some(original.item.memory.clone());
-            changes.history.push(self.record(&original.item, EventKind::Update, text.clone(), text));
+            mark(&mut original.item, &added.id, &now);
             memory_ids.push(original.item.id.clone());
-            changes.upserts.push(original);
+            self.stage_mark_change(original, changes);
         }
         Some(CompressedSession {
             session_id: session.session_id.clone(),

@@ -2,17 +2,20 @@
 //! matches all the filters given, each with a DELETE record (`restore` brings one back). `eventId` matches a
 //! memory's id or the `metadata.sessionId` of the episode it was extracted from; `userId` matches the
 //! memory's `userId` (profiles, default groups, `add()` memories of that user), and with `groupId` also the
-//! group's memories that involve the user (`metadata.participants`); `groupId` matches its `runId`. A
-//! filter that is absent, blank or the conversation API's `"__all__"` is not given; at least one must be.
+//! group's shared memories that list the user as a participant (`metadata.participants`); `groupId` matches
+//! its `runId`. Shared memories belong to the group (see `membership`): a delete with a `userId` takes the
+//! user off them (an UPDATE each, the text unchanged) and leaves them to the others. A filter that is absent,
+//! blank or the conversation API's `"__all__"` is not given; at least one must be.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::membership::{is_shared, leave};
 use crate::core::conversations::Conversations;
 use crate::core::error::{MemoryError, Result};
 use crate::core::model::scope::Scope;
 use crate::core::model::scope_fields::ANY;
-use crate::core::model::types::MemoryItem;
+use crate::core::model::types::{EventKind, MemoryItem};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::read::involves;
 use crate::core::storage::Storage;
@@ -35,8 +38,15 @@ pub struct DeleteFilter {
 pub struct DeleteOutcome {
     /// Memories soft-deleted.
     pub count: usize,
+    /// The group's shared memories the user was taken off (kept for the others); absent when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub left: usize,
     /// The filters that applied, e.g. `["userId", "groupId"]`.
     pub filters: Vec<&'static str>,
+}
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
 }
 
 /// A filter value that counts: not blank, not the conversation API's `"__all__"`.
@@ -90,13 +100,24 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_
     pub async fn delete_memories(&self, filter: &DeleteFilter) -> Result<DeleteOutcome> {
         let filters = filter.names()?;
         let now = self.now_iso();
-        let doomed = self
+        let matched = self
             .lifecycle()
             .scope_memories(&filter.scope(), &|item| item.lifecycle.is_live(&now) && filter.matches(item))
             .await?;
-        let count = doomed.len();
-        self.commit(self.deletion(doomed, true)).await?;
-        Ok(DeleteOutcome { count, filters })
+        let user = given(&filter.user_id).map(str::to_owned);
+        let (shared, doomed): (Vec<_>, Vec<_>) =
+            matched.into_iter().partition(|memory| user.is_some() && is_shared(&memory.item));
+        let (count, left) = (doomed.len(), shared.len());
+        let mut changes = self.deletion(doomed, true);
+        for mut memory in shared {
+            leave(&mut memory.item.metadata, user.as_deref().unwrap_or_default());
+            memory.item.updated_at = now.clone();
+            let text = Some(memory.item.memory.clone());
+            changes.history.push(self.record(&memory.item, EventKind::Update, text.clone(), text));
+            changes.upserts.push(memory);
+        }
+        self.commit(changes).await?;
+        Ok(DeleteOutcome { count, left, filters })
     }
 }
 

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::boundary::Cause;
 use super::buffer::GroupBuffer;
+use super::membership::join;
 use super::message::{PendingMessage, Role};
 use super::meta::{ConversationMeta, Scene};
 use crate::core::model::scope::Scope;
@@ -140,11 +141,22 @@ impl Episode {
         metadata
     }
 
-    /// The episodic memory's metadata: `metadata()` plus `participants` (user ids), `messageIds` and `title`.
-    pub fn episodic_metadata(&self, title: Option<&str>) -> Metadata {
+    /// The user ids of the participants.
+    pub fn participant_ids(&self) -> Vec<String> {
+        self.participants.iter().map(|p| p.user_id.clone()).collect()
+    }
+
+    /// What the group's shared memories of the episode carry: `metadata()` plus `participants` (user ids),
+    /// who read them as theirs.
+    pub fn shared_metadata(&self) -> Metadata {
         let mut metadata = self.metadata();
-        let ids: Vec<&str> = self.participants.iter().map(|p| p.user_id.as_str()).collect();
-        metadata.insert("participants".into(), Value::from(ids));
+        join(&mut metadata, &self.participant_ids());
+        metadata
+    }
+
+    /// The episodic memory's metadata: `shared_metadata()` plus `messageIds` and `title`.
+    pub fn episodic_metadata(&self, title: Option<&str>) -> Metadata {
+        let mut metadata = self.shared_metadata();
         let messages: Vec<&str> = self.messages.iter().map(|m| m.message_id.as_str()).collect();
         metadata.insert("messageIds".into(), Value::from(messages));
         if let Some(title) = title {

@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use super::episode::Episode;
+use super::membership::join;
 use super::profile::attributes_of;
 use super::prompts::{episode_input, EPISODE_PROMPT};
 use super::reply::{parse_extraction, Extraction};
@@ -88,9 +89,13 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_
 
         // Event log: add()'s exact-duplicate check and update decision, against the group's event log only.
         let is_event_log = |item: &MemoryItem| item.lifecycle.memory_type == MemoryType::EventLog;
-        let facts_to = to(MemoryType::EventLog, episode.metadata());
-        let (facts, changes) =
+        let facts_to = to(MemoryType::EventLog, episode.shared_metadata());
+        let (facts, mut changes) =
             self.merge_facts(extraction.event_log.clone(), &facts_to, &is_event_log, AddResult::default()).await?;
+        // A fact this episode updates is its participants' too.
+        for fact in changes.upserts.iter_mut().filter(|m| m.item.scope == episode.scope) {
+            join(&mut fact.item.metadata, &episode.participant_ids());
+        }
         warnings.extend(facts.warnings);
         for event in facts.results {
             let kind = self.type_of(&event, MemoryType::EventLog);
@@ -122,7 +127,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_
             }
         }
         let fresh: Vec<_> = fresh_foresight.into_iter().map(|text| (text, vectors.next().flatten())).collect();
-        let foresight = to(MemoryType::Foresight, episode.metadata());
+        let foresight = to(MemoryType::Foresight, episode.shared_metadata());
         self.stage_foresight(&extraction.foresight, fresh, &shown_plans, &foresight, &mut out, &mut staged);
         warnings.extend(staged.warnings);
         let mut scopes = vec![episode.scope.clone()];

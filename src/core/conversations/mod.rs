@@ -20,6 +20,7 @@ mod delete;
 pub mod episode;
 mod extract;
 pub mod foresight;
+pub mod membership;
 pub mod message;
 pub mod meta;
 pub mod meta_patch;

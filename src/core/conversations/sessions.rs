@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use super::membership::{join, participants};
 use crate::core::model::scope::Scope;
 use crate::core::model::types::{MemoryItem, Metadata, StoredMemory};
 use crate::core::model::MemoryType;
@@ -80,7 +81,8 @@ impl Session {
     }
 
     /// The summary's metadata: `sourceSessionId`, `compressionSource: true`, `sourceMemoryIds`, the session's
-    /// `startTime` / `endTime`, and the group (`groupId`, `groupName`) its memories carry.
+    /// `startTime` / `endTime`, the group (`groupId`, `groupName`) its memories carry, and every participant
+    /// they list (`participants`).
     pub fn summary_metadata(&self) -> Metadata {
         let mut metadata = Metadata::new();
         if let Some(first) = self.memories.first() {
@@ -96,6 +98,10 @@ impl Session {
         metadata.insert("sourceMemoryIds".into(), Value::from(ids));
         metadata.insert("startTime".into(), Value::from(self.start_time()));
         metadata.insert("endTime".into(), Value::from(self.end_time()));
+        let listed: Vec<String> = self.memories.iter().flat_map(|m| participants(&m.item.metadata)).collect();
+        if !listed.is_empty() {
+            join(&mut metadata, &listed);
+        }
         metadata
     }
 }

@@ -150,7 +150,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         if let Some(graph) = self.graph.borrow().as_ref() {
             graph.cascade(&mut changes.graph, &changes.deletes);
         }
-        self.conversations().uncover_originals(&mut changes);
+        self.conversations().follow_summaries(&mut changes);
         if !self.keep_history {
             changes.history.clear();
         }

@@ -31,6 +31,12 @@ pub struct SearchResponse {
     pub method: Method,
     /// How many live memories of the scope pass the filters: the candidates the ranking chose from.
     pub total_count: usize,
+    /// How many memories the ranking matched, whatever `limit`: those it scored (a shared term for keywords,
+    /// a vector for cosines) that pass `threshold` and `radius`, among the `max(limit × 4, FUSION_POOL)`
+    /// candidates each ranking draws. The conversation API's `total_count`; not serialised (`totalCount` is
+    /// the pool).
+    #[serde(skip)]
+    pub matched: usize,
     /// Relations walked by a graph-enhanced search (absent when graph memory is off or not asked for).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub relations: Option<Vec<crate::core::graph::RelationTriple>>,
@@ -95,7 +101,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     }
 
     /// One query's ranking by `method` (not `agentic`) over the scope's memories that `read` keeps, best
-    /// first, at most `read.limit` long, with `threshold` and `radius` applied. `vector` is the query's unit
+    /// first, with `threshold` and `radius` applied: every match among `max(limit × 4, FUSION_POOL)`
+    /// candidates per ranking, whatever the limit (`respond` keeps the first `read.limit`). `vector` is the query's unit
     /// vector (`None` for `keyword`); `remote` is the vector ranking a remote index gave (see
     /// `remote_ranking`), used instead of the in-RAM one.
     pub(crate) fn rank(
@@ -136,8 +143,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         };
         let candidates = read.limit.saturating_mul(OVERFETCH).max(FUSION_POOL);
         let ranking = match method {
-            Method::Vector => by_vector(read.limit)?,
-            Method::Keyword => by_keyword(read.limit),
+            Method::Vector => by_vector(candidates)?,
+            Method::Keyword => by_keyword(candidates),
             Method::Hybrid | Method::Agentic => {
                 let fused = weighted(&by_vector(candidates)?, &by_keyword(candidates), read.weights);
                 with_neighbours(fused, &turns, NEIGHBOUR_SHARE)
@@ -150,18 +157,19 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         Ok(ranking
             .into_iter()
             .filter(|(score, _)| read.threshold.is_none_or(|t| *score >= t))
-            .take(read.limit)
             .map(|(score, id)| (score, id.to_owned()))
             .collect())
     }
 
-    /// The response for `ranking`: its memories (graph-enhanced for `text` when graph memory is on), the
-    /// size of the pool they were ranked from, and `method`; the hits are noted as accessed.
+    /// The response for `ranking`: its first `read.limit` memories (graph-enhanced for `text` when graph memory
+    /// is on), how many it matched, the size of the pool they were ranked from, and `method`; the hits are noted
+    /// as accessed.
     pub(crate) fn respond(&self, text: &str, ranking: Ranked, method: Method, read: &Read) -> SearchResponse {
         let now = self.now_iso();
         let in_scope = |item: &MemoryItem| read.scope.contains(&item.scope);
         let keep = |item: &MemoryItem| read.keeps(item, &now);
         let index = self.index.borrow();
+        let matched = ranking.len();
         let mut results: Vec<MemoryItem> = ranking
             .into_iter()
             .filter_map(|(score, id)| index.get(&id).map(|m| MemoryItem { score: Some(score), ..m.item.clone() }))
@@ -186,7 +194,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         let total_count = index.count(&Count { keep: &keep, vectorless: false, plain: read.plain() });
         self.touch(results.iter().map(|item| item.id.as_str()));
-        SearchResponse { results, method, total_count, relations, queries: None, warnings: Vec::new() }
+        SearchResponse { results, method, total_count, matched, relations, queries: None, warnings: Vec::new() }
     }
 
     /// The scope's memories most similar to a caller's `embedding`, by cosine;
@@ -199,19 +207,22 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let now = self.now_iso();
         let keep = |item: &MemoryItem| read.keeps(item, &now);
         let index = self.index.borrow();
+        let candidates = read.limit.saturating_mul(OVERFETCH).max(FUSION_POOL);
         let hits: Vec<(f64, MemoryItem)> = match remote {
             Some(ranked) => ranked.into_iter().filter_map(|(s, id)| Some((s, index.get(&id)?.item.clone()))).collect(),
             None => index
-                .search_in_scope(&vector, read.limit, &read.scope, &keep)?
+                .search_in_scope(&vector, candidates, &read.scope, &keep)?
                 .into_iter()
                 .map(|(score, memory)| (f64::from(score), memory.item.clone()))
                 .collect(),
         };
-        let results: Vec<MemoryItem> = hits
+        let mut results: Vec<MemoryItem> = hits
             .into_iter()
             .map(|(score, item)| MemoryItem { score: Some(score), ..item })
             .filter(|item| read.threshold.into_iter().chain(read.radius).all(|t| item.score.unwrap_or_default() >= t))
             .collect();
+        let matched = results.len();
+        results.truncate(read.limit);
         let total_count = index.count(&Count { keep: &keep, vectorless: false, plain: read.plain() });
         drop(index);
         self.touch(results.iter().map(|item| item.id.as_str()));
@@ -219,6 +230,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             results,
             method: Method::Vector,
             total_count,
+            matched,
             relations: None,
             queries: None,
             warnings: self.vectors_pending(Method::Vector, read).into_iter().collect(),

@@ -58,7 +58,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             let why = "no LLM is configured: ran a hybrid search instead";
             return Ok(fall_back(first, AddWarning::new(WarningCode::AgenticFailed, why)));
         }
-        let shown = self.items(&first);
+        let shown = self.items(&first[..first.len().min(read.limit)]);
         let judgement = match self.judge(text, &shown).await {
             Ok(judgement) => judgement,
             Err(error) => return Ok(fall_back(first, failed("the judgement", &error))),
@@ -96,7 +96,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     }
 
     /// The memories of a ranking, in its order (the prompts show the first few).
-    fn items(&self, ranking: &Ranked) -> Vec<MemoryItem> {
+    fn items(&self, ranking: &[(f64, String)]) -> Vec<MemoryItem> {
         let index = self.index.borrow();
         ranking.iter().filter_map(|(_, id)| index.get(id).map(|m| m.item.clone())).collect()
     }

@@ -1,6 +1,7 @@
 //! `DELETE /api/v1/memories` (delete by filter): soft-deletes every memory matching all the
-//! filters given (`event_id`, `user_id`, `group_id`; `__all__` or absent: any). Filters come in a JSON body
-//! or the query string; all three `__all__` is refused.
+//! filters given (`event_id`, `user_id`, `group_id`; `__all__` or absent: any); with `user_id`, the user
+//! leaves the group's shared memories instead (`left`). Filters come in a JSON body or the query string; all
+//! three `__all__` is refused.
 
 use memwasm::core::conversations::DeleteFilter;
 use memwasm::platform::compose::Engine;
@@ -11,12 +12,15 @@ use super::envelope::{ok, Failure};
 use super::params::{gather, id_filter};
 use crate::query::{Kinds, Query};
 
-/// `{filters, count}`.
+/// `{filters, count, left?}`.
 #[derive(Serialize)]
 struct Deleted {
     /// The filters that applied, e.g. `["user_id", "group_id"]`.
     filters: Vec<&'static str>,
     count: usize,
+    /// The group's shared memories the user left (kept for the others); absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    left: Option<usize>,
 }
 
 /// `DELETE /api/v1/memories`.
@@ -39,5 +43,6 @@ pub async fn delete(engine: &Engine, query: &Query, body: &[u8]) -> Result<Respo
         other => other,
     });
     let message = format!("Successfully deleted {} memories", outcome.count);
-    ok(&message, Deleted { filters: filters.collect(), count: outcome.count })
+    let left = Some(outcome.left).filter(|left| *left > 0);
+    ok(&message, Deleted { filters: filters.collect(), count: outcome.count, left })
 }

@@ -138,15 +138,15 @@ pub async fn search(engine: &Engine, query: &Query, body: &[u8]) -> Result<Respo
     };
     let method = id_filter(&fields, "retrieve_method")?.unwrap_or_else(|| "keyword".to_owned());
     let (mut queries, mut warnings) = (None, Vec::new());
-    // How many memories were found: exact when they all fit in the page, else the ranking's pool.
-    let mut found_count = None;
+    // How many memories were found, whatever top_k.
+    let total_count;
     let mut hits = if query.is_empty() {
         // No query: the newest memories of the types asked for. `current_time` still drops foresight that
         // has ended; `radius` has no ranking to floor and changes nothing.
         carry_time(&fields, "current_time", &mut options)?;
         let read = read_options(options)?.check(ReadCall::GetAll)?;
         let total = engine.get_all(&read).await?.total_count;
-        found_count = Some(total);
+        total_count = total;
         // One more than asked (when there is one) tells whether there is more.
         let limit = (read.limit + 1).min(total);
         let newest = Read { offset: total - limit, limit, ..read };
@@ -161,13 +161,10 @@ pub async fn search(engine: &Engine, query: &Query, body: &[u8]) -> Result<Respo
         // One more than asked tells whether there is more, past the library's cap of 100 with a group.
         let found = engine.search(&query, &Read { limit: top_k + 1, ..read }).await?;
         (queries, warnings) = (found.queries, found.warnings);
-        if found.results.len() > top_k {
-            found_count = Some(found.total_count);
-        }
+        total_count = found.matched.max(found.results.len());
         found.results
     };
     let has_more = hits.len() > top_k;
-    let total_count = found_count.unwrap_or(hits.len()).max(hits.len());
     hits.truncate(top_k);
     let groups = Groups::new(hits, with_metadata);
     let group = who["group_id"].as_str().map(str::to_owned);
