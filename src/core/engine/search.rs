@@ -208,21 +208,23 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let keep = |item: &MemoryItem| read.keeps(item, &now);
         let index = self.index.borrow();
         let candidates = read.limit.saturating_mul(OVERFETCH).max(FUSION_POOL);
-        let hits: Vec<(f64, MemoryItem)> = match remote {
-            Some(ranked) => ranked.into_iter().filter_map(|(s, id)| Some((s, index.get(&id)?.item.clone()))).collect(),
+        let hits: Vec<(f64, &MemoryItem)> = match remote {
+            Some(ranked) => ranked.into_iter().filter_map(|(s, id)| Some((s, &index.get(&id)?.item))).collect(),
             None => index
                 .search_in_scope(&vector, candidates, &read.scope, &keep)?
                 .into_iter()
-                .map(|(score, memory)| (f64::from(score), memory.item.clone()))
+                .map(|(score, memory)| (f64::from(score), &memory.item))
                 .collect(),
         };
-        let mut results: Vec<MemoryItem> = hits
+        let passes = |score: f64| read.threshold.into_iter().chain(read.radius).all(|t| score >= t);
+        let matching: Vec<(f64, &MemoryItem)> = hits.into_iter().filter(|(score, _)| passes(*score)).collect();
+        let matched = matching.len();
+        // Only the page kept is cloned: the other matches are only counted.
+        let results: Vec<MemoryItem> = matching
             .into_iter()
-            .map(|(score, item)| MemoryItem { score: Some(score), ..item })
-            .filter(|item| read.threshold.into_iter().chain(read.radius).all(|t| item.score.unwrap_or_default() >= t))
+            .take(read.limit)
+            .map(|(score, item)| MemoryItem { score: Some(score), ..item.clone() })
             .collect();
-        let matched = results.len();
-        results.truncate(read.limit);
         let total_count = index.count(&Count { keep: &keep, vectorless: false, plain: read.plain() });
         drop(index);
         self.touch(results.iter().map(|item| item.id.as_str()));
