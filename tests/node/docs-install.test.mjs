@@ -56,13 +56,23 @@ test("a page's install lines name every package its examples import, better-sqli
   assert.ok(checked >= 4, `${checked} pages with install lines`);
 });
 
+test("every page installs better-sqlite3 in a range for Node 20 (its latest needs Node 22), holding the tested version", () => {
+  const tested = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).dependencies["better-sqlite3"];
+  for (const page of pages()) {
+    const specs = [...installs(page.text).flat(), ...[...page.text.matchAll(/`npm install ([^`]*)`/g)].flatMap((m) => m[1].split(/\s+/))];
+    for (const { name, range } of specs.map(parse).filter((spec) => spec.name === "better-sqlite3")) {
+      assert.ok(range !== "*" && semver.satisfies(tested, range), `${page.name}: better-sqlite3@${range} (Node 20 needs 12.x, tested ${tested})`);
+    }
+  }
+});
+
 test("each package a page installs beside memwasm has a range holding the version its suite runs with", () => {
   for (const [name, suite] of Object.entries(SUITES)) {
     const page = pages().find((p) => p.name === name);
     const pinned = JSON.parse(readFileSync(new URL(`../${suite}/package.json`, import.meta.url), "utf8")).dependencies;
     for (const spec of installs(page.text).flat().filter((s) => !s.startsWith("/") && !s.startsWith("."))) {
       const { name: pkg, range } = parse(spec);
-      if (pkg === "better-sqlite3" || pkg === "memwasm" || !pinned[pkg]) continue;
+      if (pkg === "memwasm" || !pinned[pkg]) continue;
       assert.notEqual(range, "*", `${name}: ${pkg} with no range installs the latest, which was not tested (${suite} runs ${pinned[pkg]})`);
       assert.ok(semver.satisfies(pinned[pkg], range), `${name}: ${spec} does not hold ${pinned[pkg]}, the version ${suite} runs`);
     }
