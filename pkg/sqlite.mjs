@@ -73,7 +73,7 @@ export async function sqliteLibrary(driver) {
   try {
     ({ default: Database } = await importFromApp("better-sqlite3"));
   } catch (error) {
-    const why = `storage.provider "sqlite" needs SQLite: Node 22.5 or later has it built in (node:sqlite); on ${process.version}, run \`npm install better-sqlite3\``;
+    const why = `storage.provider "sqlite" needs SQLite: Node 22.5 or later has it built in (node:sqlite); on ${process.version}, run \`npm install better-sqlite3@12\` (13.x needs Node 22)`;
     throw failure(`${why} (${error.message})`, "STORAGE_UNAVAILABLE");
   }
   nativeBuildLoads(Database);
