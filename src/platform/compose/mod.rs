@@ -64,9 +64,9 @@ pub struct Parts {
 fn kv_storage(config: &ResolvedConfig, live: &LiveValues) -> Result<storage::KvBackend> {
     let binding = live.get("storage.binding").ok_or_else(|| {
         MemoryError::InvalidConfig(
-            "storage.binding: the KV namespace binding is missing (undefined): declare it in the Worker's \
-             wrangler config ([[kv_namespaces]] binding = \"MEMORY_KV\", or kv_namespaces in wrangler.jsonc) \
-             and pass it, e.g. env.MEMORY_KV"
+            "storage.binding: required for cloudflare-kv, and missing (undefined): declare the KV namespace in \
+             the Worker's wrangler config ([[kv_namespaces]] binding = \"MEMORY_KV\", or kv_namespaces in \
+             wrangler.jsonc) and pass it, e.g. env.MEMORY_KV"
                 .into(),
         )
     })?;
