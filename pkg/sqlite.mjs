@@ -73,9 +73,10 @@ export async function sqliteLibrary(driver) {
   try {
     ({ default: Database } = await importFromApp("better-sqlite3"));
   } catch (error) {
-    const why = `storage.provider "sqlite" needs SQLite: Node 22.5 or later has it built in (node:sqlite); on ${process.version}, run \`npm install better-sqlite3\``;
+    const why = `storage.provider "sqlite" needs SQLite: Node 22.5 or later has it built in (node:sqlite); on ${process.version}, run \`npm install better-sqlite3@12\` (13.x needs Node 22)`;
     throw failure(`${why} (${error.message})`, "STORAGE_UNAVAILABLE");
   }
+  nativeBuildLoads(Database);
   return (path, { readOnly = false } = {}) => {
     const db = new Database(path, { readonly: readOnly, fileMustExist: readOnly });
     const prepare = (sql) => {
@@ -85,6 +86,18 @@ export async function sqliteLibrary(driver) {
     };
     return { exec: (sql) => db.exec(sql), prepare, close: () => db.close() };
   };
+}
+
+/** Throws `STORAGE_UNAVAILABLE` when better-sqlite3's JavaScript loads but its native build does not (an
+ * install that skipped or failed the build, or one made for another Node): the file is not the cause. */
+function nativeBuildLoads(Database) {
+  try {
+    new Database(":memory:").close();
+  } catch (error) {
+    throw failure(`better-sqlite3 is installed but its native build does not load on Node ${process.version} ` +
+      `(ABI ${process.versions.modules}): run \`npm rebuild better-sqlite3\` in the app's folder (or reinstall it), or ` +
+      `use Node 22.5 or later, whose built-in node:sqlite needs no build (${error.message})`, "STORAGE_UNAVAILABLE");
+  }
 }
 
 /** Throws `SQLITE_READONLY` when this process may not write the file, or the folder its journal goes to

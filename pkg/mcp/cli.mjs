@@ -49,6 +49,15 @@ export function settingsOf(argv) {
   return { config, userId: o["user-id"], llm, graph };
 }
 
+/** Throws `INVALID_CONFIG` naming the variables and flags to set when the OpenAI-compatible models this
+ * command line needs have neither a key nor a base URL (Memory's own message names config fields). */
+export function checkModelKey({ config }, env) {
+  if (config.embedder?.provider === "local" || env.OPENAI_API_KEY || env.OPENAI_BASE_URL) return;
+  throw Object.assign(new Error("no model key: set OPENAI_API_KEY in the server's environment (a desktop " +
+    "client's config: \"env\": {\"OPENAI_API_KEY\": \"sk-…\"}), or OPENAI_BASE_URL for an OpenAI-compatible server " +
+    "that needs no key; with no key at all, --weights PATH --tokenizer PATH embed on the device (no LLM)"), { code: "INVALID_CONFIG" });
+}
+
 /** Runs the server until stdin ends or a signal comes; closes the memory (and its file) on the way out. */
 export async function main(argv) {
   let settings;
@@ -62,6 +71,7 @@ export async function main(argv) {
   let sdk, memory;
   try {
     sdk = await loadSdk();
+    checkModelKey(settings, process.env);
     memory = await Memory.open(settings.config);
   } catch (error) {
     process.stderr.write(`memwasm mcp: ${error.code ? `${error.code}: ` : ""}${error.message}\n`);

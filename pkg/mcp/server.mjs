@@ -24,7 +24,7 @@ export async function loadSdk() {
   } catch (error) {
     if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error.message).includes(SDK)) throw error;
     throw Object.assign(new Error(`memwasm mcp needs the MCP TypeScript SDK, an optional peer dependency: ` +
-      `npm install ${SDK}@1 (or: npx -p memwasm -p ${SDK}@1 memwasm mcp --db PATH)`), { code: "MISSING_SDK" });
+      `npm install ${SDK}@1 where memwasm is installed (in the same project, or with -g beside a global memwasm)`), { code: "MISSING_SDK" });
   }
 }
 

@@ -43,7 +43,13 @@ pub enum MemoryError {
     #[error("embedding callback failed: {0}")]
     EmbeddingCallback(String),
     /// A vector's length differs from the configured dimension.
-    #[error("embedding has {actual} dimensions, expected {expected}")]
+    #[error(
+        "embedding has {actual} dimensions, expected {expected}: the embedding model returns {actual}-dimensional \
+         vectors, this memory holds {expected} (the embedder's `dimensions`, `embeddingDims` in a mem0 config, or \
+         the vectors stored already). Set `dimensions` to {actual} for a new, empty store; a store that holds \
+         {expected}-dimensional memories needs the model that made them, or a new store to re-add (re-embed) \
+         them into"
+    )]
     DimensionMismatch { expected: usize, actual: usize },
     /// An import's vectors differ in length from the memory's (`basis` says which length it keeps).
     #[error(

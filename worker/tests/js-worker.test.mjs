@@ -57,6 +57,21 @@ test("a JS Worker importing memwasm adds and searches memories in KV", { timeout
   assert.equal(server.requests("chat").filter((r) => String(r.body?.messages?.[0]?.content).startsWith(EXTRACT)).length, 1);
 });
 
+test("a Worker whose wrangler config lacks the KV binding: INVALID_CONFIG saying where to declare it", { timeout: 120_000 }, async (t) => {
+  const outdir = tempDir(t);
+  bundleJsWorker("js-worker", outdir);
+  const worker = startBundle(outdir, { bindings: { OPENAI_BASE_URL: "http://127.0.0.1:9", OPENAI_API_KEY: "test-key" } });
+  t.after(() => worker.dispose());
+  const response = await worker.dispatchFetch("http://js.test/search?q=tea&userId=alice");
+  assert.equal(response.status, 400);
+  const { error } = await response.json();
+  assert.equal(error.code, "INVALID_CONFIG");
+  assert.doesNotMatch(error.message, /unknown field/, "binding is a known field, only missing");
+  assert.match(error.message, /storage\.binding: required/);
+  assert.match(error.message, /kv_namespaces/, "names the wrangler config section");
+  assert.match(error.message, /env\.MEMORY_KV/);
+});
+
 test("the KV storage config is checked: binding required, a real binding, a string prefix", T, () => {
   const invalid = (storage, pattern) =>
     assert.throws(

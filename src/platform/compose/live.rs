@@ -46,6 +46,17 @@ fn property(value: &JsValue, key: &str) -> Option<JsValue> {
     Reflect::get(value, &JsValue::from_str(key)).ok().filter(|v| !v.is_undefined())
 }
 
+/// Whether the object at `path`'s parent has `path`'s last key, holding `undefined`.
+fn holds_undefined(config: &JsValue, path: &[&str]) -> bool {
+    let (last, parents) = path.split_last().expect("live paths are not empty");
+    let parent = parents.iter().try_fold(config.clone(), |value, key| property(&value, key));
+    parent.is_some_and(|parent| {
+        parent.is_object()
+            && Reflect::has(&parent, &JsValue::from_str(last)).unwrap_or(false)
+            && Reflect::get(&parent, &JsValue::from_str(last)).is_ok_and(|v| v.is_undefined())
+    })
+}
+
 /// A copy of `value` without `path` (only the objects along the path are copied).
 fn without(value: &JsValue, path: &[&str]) -> JsValue {
     let copy: JsValue = Object::assign(&Object::new(), value.unchecked_ref()).into();
@@ -66,6 +77,9 @@ pub fn split(config: &JsValue) -> (JsValue, LiveValues) {
         let found = path.iter().try_fold(config.clone(), |value, key| property(&value, key));
         if let Some(found) = found {
             live.0.insert(path.join("."), found);
+            json = without(&json, path);
+        } else if holds_undefined(config, path) {
+            // `binding: env.MEMORY_KV` with no such binding: missing, as if not written (never "unknown field").
             json = without(&json, path);
         }
     }

@@ -63,7 +63,12 @@ pub struct Parts {
 #[cfg(feature = "extras")]
 fn kv_storage(config: &ResolvedConfig, live: &LiveValues) -> Result<storage::KvBackend> {
     let binding = live.get("storage.binding").ok_or_else(|| {
-        MemoryError::InvalidConfig("storage.binding: required for cloudflare-kv (e.g. env.MEMORY_KV)".into())
+        MemoryError::InvalidConfig(
+            "storage.binding: required for cloudflare-kv, and missing (undefined): declare the KV namespace in \
+             the Worker's wrangler config ([[kv_namespaces]] binding = \"MEMORY_KV\", or kv_namespaces in \
+             wrangler.jsonc) and pass it, e.g. env.MEMORY_KV"
+                .into(),
+        )
     })?;
     let prefix = crate::core::config::kv_prefix(&config.engine.storage.options)?;
     Ok(crate::core::kv::KvStorage::new(crate::platform::JsKv::new(binding)?, &prefix))

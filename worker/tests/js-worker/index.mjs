@@ -4,15 +4,15 @@ import { Memory } from "memwasm";
 
 export default {
   async fetch(request, env) {
-    // One Memory per request: it loads each scope from KV on first use, so every request sees KV as it is now.
-    const memory = new Memory({
-      llm: { provider: "openai", config: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY } },
-      embedder: { provider: "openai", config: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, dimensions: 64 } },
-      storage: { provider: "cloudflare-kv", binding: env.MEMORY_KV },
-      retry: { maxRetries: 0 },
-    });
     const url = new URL(request.url);
     try {
+      // One Memory per request: it loads each scope from KV on first use, so every request sees KV as it is now.
+      const memory = new Memory({
+        llm: { provider: "openai", config: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY } },
+        embedder: { provider: "openai", config: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, dimensions: 64 } },
+        storage: { provider: "cloudflare-kv", binding: env.MEMORY_KV },
+        retry: { maxRetries: 0 },
+      });
       if (request.method === "POST" && url.pathname === "/add") {
         const { text, userId } = await request.json();
         return Response.json(await memory.add(text, { userId }));
