@@ -1,6 +1,9 @@
 # Shared helpers for test suites (source it). A suite prints whatever it likes and, last, one line
 # "N passed, M failed" that scripts/test.sh adds up.
 
+# better-sqlite3 built once (scripts/setup.d/26-better-sqlite3.sh): its installs unpack it instead of compiling.
+export npm_config_better_sqlite3_local_prebuilds="${npm_config_better_sqlite3_local_prebuilds:-$HOME/.cache/memwasm/prebuilds}"
+
 # tap_counts FILE: "N passed, M failed" from a node --test TAP report.
 tap_counts() {
   local p f
