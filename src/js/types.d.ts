@@ -133,7 +133,8 @@ export type WarningCode =
   | "COMPRESSION_FAILED"
   | "EMBEDDING_UNAVAILABLE"
   | "VECTORS_PENDING"
-  | "TURN_TRUNCATED";
+  | "TURN_TRUNCATED"
+  | "EMBEDDING_MODEL_CHANGED";
 
 export interface AddWarning {
   code: WarningCode;
@@ -179,6 +180,15 @@ export interface ImportResult {
   history: number;
   /** Present when memories that came without a vector could not be embedded: one `NOT_EMBEDDED` warning.
    * They were imported without a vector (keyword search finds them) and are embedded later. */
+  warnings?: AddWarning[];
+}
+
+/** What `reembed()` did. */
+export interface ReembedResult {
+  /** Memories embedded again with the configured embedder. */
+  memories: number;
+  /** Present when some memories could not be embedded now: one `NOT_EMBEDDED` warning. They were written
+   * without a vector (keyword search finds them) and are embedded later. */
   warnings?: AddWarning[];
 }
 
@@ -1325,7 +1335,8 @@ export type MemoryErrorCode =
   | "STORAGE_UNAVAILABLE"
   | "VECTOR_STORE_UNAVAILABLE"
   | "NOT_IN_MODULE"
-  | "ABORTED";
+  | "ABORTED"
+  | "EMBEDDING_MODEL_CHANGED";
 
 /** The `Error` every failed call rejects with (and `new Memory` throws); `err instanceof MemoryError` works. */
 export class MemoryError extends Error {

@@ -62,7 +62,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Embeds the memories without a vector (see the module), reporting the `Embed` phase and stopping
     /// between requests when `pace` says; returns the warning and the texts written without a vector.
-    async fn embed_vectorless(
+    pub(crate) async fn embed_vectorless(
         &self,
         memories: &mut [StoredMemory],
         pace: &dyn Pace,

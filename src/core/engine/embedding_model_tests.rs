@@ -1,0 +1,103 @@
+use std::cell::RefCell;
+use std::future::Future;
+use std::pin::Pin;
+
+use futures_executor::block_on;
+use serde_json::json;
+
+use super::*;
+use crate::core::config::Prompts;
+use crate::core::engine::reembed::ReembedSummary;
+use crate::core::model::scope_fields::ScopeFields;
+use crate::core::pace::{Pace, Phase, Progress};
+use crate::core::pipeline_options::AddOptions;
+use crate::core::testing::{KeepingStorage, Letters, NoLlm};
+
+type Engine = MemoryEngine<NoLlm, Letters, KeepingStorage>;
+
+/// The store in `storage` opened with `model` as the embedder's model (the letters embedder either way).
+fn opened(storage: &KeepingStorage, embedder: &Letters, model: &str) -> Engine {
+    let mut engine =
+        block_on(MemoryEngine::open(NoLlm, embedder.clone(), storage.clone(), Prompts::default())).unwrap();
+    engine.set_embedding_model(EmbeddingModel::new("test", model, Some(26)));
+    engine
+}
+
+/// A store holding two memories embedded by `model`.
+fn written(model: &str) -> (KeepingStorage, Letters) {
+    let (storage, embedder) = (KeepingStorage::new(), Letters::new(26));
+    let engine = opened(&storage, &embedder, model);
+    assert_eq!(block_on(engine.check_embedding_model(true)).unwrap(), None, "an empty store takes the model");
+    let talk = json!([{"role": "user", "content": "likes tea"}, {"role": "user", "content": "lives in Oslo"}]);
+    let options = AddOptions { scope: ScopeFields::user("alice"), infer: Some(false), ..AddOptions::default() };
+    block_on(engine.add(&talk, &options)).unwrap();
+    (storage, embedder)
+}
+
+#[test]
+fn another_model_warns_naming_both_and_the_fix_and_the_same_model_does_not() {
+    let (storage, embedder) = written("letters-a");
+    assert_eq!(block_on(opened(&storage, &embedder, "letters-a").check_embedding_model(false)).unwrap(), None);
+    let warning = block_on(opened(&storage, &embedder, "letters-b").check_embedding_model(false)).unwrap();
+    let warning = warning.expect("a warning for another model");
+    assert_eq!(warning.code, WarningCode::EmbeddingModelChanged);
+    for part in ["test/letters-a (26 dimensions)", "test/letters-b (26 dimensions)", "memory.reembed()"] {
+        assert!(warning.message.contains(part), "{part} in {}", warning.message);
+    }
+    let error = block_on(opened(&storage, &embedder, "letters-b").check_embedding_model(true)).unwrap_err();
+    assert_eq!(error.code(), "EMBEDDING_MODEL_CHANGED");
+    assert_eq!(error.to_string(), warning.message);
+}
+
+#[test]
+fn a_store_without_a_recorded_model_adopts_the_configured_one() {
+    let (storage, embedder) = written("letters-a");
+    let engine = opened(&storage, &embedder, "letters-a");
+    block_on(engine.write_side(vec![crate::core::side_records::SideWrite::delete("store", "embedding-model")]))
+        .unwrap();
+    assert_eq!(block_on(opened(&storage, &embedder, "letters-b").check_embedding_model(true)).unwrap(), None);
+    assert!(block_on(opened(&storage, &embedder, "letters-b").check_embedding_model(true)).unwrap().is_none());
+    let error = block_on(opened(&storage, &embedder, "letters-a").check_embedding_model(true)).unwrap_err();
+    assert!(error.to_string().contains("made by test/letters-b"), "{error}");
+}
+
+/// Records what a reembed reports; never due, never stopped.
+#[derive(Default)]
+struct Reports(RefCell<Vec<Progress>>);
+
+impl Pace for Reports {
+    fn due(&self) -> bool {
+        false
+    }
+
+    fn yield_now(&self) -> Pin<Box<dyn Future<Output = ()> + '_>> {
+        Box::pin(async {})
+    }
+
+    fn resumed(&self) {}
+
+    fn aborted(&self) -> bool {
+        false
+    }
+
+    fn report(&self, progress: Progress) {
+        self.0.borrow_mut().push(progress);
+    }
+}
+
+#[test]
+fn reembed_embeds_every_memory_again_and_records_the_model() {
+    let (storage, embedder) = written("letters-a");
+    let engine = opened(&storage, &embedder, "letters-b");
+    let before = embedder.requests();
+    let reports = Reports::default();
+    let summary = block_on(engine.reembed_paced(&reports)).unwrap();
+    assert_eq!(summary, ReembedSummary { memories: 2, warnings: Vec::new() });
+    assert_eq!(embedder.requests(), before + 1, "one batch");
+    let embedded = reports.0.borrow().iter().filter(|p| p.phase == Phase::Embed).last().copied();
+    assert_eq!(embedded, Some(Progress { phase: Phase::Embed, done: 2, total: 2 }));
+    assert!(storage.memories().iter().all(|m| m.embedding.as_ref().is_some_and(|v| v.len() == 26)));
+    assert_eq!(block_on(opened(&storage, &embedder, "letters-b").check_embedding_model(true)).unwrap(), None);
+    let error = block_on(opened(&storage, &embedder, "letters-a").check_embedding_model(true)).unwrap_err();
+    assert_eq!(error.code(), "EMBEDDING_MODEL_CHANGED");
+}
