@@ -98,3 +98,22 @@ describe(`the embedding model of a SQLite store (${driver})`, () => {
     });
   });
 });
+
+describe("the embedding model of an export", () => {
+  test("an export names its embedding model; importing it under another model warns EMBEDDING_MODEL_CHANGED", T, async () => {
+    const memory = (model) => new Memory(testConfig(server, { embedder: { model } }));
+    const from = memory("embed-a");
+    await seed(from, server, FACTS, alice);
+    const jsonl = await from.exportMemories(alice);
+    assert.deepEqual(JSON.parse(jsonl.split("\n")[0]).embedder, { provider: "openai", model: "embed-a", dimensions: 64 });
+    assert.equal((await memory("embed-a").importMemories(jsonl)).warnings, undefined);
+    const other = memory("embed-b");
+    const imported = await other.importMemories(jsonl);
+    assert.equal(imported.memories, 2);
+    assert.deepEqual(imported.warnings?.map((w) => w.code), ["EMBEDDING_MODEL_CHANGED"]);
+    for (const part of ["openai/embed-a", "openai/embed-b", "reembed()"]) {
+      assert.ok(imported.warnings[0].message.includes(part), imported.warnings[0].message);
+    }
+    assert.equal((await other.reembed()).memories, 2);
+  });
+});

@@ -101,3 +101,20 @@ fn reembed_embeds_every_memory_again_and_records_the_model() {
     let error = block_on(opened(&storage, &embedder, "letters-a").check_embedding_model(true)).unwrap_err();
     assert_eq!(error.code(), "EMBEDDING_MODEL_CHANGED");
 }
+
+#[test]
+fn an_export_names_its_model_and_an_import_into_another_model_warns() {
+    let (storage, embedder) = written("letters-a");
+    let jsonl = block_on(opened(&storage, &embedder, "letters-a").export(Default::default())).unwrap();
+    let header: serde_json::Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
+    assert_eq!(header["embedder"], json!({"provider": "test", "model": "letters-a", "dimensions": 26}));
+    let same = opened(&KeepingStorage::new(), &embedder, "letters-a");
+    assert_eq!(block_on(same.import(&jsonl)).unwrap().warnings, Vec::new());
+    let other = opened(&KeepingStorage::new(), &embedder, "letters-b");
+    let summary = block_on(other.import(&jsonl)).unwrap();
+    assert_eq!(summary.memories, 2, "the memories are imported");
+    assert_eq!(summary.warnings.iter().map(|w| w.code).collect::<Vec<_>>(), [WarningCode::EmbeddingModelChanged]);
+    for part in ["test/letters-a", "test/letters-b", "memory.reembed()"] {
+        assert!(summary.warnings[0].message.contains(part), "{part} in {}", summary.warnings[0].message);
+    }
+}
