@@ -179,7 +179,9 @@ export interface ImportResult {
   /** History records added (records already stored are not added twice). */
   history: number;
   /** Present when memories that came without a vector could not be embedded: one `NOT_EMBEDDED` warning.
-   * They were imported without a vector (keyword search finds them) and are embedded later. */
+   * They were imported without a vector (keyword search finds them) and are embedded later. And when the
+   * export's vectors come from another embedding model than this memory's: `EMBEDDING_MODEL_CHANGED`
+   * (`reembed()` re-embeds them). */
   warnings?: AddWarning[];
 }
 

@@ -76,24 +76,42 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// `EMBEDDING_MODEL_CHANGED` warning, or that error when `strict`.
     pub async fn check_embedding_model(&self, strict: bool) -> Result<Option<AddWarning>> {
         let Some(current) = self.current_embedding_model() else { return Ok(None) };
-        let stored = self.side_record(KIND, KEY).await?.and_then(|value| serde_json::from_value(value).ok());
-        let stored: EmbeddingModel = match stored {
-            None => {
-                self.write_side(vec![embedding_model_record(&current)]).await?;
-                return Ok(None);
-            }
-            Some(stored) if current.same_as(&stored) => return Ok(None),
-            Some(stored) => stored,
+        let Some(stored) = self.stored_embedding_model().await? else {
+            self.write_side(vec![embedding_model_record(&current)]).await?;
+            return Ok(None);
         };
-        let error = MemoryError::EmbeddingModelChanged { stored: stored.to_string(), current: current.to_string() };
-        match strict {
-            true => Err(error),
-            false => Ok(Some(AddWarning {
-                cause: None,
-                ..AddWarning::caused_by(WarningCode::EmbeddingModelChanged, &error)
-            })),
+        match self.model_change(&stored) {
+            Some(error) if strict => Err(error),
+            change => Ok(change.map(|error| model_changed_warning(&error))),
         }
     }
+
+    /// The model the stored vectors come from, when recorded.
+    async fn stored_embedding_model(&self) -> Result<Option<EmbeddingModel>> {
+        Ok(self.side_record(KIND, KEY).await?.and_then(|value| serde_json::from_value(value).ok()))
+    }
+
+    /// The model the stored vectors come from: the recorded one, else the configured one.
+    pub(crate) async fn recorded_embedding_model(&self) -> Result<Option<EmbeddingModel>> {
+        Ok(self.stored_embedding_model().await?.or_else(|| self.current_embedding_model()))
+    }
+
+    /// `EMBEDDING_MODEL_CHANGED` when vectors of `made_by` do not compare with the configured model's.
+    fn model_change(&self, made_by: &EmbeddingModel) -> Option<MemoryError> {
+        let current = self.current_embedding_model().filter(|current| !current.same_as(made_by))?;
+        Some(MemoryError::EmbeddingModelChanged { stored: made_by.to_string(), current: current.to_string() })
+    }
+
+    /// The `EMBEDDING_MODEL_CHANGED` warning of an import whose vectors `made_by` made, when that is not the
+    /// configured model.
+    pub(crate) fn imported_model_warning(&self, made_by: &EmbeddingModel) -> Option<AddWarning> {
+        self.model_change(made_by).map(|error| model_changed_warning(&error))
+    }
+}
+
+/// The warning that says so (no `cause`: nothing failed).
+fn model_changed_warning(error: &MemoryError) -> AddWarning {
+    AddWarning { cause: None, ..AddWarning::caused_by(WarningCode::EmbeddingModelChanged, error) }
 }
 
 /// The side record that says `model` made the stored vectors.
