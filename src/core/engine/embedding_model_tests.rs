@@ -1,7 +1,3 @@
-use std::cell::RefCell;
-use std::future::Future;
-use std::pin::Pin;
-
 use futures_executor::block_on;
 use serde_json::json;
 
@@ -9,7 +5,6 @@ use super::*;
 use crate::core::config::Prompts;
 use crate::core::engine::reembed::ReembedSummary;
 use crate::core::model::scope_fields::ScopeFields;
-use crate::core::pace::{Pace, Phase, Progress};
 use crate::core::pipeline_options::AddOptions;
 use crate::core::testing::{KeepingStorage, Letters, NoLlm};
 
@@ -61,41 +56,14 @@ fn a_store_without_a_recorded_model_adopts_the_configured_one() {
     assert!(error.to_string().contains("made by test/letters-b"), "{error}");
 }
 
-/// Records what a reembed reports; never due, never stopped.
-#[derive(Default)]
-struct Reports(RefCell<Vec<Progress>>);
-
-impl Pace for Reports {
-    fn due(&self) -> bool {
-        false
-    }
-
-    fn yield_now(&self) -> Pin<Box<dyn Future<Output = ()> + '_>> {
-        Box::pin(async {})
-    }
-
-    fn resumed(&self) {}
-
-    fn aborted(&self) -> bool {
-        false
-    }
-
-    fn report(&self, progress: Progress) {
-        self.0.borrow_mut().push(progress);
-    }
-}
-
 #[test]
 fn reembed_embeds_every_memory_again_and_records_the_model() {
     let (storage, embedder) = written("letters-a");
     let engine = opened(&storage, &embedder, "letters-b");
     let before = embedder.requests();
-    let reports = Reports::default();
-    let summary = block_on(engine.reembed_paced(&reports)).unwrap();
+    let summary = block_on(engine.reembed()).unwrap();
     assert_eq!(summary, ReembedSummary { memories: 2, warnings: Vec::new() });
-    assert_eq!(embedder.requests(), before + 1, "one batch");
-    let embedded = reports.0.borrow().iter().filter(|p| p.phase == Phase::Embed).last().copied();
-    assert_eq!(embedded, Some(Progress { phase: Phase::Embed, done: 2, total: 2 }));
+    assert_eq!(embedder.requests(), before + 1, "one batch (its progress is tested through the package)");
     assert!(storage.memories().iter().all(|m| m.embedding.as_ref().is_some_and(|v| v.len() == 26)));
     assert_eq!(block_on(opened(&storage, &embedder, "letters-b").check_embedding_model(true)).unwrap(), None);
     let error = block_on(opened(&storage, &embedder, "letters-a").check_embedding_model(true)).unwrap_err();
