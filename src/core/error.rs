@@ -79,6 +79,14 @@ pub enum MemoryError {
     /// The caller stopped the call (its `AbortSignal`); nothing of it was written.
     #[error("{0}")]
     Aborted(String),
+    /// The stored vectors were made by another embedding model than the configured one (the warning at
+    /// open, and the error under `strict`).
+    #[error(
+        "the memories' vectors were made by {stored}, but the embedder is now {current}: vectors of two \
+         models do not compare, so search would rank by noise. Call memory.reembed() to re-embed every memory \
+         with {current}, or configure {stored} again"
+    )]
+    EmbeddingModelChanged { stored: String, current: String },
 }
 
 impl MemoryError {
@@ -109,6 +117,7 @@ impl MemoryError {
         "VECTOR_STORE_UNAVAILABLE",
         "NOT_IN_MODULE",
         "ABORTED",
+        "EMBEDDING_MODEL_CHANGED",
     ];
 
     /// The stable, documented code for this error (e.g. `SCOPE_REQUIRED`).
@@ -139,6 +148,7 @@ impl MemoryError {
             Self::VectorStoreUnavailable(_) => "VECTOR_STORE_UNAVAILABLE",
             Self::NotInModule(_) => "NOT_IN_MODULE",
             Self::Aborted(_) => "ABORTED",
+            Self::EmbeddingModelChanged { .. } => "EMBEDDING_MODEL_CHANGED",
         }
     }
 

@@ -33,6 +33,7 @@ fn one_of_each() -> Vec<MemoryError> {
         MemoryError::NotInModule("x".into()),
         MemoryError::ImportDimensionMismatch { line: 2, found: 3, expected: 4, basis: "x".into() },
         MemoryError::Aborted("x".into()),
+        MemoryError::EmbeddingModelChanged { stored: "a".into(), current: "b".into() },
     ];
     for error in &all {
         match error {
@@ -55,7 +56,8 @@ fn one_of_each() -> Vec<MemoryError> {
             | MemoryError::VectorStoreUnavailable(_)
             | MemoryError::NotInModule(_)
             | MemoryError::ImportDimensionMismatch { .. }
-            | MemoryError::Aborted(_) => {}
+            | MemoryError::Aborted(_)
+            | MemoryError::EmbeddingModelChanged { .. } => {}
         }
     }
     all

@@ -88,11 +88,10 @@ fn duplicates_collapse_and_each_memory_is_touched_once() {
         vec![
             Op::Keep { target: existing.clone() },
             Op::Add { text: "User likes jazz".into() },
-            Op::Keep { target: shown[0].clone() },
+            Op::Delete { target: shown[0].clone() },
         ]
     );
-    assert_eq!(warnings.len(), 1);
-    assert_eq!(warnings[0].code, WarningCode::InvalidDecision);
+    assert!(warnings.is_empty(), "an UPDATE to the same text is a NONE, which the DELETE beats: {warnings:?}");
 }
 
 #[test]
@@ -108,4 +107,42 @@ fn unusable_entries_become_warnings() {
     let (ops, warnings) = plan(decisions, &shown, nothing_stored);
     assert_eq!(ops, vec![Op::Delete { target: shown[0].clone() }]);
     assert_eq!(warnings.iter().map(|w| w.code).collect::<Vec<_>>(), [WarningCode::InvalidDecision; 4]);
+}
+
+#[test]
+fn an_update_or_delete_beats_a_none_for_the_same_memory_whatever_the_order() {
+    let shown = [stored("uuid-a", "User lives in NYC"), stored("uuid-b", "User likes tea")];
+    let decisions = vec![
+        decision(EventKind::None, Some("0"), Some("User lives in NYC")),
+        decision(EventKind::Update, Some("0"), Some("User lives in Berlin")),
+        decision(EventKind::None, Some("1"), None),
+        decision(EventKind::Delete, Some("1"), None),
+        decision(EventKind::None, Some("1"), None),
+        decision(EventKind::None, Some("0"), None),
+    ];
+    let (ops, warnings) = plan(decisions, &shown, nothing_stored);
+    assert_eq!(
+        ops,
+        vec![
+            Op::Update { target: shown[0].clone(), text: "User lives in Berlin".into() },
+            Op::Delete { target: shown[1].clone() },
+        ]
+    );
+    assert!(warnings.is_empty(), "{warnings:?}");
+}
+
+#[test]
+fn of_two_changes_to_one_memory_the_last_is_applied_and_the_other_reported() {
+    let shown = [stored("uuid-a", "User lives in NYC")];
+    let decisions = vec![
+        decision(EventKind::Update, Some("0"), Some("User lives in Paris")),
+        decision(EventKind::Update, Some("0"), Some("User lives in Berlin")),
+    ];
+    let (ops, warnings) = plan(decisions, &shown, nothing_stored);
+    assert_eq!(ops, vec![Op::Update { target: shown[0].clone(), text: "User lives in Berlin".into() }]);
+    assert_eq!(warnings.len(), 1);
+    assert_eq!(warnings[0].code, WarningCode::InvalidDecision);
+    for part in ["\"uuid-a\"", "UPDATE to \"User lives in Paris\"", "UPDATE to \"User lives in Berlin\"", "last"] {
+        assert!(warnings[0].message.contains(part), "{part} in {}", warnings[0].message);
+    }
 }

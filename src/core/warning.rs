@@ -41,6 +41,8 @@ pub enum WarningCode {
     VectorsPending,
     /// A context window's newest turn alone was over the window's budget: it was cut to fit.
     TurnTruncated,
+    /// The memory was opened with another embedding model than the one its vectors come from.
+    EmbeddingModelChanged,
 }
 
 impl WarningCode {
@@ -60,6 +62,7 @@ impl WarningCode {
         Self::EmbeddingUnavailable,
         Self::VectorsPending,
         Self::TurnTruncated,
+        Self::EmbeddingModelChanged,
     ];
 
     /// The code as callers see it, e.g. `EXTRACTION_FAILED`.
@@ -79,6 +82,7 @@ impl WarningCode {
             Self::EmbeddingUnavailable => "EMBEDDING_UNAVAILABLE",
             Self::VectorsPending => "VECTORS_PENDING",
             Self::TurnTruncated => "TURN_TRUNCATED",
+            Self::EmbeddingModelChanged => "EMBEDDING_MODEL_CHANGED",
         }
     }
 }

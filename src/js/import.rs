@@ -1,5 +1,5 @@
 //! `importMemories`' arguments: the text, copied in turns, and the options (`onProgress`, `signal`), read into
-//! the pace the import runs at.
+//! the pace the import runs at (`reembed` takes the same options).
 
 use js_sys::{Function, JsString, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -16,12 +16,13 @@ pub async fn import_text(jsonl: &JsValue, pace: &JsPace) -> Result<String, Memor
     paced_string(text, pace).await
 }
 
-/// `{onProgress?, signal?}` (or `undefined`/`null`) as a pace; anything else is `INVALID_INPUT`.
-pub fn import_pace(options: &JsValue) -> Result<JsPace, MemoryError> {
+/// `{onProgress?, signal?}` (or `undefined`/`null`) as a pace; anything else is `INVALID_INPUT` naming
+/// `method`'s options.
+pub fn import_pace(options: &JsValue, method: &str) -> Result<JsPace, MemoryError> {
     if options.is_undefined() || options.is_null() {
         return Ok(JsPace::new(None, None));
     }
-    let bad = |why: String| MemoryError::InvalidInput(format!("importMemories options: {why}"));
+    let bad = |why: String| MemoryError::InvalidInput(format!("{method} options: {why}"));
     if !options.is_object() || options.is_function() || js_sys::Array::is_array(options) {
         return Err(bad(format!("expected an object {{{KNOWN}}}, or nothing")));
     }

@@ -13,6 +13,7 @@ mod error;
 mod graph;
 mod import;
 mod lifecycle;
+mod reembed;
 mod snapshot;
 mod strict;
 mod tiers;
@@ -162,6 +163,7 @@ impl Memory {
         future_to_promise(async move {
             let (config, parts) = configure(&config).map_err(to_js_error)?;
             let engine = Rc::new(parts.open(&config).await.map_err(to_js_error)?);
+            reembed::check_model(&engine, config.engine.strict).await.map_err(to_js_error)?;
             engine.follow_remote();
             let memory = Memory::over(engine, &config);
             memory.writer.resume().await.map_err(to_js_error)?;
@@ -325,7 +327,7 @@ impl Memory {
     ) -> Promise {
         let engine = self.engine.clone();
         promise(async move {
-            let pace = import::import_pace(&options)?;
+            let pace = import::import_pace(&options, "importMemories")?;
             let jsonl = import::import_text(&jsonl, &pace).await?;
             engine.import_paced(&jsonl, &pace).await
         })

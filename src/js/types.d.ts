@@ -133,7 +133,8 @@ export type WarningCode =
   | "COMPRESSION_FAILED"
   | "EMBEDDING_UNAVAILABLE"
   | "VECTORS_PENDING"
-  | "TURN_TRUNCATED";
+  | "TURN_TRUNCATED"
+  | "EMBEDDING_MODEL_CHANGED";
 
 export interface AddWarning {
   code: WarningCode;
@@ -178,7 +179,18 @@ export interface ImportResult {
   /** History records added (records already stored are not added twice). */
   history: number;
   /** Present when memories that came without a vector could not be embedded: one `NOT_EMBEDDED` warning.
-   * They were imported without a vector (keyword search finds them) and are embedded later. */
+   * They were imported without a vector (keyword search finds them) and are embedded later. And when the
+   * export's vectors come from another embedding model than this memory's: `EMBEDDING_MODEL_CHANGED`
+   * (`reembed()` re-embeds them). */
+  warnings?: AddWarning[];
+}
+
+/** What `reembed()` did. */
+export interface ReembedResult {
+  /** Memories embedded again with the configured embedder. */
+  memories: number;
+  /** Present when some memories could not be embedded now: one `NOT_EMBEDDED` warning. They were written
+   * without a vector (keyword search finds them) and are embedded later. */
   warnings?: AddWarning[];
 }
 
@@ -1329,7 +1341,8 @@ export type MemoryErrorCode =
   | "STORAGE_UNAVAILABLE"
   | "VECTOR_STORE_UNAVAILABLE"
   | "NOT_IN_MODULE"
-  | "ABORTED";
+  | "ABORTED"
+  | "EMBEDDING_MODEL_CHANGED";
 
 /** The `Error` every failed call rejects with (and `new Memory` throws); `err instanceof MemoryError` works. */
 export class MemoryError extends Error {

@@ -191,6 +191,30 @@ describe("update intelligence", () => {
   });
 });
 
+describe("a decision that names one memory twice", () => {
+  for (const pipeline of ["fast", "exact"]) {
+    test(`NONE then UPDATE of one memory applies the UPDATE (${pipeline} pipeline)`, T, async () => {
+      const mem = makeMemory(server, { pipeline });
+      server.script({ kind: "concept", words: ["nyc", "berlin"] });
+      const nycId = (await seed(mem, server, ["User lives in NYC"], { userId: "u" })).results[0].id;
+      server.script([
+        extraction(`I moved to Berlin (${pipeline})`, ["User moved to Berlin"]),
+        decision("User moved to Berlin", [
+          { id: "0", text: "User lives in NYC", event: "NONE" },
+          { id: "0", text: "User lives in Berlin", event: "UPDATE", old_memory: "User lives in NYC" },
+        ]),
+      ]);
+      const res = await mem.add(`I moved to Berlin (${pipeline})`, { userId: "u" });
+      assertAddResult(res);
+      assert.deepEqual(decisionPayload(chatCalls(server, DECIDE).at(-1)).existing, [{ id: "0", text: "User lives in NYC" }]);
+      assert.deepEqual(res.warnings, []);
+      assert.deepEqual(res.results.map((e) => [e.event, e.id, e.memory]), [["UPDATE", nycId, "User lives in Berlin"]]);
+      assert.equal((await mem.get(nycId)).memory, "User lives in Berlin");
+      assert.deepEqual((await mem.history(nycId)).map((h) => h.event), ["ADD", "UPDATE"]);
+    });
+  }
+});
+
 describe("decisions about unknown ids", () => {
   test("invented ids and real uuids are ignored and reported as UNKNOWN_MEMORY_ID", T, async () => {
     const mem = makeMemory(server);

@@ -28,7 +28,8 @@ describe("exportMemories / importMemories", () => {
 
     const jsonl = await source.exportMemories({});
     const lines = jsonl.trim().split("\n").map((line) => JSON.parse(line));
-    assert.deepEqual(lines[0], { kind: "memwasm-export", version: 2, memories: 2, history: 5 });
+    const embedder = { provider: "openai", model: "test-embed", dimensions: 64 };
+    assert.deepEqual(lines[0], { kind: "memwasm-export", version: 2, memories: 2, history: 5, embedder });
     assert.equal(typeof lines[1].embedding, "string", "embeddings travel as base64 of little-endian f32");
 
     const target = noLlm();

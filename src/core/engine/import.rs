@@ -10,7 +10,8 @@
 //! [`EMBED_BATCH`] texts, shortest first (an on-device embedder pads a batch to its longest text). A request
 //! that fails is sent again one text at a time (see `embed_batch`); what still fails is written without a
 //! vector, with one `NOT_EMBEDDED` warning, and embedded later, as `add(…, {infer: false})` does. Once a whole
-//! batch fails because the embedding service is unavailable, the rest is not sent.
+//! batch fails because the embedding service is unavailable, the rest is not sent. Vectors another embedding
+//! model made (the header says which) are imported with an `EMBEDDING_MODEL_CHANGED` warning.
 
 use std::collections::{HashMap, HashSet};
 
@@ -45,7 +46,10 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         let mut bundle = reader.finish()?;
         pace.report(Progress { phase: Phase::Read, done: total, total });
-        let (warnings, not_embedded) = self.embed_vectorless(&mut bundle.memories, pace).await?;
+        let (mut warnings, not_embedded) = self.embed_vectorless(&mut bundle.memories, pace).await?;
+        let with_vectors = bundle.memories.iter().any(|memory| memory.embedding.is_some());
+        let made_by = bundle.embedder.as_ref().filter(|_| with_vectors);
+        warnings.extend(made_by.and_then(|model| self.imported_model_warning(model)));
 
         let stored = self.stored_history_ids(&bundle.history).await?;
         let history: Vec<HistoryRecord> = bundle.history.into_iter().filter(|r| !stored.contains(&r.id)).collect();
@@ -62,7 +66,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Embeds the memories without a vector (see the module), reporting the `Embed` phase and stopping
     /// between requests when `pace` says; returns the warning and the texts written without a vector.
-    async fn embed_vectorless(
+    pub(crate) async fn embed_vectorless(
         &self,
         memories: &mut [StoredMemory],
         pace: &dyn Pace,

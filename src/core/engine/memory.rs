@@ -53,6 +53,8 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     pub(crate) additive: crate::core::config::AdditiveSettings,
     /// The engines this one shares its locks and writes with, when joined (`peers`).
     pub(crate) peers: super::peers::PeerLink,
+    /// Which model the embedder is, when the host said (see `embedding_model`).
+    pub(crate) embedding_model: Option<super::embedding_model::EmbeddingModel>,
 }
 
 /// The engine's state for conversation memories: the boundary settings, and the locks that keep two calls
@@ -112,6 +114,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             deferred: Default::default(),
             additive: Default::default(),
             peers: Default::default(),
+            embedding_model: None,
         }
     }
 

@@ -1,7 +1,8 @@
 //! Export and import: memories (with their embeddings) and history as JSON Lines, for backups and for
 //! moving memory between a browser and a Worker. The round trip is exact, whatever the storage.
 //!
-//! The first line is a header, `{"kind":"memwasm-export","version":2,"memories":M,"history":H}`; then M
+//! The first line is a header, `{"kind":"memwasm-export","version":2,"memories":M,"history":H}` (and
+//! `"embedder":{provider, model, dimensions}`, the model the vectors come from, when known); then M
 //! `{"kind":"memory",…MemoryItem, "embedding":"<base64 of little-endian f32>"}` lines and H
 //! `{"kind":"history",…HistoryRecord}` lines. An import checks every line before it writes anything.
 //!
@@ -12,6 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::embedding_model::EmbeddingModel;
 use super::memory::MemoryEngine;
 use crate::core::codec::vector_to_base64;
 use crate::core::error::Result;
@@ -35,6 +37,8 @@ enum Line {
         version: u32,
         memories: usize,
         history: usize,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        embedder: Option<EmbeddingModel>,
     },
     Memory(Box<ExportedMemory>),
     History(HistoryRecord),
@@ -53,6 +57,8 @@ struct ExportedMemory {
 pub struct Bundle {
     pub memories: Vec<StoredMemory>,
     pub history: Vec<HistoryRecord>,
+    /// The model the vectors come from, when known.
+    pub embedder: Option<EmbeddingModel>,
 }
 
 /// How much an import wrote.
@@ -63,7 +69,8 @@ pub struct ImportSummary {
     /// History records added (records already stored are not added twice).
     pub history: usize,
     /// Memories that came without a vector and could not be embedded (`NOT_EMBEDDED`): they were written
-    /// without one (keyword search finds them) and are embedded later. Left out when empty.
+    /// without one (keyword search finds them) and are embedded later; vectors another embedding model made
+    /// (`EMBEDDING_MODEL_CHANGED`). Left out when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<AddWarning>,
 }
@@ -83,8 +90,8 @@ pub fn to_jsonl(bundle: &Bundle) -> String {
 
 /// Each line of `bundle`'s export, as JSON.
 fn lines(bundle: &Bundle) -> impl Iterator<Item = String> + '_ {
-    let header =
-        Line::Header { version: EXPORT_VERSION, memories: bundle.memories.len(), history: bundle.history.len() };
+    let (memories, history, embedder) = (bundle.memories.len(), bundle.history.len(), bundle.embedder.clone());
+    let header = Line::Header { version: EXPORT_VERSION, memories, history, embedder };
     let memories = bundle.memories.iter().map(|memory| {
         let item = MemoryItem { score: None, ..memory.item.clone() };
         Line::Memory(Box::new(ExportedMemory { item, embedding: memory.embedding.as_deref().map(vector_to_base64) }))
@@ -129,7 +136,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 history
             }
         };
-        Ok(to_jsonl(&Bundle { memories, history }))
+        let embedder = self.recorded_embedding_model().await?;
+        Ok(to_jsonl(&Bundle { memories, history, embedder }))
     }
 }
 

@@ -35,7 +35,7 @@ impl<'a> Reader<'a> {
         let Some((_, first)) = lines.by_ref().find(|(_, line)| !line.trim().is_empty()) else {
             return Err(bad(1, "empty input, expected a memwasm export".into()));
         };
-        let Ok(Line::Header { version, memories, history }) = serde_json::from_str(first) else {
+        let Ok(Line::Header { version, memories, history, embedder }) = serde_json::from_str(first) else {
             return Err(bad(1, "not a memwasm export (the first line must be its header)".into()));
         };
         if !(OLDEST_EXPORT_VERSION..=EXPORT_VERSION).contains(&version) {
@@ -45,7 +45,7 @@ impl<'a> Reader<'a> {
         if memories > MAX_IMPORT_MEMORIES {
             return Err(bad(1, format!("an import exceeds the limit of {MAX_IMPORT_MEMORIES} memories ({memories})")));
         }
-        let (bundle, ids) = (Bundle::default(), HashSet::new());
+        let (bundle, ids) = (Bundle { embedder, ..Bundle::default() }, HashSet::new());
         Ok(Self { lines, promised: (memories, history), expected, bundle, ids })
     }
 

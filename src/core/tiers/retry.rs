@@ -52,6 +52,7 @@ fn spent_or_refused(code: &str) -> bool {
             | "DIMENSION_MISMATCH"
             | "EMBEDDING_RESPONSE"
             | "ABORTED"
+            | "EMBEDDING_MODEL_CHANGED"
     )
 }
 

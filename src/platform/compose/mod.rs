@@ -11,7 +11,8 @@ pub use live::{js_clock, js_token_counter, split, LiveValues};
 pub use models::{LiveEmbedder, LiveLlm};
 pub use storage::AnyStorage;
 
-use crate::core::config::{indexeddb_settings, unknown_provider, EngineSettings};
+use crate::core::config::{indexeddb_settings, unknown_provider};
+use crate::core::engine::embedding_model::EmbeddingModel;
 use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
 use crate::core::storage::InMemoryStorage;
@@ -140,8 +141,13 @@ pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
     Ok(Parts { llm, embedder, storage, index, remote, clock, tokens })
 }
 
-/// The config's engine settings, and the platform's clock and token counter, on a new engine.
-fn configure(engine: &mut Engine, settings: &EngineSettings, clock: Clock, tokens: TokenCounter) {
+/// The config's engine settings and embedding model, and the platform's clock and token counter, on a new
+/// engine.
+fn configure(engine: &mut Engine, config: &ResolvedConfig, clock: Clock, tokens: TokenCounter) {
+    let settings = &config.engine;
+    let (provider, model) = models::embedder_name(&config.embedder);
+    let dimensions = crate::core::model_traits::Embedder::dimensions(&engine.embedder);
+    engine.set_embedding_model(EmbeddingModel::new(provider, &model, dimensions));
     engine.set_lifecycle(settings.lifecycle);
     engine.set_keep_history(settings.keep_history);
     engine.set_pipeline(settings.pipeline);
@@ -163,7 +169,7 @@ impl Parts {
             config.engine.prompts.clone(),
             self.index,
         );
-        configure(&mut engine, &config.engine, clock, self.tokens);
+        configure(&mut engine, config, clock, self.tokens);
         #[cfg(feature = "extras")]
         if let Some(remote) = self.remote {
             engine.set_remote_vectors(remote);
@@ -179,7 +185,7 @@ impl Parts {
         let (prompts, clock) = (config.engine.prompts.clone(), self.clock);
         let mut engine =
             MemoryEngine::open_with_index(self.llm, self.embedder, self.storage, prompts, self.index).await?;
-        configure(&mut engine, &config.engine, clock, self.tokens);
+        configure(&mut engine, config, clock, self.tokens);
         #[cfg(feature = "extras")]
         if let Some(remote) = self.remote {
             engine.set_remote_vectors(remote);

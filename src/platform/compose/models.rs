@@ -134,9 +134,8 @@ fn llm_name(choice: &LlmChoice) -> (&'static str, String) {
     }
 }
 
-/// The embedder's provider name and model, as the `observe` events give them.
-#[cfg(feature = "extras")]
-fn embedder_name(choice: &EmbedderChoice) -> (&'static str, String) {
+/// The embedder's provider name and model, as the `observe` events give them and the store records them.
+pub(super) fn embedder_name(choice: &EmbedderChoice) -> (&'static str, String) {
     match choice {
         EmbedderChoice::None => ("none", String::new()),
         EmbedderChoice::OpenAi(s) => ("openai", s.model.clone()),
