@@ -127,10 +127,8 @@ fn events(results: &[AddResult], kind: EventKind) -> usize {
 fn stored(engine: &Engine, user: &str) -> (Vec<String>, Vec<EventKind>) {
     let read = Read::of(Scope { user_id: Some(user.into()), ..Scope::default() }, DEFAULT_LIMIT);
     let memories = futures_executor::block_on(engine.get_all(&read)).unwrap().results;
-    let history = memories
-        .first()
-        .map(|m| futures_executor::block_on(engine.history(&m.id)).unwrap())
-        .unwrap_or_default();
+    let history =
+        memories.first().map(|m| futures_executor::block_on(engine.history(&m.id)).unwrap()).unwrap_or_default();
     (memories.into_iter().map(|m| m.memory).collect(), history.into_iter().map(|h| h.event).collect())
 }
 
