@@ -1,7 +1,8 @@
 // Concurrent add()s of one user that contradict: eight adds, started before any resolves, each move the user
 // to another city (tests/support/moving-user.mjs: the decision answers UPDATE when its prompt shows where the
 // user lives). Each add's decision sees what the one before it decided, in RAM and over a SQLite file: one
-// current fact, 7 UPDATEs in its history, for each of two users moving at once.
+// current fact, 7 UPDATEs in its history, for each of two users moving at once. A model host that does not
+// answer holds the user's turn only until its timeout.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -41,4 +42,13 @@ test("the same over a SQLite file, for two users at once", T, async () => {
   } finally {
     mem.close();
   }
+});
+
+test("a model host that does not answer holds the user's turn only until its timeout", T, async () => {
+  const slow = { kind: "chat", match: ["I moved to Paris"], reply: { facts: ["User lives in Paris"] }, delayMs: 5_000 };
+  server.script([slow, ...movingUser()]);
+  const mem = makeMemory(server, { llm: { timeoutMs: 300, connectTimeoutMs: 0 }, retry: { maxRetries: 0 } });
+  const [paris, berlin] = await Promise.all(["Paris", "Berlin"].map((city) => mem.add(`I moved to ${city}`, { userId: "alice" })));
+  assert.deepEqual(paris.warnings.map((w) => [w.code, w.cause]), [["EXTRACTION_FAILED", "LLM_TIMEOUT"]]);
+  assert.deepEqual(berlin.results.map((e) => [e.event, e.memory]), [["ADD", "User lives in Berlin"]]);
 });
