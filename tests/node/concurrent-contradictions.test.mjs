@@ -1,13 +1,16 @@
 // Concurrent add()s of one user that contradict: eight adds, started before any resolves, each move the user
 // to another city (tests/support/moving-user.mjs: the decision answers UPDATE when its prompt shows where the
 // user lives). Each add's decision sees what the one before it decided, in RAM and over a SQLite file: one
-// current fact, 7 UPDATEs in its history, for each of two users moving at once. A model host that does not
+// current fact, 7 UPDATEs in its history, for each of two users moving at once, and across the two
+// memwasm/mem0 Memories of one file. A model host that does not
 // answer holds the user's turn only until its timeout.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 
+import { Memory as Mem0Memory } from "memwasm/mem0";
 import { Memory, T, makeMemory, scriptedServer, testConfig } from "./helpers.mjs";
+import { mem0Config } from "./mem0-processes.mjs";
 import { scratchFolder } from "./sqlite-support.mjs";
 import { CITIES, movingUser } from "../support/moving-user.mjs";
 
@@ -41,6 +44,23 @@ test("the same over a SQLite file, for two users at once", T, async () => {
     await Promise.all([eightMoves(mem, "alice", "alice"), eightMoves(mem, "bob", "bob")]);
   } finally {
     mem.close();
+  }
+});
+
+test("memwasm/mem0: two Memories over one file, four moves on each at once, end with one fact and 7 UPDATEs", T, async () => {
+  server.script(movingUser());
+  const dbPath = join(folder, "mem0", "vector_store.db");
+  const config = mem0Config(server, { vectorStore: { provider: "memory", config: { dbPath } }, pipeline: "fast" });
+  const [a, b] = [new Mem0Memory(config), new Mem0Memory(config)];
+  try {
+    const adds = CITIES.map((city, nth) => (nth % 2 ? b : a).add(`I moved to ${city}`, { userId: "alice" }));
+    const events = (await Promise.all(adds)).flatMap((r) => r.results.map((e) => e.event ?? e.metadata?.event));
+    const stored = (await b.getAll({ filters: { user_id: "alice" } })).results;
+    assert.equal(stored.length, 1, `one current fact, found ${JSON.stringify(stored.map((m) => m.memory))}`);
+    assert.deepEqual([events.filter((e) => e === "ADD").length, events.filter((e) => e === "UPDATE").length], [1, 7]);
+  } finally {
+    a.close();
+    b.close();
   }
 });
 
