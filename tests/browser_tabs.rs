@@ -1,8 +1,8 @@
 //! Several `Memory` instances on one IndexedDB database, as in several tabs, in headless Chromium:
 //! concurrent writers lose nothing, every instance's index follows the others' writes (BroadcastChannel +
 //! re-read), a `versionchange` from another connection closes ours instead of blocking it, and inferring
-//! adds of one user in both decide one after another (Web Locks). Each test deletes its database first and
-//! last.
+//! adds of one user in both decide one after another (Web Locks; a page whose lock requests are refused
+//! still adds). Each test deletes its database first and last.
 #![cfg(target_arch = "wasm32")]
 
 mod browser_support;
@@ -140,6 +140,13 @@ async fn script_moves() {
     run_js(&format!("await fetch('{}/__script', {{method: 'POST', body: {body}}});", server())).await;
 }
 
+/// `config(db)` with the scripted server as its LLM too.
+fn with_llm(db: &str) -> Value {
+    let mut config = config(db);
+    config["llm"] = json!({"provider": "openai", "config": {"baseUrl": format!("{}/v1", server()), "apiKey": "test"}});
+    config
+}
+
 const EXTRACT: &str = "You are an expert at extracting structured, atomic facts";
 const DECIDE: &str = "You are a memory management system";
 
@@ -148,9 +155,7 @@ async fn eight_adds_moving_the_user_from_two_tabs_at_once_end_with_one_fact_and_
     let db = "tabs-contradictions";
     delete_database(db).await;
     script_moves().await;
-    let mut config = config(db);
-    config["llm"] = json!({"provider": "openai", "config": {"baseUrl": format!("{}/v1", server()), "apiKey": "test"}});
-    let open = || async { open_with(config.clone()).await.unwrap_or_else(|(code, why)| panic!("{code}: {why}")) };
+    let open = || async { open_with(with_llm(db)).await.unwrap_or_else(|(code, why)| panic!("{code}: {why}")) };
     let (left, right) = (open().await, open().await);
     let adds = Array::new();
     for (nth, city) in CITIES.iter().enumerate() {
@@ -174,5 +179,20 @@ async fn eight_adds_moving_the_user_from_two_tabs_at_once_end_with_one_fact_and_
     let history = ok(third.history(js(&stored[0]["id"]))).await;
     let kinds: Vec<&str> = history.as_array().unwrap().iter().map(|h| h["event"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["ADD", "UPDATE", "UPDATE", "UPDATE", "UPDATE", "UPDATE", "UPDATE", "UPDATE"]);
+    delete_database(db).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_page_whose_web_locks_refuse_still_adds() {
+    let db = "tabs-locks-refused";
+    delete_database(db).await;
+    script_moves().await;
+    // As in a sandboxed frame, whose lock requests reject with a SecurityError without ever granting.
+    run_js("navigator.locks.request = () => Promise.reject(new DOMException('refused', 'SecurityError'));").await;
+    let memory = open_with(with_llm(db)).await.unwrap_or_else(|(code, why)| panic!("{code}: {why}"));
+    let added = ok(memory.add(js(&"I moved to Paris"), js(&json!({"userId": "alice"})))).await;
+    run_js("delete navigator.locks.request;").await;
+    assert_eq!(added["results"][0]["event"], "ADD", "{added}");
+    assert_eq!(all_of(&memory, "alice").await.len(), 1);
     delete_database(db).await;
 }
