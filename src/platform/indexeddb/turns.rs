@@ -31,18 +31,28 @@ async fn web_lock(name: &str) -> Result<Option<SharedTurn>> {
     let Some(locks) = locks else { return Ok(None) };
     let request = Reflect::get(&locks, &"request".into()).ok().and_then(|f| f.dyn_into::<Function>().ok());
     let Some(request) = request else { return Ok(None) };
-    let (mut release, mut granted) = (None, None);
+    let (mut release, mut granted, mut refused) = (None, None, None);
     let held = Promise::new(&mut |resolve, _| release = Some(resolve));
-    let grant = Promise::new(&mut |resolve, _| granted = Some(resolve));
-    let (Some(release), Some(granted)) = (release, granted) else { return Ok(None) };
+    let grant = Promise::new(&mut |resolve, reject| (granted, refused) = (Some(resolve), Some(reject)));
+    let (Some(release), Some(granted), Some(refused)) = (release, granted, refused) else { return Ok(None) };
     let on_grant = Closure::once_into_js(move |_lock: JsValue| {
         let _ = granted.call0(&JsValue::NULL);
         held
     });
     let failed = |e: JsValue| MemoryError::StorageUnavailable(format!("navigator.locks.request({name}): {e:?}"));
-    // The request's own promise resolves when the lock is let go (the callback's promise never rejects).
-    request.call2(&locks, &name.into(), &on_grant).map_err(failed)?;
-    JsFuture::from(grant).await.map_err(failed)?;
+    let requested = request.call2(&locks, &name.into(), &on_grant).map_err(failed)?;
+    // The request's promise settles once: when the lock is let go, or refused without a grant (a sandboxed
+    // page's SecurityError), which must not leave `grant` waiting for good.
+    let settled = Closure::once_into_js(move |why: JsValue| {
+        let _ = refused.call1(&JsValue::NULL, &why);
+    });
+    let then = Reflect::get(&requested, &"then".into()).ok().and_then(|f| f.dyn_into::<Function>().ok());
+    if let Some(then) = then {
+        let _ = then.call2(&requested, &settled, &settled);
+    }
+    if JsFuture::from(grant).await.is_err() {
+        return Ok(None); // refused: this instance still takes turns with its own adds
+    }
     Ok(Some(Box::new(Release(release))))
 }
 
