@@ -4,7 +4,8 @@
 //! reads the scope's memories (before extraction, which the fast and additive pipelines run beside that
 //! read) until its commit: the next `add()` of the scope is shown what this one decided. The turn is held in
 //! this engine (and its peers), and against the other instances on the same storage that can write meanwhile
-//! (other tabs on one IndexedDB database), whose writes reach the index before the turn begins. `add()`s of
+//! (other tabs on one IndexedDB database), whose writes this one has been told of reach the index before
+//! the turn begins. `add()`s of
 //! other scopes, and `infer: false` ones, do not wait. A model host that does not answer releases the turn
 //! when its timeout ends the call.
 
