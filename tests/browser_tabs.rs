@@ -1,7 +1,8 @@
 //! Several `Memory` instances on one IndexedDB database, as in several tabs, in headless Chromium:
 //! concurrent writers lose nothing, every instance's index follows the others' writes (BroadcastChannel +
-//! re-read), and a `versionchange` from another connection closes ours instead of blocking it. Each test
-//! deletes its database first and last.
+//! re-read), a `versionchange` from another connection closes ours instead of blocking it, and inferring
+//! adds of one user in both decide one after another (Web Locks; a page whose lock requests are refused
+//! still adds). Each test deletes its database first and last.
 #![cfg(target_arch = "wasm32")]
 
 mod browser_support;
@@ -112,5 +113,86 @@ async fn versionchange_closes_the_connection_and_the_next_call_reopens() {
     let (code, message) = fails(memory.add(js(&"likes chess"), js(&json!({"userId": "alice"})))).await;
     assert_eq!(code, "STORAGE");
     assert!(message.contains("newer memwasm"), "{message}");
+    delete_database(db).await;
+}
+
+const CITIES: [&str; 8] = ["Paris", "Berlin", "Rome", "Madrid", "Vienna", "Prague", "Lisbon", "Oslo"];
+
+/// Scripts the moving user (as tests/support/moving-user.mjs does): "I moved to <city>" is the fact "User
+/// lives in <city>", which the decision makes an UPDATE of memory "0" when the prompt shows where the user
+/// lives, an ADD otherwise.
+async fn script_moves() {
+    let mut rules = Vec::new();
+    for city in CITIES {
+        let fact = format!("User lives in {city}");
+        let new = format!("New facts:\n[\"{fact}\"]");
+        let shown = "Existing memories:\n[{\"id\":\"0\",\"text\":\"User lives in";
+        rules.push(
+            json!({"kind": "chat", "match": [EXTRACT, format!("I moved to {city}")], "reply": {"facts": [fact]}}),
+        );
+        let update = json!({"memory": [{"id": "0", "text": fact, "event": "UPDATE"}]});
+        rules.push(json!({"kind": "chat", "match": [DECIDE, shown, new], "reply": update}));
+        rules.push(
+            json!({"kind": "chat", "match": [DECIDE, new], "reply": {"memory": [{"text": fact, "event": "ADD"}]}}),
+        );
+    }
+    let body = serde_json::to_string(&json!(rules).to_string()).unwrap();
+    run_js(&format!("await fetch('{}/__script', {{method: 'POST', body: {body}}});", server())).await;
+}
+
+/// `config(db)` with the scripted server as its LLM too.
+fn with_llm(db: &str) -> Value {
+    let mut config = config(db);
+    config["llm"] = json!({"provider": "openai", "config": {"baseUrl": format!("{}/v1", server()), "apiKey": "test"}});
+    config
+}
+
+const EXTRACT: &str = "You are an expert at extracting structured, atomic facts";
+const DECIDE: &str = "You are a memory management system";
+
+#[wasm_bindgen_test]
+async fn eight_adds_moving_the_user_from_two_tabs_at_once_end_with_one_fact_and_seven_updates() {
+    let db = "tabs-contradictions";
+    delete_database(db).await;
+    script_moves().await;
+    let open = || async { open_with(with_llm(db)).await.unwrap_or_else(|(code, why)| panic!("{code}: {why}")) };
+    let (left, right) = (open().await, open().await);
+    let adds = Array::new();
+    for (nth, city) in CITIES.iter().enumerate() {
+        let tab = if nth % 2 == 0 { &left } else { &right };
+        adds.push(&tab.add(js(&format!("I moved to {city}")), js(&json!({"userId": "alice"}))));
+    }
+    let results = json_of(JsFuture::from(Promise::all(&adds)).await.expect("every add succeeds"));
+    let events: Vec<&str> = results
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["results"].as_array().unwrap())
+        .map(|e| e["event"].as_str().unwrap())
+        .collect();
+    let third = open().await;
+    let stored = all_of(&third, "alice").await;
+    let texts: Vec<&str> = stored.iter().map(|m| m["memory"].as_str().unwrap()).collect();
+    assert_eq!(texts.len(), 1, "one current fact, found {texts:?}");
+    let count = |kind: &str| events.iter().filter(|e| **e == kind).count();
+    assert_eq!((count("ADD"), count("UPDATE")), (1, 7), "{events:?}");
+    let history = ok(third.history(js(&stored[0]["id"]))).await;
+    let kinds: Vec<&str> = history.as_array().unwrap().iter().map(|h| h["event"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["ADD", "UPDATE", "UPDATE", "UPDATE", "UPDATE", "UPDATE", "UPDATE", "UPDATE"]);
+    delete_database(db).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_page_whose_web_locks_refuse_still_adds() {
+    let db = "tabs-locks-refused";
+    delete_database(db).await;
+    script_moves().await;
+    // As in a sandboxed frame, whose lock requests reject with a SecurityError without ever granting.
+    run_js("navigator.locks.request = () => Promise.reject(new DOMException('refused', 'SecurityError'));").await;
+    let memory = open_with(with_llm(db)).await.unwrap_or_else(|(code, why)| panic!("{code}: {why}"));
+    let added = ok(memory.add(js(&"I moved to Paris"), js(&json!({"userId": "alice"})))).await;
+    run_js("delete navigator.locks.request;").await;
+    assert_eq!(added["results"][0]["event"], "ADD", "{added}");
+    assert_eq!(all_of(&memory, "alice").await.len(), 1);
     delete_database(db).await;
 }

@@ -21,6 +21,9 @@ pub struct RemoteChange {
     pub deletes: Vec<String>,
 }
 
+/// A key held against other instances of a storage (see `Storage::hold`): let go when dropped.
+pub type SharedTurn = Box<dyn std::any::Any>;
+
 /// Receives the `RemoteChange`s a storage observes.
 pub type RemoteListener = Box<dyn Fn(RemoteChange)>;
 
@@ -111,6 +114,12 @@ pub trait Storage {
     /// Calls `listener` with each change other instances make to the same storage (e.g. other tabs).
     /// Storages that nobody else can write ignore it.
     fn watch(&self, _listener: RemoteListener) {}
+    /// Holds `key` against every other instance on the same storage (other tabs) until the returned guard
+    /// is dropped; before it returns, what those instances wrote has reached `watch`'s listener. `None`
+    /// where no other instance can write while this one runs (the default).
+    async fn hold(&self, _key: &str) -> Result<Option<SharedTurn>> {
+        Ok(None)
+    }
     /// Lets go of what the storage holds open (a database file), for other processes; its later reads and
     /// writes fail with `STORAGE_UNAVAILABLE`. Storages that hold nothing open ignore it.
     fn close(&self) {}

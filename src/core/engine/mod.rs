@@ -4,6 +4,7 @@
 
 pub(crate) mod add_commit;
 pub mod crud;
+mod decision_turn;
 pub(crate) mod deferred_vectors;
 pub mod degraded;
 pub(crate) mod embed_batch;

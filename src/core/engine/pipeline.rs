@@ -115,6 +115,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             let texts = messages.into_iter().filter(|m| m.role != "system").map(|m| (m.content, m.role)).collect();
             return self.add_verbatim(texts, &to, result).await;
         }
+        let _turn = self.decision_turn(&scope).await?; // held until the commit (see `decision_turn`)
         let pipeline = options.pipeline.unwrap_or(self.pipeline);
         let vector_path = async {
             match pipeline {

@@ -8,7 +8,7 @@ use crate::core::model::types::{HistoryRecord, StoredMemory};
 use crate::core::pace::Pace;
 use crate::core::packed::Packed;
 use crate::core::side_records::SideRecord;
-use crate::core::storage::{Changeset, InMemoryStorage, RemoteListener, Storage};
+use crate::core::storage::{Changeset, InMemoryStorage, RemoteListener, SharedTurn, Storage};
 use crate::platform::indexeddb::IndexedDbStorage;
 
 /// Workers KV through a namespace binding; in a build without `extras`, a type with no values.
@@ -147,6 +147,13 @@ impl Storage for AnyStorage {
     async fn all_side(&self) -> Result<Option<Vec<(String, SideRecord)>>> {
         match self {
             Self::Memory(storage) => storage.all_side().await,
+            _ => Ok(None),
+        }
+    }
+
+    async fn hold(&self, key: &str) -> Result<Option<SharedTurn>> {
+        match self {
+            Self::IndexedDb(storage) => storage.hold(key).await,
             _ => Ok(None),
         }
     }

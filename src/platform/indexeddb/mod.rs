@@ -20,6 +20,7 @@ mod records;
 mod schema;
 mod side;
 mod tab_sync;
+mod turns;
 mod vectors;
 
 use std::cell::{Cell, RefCell};
@@ -47,7 +48,7 @@ use crate::core::model::types::{HistoryRecord, StoredMemory};
 use crate::core::pace::{aborted_error, Pace, Unpaced};
 use crate::core::packed::Packed;
 use crate::core::side_records::SideRecord;
-use crate::core::storage::{Changeset, RemoteChange, RemoteListener, Storage};
+use crate::core::storage::{Changeset, RemoteChange, RemoteListener, SharedTurn, Storage};
 
 pub use self::connection::open as open_database;
 pub use self::outcome::from_dom as error_from_dom_exception;
@@ -63,6 +64,7 @@ const ENCODE_BATCH: usize = 500;
 pub struct IndexedDbStorage {
     shared: Rc<Shared>,
     sync: TabSync,
+    db_name: String,
 }
 
 /// What the storage and its channel listener share.
@@ -74,6 +76,8 @@ struct Shared {
     reading: Cell<bool>,
     /// Which chunk holds each memory's vector (see `vectors`).
     placement: RefCell<Placement>,
+    /// Tasks waiting for the notices received so far to be read (see `read_notices`).
+    drained: RefCell<Vec<std::task::Waker>>,
 }
 
 impl IndexedDbStorage {
@@ -86,10 +90,11 @@ impl IndexedDbStorage {
             inbox: RefCell::new(VecDeque::new()),
             reading: Cell::new(false),
             placement: RefCell::default(),
+            drained: RefCell::default(),
         });
         let weak = Rc::downgrade(&shared);
         let sync = TabSync::join(&settings.db_name, move |notice| receive(&weak, notice));
-        Self { shared, sync }
+        Self { shared, sync, db_name: settings.db_name.clone() }
     }
 }
 
@@ -201,6 +206,10 @@ impl Storage for IndexedDbStorage {
     fn watch(&self, listener: RemoteListener) {
         self.shared.listener.replace(Some(listener));
     }
+
+    async fn hold(&self, key: &str) -> Result<Option<SharedTurn>> {
+        turns::hold(&self.shared, &self.db_name, key).await
+    }
 }
 
 /// History entries, oldest first: all of them, or those of one memory (read through the batches holding
@@ -256,7 +265,20 @@ fn receive(shared: &Weak<Shared>, notice: Notice) {
             }
         }
         shared.reading.set(false);
+        std::mem::take(&mut *shared.drained.borrow_mut()).into_iter().for_each(std::task::Waker::wake);
     });
+}
+
+/// Waits until every notice received so far has been read and handed to the listener.
+async fn read_notices(shared: &Shared) {
+    std::future::poll_fn(|cx| {
+        if !shared.reading.get() {
+            return std::task::Poll::Ready(());
+        }
+        shared.drained.borrow_mut().push(cx.waker().clone());
+        std::task::Poll::Pending
+    })
+    .await;
 }
 
 /// What a notice means for this instance: the memories it names as stored now.
