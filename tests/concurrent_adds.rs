@@ -5,9 +5,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::cell::{Cell, RefCell};
-use std::future::poll_fn;
 use std::rc::Rc;
-use std::task::Poll;
 
 use futures_executor::LocalPool;
 use futures_util::task::LocalSpawnExt;
@@ -18,7 +16,7 @@ use memwasm::core::model::types::{AddResult, EventKind};
 use memwasm::core::model_traits::{Llm, LlmRequest};
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, DEFAULT_LIMIT};
-use memwasm::core::testing::{KeepingStorage, Letters, ScriptedLlm};
+use memwasm::core::testing::{yield_once, KeepingStorage, Letters, ScriptedLlm};
 use memwasm::MemoryEngine;
 use serde_json::{json, Value};
 
@@ -43,20 +41,6 @@ impl Llm for Slow {
         self.in_flight.set(self.in_flight.get() - 1);
         self.inner.generate(request).await
     }
-}
-
-/// A future that is pending once, so the executor runs the other tasks.
-async fn yield_once() {
-    let mut yielded = false;
-    poll_fn(|cx| {
-        if yielded {
-            return Poll::Ready(());
-        }
-        yielded = true;
-        cx.waker().wake_by_ref();
-        Poll::Pending
-    })
-    .await;
 }
 
 /// The model: extraction finds "User lives in <city>" in "I moved to <city>"; the decision updates the

@@ -11,12 +11,14 @@ mod kv;
 mod llm;
 mod remote_vectors;
 mod storage;
+mod yield_once;
 
 pub use embedders::{Letters, NoEmbedder, TableEmbedder};
 pub use kv::MapKv;
 pub use llm::{LlmCall, NoLlm, ScriptedLlm};
 pub use remote_vectors::MapRemote;
 pub use storage::{KeepingStorage, Sabotaged};
+pub use yield_once::yield_once;
 
 use super::config::Prompts;
 use super::engine::memory::MemoryEngine;

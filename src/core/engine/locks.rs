@@ -101,20 +101,7 @@ mod tests {
     use futures_util::task::LocalSpawnExt;
 
     use super::*;
-
-    /// A future that is pending once, so the executor switches tasks.
-    async fn yield_once() {
-        let mut yielded = false;
-        poll_fn(|cx| {
-            if yielded {
-                return Poll::Ready(());
-            }
-            yielded = true;
-            cx.waker().wake_by_ref();
-            Poll::Pending
-        })
-        .await;
-    }
+    use crate::core::testing::yield_once;
 
     #[test]
     fn a_second_holder_of_the_same_key_waits_and_other_keys_do_not() {
