@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { T, scriptedServer } from "./helpers.mjs";
 import { blocksRunBy } from "./docs-pages.mjs";
-import { runBlock } from "./docs-run.mjs";
+import { runBlock, withEnv } from "./docs-run.mjs";
 
 const server = scriptedServer();
 const [block] = blocksRunBy("tests/node/docs-agent-loop.test.mjs");
@@ -33,21 +33,12 @@ test("docs/search-and-recall.md: the agent loop stores two facts in turn 1 and r
     { kind: "chat", match: ["place for dinner", "User is vegetarian", "User lives in Lisbon"], reply: DINNER },
     { kind: "chat", match: "place for dinner", reply: "Where are you, and what do you like to eat?" },
   ]);
-  const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
-  process.env.OPENAI_API_KEY = "test-key";
-  process.env.OPENAI_BASE_URL = server.baseUrl;
   const said = [];
-  try {
-    await runBlock(block.code.replace(OPENAI, server.baseUrl), {
+  await withEnv({ OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: server.baseUrl }, () =>
+    runBlock(block.code.replace(OPENAI, server.baseUrl), {
       __import: (specifier) => import(specifier),
       console: { log: (...args) => said.push(args.join(" ")), warn: (...args) => said.push(args.join(" ")) },
-    });
-  } finally {
-    for (const [name, value] of [["OPENAI_API_KEY", saved.key], ["OPENAI_BASE_URL", saved.url]]) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  }
+    }));
   assert.deepEqual(said, [WELCOME, DINNER]);
 
   const chats = server.requests("chat").filter((r) => r.body.tools);

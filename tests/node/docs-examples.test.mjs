@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { T, Memory, makeMemory, scriptedServer, testConfig } from "./helpers.mjs";
 import { ROOT, blocksRunBy, pages, scriptBlocks } from "./docs-pages.mjs";
-import { runBlock } from "./docs-run.mjs";
+import { runBlock, withEnv } from "./docs-run.mjs";
 import { scratchFolder } from "./sqlite-support.mjs";
 import { MemoryError } from "memwasm";
 
@@ -52,21 +52,13 @@ for (const page of pages()) {
   const blocks = scriptBlocks(page.text).filter((block) => !block.marked && !block.runBy);
   if (blocks.length === 0 || RUN_ELSEWHERE[page.name]) continue;
   test(`${page.name}: every JavaScript block not marked type-checked runs`, T, async () => {
-    const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
-    process.env.OPENAI_API_KEY = "test-key";
-    process.env.OPENAI_BASE_URL = server.baseUrl;
-    try {
+    await withEnv({ OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: server.baseUrl }, async () => {
       for (const block of blocks) {
         await run(block.code).catch((error) => {
           assert.fail(`${page.name}:${block.line}: the block does not run (mark it <!-- type-checked --> if it cannot run offline): ${error.stack}`);
         });
       }
-    } finally {
-      for (const [name, value] of [["OPENAI_API_KEY", saved.key], ["OPENAI_BASE_URL", saved.url]]) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
-    }
+    });
   });
 }
 

@@ -23,3 +23,20 @@ export async function runBlock(code, given) {
   const names = Object.keys(given).filter((name) => !declares(name));
   return new AsyncFunction(...names, body)(...names.map((name) => given[name]));
 }
+
+/** Runs `fn` with the environment variables of `vars` set (`undefined`: unset), then puts them back. */
+export async function withEnv(vars, fn) {
+  const saved = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]));
+  const set = (values) => {
+    for (const [name, value] of Object.entries(values)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+  set(vars);
+  try {
+    return await fn();
+  } finally {
+    set(saved);
+  }
+}
