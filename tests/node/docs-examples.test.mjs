@@ -1,21 +1,22 @@
 // Every JavaScript block of the manual (README.md and docs/*.md) runs as written, against the scripted server,
-// unless the line above it is `<!-- type-checked -->` (docs-types.test.mjs checks those). A block gets the
+// unless the line above it is `<!-- type-checked -->` (docs-types.test.mjs checks those) or `<!-- run by FILE -->`
+// (that test runs it, with the weights, packages or scripted replies it needs, and asserts its outputs). A block gets the
 // package's `Memory` and `MemoryError` when it does not import them; `memory`,
 // a memory of the standard test config holding one of alice's memories, unless it makes its own; `config`, that
 // config; and the app's own `readme`, `chat` and `render` that some blocks call. `OPENAI_API_KEY` and
 // `OPENAI_BASE_URL` point at the scripted server, so `new Memory()` reaches it. A failure names the page and line.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { T, Memory, makeMemory, scriptedServer, testConfig } from "./helpers.mjs";
-import { pages, scriptBlocks } from "./docs-pages.mjs";
+import { ROOT, blocksRunBy, pages, scriptBlocks } from "./docs-pages.mjs";
+import { runBlock, withEnv } from "./docs-run.mjs";
 import { scratchFolder } from "./sqlite-support.mjs";
 import { MemoryError } from "memwasm";
 
 const server = scriptedServer();
 // Blocks may write files (a SQLite database at "memory.db"): they land in a folder of their own.
 process.chdir(scratchFolder());
-const AsyncFunction = (async () => {}).constructor;
 
 /** Pages whose blocks another test runs as written (it needs a process, a setup or packages of its own). */
 const RUN_ELSEWHERE = {
@@ -25,19 +26,6 @@ const RUN_ELSEWHERE = {
   "docs/langgraph.md": "../langgraph/docs.test.mjs",
   "docs/otel.md": "../otel/docs.test.mjs",
 };
-
-/** `code` with its `import … from "…"` statements turned into awaited `__import(…)` calls, and the names they bind. */
-function withoutImports(code) {
-  const imported = [];
-  const body = code.replace(/^import\s+([\s\S]*?)\s+from\s+("[^"]+");?$/gm, (_, names, from) => {
-    const bound = names.trim().startsWith("{")
-      ? names.replace(/\s+as\s+/g, ": ")
-      : `{ default: ${names.trim()} }`;
-    imported.push(...names.replace(/[{}]/g, "").split(",").map((name) => name.trim().split(/\s+as\s+/).pop()));
-    return `const ${bound} = await __import(${from});`;
-  });
-  return { body, imported };
-}
 
 /** Runs one block in a fresh context; resolves with what it logged. */
 async function run(code) {
@@ -56,33 +44,21 @@ async function run(code) {
     chat: async () => "Noted.",
     render: () => {},
   };
-  const { body, imported } = withoutImports(code);
-  // A block that imports or declares one of these names itself gets none.
-  const declares = (name) => imported.includes(name) || new RegExp(`\\b(const|let|var|function)\\s+${name}\\b`).test(body);
-  const names = Object.keys(given).filter((name) => !declares(name));
-  await new AsyncFunction(...names, body)(...names.map((name) => given[name]));
+  await runBlock(code, given);
   return said;
 }
 
 for (const page of pages()) {
-  const blocks = scriptBlocks(page.text).filter((block) => !block.marked);
+  const blocks = scriptBlocks(page.text).filter((block) => !block.marked && !block.runBy);
   if (blocks.length === 0 || RUN_ELSEWHERE[page.name]) continue;
   test(`${page.name}: every JavaScript block not marked type-checked runs`, T, async () => {
-    const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
-    process.env.OPENAI_API_KEY = "test-key";
-    process.env.OPENAI_BASE_URL = server.baseUrl;
-    try {
+    await withEnv({ OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: server.baseUrl }, async () => {
       for (const block of blocks) {
         await run(block.code).catch((error) => {
           assert.fail(`${page.name}:${block.line}: the block does not run (mark it <!-- type-checked --> if it cannot run offline): ${error.stack}`);
         });
       }
-    } finally {
-      for (const [name, value] of [["OPENAI_API_KEY", saved.key], ["OPENAI_BASE_URL", saved.url]]) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
-    }
+    });
   });
 }
 
@@ -93,8 +69,19 @@ test("docs: the pages run elsewhere are read by the test that runs them", () => 
   }
 });
 
+test("docs: a block marked `run by FILE` names a test file that reads its page", () => {
+  const named = pages().flatMap((page) => scriptBlocks(page.text).filter((b) => b.runBy).map((b) => ({ ...b, page: page.name })));
+  assert.ok(named.length >= 10, `${named.length} blocks are run by tests of their own`);
+  for (const block of named) {
+    const file = new URL(block.runBy, ROOT);
+    assert.ok(existsSync(file), `${block.page}:${block.line}: ${block.runBy} exists`);
+    assert.ok(readFileSync(file, "utf8").includes(`blocksRunBy(`), `${block.runBy} runs the blocks marked with its name`);
+    assert.ok(blocksRunBy(block.runBy).length > 0);
+  }
+});
+
 test("docs: blocks run here", () => {
-  const count = pages().reduce((n, page) => n + (RUN_ELSEWHERE[page.name] ? 0 : scriptBlocks(page.text).filter((b) => !b.marked).length), 0);
+  const count = pages().reduce((n, page) => n + (RUN_ELSEWHERE[page.name] ? 0 : scriptBlocks(page.text).filter((b) => !b.marked && !b.runBy).length), 0);
   assert.ok(count >= 20, `${count} blocks run`);
   assert.equal(typeof Memory, "function");
 });

@@ -15,9 +15,12 @@ export function pages() {
 
 /** The marker that puts the block under it in the type check instead of running it. */
 export const TYPE_CHECKED = "<!-- type-checked -->";
+/** `<!-- run by tests/…/x.test.mjs -->`: that test (path from the repository root) runs the block under it, with
+ * the setup it needs, and asserts what its comments say; docs-examples.test.mjs leaves it alone. */
+const RUN_BY = /^<!-- run by (\S+) -->$/;
 const SCRIPT = new Set(["js", "javascript", "ts", "typescript"]);
 
-/** The fenced blocks of `text`: `{lang, line (of the opening fence, 1-based), code, marked}`. */
+/** The fenced blocks of `text`: `{lang, line (of the opening fence, 1-based), code, marked, runBy}`. */
 export function codeBlocks(text) {
   const lines = text.split("\n");
   const found = [];
@@ -27,7 +30,9 @@ export function codeBlocks(text) {
     const [, , fence, lang] = open;
     let end = i + 1;
     while (end < lines.length && !lines[end].trimStart().startsWith(fence)) end++;
-    found.push({ lang, line: i + 1, code: lines.slice(i + 1, end).join("\n"), marked: lines[i - 1]?.trim() === TYPE_CHECKED });
+    const above = lines[i - 1]?.trim() ?? "";
+    const code = lines.slice(i + 1, end).join("\n");
+    found.push({ lang, line: i + 1, code, marked: above === TYPE_CHECKED, runBy: RUN_BY.exec(above)?.[1] });
     i = end;
   }
   return found;
@@ -35,6 +40,11 @@ export function codeBlocks(text) {
 
 /** The JavaScript and TypeScript blocks of `text`. */
 export const scriptBlocks = (text) => codeBlocks(text).filter((block) => SCRIPT.has(block.lang));
+
+/** The script blocks of every page that `file` (a path from the repository root) runs: `{page, line, lang, code}`. */
+export function blocksRunBy(file) {
+  return pages().flatMap((page) => scriptBlocks(page.text).filter((b) => b.runBy === file).map((b) => ({ ...b, page: page.name })));
+}
 
 /** The lines of `text` with its fenced blocks blanked out, and its inline code too unless `keepCode`. */
 function prose(text, keepCode = false) {

@@ -1,17 +1,17 @@
-// docs/providers.md's config block (type-checked, for it reads a Worker's `env.AI` and a page's WebLLM
+// docs/providers.md's config block (it reads a Worker's `env.AI` and a page's WebLLM
 // `engine` and transformers.js `extractor`) also runs in Node as written, with stand-ins for those three and
 // no provider key in the environment: each `new Memory(…)` starts, so every example carries what it needs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Memory } from "memwasm";
-import { pages, scriptBlocks } from "./docs-pages.mjs";
+import { blocksRunBy } from "./docs-pages.mjs";
 
 const KEYS = ["OPENAI_API_KEY", "AZURE_OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "ANTHROPIC_API_KEY", "GROQ_API_KEY",
   "TOGETHER_API_KEY", "OPENROUTER_API_KEY", "DEEPSEEK_API_KEY", "OPENAI_BASE_URL"];
 
 test("docs/providers.md: every example config starts as written, with no key in the environment", () => {
-  const page = pages().find((p) => p.name === "docs/providers.md");
-  const [block] = scriptBlocks(page.text).filter((b) => b.code.includes("new Memory("));
+  const [block] = blocksRunBy("tests/node/docs-providers.test.mjs");
+  assert.equal(block?.page, "docs/providers.md", "the block is marked run by this file");
   const saved = Object.fromEntries(KEYS.map((name) => [name, process.env[name]]));
   for (const name of KEYS) delete process.env[name];
   const made = [];

@@ -1,5 +1,6 @@
 // The blocks of the manual (README.md and docs/*.md) marked `<!-- type-checked -->`, those that cannot run
-// offline (a real provider key, a browser, a Worker, IndexedDB), type-check against the built package's types:
+// offline (a real provider key, a browser, a Worker, IndexedDB), and those marked `<!-- run by FILE -->` (that
+// test runs them with the setup they need), type-check against the built package's types:
 // each becomes a file of its own (`.mjs` checked as JavaScript, `.mts`), and `tsc --noEmit` (tests/types'
 // TypeScript) checks them all. An error names the page and line. The names the blocks use without declaring
 // them (the package's `Memory`, the app's `memory`, `config`, `env`, …) are declared in a prelude.
@@ -30,7 +31,7 @@ declare class MemoryClient { constructor(options: { apiKey: string; host: string
 `;
 
 test("docs: every block marked type-checked type-checks against the package's types", { timeout: 240_000 }, async (t) => {
-  const marked = pages().flatMap((page) => scriptBlocks(page.text).filter((b) => b.marked).map((b) => ({ ...b, page: page.name })));
+  const marked = pages().flatMap((page) => scriptBlocks(page.text).filter((b) => b.marked || b.runBy).map((b) => ({ ...b, page: page.name })));
   assert.ok(marked.length >= 10, `the marked blocks are found (${marked.length})`);
   if (!existsSync(TSC)) await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: TYPES });
   // Beside tests/node_modules, so that "memwasm" resolves to the package.

@@ -7,6 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { ACME, DECIDE, EXTRACT, INITECH, T, allKeys, scriptAdd, startServer } from "./helpers.mjs";
+import { blocksRunBy } from "../../tests/node/docs-pages.mjs";
+import { runBlock } from "../../tests/node/docs-run.mjs";
 import { mem0Call, startMem0Worker, store } from "./mem0-helpers.mjs";
 
 // Read when the client module loads: no telemetry, and no ~/.mem0 of the machine's user.
@@ -28,8 +30,18 @@ let client;
 before(async () => {
   server = await startServer();
   worker = await startMem0Worker(server);
-  client = new MemoryClient({ apiKey: ACME, host: worker.host });
+  client = await clientOfTheDocs();
 });
+
+/** docs/mem0.md's client, made as written with the worker's `/mem0` URL and a tenant's token for its placeholders. */
+async function clientOfTheDocs() {
+  const [block] = blocksRunBy("worker/tests/mem0-js-client.test.mjs");
+  assert.equal(block?.page, "docs/mem0.md", "the block is marked run by this file");
+  assert.ok(worker.host.endsWith("/mem0"));
+  const code = block.code.replace('"<token>"', JSON.stringify(ACME)).replace('"https://<worker>/mem0"', JSON.stringify(worker.host));
+  assert.ok(code.includes(JSON.stringify(worker.host)) && code.includes(JSON.stringify(ACME)), "both placeholders are filled");
+  return runBlock(`${code}\nreturn client;`, { MemoryClient });
+}
 after(async () => {
   globalThis.fetch = realFetch;
   await worker?.dispose();
