@@ -12,7 +12,7 @@ use crate::dreams::dream_tenant;
 use crate::error::ApiError;
 use crate::settings;
 use crate::sweep::{sweep, Swept};
-use crate::tenant_engine::engine;
+use crate::tenant_engine::{engine, model_check};
 
 /// Sweeps one tenant.
 async fn sweep_tenant(env: &Env, engine: &Engine) -> Result<Swept, ApiError> {
@@ -27,6 +27,10 @@ pub(crate) async fn run_tenant(env: &Env, cron: &str, tenant: &str, user: Option
             return console_error!("memwasm cron ({cron}): tenant {tenant:?}: {}: {}", error.code, error.message)
         }
     };
+    // A changed embedding model is logged (`model_check`): the dreams would embed with it.
+    if let Err(error) = model_check::check(env, tenant, user).await {
+        console_error!("memwasm cron ({cron}): tenant {tenant:?}: {}: {}", error.code, error.message);
+    }
     match sweep_tenant(env, &engine).await {
         Ok(swept) => console_log!(
             "memwasm decay ({cron}): tenant {tenant:?}: purged {}, decayed {}, forgotten {}",

@@ -11,6 +11,7 @@
 //! | `GET /v1/memories/:id/history/` | a memory's history |
 //! | `GET /v1/export/` | the memories and history of a scope (`user_id`, `agent_id`, `run_id`), or of the whole tenant, as JSON Lines |
 //! | `POST /v1/reset/` | delete every memory and history record of the caller's tenant |
+//! | `POST /v1/reembed/` | embed every memory of the caller's tenant again with the configured embedder → `{memories, warnings?}` |
 //! | `GET /v1/entities/` | graph memory: the entities of a scope (`user_id`, `agent_id`, `run_id`) |
 //! | `GET /v1/entities/:name/relations/` | graph memory: the relations starting or ending at entity `name` |
 
@@ -88,6 +89,7 @@ pub async fn handle(visit: &Visit<'_>) -> Result<Response, ApiError> {
             headers.set("content-type", "application/x-ndjson")?;
             Ok(Response::ok(engine.export(scope).await?)?.with_headers(headers))
         }
+        (Method::Post, ["reembed"]) => json(&engine.reembed().await?),
         (Method::Post, ["reset"]) => {
             engine.reset().await?;
             json(&Message { message: "Memories reset successfully!" })

@@ -1,7 +1,8 @@
 //! The front desk: every request to a route family comes in here. It finds the family (`family`),
 //! authenticates the caller and admits them (the tokens the family takes), reads the body
-//! (`body`) and the query string (`crate::query`) once, hands the family a `Visit`, and answers every error
-//! in the family's envelope. Whatever of the body the answer left unread is drained (`crate::settle`).
+//! (`body`) and the query string (`crate::query`) once, hands the family a `Visit`, marks its answer when the
+//! tenant's embedding model changed (`tenant_engine::model_check`), and answers every error in the family's
+//! envelope. Whatever of the body the answer left unread is drained (`crate::settle`).
 
 pub mod body;
 mod family;
@@ -17,7 +18,7 @@ use crate::error::ApiError;
 use crate::later::Later;
 use crate::mem0_api::{self, Mem0Error};
 use crate::query::Query;
-use crate::tenant_engine::SHARD_HEADER;
+use crate::tenant_engine::{model_check, SHARD_HEADER};
 use crate::visit::Visit;
 use crate::{mcp, memory_api, settle, tiers_api, v1};
 
@@ -108,7 +109,8 @@ async fn mem0(
 ) -> Result<Response, Mem0Error> {
     let caller = admit(request, env, family)?;
     let visit = read(request, env, later, family, caller).await?;
-    mem0_api::handle(&visit, prefix).await
+    let response = mem0_api::handle(&visit, prefix).await?;
+    Ok(model_check::mark(response, &visit, true).await?)
 }
 
 /// The conversation API names an unknown route (404) before it reads the body.
@@ -121,17 +123,20 @@ async fn conversations(
     let caller = admit(request, env, family)?;
     let route = Route::parse(&request.method(), &request.path())?;
     let visit = read(request, env, later, family, caller).await?;
-    conversations_api::handle(&visit, route).await
+    let response = conversations_api::handle(&visit, route).await?;
+    Ok(model_check::mark(response, &visit, true).await?)
 }
 
 /// The families whose errors are `{"error": {"code", "message"}}`.
 async fn plain(request: &mut Request, env: &Env, later: &Later<'_>, family: &Family) -> Result<Response, ApiError> {
     let caller = admit(request, env, family)?;
     let visit = read(request, env, later, family, caller).await?;
-    match family {
+    let response = match family {
         Family::Memory => memory_api::handle(&visit).await,
         Family::Tiers => tiers_api::handle(&visit).await,
         Family::Mcp => mcp::handle(&visit).await,
         _ => v1::handle(&visit).await,
-    }
+    }?;
+    // A JSON-RPC answer keeps its shape: MCP clients see the header only.
+    model_check::mark(response, &visit, !matches!(family, Family::Mcp)).await
 }

@@ -1,8 +1,10 @@
 //! A tenant's memory engine: the warm one of the tenant's object when this isolate holds it (`warm`), else
 //! a fresh one over the tenant's slice of Workers KV, built for the request and joined to the engines the
-//! isolate's other requests of the tenant hold (`kv_peers`).
+//! isolate's other requests of the tenant hold (`kv_peers`); the embedding model its vectors come from is
+//! checked after each request (`model_check`).
 
 mod kv_peers;
+pub mod model_check;
 pub mod warm;
 
 use std::rc::Rc;
