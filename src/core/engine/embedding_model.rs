@@ -91,9 +91,14 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         Ok(self.side_record(KIND, KEY).await?.and_then(|value| serde_json::from_value(value).ok()))
     }
 
-    /// The model the stored vectors come from: the recorded one, else the configured one.
+    /// The model the stored vectors come from: the recorded one, else the configured one; its length
+    /// completed from the stored vectors when the record (made before any vector) does not say.
     pub(crate) async fn recorded_embedding_model(&self) -> Result<Option<EmbeddingModel>> {
-        Ok(self.stored_embedding_model().await?.or_else(|| self.current_embedding_model()))
+        let recorded = self.stored_embedding_model().await?.map(|mut model| {
+            model.dimensions = model.dimensions.or(self.index.borrow().dimension());
+            model
+        });
+        Ok(recorded.or_else(|| self.current_embedding_model()))
     }
 
     /// `EMBEDDING_MODEL_CHANGED` when vectors of `made_by` do not compare with the configured model's.
