@@ -4,10 +4,9 @@
 //! with the configured model and records it. A store written before models were recorded takes the
 //! configured one silently.
 
-use serde::{Deserialize, Serialize};
-
 use super::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
+pub use crate::core::model::embedding_model::EmbeddingModel;
 use crate::core::model::types::{AddWarning, WarningCode};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::side_records::SideWrite;
@@ -17,46 +16,6 @@ use crate::core::vector_store::VectorStore;
 /// The side record's kind and key.
 const KIND: &str = "store";
 const KEY: &str = "embedding-model";
-
-/// An embedding model: its provider, its name, and the length of its vectors when known.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EmbeddingModel {
-    pub provider: String,
-    pub model: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dimensions: Option<usize>,
-}
-
-impl EmbeddingModel {
-    /// `provider`'s `model`, whose vectors have `dimensions` numbers when known.
-    pub fn new(provider: &str, model: &str, dimensions: Option<usize>) -> Self {
-        Self { provider: provider.to_owned(), model: model.to_owned(), dimensions }
-    }
-
-    /// True when vectors of `self` and `other` compare: the same provider and model, and the same length
-    /// when both know theirs.
-    fn same_as(&self, other: &EmbeddingModel) -> bool {
-        let lengths_agree = match (self.dimensions, other.dimensions) {
-            (Some(mine), Some(theirs)) => mine == theirs,
-            _ => true,
-        };
-        self.provider == other.provider && self.model == other.model && lengths_agree
-    }
-}
-
-impl std::fmt::Display for EmbeddingModel {
-    /// `openai/text-embedding-3-small (1536 dimensions)`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.model.is_empty() {
-            true => write!(f, "{}", self.provider)?,
-            false => write!(f, "{}/{}", self.provider, self.model)?,
-        }
-        match self.dimensions {
-            Some(dimensions) => write!(f, " ({dimensions} dimensions)"),
-            None => Ok(()),
-        }
-    }
-}
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
     /// Tells the engine which model its embedder is (what `check_embedding_model` and `reembed` record).

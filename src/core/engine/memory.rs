@@ -54,7 +54,7 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     /// The engines this one shares its locks and writes with, when joined (`peers`).
     pub(crate) peers: super::peers::PeerLink,
     /// Which model the embedder is, when the host said (see `embedding_model`).
-    pub(crate) embedding_model: Option<super::embedding_model::EmbeddingModel>,
+    pub(crate) embedding_model: Option<crate::core::model::embedding_model::EmbeddingModel>,
 }
 
 /// The engine's state for conversation memories: the boundary settings, and the locks that keep two calls

@@ -1,6 +1,7 @@
 //! The data model: memories and their history, scopes, memory types, lifecycle fields and graph records.
 //! It imports no feature; every part of the library speaks in these types.
 
+pub mod embedding_model;
 pub mod expiration_date;
 pub mod graph;
 pub mod lifecycle;
