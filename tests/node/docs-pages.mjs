@@ -13,6 +13,15 @@ export function pages() {
   });
 }
 
+/** The design notes and history in docs/dev/*.md, in name order, as `{name, url, text}`: not the manual. */
+export function devPages() {
+  const folder = new URL("docs/dev/", ROOT);
+  return readdirSync(folder).filter((name) => name.endsWith(".md")).sort().map((name) => {
+    const url = new URL(name, folder);
+    return { name: `docs/dev/${name}`, url, text: readFileSync(url, "utf8") };
+  });
+}
+
 /** The marker that puts the block under it in the type check instead of running it. */
 export const TYPE_CHECKED = "<!-- type-checked -->";
 /** `<!-- run by tests/…/x.test.mjs -->`: that test (path from the repository root) runs the block under it, with
