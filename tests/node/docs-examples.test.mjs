@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { T, Memory, makeMemory, scriptedServer, testConfig } from "./helpers.mjs";
-import { ROOT, blocksRunBy, pages, scriptBlocks } from "./docs-pages.mjs";
+import { ROOT, RUN_ELSEWHERE, blocksRunBy, pages, scriptBlocks } from "./docs-pages.mjs";
 import { runBlock, withEnv } from "./docs-run.mjs";
 import { scratchFolder } from "./sqlite-support.mjs";
 import { MemoryError } from "memwasm";
@@ -18,14 +18,6 @@ const server = scriptedServer();
 // Blocks may write files (a SQLite database at "memory.db"): they land in a folder of their own.
 process.chdir(scratchFolder());
 
-/** Pages whose blocks another test runs as written (it needs a process, a setup or packages of its own). */
-const RUN_ELSEWHERE = {
-  "docs/keys-in-the-browser.md": "keys-doc.test.mjs",
-  "docs/ai-sdk.md": "../ai-sdk/docs.test.mjs",
-  "docs/openai-agents.md": "../openai-agents/docs-page.test.mjs",
-  "docs/langgraph.md": "../langgraph/docs.test.mjs",
-  "docs/otel.md": "../otel/docs.test.mjs",
-};
 
 /** Runs one block in a fresh context; resolves with what it logged. */
 async function run(code) {
@@ -64,7 +56,7 @@ for (const page of pages()) {
 
 test("docs: the pages run elsewhere are read by the test that runs them", () => {
   for (const [page, file] of Object.entries(RUN_ELSEWHERE)) {
-    const source = readFileSync(new URL(file, import.meta.url), "utf8");
+    const source = readFileSync(new URL(file, ROOT), "utf8");
     assert.ok(source.includes(page.replace(/^docs\//, "")), `${file} reads ${page}`);
   }
 });
