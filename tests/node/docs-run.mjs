@@ -40,3 +40,11 @@ export async function withEnv(vars, fn) {
     set(saved);
   }
 }
+
+/** `code` with each statement `await X; // claim` (a comment that claims an output, as claimedOutputs finds
+ * them) keeping X's value in the Map `__claimed` under the claim's text, so a test can assert what the
+ * comment says. Run it with `__claimed` among the given names. */
+export function keepClaimed(code) {
+  return code.replace(/^(\s*)await\s+(.+?);(\s*\/\/\s*)(.+?)\s*$/gm, (line, indent, expr, gap, claim) =>
+    `${indent}__claimed.set(${JSON.stringify(claim)}, await ${expr});${gap}${claim}`);
+}
