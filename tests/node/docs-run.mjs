@@ -41,10 +41,10 @@ export async function withEnv(vars, fn) {
   }
 }
 
-/** `code` with each statement `await X; // claim` (a comment that claims an output, as claimedOutputs finds
- * them) keeping X's value in the Map `__claimed` under the claim's text, so a test can assert what the
- * comment says. Run it with `__claimed` among the given names. */
+/** `code` with each statement `await X;` whose comment (on its line, or alone on the next) claims an output
+ * keeping X's value in the Map `__claimed` under the comment's text, so a test can assert what the comment
+ * says. Run it with `__claimed` among the given names. */
 export function keepClaimed(code) {
-  return code.replace(/^(\s*)await\s+(.+?);(\s*\/\/\s*)(.+?)\s*$/gm, (line, indent, expr, gap, claim) =>
+  return code.replace(/^([ \t]*)await[ \t]+(.+?);([ \t]*\/\/[ \t]*|[ \t]*\n[ \t]*\/\/[ \t]*)(.+?)[ \t]*$/gm, (line, indent, expr, gap, claim) =>
     `${indent}__claimed.set(${JSON.stringify(claim)}, await ${expr});${gap}${claim}`);
 }
