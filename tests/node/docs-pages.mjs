@@ -60,9 +60,9 @@ export function codeBlocks(text) {
 /** The JavaScript and TypeScript blocks of `text`. */
 export const scriptBlocks = (text) => codeBlocks(text).filter((block) => SCRIPT.has(block.lang));
 
-/** The script blocks of every page that `file` (a path from the repository root) runs: `{page, line, lang, code}`. */
+/** The blocks of every page that `file` (a path from the repository root) runs: `{page, line, lang, code}`. */
 export function blocksRunBy(file) {
-  return pages().flatMap((page) => scriptBlocks(page.text).filter((b) => b.runBy === file).map((b) => ({ ...b, page: page.name })));
+  return pages().flatMap((page) => codeBlocks(page.text).filter((b) => b.runBy === file).map((b) => ({ ...b, page: page.name })));
 }
 
 /** The lines of `text` with its fenced blocks blanked out, and its inline code too unless `keepCode`. */
