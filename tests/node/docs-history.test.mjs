@@ -65,3 +65,10 @@ test("docs: each diary marker is found, and the manual's ordinary words are not"
   ];
   assert.deepEqual(manual.flatMap((line) => diaryLines(line)), []);
 });
+
+test("docs: every page of the manual opens with its title, one `# ` heading", () => {
+  const outsideCode = (text) => text.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1/gm, "");
+  const untitled = pages().filter((page) => !/^# \S/.test(page.text) || (outsideCode(page.text).match(/^# /gm) ?? []).length !== 1)
+    .map((page) => `${page.name}: ${page.text.split("\n")[0]}`);
+  assert.deepEqual(untitled, []);
+});
