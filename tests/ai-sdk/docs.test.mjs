@@ -37,6 +37,7 @@ const BLOCKS = [
     check: async ({ said, model, memory }) => {
       assert.deepEqual(said, ["A green tea risotto."]);
       const system = model.doGenerateCalls[0].prompt[0];
+      // The system prompt the comments show: `<memory>`, `[SEMANTIC] User likes green tea`, `</memory>`.
       assert.match(system.content, /<memory>\n\[SEMANTIC\] User likes green tea\n<\/memory>\n\nYou are a cooking assistant\.$/);
       await memory.idle();
       assert.deepEqual(await memoryTexts(memory, alice), ["User asks what to cook tonight", "User likes green tea"]);

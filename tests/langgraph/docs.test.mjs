@@ -35,6 +35,8 @@ test("docs/langgraph.md: every JavaScript block runs and logs what its comments 
     });
     const expected = [...block.code.matchAll(/console\.log\(.*\); \/\/ (.*)$/gm)].map(([, comment]) => comment.split(/: (?!')/)[0]);
     assert.ok(said.length > 0, `docs/langgraph.md:${block.line} logs`);
+    // Each console.log's comment up to its first ": ", as the page claims them: [ 'Alice loves Thai food' ],
+    // then [ 'a', 'c' ] and null: its 5 minutes are up (the item past its TTL).
     assert.deepEqual(said, expected, `docs/langgraph.md:${block.line}`);
   }
 });

@@ -16,5 +16,6 @@ test("README quickstart: offline search by meaning finds the memory that shares 
   assert.ok(block.code.includes(folder), "the block names the folder setup.sh fills");
   const code = block.code.replace(folder, JSON.stringify(MODEL_DIR));
   const found = await runBlock(`${code}\nreturn found;`, { __import: (specifier) => import(specifier) });
+  // found.results[0].memory → "I am allergic to peanuts"
   assert.deepEqual(found.results.map((m) => m.memory), ["I am allergic to peanuts"]);
 });

@@ -39,6 +39,7 @@ test("docs/search-and-recall.md: the agent loop stores two facts in turn 1 and r
       __import: (specifier) => import(specifier),
       console: { log: (...args) => said.push(args.join(" ")), warn: (...args) => said.push(args.join(" ")) },
     }));
+  // the model stores two facts (turn 1), then recall brings them back (turn 2): each turn prints the model's answer.
   assert.deepEqual(said, [WELCOME, DINNER]);
 
   const chats = server.requests("chat").filter((r) => r.body.tools);
@@ -46,10 +47,10 @@ test("docs/search-and-recall.md: the agent loop stores two facts in turn 1 and r
   assert.ok(chats.every((r) => r.headers.authorization === "Bearer test-key"), "the key of OPENAI_API_KEY");
   const offered = chats[0].body.tools.map((t) => t.function.name).sort();
   assert.deepEqual(offered, ["manage_memory", "search_memory"]);
-  // Turn 1: both facts stored, and the tool results sent back say so.
+  // Turn 1, the model stores two facts: both are stored, and the tool results sent back say so.
   const results = chats[1].body.messages.filter((m) => m.role === "tool").map((m) => JSON.parse(m.content));
   assert.deepEqual(results.map((r) => [r.event, r.memory]), [["ADD", "User is vegetarian"], ["ADD", "User lives in Lisbon"]]);
-  // Turn 2: recall put both into the system prompt.
+  // Turn 2, recall brings them back: recall put both into the system prompt.
   const system = chats[2].body.messages[0];
   assert.equal(system.role, "system");
   assert.match(system.content, /<memory>[\s\S]*User is vegetarian[\s\S]*<\/memory>/);

@@ -1,10 +1,11 @@
-// Every relative link of the manual (README.md and docs/*.md) points at a file that exists and, for an
-// `#anchor` into a Markdown page, at a heading of that page (GitHub's anchors).
+// Every relative link of the manual (README.md and docs/*.md) and of the design notes (docs/dev/*.md)
+// points at a file that exists and, for an `#anchor` into a Markdown page, at a heading of that page
+// (GitHub's anchors).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { pages, headingSlugs, relativeLinks } from "./docs-pages.mjs";
+import { devPages, pages, headingSlugs, relativeLinks } from "./docs-pages.mjs";
 
 /** The broken links of `page` (`{name, url, text}`), as "page:line → target (why)". */
 export function brokenLinks(page, read = (url) => readFileSync(url, "utf8")) {
@@ -29,6 +30,13 @@ test("docs: every relative link of README.md and docs/*.md reaches an existing f
   const links = all.reduce((n, page) => n + relativeLinks(page.text).length, 0);
   assert.ok(links > 50, `the pages' links are found (${links})`);
   const broken = all.flatMap((page) => brokenLinks(page));
+  assert.deepEqual(broken, [], `broken links:\n${broken.join("\n")}`);
+});
+
+test("docs: every relative link of docs/dev/*.md reaches an existing file and heading", () => {
+  const notes = devPages();
+  assert.ok(notes.length >= 3, "the design notes are read");
+  const broken = notes.flatMap((page) => brokenLinks(page));
   assert.deepEqual(broken, [], `broken links:\n${broken.join("\n")}`);
 });
 

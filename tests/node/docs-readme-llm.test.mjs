@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { T, scriptedServer } from "./helpers.mjs";
 import { blocksRunBy } from "./docs-pages.mjs";
-import { runBlock, withEnv } from "./docs-run.mjs";
+import { keepClaimed, runBlock, withEnv } from "./docs-run.mjs";
 
 const server = scriptedServer();
 const [block] = blocksRunBy("tests/node/docs-readme-llm.test.mjs");
@@ -28,13 +28,17 @@ test("README: add() pulls facts out of a conversation and keeps them up to date,
   ]);
   const code = block.code.replaceAll(`apiKey: "sk-…"`, `apiKey: "test-key"`);
   assert.equal(code.match(/"test-key"/g).length, 2, "both placeholder keys are replaced");
+  const claimed = new Map();
   const { results, found, trail } = await withEnv({ OPENAI_API_KEY: undefined, OPENAI_BASE_URL: server.baseUrl }, () =>
-    runBlock(`${code}\nreturn { results, found, trail };`, { __import: (specifier) => import(specifier) }));
+    runBlock(`${keepClaimed(code)}\nreturn { results, found, trail };`, { __import: (specifier) => import(specifier), __claimed: claimed }));
 
   // [{ id: "…", event: "ADD", memory: "User's name is Alice", newMemory: "…", metadata: {} }, …]
   assert.deepEqual(results.map((r) => [r.event, r.memory]), [["ADD", "User's name is Alice"], ["ADD", ACME]]);
   assert.deepEqual([results[0].newMemory, results[0].metadata], ["User's name is Alice", {}]);
   assert.equal(typeof results[0].id, "string");
+  // → { event: "UPDATE", oldMemory: "User works at Acme Corp …", newMemory: "User works at BigTech Inc …" }
+  const updated = claimed.get('→ { event: "UPDATE", oldMemory: "User works at Acme Corp …", newMemory: "User works at BigTech Inc …" }');
+  assert.deepEqual(updated.results.map((r) => [r.event, r.oldMemory, r.newMemory]), [["UPDATE", ACME, BIGTECH]]);
   // found.results[0] is the job, and its history is ADD, then UPDATE (Acme Corp → BigTech Inc).
   assert.equal(found.results[0].memory, BIGTECH);
   assert.ok(found.results.length <= 3);

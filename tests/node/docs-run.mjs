@@ -40,3 +40,11 @@ export async function withEnv(vars, fn) {
     set(saved);
   }
 }
+
+/** `code` with each statement `await X;` whose comment (on its line, or alone on the next) claims an output
+ * keeping X's value in the Map `__claimed` under the comment's text, so a test can assert what the comment
+ * says. Run it with `__claimed` among the given names. */
+export function keepClaimed(code) {
+  return code.replace(/^([ \t]*)await[ \t]+(.+?);([ \t]*\/\/[ \t]*|[ \t]*\n[ \t]*\/\/[ \t]*)(.+?)[ \t]*$/gm, (line, indent, expr, gap, claim) =>
+    `${indent}__claimed.set(${JSON.stringify(claim)}, await ${expr});${gap}${claim}`);
+}

@@ -27,6 +27,7 @@ declare const process: { env: Record<string, string | undefined> };
 declare const engine: any;
 declare const extractor: (texts: string[], options: object) => Promise<{ tolist(): number[][] }>;
 declare const tiktoken: { encode(text: string): number[] };
+declare const readme: string;
 declare class MemoryClient { constructor(options: { apiKey: string; host: string }); }
 `;
 

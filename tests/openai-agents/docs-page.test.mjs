@@ -30,6 +30,7 @@ test("docs/openai-agents.md: every JavaScript block runs", T, async () => {
     await runBlock(block.code, { config: testConfig(server), console }).catch((error) => {
       assert.fail(`docs/openai-agents.md:${block.line}: the block does not run: ${error.stack}`);
     });
+    // The second log line, `4: two user turns, two replies`: the session holds four items.
     assert.deepEqual(logged, ["You live in Lisbon.", "4"], `docs/openai-agents.md:${block.line} logs what it says`);
     assert.match(JSON.stringify(model.inputs[1]), /I'm Alice and I live in Lisbon/, "the second run saw the first");
   }
