@@ -17,8 +17,6 @@ use crate::error::ApiError;
 use crate::query::Query;
 use crate::{auth, settings};
 
-/// The route.
-pub const PATH: &str = "/v1/storage/migrate";
 /// Keys per storage `put`.
 const PUT_KEYS: usize = 128;
 
@@ -28,7 +26,7 @@ pub async fn serve(object: &TenantObject, request: &mut Request, tenant: &str) -
         return Err(ApiError::forbidden("migrating takes the tenant's tenant-wide token"));
     }
     if request.method() != Method::Post {
-        return Err(ApiError::new(405, "METHOD_NOT_ALLOWED", format!("{PATH} takes POST")));
+        return Err(ApiError::new(405, "METHOD_NOT_ALLOWED", format!("{} takes POST", request.path())));
     }
     let query = Query::of(&request.url()?);
     let kv = JsKv::new(&settings::binding(&object.env, settings::KV_BINDING)?)?;
