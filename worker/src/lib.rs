@@ -57,6 +57,11 @@ use self::later::Later;
 
 #[event(fetch)]
 async fn fetch(mut request: Request, env: Env, ctx: Context) -> worker::Result<Response> {
+    match desk::listing::answer(&request, &env) {
+        Ok(Some(listing)) => return Ok(listing),
+        Ok(None) => {}
+        Err(error) => return error.response(),
+    }
     // The request's family and route, parsed once for the front end of the objects and the desk.
     let family = desk::Family::of(&request.method(), &request.path(), &env);
     match durable::front::route(&mut request, &env, family.as_ref()).await {

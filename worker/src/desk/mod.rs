@@ -8,7 +8,8 @@
 
 pub mod body;
 mod family;
-mod listed;
+pub(crate) mod listed;
+pub mod listing;
 pub mod shard_need;
 pub mod tiers_route;
 pub mod v1_route;
