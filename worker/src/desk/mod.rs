@@ -98,6 +98,15 @@ pub fn admit(request: &Request, env: &Env, family: &Family) -> Result<Caller, Ap
     }
 }
 
+/// `admit`, in `tenant`'s own object: the token must also name that tenant.
+pub fn admit_in(request: &Request, env: &Env, family: &Family, tenant: &str) -> Result<Caller, ApiError> {
+    let caller = admit(request, env, family)?;
+    if caller.tenant != tenant {
+        return Err(ApiError::forbidden(format!("this token is not one of tenant {tenant:?}")));
+    }
+    Ok(caller)
+}
+
 /// `request` read for `family`: its body (when the family reads one for its method) and query string.
 async fn read<'a>(
     request: &mut Request,

@@ -105,8 +105,8 @@ impl TenantObject {
         if sharded && target.user.is_none() {
             return tenant_routes::serve(self, request, &target.tenant, family).await;
         }
-        if route == Some(V1Route::Migrate) && !sharded {
-            return migrate::serve(self, request, &target.tenant).await;
+        if let (Some(family), Some(V1Route::Migrate), false) = (&family, route, sharded) {
+            return migrate::serve(self, request, &target.tenant, family).await;
         }
         // An export that woke a user's object lets it sleep again: a tenant's export visits every user in
         // turn, and their engines would otherwise stay in the isolate's memory until each one's idle alarm.

@@ -20,7 +20,7 @@ use super::front::{self, Target};
 use super::{across, copy, TenantObject};
 use crate::desk::shard_need::{ShardNeed, Unnamed};
 use crate::desk::v1_route::V1Route;
-use crate::desk::{admit, Family};
+use crate::desk::{admit_in, Family};
 use crate::error::ApiError;
 use crate::query::Query;
 
@@ -44,10 +44,7 @@ pub async fn serve(
         }
         _ => {}
     }
-    let caller = admit(request, &object.env, family)?;
-    if caller.tenant != tenant {
-        return Err(ApiError::forbidden("the /v1/ routes act on the whole tenant: they take a tenant-wide token"));
-    }
+    admit_in(request, &object.env, family, tenant)?;
     match need {
         ShardNeed::User { unnamed: Unnamed::Across, .. } => {
             let searched = matches!(call.route, V1Route::Search | V1Route::SearchBody);
