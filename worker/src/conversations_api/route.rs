@@ -4,7 +4,7 @@
 use worker::Method;
 
 use super::envelope::Failure;
-use crate::desk::listed::listed;
+use crate::listed::listed;
 
 /// The prefix of the route family.
 pub const PREFIX: &str = "/api/v1/memories";

@@ -4,10 +4,10 @@
 
 use worker::{Env, Method};
 
-use super::shard_need::ShardNeed;
-use super::tiers_route::TiersRoute;
-use super::v1_route::V1Call;
 use crate::auth::Caller;
+use crate::shard_need::ShardNeed;
+use crate::tiers_api::route::TiersRoute;
+use crate::v1::route::V1Call;
 use crate::{conversations_api, mcp, mem0_api, memory_api};
 
 /// The route families, each with its own error envelope.

@@ -4,14 +4,14 @@
 use serde_json::{json, Value};
 use worker::{Env, Method, Request, Response};
 
-use super::shard_need::ShardNeed;
-use super::tiers_route::TiersRoute;
-use super::v1_route::V1Route;
 use crate::conversations_api::route::Route as ConversationsRoute;
 use crate::error::ApiError;
 use crate::mem0_api::route::Mem0Route;
 use crate::memory_api::route::MemoryRoute;
 use crate::settings;
+use crate::shard_need::ShardNeed;
+use crate::tiers_api::route::TiersRoute;
+use crate::v1::route::V1Route;
 
 /// The listing's path.
 const PATH: &str = "/__routes";

@@ -1,6 +1,6 @@
 //! The front desk: every request to a route family comes in here. Its family and route are parsed once
-//! (`family`, with the `/v1/` and `/v1/tiers/` routes in `v1_route` and `tiers_route`, each declaring what
-//! scope sharding needs of it: `shard_need`), before the front end of `STORAGE = "do"` routes it; the desk
+//! (`family`, each family's routes by its own `route` parser, the `/v1/` ones each declaring what scope
+//! sharding needs of it: `crate::shard_need`), before the front end of `STORAGE = "do"` routes it; the desk
 //! authenticates the caller and admits them (the tokens the family takes), reads the body
 //! (`body`) and the query string (`crate::query`) once, hands the family a `Visit`, marks its answer when the
 //! tenant's embedding model changed (`tenant_engine::model_check`), and answers every error in the family's
@@ -8,11 +8,7 @@
 
 pub mod body;
 mod family;
-pub(crate) mod listed;
 pub mod listing;
-pub mod shard_need;
-pub mod tiers_route;
-pub mod v1_route;
 
 use worker::{Env, Request, Response};
 

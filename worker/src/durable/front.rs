@@ -9,10 +9,10 @@ use worker::{Env, Request, Response};
 use super::shard::{self, SHARD_HEADER};
 use super::TENANT_HEADER;
 use crate::auth;
-use crate::desk::shard_need::ShardNeed;
 use crate::desk::Family;
 use crate::error::ApiError;
 use crate::settings::{self, Backend, Shards};
+use crate::shard_need::ShardNeed;
 
 /// The object a request goes to: its tenant's, or one user's of the tenant.
 pub struct Target {

@@ -35,12 +35,12 @@ use worker::{durable_object, DurableObject, Env, Request, Response, State};
 
 use self::front::Target;
 use crate::auth;
-use crate::desk::v1_route::V1Route;
 use crate::desk::Family;
 use crate::error::ApiError;
 use crate::later::Later;
 use crate::settings::{self, Shards};
 use crate::tenant_engine::warm;
+use crate::v1::route::V1Route;
 
 /// The header the front end names the tenant in (set by it, never taken from the client).
 pub const TENANT_HEADER: &str = "x-memwasm-tenant";

@@ -1,5 +1,5 @@
 //! Scope sharding (`DO_SHARDS = "scope"`): each user of a tenant has an object of their own, so a tenant is
-//! no longer bounded by one object's memory. Each route declares what it needs (`desk::shard_need`): the
+//! no longer bounded by one object's memory. Each route declares what it needs (`crate::shard_need`): the
 //! front end sends a request that names a `user_id` where its route reads one straight to that user's
 //! object; the tenant's own object keeps the directory of which user holds which memory id (`directory`)
 //! and answers the rest (`tenant_routes`): by id, the whole tenant, and reads across users (`across`).
@@ -9,9 +9,9 @@ use memwasm::core::model::scope_fields::ANY;
 use worker::{Env, Request};
 
 use crate::desk::body;
-use crate::desk::shard_need::Place;
 use crate::error::ApiError;
 use crate::query::Query;
+use crate::shard_need::Place;
 
 pub use crate::tenant_engine::{slot_name as object_name, SHARD_HEADER};
 

@@ -1,5 +1,5 @@
 //! The tenant's own object with `DO_SHARDS = "scope"`: it holds no memories, only the `directory`, and it
-//! answers the routes that name no user, as each declares (`desk::shard_need`):
+//! answers the routes that name no user, as each declares (`crate::shard_need`):
 //!
 //! - by id (`GET`, `PUT`, `DELETE /v1/memories/{id}/`, `GET …/history/`): sent to the holder's object;
 //! - the whole tenant (`POST /v1/reset/`, `POST /v1/reembed/`): every user's object in turn (a reset then
@@ -18,11 +18,11 @@ use worker::{Headers, Method, Request, Response};
 use super::directory::{dir_key, every_user, users};
 use super::front::{self, Target};
 use super::{across, copy, TenantObject};
-use crate::desk::shard_need::{ShardNeed, Unnamed};
-use crate::desk::v1_route::V1Route;
 use crate::desk::{admit_in, Family};
 use crate::error::ApiError;
 use crate::query::Query;
+use crate::shard_need::{ShardNeed, Unnamed};
+use crate::v1::route::V1Route;
 
 /// The header naming where the next export page starts.
 pub const NEXT_HEADER: &str = "x-memwasm-next";

@@ -7,7 +7,7 @@ use worker::{Method, Response};
 use super::error::{Mem0Error, Result};
 use super::params::Fields;
 use super::{add, batch, entities, exports, feedback, json, memory, read, records, Call};
-use crate::desk::listed::listed;
+use crate::listed::listed;
 
 listed! {
     /// One route of mem0's platform API (its paths after the prefix).

@@ -5,8 +5,8 @@ use memwasm::core::kv::keys::decode;
 use memwasm::core::prompt_fence::cuts_a_line;
 use worker::Method;
 
-use crate::desk::listed::listed;
 use crate::error::ApiError;
+use crate::listed::listed;
 
 /// The agent a path names when its segment is empty.
 pub const DEFAULT_AGENT: &str = "default";

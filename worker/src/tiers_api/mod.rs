@@ -15,6 +15,7 @@
 
 mod flush;
 mod params;
+pub mod route;
 pub mod wire;
 
 use memwasm::core::tiers::{day_of, ContextWindow, TierCall};
@@ -22,8 +23,8 @@ use serde::Serialize;
 use worker::Response;
 
 use self::params::{messages_body, options_body, query, wire_error};
+use self::route::TiersRoute;
 use self::wire::{Day, Diary, Dream, Injected, Journal, Profile};
-use crate::desk::tiers_route::TiersRoute;
 use crate::error::ApiError;
 use crate::visit::Visit;
 use crate::wire::Results;

@@ -16,13 +16,15 @@
 //! | `GET /v1/entities/` | graph memory: the entities of a scope (`user_id`, `agent_id`, `run_id`) |
 //! | `GET /v1/entities/:name/relations/` | graph memory: the relations starting or ending at entity `name` |
 
+pub mod route;
+
 use memwasm::core::kv::keys::decode;
 use memwasm::core::model::Scope;
 use memwasm::core::read::ReadCall;
 use serde::Serialize;
 use worker::Response;
 
-use crate::desk::v1_route::{V1Call, V1Route};
+use self::route::{V1Call, V1Route};
 use crate::error::ApiError;
 use crate::requests::{add_body, parse, read_query, search_body, search_query, UpdateBody};
 use crate::visit::Visit;

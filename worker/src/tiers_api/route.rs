@@ -1,9 +1,9 @@
-//! The routes under `/v1/tiers/` (the memory tiers, see `crate::tiers_api`), read from the method and the
+//! The routes under `/v1/tiers/` (the memory tiers), read from the method and the
 //! path's segments. The one place their paths are matched.
 
 use worker::Method;
 
-use super::listed::listed;
+use crate::listed::listed;
 
 listed! {
     /// One `/v1/tiers/` route.

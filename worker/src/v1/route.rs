@@ -1,10 +1,10 @@
-//! The routes under `/v1/` (the mem0-style memory routes, see `crate::v1`), read from the method and the
+//! The routes under `/v1/` (the mem0-style memory routes), read from the method and the
 //! path's segments, and what each needs of scope sharding. The one place their paths are matched.
 
 use worker::Method;
 
-use super::listed::listed;
-use super::shard_need::{Place, ShardNeed, Unnamed};
+use crate::listed::listed;
+use crate::shard_need::{Place, ShardNeed, Unnamed};
 
 listed! {
     /// One `/v1/` route.
