@@ -35,6 +35,7 @@ mod dreams;
 mod durable;
 mod error;
 mod later;
+mod listed;
 mod mcp;
 mod mem0_api;
 mod memory_api;
@@ -43,6 +44,7 @@ mod requests;
 mod scheduled;
 mod settings;
 mod settle;
+mod shard_need;
 mod sweep;
 mod tenant_engine;
 mod tiers_api;
@@ -57,7 +59,14 @@ use self::later::Later;
 
 #[event(fetch)]
 async fn fetch(mut request: Request, env: Env, ctx: Context) -> worker::Result<Response> {
-    match durable::front::route(&mut request, &env).await {
+    match desk::listing::answer(&request, &env) {
+        Ok(Some(listing)) => return Ok(listing),
+        Ok(None) => {}
+        Err(error) => return error.response(),
+    }
+    // The request's family and route, parsed once for the front end of the objects and the desk.
+    let family = desk::Family::of(&request.method(), &request.path(), &env);
+    match durable::front::route(&mut request, &env, family.as_ref()).await {
         // The object drains what its answer left of the body; a body that never reached it is drained here.
         Ok(Some(target)) => {
             let response = durable::front::forward(&request, &env, &target).await;
@@ -66,7 +75,7 @@ async fn fetch(mut request: Request, env: Env, ctx: Context) -> worker::Result<R
         Ok(None) => {}
         Err(error) => return settle::settle(&mut request, &env, error.response()).await,
     }
-    desk::dispatch(&mut request, &env, &Later::Request(&ctx)).await
+    desk::dispatch(&mut request, &env, &Later::Request(&ctx), family).await
 }
 
 /// The Cron Trigger: each tenant's run (see `scheduled`), in the tenant's object with `STORAGE = "do"`.

@@ -11,12 +11,14 @@ function modelWarnings(response) {
   return { warnings, header: response.headers.get("x-memwasm-warning") };
 }
 
-for (const storage of ["kv", "do"]) {
-  test(`${storage}: a worker restarted with another embedding model warns until the tenant is re-embedded`, T, async (t) => {
+// With one object per user (DO_SHARDS = "scope"), the re-embed visits every user's object.
+for (const [storage, shards] of [["kv", "tenant"], ["do", "tenant"], ["do", "scope"]]) {
+  const mode = shards === "scope" ? `${storage} (DO_SHARDS = "scope")` : storage;
+  test(`${mode}: a worker restarted with another embedding model warns until the tenant is re-embedded`, T, async (t) => {
     const server = await startServer();
     t.after(() => server.close());
     const persist = tempDir(t);
-    const restart = async (model) => startWorker(server, { persist, storage, vars: { EMBEDDER_MODEL: model } });
+    const restart = async (model) => startWorker(server, { persist, storage, vars: { EMBEDDER_MODEL: model, DO_SHARDS: shards } });
 
     const first = await restart("embed-old");
     await seed(first.call, server, ["User likes hiking"], { user_id: "alice" });

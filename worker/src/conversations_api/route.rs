@@ -4,29 +4,31 @@
 use worker::Method;
 
 use super::envelope::Failure;
+use crate::listed::listed;
 
 /// The prefix of the route family.
 pub const PREFIX: &str = "/api/v1/memories";
 
-/// One route of the family.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Route {
-    /// `POST /api/v1/memories`: store one message.
-    Store,
-    /// `GET /api/v1/memories`: fetch memories by type.
-    Fetch,
-    /// `DELETE /api/v1/memories`: soft delete by filter.
-    Delete,
-    /// `GET` (or `POST`) `/api/v1/memories/search`.
-    Search,
-    /// `GET /api/v1/memories/conversation-meta`.
-    GetMeta,
-    /// `POST /api/v1/memories/conversation-meta`: upsert.
-    SaveMeta,
-    /// `PATCH /api/v1/memories/conversation-meta`: partial update.
-    PatchMeta,
-    /// `POST /api/v1/memories/batch`: a GroupChatFormat file.
-    Batch,
+listed! {
+    /// One route of the family.
+    pub enum Route {
+        /// `POST /api/v1/memories`: store one message.
+        Store,
+        /// `GET /api/v1/memories`: fetch memories by type.
+        Fetch,
+        /// `DELETE /api/v1/memories`: soft delete by filter.
+        Delete,
+        /// `GET` (or `POST`) `/api/v1/memories/search`.
+        Search,
+        /// `GET /api/v1/memories/conversation-meta`.
+        GetMeta,
+        /// `POST /api/v1/memories/conversation-meta`: upsert.
+        SaveMeta,
+        /// `PATCH /api/v1/memories/conversation-meta`: partial update.
+        PatchMeta,
+        /// `POST /api/v1/memories/batch`: a GroupChatFormat file.
+        Batch,
+    }
 }
 
 /// True for `/api/v1/memories` and every path under it (not `/api/v1/memory/…`, the agent key/value entries).

@@ -1,4 +1,5 @@
-//! Reading a request's body, once, for every route family and for the front end of scope sharding.
+//! Reading a request's body, once, for every route family and for the front end of scope sharding, and the
+//! one lenient reader of a field of a JSON body (what scope sharding routes by).
 
 use worker::{Env, Request};
 
@@ -23,4 +24,11 @@ pub async fn body(request: &mut Request, env: &Env) -> Result<Vec<u8>, ApiError>
         return Err(too_large());
     }
     read_within(request, limit, limit.saturating_mul(DRAIN_FACTOR)).await?.ok_or_else(too_large)
+}
+
+/// The field `name` of a JSON object `body`; `None` when the body is not a JSON object or has no such field
+/// (the handler that reads the body whole names what is wrong with it).
+pub fn field(body: &[u8], name: &str) -> Option<serde_json::Value> {
+    let mut object: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(body).ok()?;
+    object.remove(name)
 }

@@ -1,9 +1,13 @@
-//! Which route family a path belongs to, and what the desk asks of its callers: which tokens it admits,
-//! and for which methods it reads a body.
+//! Which route family a request belongs to (with its route, for the families the desk parses), and what the
+//! desk asks of its callers: which tokens it admits, for which methods it reads a body, and what scope
+//! sharding needs for it.
 
 use worker::{Env, Method};
 
 use crate::auth::Caller;
+use crate::shard_need::ShardNeed;
+use crate::tiers_api::route::TiersRoute;
+use crate::v1::route::V1Call;
 use crate::{conversations_api, mcp, mem0_api, memory_api};
 
 /// The route families, each with its own error envelope.
@@ -14,17 +18,17 @@ pub enum Family {
     Conversations,
     /// The agent key/value entries under `/api/v1/memory/`.
     Memory,
-    /// The memory tiers under `/v1/tiers/`.
-    Tiers,
-    /// The mem0-style routes under `/v1/`.
-    V1,
+    /// The memory tiers under `/v1/tiers/`, and the route (`None`: no route of the family).
+    Tiers(Option<TiersRoute>),
+    /// The mem0-style routes under `/v1/`, and the route (`None`: no route of the family).
+    V1(Option<V1Call>),
     /// The MCP server at `/mcp`: JSON-RPC, its HTTP-level errors (401, 403) as `{"error": {"code", "message"}}`.
     Mcp,
 }
 
 impl Family {
-    /// The family of `path`; `None` for a path no family serves.
-    pub fn of(path: &str, env: &Env) -> Option<Self> {
+    /// The family of a `method` request to `path`; `None` for a path no family serves.
+    pub fn of(method: &Method, path: &str, env: &Env) -> Option<Self> {
         let mem0_prefix = mem0_api::prefix(env);
         if mem0_api::is_family(path, &mem0_prefix) {
             return Some(Self::Mem0(mem0_prefix));
@@ -38,11 +42,20 @@ impl Family {
         if memory_api::route::memory_segments(path).is_some() {
             return Some(Self::Memory);
         }
-        let mut segments = path.split('/').filter(|s| !s.is_empty());
-        match (segments.next(), segments.next()) {
-            (Some("v1"), Some("tiers")) => Some(Self::Tiers),
-            (Some("v1"), _) => Some(Self::V1),
+        let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+        match segments.as_slice() {
+            ["v1", "tiers", rest @ ..] => Some(Self::Tiers(TiersRoute::parse(method, rest))),
+            ["v1", rest @ ..] => Some(Self::V1(V1Call::parse(method, rest))),
             _ => None,
+        }
+    }
+
+    /// What scope sharding needs for the request: the `/v1/` memory routes declare it; every other route,
+    /// and a path no route serves, is not sharded.
+    pub fn shard_need(&self) -> ShardNeed {
+        match self {
+            Self::V1(Some(call)) => call.route.shard_need(),
+            _ => ShardNeed::Unsharded,
         }
     }
 
@@ -62,7 +75,7 @@ impl Family {
             Self::Conversations => {
                 Some("the /api/v1/memories routes act on the whole tenant: they take a tenant-wide token")
             }
-            Self::Tiers | Self::V1 => Some("the /v1/ routes act on the whole tenant: they take a tenant-wide token"),
+            Self::Tiers(_) | Self::V1(_) => Some("the /v1/ routes act on the whole tenant: they take a tenant-wide token"),
         }
     }
 
@@ -71,7 +84,7 @@ impl Family {
     pub fn reads_body(&self, method: &Method) -> bool {
         match self {
             Self::Mem0(_) | Self::Conversations => true,
-            Self::Memory | Self::Tiers | Self::V1 | Self::Mcp => matches!(method, Method::Post | Method::Put),
+            Self::Memory | Self::Tiers(_) | Self::V1(_) | Self::Mcp => matches!(method, Method::Post | Method::Put),
         }
     }
 }

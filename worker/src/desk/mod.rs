@@ -1,4 +1,6 @@
-//! The front desk: every request to a route family comes in here. It finds the family (`family`),
+//! The front desk: every request to a route family comes in here. Its family and route are parsed once
+//! (`family`, each family's routes by its own `route` parser, the `/v1/` ones each declaring what scope
+//! sharding needs of it: `crate::shard_need`), before the front end of `STORAGE = "do"` routes it; the desk
 //! authenticates the caller and admits them (the tokens the family takes), reads the body
 //! (`body`) and the query string (`crate::query`) once, hands the family a `Visit`, marks its answer when the
 //! tenant's embedding model changed (`tenant_engine::model_check`), and answers every error in the family's
@@ -6,10 +8,11 @@
 
 pub mod body;
 mod family;
+pub mod listing;
 
 use worker::{Env, Request, Response};
 
-use self::family::Family;
+pub use self::family::Family;
 use crate::auth::{self, Caller};
 use memwasm::core::kv::keys::decode_lenient;
 
@@ -24,14 +27,25 @@ use crate::{mcp, memory_api, settle, tiers_api, v1};
 
 /// Answers `request` with the handlers of its route family (in the Worker for `STORAGE = "kv"`, in the
 /// tenant's object for `"do"`), draining whatever of its body the answer left unread.
-pub async fn dispatch(request: &mut Request, env: &Env, later: &Later<'_>) -> worker::Result<Response> {
-    let response = answer(request, env, later).await;
+/// `family` is the request's (`Family::of`).
+pub async fn dispatch(
+    request: &mut Request,
+    env: &Env,
+    later: &Later<'_>,
+    family: Option<Family>,
+) -> worker::Result<Response> {
+    let response = answer(request, env, later, family).await;
     settle::settle(request, env, response).await
 }
 
-async fn answer(request: &mut Request, env: &Env, later: &Later<'_>) -> worker::Result<Response> {
+async fn answer(
+    request: &mut Request,
+    env: &Env,
+    later: &Later<'_>,
+    family: Option<Family>,
+) -> worker::Result<Response> {
     let path = request.path();
-    let Some(family) = Family::of(&path, env) else {
+    let Some(family) = family else {
         return ApiError::not_found(format!("route {path}")).response();
     };
     match &family {
@@ -71,13 +85,22 @@ fn enveloped<E: Envelope>(answer: Result<Response, E>, path: &str) -> worker::Re
     }
 }
 
-/// The caller whose token authorises `request`, when `family` admits them.
-fn admit(request: &Request, env: &Env, family: &Family) -> Result<Caller, ApiError> {
+/// The caller whose token authorises `request`, when `family` admits them: the one admission check.
+pub fn admit(request: &Request, env: &Env, family: &Family) -> Result<Caller, ApiError> {
     let caller = auth::caller(request, env)?;
     match family.refusal(&caller) {
         Some(why) => Err(ApiError::forbidden(why)),
         None => Ok(caller),
     }
+}
+
+/// `admit`, in `tenant`'s own object: the token must also name that tenant.
+pub fn admit_in(request: &Request, env: &Env, family: &Family, tenant: &str) -> Result<Caller, ApiError> {
+    let caller = admit(request, env, family)?;
+    if caller.tenant != tenant {
+        return Err(ApiError::forbidden(format!("this token is not one of tenant {tenant:?}")));
+    }
+    Ok(caller)
 }
 
 /// `request` read for `family`: its body (when the family reads one for its method) and query string.
@@ -133,9 +156,11 @@ async fn plain(request: &mut Request, env: &Env, later: &Later<'_>, family: &Fam
     let visit = read(request, env, later, family, caller).await?;
     let response = match family {
         Family::Memory => memory_api::handle(&visit).await,
-        Family::Tiers => tiers_api::handle(&visit).await,
+        Family::Tiers(route) => tiers_api::handle(&visit, *route).await,
         Family::Mcp => mcp::handle(&visit).await,
-        _ => v1::handle(&visit).await,
+        Family::V1(call) => v1::handle(&visit, call.as_ref()).await,
+        // Answered in their own envelopes (`answer`).
+        Family::Mem0(_) | Family::Conversations => Err(ApiError::not_found(format!("route {}", visit.path))),
     }?;
     // A JSON-RPC answer keeps its shape: MCP clients see the header only.
     model_check::mark(response, &visit, !matches!(family, Family::Mcp)).await

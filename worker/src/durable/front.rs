@@ -9,8 +9,10 @@ use worker::{Env, Request, Response};
 use super::shard::{self, SHARD_HEADER};
 use super::TENANT_HEADER;
 use crate::auth;
+use crate::desk::Family;
 use crate::error::ApiError;
 use crate::settings::{self, Backend, Shards};
+use crate::shard_need::ShardNeed;
 
 /// The object a request goes to: its tenant's, or one user's of the tenant.
 pub struct Target {
@@ -18,17 +20,19 @@ pub struct Target {
     pub user: Option<String>,
 }
 
-/// The object that should answer `request`; `None` when this isolate answers it (the KV backend, or a
-/// caller without a valid token). With `DO_SHARDS = "scope"`, a body that names the user is read here
+/// The object that should answer `request`, of `family` (`desk::Family::of`); `None` when this isolate
+/// answers it (the KV backend, or a caller without a valid token). With `DO_SHARDS = "scope"`, a route that
+/// names its user (`ShardNeed::User`) goes to that user's object; a body that names the user is read here
 /// (`shard::user_of`), and `request` carries what was read.
-pub async fn route(request: &mut Request, env: &Env) -> Result<Option<Target>, ApiError> {
+pub async fn route(request: &mut Request, env: &Env, family: Option<&Family>) -> Result<Option<Target>, ApiError> {
     if settings::backend(env)? == Backend::Kv || request.path().starts_with("/__do/") {
         return Ok(None);
     }
     let Ok(caller) = auth::caller(request, env) else { return Ok(None) };
-    let user = match settings::shards(env)? {
-        Shards::Tenant => None,
-        Shards::Scope => shard::user_of(request, env).await?,
+    let need = family.map_or(ShardNeed::Unsharded, Family::shard_need);
+    let user = match (settings::shards(env)?, need) {
+        (Shards::Scope, ShardNeed::User { place, .. }) => shard::user_of(request, env, place).await?,
+        _ => None,
     };
     Ok(Some(Target { tenant: caller.tenant, user }))
 }

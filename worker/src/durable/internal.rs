@@ -21,6 +21,7 @@ use super::front::Target;
 use super::TenantObject;
 use crate::error::ApiError;
 use crate::query::Query;
+use crate::requests::parse;
 use crate::settings::Shards;
 use crate::tenant_engine::{slot_name, warm};
 use crate::{scheduled, settings};
@@ -45,7 +46,7 @@ pub async fn serve(
     let slot = slot_name(tenant, user);
     let method = request.method();
     if (&method, rest) == (&Method::Post, "cron") {
-        let body: CronBody = serde_json::from_slice(&request.bytes().await?).map_err(ApiError::invalid_json)?;
+        let body: CronBody = parse(&request.bytes().await?)?;
         if user.is_none() && settings::shards(&object.env)? == Shards::Scope {
             directory::cron(object, tenant, &body.cron, body.max_scopes).await?;
         } else {
@@ -54,7 +55,7 @@ pub async fn serve(
         return json(json!({}));
     }
     if (&method, rest) == (&Method::Post, "directory") {
-        let changes: Changes = serde_json::from_slice(&request.bytes().await?).map_err(ApiError::invalid_json)?;
+        let changes: Changes = parse(&request.bytes().await?)?;
         directory::test_fault(&object.env).await?;
         directory::record(object, changes).await?;
         return json(json!({}));

@@ -13,22 +13,24 @@ use wasm_bindgen_futures::JsFuture;
 use worker::{Method, Request, Response};
 
 use super::{storage_error, TenantObject};
+use crate::desk::{admit_in, Family};
 use crate::error::ApiError;
 use crate::query::Query;
 use crate::{auth, settings};
 
-/// The route.
-pub const PATH: &str = "/v1/storage/migrate";
 /// Keys per storage `put`.
 const PUT_KEYS: usize = 128;
 
-pub async fn serve(object: &TenantObject, request: &mut Request, tenant: &str) -> Result<Response, ApiError> {
-    let caller = auth::caller(request, &object.env)?;
-    if !caller.admin || caller.tenant != tenant {
-        return Err(ApiError::forbidden("migrating takes the tenant's tenant-wide token"));
-    }
+/// Answers `request`, of `family` (the migration's).
+pub async fn serve(
+    object: &TenantObject,
+    request: &mut Request,
+    tenant: &str,
+    family: &Family,
+) -> Result<Response, ApiError> {
+    admit_in(request, &object.env, family, tenant)?;
     if request.method() != Method::Post {
-        return Err(ApiError::new(405, "METHOD_NOT_ALLOWED", format!("{PATH} takes POST")));
+        return Err(ApiError::new(405, "METHOD_NOT_ALLOWED", format!("{} takes POST", request.path())));
     }
     let query = Query::of(&request.url()?);
     let kv = JsKv::new(&settings::binding(&object.env, settings::KV_BINDING)?)?;

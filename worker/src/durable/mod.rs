@@ -35,10 +35,12 @@ use worker::{durable_object, DurableObject, Env, Request, Response, State};
 
 use self::front::Target;
 use crate::auth;
+use crate::desk::Family;
 use crate::error::ApiError;
 use crate::later::Later;
 use crate::settings::{self, Shards};
 use crate::tenant_engine::warm;
+use crate::v1::route::V1Route;
 
 /// The header the front end names the tenant in (set by it, never taken from the client).
 pub const TENANT_HEADER: &str = "x-memwasm-tenant";
@@ -93,17 +95,23 @@ impl TenantObject {
         if let Some(rest) = path.strip_prefix("/__do/") {
             return internal::serve(self, request, &target, rest).await;
         }
+        // The forwarded request's route, parsed again by the desk's one parser.
+        let family = Family::of(&request.method(), &path, &self.env);
+        let route = match &family {
+            Some(Family::V1(Some(call))) => Some(call.route),
+            _ => None,
+        };
         let sharded = settings::shards(&self.env)? == Shards::Scope;
         if sharded && target.user.is_none() {
-            return tenant_routes::serve(self, request, &target.tenant).await;
+            return tenant_routes::serve(self, request, &target.tenant, family).await;
         }
-        if path == migrate::PATH && !sharded {
-            return migrate::serve(self, request, &target.tenant).await;
+        if let (Some(family), Some(V1Route::Migrate), false) = (&family, route, sharded) {
+            return migrate::serve(self, request, &target.tenant, family).await;
         }
         // An export that woke a user's object lets it sleep again: a tenant's export visits every user in
         // turn, and their engines would otherwise stay in the isolate's memory until each one's idle alarm.
-        let passing = target.user.is_some() && path.trim_end_matches('/') == "/v1/export" && !self.is_warm();
-        let response = crate::desk::dispatch(request, &self.env, &Later::Object(&self.state)).await?;
+        let passing = target.user.is_some() && route == Some(V1Route::Export) && !self.is_warm();
+        let response = crate::desk::dispatch(request, &self.env, &Later::Object(&self.state), family).await?;
         if target.user.is_some() {
             self.report().await;
         }

@@ -31,7 +31,7 @@ mod memory;
 mod params;
 mod read;
 mod records;
-mod route;
+pub mod route;
 mod wire;
 
 use std::ops::Deref;

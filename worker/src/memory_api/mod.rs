@@ -26,7 +26,7 @@ use serde::Serialize;
 use worker::Response;
 
 use self::namespace::Namespace;
-use self::route::{memory_segments, Route};
+use self::route::{memory_segments, MemoryRoute, Route};
 use crate::error::ApiError;
 use crate::settings;
 use crate::visit::Visit;
@@ -42,35 +42,36 @@ pub async fn handle(visit: &Visit<'_>) -> Result<Response, ApiError> {
         return Err(ApiError::new(503, "MEMORY_DISABLED", "the memory API is disabled (MEMORY_API_ENABLED)"));
     }
     let route = Route::parse(&visit.method, &memory_segments(&visit.path).unwrap_or_default())?;
-    if route.admin_only() && !caller.admin {
+    if route.kind.admin_only() && !caller.admin {
         return Err(ApiError::forbidden("only an admin token may call this route"));
     }
-    if route.changes() && caller.is_reader() {
+    if route.kind.changes() && caller.is_reader() {
         let why = "this token names neither a user nor an admin: it may read the system's entries, not change any";
         return Err(ApiError::forbidden(why));
     }
     let (engine, dimensions) = visit.engine()?;
     let space = |agent: &str| Namespace { agent: agent.to_owned(), caller };
-    match route {
-        Route::Stats => json(&admin::stats(&engine).await?),
-        Route::Decay => json(&admin::decay(&engine, body, settings::decay_defaults(env)?).await?),
-        Route::Share => json(&admin::share(&engine, body).await?),
-        Route::Store(agent) => json(&entry::store(&engine, &space(&agent), body, dimensions).await?),
-        Route::Get(agent, key) => json(&entry::get(&engine, &space(&agent), &key).await?),
-        Route::Delete(agent, key) => json(&entry::delete(&engine, &space(&agent), &key).await?),
-        Route::Pin(agent, key) => json(&entry::pin(&engine, &space(&agent), &key, body).await?),
-        Route::Search(agent) => {
-            let found = queries::search(&engine, &space(&agent), &visit.query).await?;
+    let (agent, key) = (route.agent.as_str(), route.key.as_str());
+    match route.kind {
+        MemoryRoute::Stats => json(&admin::stats(&engine).await?),
+        MemoryRoute::Decay => json(&admin::decay(&engine, body, settings::decay_defaults(env)?).await?),
+        MemoryRoute::Share => json(&admin::share(&engine, body).await?),
+        MemoryRoute::Store => json(&entry::store(&engine, &space(agent), body, dimensions).await?),
+        MemoryRoute::Get => json(&entry::get(&engine, &space(agent), key).await?),
+        MemoryRoute::Delete => json(&entry::delete(&engine, &space(agent), key).await?),
+        MemoryRoute::Pin => json(&entry::pin(&engine, &space(agent), key, body).await?),
+        MemoryRoute::Search => {
+            let found = queries::search(&engine, &space(agent), &visit.query).await?;
             engine.flush_accesses().await?; // decay counts from the last access
             json(&found)
         }
-        Route::VectorSearch(agent) => {
-            let found = queries::vector_search(&engine, &space(&agent), body, dimensions).await?;
+        MemoryRoute::VectorSearch => {
+            let found = queries::vector_search(&engine, &space(agent), body, dimensions).await?;
             engine.flush_accesses().await?;
             json(&found)
         }
-        Route::List(agent) => json(&queries::list(&engine, &space(&agent), &visit.query).await?),
-        Route::Clear(agent) => json(&queries::clear(&engine, &space(&agent)).await?),
-        Route::Reflections(agent) => json(&queries::reflections(&engine, &space(&agent)).await?),
+        MemoryRoute::List => json(&queries::list(&engine, &space(agent), &visit.query).await?),
+        MemoryRoute::Clear => json(&queries::clear(&engine, &space(agent)).await?),
+        MemoryRoute::Reflections => json(&queries::reflections(&engine, &space(agent)).await?),
     }
 }

@@ -6,27 +6,50 @@ use memwasm::core::prompt_fence::cuts_a_line;
 use worker::Method;
 
 use crate::error::ApiError;
+use crate::listed::listed;
 
 /// The agent a path names when its segment is empty.
 pub const DEFAULT_AGENT: &str = "default";
 /// Longest agent id, in characters.
 pub const MAX_AGENT_CHARS: usize = 128;
 
-/// One memory API route, its path parameters decoded and checked.
+listed! {
+    /// One memory API route.
+    pub enum MemoryRoute {
+        /// `GET /api/v1/memory/stats`.
+        Stats,
+        /// `POST /api/v1/memory/decay`.
+        Decay,
+        /// `POST /api/v1/memory/share`.
+        Share,
+        /// `POST /api/v1/memory/{agent}/store`.
+        Store,
+        /// `GET /api/v1/memory/{agent}/search`.
+        Search,
+        /// `POST /api/v1/memory/{agent}/vector-search`.
+        VectorSearch,
+        /// `GET /api/v1/memory/{agent}/list`.
+        List,
+        /// `DELETE /api/v1/memory/{agent}/clear`.
+        Clear,
+        /// `GET /api/v1/memory/{agent}/reflections`.
+        Reflections,
+        /// `GET /api/v1/memory/{agent}/{key}`.
+        Get,
+        /// `DELETE /api/v1/memory/{agent}/{key}`.
+        Delete,
+        /// `POST /api/v1/memory/{agent}/{key}/pin`.
+        Pin,
+    }
+}
+
+/// One memory API request: its route and path parameters, decoded and checked (empty where the route
+/// names none).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Route {
-    Stats,
-    Decay,
-    Share,
-    Store(String),
-    Search(String),
-    VectorSearch(String),
-    List(String),
-    Clear(String),
-    Reflections(String),
-    Get(String, String),
-    Delete(String, String),
-    Pin(String, String),
+pub struct Route {
+    pub kind: MemoryRoute,
+    pub agent: String,
+    pub key: String,
 }
 
 /// A percent-decoded path segment; `what` names it in the error.
@@ -63,30 +86,35 @@ impl Route {
     /// The route of `method` on the segments after `/api/v1/memory/`. Fixed names win over keys (they are
     /// matched before decoding): a key named `list` is read as `li%73t`.
     pub fn parse(method: &Method, rest: &[&str]) -> Result<Self, ApiError> {
-        Ok(match (method, rest) {
-            (Method::Get, ["stats"]) => Self::Stats,
-            (Method::Post, ["decay"]) => Self::Decay,
-            (Method::Post, ["share"]) => Self::Share,
-            (Method::Post, [a, "store"]) => Self::Store(agent(a)?),
-            (Method::Get, [a, "search"]) => Self::Search(agent(a)?),
-            (Method::Post, [a, "vector-search"]) => Self::VectorSearch(agent(a)?),
-            (Method::Get, [a, "list"]) => Self::List(agent(a)?),
-            (Method::Delete, [a, "clear"]) => Self::Clear(agent(a)?),
-            (Method::Get, [a, "reflections"]) => Self::Reflections(agent(a)?),
-            (Method::Get, [a, k]) => Self::Get(agent(a)?, key(k)?),
-            (Method::Delete, [a, k]) => Self::Delete(agent(a)?, key(k)?),
-            (Method::Post, [a, k, "pin"]) => Self::Pin(agent(a)?, key(k)?),
-            _ => return Err(ApiError::not_found(format!("route {method} /api/v1/memory/{}", rest.join("/")))),
-        })
+        let tenant_wide = |kind| Ok(Self { kind, agent: String::new(), key: String::new() });
+        let of_agent = |kind, a: &str| Ok(Self { kind, agent: agent(a)?, key: String::new() });
+        let of_key = |kind, a: &str, k: &str| Ok(Self { kind, agent: agent(a)?, key: key(k)? });
+        match (method, rest) {
+            (Method::Get, ["stats"]) => tenant_wide(MemoryRoute::Stats),
+            (Method::Post, ["decay"]) => tenant_wide(MemoryRoute::Decay),
+            (Method::Post, ["share"]) => tenant_wide(MemoryRoute::Share),
+            (Method::Post, [a, "store"]) => of_agent(MemoryRoute::Store, a),
+            (Method::Get, [a, "search"]) => of_agent(MemoryRoute::Search, a),
+            (Method::Post, [a, "vector-search"]) => of_agent(MemoryRoute::VectorSearch, a),
+            (Method::Get, [a, "list"]) => of_agent(MemoryRoute::List, a),
+            (Method::Delete, [a, "clear"]) => of_agent(MemoryRoute::Clear, a),
+            (Method::Get, [a, "reflections"]) => of_agent(MemoryRoute::Reflections, a),
+            (Method::Get, [a, k]) => of_key(MemoryRoute::Get, a, k),
+            (Method::Delete, [a, k]) => of_key(MemoryRoute::Delete, a, k),
+            (Method::Post, [a, k, "pin"]) => of_key(MemoryRoute::Pin, a, k),
+            _ => Err(ApiError::not_found(format!("route {method} /api/v1/memory/{}", rest.join("/")))),
+        }
     }
+}
 
+impl MemoryRoute {
     /// True for the routes that write or delete entries (a reader may call none of them).
-    pub fn changes(&self) -> bool {
-        matches!(self, Self::Store(_) | Self::Delete(..) | Self::Pin(..) | Self::Clear(_) | Self::Decay | Self::Share)
+    pub fn changes(self) -> bool {
+        matches!(self, Self::Store | Self::Delete | Self::Pin | Self::Clear | Self::Decay | Self::Share)
     }
 
     /// True for the tenant-wide routes only admins may call.
-    pub fn admin_only(&self) -> bool {
+    pub fn admin_only(self) -> bool {
         matches!(self, Self::Stats | Self::Decay | Self::Share)
     }
 }

@@ -15,13 +15,15 @@
 
 mod flush;
 mod params;
+pub mod route;
 pub mod wire;
 
 use memwasm::core::tiers::{day_of, ContextWindow, TierCall};
 use serde::Serialize;
-use worker::{Method, Response};
+use worker::Response;
 
 use self::params::{messages_body, options_body, query, wire_error};
+use self::route::TiersRoute;
 use self::wire::{Day, Diary, Dream, Injected, Journal, Profile};
 use crate::error::ApiError;
 use crate::visit::Visit;
@@ -31,21 +33,24 @@ fn json<T: Serialize>(value: &T) -> Result<Response, ApiError> {
     Ok(Response::from_json(value)?)
 }
 
-/// Answers a request under `/v1/tiers/` (admitted and read by the desk); the config's background settings
-/// configure the flush's writer.
-pub async fn handle(visit: &Visit<'_>) -> Result<Response, ApiError> {
+/// Answers `route`, a request under `/v1/tiers/` (admitted and read by the desk; `None`: no route of the
+/// family); the config's background settings configure the flush's writer.
+pub async fn handle(visit: &Visit<'_>, route: Option<TiersRoute>) -> Result<Response, ApiError> {
     let (engine, _, background) = visit.engine_with_background()?;
     let (pairs, body) = (&visit.query, visit.body.as_slice());
-    let segments: Vec<&str> = visit.path.split('/').filter(|s| !s.is_empty()).skip(2).collect();
-    match (&visit.method, segments.as_slice()) {
-        (Method::Post, ["flush"]) => flush::flush(engine, background, visit.later, body).await,
-        (Method::Post, ["context"]) => {
+    let Some(route) = route else {
+        let segments: Vec<&str> = visit.path.split('/').filter(|s| !s.is_empty()).skip(2).collect();
+        return Err(ApiError::not_found(format!("route {} /v1/tiers/{}", visit.method, segments.join("/"))));
+    };
+    match route {
+        TiersRoute::Flush => flush::flush(engine, background, visit.later, body).await,
+        TiersRoute::Context => {
             let (messages, tier) = messages_body(body, TierCall::Context)?;
             let keep_last = tier.options.keep_last().map_err(wire_error)?;
             let window = ContextWindow { max_tokens: tier.max_tokens()?, keep_last, scope: tier.scope };
             json(&wire::Context::from(engine.tiers().context_push(&window, messages).await?))
         }
-        (Method::Get, ["journal"]) => {
+        TiersRoute::Journal => {
             let tier = query(pairs, TierCall::Journal)?;
             let date = tier.options.date().map_err(wire_error)?.unwrap_or_else(|| day_of(engine.now_ms()));
             match engine.tiers().journal(&tier.scope, Some(&date)).await? {
@@ -53,31 +58,28 @@ pub async fn handle(visit: &Visit<'_>) -> Result<Response, ApiError> {
                 None => Err(ApiError::not_found(format!("a journal of {date} for this scope"))),
             }
         }
-        (Method::Get, ["journals"]) => {
+        TiersRoute::Journals => {
             let tier = query(pairs, TierCall::Journals)?;
             let since = tier.options.since().map_err(wire_error)?;
             let days = engine.tiers().journals(&tier.scope, since.as_deref()).await?;
             json(&Results { results: days.into_iter().map(Day::from).collect() })
         }
-        (Method::Post, ["dream"]) => {
+        TiersRoute::Dream => {
             let tier = options_body(body, TierCall::Dream)?;
             let lookback_days = tier.options.lookback_days().map_err(wire_error)?;
             json(&Dream::from(engine.tiers().dream(&tier.scope, lookback_days).await?))
         }
-        (Method::Get, ["profile"]) => {
-            match engine.tiers().core_profile(&query(pairs, TierCall::CoreProfile)?.scope).await? {
-                Some(profile) => json(&Profile::from(profile)),
-                None => Err(ApiError::not_found("a core profile for this scope")),
-            }
-        }
-        (Method::Get, ["diary"]) => {
+        TiersRoute::Profile => match engine.tiers().core_profile(&query(pairs, TierCall::CoreProfile)?.scope).await? {
+            Some(profile) => json(&Profile::from(profile)),
+            None => Err(ApiError::not_found("a core profile for this scope")),
+        },
+        TiersRoute::Diary => {
             let entries = engine.tiers().dream_diary(&query(pairs, TierCall::CoreProfile)?.scope).await?;
             json(&Results { results: entries.into_iter().map(Diary::from).collect() })
         }
-        (Method::Get, ["inject"]) => {
+        TiersRoute::Inject => {
             let tier = query(pairs, TierCall::Inject)?;
             json(&Injected::from(engine.tiers().format_for_injection(&tier.scope, tier.max_tokens()?).await?))
         }
-        (method, _) => Err(ApiError::not_found(format!("route {method} /v1/tiers/{}", segments.join("/")))),
     }
 }
