@@ -133,7 +133,7 @@ async fn mem0(
     let caller = admit(request, env, family)?;
     let visit = read(request, env, later, family, caller).await?;
     let response = mem0_api::handle(&visit, prefix).await?;
-    Ok(model_check::mark(response, &visit, true).await?)
+    Ok(model_check::mark(response, visit.env, &visit.caller.tenant, visit.shard.as_deref(), true).await?)
 }
 
 /// The conversation API names an unknown route (404) before it reads the body.
@@ -147,7 +147,7 @@ async fn conversations(
     let route = Route::parse(&request.method(), &request.path())?;
     let visit = read(request, env, later, family, caller).await?;
     let response = conversations_api::handle(&visit, route).await?;
-    Ok(model_check::mark(response, &visit, true).await?)
+    Ok(model_check::mark(response, visit.env, &visit.caller.tenant, visit.shard.as_deref(), true).await?)
 }
 
 /// The families whose errors are `{"error": {"code", "message"}}`.
@@ -163,5 +163,6 @@ async fn plain(request: &mut Request, env: &Env, later: &Later<'_>, family: &Fam
         Family::Mem0(_) | Family::Conversations => Err(ApiError::not_found(format!("route {}", visit.path))),
     }?;
     // A JSON-RPC answer keeps its shape: MCP clients see the header only.
-    model_check::mark(response, &visit, !matches!(family, Family::Mcp)).await
+    model_check::mark(response, visit.env, &visit.caller.tenant, visit.shard.as_deref(), !matches!(family, Family::Mcp))
+        .await
 }

@@ -11,11 +11,10 @@ use std::collections::HashSet;
 
 use memwasm::core::model::types::AddWarning;
 use serde_json::Value;
-use worker::Response;
+use worker::{Env, Response};
 
 use super::slot_name;
 use crate::error::ApiError;
-use crate::visit::Visit;
 
 /// The response header carrying the warning (`EMBEDDING_MODEL_CHANGED: <message>`, ASCII).
 pub const HEADER: &str = "x-memwasm-warning";
@@ -29,7 +28,7 @@ thread_local! {
 
 /// The warning of `tenant` (or of its `user`'s object under scope sharding), `None` when its vectors come
 /// from the configured model (recorded now when nothing was).
-pub async fn check(env: &worker::Env, tenant: &str, user: Option<&str>) -> Result<Option<AddWarning>, ApiError> {
+pub async fn check(env: &Env, tenant: &str, user: Option<&str>) -> Result<Option<AddWarning>, ApiError> {
     let slot = slot_name(tenant, user);
     if AGREE.with_borrow(|agree| agree.contains(&slot)) {
         return Ok(None);
@@ -53,11 +52,17 @@ fn in_service_words(message: &str) -> String {
         .replace(", or configure ", ", or set EMBEDDER_PROVIDER, EMBEDDER_MODEL and EMBEDDER_DIMENSIONS to ")
 }
 
-/// `response` of `visit` with the tenant's warning, when its model changed: the header always, and a
-/// `warnings` entry when `in_body` and the body is a JSON object. A failed check is logged, never the
-/// request's failure (the request's own work is done).
-pub async fn mark(response: Response, visit: &Visit<'_>, in_body: bool) -> Result<Response, ApiError> {
-    let warning = match check(visit.env, &visit.caller.tenant, visit.shard.as_deref()).await {
+/// `response` with the warning of `tenant`'s engine (`shard`'s, under scope sharding), when its model changed:
+/// the header always, and a `warnings` entry when `in_body` and the body is a JSON object. A failed check is
+/// logged, never the request's failure (the request's own work is done).
+pub async fn mark(
+    response: Response,
+    env: &Env,
+    tenant: &str,
+    shard: Option<&str>,
+    in_body: bool,
+) -> Result<Response, ApiError> {
+    let warning = match check(env, tenant, shard).await {
         Ok(Some(warning)) => warning,
         Ok(None) => return Ok(response),
         Err(error) => {
