@@ -3,6 +3,7 @@
 
 pub mod add_pipeline;
 pub mod additive;
+mod assembly;
 pub mod case;
 pub mod codec;
 pub mod config;

@@ -30,6 +30,7 @@ mod profile_stage;
 pub mod prompts;
 pub mod reply;
 pub mod sessions;
+pub(crate) mod state;
 mod uncover;
 
 pub use add_message::{MessageOutcome, Status};

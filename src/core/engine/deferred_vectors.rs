@@ -87,7 +87,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         if !self.deferred.enabled.get() || !self.embedder.is_configured() {
             return Ok(());
         }
-        let _guard = self.conversations.locks.lock(LOCK).await;
+        let _guard = self.locks.lock(LOCK).await;
         if !self.deferred.loaded.get() {
             for record in self.side_records(KIND).await? {
                 let text = record.value.as_str().unwrap_or_default().to_owned();

@@ -39,8 +39,9 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     pub(crate) accessed: RefCell<HashMap<String, String>>,
     /// The side records of the kinds read so far, kept in step with storage by `commit`.
     pub(crate) side: RefCell<SideMap>,
-    /// Message-by-message memory: boundary settings and per-group locks.
-    pub(crate) conversations: ConversationState,
+    /// The locks that keep two calls for the same key (a group, a scope's metadata, an add's decision) from
+    /// interleaving their read-modify-write: the engine's own, or its peers' (shared).
+    pub(crate) locks: std::rc::Rc<super::locks::Locks>,
     /// False with mem0's `disableHistory`: changes then leave no history records.
     pub(crate) keep_history: bool,
     /// A remote vector index (Chroma), when vectors are kept and searched there.
@@ -55,15 +56,8 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     pub(crate) peers: super::peers::PeerLink,
     /// Which model the embedder is, when the host said (see `embedding_model`).
     pub(crate) embedding_model: Option<crate::core::model::embedding_model::EmbeddingModel>,
-}
-
-/// The engine's state for conversation memories: the boundary settings, and the locks that keep two calls
-/// for the same group (or the same metadata) from interleaving their read-modify-write of its side records.
-#[derive(Default)]
-pub(crate) struct ConversationState {
-    pub(crate) boundary: crate::core::config::BoundarySettings,
-    /// The engine's own, or its peers' (shared).
-    pub(crate) locks: std::rc::Rc<super::locks::Locks>,
+    /// The features' own states and hooks (see `extensions`).
+    pub(crate) extensions: super::extensions::Extensions<L, E, S, V>,
 }
 
 /// A history record for `item` at `timestamp`.
@@ -87,13 +81,8 @@ pub(crate) fn history_record(
 }
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
-    /// A memory with an empty index, for storage that holds nothing yet (the in-memory default).
-    pub fn new(llm: L, embedder: E, storage: S, prompts: Prompts) -> Self {
-        Self::new_with_index(llm, embedder, storage, prompts, V::default())
-    }
-
-    /// Like `new`, with a configured empty search index (e.g. an int8 one).
-    pub fn new_with_index(llm: L, embedder: E, storage: S, prompts: Prompts, index: V) -> Self {
+    /// An engine with an empty index and no feature attached (`new_with_index` attaches this build's).
+    pub(crate) fn assemble(llm: L, embedder: E, storage: S, prompts: Prompts, index: V) -> Self {
         Self {
             llm,
             embedder,
@@ -107,7 +96,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             lifecycle: LifecycleSettings::default(),
             accessed: RefCell::default(),
             side: RefCell::default(),
-            conversations: Default::default(),
+            locks: Default::default(),
             keep_history: true,
             remote: Default::default(),
             pipeline: Default::default(),
@@ -115,16 +104,18 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             additive: Default::default(),
             peers: Default::default(),
             embedding_model: None,
+            extensions: Default::default(),
         }
     }
 
-    /// Opens the memory: loads every stored memory into the search index.
-    pub async fn open(llm: L, embedder: E, storage: S, prompts: Prompts) -> Result<Self> {
-        Self::open_with_index(llm, embedder, storage, prompts, V::default()).await
-    }
-
-    /// Like `open`, loading into a configured empty search index (e.g. an int8 one).
-    pub async fn open_with_index(llm: L, embedder: E, storage: S, prompts: Prompts, mut index: V) -> Result<Self> {
+    /// Like `assemble`, with every stored memory loaded into `index` (`open_with_index` attaches the features).
+    pub(crate) async fn assemble_loaded(
+        llm: L,
+        embedder: E,
+        storage: S,
+        prompts: Prompts,
+        mut index: V,
+    ) -> Result<Self> {
         let mut keywords = KeywordIndex::default();
         let packed = storage.load_packed().await?;
         keywords.reserve(packed.memories.len());
@@ -132,7 +123,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             index_keywords(&mut keywords, &memory.item);
         }
         index.load_packed(packed)?;
-        let engine = Self::new_with_index(llm, embedder, storage, prompts, index);
+        let engine = Self::assemble(llm, embedder, storage, prompts, index);
         *engine.keywords.borrow_mut() = keywords;
         Ok(engine)
     }
@@ -153,7 +144,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         if let Some(graph) = self.graph.borrow().as_ref() {
             graph.cascade(&mut changes.graph, &changes.deletes);
         }
-        self.conversations().follow_summaries(&mut changes);
+        for hooks in self.extensions.hooks() {
+            hooks.before_commit(self, &mut changes);
+        }
         if !self.keep_history {
             changes.history.clear();
         }

@@ -9,6 +9,7 @@ pub(crate) mod deferred_vectors;
 pub mod degraded;
 pub(crate) mod embed_batch;
 pub mod embedding_model;
+pub(crate) mod extensions;
 mod features;
 pub(crate) mod handle;
 pub(crate) mod import;

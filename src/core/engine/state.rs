@@ -48,11 +48,6 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.additive = settings;
     }
 
-    /// Uses `settings` (`boundary` in the config) for conversation memories from now on.
-    pub fn set_boundary(&mut self, settings: crate::core::config::BoundarySettings) {
-        self.conversations.boundary = settings;
-    }
-
     /// `false` (mem0's `disableHistory`): changes leave no history records from now on.
     pub fn set_keep_history(&mut self, keep: bool) {
         self.keep_history = keep;

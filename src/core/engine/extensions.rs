@@ -1,0 +1,52 @@
+//! How a feature attaches to the engine without the engine naming it: the feature's state, kept in a slot
+//! found by its type, and the hooks the engine runs at fixed points of a commit (`EngineHooks`).
+
+use std::any::{Any, TypeId};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::memory::MemoryEngine;
+use crate::core::storage::Changeset;
+
+/// What a feature does at the engine's fixed points; every hook does nothing unless the feature says.
+pub(crate) trait EngineHooks<L, E, S, V> {
+    /// Before `changes` go to storage: the feature adds to them (cascades, follow-up records).
+    fn before_commit(&self, _engine: &MemoryEngine<L, E, S, V>, _changes: &mut Changeset) {}
+}
+
+/// The features' states (one per type) and their hooks, in the order the features attached.
+pub(crate) struct Extensions<L, E, S, V> {
+    states: RefCell<Vec<(TypeId, Rc<dyn Any>)>>,
+    hooks: RefCell<Vec<Rc<dyn EngineHooks<L, E, S, V>>>>,
+}
+
+impl<L, E, S, V> Default for Extensions<L, E, S, V> {
+    fn default() -> Self {
+        Self { states: RefCell::default(), hooks: RefCell::default() }
+    }
+}
+
+impl<L, E, S, V> Extensions<L, E, S, V> {
+    /// The state of type `T`, when a feature attached one.
+    pub(crate) fn get<T: 'static>(&self) -> Option<Rc<T>> {
+        let states = self.states.borrow();
+        let (_, state) = states.iter().find(|(id, _)| *id == TypeId::of::<T>())?;
+        Rc::clone(state).downcast().ok()
+    }
+
+    /// The state of type `T`, attached as `T::default()` on first use with its hooks, which the engine runs
+    /// from then on.
+    pub(crate) fn get_or_attach<T: EngineHooks<L, E, S, V> + Default + 'static>(&self) -> Rc<T> {
+        self.get().unwrap_or_else(|| {
+            let state = Rc::new(T::default());
+            self.states.borrow_mut().push((TypeId::of::<T>(), state.clone()));
+            self.hooks.borrow_mut().push(state.clone());
+            state
+        })
+    }
+
+    /// The hooks attached, for one pass (a hook may attach more state meanwhile).
+    pub(crate) fn hooks(&self) -> Vec<Rc<dyn EngineHooks<L, E, S, V>>> {
+        self.hooks.borrow().clone()
+    }
+}
