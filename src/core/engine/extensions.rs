@@ -5,13 +5,32 @@ use std::any::{Any, TypeId};
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use futures_util::future::LocalBoxFuture;
+
 use super::memory::MemoryEngine;
+use crate::core::error::Result;
+use crate::core::model::scope::Scope;
 use crate::core::storage::Changeset;
 
 /// What a feature does at the engine's fixed points; every hook does nothing unless the feature says.
 pub(crate) trait EngineHooks<L, E, S, V> {
     /// Before `changes` go to storage: the feature adds to them (cascades, follow-up records).
     fn before_commit(&self, _engine: &MemoryEngine<L, E, S, V>, _changes: &mut Changeset) {}
+
+    /// Storage took `changes`: the feature brings its own state in line.
+    fn after_commit(&self, _changes: &Changeset) {}
+
+    /// The index was emptied (a reset, or another tab's): the feature forgets what it derived from it.
+    fn on_clear(&self) {}
+
+    /// A storage that loads on demand put `scope` into the index: the feature loads what it keeps of it.
+    fn on_load_scope<'a>(
+        &'a self,
+        _engine: &'a MemoryEngine<L, E, S, V>,
+        _scope: &'a Scope,
+    ) -> LocalBoxFuture<'a, Result<()>> {
+        Box::pin(std::future::ready(Ok(())))
+    }
 }
 
 /// The features' states (one per type) and their hooks, in the order the features attached.

@@ -6,7 +6,6 @@ use std::collections::HashMap;
 
 use crate::core::config::Prompts;
 use crate::core::error::{MemoryError, Result};
-use crate::core::graph::Graph;
 use crate::core::identity::new_id;
 use crate::core::keyword::KeywordIndex;
 use crate::core::lifecycle::LifecycleSettings;
@@ -28,8 +27,6 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     /// BM25 over the same memories' texts, kept in step with `index`.
     pub(crate) keywords: RefCell<KeywordIndex>,
     pub(crate) prompts: Prompts,
-    /// The entity graph; `None` while graph memory is off.
-    pub(crate) graph: RefCell<Option<Graph>>,
     /// Where "now" comes from (TTL, decay, timestamps).
     pub(crate) clock: Clock,
     /// How tokens are counted (budgets, context windows): the estimate, or an app's exact tokenizer.
@@ -90,7 +87,6 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             index: RefCell::new(index),
             keywords: RefCell::default(),
             prompts,
-            graph: RefCell::new(None),
             clock: Clock::default(),
             tokens: TokenCounter::default(),
             lifecycle: LifecycleSettings::default(),
@@ -141,9 +137,6 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Like `commit`, in turns that `pace` ends (see `import`).
     pub(crate) async fn commit_paced(&self, mut changes: Changeset, pace: &dyn Pace) -> Result<()> {
-        if let Some(graph) = self.graph.borrow().as_ref() {
-            graph.cascade(&mut changes.graph, &changes.deletes);
-        }
         for hooks in self.extensions.hooks() {
             hooks.before_commit(self, &mut changes);
         }
@@ -160,8 +153,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.storage.commit_paced(&changes, pace).await?;
         pace.report(Progress { phase: Phase::Write, done: records, total: records });
         self.side.borrow_mut().apply_to_filled(&changes.side);
-        if let Some(graph) = self.graph.borrow_mut().as_mut() {
-            graph.apply(&changes.graph);
+        for hooks in self.extensions.hooks() {
+            hooks.after_commit(&changes);
         }
         let deletes = changes.deletes.clone();
         let told = self.has_peers().then(|| changes.upserts.clone());
@@ -182,9 +175,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             index.clear();
             keywords.clear();
             self.remote.forget_all();
-            if let Some(graph) = self.graph.borrow_mut().as_mut() {
-                graph.clear();
-            }
+            self.extensions.hooks().iter().for_each(|hooks| hooks.on_clear());
         }
         for id in deletes {
             index.remove(id);
