@@ -132,7 +132,12 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-pub use crate::core::engine::Additive;
+crate::core::engine::handle::feature_handle!(
+    /// The additive add pipeline, reached with `engine.additive()`.
+    Additive,
+    /// `add()`'s additive pipeline.
+    additive
+);
 
 #[cfg(test)]
 mod tests;

@@ -44,4 +44,9 @@ pub use message::{MessageInput, PendingMessage, Role};
 pub use meta::{ConversationMeta, MetaInput, MetaView, Scene, UserDetail};
 pub use meta_patch::{MetaPatch, MetaUpdate};
 
-pub use crate::core::engine::Conversations;
+crate::core::engine::handle::feature_handle!(
+    /// Conversation memories, reached with `engine.conversations()`.
+    Conversations,
+    /// Conversation memories: messages, episodes, profiles, conversation metadata, compression.
+    conversations
+);

@@ -10,7 +10,6 @@ pub mod degraded;
 pub(crate) mod embed_batch;
 pub mod embedding_model;
 pub(crate) mod extensions;
-mod features;
 pub(crate) mod handle;
 pub(crate) mod import;
 mod joined;
@@ -33,6 +32,5 @@ pub mod update;
 pub(crate) mod waiting_vectors;
 mod write_budget;
 
-pub use features::{Additive, Conversations, Documents, FastAdd, GraphMemory, MemoryLifecycle, RemoteIndex, Tiers};
 pub use locks::{Pause, Pausing};
 pub use memory::MemoryEngine;

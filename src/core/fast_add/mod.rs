@@ -11,7 +11,12 @@ mod candidates;
 mod infer;
 mod sentences;
 
-pub use crate::core::engine::FastAdd;
+crate::core::engine::handle::feature_handle!(
+    /// The fast add pipeline, reached with `engine.fast_add()`.
+    FastAdd,
+    /// `add()`'s fast pipeline.
+    fast_add
+);
 
 #[cfg(test)]
 mod tests;

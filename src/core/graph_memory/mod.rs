@@ -5,7 +5,12 @@ mod state;
 
 use std::collections::HashSet;
 
-pub use crate::core::engine::GraphMemory;
+crate::core::engine::handle::feature_handle!(
+    /// Graph memory, reached with `engine.graph()`.
+    GraphMemory,
+    /// Graph memory: entities and relations.
+    graph
+);
 use crate::core::error::{MemoryError, Result};
 use serde_json::Value;
 
