@@ -7,7 +7,9 @@ mod assembly;
 pub mod case;
 pub mod codec;
 pub mod config;
+#[cfg(feature = "core-features")]
 pub mod conversations;
+#[cfg(feature = "core-features")]
 pub mod documents;
 pub mod engine;
 pub mod error;
@@ -23,6 +25,7 @@ pub mod kv;
 pub mod lifecycle;
 pub mod limits;
 pub mod llm_json;
+#[cfg(feature = "core-features")]
 pub mod memory_lifecycle;
 pub mod model;
 pub mod model_traits;
@@ -31,7 +34,7 @@ pub mod packed;
 pub mod pipeline_options;
 pub mod plan;
 pub mod prompt_fence;
-#[cfg(test)]
+#[cfg(all(test, feature = "core-features"))]
 mod prompt_fencing_tests;
 pub mod prompts;
 pub mod read;
@@ -46,6 +49,7 @@ pub mod sort;
 pub mod storage;
 #[doc(hidden)]
 pub mod testing;
+#[cfg(feature = "core-features")]
 pub mod tiers;
 pub mod time;
 pub mod tokens;
