@@ -15,7 +15,7 @@ if cargo check --quiet --color never --lib --target wasm32-unknown-unknown --fea
 else
   echo "the bench build (--features bench) does not compile"; failed=$((failed + 1))
 fi
-if cargo test --quiet --color never --lib --no-default-features core::engine >/dev/null; then
+if cargo test --quiet --color never --lib --no-default-features core::engine; then
   passed=$((passed + 1))
 else
   echo "the engine without the core's features (--no-default-features) fails: cargo test --lib --no-default-features core::engine"
