@@ -12,7 +12,10 @@ pub(crate) mod prompt;
 pub use crate::core::config::{AdditiveSettings, NearDuplicate, DEFAULT_NEAR_DUPLICATE};
 pub use prompt::{additive_input, system_prompt, ADDITIVE_EXTRACTION_PROMPT};
 
+use std::cell::Cell;
+
 use crate::core::engine::pipeline::{attribute, event, stopped, Destination, Extracted};
+use crate::core::engine::MemoryEngine;
 use crate::core::error::Result;
 use crate::core::filter::Filter;
 use crate::core::llm_json::parse_extraction;
@@ -108,7 +111,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Additive<'_, L, 
         scope: &Scope,
         keep: Predicate<'_>,
     ) -> Result<Near> {
-        let (Some(threshold), Some(vector)) = (self.additive.near_duplicate, vector) else { return Ok(Near::No) };
+        let (Some(threshold), Some(vector)) = (self.additive_settings().near_duplicate, vector) else {
+            return Ok(Near::No);
+        };
         let close = |other: &[f32]| dot(other, vector) >= threshold;
         if kept.iter().any(|(_, other)| other.as_deref().is_some_and(close)) {
             return Ok(Near::Kept);
@@ -130,6 +135,21 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
         return 0.0;
     }
     a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// The additive pipeline's state in an engine: its duplicate checks (`additive` in the config).
+#[derive(Default)]
+struct AdditiveState(Cell<AdditiveSettings>);
+
+impl<L, E, S, V> MemoryEngine<L, E, S, V> {
+    /// Uses `settings` for the additive pipeline's duplicate checks.
+    pub fn set_additive(&mut self, settings: AdditiveSettings) {
+        self.extensions.get_or_default::<AdditiveState>().0.set(settings);
+    }
+
+    fn additive_settings(&self) -> AdditiveSettings {
+        self.extensions.get::<AdditiveState>().map(|state| state.0.get()).unwrap_or_default()
+    }
 }
 
 crate::core::engine::handle::feature_handle!(

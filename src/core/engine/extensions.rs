@@ -53,6 +53,15 @@ impl<L, E, S, V> Extensions<L, E, S, V> {
         Rc::clone(state).downcast().ok()
     }
 
+    /// The state of type `T`, attached as `T::default()` on first use (a state without hooks).
+    pub(crate) fn get_or_default<T: Default + 'static>(&self) -> Rc<T> {
+        self.get().unwrap_or_else(|| {
+            let state = Rc::new(T::default());
+            self.states.borrow_mut().push((TypeId::of::<T>(), state.clone()));
+            state
+        })
+    }
+
     /// The state of type `T`, attached as `T::default()` on first use with its hooks, which the engine runs
     /// from then on.
     pub(crate) fn get_or_attach<T: EngineHooks<L, E, S, V> + Default + 'static>(&self) -> Rc<T> {

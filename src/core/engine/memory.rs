@@ -47,8 +47,6 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     pub(crate) pipeline: crate::core::add_pipeline::Pipeline,
     /// Rewritten texts waiting for their vector (the fast pipeline).
     pub(crate) deferred: super::waiting_vectors::DeferredVectors,
-    /// The additive pipeline's duplicate checks.
-    pub(crate) additive: crate::core::config::AdditiveSettings,
     /// The engines this one shares its locks and writes with, when joined (`peers`).
     pub(crate) peers: super::peers::PeerLink,
     /// Which model the embedder is, when the host said (see `embedding_model`).
@@ -97,7 +95,6 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             remote: Default::default(),
             pipeline: Default::default(),
             deferred: Default::default(),
-            additive: Default::default(),
             peers: Default::default(),
             embedding_model: None,
             extensions: Default::default(),

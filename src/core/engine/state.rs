@@ -43,11 +43,6 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.pipeline = pipeline;
     }
 
-    /// Uses `settings` for the additive pipeline's duplicate checks.
-    pub fn set_additive(&mut self, settings: crate::core::config::AdditiveSettings) {
-        self.additive = settings;
-    }
-
     /// `false` (mem0's `disableHistory`): changes leave no history records from now on.
     pub fn set_keep_history(&mut self, keep: bool) {
         self.keep_history = keep;
