@@ -37,6 +37,8 @@ fn attached<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default>(
     #[cfg(feature = "core-features")]
     {
         engine.conversation_state();
+        engine.extensions.get_or_attach::<crate::core::fast_add::FastPipeline>();
+        engine.additive_state();
     }
     engine
 }

@@ -2,6 +2,7 @@
 //! parsing and the memory pipeline. No JS types here; `cargo test` runs it natively.
 
 pub mod add_pipeline;
+#[cfg(feature = "core-features")]
 pub mod additive;
 mod assembly;
 pub mod case;
@@ -13,6 +14,7 @@ pub mod conversations;
 pub mod documents;
 pub mod engine;
 pub mod error;
+#[cfg(feature = "core-features")]
 pub mod fast_add;
 pub mod filter;
 pub mod filter_scope;

@@ -13,7 +13,12 @@ pub use crate::core::config::{AdditiveSettings, NearDuplicate, DEFAULT_NEAR_DUPL
 pub use prompt::{additive_input, system_prompt, ADDITIVE_EXTRACTION_PROMPT};
 
 use std::cell::Cell;
+use std::rc::Rc;
 
+use futures_util::future::LocalBoxFuture;
+
+use crate::core::add_pipeline::Pipeline;
+use crate::core::engine::extensions::{AddCall, EngineHooks, Inferred};
 use crate::core::engine::pipeline::{attribute, event, stopped, Destination, Extracted};
 use crate::core::engine::MemoryEngine;
 use crate::core::error::Result;
@@ -137,14 +142,37 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// The additive pipeline's state in an engine: its duplicate checks (`additive` in the config).
+/// The additive pipeline, attached to an engine: it runs `pipeline: "additive"` with its duplicate checks
+/// (`additive` in the config).
 #[derive(Default)]
-struct AdditiveState(Cell<AdditiveSettings>);
+pub(crate) struct AdditiveState(Cell<AdditiveSettings>);
 
-impl<L, E, S, V> MemoryEngine<L, E, S, V> {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<L, E, S, V> for AdditiveState {
+    fn runs_pipeline(&self, _engine: &MemoryEngine<L, E, S, V>, pipeline: Pipeline) -> bool {
+        pipeline == Pipeline::Additive
+    }
+
+    fn infer<'a>(
+        &'a self,
+        engine: &'a MemoryEngine<L, E, S, V>,
+        call: AddCall<'a>,
+        result: AddResult,
+    ) -> LocalBoxFuture<'a, Inferred> {
+        Box::pin(async move {
+            engine.additive().infer_additive(call.messages, call.to, call.filter, call.options, result).await
+        })
+    }
+}
+
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+    /// The additive pipeline's state, attached with its hooks on first use (an engine attaches it when opened).
+    pub(crate) fn additive_state(&self) -> Rc<AdditiveState> {
+        self.extensions.get_or_attach()
+    }
+
     /// Uses `settings` for the additive pipeline's duplicate checks.
     pub fn set_additive(&mut self, settings: AdditiveSettings) {
-        self.extensions.get_or_default::<AdditiveState>().0.set(settings);
+        self.additive_state().0.set(settings);
     }
 
     fn additive_settings(&self) -> AdditiveSettings {

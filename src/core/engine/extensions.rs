@@ -8,8 +8,13 @@ use std::rc::Rc;
 use futures_util::future::LocalBoxFuture;
 
 use super::memory::MemoryEngine;
+use super::pipeline::Destination;
+use crate::core::add_pipeline::Pipeline;
 use crate::core::error::Result;
+use crate::core::filter::Filter;
 use crate::core::model::scope::Scope;
+use crate::core::model::types::{AddResult, Message};
+use crate::core::pipeline_options::AddOptions;
 use crate::core::storage::Changeset;
 
 /// What a feature does at the engine's fixed points; every hook does nothing unless the feature says.
@@ -31,7 +36,34 @@ pub(crate) trait EngineHooks<L, E, S, V> {
     ) -> LocalBoxFuture<'a, Result<()>> {
         Box::pin(std::future::ready(Ok(())))
     }
+
+    /// True when this feature runs `add()`'s `pipeline` (then `infer` does); the engine's own is the exact one.
+    fn runs_pipeline(&self, _engine: &MemoryEngine<L, E, S, V>, _pipeline: Pipeline) -> bool {
+        false
+    }
+
+    /// The vector path of an inferring `add()` by this feature's pipeline (see `runs_pipeline`).
+    fn infer<'a>(
+        &'a self,
+        _engine: &'a MemoryEngine<L, E, S, V>,
+        _call: AddCall<'a>,
+        result: AddResult,
+    ) -> LocalBoxFuture<'a, Inferred> {
+        Box::pin(std::future::ready(Ok((result, Changeset::default()))))
+    }
 }
+
+/// What an inferring `add()` hands the pipeline that runs it (none does in a build without the core features).
+#[cfg_attr(not(feature = "core-features"), allow(dead_code))]
+pub(crate) struct AddCall<'a> {
+    pub(crate) messages: &'a [Message],
+    pub(crate) to: &'a Destination,
+    pub(crate) filter: &'a Option<Filter>,
+    pub(crate) options: &'a AddOptions,
+}
+
+/// The events and the writes of an `add()`, not yet committed.
+pub(crate) type Inferred = Result<(AddResult, Changeset)>;
 
 /// The features' states (one per type) and their hooks, in the order the features attached.
 pub(crate) struct Extensions<L, E, S, V> {
@@ -51,15 +83,6 @@ impl<L, E, S, V> Extensions<L, E, S, V> {
         let states = self.states.borrow();
         let (_, state) = states.iter().find(|(id, _)| *id == TypeId::of::<T>())?;
         Rc::clone(state).downcast().ok()
-    }
-
-    /// The state of type `T`, attached as `T::default()` on first use (a state without hooks).
-    pub(crate) fn get_or_default<T: Default + 'static>(&self) -> Rc<T> {
-        self.get().unwrap_or_else(|| {
-            let state = Rc::new(T::default());
-            self.states.borrow_mut().push((TypeId::of::<T>(), state.clone()));
-            state
-        })
     }
 
     /// The state of type `T`, attached as `T::default()` on first use with its hooks, which the engine runs

@@ -5,8 +5,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
+use super::extensions::AddCall;
 use super::memory::MemoryEngine;
-use crate::core::add_pipeline::Pipeline;
 use crate::core::error::{MemoryError, Result};
 use crate::core::filter::Filter;
 use crate::core::identity::{content_hash, new_id};
@@ -39,7 +39,8 @@ pub(crate) struct Destination {
 
 impl Destination {
     /// Whether `item` is a live memory of this scope that passes `filter` at `now`: one an inferring `add()`
-    /// may show the model.
+    /// may show the model. (The additive pipeline's; unused in a build without the core features.)
+    #[cfg_attr(not(feature = "core-features"), allow(dead_code))]
     pub(crate) fn holds(&self, item: &MemoryItem, filter: &Option<Filter>, now: &str) -> bool {
         self.scope.contains(&item.scope)
             && item.lifecycle.is_live(now)
@@ -117,13 +118,14 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         let _turn = self.decision_turn(&scope).await?; // held until the commit (see `decision_turn`)
         let pipeline = options.pipeline.unwrap_or(self.pipeline);
+        let runner = self.extensions.hooks().into_iter().find(|hooks| hooks.runs_pipeline(self, pipeline));
         let vector_path = async {
-            match pipeline {
-                Pipeline::Additive => self.additive().infer_additive(&messages, &to, &filter, options, result).await,
-                Pipeline::Fast if self.embedder.is_configured() => {
-                    self.fast_add().infer_fast(&messages, &to, &filter, options, result).await
+            match &runner {
+                Some(hooks) => {
+                    let call = AddCall { messages: &messages, to: &to, filter: &filter, options };
+                    hooks.infer(self, call, result).await
                 }
-                _ => self.infer(&messages, &to, &filter, options, result).await,
+                None => self.infer(&messages, &to, &filter, options, result).await,
             }
         };
         let (outcome, graph) = if self.graph().graph_enabled() {

@@ -11,6 +11,38 @@ mod candidates;
 mod infer;
 mod sentences;
 
+use futures_util::future::LocalBoxFuture;
+
+use crate::core::add_pipeline::Pipeline;
+use crate::core::engine::extensions::{AddCall, EngineHooks, Inferred};
+use crate::core::engine::MemoryEngine;
+use crate::core::model::types::AddResult;
+use crate::core::model_traits::{Embedder, Llm};
+use crate::core::storage::Storage;
+use crate::core::vector_store::VectorStore;
+
+/// The fast pipeline, attached to an engine: it runs `pipeline: "fast"` when an embedder is configured (the
+/// exact pipeline runs it otherwise).
+#[derive(Default)]
+pub(crate) struct FastPipeline;
+
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<L, E, S, V> for FastPipeline {
+    fn runs_pipeline(&self, engine: &MemoryEngine<L, E, S, V>, pipeline: Pipeline) -> bool {
+        pipeline == Pipeline::Fast && engine.embedder.is_configured()
+    }
+
+    fn infer<'a>(
+        &'a self,
+        engine: &'a MemoryEngine<L, E, S, V>,
+        call: AddCall<'a>,
+        result: AddResult,
+    ) -> LocalBoxFuture<'a, Inferred> {
+        Box::pin(async move {
+            engine.fast_add().infer_fast(call.messages, call.to, call.filter, call.options, result).await
+        })
+    }
+}
+
 crate::core::engine::handle::feature_handle!(
     /// The fast add pipeline, reached with `engine.fast_add()`.
     FastAdd,
