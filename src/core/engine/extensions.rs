@@ -28,29 +28,35 @@ pub(crate) trait EngineHooks<L, E, S, V> {
     /// The index was emptied (a reset, or another tab's): the feature forgets what it derived from it.
     fn on_clear(&self) {}
 
-    /// A storage that loads on demand put `scope` into the index: the feature loads what it keeps of it.
+    /// A storage that loads on demand put `scope` into the index: what loads the feature's own part of it
+    /// (`None` when the feature keeps nothing of it).
     fn on_load_scope<'a>(
         &'a self,
         _engine: &'a MemoryEngine<L, E, S, V>,
         _scope: &'a Scope,
-    ) -> LocalBoxFuture<'a, Result<()>> {
-        Box::pin(std::future::ready(Ok(())))
+    ) -> Option<LocalBoxFuture<'a, Result<()>>> {
+        None
     }
 
-    /// True when this feature runs `add()`'s `pipeline` (then `infer` does); the engine's own is the exact one.
-    fn runs_pipeline(&self, _engine: &MemoryEngine<L, E, S, V>, _pipeline: Pipeline) -> bool {
-        false
+    /// The `add()` pipeline `pipeline`, when this feature runs it (the engine's own is the exact one).
+    fn add_pipeline(
+        &self,
+        _engine: &MemoryEngine<L, E, S, V>,
+        _pipeline: Pipeline,
+    ) -> Option<&dyn AddPipeline<L, E, S, V>> {
+        None
     }
+}
 
-    /// The vector path of an inferring `add()` by this feature's pipeline (see `runs_pipeline`).
+/// An `add()` pipeline a feature runs (see `EngineHooks::add_pipeline`).
+pub(crate) trait AddPipeline<L, E, S, V> {
+    /// The vector path of an inferring `add()`: the events and the writes, not yet committed.
     fn infer<'a>(
         &'a self,
-        _engine: &'a MemoryEngine<L, E, S, V>,
-        _call: AddCall<'a>,
+        engine: &'a MemoryEngine<L, E, S, V>,
+        call: AddCall<'a>,
         result: AddResult,
-    ) -> LocalBoxFuture<'a, Inferred> {
-        Box::pin(std::future::ready(Ok((result, Changeset::default()))))
-    }
+    ) -> LocalBoxFuture<'a, Inferred>;
 }
 
 /// What an inferring `add()` hands the pipeline that runs it (none does in a build without the core features).
@@ -65,39 +71,65 @@ pub(crate) struct AddCall<'a> {
 /// The events and the writes of an `add()`, not yet committed.
 pub(crate) type Inferred = Result<(AddResult, Changeset)>;
 
+/// The features' states, one per type.
+#[derive(Default)]
+struct States(RefCell<Vec<(TypeId, Rc<dyn Any>)>>);
+
+impl States {
+    fn find(&self, id: TypeId) -> Option<Rc<dyn Any>> {
+        self.0.borrow().iter().find(|(held, _)| *held == id).map(|(_, state)| Rc::clone(state))
+    }
+
+    fn get<T: 'static>(&self) -> Option<Rc<T>> {
+        self.find(TypeId::of::<T>())?.downcast().ok()
+    }
+
+    fn push(&self, id: TypeId, state: Rc<dyn Any>) {
+        self.0.borrow_mut().push((id, state));
+    }
+}
+
+/// A list of hooks, replaced (not changed) when a feature attaches, so a pass over it holds a snapshot.
+type Hooks<L, E, S, V> = Rc<Vec<Rc<dyn EngineHooks<L, E, S, V>>>>;
+
 /// The features' states (one per type) and their hooks, in the order the features attached.
 pub(crate) struct Extensions<L, E, S, V> {
-    states: RefCell<Vec<(TypeId, Rc<dyn Any>)>>,
-    hooks: RefCell<Vec<Rc<dyn EngineHooks<L, E, S, V>>>>,
+    states: States,
+    hooks: RefCell<Hooks<L, E, S, V>>,
 }
 
 impl<L, E, S, V> Default for Extensions<L, E, S, V> {
     fn default() -> Self {
-        Self { states: RefCell::default(), hooks: RefCell::default() }
+        Self { states: States::default(), hooks: RefCell::default() }
     }
 }
 
 impl<L, E, S, V> Extensions<L, E, S, V> {
     /// The state of type `T`, when a feature attached one.
     pub(crate) fn get<T: 'static>(&self) -> Option<Rc<T>> {
-        let states = self.states.borrow();
-        let (_, state) = states.iter().find(|(id, _)| *id == TypeId::of::<T>())?;
-        Rc::clone(state).downcast().ok()
+        self.states.get()
     }
 
     /// The state of type `T`, attached as `T::default()` on first use with its hooks, which the engine runs
     /// from then on.
     pub(crate) fn get_or_attach<T: EngineHooks<L, E, S, V> + Default + 'static>(&self) -> Rc<T> {
-        self.get().unwrap_or_else(|| {
-            let state = Rc::new(T::default());
-            self.states.borrow_mut().push((TypeId::of::<T>(), state.clone()));
-            self.hooks.borrow_mut().push(state.clone());
-            state
-        })
+        if let Some(state) = self.get() {
+            return state;
+        }
+        let state = Rc::new(T::default());
+        self.states.push(TypeId::of::<T>(), state.clone());
+        self.attach_hooks(state.clone());
+        state
     }
 
-    /// The hooks attached, for one pass (a hook may attach more state meanwhile).
-    pub(crate) fn hooks(&self) -> Vec<Rc<dyn EngineHooks<L, E, S, V>>> {
+    fn attach_hooks(&self, hooks: Rc<dyn EngineHooks<L, E, S, V>>) {
+        let mut list = Vec::clone(&self.hooks.borrow());
+        list.push(hooks);
+        *self.hooks.borrow_mut() = Rc::new(list);
+    }
+
+    /// The hooks attached, for one pass (a feature attaching meanwhile changes the next pass).
+    pub(crate) fn hooks(&self) -> Hooks<L, E, S, V> {
         self.hooks.borrow().clone()
     }
 }

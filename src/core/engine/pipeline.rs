@@ -118,9 +118,10 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         let _turn = self.decision_turn(&scope).await?; // held until the commit (see `decision_turn`)
         let pipeline = options.pipeline.unwrap_or(self.pipeline);
-        let runner = self.extensions.hooks().into_iter().find(|hooks| hooks.runs_pipeline(self, pipeline));
+        let hooks = self.extensions.hooks();
+        let runner = hooks.iter().find_map(|hooks| hooks.add_pipeline(self, pipeline));
         let vector_path = async {
-            match &runner {
+            match runner {
                 Some(hooks) => {
                     let call = AddCall { messages: &messages, to: &to, filter: &filter, options };
                     hooks.infer(self, call, result).await

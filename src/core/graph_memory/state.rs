@@ -46,16 +46,17 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<L, E
         &'a self,
         engine: &'a MemoryEngine<L, E, S, V>,
         scope: &'a Scope,
-    ) -> LocalBoxFuture<'a, Result<()>> {
-        Box::pin(async move {
-            if engine.graph().graph_enabled() {
-                let upserts = engine.storage.load_scope_graph(scope).await?;
-                if let Some(graph) = self.graph.borrow_mut().as_mut() {
-                    graph.apply(&GraphChanges { upserts, deletes: Vec::new() });
-                }
+    ) -> Option<LocalBoxFuture<'a, Result<()>>> {
+        if !engine.graph().graph_enabled() {
+            return None;
+        }
+        Some(Box::pin(async move {
+            let upserts = engine.storage.load_scope_graph(scope).await?;
+            if let Some(graph) = self.graph.borrow_mut().as_mut() {
+                graph.apply(&GraphChanges { upserts, deletes: Vec::new() });
             }
             Ok(())
-        })
+        }))
     }
 }
 
