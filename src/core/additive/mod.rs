@@ -18,7 +18,8 @@ use std::rc::Rc;
 use futures_util::future::LocalBoxFuture;
 
 use crate::core::add_pipeline::Pipeline;
-use crate::core::engine::extensions::{AddCall, AddPipeline, EngineHooks, Inferred};
+use crate::core::engine::destination::{AddCall, Inferred};
+use crate::core::engine::extensions::{AddPipeline, EngineHooks};
 use crate::core::engine::pipeline::{attribute, event, stopped, Destination, Extracted};
 use crate::core::engine::MemoryEngine;
 use crate::core::error::Result;
@@ -147,17 +148,21 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 #[derive(Default)]
 pub(crate) struct AdditiveState(Cell<AdditiveSettings>);
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<L, E, S, V> for AdditiveState {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<MemoryEngine<L, E, S, V>>
+    for AdditiveState
+{
     fn add_pipeline(
         &self,
         _engine: &MemoryEngine<L, E, S, V>,
         pipeline: Pipeline,
-    ) -> Option<&dyn AddPipeline<L, E, S, V>> {
+    ) -> Option<&dyn AddPipeline<MemoryEngine<L, E, S, V>>> {
         (pipeline == Pipeline::Additive).then_some(self)
     }
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> AddPipeline<L, E, S, V> for AdditiveState {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> AddPipeline<MemoryEngine<L, E, S, V>>
+    for AdditiveState
+{
     fn infer<'a>(
         &'a self,
         engine: &'a MemoryEngine<L, E, S, V>,

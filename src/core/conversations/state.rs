@@ -18,7 +18,9 @@ pub(crate) struct ConversationState {
     pub(crate) boundary: Cell<BoundarySettings>,
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<L, E, S, V> for ConversationState {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<MemoryEngine<L, E, S, V>>
+    for ConversationState
+{
     /// A summary deleted uncovers its originals; one restored covers them again.
     fn before_commit(&self, engine: &MemoryEngine<L, E, S, V>, changes: &mut Changeset) {
         engine.conversations().follow_summaries(changes);

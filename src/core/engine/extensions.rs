@@ -1,5 +1,6 @@
 //! How a feature attaches to the engine without the engine naming it: the feature's state, kept in a slot
-//! found by its type, and the hooks the engine runs at fixed points of a commit (`EngineHooks`).
+//! found by its type, and the hooks the engine runs at fixed points of a commit (`EngineHooks`). `Engine` is
+//! the engine's type (`MemoryEngine<L, E, S, V>`); this file does not name it.
 
 use std::any::{Any, TypeId};
 use std::cell::RefCell;
@@ -7,20 +8,17 @@ use std::rc::Rc;
 
 use futures_util::future::LocalBoxFuture;
 
-use super::memory::MemoryEngine;
-use super::pipeline::Destination;
+use super::destination::{AddCall, Inferred};
 use crate::core::add_pipeline::Pipeline;
 use crate::core::error::Result;
-use crate::core::filter::Filter;
 use crate::core::model::scope::Scope;
-use crate::core::model::types::{AddResult, Message};
-use crate::core::pipeline_options::AddOptions;
+use crate::core::model::types::AddResult;
 use crate::core::storage::Changeset;
 
 /// What a feature does at the engine's fixed points; every hook does nothing unless the feature says.
-pub(crate) trait EngineHooks<L, E, S, V> {
+pub(crate) trait EngineHooks<Engine> {
     /// Before `changes` go to storage: the feature adds to them (cascades, follow-up records).
-    fn before_commit(&self, _engine: &MemoryEngine<L, E, S, V>, _changes: &mut Changeset) {}
+    fn before_commit(&self, _engine: &Engine, _changes: &mut Changeset) {}
 
     /// Storage took `changes`: the feature brings its own state in line.
     fn after_commit(&self, _changes: &Changeset) {}
@@ -30,46 +28,21 @@ pub(crate) trait EngineHooks<L, E, S, V> {
 
     /// A storage that loads on demand put `scope` into the index: what loads the feature's own part of it
     /// (`None` when the feature keeps nothing of it).
-    fn on_load_scope<'a>(
-        &'a self,
-        _engine: &'a MemoryEngine<L, E, S, V>,
-        _scope: &'a Scope,
-    ) -> Option<LocalBoxFuture<'a, Result<()>>> {
+    fn on_load_scope<'a>(&'a self, _engine: &'a Engine, _scope: &'a Scope) -> Option<LocalBoxFuture<'a, Result<()>>> {
         None
     }
 
     /// The `add()` pipeline `pipeline`, when this feature runs it (the engine's own is the exact one).
-    fn add_pipeline(
-        &self,
-        _engine: &MemoryEngine<L, E, S, V>,
-        _pipeline: Pipeline,
-    ) -> Option<&dyn AddPipeline<L, E, S, V>> {
+    fn add_pipeline(&self, _engine: &Engine, _pipeline: Pipeline) -> Option<&dyn AddPipeline<Engine>> {
         None
     }
 }
 
 /// An `add()` pipeline a feature runs (see `EngineHooks::add_pipeline`).
-pub(crate) trait AddPipeline<L, E, S, V> {
+pub(crate) trait AddPipeline<Engine> {
     /// The vector path of an inferring `add()`: the events and the writes, not yet committed.
-    fn infer<'a>(
-        &'a self,
-        engine: &'a MemoryEngine<L, E, S, V>,
-        call: AddCall<'a>,
-        result: AddResult,
-    ) -> LocalBoxFuture<'a, Inferred>;
+    fn infer<'a>(&'a self, engine: &'a Engine, call: AddCall<'a>, result: AddResult) -> LocalBoxFuture<'a, Inferred>;
 }
-
-/// What an inferring `add()` hands the pipeline that runs it (none does in a build without the core features).
-#[cfg_attr(not(feature = "core-features"), allow(dead_code))]
-pub(crate) struct AddCall<'a> {
-    pub(crate) messages: &'a [Message],
-    pub(crate) to: &'a Destination,
-    pub(crate) filter: &'a Option<Filter>,
-    pub(crate) options: &'a AddOptions,
-}
-
-/// The events and the writes of an `add()`, not yet committed.
-pub(crate) type Inferred = Result<(AddResult, Changeset)>;
 
 /// The features' states, one per type.
 #[derive(Default)]
@@ -90,21 +63,21 @@ impl States {
 }
 
 /// A list of hooks, replaced (not changed) when a feature attaches, so a pass over it holds a snapshot.
-type Hooks<L, E, S, V> = Rc<Vec<Rc<dyn EngineHooks<L, E, S, V>>>>;
+type Hooks<Engine> = Rc<Vec<Rc<dyn EngineHooks<Engine>>>>;
 
 /// The features' states (one per type) and their hooks, in the order the features attached.
-pub(crate) struct Extensions<L, E, S, V> {
+pub(crate) struct Extensions<Engine> {
     states: States,
-    hooks: RefCell<Hooks<L, E, S, V>>,
+    hooks: RefCell<Hooks<Engine>>,
 }
 
-impl<L, E, S, V> Default for Extensions<L, E, S, V> {
+impl<Engine> Default for Extensions<Engine> {
     fn default() -> Self {
         Self { states: States::default(), hooks: RefCell::default() }
     }
 }
 
-impl<L, E, S, V> Extensions<L, E, S, V> {
+impl<Engine> Extensions<Engine> {
     /// The state of type `T`, when a feature attached one.
     pub(crate) fn get<T: 'static>(&self) -> Option<Rc<T>> {
         self.states.get()
@@ -112,7 +85,7 @@ impl<L, E, S, V> Extensions<L, E, S, V> {
 
     /// The state of type `T`, attached as `T::default()` on first use with its hooks, which the engine runs
     /// from then on.
-    pub(crate) fn get_or_attach<T: EngineHooks<L, E, S, V> + Default + 'static>(&self) -> Rc<T> {
+    pub(crate) fn get_or_attach<T: EngineHooks<Engine> + Default + 'static>(&self) -> Rc<T> {
         if let Some(state) = self.get() {
             return state;
         }
@@ -122,14 +95,14 @@ impl<L, E, S, V> Extensions<L, E, S, V> {
         state
     }
 
-    fn attach_hooks(&self, hooks: Rc<dyn EngineHooks<L, E, S, V>>) {
+    fn attach_hooks(&self, hooks: Rc<dyn EngineHooks<Engine>>) {
         let mut list = Vec::clone(&self.hooks.borrow());
         list.push(hooks);
         *self.hooks.borrow_mut() = Rc::new(list);
     }
 
     /// The hooks attached, for one pass (a feature attaching meanwhile changes the next pass).
-    pub(crate) fn hooks(&self) -> Hooks<L, E, S, V> {
+    pub(crate) fn hooks(&self) -> Hooks<Engine> {
         self.hooks.borrow().clone()
     }
 }

@@ -52,7 +52,7 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     /// Which model the embedder is, when the host said (see `embedding_model`).
     pub(crate) embedding_model: Option<crate::core::model::embedding_model::EmbeddingModel>,
     /// The features' own states and hooks (see `extensions`).
-    pub(crate) extensions: super::extensions::Extensions<L, E, S, V>,
+    pub(crate) extensions: super::extensions::Extensions<MemoryEngine<L, E, S, V>>,
 }
 
 /// A history record for `item` at `timestamp`.

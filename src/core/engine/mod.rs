@@ -7,6 +7,7 @@ pub mod crud;
 mod decision_turn;
 pub(crate) mod deferred_vectors;
 pub mod degraded;
+pub(crate) mod destination;
 pub(crate) mod embed_batch;
 pub mod embedding_model;
 pub(crate) mod extensions;

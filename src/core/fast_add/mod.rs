@@ -14,7 +14,8 @@ mod sentences;
 use futures_util::future::LocalBoxFuture;
 
 use crate::core::add_pipeline::Pipeline;
-use crate::core::engine::extensions::{AddCall, AddPipeline, EngineHooks, Inferred};
+use crate::core::engine::destination::{AddCall, Inferred};
+use crate::core::engine::extensions::{AddPipeline, EngineHooks};
 use crate::core::engine::MemoryEngine;
 use crate::core::model::types::AddResult;
 use crate::core::model_traits::{Embedder, Llm};
@@ -26,17 +27,17 @@ use crate::core::vector_store::VectorStore;
 #[derive(Default)]
 pub(crate) struct FastPipeline;
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<L, E, S, V> for FastPipeline {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<MemoryEngine<L, E, S, V>> for FastPipeline {
     fn add_pipeline(
         &self,
         engine: &MemoryEngine<L, E, S, V>,
         pipeline: Pipeline,
-    ) -> Option<&dyn AddPipeline<L, E, S, V>> {
+    ) -> Option<&dyn AddPipeline<MemoryEngine<L, E, S, V>>> {
         (pipeline == Pipeline::Fast && engine.embedder.is_configured()).then_some(self)
     }
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> AddPipeline<L, E, S, V> for FastPipeline {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> AddPipeline<MemoryEngine<L, E, S, V>> for FastPipeline {
     fn infer<'a>(
         &'a self,
         engine: &'a MemoryEngine<L, E, S, V>,

@@ -21,7 +21,7 @@ pub(crate) struct GraphState {
     pub(crate) graph: RefCell<Option<Graph>>,
 }
 
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<L, E, S, V> for GraphState {
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<MemoryEngine<L, E, S, V>> for GraphState {
     /// The relations of the memories `changes` delete are deleted with them.
     fn before_commit(&self, _engine: &MemoryEngine<L, E, S, V>, changes: &mut Changeset) {
         if let Some(graph) = self.graph.borrow().as_ref() {
