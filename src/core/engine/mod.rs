@@ -11,6 +11,8 @@ pub(crate) mod destination;
 pub(crate) mod embed_batch;
 pub mod embedding_model;
 pub(crate) mod extensions;
+#[cfg(test)]
+mod extensions_tests;
 pub(crate) mod handle;
 pub(crate) mod import;
 mod joined;
