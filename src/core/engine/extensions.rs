@@ -1,5 +1,5 @@
-//! How a feature attaches to the engine without the engine naming it: the feature's state, kept in a slot
-//! found by its type, and the hooks the engine runs at fixed points of a commit (`EngineHooks`). `Engine` is
+//! How a feature attaches to the engine without the engine naming it: the feature's state, found by its
+//! type, which is also the hooks the engine runs at fixed points of a commit (`EngineHooks`). `Engine` is
 //! the engine's type (`MemoryEngine<L, E, S, V>`); this file does not name it.
 
 use std::any::{Any, TypeId};
@@ -15,7 +15,8 @@ use crate::core::model::scope::Scope;
 use crate::core::model::types::AddResult;
 use crate::core::storage::Changeset;
 
-/// What a feature does at the engine's fixed points; every hook does nothing unless the feature says.
+/// A feature's state and what it does at the engine's fixed points; every hook does nothing unless the
+/// feature says.
 pub(crate) trait EngineHooks<Engine> {
     /// Before `changes` go to storage: the feature adds to them (cascades, follow-up records).
     fn before_commit(&self, _engine: &Engine, _changes: &mut Changeset) {}
@@ -44,43 +45,34 @@ pub(crate) trait AddPipeline<Engine> {
     fn infer<'a>(&'a self, engine: &'a Engine, call: AddCall<'a>, result: AddResult) -> LocalBoxFuture<'a, Inferred>;
 }
 
-/// The features' states, one per type.
-#[derive(Default)]
-struct States(RefCell<Vec<(TypeId, Rc<dyn Any>)>>);
+/// An attached feature: its state (found by its type) and the same state as its hooks.
+type Attached<Engine> = (Rc<dyn Any>, Rc<dyn EngineHooks<Engine>>);
 
-impl States {
-    fn find(&self, id: TypeId) -> Option<Rc<dyn Any>> {
-        self.0.borrow().iter().find(|(held, _)| *held == id).map(|(_, state)| Rc::clone(state))
-    }
+/// The attached features, replaced (not changed) when a feature attaches, so a pass over it holds a snapshot.
+type Hooks<Engine> = Rc<Vec<Attached<Engine>>>;
 
-    fn get<T: 'static>(&self) -> Option<Rc<T>> {
-        self.find(TypeId::of::<T>())?.downcast().ok()
-    }
-
-    fn push(&self, id: TypeId, state: Rc<dyn Any>) {
-        self.0.borrow_mut().push((id, state));
-    }
-}
-
-/// A list of hooks, replaced (not changed) when a feature attaches, so a pass over it holds a snapshot.
-type Hooks<Engine> = Rc<Vec<Rc<dyn EngineHooks<Engine>>>>;
-
-/// The features' states (one per type) and their hooks, in the order the features attached.
+/// The features' states (one per type), which are also their hooks, in the order the features attached.
 pub(crate) struct Extensions<Engine> {
-    states: States,
-    hooks: RefCell<Hooks<Engine>>,
+    attached: RefCell<Hooks<Engine>>,
 }
 
 impl<Engine> Default for Extensions<Engine> {
     fn default() -> Self {
-        Self { states: States::default(), hooks: RefCell::default() }
+        Self { attached: RefCell::default() }
     }
 }
 
 impl<Engine> Extensions<Engine> {
     /// The state of type `T`, when a feature attached one.
     pub(crate) fn get<T: 'static>(&self) -> Option<Rc<T>> {
-        self.states.get()
+        self.find(TypeId::of::<T>())?.downcast().ok()
+    }
+
+    /// The attached state whose type is `id` (not generic over the state, so compiled once per engine type).
+    fn find(&self, id: TypeId) -> Option<Rc<dyn Any>> {
+        let attached = self.attached.borrow();
+        let (state, _) = attached.iter().find(|(state, _)| (**state).type_id() == id)?;
+        Some(state.clone())
     }
 
     /// The state of type `T`, attached as `T::default()` on first use with its hooks, which the engine runs
@@ -90,19 +82,18 @@ impl<Engine> Extensions<Engine> {
             return state;
         }
         let state = Rc::new(T::default());
-        self.states.push(TypeId::of::<T>(), state.clone());
-        self.attach_hooks(state.clone());
+        self.attach((state.clone(), state.clone()));
         state
     }
 
-    fn attach_hooks(&self, hooks: Rc<dyn EngineHooks<Engine>>) {
-        let mut list = Vec::clone(&self.hooks.borrow());
-        list.push(hooks);
-        *self.hooks.borrow_mut() = Rc::new(list);
+    fn attach(&self, feature: Attached<Engine>) {
+        let mut list = Vec::clone(&self.attached.borrow());
+        list.push(feature);
+        *self.attached.borrow_mut() = Rc::new(list);
     }
 
     /// The hooks attached, for one pass (a feature attaching meanwhile changes the next pass).
     pub(crate) fn hooks(&self) -> Hooks<Engine> {
-        self.hooks.borrow().clone()
+        self.attached.borrow().clone()
     }
 }

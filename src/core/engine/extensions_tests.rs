@@ -41,12 +41,12 @@ fn a_state_is_attached_once_and_found_by_its_type() {
 fn a_feature_attaching_during_a_pass_joins_the_next_one() {
     let extensions = Extensions::<()>::default();
     let clears = extensions.get_or_attach::<Clears>();
-    for hooks in extensions.hooks().iter() {
+    for (_, hooks) in extensions.hooks().iter() {
         hooks.on_clear();
         extensions.get_or_attach::<Late>();
     }
     let late = extensions.get::<Late>().unwrap();
     assert_eq!((clears.0.get(), late.0.get()), (1, 0));
-    extensions.hooks().iter().for_each(|hooks| hooks.on_clear());
+    extensions.hooks().iter().for_each(|(_, hooks)| hooks.on_clear());
     assert_eq!((clears.0.get(), late.0.get()), (2, 1));
 }

@@ -99,7 +99,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let _turn = self.decision_turn(&scope).await?; // held until the commit (see `decision_turn`)
         let pipeline = options.pipeline.unwrap_or(self.pipeline);
         let hooks = self.extensions.hooks();
-        let runner = hooks.iter().find_map(|hooks| hooks.add_pipeline(self, pipeline));
+        let runner = hooks.iter().find_map(|(_, hooks)| hooks.add_pipeline(self, pipeline));
         let vector_path = async {
             match runner {
                 Some(hooks) => {

@@ -87,10 +87,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> GraphMemory<'_, 
     fn read_graph<R>(&self, read: impl FnOnce(&Graph) -> R) -> Result<R> {
         let state = self.extensions.get::<state::GraphState>();
         let graph = state.as_ref().map(|state| state.graph.borrow());
-        match graph.as_ref().and_then(|graph| graph.as_ref()) {
-            Some(graph) => Ok(read(graph)),
-            None => Err(MemoryError::InvalidInput("graph memory is off; enable it with graph: {enabled: true}".into())),
-        }
+        graph.as_ref().and_then(|graph| graph.as_ref()).map(read).ok_or_else(graph_off)
     }
 
     /// `scope` checked, once graph memory is known to be on and the scope is loaded (storages that load on demand).
@@ -194,4 +191,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> GraphMemory<'_, 
         }
         Some(GraphHits { memory_ids, relations })
     }
+}
+
+/// `INVALID_INPUT`: graph memory is off (one function, not one per `read_graph` caller).
+fn graph_off() -> MemoryError {
+    MemoryError::InvalidInput("graph memory is off; enable it with graph: {enabled: true}".into())
 }
