@@ -19,7 +19,7 @@ use futures_util::future::LocalBoxFuture;
 
 use crate::core::add_pipeline::Pipeline;
 use crate::core::engine::destination::{AddCall, Inferred};
-use crate::core::engine::extensions::{AddPipeline, EngineHooks};
+use crate::core::engine::extensions::EngineHooks;
 use crate::core::engine::pipeline::{attribute, event, stopped, Destination, Extracted};
 use crate::core::engine::MemoryEngine;
 use crate::core::error::Result;
@@ -151,27 +151,19 @@ pub(crate) struct AdditiveState(Cell<AdditiveSettings>);
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<MemoryEngine<L, E, S, V>>
     for AdditiveState
 {
-    fn add_pipeline(
-        &self,
-        _engine: &MemoryEngine<L, E, S, V>,
-        pipeline: Pipeline,
-    ) -> Option<&dyn AddPipeline<MemoryEngine<L, E, S, V>>> {
-        (pipeline == Pipeline::Additive).then_some(self)
-    }
-}
-
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> AddPipeline<MemoryEngine<L, E, S, V>>
-    for AdditiveState
-{
-    fn infer<'a>(
+    fn add_pipeline<'a>(
         &'a self,
         engine: &'a MemoryEngine<L, E, S, V>,
+        pipeline: Pipeline,
         call: AddCall<'a>,
-        result: AddResult,
-    ) -> LocalBoxFuture<'a, Inferred> {
-        Box::pin(async move {
-            engine.additive().infer_additive(call.messages, call.to, call.filter, call.options, result).await
-        })
+    ) -> Option<LocalBoxFuture<'a, Inferred>> {
+        if pipeline != Pipeline::Additive {
+            return None;
+        }
+        Some(Box::pin(async move {
+            let AddCall { messages, to, filter, options } = call;
+            engine.additive().infer_additive(messages, to, filter, options, AddResult::default()).await
+        }))
     }
 }
 

@@ -30,6 +30,7 @@ impl Destination {
 
 /// What an inferring `add()` hands the pipeline that runs it (none does in a build without the core features).
 #[cfg_attr(not(feature = "core-features"), allow(dead_code))]
+#[derive(Clone, Copy)]
 pub(crate) struct AddCall<'a> {
     pub(crate) messages: &'a [Message],
     pub(crate) to: &'a Destination,

@@ -12,7 +12,6 @@ use super::destination::{AddCall, Inferred};
 use crate::core::add_pipeline::Pipeline;
 use crate::core::error::Result;
 use crate::core::model::scope::Scope;
-use crate::core::model::types::AddResult;
 use crate::core::storage::Changeset;
 
 /// A feature's state and what it does at the engine's fixed points; every hook does nothing unless the
@@ -33,16 +32,16 @@ pub(crate) trait EngineHooks<Engine> {
         None
     }
 
-    /// The `add()` pipeline `pipeline`, when this feature runs it (the engine's own is the exact one).
-    fn add_pipeline(&self, _engine: &Engine, _pipeline: Pipeline) -> Option<&dyn AddPipeline<Engine>> {
+    /// The vector path of an inferring `add()` by the pipeline `pipeline` (its events and writes, not yet
+    /// committed), when this feature runs that pipeline (the engine's own is the exact one).
+    fn add_pipeline<'a>(
+        &'a self,
+        _engine: &'a Engine,
+        _pipeline: Pipeline,
+        _call: AddCall<'a>,
+    ) -> Option<LocalBoxFuture<'a, Inferred>> {
         None
     }
-}
-
-/// An `add()` pipeline a feature runs (see `EngineHooks::add_pipeline`).
-pub(crate) trait AddPipeline<Engine> {
-    /// The vector path of an inferring `add()`: the events and the writes, not yet committed.
-    fn infer<'a>(&'a self, engine: &'a Engine, call: AddCall<'a>, result: AddResult) -> LocalBoxFuture<'a, Inferred>;
 }
 
 /// An attached feature: its state (found by its type) and the same state as its hooks.

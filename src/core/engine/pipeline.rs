@@ -98,14 +98,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         let _turn = self.decision_turn(&scope).await?; // held until the commit (see `decision_turn`)
         let pipeline = options.pipeline.unwrap_or(self.pipeline);
+        let call = AddCall { messages: &messages, to: &to, filter: &filter, options };
         let hooks = self.extensions.hooks();
-        let runner = hooks.iter().find_map(|(_, hooks)| hooks.add_pipeline(self, pipeline));
+        let by_feature = hooks.iter().find_map(|(_, hooks)| hooks.add_pipeline(self, pipeline, call));
         let vector_path = async {
-            match runner {
-                Some(hooks) => {
-                    let call = AddCall { messages: &messages, to: &to, filter: &filter, options };
-                    hooks.infer(self, call, result).await
-                }
+            match by_feature {
+                Some(inferred) => inferred.await,
                 None => self.infer(&messages, &to, &filter, options, result).await,
             }
         };

@@ -15,7 +15,7 @@ use futures_util::future::LocalBoxFuture;
 
 use crate::core::add_pipeline::Pipeline;
 use crate::core::engine::destination::{AddCall, Inferred};
-use crate::core::engine::extensions::{AddPipeline, EngineHooks};
+use crate::core::engine::extensions::EngineHooks;
 use crate::core::engine::MemoryEngine;
 use crate::core::model::types::AddResult;
 use crate::core::model_traits::{Embedder, Llm};
@@ -28,25 +28,19 @@ use crate::core::vector_store::VectorStore;
 pub(crate) struct FastPipeline;
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<MemoryEngine<L, E, S, V>> for FastPipeline {
-    fn add_pipeline(
-        &self,
-        engine: &MemoryEngine<L, E, S, V>,
-        pipeline: Pipeline,
-    ) -> Option<&dyn AddPipeline<MemoryEngine<L, E, S, V>>> {
-        (pipeline == Pipeline::Fast && engine.embedder.is_configured()).then_some(self)
-    }
-}
-
-impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> AddPipeline<MemoryEngine<L, E, S, V>> for FastPipeline {
-    fn infer<'a>(
+    fn add_pipeline<'a>(
         &'a self,
         engine: &'a MemoryEngine<L, E, S, V>,
+        pipeline: Pipeline,
         call: AddCall<'a>,
-        result: AddResult,
-    ) -> LocalBoxFuture<'a, Inferred> {
-        Box::pin(async move {
-            engine.fast_add().infer_fast(call.messages, call.to, call.filter, call.options, result).await
-        })
+    ) -> Option<LocalBoxFuture<'a, Inferred>> {
+        if pipeline != Pipeline::Fast || !engine.embedder.is_configured() {
+            return None;
+        }
+        Some(Box::pin(async move {
+            let AddCall { messages, to, filter, options } = call;
+            engine.fast_add().infer_fast(messages, to, filter, options, AddResult::default()).await
+        }))
     }
 }
 
