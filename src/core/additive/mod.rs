@@ -152,7 +152,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<Memo
     for AdditiveState
 {
     fn add_pipeline<'a>(
-        &'a self,
+        self: Rc<Self>,
         engine: &'a MemoryEngine<L, E, S, V>,
         pipeline: Pipeline,
         call: AddCall<'a>,

@@ -33,9 +33,10 @@ pub(crate) trait EngineHooks<Engine> {
     }
 
     /// The vector path of an inferring `add()` by the pipeline `pipeline` (its events and writes, not yet
-    /// committed), when this feature runs that pipeline (the engine's own is the exact one).
+    /// committed), when this feature runs that pipeline (the engine's own is the exact one). Takes the
+    /// feature by `Rc`, so the path may outlive the pass over the hooks that found it.
     fn add_pipeline<'a>(
-        &'a self,
+        self: Rc<Self>,
         _engine: &'a Engine,
         _pipeline: Pipeline,
         _call: AddCall<'a>,
@@ -47,12 +48,9 @@ pub(crate) trait EngineHooks<Engine> {
 /// An attached feature: its state (found by its type) and the same state as its hooks.
 type Attached<Engine> = (Rc<dyn Any>, Rc<dyn EngineHooks<Engine>>);
 
-/// The attached features, replaced (not changed) when a feature attaches, so a pass over it holds a snapshot.
-type Hooks<Engine> = Rc<Vec<Attached<Engine>>>;
-
 /// The features' states (one per type), which are also their hooks, in the order the features attached.
 pub(crate) struct Extensions<Engine> {
-    attached: RefCell<Hooks<Engine>>,
+    attached: RefCell<Vec<Attached<Engine>>>,
 }
 
 impl<Engine> Default for Extensions<Engine> {
@@ -81,18 +79,33 @@ impl<Engine> Extensions<Engine> {
             return state;
         }
         let state = Rc::new(T::default());
-        self.attach((state.clone(), state.clone()));
+        self.attached.borrow_mut().push((state.clone(), state.clone()));
         state
     }
 
-    fn attach(&self, feature: Attached<Engine>) {
-        let mut list = Vec::clone(&self.attached.borrow());
-        list.push(feature);
-        *self.attached.borrow_mut() = Rc::new(list);
+    /// The hooks attached, for one pass: those attached when it starts (a feature attaching meanwhile joins
+    /// the next pass). The list is not borrowed between steps, so a hook may attach a feature.
+    pub(crate) fn hooks(&self) -> Pass<'_, Engine> {
+        Pass { extensions: self, next: 0, end: self.attached.borrow().len() }
     }
+}
 
-    /// The hooks attached, for one pass (a feature attaching meanwhile changes the next pass).
-    pub(crate) fn hooks(&self) -> Hooks<Engine> {
-        self.attached.borrow().clone()
+/// One pass over the hooks (see `Extensions::hooks`).
+pub(crate) struct Pass<'a, Engine> {
+    extensions: &'a Extensions<Engine>,
+    next: usize,
+    end: usize,
+}
+
+impl<Engine> Iterator for Pass<'_, Engine> {
+    type Item = Rc<dyn EngineHooks<Engine>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.next == self.end {
+            return None;
+        }
+        let hooks = self.extensions.attached.borrow().get(self.next)?.1.clone();
+        self.next += 1;
+        Some(hooks)
     }
 }

@@ -33,7 +33,7 @@ fn a_state_is_attached_once_and_found_by_its_type() {
     let again = extensions.get_or_attach::<Clears>();
     assert!(std::rc::Rc::ptr_eq(&first, &again));
     assert!(std::rc::Rc::ptr_eq(&first, &extensions.get::<Clears>().unwrap()));
-    assert_eq!(extensions.hooks().len(), 1, "attached twice, its hooks run once");
+    assert_eq!(extensions.hooks().count(), 1, "attached twice, its hooks run once");
     assert!(extensions.get::<Late>().is_none(), "another type is another state");
 }
 
@@ -41,12 +41,12 @@ fn a_state_is_attached_once_and_found_by_its_type() {
 fn a_feature_attaching_during_a_pass_joins_the_next_one() {
     let extensions = Extensions::<()>::default();
     let clears = extensions.get_or_attach::<Clears>();
-    for (_, hooks) in extensions.hooks().iter() {
+    for hooks in extensions.hooks() {
         hooks.on_clear();
         extensions.get_or_attach::<Late>();
     }
     let late = extensions.get::<Late>().unwrap();
     assert_eq!((clears.0.get(), late.0.get()), (1, 0));
-    extensions.hooks().iter().for_each(|(_, hooks)| hooks.on_clear());
+    extensions.hooks().for_each(|hooks| hooks.on_clear());
     assert_eq!((clears.0.get(), late.0.get()), (2, 1));
 }

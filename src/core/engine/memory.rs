@@ -134,7 +134,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Like `commit`, in turns that `pace` ends (see `import`).
     pub(crate) async fn commit_paced(&self, mut changes: Changeset, pace: &dyn Pace) -> Result<()> {
-        for (_, hooks) in self.extensions.hooks().iter() {
+        for hooks in self.extensions.hooks() {
             hooks.before_commit(self, &mut changes);
         }
         if !self.keep_history {
@@ -150,7 +150,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.storage.commit_paced(&changes, pace).await?;
         pace.report(Progress { phase: Phase::Write, done: records, total: records });
         self.side.borrow_mut().apply_to_filled(&changes.side);
-        for (_, hooks) in self.extensions.hooks().iter() {
+        for hooks in self.extensions.hooks() {
             hooks.after_commit(&changes);
         }
         let deletes = changes.deletes.clone();
@@ -172,7 +172,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             index.clear();
             keywords.clear();
             self.remote.forget_all();
-            self.extensions.hooks().iter().for_each(|(_, hooks)| hooks.on_clear());
+            self.extensions.hooks().for_each(|hooks| hooks.on_clear());
         }
         for id in deletes {
             index.remove(id);

@@ -25,7 +25,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         // Removed and re-inserted oldest first, so the index lists the scope in creation order.
         let ids: Vec<String> = memories.iter().map(|memory| memory.item.id.clone()).collect();
         self.mirror(false, &ids, memories)?;
-        for (_, hooks) in self.extensions.hooks().iter() {
+        for hooks in self.extensions.hooks() {
             if let Some(load) = hooks.on_load_scope(self, scope) {
                 load.await?;
             }

@@ -99,8 +99,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let _turn = self.decision_turn(&scope).await?; // held until the commit (see `decision_turn`)
         let pipeline = options.pipeline.unwrap_or(self.pipeline);
         let call = AddCall { messages: &messages, to: &to, filter: &filter, options };
-        let hooks = self.extensions.hooks();
-        let by_feature = hooks.iter().find_map(|(_, hooks)| hooks.add_pipeline(self, pipeline, call));
+        let by_feature = self.extensions.hooks().find_map(|hooks| hooks.add_pipeline(self, pipeline, call));
         let vector_path = async {
             match by_feature {
                 Some(inferred) => inferred.await,

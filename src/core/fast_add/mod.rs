@@ -11,6 +11,8 @@ mod candidates;
 mod infer;
 mod sentences;
 
+use std::rc::Rc;
+
 use futures_util::future::LocalBoxFuture;
 
 use crate::core::add_pipeline::Pipeline;
@@ -29,7 +31,7 @@ pub(crate) struct FastPipeline;
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<MemoryEngine<L, E, S, V>> for FastPipeline {
     fn add_pipeline<'a>(
-        &'a self,
+        self: Rc<Self>,
         engine: &'a MemoryEngine<L, E, S, V>,
         pipeline: Pipeline,
         call: AddCall<'a>,
