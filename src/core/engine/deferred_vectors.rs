@@ -41,7 +41,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// True when texts may be stored before their vector: enabled, an embedder configured, and vectors kept
     /// in this index (a remote index gets every vector with its write).
     pub(crate) fn may_defer_vectors(&self) -> bool {
-        self.deferred.enabled.get() && self.embedder.is_configured() && self.remote.index.is_none()
+        self.deferred.enabled.get() && self.embedder.is_configured() && self.remote.index().is_none()
     }
 
     /// Notes that the memories `changes` writes with one of `texts` and no vector wait for that vector (when

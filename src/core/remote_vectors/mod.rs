@@ -12,7 +12,7 @@
 
 mod pending;
 mod ranking;
-#[cfg(test)]
+#[cfg(all(test, feature = "extras"))]
 mod tests;
 mod writes;
 
