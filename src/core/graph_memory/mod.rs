@@ -1,6 +1,8 @@
 //! Graph memory's operations, reached with `engine.graph()`: enabling it, the graph call of `add()`, staging its MERGE, reading and
 //! deleting entities, and the one-hop expansion of `search()`.
 
+#[cfg(all(test, not(feature = "extras")))]
+mod off_tests;
 mod state;
 
 use std::collections::HashSet;
