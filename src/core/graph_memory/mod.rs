@@ -40,12 +40,20 @@ pub(crate) struct GraphHits {
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> GraphMemory<'_, L, E, S, V> {
     /// Turns graph memory on, holding `records` (what storage has). The in-memory storage starts empty.
+    /// Nothing in a build without `extras`, where graph memory stays off (its state never attaches, so
+    /// its hooks compile away).
     pub fn set_graph(&self, records: Vec<GraphRecord>) {
-        *self.graph_state().graph.borrow_mut() = Some(Graph::from_records(records));
+        if cfg!(feature = "extras") {
+            *self.graph_state().graph.borrow_mut() = Some(Graph::from_records(records));
+        }
     }
 
-    /// Turns graph memory on, loading the graph from storage; `INVALID_CONFIG` when the storage cannot keep it.
+    /// Turns graph memory on, loading the graph from storage; `INVALID_CONFIG` when the storage cannot keep it,
+    /// `NOT_IN_MODULE` in a build without `extras`.
     pub async fn enable_graph(&self) -> Result<()> {
+        if !cfg!(feature = "extras") {
+            return Err(MemoryError::NotInModule("graph memory (graph.enabled)".into()));
+        }
         let records = self.storage.load_graph().await?.ok_or_else(|| {
             MemoryError::InvalidConfig("graph.enabled: this storage does not persist the graph yet".into())
         })?;
