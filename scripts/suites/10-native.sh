@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The core, natively: cargo test. Then one check that the bench build (feature `bench`, the hidden
-# __BenchIndex export bench/ drives) still compiles for wasm32, counted as one test.
+# __BenchIndex export bench/ drives) still compiles for wasm32, counted as one test, and one that the engine
+# compiles and its tests pass without the core's features (`core-features` off: the engine names none of them).
 set -uo pipefail
 source scripts/lib.sh
 log=$(mktemp)
@@ -13,5 +14,11 @@ if cargo check --quiet --color never --lib --target wasm32-unknown-unknown --fea
   passed=$((passed + 1))
 else
   echo "the bench build (--features bench) does not compile"; failed=$((failed + 1))
+fi
+if cargo test --quiet --color never --lib --no-default-features core::engine; then
+  passed=$((passed + 1))
+else
+  echo "the engine without the core's features (--no-default-features) fails: cargo test --lib --no-default-features core::engine"
+  failed=$((failed + 1))
 fi
 echo "$passed passed, $failed failed"

@@ -2,14 +2,19 @@
 //! parsing and the memory pipeline. No JS types here; `cargo test` runs it natively.
 
 pub mod add_pipeline;
+#[cfg(feature = "core-features")]
 pub mod additive;
+mod assembly;
 pub mod case;
 pub mod codec;
 pub mod config;
+#[cfg(feature = "core-features")]
 pub mod conversations;
+#[cfg(feature = "core-features")]
 pub mod documents;
 pub mod engine;
 pub mod error;
+#[cfg(feature = "core-features")]
 pub mod fast_add;
 pub mod filter;
 pub mod filter_scope;
@@ -22,6 +27,7 @@ pub mod kv;
 pub mod lifecycle;
 pub mod limits;
 pub mod llm_json;
+#[cfg(feature = "core-features")]
 pub mod memory_lifecycle;
 pub mod model;
 pub mod model_traits;
@@ -30,7 +36,7 @@ pub mod packed;
 pub mod pipeline_options;
 pub mod plan;
 pub mod prompt_fence;
-#[cfg(test)]
+#[cfg(all(test, feature = "core-features"))]
 mod prompt_fencing_tests;
 pub mod prompts;
 pub mod read;
@@ -45,6 +51,7 @@ pub mod sort;
 pub mod storage;
 #[doc(hidden)]
 pub mod testing;
+#[cfg(feature = "core-features")]
 pub mod tiers;
 pub mod time;
 pub mod tokens;

@@ -12,7 +12,16 @@ pub(crate) mod prompt;
 pub use crate::core::config::{AdditiveSettings, NearDuplicate, DEFAULT_NEAR_DUPLICATE};
 pub use prompt::{additive_input, system_prompt, ADDITIVE_EXTRACTION_PROMPT};
 
+use std::cell::Cell;
+use std::rc::Rc;
+
+use futures_util::future::LocalBoxFuture;
+
+use crate::core::add_pipeline::Pipeline;
+use crate::core::engine::destination::{AddCall, Inferred};
+use crate::core::engine::extensions::EngineHooks;
 use crate::core::engine::pipeline::{attribute, event, stopped, Destination, Extracted};
+use crate::core::engine::MemoryEngine;
 use crate::core::error::Result;
 use crate::core::filter::Filter;
 use crate::core::llm_json::parse_extraction;
@@ -108,7 +117,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Additive<'_, L, 
         scope: &Scope,
         keep: Predicate<'_>,
     ) -> Result<Near> {
-        let (Some(threshold), Some(vector)) = (self.additive.near_duplicate, vector) else { return Ok(Near::No) };
+        let (Some(threshold), Some(vector)) = (self.additive_settings().near_duplicate, vector) else {
+            return Ok(Near::No);
+        };
         let close = |other: &[f32]| dot(other, vector) >= threshold;
         if kept.iter().any(|(_, other)| other.as_deref().is_some_and(close)) {
             return Ok(Near::Kept);
@@ -132,7 +143,52 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-pub use crate::core::engine::Additive;
+/// The additive pipeline, attached to an engine: it runs `pipeline: "additive"` with its duplicate checks
+/// (`additive` in the config).
+#[derive(Default)]
+pub(crate) struct AdditiveState(Cell<AdditiveSettings>);
+
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<MemoryEngine<L, E, S, V>>
+    for AdditiveState
+{
+    fn add_pipeline<'a>(
+        self: Rc<Self>,
+        engine: &'a MemoryEngine<L, E, S, V>,
+        pipeline: Pipeline,
+        call: AddCall<'a>,
+    ) -> Option<LocalBoxFuture<'a, Inferred>> {
+        if pipeline != Pipeline::Additive {
+            return None;
+        }
+        Some(Box::pin(async move {
+            let AddCall { messages, to, filter, options } = call;
+            engine.additive().infer_additive(messages, to, filter, options, AddResult::default()).await
+        }))
+    }
+}
+
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+    /// The additive pipeline's state, attached with its hooks on first use (an engine attaches it when opened).
+    pub(crate) fn additive_state(&self) -> Rc<AdditiveState> {
+        self.extensions.get_or_attach()
+    }
+
+    /// Uses `settings` for the additive pipeline's duplicate checks.
+    pub fn set_additive(&mut self, settings: AdditiveSettings) {
+        self.additive_state().0.set(settings);
+    }
+
+    fn additive_settings(&self) -> AdditiveSettings {
+        self.extensions.get::<AdditiveState>().map(|state| state.0.get()).unwrap_or_default()
+    }
+}
+
+crate::core::engine::handle::feature_handle!(
+    /// The additive add pipeline, reached with `engine.additive()`.
+    Additive,
+    /// `add()`'s additive pipeline.
+    additive
+);
 
 #[cfg(test)]
 mod tests;

@@ -79,7 +79,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_
     /// Adds one message to its group's buffer, closing and extracting episodes as the boundary rules say.
     pub async fn add_message(&self, input: MessageInput) -> Result<MessageOutcome> {
         let (group, message) = input.check()?;
-        let _guard = self.conversations.locks.lock(&format!("group:{}", group.group_id)).await;
+        let _guard = self.locks.lock(&format!("group:{}", group.group_id)).await;
         let mut buffer = self.group_buffer(&group).await?;
         let mut outcome = MessageOutcome::new(&buffer.group_id);
         if buffer.has_seen(&message.message_id) {
@@ -87,7 +87,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_
             outcome.pending_messages = buffer.messages;
             return Ok(outcome);
         }
-        let settings = self.conversations.boundary;
+        let settings = self.conversation_state().boundary.get();
         let mut before =
             buffer.messages.last().filter(|last| settings.gap_between(last, &message)).map(|_| (Cause::Gap, None));
         let with_new = [buffer.messages.as_slice(), std::slice::from_ref(&message)].concat();
@@ -124,7 +124,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_
     /// Closes the group's buffer now and extracts it (nothing happens for an empty or unknown group).
     pub async fn flush_group(&self, group_id: &str) -> Result<MessageOutcome> {
         let group_id = crate::core::pipeline_options::required_text("groupId", Some(group_id))?.trim();
-        let _guard = self.conversations.locks.lock(&format!("group:{group_id}")).await;
+        let _guard = self.locks.lock(&format!("group:{group_id}")).await;
         let group = GroupRef { group_id: group_id.to_owned(), group_name: None, default_sender: None };
         let mut buffer = self.group_buffer(&group).await?;
         let mut outcome = MessageOutcome::new(group_id);

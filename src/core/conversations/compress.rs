@@ -50,7 +50,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_
         if !self.llm.is_configured() {
             return Err(MemoryError::InvalidInput("compress needs an LLM to summarise sessions".into()));
         }
-        let _guard = self.conversations.locks.lock(&format!("compress:{:?}", plan.scope)).await;
+        let _guard = self.locks.lock(&format!("compress:{:?}", plan.scope)).await;
         let now = self.now_iso();
         let found = self
             .lifecycle()

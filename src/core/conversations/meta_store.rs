@@ -37,7 +37,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_
     /// keeping its `id`.
     pub async fn save_conversation_meta(&self, input: MetaInput) -> Result<MetaView> {
         let group = group_of(input.group_id.clone());
-        let _guard = self.conversations.locks.lock(&format!("meta:{}", meta_key(group.as_deref()))).await;
+        let _guard = self.locks.lock(&format!("meta:{}", meta_key(group.as_deref()))).await;
         let id = self.stored_meta(group.as_deref()).await?.map_or_else(new_id, |old| old.id);
         let meta = input.check(id, self.now_iso())?;
         self.write_meta(&meta).await?;
@@ -48,7 +48,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_
     /// default config) has none of its own.
     pub async fn update_conversation_meta(&self, patch: MetaPatch) -> Result<MetaUpdate> {
         let group = group_of(patch.group_id.clone());
-        let _guard = self.conversations.locks.lock(&format!("meta:{}", meta_key(group.as_deref()))).await;
+        let _guard = self.locks.lock(&format!("meta:{}", meta_key(group.as_deref()))).await;
         let mut meta = self.stored_meta(group.as_deref()).await?.ok_or_else(|| {
             let whose = group.as_deref().map_or_else(|| "the default config".to_owned(), |g| format!("group {g:?}"));
             MemoryError::NotFound(format!("with conversation metadata for {whose}"))

@@ -30,6 +30,7 @@ mod profile_stage;
 pub mod prompts;
 pub mod reply;
 pub mod sessions;
+pub(crate) mod state;
 mod uncover;
 
 pub use add_message::{MessageOutcome, Status};
@@ -43,4 +44,9 @@ pub use message::{MessageInput, PendingMessage, Role};
 pub use meta::{ConversationMeta, MetaInput, MetaView, Scene, UserDetail};
 pub use meta_patch::{MetaPatch, MetaUpdate};
 
-pub use crate::core::engine::Conversations;
+crate::core::engine::handle::feature_handle!(
+    /// Conversation memories, reached with `engine.conversations()`.
+    Conversations,
+    /// Conversation memories: messages, episodes, profiles, conversation metadata, compression.
+    conversations
+);

@@ -27,4 +27,9 @@ pub use ingest::{DiscardReason, IngestResult, IngestedChunk, DISCARD_BELOW};
 pub use options::IngestOptions;
 pub use route::route;
 
-pub use crate::core::engine::Documents;
+crate::core::engine::handle::feature_handle!(
+    /// Documents, reached with `engine.documents()`.
+    Documents,
+    /// Documents: ingestion into chunks.
+    documents
+);

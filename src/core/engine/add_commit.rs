@@ -27,7 +27,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         result: &mut AddResult,
         changes: &mut Changeset,
     ) -> AddCommitGuard<'_> {
-        let guard = self.conversations.locks.lock(LOCK).await;
+        let guard = self.locks.lock(LOCK).await;
         let now = self.now_iso();
         let live = |item: &MemoryItem| scope.contains(&item.scope) && item.lifecycle.is_live(&now);
         let stored: Vec<(String, MemoryItem)> = {

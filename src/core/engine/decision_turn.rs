@@ -34,7 +34,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// storage, then holds the scope's turn until the guard is dropped.
     pub(crate) async fn decision_turn(&self, scope: &Scope) -> Result<DecisionTurn<'_>> {
         let key = key(scope);
-        let local = self.conversations.locks.lock(&key).await;
+        let local = self.locks.lock(&key).await;
         let shared = self.storage.hold(&key).await?;
         Ok(DecisionTurn { _shared: shared, _local: local })
     }

@@ -41,7 +41,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// True when texts may be stored before their vector: enabled, an embedder configured, and vectors kept
     /// in this index (a remote index gets every vector with its write).
     pub(crate) fn may_defer_vectors(&self) -> bool {
-        self.deferred.enabled.get() && self.embedder.is_configured() && self.remote.index.is_none()
+        self.deferred.enabled.get() && self.embedder.is_configured() && self.remote.index().is_none()
     }
 
     /// Notes that the memories `changes` writes with one of `texts` and no vector wait for that vector (when
@@ -87,7 +87,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         if !self.deferred.enabled.get() || !self.embedder.is_configured() {
             return Ok(());
         }
-        let _guard = self.conversations.locks.lock(LOCK).await;
+        let _guard = self.locks.lock(LOCK).await;
         if !self.deferred.loaded.get() {
             for record in self.side_records(KIND).await? {
                 let text = record.value.as_str().unwrap_or_default().to_owned();

@@ -47,7 +47,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// True when memory `id` has a vector the vector ranking can find (in the remote index, if one is used).
     pub(crate) fn has_vector(&self, id: &str) -> bool {
-        match self.remote.index {
+        match self.remote.index() {
             Some(_) => self.remote.holds(id),
             None => self.index.borrow().has_vector(id),
         }
@@ -60,7 +60,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             return 0;
         }
         let index = self.index.borrow();
-        if self.remote.index.is_none() {
+        if self.remote.index().is_none() {
             return index.count(&Count { keep, vectorless: true, plain });
         }
         index.list(usize::MAX, keep).into_iter().filter(|m| !self.has_vector(&m.item.id)).count()

@@ -3,9 +3,10 @@
 //! engine: `engine.conversations().add_message(…)`. The handle derefs to the engine, so a feature's code reads
 //! the shared records, index, storage and models as `self.…`.
 
-/// Declares a feature's handle type `$name` (see the module doc).
+/// Declares a feature's handle type `$name` and the engine's method `$method` that returns it (see the
+/// module doc). Each feature declares its own, in its folder: the engine names none.
 macro_rules! feature_handle {
-    ($(#[$doc:meta])* $name:ident) => {
+    ($(#[$doc:meta])* $name:ident, $(#[$method_doc:meta])* $method:ident) => {
         $(#[$doc])*
         pub struct $name<'e, L, E, S, V = $crate::core::vector_store::InMemoryVectorStore>(
             pub(crate) &'e $crate::core::engine::MemoryEngine<L, E, S, V>,
@@ -16,6 +17,13 @@ macro_rules! feature_handle {
 
             fn deref(&self) -> &Self::Target {
                 self.0
+            }
+        }
+
+        impl<L, E, S, V> $crate::core::engine::MemoryEngine<L, E, S, V> {
+            $(#[$method_doc])*
+            pub fn $method(&self) -> $name<'_, L, E, S, V> {
+                $name(self)
             }
         }
     };

@@ -21,7 +21,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     where
         Self: 'static,
     {
-        self.conversations.locks = peers.locks();
+        self.locks = peers.locks();
         let engine = Rc::new(self);
         let member: Weak<dyn Mirror> = Rc::downgrade(&engine) as Weak<Self>;
         let id = peers.join(member);

@@ -6,7 +6,6 @@ use std::collections::HashMap;
 
 use crate::core::config::Prompts;
 use crate::core::error::{MemoryError, Result};
-use crate::core::graph::Graph;
 use crate::core::identity::new_id;
 use crate::core::keyword::KeywordIndex;
 use crate::core::lifecycle::LifecycleSettings;
@@ -28,8 +27,6 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     /// BM25 over the same memories' texts, kept in step with `index`.
     pub(crate) keywords: RefCell<KeywordIndex>,
     pub(crate) prompts: Prompts,
-    /// The entity graph; `None` while graph memory is off.
-    pub(crate) graph: RefCell<Option<Graph>>,
     /// Where "now" comes from (TTL, decay, timestamps).
     pub(crate) clock: Clock,
     /// How tokens are counted (budgets, context windows): the estimate, or an app's exact tokenizer.
@@ -39,8 +36,9 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     pub(crate) accessed: RefCell<HashMap<String, String>>,
     /// The side records of the kinds read so far, kept in step with storage by `commit`.
     pub(crate) side: RefCell<SideMap>,
-    /// Message-by-message memory: boundary settings and per-group locks.
-    pub(crate) conversations: ConversationState,
+    /// The locks that keep two calls for the same key (a group, a scope's metadata, an add's decision) from
+    /// interleaving their read-modify-write: the engine's own, or its peers' (shared).
+    pub(crate) locks: std::rc::Rc<super::locks::Locks>,
     /// False with mem0's `disableHistory`: changes then leave no history records.
     pub(crate) keep_history: bool,
     /// A remote vector index (Chroma), when vectors are kept and searched there.
@@ -49,21 +47,12 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     pub(crate) pipeline: crate::core::add_pipeline::Pipeline,
     /// Rewritten texts waiting for their vector (the fast pipeline).
     pub(crate) deferred: super::waiting_vectors::DeferredVectors,
-    /// The additive pipeline's duplicate checks.
-    pub(crate) additive: crate::core::config::AdditiveSettings,
     /// The engines this one shares its locks and writes with, when joined (`peers`).
     pub(crate) peers: super::peers::PeerLink,
     /// Which model the embedder is, when the host said (see `embedding_model`).
     pub(crate) embedding_model: Option<crate::core::model::embedding_model::EmbeddingModel>,
-}
-
-/// The engine's state for conversation memories: the boundary settings, and the locks that keep two calls
-/// for the same group (or the same metadata) from interleaving their read-modify-write of its side records.
-#[derive(Default)]
-pub(crate) struct ConversationState {
-    pub(crate) boundary: crate::core::config::BoundarySettings,
-    /// The engine's own, or its peers' (shared).
-    pub(crate) locks: std::rc::Rc<super::locks::Locks>,
+    /// The features' own states and hooks (see `extensions`).
+    pub(crate) extensions: super::extensions::Extensions<MemoryEngine<L, E, S, V>>,
 }
 
 /// A history record for `item` at `timestamp`.
@@ -87,13 +76,8 @@ pub(crate) fn history_record(
 }
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
-    /// A memory with an empty index, for storage that holds nothing yet (the in-memory default).
-    pub fn new(llm: L, embedder: E, storage: S, prompts: Prompts) -> Self {
-        Self::new_with_index(llm, embedder, storage, prompts, V::default())
-    }
-
-    /// Like `new`, with a configured empty search index (e.g. an int8 one).
-    pub fn new_with_index(llm: L, embedder: E, storage: S, prompts: Prompts, index: V) -> Self {
+    /// An engine with an empty index and no feature attached (`new_with_index` attaches this build's).
+    pub(crate) fn assemble(llm: L, embedder: E, storage: S, prompts: Prompts, index: V) -> Self {
         Self {
             llm,
             embedder,
@@ -101,30 +85,30 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             index: RefCell::new(index),
             keywords: RefCell::default(),
             prompts,
-            graph: RefCell::new(None),
             clock: Clock::default(),
             tokens: TokenCounter::default(),
             lifecycle: LifecycleSettings::default(),
             accessed: RefCell::default(),
             side: RefCell::default(),
-            conversations: Default::default(),
+            locks: Default::default(),
             keep_history: true,
             remote: Default::default(),
             pipeline: Default::default(),
             deferred: Default::default(),
-            additive: Default::default(),
             peers: Default::default(),
             embedding_model: None,
+            extensions: Default::default(),
         }
     }
 
-    /// Opens the memory: loads every stored memory into the search index.
-    pub async fn open(llm: L, embedder: E, storage: S, prompts: Prompts) -> Result<Self> {
-        Self::open_with_index(llm, embedder, storage, prompts, V::default()).await
-    }
-
-    /// Like `open`, loading into a configured empty search index (e.g. an int8 one).
-    pub async fn open_with_index(llm: L, embedder: E, storage: S, prompts: Prompts, mut index: V) -> Result<Self> {
+    /// Like `assemble`, with every stored memory loaded into `index` (`open_with_index` attaches the features).
+    pub(crate) async fn assemble_loaded(
+        llm: L,
+        embedder: E,
+        storage: S,
+        prompts: Prompts,
+        mut index: V,
+    ) -> Result<Self> {
         let mut keywords = KeywordIndex::default();
         let packed = storage.load_packed().await?;
         keywords.reserve(packed.memories.len());
@@ -132,7 +116,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             index_keywords(&mut keywords, &memory.item);
         }
         index.load_packed(packed)?;
-        let engine = Self::new_with_index(llm, embedder, storage, prompts, index);
+        let engine = Self::assemble(llm, embedder, storage, prompts, index);
         *engine.keywords.borrow_mut() = keywords;
         Ok(engine)
     }
@@ -150,10 +134,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Like `commit`, in turns that `pace` ends (see `import`).
     pub(crate) async fn commit_paced(&self, mut changes: Changeset, pace: &dyn Pace) -> Result<()> {
-        if let Some(graph) = self.graph.borrow().as_ref() {
-            graph.cascade(&mut changes.graph, &changes.deletes);
+        for hooks in self.extensions.hooks() {
+            hooks.before_commit(self, &mut changes);
         }
-        self.conversations().follow_summaries(&mut changes);
         if !self.keep_history {
             changes.history.clear();
         }
@@ -167,8 +150,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.storage.commit_paced(&changes, pace).await?;
         pace.report(Progress { phase: Phase::Write, done: records, total: records });
         self.side.borrow_mut().apply_to_filled(&changes.side);
-        if let Some(graph) = self.graph.borrow_mut().as_mut() {
-            graph.apply(&changes.graph);
+        for hooks in self.extensions.hooks() {
+            hooks.after_commit(&changes);
         }
         let deletes = changes.deletes.clone();
         let told = self.has_peers().then(|| changes.upserts.clone());
@@ -189,9 +172,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             index.clear();
             keywords.clear();
             self.remote.forget_all();
-            if let Some(graph) = self.graph.borrow_mut().as_mut() {
-                graph.clear();
-            }
+            self.extensions.hooks().for_each(|hooks| hooks.on_clear());
         }
         for id in deletes {
             index.remove(id);

@@ -7,9 +7,12 @@ pub mod crud;
 mod decision_turn;
 pub(crate) mod deferred_vectors;
 pub mod degraded;
+pub(crate) mod destination;
 pub(crate) mod embed_batch;
 pub mod embedding_model;
-mod features;
+pub(crate) mod extensions;
+#[cfg(test)]
+mod extensions_tests;
 pub(crate) mod handle;
 pub(crate) mod import;
 mod joined;
@@ -32,6 +35,5 @@ pub mod update;
 pub(crate) mod waiting_vectors;
 mod write_budget;
 
-pub use features::{Additive, Conversations, Documents, FastAdd, GraphMemory, MemoryLifecycle, RemoteIndex, Tiers};
 pub use locks::{Pause, Pausing};
 pub use memory::MemoryEngine;

@@ -4,7 +4,6 @@
 
 use super::memory::MemoryEngine;
 use crate::core::error::Result;
-use crate::core::graph::GraphChanges;
 use crate::core::model::scope::Scope;
 use crate::core::model::types::StoredMemory;
 use crate::core::model_traits::{Embedder, Llm};
@@ -26,10 +25,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         // Removed and re-inserted oldest first, so the index lists the scope in creation order.
         let ids: Vec<String> = memories.iter().map(|memory| memory.item.id.clone()).collect();
         self.mirror(false, &ids, memories)?;
-        if self.graph().graph_enabled() {
-            let upserts = self.storage.load_scope_graph(scope).await?;
-            if let Some(graph) = self.graph.borrow_mut().as_mut() {
-                graph.apply(&GraphChanges { upserts, deletes: Vec::new() });
+        for hooks in self.extensions.hooks() {
+            if let Some(load) = hooks.on_load_scope(self, scope) {
+                load.await?;
             }
         }
         Ok(())

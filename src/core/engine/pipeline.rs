@@ -5,12 +5,12 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
+use super::destination::AddCall;
+pub(crate) use super::destination::Destination;
 use super::memory::MemoryEngine;
-use crate::core::add_pipeline::Pipeline;
 use crate::core::error::{MemoryError, Result};
 use crate::core::filter::Filter;
 use crate::core::identity::{content_hash, new_id};
-use crate::core::lifecycle::write::WriteLifecycle;
 use crate::core::llm_json::{parse_decisions, parse_extraction};
 use crate::core::model::scope::Scope;
 use crate::core::model::types::{
@@ -27,25 +27,6 @@ use crate::core::vector_store::VectorStore;
 
 /// Similar memories fetched per fact for the update decision.
 pub(crate) const NEIGHBOURS_PER_FACT: usize = 5;
-
-/// Where new memories go and what they carry: the scope, the caller's metadata and lifecycle options, and
-/// the scope's centroid for importance (taken once, before the add).
-pub(crate) struct Destination {
-    pub(crate) scope: Scope,
-    pub(crate) metadata: Metadata,
-    pub(crate) write: WriteLifecycle,
-    pub(crate) centroid: Option<Vec<f64>>,
-}
-
-impl Destination {
-    /// Whether `item` is a live memory of this scope that passes `filter` at `now`: one an inferring `add()`
-    /// may show the model.
-    pub(crate) fn holds(&self, item: &MemoryItem, filter: &Option<Filter>, now: &str) -> bool {
-        self.scope.contains(&item.scope)
-            && item.lifecycle.is_live(now)
-            && filter.as_ref().is_none_or(|f| f.matches(item))
-    }
-}
 
 /// `add()` stopping before it writes anything, with a `code` warning caused by `why`.
 pub(crate) fn stopped(mut result: AddResult, code: WarningCode, why: &MemoryError) -> (AddResult, Changeset) {
@@ -117,13 +98,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         let _turn = self.decision_turn(&scope).await?; // held until the commit (see `decision_turn`)
         let pipeline = options.pipeline.unwrap_or(self.pipeline);
+        let call = AddCall { messages: &messages, to: &to, filter: &filter, options };
+        let by_feature = self.extensions.hooks().find_map(|hooks| hooks.add_pipeline(self, pipeline, call));
         let vector_path = async {
-            match pipeline {
-                Pipeline::Additive => self.additive().infer_additive(&messages, &to, &filter, options, result).await,
-                Pipeline::Fast if self.embedder.is_configured() => {
-                    self.fast_add().infer_fast(&messages, &to, &filter, options, result).await
-                }
-                _ => self.infer(&messages, &to, &filter, options, result).await,
+            match by_feature {
+                Some(inferred) => inferred.await,
+                None => self.infer(&messages, &to, &filter, options, result).await,
             }
         };
         let (outcome, graph) = if self.graph().graph_enabled() {

@@ -28,29 +28,20 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     }
 
     /// Moves vector storage and search to `remote`; call `engine.remote_vectors().backfill_remote()` next when the index
-    /// was loaded from storage.
+    /// was loaded from storage. Only in a build with `extras` (the browser's core module holds no remote index).
+    #[cfg(feature = "extras")]
     pub fn set_remote_vectors(&mut self, remote: impl crate::core::vector_store::remote::RemoteVectors + 'static) {
         self.remote = crate::core::vector_store::remote_slot::RemoteSlot::new(remote);
     }
 
     /// True when vectors are searched remotely.
     pub fn has_remote_vectors(&self) -> bool {
-        self.remote.index.is_some()
+        self.remote.index().is_some()
     }
 
     /// Uses `pipeline` for the `add()` calls that name none.
     pub fn set_pipeline(&mut self, pipeline: crate::core::add_pipeline::Pipeline) {
         self.pipeline = pipeline;
-    }
-
-    /// Uses `settings` for the additive pipeline's duplicate checks.
-    pub fn set_additive(&mut self, settings: crate::core::config::AdditiveSettings) {
-        self.additive = settings;
-    }
-
-    /// Uses `settings` (`boundary` in the config) for conversation memories from now on.
-    pub fn set_boundary(&mut self, settings: crate::core::config::BoundarySettings) {
-        self.conversations.boundary = settings;
     }
 
     /// `false` (mem0's `disableHistory`): changes leave no history records from now on.

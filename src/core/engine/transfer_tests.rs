@@ -1,3 +1,6 @@
+// The tests of the memory lifecycle's keys, pins and decay need the core features; without them their imports rest.
+#![cfg_attr(not(feature = "core-features"), allow(unused_imports, dead_code))]
+
 use crate::core::model::scope_fields::ScopeFields;
 use futures_executor::block_on;
 use serde_json::json;
@@ -150,6 +153,7 @@ fn export_needs_a_usable_scope_when_one_is_given() {
 /// 2025-01-01T00:00:00Z.
 const START: i64 = 1_735_689_600_000;
 
+#[cfg(feature = "core-features")]
 /// Alice's pinned, keyed, expiring profile fact and her searched-then-decayed episodic one; Bob's soft-deleted
 /// one. Every lifecycle field is set on at least one of them.
 fn with_lifecycle() -> Engine {
@@ -190,6 +194,7 @@ fn with_lifecycle() -> Engine {
     engine
 }
 
+#[cfg(feature = "core-features")]
 #[test]
 fn every_lifecycle_field_survives_export_and_import_exactly() {
     let source = with_lifecycle();

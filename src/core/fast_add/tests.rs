@@ -188,6 +188,7 @@ fn a_failed_conversation_embedding_falls_back_to_the_exact_path() {
     assert_eq!(doubles.embedder.requests(), 2, "the failed conversation, then the facts");
 }
 
+#[cfg(feature = "core-features")]
 #[test]
 fn a_rewrite_the_embedder_refuses_is_tried_three_times_then_left_keyword_only_until_a_reopen() {
     let doubles = Doubles {

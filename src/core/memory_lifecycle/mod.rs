@@ -10,4 +10,9 @@ pub use expiry::DecayOutcome;
 pub use keys::Stored;
 pub use stats::{ScopeCount, Stats};
 
-pub use crate::core::engine::MemoryLifecycle;
+crate::core::engine::handle::feature_handle!(
+    /// The memory lifecycle, reached with `engine.lifecycle()`.
+    MemoryLifecycle,
+    /// The memory lifecycle: pinning, expiry, decay, keys, sharing and stats.
+    lifecycle
+);

@@ -12,10 +12,15 @@
 
 mod pending;
 mod ranking;
-#[cfg(test)]
+#[cfg(all(test, feature = "extras"))]
 mod tests;
 mod writes;
 
 pub use crate::core::vector_store::remote::{IdVectors, RemoteVectors, VectorPoint, VectorQuery};
 
-pub use crate::core::engine::RemoteIndex;
+crate::core::engine::handle::feature_handle!(
+    /// The engine's use of a remote vector index, reached with `engine.remote_vectors()`.
+    RemoteIndex,
+    /// A remote vector index (Chroma), when vectors are kept and searched there.
+    remote_vectors
+);

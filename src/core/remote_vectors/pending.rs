@@ -51,7 +51,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> RemoteIndex<'_, 
 
     /// Replays what is pending (a clear, then deletes); what fails stays pending.
     pub(crate) async fn replay_remote(&self) -> Result<()> {
-        let Some(remote) = &self.remote.index else { return Ok(()) };
+        let Some(remote) = self.remote.index() else { return Ok(()) };
         self.load_pending().await?;
         let pending = self.remote.pending.borrow().clone();
         if pending.is_empty() {
@@ -74,7 +74,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> RemoteIndex<'_, 
 
     /// Deletes `ids` remotely now, or records them pending when that fails.
     pub(crate) async fn delete_or_defer(&self, ids: Vec<String>) {
-        let Some(remote) = &self.remote.index else { return };
+        let Some(remote) = self.remote.index() else { return };
         if ids.is_empty() {
             return;
         }
@@ -87,7 +87,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> RemoteIndex<'_, 
 
     /// Clears the remote index now, or records the clear pending when that fails (storage was cleared).
     pub(crate) async fn clear_or_defer(&self) {
-        let Some(remote) = &self.remote.index else { return };
+        let Some(remote) = self.remote.index() else { return };
         *self.remote.pending.borrow_mut() = Pending { clear: true, deletes: Vec::new() };
         self.remote.pending_loaded.set(true); // storage was cleared: nothing older is pending
         if remote.clear().await.is_ok() {

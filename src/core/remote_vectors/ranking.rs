@@ -49,7 +49,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> RemoteIndex<'_, 
         filter: Option<&Filter>,
         keep: Predicate<'_>,
     ) -> Result<Option<Ranked>> {
-        let Some(remote) = &self.remote.index else { return Ok(None) };
+        let Some(remote) = self.remote.index() else { return Ok(None) };
         if wanted == 0 {
             return Ok(Some(Vec::new()));
         }

@@ -1,3 +1,6 @@
+// The tests of the memory lifecycle's keys, pins and decay need the core features; without them their imports rest.
+#![cfg_attr(not(feature = "core-features"), allow(unused_imports, dead_code))]
+
 use crate::core::model::scope_fields::ScopeFields;
 use futures_executor::block_on;
 use serde_json::json;
@@ -58,6 +61,7 @@ fn vectors_live_in_the_remote_index_only() {
     assert!(matches!(error, MemoryError::DimensionMismatch { expected: 26, actual: 2 }), "{error:?}");
 }
 
+#[cfg(feature = "core-features")]
 #[test]
 fn write_backs_keep_their_vector_in_storage_and_in_the_remote_index() {
     let (storage, remote) = (KeepingStorage::new(), MapRemote::default());
@@ -77,6 +81,7 @@ fn write_backs_keep_their_vector_in_storage_and_in_the_remote_index() {
     assert!(engine.index.borrow().vector(&tea).is_none());
 }
 
+#[cfg(feature = "core-features")]
 #[test]
 fn without_persisted_memories_a_write_back_needs_no_remote_call() {
     let remote = MapRemote::default();
@@ -95,6 +100,7 @@ fn without_persisted_memories_a_write_back_needs_no_remote_call() {
     assert_eq!(found(&engine, "likes tea"), ["likes tea"]);
 }
 
+#[cfg(feature = "core-features")]
 #[test]
 fn export_share_and_novelty_read_vectors_from_the_remote_index() {
     let remote = MapRemote::default();

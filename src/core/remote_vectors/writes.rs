@@ -52,7 +52,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> RemoteIndex<'_, 
 
     /// Uploads the vectors of `memories` (loaded from storage) that the remote index does not hold yet.
     pub(crate) async fn hand_over(&self, memories: &[&StoredMemory]) -> Result<usize> {
-        let Some(remote) = &self.remote.index else { return Ok(0) };
+        let Some(remote) = self.remote.index() else { return Ok(0) };
         let points: Vec<VectorPoint> =
             memories.iter().filter_map(|m| Some(point(&m.item, m.embedding.as_ref()?))).collect();
         if points.is_empty() {
@@ -68,7 +68,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> RemoteIndex<'_, 
     /// The vectors of `ids` that exist: from the remote index when there is one (one batched read), else
     /// from the in-RAM index.
     pub(crate) async fn vectors_of(&self, ids: &[String]) -> Result<HashMap<String, Vec<f32>>> {
-        match &self.remote.index {
+        match self.remote.index() {
             Some(_) if ids.is_empty() => Ok(HashMap::new()),
             Some(remote) => Ok(remote.vectors(ids).await?.into_iter().collect()),
             None => {
@@ -119,7 +119,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> RemoteIndex<'_, 
     /// Before storage is written: the vectors `plan` writes, after replaying pending deletes. A failure
     /// fails the commit (nothing kept).
     pub(crate) async fn remote_before_commit(&self, plan: &RemoteWrite) -> Result<()> {
-        let Some(remote) = &self.remote.index else { return Ok(()) };
+        let Some(remote) = self.remote.index() else { return Ok(()) };
         if plan.upserts.is_empty() {
             return Ok(()); // a delete or a write-back: nothing the remote index must hold first
         }

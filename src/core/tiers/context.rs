@@ -88,7 +88,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Tiers<'_, L, E, 
         if let Some(index) = turns.iter().position(|t| t.role.trim().is_empty()) {
             return Err(MemoryError::InvalidInput(format!("messages[{index}].role must be a non-empty string")));
         }
-        let _guard = self.conversations.locks.lock(&format!("context:{}", window.scope.key())).await;
+        let _guard = self.locks.lock(&format!("context:{}", window.scope.key())).await;
         let mut state = self.context_state(&window.scope).await?;
         state.messages.extend(turns);
         let mut warnings = Vec::new();

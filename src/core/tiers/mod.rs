@@ -51,7 +51,12 @@ fn scope_of_key(value: &Value) -> Option<Scope> {
     crate::core::value_de::from_value::<Scope>(value).ok()?.validated().ok()
 }
 
-pub use crate::core::engine::Tiers;
+crate::core::engine::handle::feature_handle!(
+    /// The agent tiers, reached with `engine.tiers()`.
+    Tiers,
+    /// The agent tiers: the context window, the background writer, journals and dreams.
+    tiers
+);
 
 #[cfg(test)]
 mod tests;

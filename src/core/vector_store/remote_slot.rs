@@ -5,7 +5,9 @@
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 
-use super::remote::{DynRemote, RemoteVectors};
+use super::remote::DynRemote;
+#[cfg(feature = "extras")]
+use super::remote::RemoteVectors;
 use crate::core::model::scope::Scope;
 use crate::core::model::types::StoredMemory;
 
@@ -22,10 +24,12 @@ impl Pending {
     }
 }
 
-/// The engine's remote index, if one is configured.
+/// The engine's remote index, if one is configured. Only a build with `extras` holds one (the browser's
+/// core module does not), so without it every use of the index compiles away.
 #[derive(Default)]
 pub(crate) struct RemoteSlot {
-    pub index: Option<Box<dyn DynRemote>>,
+    #[cfg(feature = "extras")]
+    index: Option<Box<dyn DynRemote>>,
     /// The ids of the indexed memories whose vector the remote index holds.
     pub held: RefCell<HashSet<String>>,
     /// The length of those vectors, once one was seen.
@@ -39,15 +43,24 @@ pub(crate) struct RemoteSlot {
 
 impl RemoteSlot {
     /// A slot holding `remote`.
+    #[cfg(feature = "extras")]
     pub fn new(remote: impl RemoteVectors + 'static) -> Self {
         Self { index: Some(Box::new(remote)), ..Self::default() }
+    }
+
+    /// The remote index, if one is configured (never in a build without `extras`).
+    pub fn index(&self) -> Option<&dyn DynRemote> {
+        #[cfg(feature = "extras")]
+        return self.index.as_deref();
+        #[cfg(not(feature = "extras"))]
+        None
     }
 
     /// Takes the vector out of a memory about to enter the in-RAM index, noting that it has one (nothing
     /// without a remote index). A memory written without a vector keeps what was noted: the commit that
     /// wrote it decides (see `forget`).
     pub fn take_vector(&self, memory: &mut StoredMemory) {
-        if self.index.is_none() {
+        if self.index().is_none() {
             return;
         }
         if let Some(vector) = memory.embedding.take() {

@@ -1,9 +1,18 @@
 //! Graph memory's operations, reached with `engine.graph()`: enabling it, the graph call of `add()`, staging its MERGE, reading and
 //! deleting entities, and the one-hop expansion of `search()`.
 
+#[cfg(all(test, not(feature = "extras")))]
+mod off_tests;
+mod state;
+
 use std::collections::HashSet;
 
-pub use crate::core::engine::GraphMemory;
+crate::core::engine::handle::feature_handle!(
+    /// Graph memory, reached with `engine.graph()`.
+    GraphMemory,
+    /// Graph memory: entities and relations.
+    graph
+);
 use crate::core::error::{MemoryError, Result};
 use serde_json::Value;
 
@@ -31,12 +40,20 @@ pub(crate) struct GraphHits {
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> GraphMemory<'_, L, E, S, V> {
     /// Turns graph memory on, holding `records` (what storage has). The in-memory storage starts empty.
+    /// Nothing in a build without `extras`, where graph memory stays off (its state never attaches, so
+    /// its hooks compile away).
     pub fn set_graph(&self, records: Vec<GraphRecord>) {
-        *self.graph.borrow_mut() = Some(Graph::from_records(records));
+        if cfg!(feature = "extras") {
+            *self.graph_state().graph.borrow_mut() = Some(Graph::from_records(records));
+        }
     }
 
-    /// Turns graph memory on, loading the graph from storage; `INVALID_CONFIG` when the storage cannot keep it.
+    /// Turns graph memory on, loading the graph from storage; `INVALID_CONFIG` when the storage cannot keep it,
+    /// `NOT_IN_MODULE` in a build without `extras`.
     pub async fn enable_graph(&self) -> Result<()> {
+        if !cfg!(feature = "extras") {
+            return Err(MemoryError::NotInModule("graph memory (graph.enabled)".into()));
+        }
         let records = self.storage.load_graph().await?.ok_or_else(|| {
             MemoryError::InvalidConfig("graph.enabled: this storage does not persist the graph yet".into())
         })?;
@@ -47,7 +64,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> GraphMemory<'_, 
     /// True when `graph: {enabled: true}`. Always false in a build without the `extras` feature, which
     /// leaves the graph code out of the module.
     pub fn graph_enabled(&self) -> bool {
-        cfg!(feature = "extras") && self.graph.borrow().is_some()
+        cfg!(feature = "extras")
+            && self.extensions.get::<state::GraphState>().is_some_and(|state| state.graph.borrow().is_some())
     }
 
     /// The one graph LLM call of `add()`.
@@ -67,24 +85,25 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> GraphMemory<'_, 
     ) {
         let ids: Vec<String> =
             result.results.iter().filter(|e| e.event != EventKind::Delete).map(|e| e.id.clone()).collect();
-        let graph = self.graph.borrow();
-        let (Some(graph), false) = (graph.as_ref(), ids.is_empty()) else { return };
-        let staged = graph.merge(extracted, scope, &ids, &self.now_iso());
+        let Ok(Some(staged)) =
+            self.read_graph(|graph| (!ids.is_empty()).then(|| graph.merge(extracted, scope, &ids, &self.now_iso())))
+        else {
+            return;
+        };
         changes.graph.upserts.extend(staged.upserts);
     }
 
-    fn graph_or_error(&self) -> Result<std::cell::Ref<'_, Graph>> {
-        let graph = self.graph.borrow();
-        if graph.is_none() {
-            return Err(MemoryError::InvalidInput("graph memory is off; enable it with graph: {enabled: true}".into()));
-        }
-        Ok(std::cell::Ref::map(graph, |g| g.as_ref().expect("checked above")))
+    /// What `read` finds in the graph; `INVALID_INPUT` while graph memory is off.
+    fn read_graph<R>(&self, read: impl FnOnce(&Graph) -> R) -> Result<R> {
+        let state = self.extensions.get::<state::GraphState>();
+        let graph = state.as_ref().map(|state| state.graph.borrow());
+        graph.as_ref().and_then(|graph| graph.as_ref()).map(read).ok_or_else(graph_off)
     }
 
     /// `scope` checked, once graph memory is known to be on and the scope is loaded (storages that load on demand).
     async fn graph_scope(&self, scope: Scope) -> Result<Scope> {
         let scope = scope.validated()?;
-        drop(self.graph_or_error()?);
+        self.read_graph(|_| ())?;
         self.load_scope(&scope).await?;
         Ok(scope)
     }
@@ -92,14 +111,14 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> GraphMemory<'_, 
     /// The entities `scope` can see, by name.
     pub async fn get_entities(&self, scope: Scope) -> Result<Vec<Entity>> {
         let scope = self.graph_scope(scope).await?;
-        Ok(self.graph_or_error()?.entities(&scope).into_iter().cloned().collect())
+        self.read_graph(|graph| graph.entities(&scope).into_iter().cloned().collect())
     }
 
     /// The relations `scope` can see that start or end at the entity `name`.
     pub async fn get_relations(&self, name: &str, scope: Scope) -> Result<Vec<Relation>> {
         let name = required_text("name", Some(name))?;
         let scope = self.graph_scope(scope).await?;
-        Ok(self.graph_or_error()?.relations_of(&scope, name).into_iter().cloned().collect())
+        self.read_graph(|graph| graph.relations_of(&scope, name).into_iter().cloned().collect())
     }
 
     /// Writes `graph` (`{entities?, relations?, memoryIds?}`, read strictly) into `scope`'s graph, merged as
@@ -114,7 +133,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> GraphMemory<'_, 
                 return Err(MemoryError::NotFound(format!("memoryIds: no memory {id} in this scope")));
             }
         }
-        let changes = self.graph_or_error()?.merge(&extracted, &scope, &memory_ids, &self.now_iso());
+        let changes = self.read_graph(|graph| graph.merge(&extracted, &scope, &memory_ids, &self.now_iso()))?;
         let written = changes.upserts.clone();
         self.commit(Changeset { graph: changes, ..Changeset::default() }).await?;
         Ok(written)
@@ -127,7 +146,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> GraphMemory<'_, 
             relations.as_array().ok_or_else(|| MemoryError::InvalidInput("relations: must be an array".into()))?;
         let wanted = graph_relations(items, "relations")?;
         let scope = self.graph_scope(scope).await?;
-        let graph = self.graph_or_error()?.delete_relations(&scope, &wanted);
+        let graph = self.read_graph(|graph| graph.delete_relations(&scope, &wanted))?;
         let count = graph.deletes.len();
         if count > 0 {
             self.commit(Changeset { graph, ..Changeset::default() }).await?;
@@ -139,7 +158,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> GraphMemory<'_, 
     pub async fn delete_entity(&self, name: &str, scope: Scope) -> Result<usize> {
         let name = required_text("name", Some(name))?;
         let scope = self.graph_scope(scope).await?;
-        let graph = self.graph_or_error()?.delete_entity(&scope, name);
+        let graph = self.read_graph(|graph| graph.delete_entity(&scope, name))?;
         let count = graph.deletes.len();
         self.commit(Changeset { graph, ..Changeset::default() }).await?;
         Ok(count)
@@ -148,7 +167,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> GraphMemory<'_, 
     /// The entities of `scope` named in `query` (whole words, any case), one hop along relations, and the
     /// memories all of them came from. `None` when graph memory is off or the query names no entity.
     pub(crate) fn graph_hits(&self, query: &str, scope: &Scope) -> Option<GraphHits> {
-        let graph = self.graph.borrow();
+        let state = self.extensions.get::<state::GraphState>()?;
+        let graph = state.graph.borrow();
         let graph = graph.as_ref()?;
         let words = format!(" {} ", tokenize(query).join(" "));
         let named: HashSet<String> = graph
@@ -181,4 +201,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> GraphMemory<'_, 
         }
         Some(GraphHits { memory_ids, relations })
     }
+}
+
+/// `INVALID_INPUT`: graph memory is off (one function, not one per `read_graph` caller).
+fn graph_off() -> MemoryError {
+    MemoryError::InvalidInput("graph memory is off; enable it with graph: {enabled: true}".into())
 }

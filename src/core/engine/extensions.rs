@@ -1,0 +1,111 @@
+//! How a feature attaches to the engine without the engine naming it: the feature's state, found by its
+//! type, which is also the hooks the engine runs at fixed points of a commit (`EngineHooks`). `Engine` is
+//! the engine's type (`MemoryEngine<L, E, S, V>`); this file does not name it.
+
+use std::any::{Any, TypeId};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use futures_util::future::LocalBoxFuture;
+
+use super::destination::{AddCall, Inferred};
+use crate::core::add_pipeline::Pipeline;
+use crate::core::error::Result;
+use crate::core::model::scope::Scope;
+use crate::core::storage::Changeset;
+
+/// A feature's state and what it does at the engine's fixed points; every hook does nothing unless the
+/// feature says.
+pub(crate) trait EngineHooks<Engine> {
+    /// Before `changes` go to storage: the feature adds to them (cascades, follow-up records).
+    fn before_commit(&self, _engine: &Engine, _changes: &mut Changeset) {}
+
+    /// Storage took `changes`: the feature brings its own state in line.
+    fn after_commit(&self, _changes: &Changeset) {}
+
+    /// The index was emptied (a reset, or another tab's): the feature forgets what it derived from it.
+    fn on_clear(&self) {}
+
+    /// A storage that loads on demand put `scope` into the index: what loads the feature's own part of it
+    /// (`None` when the feature keeps nothing of it).
+    fn on_load_scope<'a>(&'a self, _engine: &'a Engine, _scope: &'a Scope) -> Option<LocalBoxFuture<'a, Result<()>>> {
+        None
+    }
+
+    /// The vector path of an inferring `add()` by the pipeline `pipeline` (its events and writes, not yet
+    /// committed), when this feature runs that pipeline (the engine's own is the exact one). Takes the
+    /// feature by `Rc`, so the path may outlive the pass over the hooks that found it.
+    fn add_pipeline<'a>(
+        self: Rc<Self>,
+        _engine: &'a Engine,
+        _pipeline: Pipeline,
+        _call: AddCall<'a>,
+    ) -> Option<LocalBoxFuture<'a, Inferred>> {
+        None
+    }
+}
+
+/// An attached feature: its state (found by its type) and the same state as its hooks.
+type Attached<Engine> = (Rc<dyn Any>, Rc<dyn EngineHooks<Engine>>);
+
+/// The features' states (one per type), which are also their hooks, in the order the features attached.
+pub(crate) struct Extensions<Engine> {
+    attached: RefCell<Vec<Attached<Engine>>>,
+}
+
+impl<Engine> Default for Extensions<Engine> {
+    fn default() -> Self {
+        Self { attached: RefCell::default() }
+    }
+}
+
+impl<Engine> Extensions<Engine> {
+    /// The state of type `T`, when a feature attached one.
+    pub(crate) fn get<T: 'static>(&self) -> Option<Rc<T>> {
+        self.find(TypeId::of::<T>())?.downcast().ok()
+    }
+
+    /// The attached state whose type is `id` (not generic over the state, so compiled once per engine type).
+    fn find(&self, id: TypeId) -> Option<Rc<dyn Any>> {
+        let attached = self.attached.borrow();
+        let (state, _) = attached.iter().find(|(state, _)| (**state).type_id() == id)?;
+        Some(state.clone())
+    }
+
+    /// The state of type `T`, attached as `T::default()` on first use with its hooks, which the engine runs
+    /// from then on.
+    pub(crate) fn get_or_attach<T: EngineHooks<Engine> + Default + 'static>(&self) -> Rc<T> {
+        if let Some(state) = self.get() {
+            return state;
+        }
+        let state = Rc::new(T::default());
+        self.attached.borrow_mut().push((state.clone(), state.clone()));
+        state
+    }
+
+    /// The hooks attached, for one pass: those attached when it starts (a feature attaching meanwhile joins
+    /// the next pass). The list is not borrowed between steps, so a hook may attach a feature.
+    pub(crate) fn hooks(&self) -> Pass<'_, Engine> {
+        Pass { extensions: self, next: 0, end: self.attached.borrow().len() }
+    }
+}
+
+/// One pass over the hooks (see `Extensions::hooks`).
+pub(crate) struct Pass<'a, Engine> {
+    extensions: &'a Extensions<Engine>,
+    next: usize,
+    end: usize,
+}
+
+impl<Engine> Iterator for Pass<'_, Engine> {
+    type Item = Rc<dyn EngineHooks<Engine>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.next == self.end {
+            return None;
+        }
+        let hooks = self.extensions.attached.borrow().get(self.next)?.1.clone();
+        self.next += 1;
+        Some(hooks)
+    }
+}

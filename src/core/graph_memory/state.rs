@@ -1,0 +1,68 @@
+//! What graph memory keeps in the engine: the entity graph, attached when graph memory is turned on, and
+//! the hooks that keep it in step with the memories (a deleted memory's relations go with it).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use futures_util::future::LocalBoxFuture;
+
+use crate::core::engine::extensions::EngineHooks;
+use crate::core::engine::MemoryEngine;
+use crate::core::error::Result;
+use crate::core::graph::{Graph, GraphChanges};
+use crate::core::model::scope::Scope;
+use crate::core::model_traits::{Embedder, Llm};
+use crate::core::storage::{Changeset, Storage};
+use crate::core::vector_store::VectorStore;
+
+/// Graph memory's state in an engine; `None` until graph memory is turned on.
+#[derive(Default)]
+pub(crate) struct GraphState {
+    pub(crate) graph: RefCell<Option<Graph>>,
+}
+
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<MemoryEngine<L, E, S, V>> for GraphState {
+    /// The relations of the memories `changes` delete are deleted with them.
+    fn before_commit(&self, _engine: &MemoryEngine<L, E, S, V>, changes: &mut Changeset) {
+        if let Some(graph) = self.graph.borrow().as_ref() {
+            graph.cascade(&mut changes.graph, &changes.deletes);
+        }
+    }
+
+    fn after_commit(&self, changes: &Changeset) {
+        if let Some(graph) = self.graph.borrow_mut().as_mut() {
+            graph.apply(&changes.graph);
+        }
+    }
+
+    fn on_clear(&self) {
+        if let Some(graph) = self.graph.borrow_mut().as_mut() {
+            graph.clear();
+        }
+    }
+
+    /// The scope's graph records, when graph memory is on.
+    fn on_load_scope<'a>(
+        &'a self,
+        engine: &'a MemoryEngine<L, E, S, V>,
+        scope: &'a Scope,
+    ) -> Option<LocalBoxFuture<'a, Result<()>>> {
+        if !engine.graph().graph_enabled() {
+            return None;
+        }
+        Some(Box::pin(async move {
+            let upserts = engine.storage.load_scope_graph(scope).await?;
+            if let Some(graph) = self.graph.borrow_mut().as_mut() {
+                graph.apply(&GraphChanges { upserts, deletes: Vec::new() });
+            }
+            Ok(())
+        }))
+    }
+}
+
+impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
+    /// Graph memory's state, attached with its hooks on first use (when graph memory is turned on).
+    pub(crate) fn graph_state(&self) -> Rc<GraphState> {
+        self.extensions.get_or_attach()
+    }
+}
