@@ -11,6 +11,7 @@ use crate::providers::ollama::{OllamaChatSettings, OllamaEmbedderOptions, Ollama
 use crate::providers::openai::{
     find_host, OpenAiChatSettings, OpenAiEmbedderOptions, OpenAiEmbedderSettings, OpenAiLlmOptions, HOSTS,
 };
+use crate::providers::registry::models::model_providers;
 use crate::providers::shared::keys::Env;
 use crate::providers::workers_ai::{
     WorkersAiEmbedderOptions, WorkersAiEmbedderSettings, WorkersAiLlmOptions, WorkersAiLlmSettings,
@@ -51,37 +52,33 @@ pub enum EmbedderChoice {
     },
 }
 
-/// Every provider by name with the parts it serves, `(name, llm, embedder)`; the OpenAI-compatible hosts
-/// come from `HOSTS`. Unknown-provider errors list exactly these.
-const PROVIDERS: &[(&str, bool, bool)] = &[
-    ("openai", true, true),
-    ("azure_openai", true, true),
-    ("anthropic", true, false),
-    ("gemini", true, true),
-    ("ollama", true, true),
-    // A Workers AI binding, a JS callback, or nothing.
-    ("workers-ai", true, true),
-    ("custom", true, true),
-    ("none", true, true),
-    // The on-device embedder: the npm package's Node and browser entries turn it into a `custom` one.
-    (LOCAL, false, true),
-];
+model_providers! {
+    ["openai"] => llm OpenAi(OpenAiLlmOptions) embedder OpenAi(OpenAiEmbedderOptions);
+    ["azure_openai"] => llm AzureOpenAi(AzureLlmOptions) embedder AzureOpenAi(AzureEmbedderOptions);
+    ["anthropic"] => llm Anthropic(AnthropicOptions);
+    // mem0 names it "google" (its LLM and embedder read the same options).
+    ["gemini" | "google"] => llm Gemini(GeminiLlmOptions) embedder Gemini(GeminiEmbedderOptions);
+    ["ollama"] => llm Ollama(OllamaLlmOptions) embedder Ollama(OllamaEmbedderOptions);
+    // Through a Workers AI binding.
+    ["workers-ai"] => llm WorkersAi(WorkersAiLlmOptions) embedder WorkersAi(WorkersAiEmbedderOptions);
+}
 
-/// `embedder: {provider: "local"}`.
+/// The providers with no options of their own, listed after the table's: a JS callback, or nothing.
+const BARE: [&str; 2] = ["custom", "none"];
+
+/// `embedder: {provider: "local"}`: the on-device embedder, which the npm package's Node and browser entries
+/// turn into a `custom` one.
 const LOCAL: &str = "local";
 
-/// mem0's name for `gemini` (its LLM and embedder read the same options).
-const GOOGLE: &str = "google";
-
-/// The LLM providers, in the order errors list them.
+/// The LLM providers, in the order errors list them; the OpenAI-compatible hosts come from `HOSTS`.
 pub fn llm_providers() -> Vec<&'static str> {
-    let own = PROVIDERS.iter().filter(|(_, llm, _)| *llm).map(|(name, ..)| *name);
+    let own = TABLE.iter().filter(|(_, llm, _)| *llm).map(|(name, ..)| *name).chain(BARE);
     own.chain(HOSTS.iter().map(|host| host.name)).collect()
 }
 
 /// The embedder providers, in the order errors list them.
 pub fn embedder_providers() -> Vec<&'static str> {
-    let own = PROVIDERS.iter().filter(|(_, _, embedder)| *embedder).map(|(name, ..)| *name);
+    let own = TABLE.iter().filter(|(_, _, embedder)| *embedder).map(|(name, ..)| *name).chain(BARE).chain([LOCAL]);
     own.chain(HOSTS.iter().filter(|host| host.embeddings).map(|host| host.name)).collect()
 }
 
@@ -113,19 +110,10 @@ pub fn llm_choice(config: ProviderConfig, env: Env) -> Result<LlmChoice> {
         return Err(invalid("llm.dimensions", "unknown field (only a custom embedder takes dimensions)"));
     }
     let options = &config.config;
+    if let Some(choice) = table_llm(&config.provider, options, env) {
+        return choice;
+    }
     Ok(match config.provider.as_str() {
-        "openai" => LlmChoice::OpenAi(provider_options::<OpenAiLlmOptions>(options, "llm.config")?.resolve(env)?),
-        "azure_openai" => {
-            LlmChoice::AzureOpenAi(provider_options::<AzureLlmOptions>(options, "llm.config")?.resolve(env)?)
-        }
-        "anthropic" => LlmChoice::Anthropic(provider_options::<AnthropicOptions>(options, "llm.config")?.resolve(env)?),
-        "gemini" | GOOGLE => {
-            LlmChoice::Gemini(provider_options::<GeminiLlmOptions>(options, "llm.config")?.resolve(env)?)
-        }
-        "ollama" => LlmChoice::Ollama(provider_options::<OllamaLlmOptions>(options, "llm.config")?.resolve()?),
-        "workers-ai" => {
-            LlmChoice::WorkersAi(provider_options::<WorkersAiLlmOptions>(options, "llm.config")?.resolve()?)
-        }
         "custom" => no_config(&config, "llm").map(|_| LlmChoice::Custom)?,
         "none" => LlmChoice::None,
         name => match find_host(name) {
@@ -145,18 +133,10 @@ pub fn embedder_choice(config: ProviderConfig, env: Env) -> Result<EmbedderChoic
     }
     let options = &config.config;
     let field = "embedder.config";
+    if let Some(choice) = table_embedder(&config.provider, options, env) {
+        return choice;
+    }
     Ok(match config.provider.as_str() {
-        "openai" => EmbedderChoice::OpenAi(provider_options::<OpenAiEmbedderOptions>(options, field)?.resolve(env)?),
-        "azure_openai" => {
-            EmbedderChoice::AzureOpenAi(provider_options::<AzureEmbedderOptions>(options, field)?.resolve(env)?)
-        }
-        "gemini" | GOOGLE => {
-            EmbedderChoice::Gemini(provider_options::<GeminiEmbedderOptions>(options, field)?.resolve(env)?)
-        }
-        "ollama" => EmbedderChoice::Ollama(provider_options::<OllamaEmbedderOptions>(options, field)?.resolve()?),
-        "workers-ai" => {
-            EmbedderChoice::WorkersAi(provider_options::<WorkersAiEmbedderOptions>(options, field)?.resolve()?)
-        }
         "custom" => {
             no_config(&config, "embedder")?;
             let dimensions = config.dimensions.ok_or_else(|| {

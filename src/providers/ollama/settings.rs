@@ -6,7 +6,9 @@ use super::chat::OllamaChatSettings;
 use super::embedding::OllamaEmbedderSettings;
 use crate::core::config::non_empty;
 use crate::core::error::Result;
+use crate::providers::registry::models::ProviderOptions;
 use crate::providers::shared::fields::{dimensions, max_tokens, temperature, top_k, top_p, url_or_base};
+use crate::providers::shared::keys::Env;
 
 const OLLAMA_BASE_URL: &str = "http://localhost:11434";
 
@@ -70,5 +72,21 @@ impl OllamaEmbedderOptions {
             api_key: self.api_key,
             dimensions: dimensions("embedder.config.dimensions", self.dimensions)?,
         })
+    }
+}
+
+impl ProviderOptions for OllamaLlmOptions {
+    type Settings = OllamaChatSettings;
+
+    fn settings(self, _env: Env) -> Result<OllamaChatSettings> {
+        self.resolve()
+    }
+}
+
+impl ProviderOptions for OllamaEmbedderOptions {
+    type Settings = OllamaEmbedderSettings;
+
+    fn settings(self, _env: Env) -> Result<OllamaEmbedderSettings> {
+        self.resolve()
     }
 }

@@ -1,4 +1,6 @@
 //! The registration tables of the extension points: `storage_backends!` writes a storage enum from one row
-//! per backend. Adding a backend or a provider is one folder plus one row (docs/dev/extending.md).
+//! per backend, `model_providers!` the parsing and the names of the LLM and embedder providers from one
+//! row per provider. Adding either is one folder plus one row (docs/dev/extending.md).
 
+pub mod models;
 pub mod storage;

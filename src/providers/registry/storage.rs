@@ -15,6 +15,8 @@
 ///     }
 /// }
 /// ```
+// Used by the wasm32 platform's `AnyStorage` and by the tests.
+#[cfg_attr(not(any(target_arch = "wasm32", test)), allow(unused_macros))]
 macro_rules! storage_backends {
     (
         $(#[$meta:meta])*
@@ -145,6 +147,7 @@ macro_rules! storage_backends {
     };
 }
 
+#[cfg_attr(not(any(target_arch = "wasm32", test)), allow(unused_imports))]
 pub(crate) use storage_backends;
 
 #[cfg(test)]

@@ -5,7 +5,9 @@ use serde::Deserialize;
 
 use crate::core::config::non_empty;
 use crate::core::error::Result;
+use crate::providers::registry::models::ProviderOptions;
 use crate::providers::shared::fields::{dimensions, max_tokens, temperature};
+use crate::providers::shared::keys::Env;
 
 /// `llm.config` for Workers AI.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -73,5 +75,21 @@ impl WorkersAiEmbedderOptions {
         let dimensions =
             dimensions("embedder.config.dimensions", self.dimensions)?.or_else(|| known_dimensions(&model));
         Ok(WorkersAiEmbedderSettings { model, dimensions })
+    }
+}
+
+impl ProviderOptions for WorkersAiLlmOptions {
+    type Settings = WorkersAiLlmSettings;
+
+    fn settings(self, _env: Env) -> Result<WorkersAiLlmSettings> {
+        self.resolve()
+    }
+}
+
+impl ProviderOptions for WorkersAiEmbedderOptions {
+    type Settings = WorkersAiEmbedderSettings;
+
+    fn settings(self, _env: Env) -> Result<WorkersAiEmbedderSettings> {
+        self.resolve()
     }
 }
