@@ -64,21 +64,21 @@ model_providers! {
 }
 
 /// The providers with no options of their own, listed after the table's: a JS callback, or nothing.
-const BARE: [&str; 2] = ["custom", "none"];
+pub(crate) const BARE: [&str; 2] = ["custom", "none"];
 
 /// `embedder: {provider: "local"}`: the on-device embedder, which the npm package's Node and browser entries
 /// turn into a `custom` one.
-const LOCAL: &str = "local";
+pub(crate) const LOCAL: &str = "local";
 
 /// The LLM providers, in the order errors list them; the OpenAI-compatible hosts come from `HOSTS`.
 pub fn llm_providers() -> Vec<&'static str> {
-    let own = TABLE.iter().filter(|(_, llm, _)| *llm).map(|(name, ..)| *name).chain(BARE);
+    let own = TABLE.iter().filter(|(_, llm, _)| *llm).map(|(names, ..)| names[0]).chain(BARE);
     own.chain(HOSTS.iter().map(|host| host.name)).collect()
 }
 
 /// The embedder providers, in the order errors list them.
 pub fn embedder_providers() -> Vec<&'static str> {
-    let own = TABLE.iter().filter(|(_, _, embedder)| *embedder).map(|(name, ..)| *name).chain(BARE).chain([LOCAL]);
+    let own = TABLE.iter().filter(|(_, _, embedder)| *embedder).map(|(names, ..)| names[0]).chain(BARE).chain([LOCAL]);
     own.chain(HOSTS.iter().filter(|host| host.embeddings).map(|host| host.name)).collect()
 }
 

@@ -4,3 +4,7 @@
 
 pub mod models;
 pub mod storage;
+
+#[cfg(test)]
+#[path = "ts_types_tests.rs"]
+mod ts_types_tests;

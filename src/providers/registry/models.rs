@@ -28,16 +28,16 @@ pub fn read_settings<T: ProviderOptions>(
 
 /// Writes, from one row per provider (`[names] => llm Variant(Options) embedder Variant(Options);`, either
 /// part optional, the first name the listed one):
-/// - `TABLE`: `(name, serves the LLM, serves the embedder)` per row, in row order;
+/// - `TABLE`: `(names, serves the LLM, serves the embedder)` per row, in row order;
 /// - `table_llm(name, config, env)` and `table_embedder(…)`: the choice a row's name (or alias) makes, its
 ///   `config` read into the row's options; `None` for a name no row serves in that part.
 macro_rules! model_providers {
     ($(
         $names:tt => $(llm $llm:ident($llm_options:ty))? $(embedder $embedder:ident($embedder_options:ty))?;
     )+) => {
-        /// The table's providers, `(name, llm, embedder)`, in row order.
-        const TABLE: &[(&str, bool, bool)] = &[$((
-            $crate::providers::registry::models::model_providers!(@first $names),
+        /// The table's providers, `(names, llm, embedder)`, in row order: the first name is the one errors list.
+        pub(crate) const TABLE: &[(&[&str], bool, bool)] = &[$((
+            $crate::providers::registry::models::model_providers!(@all $names),
             false $(|| { let _ = stringify!($llm); true })?,
             false $(|| { let _ = stringify!($embedder); true })?,
         ),)+];
@@ -70,8 +70,8 @@ macro_rules! model_providers {
             })
         }
     };
-    (@first [$first:literal $($rest:tt)*]) => {
-        $first
+    (@all [$first:literal $(| $alias:literal)*]) => {
+        &[$first $(, $alias)*]
     };
     (@pattern [$($names:tt)+]) => {
         $($names)+
