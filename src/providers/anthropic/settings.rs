@@ -5,7 +5,6 @@ use serde::Deserialize;
 use super::chat::AnthropicSettings;
 use crate::core::config::non_empty;
 use crate::core::error::Result;
-use crate::providers::registry::models::ProviderOptions;
 use crate::providers::shared::fields::{http_url, max_tokens, temperature, top_k, top_p};
 use crate::providers::shared::keys::Env;
 use crate::providers::shared::keys::{api_key, is_default, KeyNeed};
@@ -57,13 +56,5 @@ impl AnthropicOptions {
         let key = self.api_key.or_else(|| env("ANTHROPIC_API_KEY"));
         settings.api_key = api_key(need, key, is_default(&settings.base_url, ANTHROPIC_BASE_URL))?;
         Ok(settings)
-    }
-}
-
-impl ProviderOptions for AnthropicOptions {
-    type Settings = AnthropicSettings;
-
-    fn settings(self, env: Env) -> Result<AnthropicSettings> {
-        self.resolve(env)
     }
 }

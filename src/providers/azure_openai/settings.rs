@@ -7,7 +7,6 @@ use serde::Deserialize;
 use super::deployment::{AzureOpenAiChatSettings, AzureOpenAiEmbedderSettings, AzureTarget};
 use crate::core::config::{invalid, non_empty};
 use crate::core::error::Result;
-use crate::providers::registry::models::ProviderOptions;
 use crate::providers::shared::fields::{dimensions, http_url, max_tokens, required, temperature, top_p};
 use crate::providers::shared::keys::Env;
 use crate::providers::shared::keys::{self, KeyNeed};
@@ -143,22 +142,6 @@ impl AzureEmbedderOptions {
             )?,
             dimensions: dimensions("embedder.config.dimensions", self.dimensions)?,
         })
-    }
-}
-
-impl ProviderOptions for AzureLlmOptions {
-    type Settings = AzureOpenAiChatSettings;
-
-    fn settings(self, env: Env) -> Result<AzureOpenAiChatSettings> {
-        self.resolve(env)
-    }
-}
-
-impl ProviderOptions for AzureEmbedderOptions {
-    type Settings = AzureOpenAiEmbedderSettings;
-
-    fn settings(self, env: Env) -> Result<AzureOpenAiEmbedderSettings> {
-        self.resolve(env)
     }
 }
 

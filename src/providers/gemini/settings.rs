@@ -7,7 +7,6 @@ use super::chat::GeminiChatSettings;
 use super::embedding::GeminiEmbedderSettings;
 use crate::core::config::non_empty;
 use crate::core::error::Result;
-use crate::providers::registry::models::ProviderOptions;
 use crate::providers::shared::fields::{dimensions, http_url, max_tokens, temperature, top_k, top_p};
 use crate::providers::shared::keys::Env;
 use crate::providers::shared::keys::{api_key, is_default, KeyNeed};
@@ -82,21 +81,5 @@ impl GeminiEmbedderOptions {
         };
         settings.api_key = key("embedder", self.api_key, &settings.base_url, env)?;
         Ok(settings)
-    }
-}
-
-impl ProviderOptions for GeminiLlmOptions {
-    type Settings = GeminiChatSettings;
-
-    fn settings(self, env: Env) -> Result<GeminiChatSettings> {
-        self.resolve(env)
-    }
-}
-
-impl ProviderOptions for GeminiEmbedderOptions {
-    type Settings = GeminiEmbedderSettings;
-
-    fn settings(self, env: Env) -> Result<GeminiEmbedderSettings> {
-        self.resolve(env)
     }
 }

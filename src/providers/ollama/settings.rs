@@ -6,7 +6,6 @@ use super::chat::OllamaChatSettings;
 use super::embedding::OllamaEmbedderSettings;
 use crate::core::config::non_empty;
 use crate::core::error::Result;
-use crate::providers::registry::models::ProviderOptions;
 use crate::providers::shared::fields::{dimensions, max_tokens, temperature, top_k, top_p, url_or_base};
 use crate::providers::shared::keys::Env;
 
@@ -48,8 +47,9 @@ pub struct OllamaEmbedderOptions {
 }
 
 impl OllamaLlmOptions {
-    /// Fills defaults (`llama3.1` at `http://localhost:11434`) and validates.
-    pub fn resolve(self) -> Result<OllamaChatSettings> {
+    /// Fills defaults (`llama3.1` at `http://localhost:11434`) and validates; `env` is unused (as every
+    /// provider's options, these resolve with it).
+    pub fn resolve(self, _env: Env) -> Result<OllamaChatSettings> {
         Ok(OllamaChatSettings {
             model: non_empty("llm.config.model", self.model, "llama3.1")?,
             base_url: url_or_base("llm", self.url, self.base_url, OLLAMA_BASE_URL)?,
@@ -65,28 +65,12 @@ impl OllamaLlmOptions {
 
 impl OllamaEmbedderOptions {
     /// Fills defaults (`nomic-embed-text`) and validates.
-    pub fn resolve(self) -> Result<OllamaEmbedderSettings> {
+    pub fn resolve(self, _env: Env) -> Result<OllamaEmbedderSettings> {
         Ok(OllamaEmbedderSettings {
             model: non_empty("embedder.config.model", self.model, "nomic-embed-text")?,
             base_url: url_or_base("embedder", self.url, self.base_url, OLLAMA_BASE_URL)?,
             api_key: self.api_key,
             dimensions: dimensions("embedder.config.dimensions", self.dimensions)?,
         })
-    }
-}
-
-impl ProviderOptions for OllamaLlmOptions {
-    type Settings = OllamaChatSettings;
-
-    fn settings(self, _env: Env) -> Result<OllamaChatSettings> {
-        self.resolve()
-    }
-}
-
-impl ProviderOptions for OllamaEmbedderOptions {
-    type Settings = OllamaEmbedderSettings;
-
-    fn settings(self, _env: Env) -> Result<OllamaEmbedderSettings> {
-        self.resolve()
     }
 }

@@ -6,7 +6,6 @@ use super::chat::OpenAiChatSettings;
 use super::embedding::OpenAiEmbedderSettings;
 use crate::core::config::{invalid, non_empty};
 use crate::core::error::Result;
-use crate::providers::registry::models::ProviderOptions;
 use crate::providers::shared::fields::top_p;
 use crate::providers::shared::keys::Env;
 use crate::providers::shared::keys::{api_key, is_default, KeyNeed};
@@ -101,21 +100,5 @@ impl OpenAiEmbedderOptions {
         };
         settings.api_key = api_key(need("embedder"), key, is_default(&settings.base_url, OPENAI_BASE_URL))?;
         Ok(settings)
-    }
-}
-
-impl ProviderOptions for OpenAiLlmOptions {
-    type Settings = OpenAiChatSettings;
-
-    fn settings(self, env: Env) -> Result<OpenAiChatSettings> {
-        self.resolve(env)
-    }
-}
-
-impl ProviderOptions for OpenAiEmbedderOptions {
-    type Settings = OpenAiEmbedderSettings;
-
-    fn settings(self, env: Env) -> Result<OpenAiEmbedderSettings> {
-        self.resolve(env)
     }
 }

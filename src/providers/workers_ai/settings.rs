@@ -5,7 +5,6 @@ use serde::Deserialize;
 
 use crate::core::config::non_empty;
 use crate::core::error::Result;
-use crate::providers::registry::models::ProviderOptions;
 use crate::providers::shared::fields::{dimensions, max_tokens, temperature};
 use crate::providers::shared::keys::Env;
 
@@ -57,8 +56,9 @@ fn known_dimensions(model: &str) -> Option<usize> {
 }
 
 impl WorkersAiLlmOptions {
-    /// Fills defaults (`@cf/meta/llama-3.1-8b-instruct`, JSON mode) and validates.
-    pub fn resolve(self) -> Result<WorkersAiLlmSettings> {
+    /// Fills defaults (`@cf/meta/llama-3.1-8b-instruct`, JSON mode) and validates; `env` is unused (as every
+    /// provider's options, these resolve with it).
+    pub fn resolve(self, _env: Env) -> Result<WorkersAiLlmSettings> {
         Ok(WorkersAiLlmSettings {
             model: non_empty("llm.config.model", self.model, "@cf/meta/llama-3.1-8b-instruct")?,
             temperature: temperature("llm.config.temperature", self.temperature, 5.0)?,
@@ -70,26 +70,10 @@ impl WorkersAiLlmOptions {
 
 impl WorkersAiEmbedderOptions {
     /// Fills defaults (`@cf/baai/bge-base-en-v1.5`) and validates.
-    pub fn resolve(self) -> Result<WorkersAiEmbedderSettings> {
+    pub fn resolve(self, _env: Env) -> Result<WorkersAiEmbedderSettings> {
         let model = non_empty("embedder.config.model", self.model, "@cf/baai/bge-base-en-v1.5")?;
         let dimensions =
             dimensions("embedder.config.dimensions", self.dimensions)?.or_else(|| known_dimensions(&model));
         Ok(WorkersAiEmbedderSettings { model, dimensions })
-    }
-}
-
-impl ProviderOptions for WorkersAiLlmOptions {
-    type Settings = WorkersAiLlmSettings;
-
-    fn settings(self, _env: Env) -> Result<WorkersAiLlmSettings> {
-        self.resolve()
-    }
-}
-
-impl ProviderOptions for WorkersAiEmbedderOptions {
-    type Settings = WorkersAiEmbedderSettings;
-
-    fn settings(self, _env: Env) -> Result<WorkersAiEmbedderSettings> {
-        self.resolve()
     }
 }
