@@ -28,19 +28,22 @@ macro_rules! model_providers {
         );
     };
     (@part $function:ident, $choice:ident, $field:literal; $($names:tt $(($variant:ident $options:ty))?),+) => {
-        /// The choice a row serving `name` in this part makes of `config`.
+        /// The choice a row serving `name` in this part makes of `config` (`config` and `env` go unused in a
+        /// part no row serves).
+        #[allow(unused_variables)]
         fn $function(
             name: &str,
             config: &Option<serde_json::Value>,
             env: $crate::providers::shared::keys::Env,
         ) -> Option<$crate::core::error::Result<$choice>> {
-            use $crate::core::config::provider_options;
-            Some(match name {
-                $($($crate::providers::registry::models::model_providers!(@pattern $names) => {
-                    provider_options::<$options>(config, $field).and_then(|options| options.resolve(env)).map($choice::$variant)
-                })?)+
-                _ => return None,
-            })
+            match name {
+                $($($crate::providers::registry::models::model_providers!(@pattern $names) => Some(
+                    $crate::core::config::provider_options::<$options>(config, $field)
+                        .and_then(|options| options.resolve(env))
+                        .map($choice::$variant),
+                ),)?)+
+                _ => None,
+            }
         }
     };
     (@all [$first:literal $(| $alias:literal)*]) => {
@@ -52,3 +55,7 @@ macro_rules! model_providers {
 }
 
 pub(crate) use model_providers;
+
+#[cfg(test)]
+#[path = "models_tests.rs"]
+mod tests;
