@@ -70,16 +70,35 @@ pub(crate) const BARE: [&str; 2] = ["custom", "none"];
 /// turn into a `custom` one.
 pub(crate) const LOCAL: &str = "local";
 
-/// The LLM providers, in the order errors list them; the OpenAI-compatible hosts come from `HOSTS`.
+/// The LLM providers, in the order errors list them: the table's, the bare ones, the OpenAI-compatible hosts.
 pub fn llm_providers() -> Vec<&'static str> {
-    let own = TABLE.iter().filter(|(_, llm, _)| *llm).map(|(names, ..)| names[0]).chain(BARE);
-    own.chain(HOSTS.iter().map(|host| host.name)).collect()
+    names(false)
 }
 
-/// The embedder providers, in the order errors list them.
+/// The embedder providers, in the order errors list them (`local` after the bare ones).
 pub fn embedder_providers() -> Vec<&'static str> {
-    let own = TABLE.iter().filter(|(_, _, embedder)| *embedder).map(|(names, ..)| names[0]).chain(BARE).chain([LOCAL]);
-    own.chain(HOSTS.iter().filter(|host| host.embeddings).map(|host| host.name)).collect()
+    names(true)
+}
+
+/// The providers of the LLM (or the `embedder`), as plain loops: iterator chains cost the .wasm a copy of
+/// each adapter.
+fn names(embedder: bool) -> Vec<&'static str> {
+    let mut names = Vec::new();
+    for (row_names, llm, serves_embedder) in TABLE {
+        if (embedder && *serves_embedder) || (!embedder && *llm) {
+            names.push(row_names[0]);
+        }
+    }
+    names.extend_from_slice(&BARE);
+    if embedder {
+        names.push(LOCAL);
+    }
+    for host in HOSTS {
+        if !embedder || host.embeddings {
+            names.push(host.name);
+        }
+    }
+    names
 }
 
 /// `"local"` reached the core: the entry that loaded it has no on-device embedder (Cloudflare Workers,

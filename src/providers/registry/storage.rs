@@ -45,7 +45,7 @@ macro_rules! storage_backends {
     };
     (@open $provider:ident; $call:tt; $($variant:ident $name:literal $open:path),+) => {
         match $provider {
-            $($name => Ok(Self::$variant($open $call?)),)+
+            $($name => $open $call.map(Self::$variant),)+
             other => Err($crate::core::config::unknown_provider("storage.provider", other, Self::NAMES)),
         }
     };
