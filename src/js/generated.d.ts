@@ -1,4 +1,4 @@
-// Generated from the provider and storage tables (model_providers! in src/providers/config/choice.rs, storage_backends!
+// Generated from the provider and storage tables (model_table! in src/providers/config/choice.rs, storage_backends!
 // in src/platform/compose/storage.rs, the OpenAI-compatible HOSTS): edit those, then run
 // `UPDATE_TYPES=1 cargo test --lib ts_types`.
 

@@ -17,51 +17,66 @@ use crate::providers::workers_ai::{
     WorkersAiEmbedderOptions, WorkersAiEmbedderSettings, WorkersAiLlmOptions, WorkersAiLlmSettings,
 };
 
-/// The LLM to use.
-#[derive(Debug, Clone, PartialEq)]
-pub enum LlmChoice {
-    /// `provider: "none"`: no LLM; `add()` stores messages as they are.
-    None,
-    /// OpenAI and the OpenAI-compatible hosts.
-    OpenAi(OpenAiChatSettings),
-    AzureOpenAi(AzureOpenAiChatSettings),
-    Anthropic(AnthropicSettings),
-    Gemini(GeminiChatSettings),
-    Ollama(OllamaChatSettings),
-    /// Through the `llm.binding` Workers AI binding.
-    WorkersAi(WorkersAiLlmSettings),
-    /// The app's `llm.generate` callback.
-    Custom,
+/// The table of providers: calls `$then!` with `$head` and one row per provider, so that each writer
+/// (`model_providers!` here, `model_constructors!` in `providers/any.rs`) reads the same rows. The row's
+/// grammar is in `providers/registry/models.rs`.
+macro_rules! model_table {
+    ($then:ident! { $($head:tt)* }) => {
+        $then! {
+            $($head)*
+            // OpenAI and the OpenAI-compatible hosts.
+            ["openai"]
+                llm OpenAi(OpenAiLlmOptions => OpenAiChatSettings, model)
+                    over OpenAi(crate::providers::openai::OpenAiChat::new)
+                embedder OpenAi(OpenAiEmbedderOptions => OpenAiEmbedderSettings, model)
+                    over OpenAi(crate::providers::openai::OpenAiEmbedder::new);
+            ["azure_openai"]
+                llm AzureOpenAi(AzureLlmOptions => AzureOpenAiChatSettings, target.deployment)
+                    over OpenAi(crate::providers::openai::OpenAiChat::azure)
+                embedder AzureOpenAi(AzureEmbedderOptions => AzureOpenAiEmbedderSettings, target.deployment)
+                    over OpenAi(crate::providers::openai::OpenAiEmbedder::azure);
+            ["anthropic"]
+                llm Anthropic(AnthropicOptions => AnthropicSettings, model)
+                    over Anthropic(crate::providers::anthropic::AnthropicChat::new);
+            // mem0 names it "google" (its LLM and embedder read the same options).
+            ["gemini" | "google"]
+                llm Gemini(GeminiLlmOptions => GeminiChatSettings, model)
+                    over Gemini(crate::providers::gemini::GeminiChat::new)
+                embedder Gemini(GeminiEmbedderOptions => GeminiEmbedderSettings, model)
+                    over Gemini(crate::providers::gemini::GeminiEmbedder::new);
+            ["ollama"]
+                llm Ollama(OllamaLlmOptions => OllamaChatSettings, model)
+                    over Ollama(crate::providers::ollama::OllamaChat::new)
+                embedder Ollama(OllamaEmbedderOptions => OllamaEmbedderSettings, model)
+                    over Ollama(crate::providers::ollama::OllamaEmbedder::new);
+            // Through the `llm.binding` / `embedder.binding` Workers AI binding (the platform builds it).
+            ["workers-ai"]
+                llm WorkersAi(WorkersAiLlmOptions => WorkersAiLlmSettings, model)
+                embedder WorkersAi(WorkersAiEmbedderOptions => WorkersAiEmbedderSettings, model);
+        }
+    };
 }
 
-/// The embedder to use.
-#[derive(Debug, Clone, PartialEq)]
-pub enum EmbedderChoice {
-    /// `provider: "none"`: no vectors; search falls back to keywords.
-    None,
-    /// OpenAI and the OpenAI-compatible hosts.
-    OpenAi(OpenAiEmbedderSettings),
-    AzureOpenAi(AzureOpenAiEmbedderSettings),
-    Gemini(GeminiEmbedderSettings),
-    Ollama(OllamaEmbedderSettings),
-    /// Through the `embedder.binding` Workers AI binding.
-    WorkersAi(WorkersAiEmbedderSettings),
-    /// The app's `embedder.embed` callback, whose vectors have `dimensions` entries.
-    Custom {
-        dimensions: usize,
-    },
-}
+pub(crate) use model_table;
 
-model_providers! {
-    ["openai"] => llm OpenAi(OpenAiLlmOptions) embedder OpenAi(OpenAiEmbedderOptions);
-    ["azure_openai"] => llm AzureOpenAi(AzureLlmOptions) embedder AzureOpenAi(AzureEmbedderOptions);
-    ["anthropic"] => llm Anthropic(AnthropicOptions);
-    // mem0 names it "google" (its LLM and embedder read the same options).
-    ["gemini" | "google"] => llm Gemini(GeminiLlmOptions) embedder Gemini(GeminiEmbedderOptions);
-    ["ollama"] => llm Ollama(OllamaLlmOptions) embedder Ollama(OllamaEmbedderOptions);
-    // Through a Workers AI binding.
-    ["workers-ai"] => llm WorkersAi(WorkersAiLlmOptions) embedder WorkersAi(WorkersAiEmbedderOptions);
-}
+model_table!(model_providers! {
+    /// The LLM to use.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum LlmChoice {
+        /// `provider: "none"`: no LLM; `add()` stores messages as they are.
+        None,
+        /// The app's `llm.generate` callback.
+        Custom,
+    }
+    /// The embedder to use.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum EmbedderChoice {
+        /// `provider: "none"`: no vectors; search falls back to keywords.
+        None,
+        /// The app's `embedder.embed` callback, whose vectors have `dimensions` entries.
+        Custom { dimensions: usize },
+    }
+});
 
 /// The providers with no options of their own, listed after the table's: a JS callback, or nothing.
 pub(crate) const BARE: [&str; 2] = ["custom", "none"];

@@ -14,6 +14,8 @@ pub use crate::providers::shared::keys::Env;
 pub use crate::providers::workers_ai::{
     WorkersAiEmbedderOptions, WorkersAiEmbedderSettings, WorkersAiLlmOptions, WorkersAiLlmSettings,
 };
+/// The provider table, which `providers/any.rs` reads for the models' constructors.
+pub(crate) use choice::model_table;
 pub use choice::{EmbedderChoice, LlmChoice};
 /// The provider table and the names outside it, for the TypeScript names test.
 #[cfg(test)]

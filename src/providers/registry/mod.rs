@@ -1,6 +1,7 @@
 //! The registration tables of the extension points: `storage_backends!` writes a storage enum from one row
-//! per backend, `model_providers!` the parsing and the names of the LLM and embedder providers from one
-//! row per provider. Adding either is one folder plus one row (docs/dev/extending.md).
+//! per backend; `model_providers!` the choice enums, the parsing and the names of the LLM and embedder
+//! providers, and `model_constructors!` the building of their models, both from the rows of one provider
+//! table. Adding either is one folder plus one row (docs/dev/extending.md).
 
 pub mod models;
 pub mod storage;

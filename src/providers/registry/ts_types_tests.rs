@@ -48,7 +48,7 @@ fn render(storage_source: &str) -> String {
     let storages = storage_names(storage_source);
     let storages: Vec<&str> = storages.iter().map(String::as_str).collect();
     format!(
-        "// Generated from the provider and storage tables (model_providers! in src/providers/config/choice.rs, \
+        "// Generated from the provider and storage tables (model_table! in src/providers/config/choice.rs, \
          storage_backends!\n// in src/platform/compose/storage.rs, the OpenAI-compatible HOSTS): edit those, then \
          run\n// `UPDATE_TYPES=1 cargo test --lib ts_types`.\n\n\
          /** Every `llm.provider` name, aliases included. */\n\
