@@ -45,6 +45,10 @@ use crate::providers::config::{MemoryConfig, ResolvedConfig};
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = include_str!("types.d.ts");
 
+/// The provider and storage names, generated from their tables (`UPDATE_TYPES=1 cargo test --lib ts_types`).
+#[wasm_bindgen(typescript_custom_section)]
+const GENERATED_TYPES: &'static str = include_str!("generated.d.ts");
+
 /// Fact-based AI memory: `add` conversations, `search` what was learned.
 #[wasm_bindgen]
 pub struct Memory {

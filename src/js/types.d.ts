@@ -883,9 +883,6 @@ export interface TopKConfig {
   top_k?: number;
 }
 
-/** OpenAI-compatible hosts known by name; each has its default `baseUrl` and API-key variable. */
-export type OpenAiCompatibleHost = "groq" | "together" | "openrouter" | "deepseek" | "lmstudio" | "vllm";
-
 /** `llm.config` of an OpenAI-compatible host. `model` is required: hosts share no default. */
 export interface CompatibleLlmConfig extends SamplingConfig, NucleusConfig, LlmTimeoutConfig, HostWatchConfig {
   model: string;
@@ -1061,7 +1058,7 @@ export type LlmConfig =
 export type EmbedderConfig =
   | { provider: "openai"; config?: OpenAiEmbedderConfig }
   | { provider: "azure_openai"; config: AzureOpenAiEmbedderConfig }
-  | { provider: "together" | "lmstudio" | "vllm"; config: CompatibleEmbedderConfig }
+  | { provider: OpenAiCompatibleEmbeddingHost; config: CompatibleEmbedderConfig }
   | { provider: "openai_compatible"; config: CompatibleEmbedderConfig & { baseUrl: string } }
   | { provider: "gemini" | "google"; config?: GeminiEmbedderConfig }
   | { provider: "ollama"; config?: OllamaEmbedderConfig }

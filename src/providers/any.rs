@@ -9,7 +9,9 @@ use super::ollama::{OllamaChat, OllamaEmbedder};
 use super::openai::{OpenAiChat, OpenAiEmbedder};
 use crate::core::error::{MemoryError, Result};
 use crate::core::model_traits::{Embedder, Llm, LlmRequest};
-use crate::http::{HttpClient, RetryPolicy};
+use crate::http::HttpClient;
+use crate::providers::config::model_table;
+use crate::providers::registry::models::model_constructors;
 
 /// No live models: what a platform without callbacks or bindings (native Rust) plugs into `Live`.
 #[derive(Debug)]
@@ -38,21 +40,6 @@ pub enum AnyLlm<C, X = NoLive> {
     Ollama(OllamaChat<C>),
     /// A model the platform brings (see `LlmChoice::is_live`).
     Live(X),
-}
-
-impl<C: HttpClient, X> AnyLlm<C, X> {
-    /// The model `choice` names, reached through `client`; `None` for live choices, which the platform builds.
-    pub fn over_http(choice: &LlmChoice, client: C, retry: RetryPolicy) -> Option<Self> {
-        Some(match choice {
-            LlmChoice::None => Self::None,
-            LlmChoice::OpenAi(settings) => Self::OpenAi(OpenAiChat::new(client, settings.clone(), retry)),
-            LlmChoice::AzureOpenAi(settings) => Self::OpenAi(OpenAiChat::azure(client, settings.clone(), retry)),
-            LlmChoice::Anthropic(settings) => Self::Anthropic(AnthropicChat::new(client, settings.clone(), retry)),
-            LlmChoice::Gemini(settings) => Self::Gemini(GeminiChat::new(client, settings.clone(), retry)),
-            LlmChoice::Ollama(settings) => Self::Ollama(OllamaChat::new(client, settings.clone(), retry)),
-            LlmChoice::WorkersAi(_) | LlmChoice::Custom => return None,
-        })
-    }
 }
 
 impl<C: HttpClient, X: Llm> Llm for AnyLlm<C, X> {
@@ -84,21 +71,8 @@ pub enum AnyEmbedder<C, X = NoLive> {
     Live(X),
 }
 
-impl<C: HttpClient, X> AnyEmbedder<C, X> {
-    /// The embedder `choice` names, reached through `client`; `None` for live choices.
-    pub fn over_http(choice: &EmbedderChoice, client: C, retry: RetryPolicy) -> Option<Self> {
-        Some(match choice {
-            EmbedderChoice::None => Self::None,
-            EmbedderChoice::OpenAi(settings) => Self::OpenAi(OpenAiEmbedder::new(client, settings.clone(), retry)),
-            EmbedderChoice::AzureOpenAi(settings) => {
-                Self::OpenAi(OpenAiEmbedder::azure(client, settings.clone(), retry))
-            }
-            EmbedderChoice::Gemini(settings) => Self::Gemini(GeminiEmbedder::new(client, settings.clone(), retry)),
-            EmbedderChoice::Ollama(settings) => Self::Ollama(OllamaEmbedder::new(client, settings.clone(), retry)),
-            EmbedderChoice::WorkersAi(_) | EmbedderChoice::Custom { .. } => return None,
-        })
-    }
-}
+// `AnyLlm::over_http` and `AnyEmbedder::over_http`: each row's `over` constructor, for its choice.
+model_table!(model_constructors! { AnyLlm(LlmChoice), AnyEmbedder(EmbedderChoice); });
 
 impl<C: HttpClient, X: Embedder> Embedder for AnyEmbedder<C, X> {
     async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {

@@ -10,6 +10,7 @@ pub mod config;
 mod gemini;
 mod ollama;
 mod openai;
+pub mod registry;
 mod shared;
 mod workers_ai;
 

@@ -11,16 +11,13 @@ pub use live::{js_clock, js_token_counter, split, LiveValues};
 pub use models::{LiveEmbedder, LiveLlm};
 pub use storage::AnyStorage;
 
-use crate::core::config::{indexeddb_settings, unknown_provider};
 use crate::core::engine::embedding_model::EmbeddingModel;
 use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
-use crate::core::storage::InMemoryStorage;
 use crate::core::time::Clock;
 use crate::core::tokens::TokenCounter;
 use crate::core::vector_store::InMemoryVectorStore;
 use crate::http::Timed;
-use crate::platform::indexeddb::IndexedDbStorage;
 #[cfg(feature = "extras")]
 use crate::platform::observe::Observed;
 use crate::platform::FetchClient;
@@ -60,38 +57,6 @@ pub struct Parts {
     pub tokens: TokenCounter,
 }
 
-/// `storage: {provider: "cloudflare-kv", binding}`.
-#[cfg(feature = "extras")]
-fn kv_storage(config: &ResolvedConfig, live: &LiveValues) -> Result<storage::KvBackend> {
-    let binding = live.get("storage.binding").ok_or_else(|| {
-        MemoryError::InvalidConfig(
-            "storage.binding: required for cloudflare-kv, and missing (undefined): declare the KV namespace in \
-             the Worker's wrangler config ([[kv_namespaces]] binding = \"MEMORY_KV\", or kv_namespaces in \
-             wrangler.jsonc) and pass it, e.g. env.MEMORY_KV"
-                .into(),
-        )
-    })?;
-    let prefix = crate::core::config::kv_prefix(&config.engine.storage.options)?;
-    Ok(crate::core::kv::KvStorage::new(crate::platform::JsKv::new(binding)?, &prefix))
-}
-
-/// `storage: {provider: "sqlite", config: {path}}`, opened by the host's `storage.open` (Node's entry point).
-#[cfg(feature = "extras")]
-fn sqlite_storage(config: &ResolvedConfig, live: &LiveValues) -> Result<storage::SqliteBackend> {
-    let settings = crate::core::config::sqlite_settings(&config.engine.storage.options)?;
-    crate::platform::sqlite::SqliteStorage::new(live.get("storage.open"), settings)
-}
-
-#[cfg(not(feature = "extras"))]
-fn sqlite_storage(_config: &ResolvedConfig, _live: &LiveValues) -> Result<storage::SqliteBackend> {
-    Err(MemoryError::NotInModule("storage.provider \"sqlite\"".into()))
-}
-
-#[cfg(not(feature = "extras"))]
-fn kv_storage(_config: &ResolvedConfig, _live: &LiveValues) -> Result<storage::KvBackend> {
-    Err(MemoryError::NotInModule("storage.provider \"cloudflare-kv\"".into()))
-}
-
 /// `vectorStore: {provider: "chroma"}`, when configured (`NOT_IN_MODULE` in a build without `extras`).
 fn remote_vectors(config: &ResolvedConfig) -> Result<Option<ChromaVectors<FetchClient>>> {
     match &config.remote_vectors {
@@ -120,18 +85,7 @@ pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
             return Err(MemoryError::InvalidConfig(format!("vectorStore.config.dimension: {why}")));
         }
     }
-    let storage = match config.engine.storage.provider.as_str() {
-        "memory" => AnyStorage::Memory(InMemoryStorage::default()),
-        "indexeddb" => {
-            AnyStorage::IndexedDb(IndexedDbStorage::new(&indexeddb_settings(&config.engine.storage.options)?))
-        }
-        "cloudflare-kv" => AnyStorage::Kv(kv_storage(config, live)?),
-        "sqlite" => AnyStorage::Sqlite(sqlite_storage(config, live)?),
-        other => {
-            let known = &["memory", "indexeddb", "cloudflare-kv", "sqlite"];
-            return Err(unknown_provider("storage.provider", other, known));
-        }
-    };
+    let storage = AnyStorage::open(&config.engine.storage.provider, config, live)?;
     let index = InMemoryVectorStore::new(config.engine.vector_store.quantization);
     let tokens = match live.get("countTokens") {
         Some(count) => js_token_counter(count)?,

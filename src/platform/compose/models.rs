@@ -122,28 +122,19 @@ fn observer(live: &LiveValues) -> Result<Option<Function>> {
 /// The provider's name and model, as the `observe` events give them.
 #[cfg(feature = "extras")]
 fn llm_name(choice: &LlmChoice) -> (&'static str, String) {
-    match choice {
-        LlmChoice::None => ("none", String::new()),
-        LlmChoice::OpenAi(s) => ("openai", s.model.clone()),
-        LlmChoice::AzureOpenAi(s) => ("azure_openai", s.target.deployment.clone()),
-        LlmChoice::Anthropic(s) => ("anthropic", s.model.clone()),
-        LlmChoice::Gemini(s) => ("gemini", s.model.clone()),
-        LlmChoice::Ollama(s) => ("ollama", s.model.clone()),
-        LlmChoice::WorkersAi(s) => ("workers-ai", s.model.clone()),
-        LlmChoice::Custom => ("custom", String::new()),
+    match choice.row_model() {
+        Some((provider, model)) => (provider, model.to_owned()),
+        None if matches!(choice, LlmChoice::Custom) => ("custom", String::new()),
+        None => ("none", String::new()),
     }
 }
 
 /// The embedder's provider name and model, as the `observe` events give them and the store records them.
 pub(super) fn embedder_name(choice: &EmbedderChoice) -> (&'static str, String) {
-    match choice {
-        EmbedderChoice::None => ("none", String::new()),
-        EmbedderChoice::OpenAi(s) => ("openai", s.model.clone()),
-        EmbedderChoice::AzureOpenAi(s) => ("azure_openai", s.target.deployment.clone()),
-        EmbedderChoice::Gemini(s) => ("gemini", s.model.clone()),
-        EmbedderChoice::Ollama(s) => ("ollama", s.model.clone()),
-        EmbedderChoice::WorkersAi(s) => ("workers-ai", s.model.clone()),
-        EmbedderChoice::Custom { .. } => ("custom", String::new()),
+    match choice.row_model() {
+        Some((provider, model)) => (provider, model.to_owned()),
+        None if matches!(choice, EmbedderChoice::Custom { .. }) => ("custom", String::new()),
+        None => ("none", String::new()),
     }
 }
 

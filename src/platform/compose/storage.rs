@@ -1,15 +1,14 @@
 //! Every storage a wasm32 build can persist to, as one type: in memory, IndexedDB (browsers) and Workers
-//! KV (through a namespace binding), SQLite in Node.
+//! KV (through a namespace binding), SQLite in Node. One row per backend in `storage_backends!`; each
+//! row's opener reads the backend's `storage` config.
 
-use crate::core::error::Result;
-use crate::core::model::graph::GraphRecord;
-use crate::core::model::scope::Scope;
-use crate::core::model::types::{HistoryRecord, StoredMemory};
-use crate::core::pace::Pace;
-use crate::core::packed::Packed;
-use crate::core::side_records::SideRecord;
-use crate::core::storage::{Changeset, InMemoryStorage, RemoteListener, SharedTurn, Storage};
+use super::live::LiveValues;
+use crate::core::config::indexeddb_settings;
+use crate::core::error::{MemoryError, Result};
+use crate::core::storage::InMemoryStorage;
 use crate::platform::indexeddb::IndexedDbStorage;
+use crate::providers::config::ResolvedConfig;
+use crate::providers::registry::storage::storage_backends;
 
 /// Workers KV through a namespace binding; in a build without `extras`, a type with no values.
 #[cfg(feature = "extras")]
@@ -25,155 +24,56 @@ pub type SqliteBackend = crate::platform::sqlite::SqliteStorage;
 #[cfg(not(feature = "extras"))]
 pub type SqliteBackend = super::absent::Absent;
 
-/// Every storage this build can persist to.
-pub enum AnyStorage {
-    Memory(InMemoryStorage),
-    IndexedDb(IndexedDbStorage),
-    /// Workers KV, through a namespace binding.
-    Kv(KvBackend),
-    /// SQLite, in Node.
-    Sqlite(SqliteBackend),
+storage_backends! {
+    /// Every storage this build can persist to.
+    pub enum AnyStorage, opened with (config: &ResolvedConfig, live: &LiveValues) {
+        Memory(InMemoryStorage) = "memory" => memory_storage,
+        IndexedDb(IndexedDbStorage) = "indexeddb" => indexeddb_storage,
+        /// Workers KV, through a namespace binding.
+        Kv(KvBackend) = "cloudflare-kv" => kv_storage,
+        /// SQLite, in Node.
+        Sqlite(SqliteBackend) = "sqlite" => sqlite_storage,
+    }
 }
 
-impl Storage for AnyStorage {
-    async fn load_memories(&self) -> Result<Vec<StoredMemory>> {
-        match self {
-            Self::Memory(storage) => storage.load_memories().await,
-            Self::IndexedDb(storage) => storage.load_memories().await,
-            Self::Kv(storage) => storage.load_memories().await,
-            Self::Sqlite(storage) => storage.load_memories().await,
-        }
-    }
+/// `storage: {provider: "memory"}`, the default.
+fn memory_storage(_config: &ResolvedConfig, _live: &LiveValues) -> Result<InMemoryStorage> {
+    Ok(InMemoryStorage::default())
+}
 
-    async fn load_packed(&self) -> Result<Packed> {
-        match self {
-            Self::Memory(storage) => storage.load_packed().await,
-            Self::IndexedDb(storage) => storage.load_packed().await,
-            Self::Kv(storage) => storage.load_packed().await,
-            Self::Sqlite(storage) => storage.load_packed().await,
-        }
-    }
+/// `storage: {provider: "indexeddb", config: {dbName}}`.
+fn indexeddb_storage(config: &ResolvedConfig, _live: &LiveValues) -> Result<IndexedDbStorage> {
+    Ok(IndexedDbStorage::new(&indexeddb_settings(&config.engine.storage.options)?))
+}
 
-    async fn commit(&self, changes: &Changeset) -> Result<()> {
-        match self {
-            Self::Memory(storage) => storage.commit(changes).await,
-            Self::IndexedDb(storage) => storage.commit(changes).await,
-            Self::Kv(storage) => storage.commit(changes).await,
-            Self::Sqlite(storage) => storage.commit(changes).await,
-        }
-    }
+/// `storage: {provider: "cloudflare-kv", binding}`.
+#[cfg(feature = "extras")]
+fn kv_storage(config: &ResolvedConfig, live: &LiveValues) -> Result<KvBackend> {
+    let binding = live.get("storage.binding").ok_or_else(|| {
+        MemoryError::InvalidConfig(
+            "storage.binding: required for cloudflare-kv, and missing (undefined): declare the KV namespace in \
+             the Worker's wrangler config ([[kv_namespaces]] binding = \"MEMORY_KV\", or kv_namespaces in \
+             wrangler.jsonc) and pass it, e.g. env.MEMORY_KV"
+                .into(),
+        )
+    })?;
+    let prefix = crate::core::config::kv_prefix(&config.engine.storage.options)?;
+    Ok(crate::core::kv::KvStorage::new(crate::platform::JsKv::new(binding)?, &prefix))
+}
 
-    async fn commit_paced(&self, changes: &Changeset, pace: &dyn Pace) -> Result<()> {
-        match self {
-            Self::Memory(storage) => storage.commit_paced(changes, pace).await,
-            Self::IndexedDb(storage) => storage.commit_paced(changes, pace).await,
-            Self::Kv(storage) => storage.commit_paced(changes, pace).await,
-            Self::Sqlite(storage) => storage.commit_paced(changes, pace).await,
-        }
-    }
+/// `storage: {provider: "sqlite", config: {path}}`, opened by the host's `storage.open` (Node's entry point).
+#[cfg(feature = "extras")]
+fn sqlite_storage(config: &ResolvedConfig, live: &LiveValues) -> Result<SqliteBackend> {
+    let settings = crate::core::config::sqlite_settings(&config.engine.storage.options)?;
+    crate::platform::sqlite::SqliteStorage::new(live.get("storage.open"), settings)
+}
 
-    async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>> {
-        match self {
-            Self::Memory(storage) => storage.history(memory_id).await,
-            Self::IndexedDb(storage) => storage.history(memory_id).await,
-            Self::Kv(storage) => storage.history(memory_id).await,
-            Self::Sqlite(storage) => storage.history(memory_id).await,
-        }
-    }
+#[cfg(not(feature = "extras"))]
+fn sqlite_storage(_config: &ResolvedConfig, _live: &LiveValues) -> Result<SqliteBackend> {
+    Err(MemoryError::NotInModule("storage.provider \"sqlite\"".into()))
+}
 
-    async fn clear(&self) -> Result<()> {
-        match self {
-            Self::Memory(storage) => storage.clear().await,
-            Self::IndexedDb(storage) => storage.clear().await,
-            Self::Kv(storage) => storage.clear().await,
-            Self::Sqlite(storage) => storage.clear().await,
-        }
-    }
-
-    async fn load_scope(&self, scope: &Scope) -> Result<Option<Vec<StoredMemory>>> {
-        match self {
-            Self::Memory(storage) => storage.load_scope(scope).await,
-            Self::IndexedDb(storage) => storage.load_scope(scope).await,
-            Self::Kv(storage) => storage.load_scope(scope).await,
-            Self::Sqlite(storage) => storage.load_scope(scope).await,
-        }
-    }
-
-    async fn load_memory(&self, id: &str) -> Result<Option<StoredMemory>> {
-        match self {
-            Self::Memory(storage) => storage.load_memory(id).await,
-            Self::IndexedDb(storage) => storage.load_memory(id).await,
-            Self::Kv(storage) => storage.load_memory(id).await,
-            Self::Sqlite(storage) => storage.load_memory(id).await,
-        }
-    }
-
-    async fn all_history(&self) -> Result<Option<Vec<HistoryRecord>>> {
-        match self {
-            Self::Memory(storage) => storage.all_history().await,
-            Self::IndexedDb(storage) => storage.all_history().await,
-            Self::Kv(storage) => storage.all_history().await,
-            Self::Sqlite(storage) => storage.all_history().await,
-        }
-    }
-
-    async fn load_graph(&self) -> Result<Option<Vec<GraphRecord>>> {
-        match self {
-            Self::Memory(storage) => storage.load_graph().await,
-            Self::IndexedDb(storage) => storage.load_graph().await,
-            Self::Kv(storage) => storage.load_graph().await,
-            Self::Sqlite(storage) => storage.load_graph().await,
-        }
-    }
-
-    async fn load_scope_graph(&self, scope: &Scope) -> Result<Vec<GraphRecord>> {
-        match self {
-            Self::Memory(storage) => storage.load_scope_graph(scope).await,
-            Self::IndexedDb(storage) => storage.load_scope_graph(scope).await,
-            Self::Kv(storage) => storage.load_scope_graph(scope).await,
-            Self::Sqlite(storage) => storage.load_scope_graph(scope).await,
-        }
-    }
-
-    async fn load_side(&self, kind: &str) -> Result<Vec<SideRecord>> {
-        match self {
-            Self::Memory(storage) => storage.load_side(kind).await,
-            Self::IndexedDb(storage) => storage.load_side(kind).await,
-            Self::Kv(storage) => storage.load_side(kind).await,
-            Self::Sqlite(storage) => storage.load_side(kind).await,
-        }
-    }
-
-    async fn all_side(&self) -> Result<Option<Vec<(String, SideRecord)>>> {
-        match self {
-            Self::Memory(storage) => storage.all_side().await,
-            _ => Ok(None),
-        }
-    }
-
-    async fn hold(&self, key: &str) -> Result<Option<SharedTurn>> {
-        match self {
-            Self::IndexedDb(storage) => storage.hold(key).await,
-            _ => Ok(None),
-        }
-    }
-
-    fn keeps_memories(&self) -> bool {
-        !matches!(self, Self::Memory(_))
-    }
-
-    fn close(&self) {
-        if let Self::Sqlite(storage) = self {
-            storage.close();
-        }
-    }
-
-    fn watch(&self, listener: RemoteListener) {
-        match self {
-            Self::Memory(storage) => storage.watch(listener),
-            Self::IndexedDb(storage) => storage.watch(listener),
-            Self::Kv(storage) => storage.watch(listener),
-            Self::Sqlite(storage) => storage.watch(listener),
-        }
-    }
+#[cfg(not(feature = "extras"))]
+fn kv_storage(_config: &ResolvedConfig, _live: &LiveValues) -> Result<KvBackend> {
+    Err(MemoryError::NotInModule("storage.provider \"cloudflare-kv\"".into()))
 }

@@ -11,78 +11,109 @@ use crate::providers::ollama::{OllamaChatSettings, OllamaEmbedderOptions, Ollama
 use crate::providers::openai::{
     find_host, OpenAiChatSettings, OpenAiEmbedderOptions, OpenAiEmbedderSettings, OpenAiLlmOptions, HOSTS,
 };
+use crate::providers::registry::models::model_providers;
 use crate::providers::shared::keys::Env;
 use crate::providers::workers_ai::{
     WorkersAiEmbedderOptions, WorkersAiEmbedderSettings, WorkersAiLlmOptions, WorkersAiLlmSettings,
 };
 
-/// The LLM to use.
-#[derive(Debug, Clone, PartialEq)]
-pub enum LlmChoice {
-    /// `provider: "none"`: no LLM; `add()` stores messages as they are.
-    None,
-    /// OpenAI and the OpenAI-compatible hosts.
-    OpenAi(OpenAiChatSettings),
-    AzureOpenAi(AzureOpenAiChatSettings),
-    Anthropic(AnthropicSettings),
-    Gemini(GeminiChatSettings),
-    Ollama(OllamaChatSettings),
-    /// Through the `llm.binding` Workers AI binding.
-    WorkersAi(WorkersAiLlmSettings),
-    /// The app's `llm.generate` callback.
-    Custom,
+/// The table of providers: calls `$then!` with `$head` and one row per provider, so that each writer
+/// (`model_providers!` here, `model_constructors!` in `providers/any.rs`) reads the same rows. The row's
+/// grammar is in `providers/registry/models.rs`.
+macro_rules! model_table {
+    ($then:ident! { $($head:tt)* }) => {
+        $then! {
+            $($head)*
+            // OpenAI and the OpenAI-compatible hosts.
+            ["openai"]
+                llm OpenAi(OpenAiLlmOptions => OpenAiChatSettings, model)
+                    over OpenAi(crate::providers::openai::OpenAiChat::new)
+                embedder OpenAi(OpenAiEmbedderOptions => OpenAiEmbedderSettings, model)
+                    over OpenAi(crate::providers::openai::OpenAiEmbedder::new);
+            ["azure_openai"]
+                llm AzureOpenAi(AzureLlmOptions => AzureOpenAiChatSettings, target.deployment)
+                    over OpenAi(crate::providers::openai::OpenAiChat::azure)
+                embedder AzureOpenAi(AzureEmbedderOptions => AzureOpenAiEmbedderSettings, target.deployment)
+                    over OpenAi(crate::providers::openai::OpenAiEmbedder::azure);
+            ["anthropic"]
+                llm Anthropic(AnthropicOptions => AnthropicSettings, model)
+                    over Anthropic(crate::providers::anthropic::AnthropicChat::new);
+            // mem0 names it "google" (its LLM and embedder read the same options).
+            ["gemini" | "google"]
+                llm Gemini(GeminiLlmOptions => GeminiChatSettings, model)
+                    over Gemini(crate::providers::gemini::GeminiChat::new)
+                embedder Gemini(GeminiEmbedderOptions => GeminiEmbedderSettings, model)
+                    over Gemini(crate::providers::gemini::GeminiEmbedder::new);
+            ["ollama"]
+                llm Ollama(OllamaLlmOptions => OllamaChatSettings, model)
+                    over Ollama(crate::providers::ollama::OllamaChat::new)
+                embedder Ollama(OllamaEmbedderOptions => OllamaEmbedderSettings, model)
+                    over Ollama(crate::providers::ollama::OllamaEmbedder::new);
+            // Through the `llm.binding` / `embedder.binding` Workers AI binding (the platform builds it).
+            ["workers-ai"]
+                llm WorkersAi(WorkersAiLlmOptions => WorkersAiLlmSettings, model)
+                embedder WorkersAi(WorkersAiEmbedderOptions => WorkersAiEmbedderSettings, model);
+        }
+    };
 }
 
-/// The embedder to use.
-#[derive(Debug, Clone, PartialEq)]
-pub enum EmbedderChoice {
-    /// `provider: "none"`: no vectors; search falls back to keywords.
-    None,
-    /// OpenAI and the OpenAI-compatible hosts.
-    OpenAi(OpenAiEmbedderSettings),
-    AzureOpenAi(AzureOpenAiEmbedderSettings),
-    Gemini(GeminiEmbedderSettings),
-    Ollama(OllamaEmbedderSettings),
-    /// Through the `embedder.binding` Workers AI binding.
-    WorkersAi(WorkersAiEmbedderSettings),
-    /// The app's `embedder.embed` callback, whose vectors have `dimensions` entries.
-    Custom {
-        dimensions: usize,
-    },
-}
+pub(crate) use model_table;
 
-/// Every provider by name with the parts it serves, `(name, llm, embedder)`; the OpenAI-compatible hosts
-/// come from `HOSTS`. Unknown-provider errors list exactly these.
-const PROVIDERS: &[(&str, bool, bool)] = &[
-    ("openai", true, true),
-    ("azure_openai", true, true),
-    ("anthropic", true, false),
-    ("gemini", true, true),
-    ("ollama", true, true),
-    // A Workers AI binding, a JS callback, or nothing.
-    ("workers-ai", true, true),
-    ("custom", true, true),
-    ("none", true, true),
-    // The on-device embedder: the npm package's Node and browser entries turn it into a `custom` one.
-    (LOCAL, false, true),
-];
+model_table!(model_providers! {
+    /// The LLM to use.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum LlmChoice {
+        /// `provider: "none"`: no LLM; `add()` stores messages as they are.
+        None,
+        /// The app's `llm.generate` callback.
+        Custom,
+    }
+    /// The embedder to use.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum EmbedderChoice {
+        /// `provider: "none"`: no vectors; search falls back to keywords.
+        None,
+        /// The app's `embedder.embed` callback, whose vectors have `dimensions` entries.
+        Custom { dimensions: usize },
+    }
+});
 
-/// `embedder: {provider: "local"}`.
-const LOCAL: &str = "local";
+/// The providers with no options of their own, listed after the table's: a JS callback, or nothing.
+pub(crate) const BARE: [&str; 2] = ["custom", "none"];
 
-/// mem0's name for `gemini` (its LLM and embedder read the same options).
-const GOOGLE: &str = "google";
+/// `embedder: {provider: "local"}`: the on-device embedder, which the npm package's Node and browser entries
+/// turn into a `custom` one.
+pub(crate) const LOCAL: &str = "local";
 
-/// The LLM providers, in the order errors list them.
+/// The LLM providers, in the order errors list them: the table's, the bare ones, the OpenAI-compatible hosts.
 pub fn llm_providers() -> Vec<&'static str> {
-    let own = PROVIDERS.iter().filter(|(_, llm, _)| *llm).map(|(name, ..)| *name);
-    own.chain(HOSTS.iter().map(|host| host.name)).collect()
+    names(false)
 }
 
-/// The embedder providers, in the order errors list them.
+/// The embedder providers, in the order errors list them (`local` after the bare ones).
 pub fn embedder_providers() -> Vec<&'static str> {
-    let own = PROVIDERS.iter().filter(|(_, _, embedder)| *embedder).map(|(name, ..)| *name);
-    own.chain(HOSTS.iter().filter(|host| host.embeddings).map(|host| host.name)).collect()
+    names(true)
+}
+
+/// The providers of the LLM (or the `embedder`), as plain loops: iterator chains cost the .wasm a copy of
+/// each adapter.
+fn names(embedder: bool) -> Vec<&'static str> {
+    let mut names = Vec::new();
+    for (row_names, llm, serves_embedder) in TABLE {
+        if (embedder && *serves_embedder) || (!embedder && *llm) {
+            names.push(row_names[0]);
+        }
+    }
+    names.extend_from_slice(&BARE);
+    if embedder {
+        names.push(LOCAL);
+    }
+    for host in HOSTS {
+        if !embedder || host.embeddings {
+            names.push(host.name);
+        }
+    }
+    names
 }
 
 /// `"local"` reached the core: the entry that loaded it has no on-device embedder (Cloudflare Workers,
@@ -113,19 +144,10 @@ pub fn llm_choice(config: ProviderConfig, env: Env) -> Result<LlmChoice> {
         return Err(invalid("llm.dimensions", "unknown field (only a custom embedder takes dimensions)"));
     }
     let options = &config.config;
+    if let Some(choice) = table_llm(&config.provider, options, env) {
+        return choice;
+    }
     Ok(match config.provider.as_str() {
-        "openai" => LlmChoice::OpenAi(provider_options::<OpenAiLlmOptions>(options, "llm.config")?.resolve(env)?),
-        "azure_openai" => {
-            LlmChoice::AzureOpenAi(provider_options::<AzureLlmOptions>(options, "llm.config")?.resolve(env)?)
-        }
-        "anthropic" => LlmChoice::Anthropic(provider_options::<AnthropicOptions>(options, "llm.config")?.resolve(env)?),
-        "gemini" | GOOGLE => {
-            LlmChoice::Gemini(provider_options::<GeminiLlmOptions>(options, "llm.config")?.resolve(env)?)
-        }
-        "ollama" => LlmChoice::Ollama(provider_options::<OllamaLlmOptions>(options, "llm.config")?.resolve()?),
-        "workers-ai" => {
-            LlmChoice::WorkersAi(provider_options::<WorkersAiLlmOptions>(options, "llm.config")?.resolve()?)
-        }
         "custom" => no_config(&config, "llm").map(|_| LlmChoice::Custom)?,
         "none" => LlmChoice::None,
         name => match find_host(name) {
@@ -145,18 +167,10 @@ pub fn embedder_choice(config: ProviderConfig, env: Env) -> Result<EmbedderChoic
     }
     let options = &config.config;
     let field = "embedder.config";
+    if let Some(choice) = table_embedder(&config.provider, options, env) {
+        return choice;
+    }
     Ok(match config.provider.as_str() {
-        "openai" => EmbedderChoice::OpenAi(provider_options::<OpenAiEmbedderOptions>(options, field)?.resolve(env)?),
-        "azure_openai" => {
-            EmbedderChoice::AzureOpenAi(provider_options::<AzureEmbedderOptions>(options, field)?.resolve(env)?)
-        }
-        "gemini" | GOOGLE => {
-            EmbedderChoice::Gemini(provider_options::<GeminiEmbedderOptions>(options, field)?.resolve(env)?)
-        }
-        "ollama" => EmbedderChoice::Ollama(provider_options::<OllamaEmbedderOptions>(options, field)?.resolve()?),
-        "workers-ai" => {
-            EmbedderChoice::WorkersAi(provider_options::<WorkersAiEmbedderOptions>(options, field)?.resolve()?)
-        }
         "custom" => {
             no_config(&config, "embedder")?;
             let dimensions = config.dimensions.ok_or_else(|| {

@@ -190,3 +190,13 @@ fn the_on_device_embedder_reaching_the_core_says_where_it_runs() {
         assert!(message.contains(part), "{part} in {message}");
     }
 }
+
+#[test]
+fn the_provider_lists_keep_their_order() {
+    let own = ["openai", "azure_openai", "anthropic", "gemini", "ollama", "workers-ai", "custom", "none"];
+    let hosts = ["openai_compatible", "groq", "together", "openrouter", "deepseek", "lmstudio", "vllm"];
+    assert_eq!(llm_providers(), [&own[..], &hosts[..]].concat());
+    let embedding_hosts = ["openai_compatible", "together", "lmstudio", "vllm"];
+    let embedders = [&own[..2], &own[3..], &["local"], &embedding_hosts[..]].concat();
+    assert_eq!(embedder_providers(), embedders);
+}

@@ -14,7 +14,12 @@ pub use crate::providers::shared::keys::Env;
 pub use crate::providers::workers_ai::{
     WorkersAiEmbedderOptions, WorkersAiEmbedderSettings, WorkersAiLlmOptions, WorkersAiLlmSettings,
 };
+/// The provider table, which `providers/any.rs` reads for the models' constructors.
+pub(crate) use choice::model_table;
 pub use choice::{EmbedderChoice, LlmChoice};
+/// The provider table and the names outside it, for the TypeScript names test.
+#[cfg(test)]
+pub(crate) use choice::{BARE, LOCAL, TABLE};
 pub use timeout::{DEFAULT_EMBEDDER_TIMEOUT_MS, DEFAULT_LLM_TIMEOUT_MS};
 
 pub use crate::core::config::{invalid, non_empty, provider_options, unknown_provider, ProviderConfig};

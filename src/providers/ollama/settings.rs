@@ -7,6 +7,7 @@ use super::embedding::OllamaEmbedderSettings;
 use crate::core::config::non_empty;
 use crate::core::error::Result;
 use crate::providers::shared::fields::{dimensions, max_tokens, temperature, top_k, top_p, url_or_base};
+use crate::providers::shared::keys::Env;
 
 const OLLAMA_BASE_URL: &str = "http://localhost:11434";
 
@@ -46,8 +47,9 @@ pub struct OllamaEmbedderOptions {
 }
 
 impl OllamaLlmOptions {
-    /// Fills defaults (`llama3.1` at `http://localhost:11434`) and validates.
-    pub fn resolve(self) -> Result<OllamaChatSettings> {
+    /// Fills defaults (`llama3.1` at `http://localhost:11434`) and validates; `env` is unused (as every
+    /// provider's options, these resolve with it).
+    pub fn resolve(self, _env: Env) -> Result<OllamaChatSettings> {
         Ok(OllamaChatSettings {
             model: non_empty("llm.config.model", self.model, "llama3.1")?,
             base_url: url_or_base("llm", self.url, self.base_url, OLLAMA_BASE_URL)?,
@@ -63,7 +65,7 @@ impl OllamaLlmOptions {
 
 impl OllamaEmbedderOptions {
     /// Fills defaults (`nomic-embed-text`) and validates.
-    pub fn resolve(self) -> Result<OllamaEmbedderSettings> {
+    pub fn resolve(self, _env: Env) -> Result<OllamaEmbedderSettings> {
         Ok(OllamaEmbedderSettings {
             model: non_empty("embedder.config.model", self.model, "nomic-embed-text")?,
             base_url: url_or_base("embedder", self.url, self.base_url, OLLAMA_BASE_URL)?,

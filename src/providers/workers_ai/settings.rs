@@ -6,6 +6,7 @@ use serde::Deserialize;
 use crate::core::config::non_empty;
 use crate::core::error::Result;
 use crate::providers::shared::fields::{dimensions, max_tokens, temperature};
+use crate::providers::shared::keys::Env;
 
 /// `llm.config` for Workers AI.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -55,8 +56,9 @@ fn known_dimensions(model: &str) -> Option<usize> {
 }
 
 impl WorkersAiLlmOptions {
-    /// Fills defaults (`@cf/meta/llama-3.1-8b-instruct`, JSON mode) and validates.
-    pub fn resolve(self) -> Result<WorkersAiLlmSettings> {
+    /// Fills defaults (`@cf/meta/llama-3.1-8b-instruct`, JSON mode) and validates; `env` is unused (as every
+    /// provider's options, these resolve with it).
+    pub fn resolve(self, _env: Env) -> Result<WorkersAiLlmSettings> {
         Ok(WorkersAiLlmSettings {
             model: non_empty("llm.config.model", self.model, "@cf/meta/llama-3.1-8b-instruct")?,
             temperature: temperature("llm.config.temperature", self.temperature, 5.0)?,
@@ -68,7 +70,7 @@ impl WorkersAiLlmOptions {
 
 impl WorkersAiEmbedderOptions {
     /// Fills defaults (`@cf/baai/bge-base-en-v1.5`) and validates.
-    pub fn resolve(self) -> Result<WorkersAiEmbedderSettings> {
+    pub fn resolve(self, _env: Env) -> Result<WorkersAiEmbedderSettings> {
         let model = non_empty("embedder.config.model", self.model, "@cf/baai/bge-base-en-v1.5")?;
         let dimensions =
             dimensions("embedder.config.dimensions", self.dimensions)?.or_else(|| known_dimensions(&model));
