@@ -123,3 +123,7 @@ mod tests;
 #[cfg(test)]
 #[path = "mem0_tests.rs"]
 mod mem0_tests;
+
+#[cfg(test)]
+#[path = "option_keys_tests.rs"]
+mod option_keys_tests;
