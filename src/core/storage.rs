@@ -3,7 +3,7 @@
 use std::cell::RefCell;
 
 use super::error::Result;
-use super::graph::{GraphChanges, GraphRecord};
+use super::model::graph::{GraphChanges, GraphRecord};
 use super::model::scope::Scope;
 use super::model::types::{HistoryRecord, StoredMemory};
 use super::pace::Pace;

@@ -6,9 +6,11 @@ pub mod input;
 mod search;
 pub mod store;
 
-pub use crate::core::model::graph::{entity_name, relation_name, Entity, GraphRecord, Relation};
+pub use crate::core::model::graph::{
+    entity_name, relation_name, Entity, GraphChanges, GraphRecord, Relation, RelationTriple,
+};
 pub use extract::{parse_graph, Extracted, GRAPH_EXTRACTION_PROMPT};
-pub use search::{merge_by_bm25, RelationTriple};
-pub use store::{Graph, GraphChanges};
+pub use search::merge_by_bm25;
+pub use store::Graph;
 
 pub use crate::core::config::GraphOptions;

@@ -1,23 +1,6 @@
 //! Merging what the graph found into search results (BM25 re-ranking of graph-retrieved memories).
 
-use serde::Serialize;
-
-use crate::core::model::graph::Relation;
 use crate::core::model::types::MemoryItem;
-
-/// `{source, relation, target}`, as search responses carry relations (like mem0).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RelationTriple {
-    pub source: String,
-    pub relation: String,
-    pub target: String,
-}
-
-impl From<&Relation> for RelationTriple {
-    fn from(r: &Relation) -> Self {
-        Self { source: r.source.clone(), relation: r.relation.clone(), target: r.target.clone() }
-    }
-}
 
 /// `results` plus the memories `linked` by the graph (looked up with `lookup`, which also applies scope and
 /// filters), re-ranked by their BM25 score against the query (`bm25`, best first). Ties keep the earlier order:

@@ -6,22 +6,9 @@ use std::collections::{BTreeMap, HashSet};
 use super::extract::{Extracted, ExtractedRelation};
 use crate::core::case::CaseExt;
 use crate::core::model::graph::{
-    entity_key, entity_name, entity_type, relation_key, relation_name, Entity, GraphRecord, Relation,
+    entity_key, entity_name, entity_type, relation_key, relation_name, Entity, GraphChanges, GraphRecord, Relation,
 };
 use crate::core::model::scope::Scope;
-
-/// Graph writes of one call: records to insert or replace, keys to remove.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GraphChanges {
-    pub upserts: Vec<GraphRecord>,
-    pub deletes: Vec<String>,
-}
-
-impl GraphChanges {
-    pub fn is_empty(&self) -> bool {
-        self.upserts.is_empty() && self.deletes.is_empty()
-    }
-}
 
 /// Entities and relations of every scope.
 #[derive(Debug, Clone, Default, PartialEq)]

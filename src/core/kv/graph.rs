@@ -4,7 +4,7 @@
 
 use super::{KvBackend, KvStorage};
 use crate::core::error::{MemoryError, Result};
-use crate::core::graph::{GraphChanges, GraphRecord};
+use crate::core::model::graph::{GraphChanges, GraphRecord};
 use crate::core::model::scope::Scope;
 
 /// The scope a `GraphRecord::key()` was made for (`kind␞user␟agent␟run␞…`; an empty id is no id).

@@ -22,7 +22,7 @@ use std::cell::RefCell;
 use self::keys::{KvKeys, MAX_KEY_BYTES};
 use self::record::{decode_history, decode_memory, encode_history, encode_memory, next_seq};
 use super::error::{MemoryError, Result};
-use super::graph::GraphRecord;
+use super::model::graph::GraphRecord;
 use super::model::scope::Scope;
 use super::model::types::{EventKind, HistoryRecord, StoredMemory};
 use super::side_records::SideRecord;

@@ -117,3 +117,30 @@ pub fn entity_type(kind: &str) -> String {
         "concept".into()
     }
 }
+
+/// Graph writes of one call (part of a `Changeset`): records to insert or replace, keys to remove.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GraphChanges {
+    pub upserts: Vec<GraphRecord>,
+    pub deletes: Vec<String>,
+}
+
+impl GraphChanges {
+    pub fn is_empty(&self) -> bool {
+        self.upserts.is_empty() && self.deletes.is_empty()
+    }
+}
+
+/// `{source, relation, target}`, as search responses carry relations (like mem0).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RelationTriple {
+    pub source: String,
+    pub relation: String,
+    pub target: String,
+}
+
+impl From<&Relation> for RelationTriple {
+    fn from(r: &Relation) -> Self {
+        Self { source: r.source.clone(), relation: r.relation.clone(), target: r.target.clone() }
+    }
+}

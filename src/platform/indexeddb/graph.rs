@@ -7,7 +7,7 @@ use serde::Serialize;
 use wasm_bindgen::JsValue;
 
 use crate::core::error::{MemoryError, Result};
-use crate::core::graph::{GraphChanges, GraphRecord};
+use crate::core::model::graph::{GraphChanges, GraphRecord};
 
 /// A graph write encoded for the store: `(key, record)` pairs to put, keys to delete.
 pub struct GraphWrites {
