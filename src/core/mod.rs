@@ -19,7 +19,9 @@ pub mod fast_add;
 pub mod filter;
 pub mod filter_scope;
 pub mod fusion;
+#[cfg(feature = "core-features")]
 pub mod graph;
+#[cfg(feature = "core-features")]
 pub mod graph_memory;
 pub mod identity;
 pub mod keyword;

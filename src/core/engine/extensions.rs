@@ -9,10 +9,16 @@ use std::rc::Rc;
 use futures_util::future::LocalBoxFuture;
 
 use super::destination::{AddCall, Inferred};
+use super::search::SearchResponse;
 use crate::core::add_pipeline::Pipeline;
 use crate::core::error::Result;
 use crate::core::model::scope::Scope;
+use crate::core::model::types::{AddResult, Message};
+use crate::core::read::Read;
 use crate::core::storage::Changeset;
+
+/// What a feature's own step of `add()` stages once the add's events are known (see `EngineHooks::add_step`).
+pub(crate) type Staging<'a> = Box<dyn FnOnce(&Scope, &mut AddResult, &mut Changeset) + 'a>;
 
 /// A feature's state and what it does at the engine's fixed points; every hook does nothing unless the
 /// feature says.
@@ -32,6 +38,12 @@ pub(crate) trait EngineHooks<Engine> {
         None
     }
 
+    /// A memory read from storage alone (not with its scope) joins the index: true when the feature's state
+    /// needs the memory's whole scope loaded then.
+    fn needs_whole_scope(&self) -> bool {
+        false
+    }
+
     /// The vector path of an inferring `add()` by the pipeline `pipeline` (its events and writes, not yet
     /// committed), when this feature runs that pipeline (the engine's own is the exact one). Takes the
     /// feature by `Rc`, so the path may outlive the pass over the hooks that found it.
@@ -43,6 +55,15 @@ pub(crate) trait EngineHooks<Engine> {
     ) -> Option<LocalBoxFuture<'a, Inferred>> {
         None
     }
+
+    /// The feature's own step of an inferring `add()` of `messages` (its own model call), run alongside the
+    /// vector path; what it stages runs once the add's events are known, under the add's commit lock.
+    fn add_step<'a>(&self, _engine: &'a Engine, _messages: &'a [Message]) -> Option<LocalBoxFuture<'a, Staging<'a>>> {
+        None
+    }
+
+    /// A search for `text` ranked `response`'s results (at most `read.limit`): the feature adds what it found.
+    fn after_search(&self, _engine: &Engine, _text: &str, _read: &Read, _response: &mut SearchResponse) {}
 }
 
 /// An attached feature: its state (found by its type) and the same state as its hooks.
@@ -59,6 +80,8 @@ impl<Engine> Default for Extensions<Engine> {
     }
 }
 
+// A build without the features attaches none; the engine's own tests still attach test features.
+#[cfg_attr(not(feature = "core-features"), allow(dead_code))]
 impl<Engine> Extensions<Engine> {
     /// The state of type `T`, when a feature attached one.
     pub(crate) fn get<T: 'static>(&self) -> Option<Rc<T>> {

@@ -43,7 +43,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             return Ok(None);
         };
         self.mirror(false, &[], vec![memory.clone()])?;
-        if self.graph().graph_enabled() {
+        if self.extensions.hooks().any(|hooks| hooks.needs_whole_scope()) {
             self.load_scope(&memory.item.scope).await?;
         }
         Ok(Some(memory))

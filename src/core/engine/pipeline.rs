@@ -106,18 +106,19 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 None => self.infer(&messages, &to, &filter, options, result).await,
             }
         };
-        let (outcome, graph) = if self.graph().graph_enabled() {
-            let (outcome, graph) = futures_util::future::join(vector_path, self.graph().extract_graph(&messages)).await;
-            (outcome, Some(graph))
-        } else {
-            (vector_path.await, None)
+        let steps: Vec<_> = self.extensions.hooks().filter_map(|hooks| hooks.add_step(self, &messages)).collect();
+        let features = async {
+            let mut staged = Vec::with_capacity(steps.len());
+            for step in steps {
+                staged.push(step.await);
+            }
+            staged
         };
+        let (outcome, staged) = futures_util::future::join(vector_path, features).await;
         let (mut result, mut changes) = outcome?;
         let _commit = self.lock_add_commit(&scope, &mut result, &mut changes).await;
-        match graph {
-            Some(Ok(extracted)) => self.graph().stage_graph(&extracted, &scope, &result, &mut changes),
-            Some(Err(why)) => result.warnings.push(AddWarning::caused_by(WarningCode::GraphFailed, &why)),
-            None => {}
+        for stage in staged {
+            stage(&scope, &mut result, &mut changes);
         }
         self.trim(&scope, &mut changes);
         self.commit(changes).await?;

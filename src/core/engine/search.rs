@@ -39,7 +39,7 @@ pub struct SearchResponse {
     pub matched: usize,
     /// Relations walked by a graph-enhanced search (absent when graph memory is off or not asked for).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub relations: Option<Vec<crate::core::graph::RelationTriple>>,
+    pub relations: Option<Vec<crate::core::model::graph::RelationTriple>>,
     /// `agentic`: the queries that ran, the caller's first (absent for the other methods).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub queries: Option<Vec<String>>,
@@ -161,40 +161,35 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             .collect())
     }
 
-    /// The response for `ranking`: its first `read.limit` memories (graph-enhanced for `text` when graph memory
-    /// is on), how many it matched, the size of the pool they were ranked from, and `method`; the hits are noted
-    /// as accessed.
+    /// The response for `ranking`: its first `read.limit` memories (then what the features add for `text`, see
+    /// `EngineHooks::after_search`), how many it matched, the size of the pool they were ranked from, and
+    /// `method`; the hits are noted as accessed.
     pub(crate) fn respond(&self, text: &str, ranking: Ranked, method: Method, read: &Read) -> SearchResponse {
         let now = self.now_iso();
-        let in_scope = |item: &MemoryItem| read.scope.contains(&item.scope);
         let keep = |item: &MemoryItem| read.keeps(item, &now);
         let index = self.index.borrow();
         let matched = ranking.len();
-        let mut results: Vec<MemoryItem> = ranking
+        let results: Vec<MemoryItem> = ranking
             .into_iter()
             .filter_map(|(score, id)| index.get(&id).map(|m| MemoryItem { score: Some(score), ..m.item.clone() }))
             .take(read.limit)
             .collect();
-        let mut relations = None;
-        if read.graph.unwrap_or(true) && self.graph().graph_enabled() {
-            let keywords = self.keywords.borrow();
-            let hits = self.graph().graph_hits(text, &read.scope).unwrap_or_default();
-            if !hits.memory_ids.is_empty() {
-                let linked = |id: &str| hits.memory_ids.iter().any(|m| m == id);
-                let shown = |id: &str| results.iter().any(|item| item.id == id);
-                let passes = |id: &str| (linked(id) || shown(id)) && index.get(id).is_some_and(|m| keep(&m.item));
-                let corpus = |id: &str| index.get(id).is_some_and(|m| in_scope(&m.item));
-                let bm25: Vec<(f64, &str)> = keywords.search(text, usize::MAX, &corpus, &passes);
-                results = crate::core::graph::merge_by_bm25(results, &bm25, &hits.memory_ids, &|id| {
-                    index.get(id).filter(|m| keep(&m.item)).map(|m| m.item.clone())
-                });
-                results.truncate(read.limit);
-            }
-            relations = Some(hits.relations.iter().map(crate::core::graph::RelationTriple::from).collect());
-        }
         let total_count = index.count(&Count { keep: &keep, vectorless: false, plain: read.plain() });
-        self.touch(results.iter().map(|item| item.id.as_str()));
-        SearchResponse { results, method, total_count, matched, relations, queries: None, warnings: Vec::new() }
+        drop(index);
+        let mut response = SearchResponse {
+            results,
+            method,
+            total_count,
+            matched,
+            relations: None,
+            queries: None,
+            warnings: Vec::new(),
+        };
+        for hooks in self.extensions.hooks() {
+            hooks.after_search(self, text, read, &mut response);
+        }
+        self.touch(response.results.iter().map(|item| item.id.as_str()));
+        response
     }
 
     /// The scope's memories most similar to a caller's `embedding`, by cosine;

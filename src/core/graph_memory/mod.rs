@@ -1,11 +1,10 @@
 //! Graph memory's operations, reached with `engine.graph()`: enabling it, the graph call of `add()`, staging its MERGE, reading and
-//! deleting entities, and the one-hop expansion of `search()`.
+//! deleting entities (its hooks, the add step and the one-hop expansion of `search()`, are in `state` and `search_step`).
 
 #[cfg(all(test, not(feature = "extras")))]
 mod off_tests;
+mod search_step;
 mod state;
-
-use std::collections::HashSet;
 
 crate::core::engine::handle::feature_handle!(
     /// Graph memory, reached with `engine.graph()`.
@@ -19,7 +18,6 @@ use serde_json::Value;
 use crate::core::graph::extract::{parse_graph, Extracted, GRAPH_EXTRACTION_PROMPT};
 use crate::core::graph::input::{graph_input, relations as graph_relations, GraphInput};
 use crate::core::graph::store::Graph;
-use crate::core::keyword::tokenize;
 use crate::core::model::graph::{Entity, GraphRecord, Relation};
 use crate::core::model::scope::Scope;
 use crate::core::model::types::{AddResult, EventKind, Message};
@@ -29,14 +27,6 @@ use crate::core::prompts::extraction_input;
 use crate::core::reply_schema;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::vector_store::VectorStore;
-
-/// What a graph-enhanced search found: memory ids linked to the entities of the query (and their
-/// neighbours), and the relations walked.
-#[derive(Debug, Default)]
-pub(crate) struct GraphHits {
-    pub memory_ids: Vec<String>,
-    pub relations: Vec<Relation>,
-}
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> GraphMemory<'_, L, E, S, V> {
     /// Turns graph memory on, holding `records` (what storage has). The in-memory storage starts empty.
@@ -162,44 +152,6 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> GraphMemory<'_, 
         let count = graph.deletes.len();
         self.commit(Changeset { graph, ..Changeset::default() }).await?;
         Ok(count)
-    }
-
-    /// The entities of `scope` named in `query` (whole words, any case), one hop along relations, and the
-    /// memories all of them came from. `None` when graph memory is off or the query names no entity.
-    pub(crate) fn graph_hits(&self, query: &str, scope: &Scope) -> Option<GraphHits> {
-        let state = self.extensions.get::<state::GraphState>()?;
-        let graph = state.graph.borrow();
-        let graph = graph.as_ref()?;
-        let words = format!(" {} ", tokenize(query).join(" "));
-        let named: HashSet<String> = graph
-            .entities(scope)
-            .into_iter()
-            .filter(|e| {
-                let name = tokenize(&e.name).join(" ");
-                !name.is_empty() && words.contains(&format!(" {name} "))
-            })
-            .map(|e| e.name.clone())
-            .collect();
-        if named.is_empty() {
-            return None;
-        }
-        let relations: Vec<Relation> = graph
-            .relations(scope)
-            .into_iter()
-            .filter(|r| named.contains(&r.source) || named.contains(&r.target))
-            .cloned()
-            .collect();
-        let reached: HashSet<&String> =
-            named.iter().chain(relations.iter().flat_map(|r| [&r.source, &r.target])).collect();
-        let mut memory_ids: Vec<String> = Vec::new();
-        let entities = graph.entities(scope);
-        let sources = entities.iter().filter(|e| reached.contains(&e.name)).flat_map(|e| e.memory_ids.iter());
-        for id in sources.chain(relations.iter().flat_map(|r| r.memory_ids.iter())) {
-            if !memory_ids.contains(id) {
-                memory_ids.push(id.clone());
-            }
-        }
-        Some(GraphHits { memory_ids, relations })
     }
 }
 
