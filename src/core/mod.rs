@@ -45,7 +45,6 @@ pub mod read;
 mod read_call;
 mod read_plain;
 pub mod recency;
-pub mod remote_vectors;
 pub mod reply_schema;
 pub mod retrieval;
 pub mod side_records;

@@ -23,6 +23,7 @@ pub mod peers;
 pub(crate) mod pipeline;
 pub mod recall;
 pub mod reembed;
+pub mod remote_index;
 pub mod search;
 mod search_agentic;
 pub(crate) mod side_access;

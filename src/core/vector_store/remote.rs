@@ -1,5 +1,5 @@
 //! The interface of a vector index in another process (Chroma, …): what providers implement, and the
-//! object form the engine holds. The engine's use of it is in `remote_vectors/`.
+//! object form the engine holds. The engine's use of it is in `engine/remote_index/`.
 
 use futures_util::future::LocalBoxFuture;
 use futures_util::FutureExt;

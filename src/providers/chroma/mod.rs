@@ -17,8 +17,8 @@ use std::cell::RefCell;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
+use crate::core::engine::remote_index::{IdVectors, RemoteVectors, VectorPoint, VectorQuery};
 use crate::core::error::{MemoryError, Result};
-use crate::core::remote_vectors::{IdVectors, RemoteVectors, VectorPoint, VectorQuery};
 use crate::http::{send_with_retry, HttpClient, HttpError, HttpRequest, RetryPolicy};
 
 /// Vectors per upsert request.

@@ -4,10 +4,10 @@
 use std::collections::{HashMap, HashSet};
 
 use super::VectorPoint;
+use crate::core::engine::remote_index::RemoteIndex;
 use crate::core::error::Result;
 use crate::core::model::types::{MemoryItem, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::remote_vectors::RemoteIndex;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::vector_store::VectorStore;
 

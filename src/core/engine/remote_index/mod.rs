@@ -1,4 +1,5 @@
-//! A vector index in another process (Chroma, …). With one configured, vectors live there only: the
+//! The engine's vector storage when a provider keeps the vectors: a vector index in another process
+//! (Chroma, …), a handle of the engine like the in-RAM index, not a feature. With one configured, vectors live there only: the
 //! in-RAM index keeps each memory's record and keywords but drops its vector (it notes which ids have one),
 //! and vector rankings (search, the neighbours `add` shows the LLM, search by vector) come from the remote
 //! index. Providers implement [`RemoteVectors`] (in `vector_store/remote.rs`, beside the in-RAM index); this

@@ -1,6 +1,7 @@
 //! Vector rankings from the remote index, over-fetching until enough hits pass the exact local checks.
 
 use super::VectorQuery;
+use crate::core::engine::remote_index::RemoteIndex;
 use crate::core::engine::search::{Ranked, OVERFETCH};
 use crate::core::error::Result;
 use crate::core::filter::Filter;
@@ -9,7 +10,6 @@ use crate::core::model::scope::Scope;
 use crate::core::model::types::MemoryItem;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::read::Read;
-use crate::core::remote_vectors::RemoteIndex;
 use crate::core::storage::Storage;
 use crate::core::vector_store::{Predicate, VectorStore};
 

@@ -5,9 +5,9 @@
 
 use serde_json::{json, Value};
 
+use crate::core::engine::remote_index::RemoteIndex;
 use crate::core::error::Result;
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::remote_vectors::RemoteIndex;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::vector_store::remote_slot::Pending;
