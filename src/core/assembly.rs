@@ -39,6 +39,10 @@ fn attached<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default>(
         engine.conversation_state();
         engine.extensions.get_or_attach::<crate::core::fast_add::FastPipeline>();
         engine.additive_state();
+        // Graph memory's search step adds results before the access notes note what a search returned.
+        #[cfg(feature = "extras")]
+        engine.graph_state();
+        engine.access_notes();
     }
     engine
 }

@@ -62,8 +62,9 @@ pub(crate) trait EngineHooks<Engine> {
         None
     }
 
-    /// A search for `text` ranked `response`'s results (at most `read.limit`): the feature adds what it found.
-    fn after_search(&self, _engine: &Engine, _text: &str, _read: &Read, _response: &mut SearchResponse) {}
+    /// A search for `text` (`None` for a search by vector) ranked `response`'s results (at most `read.limit`):
+    /// the feature adds what it found, or notes what was returned. Runs in the order the features attached.
+    fn after_search(&self, _engine: &Engine, _text: Option<&str>, _read: &Read, _response: &mut SearchResponse) {}
 }
 
 /// An attached feature: its state (found by its type) and the same state as its hooks.

@@ -2,7 +2,6 @@
 //! Every write goes to storage first (all or nothing) and only then into the index.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use crate::core::config::Prompts;
 use crate::core::error::{MemoryError, Result};
@@ -32,8 +31,6 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     /// How tokens are counted (budgets, context windows): the estimate, or an app's exact tokenizer.
     pub(crate) tokens: TokenCounter,
     pub(crate) lifecycle: LifecycleSettings,
-    /// Last accesses by search not yet written (memory id → ISO time), written in batches.
-    pub(crate) accessed: RefCell<HashMap<String, String>>,
     /// The side records of the kinds read so far, kept in step with storage by `commit`.
     pub(crate) side: RefCell<SideMap>,
     /// The locks that keep two calls for the same key (a group, a scope's metadata, an add's decision) from
@@ -88,7 +85,6 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             clock: Clock::default(),
             tokens: TokenCounter::default(),
             lifecycle: LifecycleSettings::default(),
-            accessed: RefCell::default(),
             side: RefCell::default(),
             locks: Default::default(),
             keep_history: true,

@@ -163,7 +163,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// The response for `ranking`: its first `read.limit` memories (then what the features add for `text`, see
     /// `EngineHooks::after_search`), how many it matched, the size of the pool they were ranked from, and
-    /// `method`; the hits are noted as accessed.
+    /// `method`.
     pub(crate) fn respond(&self, text: &str, ranking: Ranked, method: Method, read: &Read) -> SearchResponse {
         let now = self.now_iso();
         let keep = |item: &MemoryItem| read.keeps(item, &now);
@@ -185,10 +185,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             queries: None,
             warnings: Vec::new(),
         };
-        for hooks in self.extensions.hooks() {
-            hooks.after_search(self, text, read, &mut response);
-        }
-        self.touch(response.results.iter().map(|item| item.id.as_str()));
+        self.after_search(Some(text), read, &mut response);
         response
     }
 
@@ -222,16 +219,25 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             .collect();
         let total_count = index.count(&Count { keep: &keep, vectorless: false, plain: read.plain() });
         drop(index);
-        self.touch(results.iter().map(|item| item.id.as_str()));
-        Ok(SearchResponse {
+        let warnings = self.vectors_pending(Method::Vector, read).into_iter().collect();
+        let mut response = SearchResponse {
             results,
             method: Method::Vector,
             total_count,
             matched,
             relations: None,
             queries: None,
-            warnings: self.vectors_pending(Method::Vector, read).into_iter().collect(),
-        })
+            warnings,
+        };
+        self.after_search(None, read, &mut response);
+        Ok(response)
+    }
+
+    /// Runs the features' search steps on `response`, a search for `text` (`None`: by vector).
+    fn after_search(&self, text: Option<&str>, read: &Read, response: &mut SearchResponse) {
+        for hooks in self.extensions.hooks() {
+            hooks.after_search(self, text, read, response);
+        }
     }
 
     /// Up to `limit` memories passing `keep` most like a text: by its unit `vector`, or by BM25 on `text`

@@ -1,11 +1,9 @@
 //! The engine's clock and lifecycle settings, and what every write needs from them: timestamps, history
 //! records at the engine's "now", and the batch of last accesses that searches leave behind.
 
-use std::collections::HashMap;
-
 use super::memory::{history_record, MemoryEngine};
 use crate::core::lifecycle::LifecycleSettings;
-use crate::core::model::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
+use crate::core::model::types::{EventKind, HistoryRecord, MemoryItem};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::storage::Storage;
 use crate::core::time::Clock;
@@ -68,38 +66,5 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         new: Option<String>,
     ) -> HistoryRecord {
         history_record(item, event, old, new, self.now_iso())
-    }
-
-    /// Notes that a search returned `ids` now; written later, in one batch (see `take_accesses`).
-    pub(crate) fn touch<'a>(&self, ids: impl IntoIterator<Item = &'a str>) {
-        let now = self.now_iso();
-        let mut accessed = self.accessed.borrow_mut();
-        for id in ids {
-            accessed.insert(id.to_owned(), now.clone());
-        }
-    }
-
-    /// The memories whose noted last access is newer than what they hold, with it applied; the notes are
-    /// cleared. Callers write them with their next commit.
-    pub(crate) fn take_accesses(&self) -> Vec<StoredMemory> {
-        let accessed: HashMap<String, String> = std::mem::take(&mut *self.accessed.borrow_mut());
-        accessed
-            .into_iter()
-            .filter_map(|(id, at)| {
-                let mut memory = self.indexed(&id)?;
-                let newer = memory.item.lifecycle.last_accessed_at.as_ref().is_none_or(|held| *held < at);
-                newer.then(|| {
-                    memory.item.lifecycle.last_accessed_at = Some(at);
-                    memory
-                })
-            })
-            .collect()
-    }
-
-    /// Writes the last accesses searches noted (one commit for all of them). `decay()` does it first on its
-    /// own; hosts whose engine lives for one request (the Worker) call it after a search.
-    pub async fn flush_accesses(&self) -> crate::core::error::Result<()> {
-        let touched = self.take_accesses();
-        self.commit(crate::core::storage::Changeset { upserts: touched, ..Default::default() }).await
     }
 }

@@ -4,6 +4,8 @@
 #[cfg(all(test, not(feature = "extras")))]
 mod off_tests;
 mod search_step;
+#[cfg(all(test, feature = "extras"))]
+mod search_step_tests;
 mod state;
 
 crate::core::engine::handle::feature_handle!(

@@ -85,8 +85,15 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<Memo
         }))
     }
 
-    fn after_search(&self, engine: &MemoryEngine<L, E, S, V>, text: &str, read: &Read, response: &mut SearchResponse) {
-        if let Some(graph) = self.graph.borrow().as_ref() {
+    /// A search for a text (not by vector) with the graph's one-hop expansion.
+    fn after_search(
+        &self,
+        engine: &MemoryEngine<L, E, S, V>,
+        text: Option<&str>,
+        read: &Read,
+        response: &mut SearchResponse,
+    ) {
+        if let (Some(graph), Some(text)) = (self.graph.borrow().as_ref(), text) {
             graph_search(graph, engine, text, read, response);
         }
     }

@@ -63,7 +63,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryLifecycle<
     pub async fn decay(&self, scope: &Scope, plan: DecayPlan) -> Result<DecayOutcome> {
         let now_ms = self.now_ms();
         let now = self.now_iso();
-        let mut touched = self.take_accesses();
+        let mut touched = self.lifecycle().take_accesses();
         let takes = |item: &MemoryItem| plan.takes(item.lifecycle.memory_type, item.lifecycle.key.is_some());
         let candidates = self.scope_memories(scope, &|item| item.lifecycle.is_live(&now) && takes(item)).await?;
         let mut outcome = DecayOutcome::default();

@@ -1,7 +1,9 @@
 //! The memory lifecycle's operations, reached with `engine.lifecycle()`: pinning, purging what expired,
-//! decay, agent key/value entries (`store`, `getByKey`, `deleteByKey`, reflections, `share`) and stats. The
+//! decay and the last accesses it counts from, agent key/value entries (`store`, `getByKey`, `deleteByKey`,
+//! reflections, `share`) and stats. The
 //! rules every write applies (importance, TTL, limits, settings) are in `lifecycle/`.
 
+pub(crate) mod access;
 pub(crate) mod expiry;
 pub(crate) mod keys;
 mod stats;

@@ -62,12 +62,12 @@ pub async fn handle(visit: &Visit<'_>) -> Result<Response, ApiError> {
         MemoryRoute::Pin => json(&entry::pin(&engine, &space(agent), key, body).await?),
         MemoryRoute::Search => {
             let found = queries::search(&engine, &space(agent), &visit.query).await?;
-            engine.flush_accesses().await?; // decay counts from the last access
+            engine.lifecycle().flush_accesses().await?; // decay counts from the last access
             json(&found)
         }
         MemoryRoute::VectorSearch => {
             let found = queries::vector_search(&engine, &space(agent), body, dimensions).await?;
-            engine.flush_accesses().await?;
+            engine.lifecycle().flush_accesses().await?;
             json(&found)
         }
         MemoryRoute::List => json(&queries::list(&engine, &space(agent), &visit.query).await?),
