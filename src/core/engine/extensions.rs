@@ -9,7 +9,7 @@ use std::rc::Rc;
 use futures_util::future::LocalBoxFuture;
 
 use super::destination::{AddCall, Inferred};
-use super::search::SearchResponse;
+use super::search_response::SearchResponse;
 use crate::core::add_pipeline::Pipeline;
 use crate::core::error::Result;
 use crate::core::model::scope::Scope;

@@ -26,6 +26,7 @@ pub mod reembed;
 pub mod remote_index;
 pub mod search;
 mod search_agentic;
+mod search_response;
 pub(crate) mod side_access;
 pub mod snapshot;
 mod state;

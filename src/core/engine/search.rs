@@ -2,14 +2,13 @@
 //! (reciprocal rank fusion). With no embedder configured every method is answered by keywords, and the
 //! response says so; with the embedder unavailable, the fused methods are too (see `degraded`).
 
-use serde::Serialize;
-
 use super::memory::MemoryEngine;
+pub use super::search_response::SearchResponse;
 use crate::core::error::Result;
 use crate::core::fusion::{reciprocal_rank, weighted, with_neighbours, Method, Ranking, NEIGHBOUR_SHARE, RRF_K};
 use crate::core::keyword::Neighbours;
 use crate::core::model::scope::Scope;
-use crate::core::model::types::{AddWarning, MemoryItem, StoredMemory};
+use crate::core::model::types::{MemoryItem, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pipeline_options::required_text;
 use crate::core::read::Read;
@@ -22,33 +21,6 @@ pub const OVERFETCH: usize = 4;
 /// The fewest candidates each ranking contributes to a fused search: in a scope of up to this many
 /// memories every memory is scored by both rankings, so one that only one ranking finds is not lost.
 pub const FUSION_POOL: usize = 1000;
-
-/// The result of `search()`: best first, and the method that ranked them.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SearchResponse {
-    pub results: Vec<MemoryItem>,
-    pub method: Method,
-    /// How many live memories of the scope pass the filters: the candidates the ranking chose from.
-    pub total_count: usize,
-    /// How many memories the ranking matched, whatever `limit`: those it scored (a shared term for keywords,
-    /// a vector for cosines) that pass `threshold` and `radius`, among the `max(limit × 4, FUSION_POOL)`
-    /// candidates each ranking draws. The conversation API's `total_count`; not serialised (`totalCount` is
-    /// the pool).
-    #[serde(skip)]
-    pub matched: usize,
-    /// Relations walked by a graph-enhanced search (absent when graph memory is off or not asked for).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub relations: Option<Vec<crate::core::model::graph::RelationTriple>>,
-    /// `agentic`: the queries that ran, the caller's first (absent for the other methods).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub queries: Option<Vec<String>>,
-    /// Why the read was degraded: `agentic` fell back to `hybrid` (`AGENTIC_FAILED`), the query could not be
-    /// embedded and keywords ranked (`EMBEDDING_UNAVAILABLE`), ranked memories lack a vector
-    /// (`VECTORS_PENDING`); absent when empty.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<AddWarning>,
-}
 
 /// A ranking with owned ids: (score, memory id), best first.
 pub(crate) type Ranked = Vec<(f64, String)>;
