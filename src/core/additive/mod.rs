@@ -191,4 +191,6 @@ crate::core::engine::handle::feature_handle!(
 );
 
 #[cfg(test)]
+mod particulars_tests;
+#[cfg(test)]
 mod tests;
