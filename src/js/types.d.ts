@@ -1281,8 +1281,8 @@ export interface MemoryConfig {
   /** `add()`'s pipeline. Default `"fast"` (`"additive"` from `memwasm/mem0`). */
   pipeline?: Pipeline;
   /** The additive pipeline's near-duplicate check: a new fact whose vector has at least this cosine
-   * similarity with a live memory of the scope (or an earlier fact of the same `add()`) is dropped, with no
-   * LLM call. A number in (0, 1]; `true` is the default, 0.95; `false` drops exact (md5) duplicates only
+   * similarity with a live memory of the scope (or an earlier fact of the same `add()`) and states the same
+   * numbers, dates and negations is dropped, with no LLM call. A number in (0, 1]; `true` is the default, 0.95; `false` drops exact (md5) duplicates only
    * (the default from `memwasm/mem0`, as mem0 v3 does). */
   nearDuplicate?: number | boolean;
   /** `true`: a call that would resolve with `warnings` (`add`, `search`, `recall`, `store`, `addMessage`,

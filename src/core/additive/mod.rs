@@ -7,6 +7,7 @@
 //! it) with a `NOT_EMBEDDED` warning, and embedded later.
 //! Cost: one LLM call, then one embedding request for the facts, both before `add()` resolves.
 
+mod particulars;
 pub(crate) mod prompt;
 
 pub use crate::core::config::{AdditiveSettings, NearDuplicate, DEFAULT_NEAR_DUPLICATE};
@@ -16,6 +17,8 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use futures_util::future::LocalBoxFuture;
+
+use particulars::same_particulars;
 
 use crate::core::add_pipeline::Pipeline;
 use crate::core::engine::destination::{AddCall, Inferred};
@@ -31,6 +34,10 @@ use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::pipeline_options::AddOptions;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::vector_store::{Predicate, VectorStore};
+
+/// The nearest memories a fact is checked against for a near duplicate (the nearest may state another
+/// number; one a little further may restate it).
+const NEAREST: usize = 3;
 
 /// Related memories shown to the extraction call (mem0 v3 shows its 10 nearest).
 pub const SHOWN: usize = 10;
@@ -72,7 +79,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Additive<'_, L, 
         let mut kept: Vec<Kept> = Vec::new();
         for fact in fresh {
             let vector = embedded.get(&fact).cloned().flatten();
-            match self.near_duplicate(vector.as_deref(), &kept, scope, &keep).await? {
+            match self.near_duplicate(&fact, vector.as_deref(), &kept, scope, &keep).await? {
                 Near::No => kept.push((fact, vector)),
                 Near::Stored(memory) => result.record(event(EventKind::None, &memory, None, None)),
                 Near::Kept => {}
@@ -108,10 +115,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Additive<'_, L, 
         parse_extraction(&reply)
     }
 
-    /// Whether `vector` is at least `nearDuplicate` similar to a fact `kept` so far or to the nearest memory
-    /// passing `keep`. `No` when the check is off or the fact has no vector.
+    /// Whether `fact` (its unit `vector`) is at least `nearDuplicate` similar to a fact `kept` so far or to one
+    /// of the nearest memories passing `keep`, stating the same numbers, dates and negations (a changed count
+    /// is news, however close). `No` when the check is off or the fact has no vector.
     async fn near_duplicate(
         &self,
+        fact: &str,
         vector: Option<&[f32]>,
         kept: &[Kept],
         scope: &Scope,
@@ -121,17 +130,25 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Additive<'_, L, 
             return Ok(Near::No);
         };
         let close = |other: &[f32]| dot(other, vector) >= threshold;
-        if kept.iter().any(|(_, other)| other.as_deref().is_some_and(close)) {
+        let restates = |text: &str| same_particulars(fact, text);
+        if kept.iter().any(|(text, other)| other.as_deref().is_some_and(close) && restates(text)) {
             return Ok(Near::Kept);
         }
-        let nearest = match self.remote_vectors().remote_hits(vector, 1, scope, None, keep).await? {
-            Some(ranked) => ranked.into_iter().next().map(|(score, id)| (score as f32, self.indexed(&id))),
-            None => self.index.borrow().search(vector, 1, keep)?.first().map(|(score, m)| (*score, Some((*m).clone()))),
-        };
-        Ok(match nearest {
-            Some((score, Some(memory))) if score >= threshold => Near::Stored(Box::new(memory.item)),
-            _ => Near::No,
-        })
+        let nearest: Vec<(f32, MemoryItem)> =
+            match self.remote_vectors().remote_hits(vector, NEAREST, scope, None, keep).await? {
+                Some(ranked) => {
+                    ranked.into_iter().filter_map(|(score, id)| Some((score as f32, self.indexed(&id)?.item))).collect()
+                }
+                None => self
+                    .index
+                    .borrow()
+                    .search(vector, NEAREST, keep)?
+                    .into_iter()
+                    .map(|(s, m)| (s, m.item.clone()))
+                    .collect(),
+            };
+        let same = nearest.into_iter().find(|(score, memory)| *score >= threshold && restates(&memory.memory));
+        Ok(same.map_or(Near::No, |(_, memory)| Near::Stored(Box::new(memory))))
     }
 }
 
