@@ -33,6 +33,8 @@ mod state;
 pub mod tab_sync;
 pub mod tools;
 pub mod transfer;
+#[cfg(test)]
+mod turn_stamps_tests;
 pub mod update;
 pub(crate) mod waiting_vectors;
 mod write_budget;
