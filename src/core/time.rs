@@ -1,36 +1,50 @@
 //! Time: ISO 8601 timestamps (formatted like JS `toISOString`, parsed from RFC 3339), and the clock the
 //! engine reads, which an app or a test can replace (TTL, decay and limits never need a sleep to test).
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use web_time::{SystemTime, UNIX_EPOCH};
 
-/// Where the engine reads the time, in milliseconds since the Unix epoch.
+/// Where the engine reads the time, in milliseconds since the Unix epoch; and the first millisecond not yet
+/// handed out for turns (see `turn_stamps`), shared by the clock's clones.
 #[derive(Clone)]
-pub struct Clock(Option<Rc<dyn Fn() -> i64>>);
+pub struct Clock {
+    now: Option<Rc<dyn Fn() -> i64>>,
+    next_turn: Rc<Cell<i64>>,
+}
 
 impl Default for Clock {
     /// The system clock.
     fn default() -> Self {
-        Self(None)
+        Self { now: None, next_turn: Rc::default() }
     }
 }
 
 impl std::fmt::Debug for Clock {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.0.is_some() { "Clock(injected)" } else { "Clock(system)" })
+        f.write_str(if self.now.is_some() { "Clock(injected)" } else { "Clock(system)" })
     }
 }
 
 impl Clock {
     /// A clock that asks `now` (e.g. a test's movable time, or a JS `() => Date.now()`).
     pub fn from_fn(now: impl Fn() -> i64 + 'static) -> Self {
-        Self(Some(Rc::new(now)))
+        Self { now: Some(Rc::new(now)), next_turn: Rc::default() }
+    }
+
+    /// The first of `count` successive milliseconds for the turns of one call, so the order they were said
+    /// in survives: now, or later when the turns of an earlier call were stamped ahead of the clock, so that a
+    /// call's turns never land among those of the call before.
+    pub fn turn_stamps(&self, count: usize) -> i64 {
+        let first = self.now_ms().max(self.next_turn.get());
+        self.next_turn.set(first.saturating_add(count as i64));
+        first
     }
 
     /// Milliseconds since the Unix epoch.
     pub fn now_ms(&self) -> i64 {
-        match &self.0 {
+        match &self.now {
             Some(now) => now(),
             None => SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0),
         }

@@ -216,7 +216,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let fresh: Vec<String> = texts.into_iter().map(|(text, _)| text).collect();
         let embedded = self.embed_or_keyword_only(&fresh, &mut result.warnings).await?;
         let mut changes = Changeset::default();
-        let said = self.clock.now_ms();
+        let said = self.clock.turn_stamps(fresh.len());
         for (nth, text) in fresh.iter().enumerate() {
             let vector = embedded.get(text).cloned().flatten();
             let mut metadata = to.metadata.clone();
