@@ -10,6 +10,8 @@ pub mod codec;
 pub mod config;
 #[cfg(feature = "core-features")]
 pub mod conversations;
+#[cfg(test)]
+pub(crate) mod declared_keys;
 #[cfg(feature = "core-features")]
 pub mod documents;
 pub mod engine;
