@@ -88,10 +88,12 @@ pub enum Shape {
     Object { name: String, members: Vec<(String, String)> },
     /// `T[]` or `Array<T>`: the type of the elements.
     List(String),
+    /// `Record<K, T>`: the type of the values.
+    Map(String),
     /// `A | B | …` of more than one type besides `null` / `undefined` / `void`.
     OneOf(Vec<String>),
-    /// A type without declared keys: a primitive, a literal (or a union of them), `Record<…>` (or an index
-    /// signature), a function, an intersection.
+    /// A type without declared keys: a primitive, a literal (or a union of them), an index signature, a
+    /// function, another generic, an intersection.
     Opaque,
 }
 
@@ -123,6 +125,9 @@ pub fn shape(source: &str, ty: &str) -> Result<Shape, String> {
     if let Some(element) = ty.strip_suffix("[]").or_else(|| ty.strip_prefix("Array<").and_then(|r| r.strip_suffix('>')))
     {
         return Ok(Shape::List(element.to_owned()));
+    }
+    if let Some(inner) = ty.strip_prefix("Record<").and_then(|rest| rest.strip_suffix('>')) {
+        return Ok(Shape::Map(split_top(inner, &[',']).last().unwrap_or(&"").trim().to_owned()));
     }
     if let Some(inner) = ty.strip_prefix('(').and_then(|rest| rest.strip_suffix(')')) {
         return shape(source, inner);
@@ -275,7 +280,8 @@ mod tests {
         assert_eq!(shape(&source, "Promise<Item[] | null>"), Ok(Shape::List("Item".into())));
         assert_eq!(declared_keys(&source, "Item").into_iter().collect::<Vec<_>>(), ["f", "id"]);
         assert_eq!(shape(&source, "Either"), Ok(Shape::OneOf(vec!["A".into(), "Item".into()])));
-        assert_eq!(shape(&source, "Record<string, Item>"), Ok(Shape::Opaque));
+        assert_eq!(shape(&source, "Record<string, Item>"), Ok(Shape::Map("Item".into())));
+        assert_eq!(shape(&source, "Partial<Item>"), Ok(Shape::Opaque));
         assert_eq!(shape(&source, "\"x\" | \"y\" | 3"), Ok(Shape::Opaque));
         assert_eq!(shape(&source, "{ [key: string]: Item }"), Ok(Shape::Opaque));
         assert_eq!(shape(&source, "Missing"), Err("the declarations have no type Missing".into()));

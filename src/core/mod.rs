@@ -49,6 +49,8 @@ mod read_plain;
 pub mod recency;
 pub mod remote_vectors;
 pub mod reply_schema;
+#[cfg(all(test, feature = "core-features"))]
+mod result_keys_tests;
 pub mod retrieval;
 pub mod side_records;
 pub mod sort;
