@@ -39,7 +39,7 @@ impl Sample {
         Sample { declared, rust: short_name(std::any::type_name::<T>()), json }
     }
 
-    /// `json`, which the JS binding builds around Rust values (`json!({"results": …})`, serialised without
+    /// `json`, which the JS binding builds around Rust values (`json!({"entities": …})`, serialised without
     /// mem0's ids, as it is there); `rust` says what it holds.
     pub fn wrapped(declared: Declared, rust: &str, json: Value) -> Self {
         Sample { declared, rust: rust.to_owned(), json }

@@ -15,6 +15,7 @@ use crate::core::error::MemoryError;
 use crate::core::memory_lifecycle::Stored;
 use crate::core::model::graph::{Entity, GraphRecord, RelationTriple};
 use crate::core::model::lifecycle::Lifecycle;
+use crate::core::model::listed::Listed;
 use crate::core::model::scope::Scope;
 use crate::core::model::types::{AddResult, AddWarning, MemoryEvent, MemoryItem, WarningCode};
 use crate::core::read::{ReadCall, ReadOptions};
@@ -179,10 +180,10 @@ pub fn samples() -> Vec<Sample> {
         Sample::of(Method("history"), &block_on(engine.history(&id)).unwrap()),
         Sample::of(Method("getByKey"), &by_key),
         Sample::of(Method("pin"), &pinned),
-        Sample::wrapped(Method("reflections"), "{results: Vec<MemoryItem>}", json!({ "results": reflections })),
+        Sample::of(Method("reflections"), &Listed { results: reflections }),
         Sample::of(Method("stats"), &block_on(engine.lifecycle().stats(&Scope::default())).unwrap()),
-        Sample::wrapped(Method("getEntities"), "{results: Vec<Entity>}", json!({ "results": entities })),
-        Sample::wrapped(Method("getRelations"), "{results: Vec<Relation>}", json!({ "results": relations })),
+        Sample::of(Method("getEntities"), &Listed { results: entities }),
+        Sample::of(Method("getRelations"), &Listed { results: relations }),
         Sample::wrapped(
             Method("addToGraph"),
             "{entities: Vec<Entity>, relations: Vec<Relation>}",
