@@ -10,6 +10,8 @@ pub mod codec;
 pub mod config;
 #[cfg(feature = "core-features")]
 pub mod conversations;
+#[cfg(test)]
+pub(crate) mod declared_keys;
 #[cfg(feature = "core-features")]
 pub mod documents;
 pub mod engine;
@@ -46,6 +48,8 @@ mod read_call;
 mod read_plain;
 pub mod recency;
 pub mod reply_schema;
+#[cfg(all(test, feature = "core-features"))]
+mod result_keys_tests;
 pub mod retrieval;
 pub mod side_records;
 pub mod sort;

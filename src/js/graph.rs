@@ -9,6 +9,7 @@ use super::convert::{json_arg, read_options, string_arg};
 use super::{promise, Memory};
 use crate::core::error::MemoryError;
 use crate::core::model::graph::GraphRecord;
+use crate::core::model::listed::Listed;
 use crate::core::model::scope::Scope;
 use crate::core::read::ReadCall;
 
@@ -22,7 +23,7 @@ impl Memory {
     #[wasm_bindgen(js_name = getEntities, unchecked_return_type = "Promise<{ results: Entity[] }>")]
     pub fn get_entities(&self, #[wasm_bindgen(unchecked_param_type = "Scope")] options: JsValue) -> Promise {
         let engine = self.engine.clone();
-        promise(async move { Ok(json!({ "results": engine.graph().get_entities(scope_of(options)?).await? })) })
+        promise(async move { Ok(Listed { results: engine.graph().get_entities(scope_of(options)?).await? }) })
     }
 
     /// The relations that start or end at the entity `name`.
@@ -35,7 +36,7 @@ impl Memory {
         let engine = self.engine.clone();
         promise(async move {
             let name = string_arg(&name, "name")?;
-            Ok(json!({ "results": engine.graph().get_relations(&name, scope_of(options)?).await? }))
+            Ok(Listed { results: engine.graph().get_relations(&name, scope_of(options)?).await? })
         })
     }
 

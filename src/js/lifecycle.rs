@@ -9,6 +9,7 @@ use super::convert::{from_js, read_options, string_arg};
 use super::{message, promise, Memory};
 use crate::core::error::MemoryError;
 use crate::core::lifecycle::options::{DecayRequest, ShareOptions, StoreOptions};
+use crate::core::model::listed::Listed;
 use crate::core::model::scope::Scope;
 use crate::core::read::{ReadCall, ReadOptions};
 
@@ -79,7 +80,7 @@ impl Memory {
         let engine = self.engine.clone();
         promise(async move {
             let results = engine.lifecycle().reflections(&read_options(scope, ReadCall::ScopeOnly)?.scope).await?;
-            Ok(json!({"results": results}))
+            Ok(Listed { results })
         })
     }
 

@@ -35,6 +35,15 @@ describe("reflections", () => {
     await rejectsWith(() => mem.reflections({}), "SCOPE_REQUIRED");
     await rejectsWith(() => mem.reflections({ ...A, limit: 1 }), "INVALID_INPUT");
   });
+
+  test("a reflection carries mem0's scope ids, as every memory a call resolves with does", T, async () => {
+    const { mem } = clocked();
+    const scope = { userId: "alice", agentId: "teacher", runId: "r1" };
+    await mem.store("reflection:session_1", "Ask before refactoring", scope);
+    const [reflection] = (await mem.reflections(scope)).results;
+    assert.deepEqual(reflection, await mem.getByKey("reflection:session_1", scope));
+    assert.deepEqual([reflection.user_id, reflection.agent_id, reflection.run_id], ["alice", "teacher", "r1"]);
+  });
 });
 
 describe("share", () => {

@@ -110,3 +110,7 @@ pub fn provider_options<T: DeserializeOwned + Default>(config: &Option<Value>, f
         }),
     }
 }
+
+#[cfg(test)]
+#[path = "config_keys_tests.rs"]
+mod config_keys_tests;

@@ -16,7 +16,7 @@ const BUSY_TIMEOUT_MS: u32 = 2_000;
 /// `storage.config` for SQLite, as given.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct SqliteOptions {
+pub(super) struct SqliteOptions {
     path: Option<String>,
     driver: Option<String>,
     busy_timeout_ms: Option<u32>,

@@ -5,6 +5,7 @@ pub mod embedding_model;
 pub mod expiration_date;
 pub mod graph;
 pub mod lifecycle;
+pub mod listed;
 pub mod memory_type;
 pub mod scope;
 pub mod scope_fields;

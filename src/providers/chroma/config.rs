@@ -15,7 +15,7 @@ pub const DEFAULT_TIMEOUT_MS: u32 = 10_000;
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct ChromaOptions {
+pub(crate) struct ChromaOptions {
     url: Option<String>,
     /// mem0's (the chromadb client's) parts of `url`.
     host: Option<String>,

@@ -8,6 +8,9 @@ mod config;
 mod metadata;
 mod where_clause;
 
+/// What `vectorStore.config` may hold, for the TypeScript keys test.
+#[cfg(test)]
+pub(crate) use config::ChromaOptions;
 pub use config::{chroma_settings, ChromaSettings};
 pub use metadata::chroma_metadata;
 pub use where_clause::where_clause;
