@@ -34,6 +34,8 @@ pub mod tab_sync;
 pub mod tools;
 pub mod transfer;
 #[cfg(test)]
+mod turn_context_tests;
+#[cfg(test)]
 mod turn_stamps_tests;
 pub mod update;
 pub(crate) mod waiting_vectors;
