@@ -70,8 +70,9 @@ impl std::fmt::Debug for Scratch {
 
 impl Terms {
     /// BM25 where each turn's document is its own terms plus those of the turn before it in `corpus`,
-    /// counted at [`CONTEXT_SHARE`] (terms and length), so a turn's own words outrank the same words of
-    /// its context.
+    /// counted at [`CONTEXT_SHARE`] (terms and length); a term only in a turn's context scores at most that
+    /// share of its score in the turn that says it, so a turn's own words outrank the same words of the next
+    /// turn's context.
     pub(super) fn search<'a>(
         &'a self,
         query: &str,
@@ -165,20 +166,33 @@ impl Terms {
                 }
             }
             let idf = idf(count, holders.len());
+            // The term's BM25 in `doc` (its own frequency plus its context's), given the document's length
+            // with its context's.
+            let term_score = |work: &Work, (slot, doc): (u32, &Doc), doc_len: f64| {
+                let context = before(doc).map_or(0.0, |(b, _)| CONTEXT_SHARE * f64::from(work.tf[b as usize]));
+                let tf = f64::from(work.tf[slot as usize]) + context;
+                let length_norm = 1.0 - B + B * doc_len / average_len;
+                idf * tf * (K1 + 1.0) / (tf + K1 * length_norm)
+            };
             for &(slot, doc) in &holders {
                 let at = slot as usize;
-                let context = before(doc).map_or(0.0, |(b, _)| CONTEXT_SHARE * f64::from(work.tf[b as usize]));
-                let tf = f64::from(work.tf[at]) + context;
                 if work.len[at].is_nan() {
                     work.len[at] = len(doc);
                 }
-                let length_norm = 1.0 - B + B * work.len[at] / average_len;
-                let (score, scored) = &mut work.score[at];
+                let mut term = term_score(work, (slot, doc), work.len[at]);
+                if work.tf[at] == 0 {
+                    // The term is only in the turn's context: it scores at most its share of what it scores in
+                    // the turn that says it, so a turn's own words outrank them whatever the two lengths.
+                    if let Some((b, said)) = before(doc) {
+                        term = term.min(CONTEXT_SHARE * term_score(work, (b, said), len(said)));
+                    }
+                }
+                let (score, scored) = &mut work.score[slot as usize];
                 if !*scored {
                     *scored = true;
                     work.scored.push(slot);
                 }
-                *score += idf * tf * (K1 + 1.0) / (tf + K1 * length_norm);
+                *score += term;
             }
             for &slot in slots.keys() {
                 work.tf[slot as usize] = 0;
