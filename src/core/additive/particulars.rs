@@ -22,7 +22,7 @@ fn listed(list: &str, word: &str) -> bool {
 
 /// The numbers (digits, number words and ordinals as digits, in order), date words and negations of `text`.
 fn particulars(text: &str) -> Vec<String> {
-    let lower = text.to_lowercase();
+    let lower = crate::core::case::lowercase(text);
     let words = lower.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'));
     let mut found = Vec::new();
     for word in words.filter(|word| !word.is_empty()) {
