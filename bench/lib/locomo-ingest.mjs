@@ -1,6 +1,8 @@
 // LOCOMO ingestion for the retrieval benchmark: every dialogue turn of a conversation stored as one memory,
 // `"<speaker>: <text>"` (plus `" [shares <blip_caption>]"` when the turn shares an image), with metadata
-// `{dia_id, date, speaker, session}` (`date`: the session's `session_N_date_time`). The fastest user-facing
+// `{role, dia_id, date, speaker, session}` (`date`: the session's `session_N_date_time`; `role: "user"`, as
+// `add(…, {infer: false})` gives a message, makes it a conversation turn, read with the turn before it) and
+// `createdAt` a millisecond apart in the order said (turns are ordered by it). The fastest user-facing
 // path is one `importMemories` of memory lines without vectors: the memory embeds them itself, in requests
 // of 64 texts, shortest first (`add(…, {infer: false})` takes one metadata per call, so it would mean one
 // call per turn). The memories are new (random ids) and have no history records. With the on-device embedder,
@@ -17,7 +19,8 @@ export function turnsOf(conversation) {
     const date = c[`session_${session}_date_time`];
     for (const turn of c[`session_${session}`]) {
       const shares = turn.blip_caption ? ` [shares ${turn.blip_caption}]` : "";
-      turns.push({ text: `${turn.speaker}: ${turn.text}${shares}`, metadata: { dia_id: turn.dia_id, date, speaker: turn.speaker, session } });
+      const metadata = { role: "user", dia_id: turn.dia_id, date, speaker: turn.speaker, session };
+      turns.push({ text: `${turn.speaker}: ${turn.text}${shares}`, metadata });
     }
   }
   return turns;
@@ -28,10 +31,11 @@ export function turnsOf(conversation) {
 export async function ingest(memory, conversation, { userId }) {
   const turns = turnsOf(conversation);
   const start = performance.now();
-  const at = new Date().toISOString();
+  const first = Date.now();
   const lines = [JSON.stringify({ kind: "memwasm-export", version: 2, memories: turns.length, history: 0 })];
-  for (const { text, metadata } of turns) {
+  for (const [nth, { text, metadata }] of turns.entries()) {
     const hash = createHash("md5").update(text).digest("hex");
+    const at = new Date(first + nth).toISOString();
     lines.push(JSON.stringify({ kind: "memory", id: randomUUID(), memory: text, hash, metadata, createdAt: at, updatedAt: at, userId }));
   }
   const result = await memory.importMemories(lines.join("\n") + "\n");
