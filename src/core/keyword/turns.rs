@@ -16,12 +16,15 @@ pub struct Around<'a> {
     pub after: Option<&'a str>,
 }
 
+/// Finds a turn's neighbours by its id (`None` for a memory that is no turn of the corpus).
+type Lookup<'a> = Box<dyn Fn(&str) -> Option<Around<'a>> + 'a>;
+
 /// Turn id → its neighbours in the searched scope: listed for a corpus, or looked up one turn at a time
 /// (`lookup`) when the corpus is a scope, whose turns the keyword index keeps linked.
 #[derive(Default)]
 pub struct Neighbours<'a> {
     listed: FxHashMap<&'a str, Around<'a>>,
-    lookup: Option<Box<dyn Fn(&str) -> Option<Around<'a>> + 'a>>,
+    lookup: Option<Lookup<'a>>,
 }
 
 impl<'a> Neighbours<'a> {
