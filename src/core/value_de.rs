@@ -11,8 +11,7 @@ use serde_json::{Error, Map, Value};
 /// `T` from `value`; the error comes with the path of the value that failed (`.` for the root).
 pub fn from_value_path<T: DeserializeOwned>(value: &Value) -> Result<T, (String, Error)> {
     let track = Track::default();
-    let read = T::deserialize(Reader { value, track: &track });
-    read.map_err(|error| (track.path(), helpful(error)))
+    T::deserialize(Reader { value, track: &track }).map_err(|error| track.failed(error))
 }
 
 /// An unknown-field error with the option that was probably meant (`super::unknown_field`).
@@ -63,9 +62,12 @@ impl<'de> Track<'de> {
         error
     }
 
-    /// The path of the first error.
-    fn path(&self) -> String {
-        self.found.take().unwrap_or_else(|| ".".to_owned())
+    /// The path of the first error and `error` (reworded when it is an unknown field). Not generic: one
+    /// copy for every type read.
+    #[cold]
+    #[inline(never)]
+    fn failed(&self, error: Error) -> (String, Error) {
+        (self.found.take().unwrap_or_else(|| ".".to_owned()), helpful(error))
     }
 
     #[inline(never)]
