@@ -140,6 +140,10 @@ async fn corrupt_records_are_skipped_with_a_warning_and_left_in_place() {
     );
     Reflect::set(&ragged, &"embedding".into(), &Uint8Array::new_with_length(3)).unwrap();
     memories.put(&ragged, None).unwrap();
+    // A value JSON has no text for (a BigInt): the batch's JSON.stringify throws, and so does the record's.
+    let big = js(&json!({"id": "big", "hash": "h", "userId": "alice"}));
+    Reflect::set(&big, &"memory".into(), &js_sys::BigInt::from(5).into()).unwrap();
+    memories.put(&big, None).unwrap();
     // A batch of history entries (schema 6) holding one entry that does not decode.
     let entries = json!([{"id": "h-bad", "memoryId": good, "event": "EXPLODE"}]).to_string();
     history.add(&js(&json!({"memoryIds": [good], "ids": ["h-bad"], "records": entries})), None).unwrap();
@@ -159,7 +163,7 @@ async fn corrupt_records_are_skipped_with_a_warning_and_left_in_place() {
     assert_eq!(items.len(), 1);
     assert_eq!(items[0]["id"], json!(good));
     assert_eq!(trail.as_array().unwrap().len(), 1, "the corrupt history record is skipped");
-    for id in ["\"not-text\"", "\"ragged\"", "\"h-bad\""] {
+    for id in ["\"not-text\"", "\"ragged\"", "\"big\"", "\"h-bad\""] {
         assert!(warnings.contains(id), "a warning names {id}: {warnings}");
     }
     assert_eq!(
@@ -174,7 +178,7 @@ async fn corrupt_records_are_skipped_with_a_warning_and_left_in_place() {
             .unwrap()
             .await
             .unwrap(),
-        3,
+        4,
         "corrupt records stay stored (nothing is deleted behind the user's back)"
     );
     delete_database(db).await;

@@ -11,8 +11,7 @@ use serde_json::{Error, Map, Value};
 /// `T` from `value`; the error comes with the path of the value that failed (`.` for the root).
 pub fn from_value_path<T: DeserializeOwned>(value: &Value) -> Result<T, (String, Error)> {
     let track = Track::default();
-    let read = T::deserialize(Reader { value, track: &track });
-    read.map_err(|error| (track.path(), helpful(error)))
+    T::deserialize(Reader { value, track: &track }).map_err(|error| track.failed(error))
 }
 
 /// An unknown-field error with the option that was probably meant (`super::unknown_field`).
@@ -63,9 +62,12 @@ impl<'de> Track<'de> {
         error
     }
 
-    /// The path of the first error.
-    fn path(&self) -> String {
-        self.found.take().unwrap_or_else(|| ".".to_owned())
+    /// The path of the first error and `error` (reworded when it is an unknown field). Not generic: one
+    /// copy for every type read.
+    #[cold]
+    #[inline(never)]
+    fn failed(&self, error: Error) -> (String, Error) {
+        (self.found.take().unwrap_or_else(|| ".".to_owned()), helpful(error))
     }
 
     #[inline(never)]
@@ -164,23 +166,34 @@ impl<'de, 't> Reader<'de, 't> {
         }
     }
 
+    /// The object's value as `visitor` reads it; an error comes with its path (so a struct's reader returns
+    /// this result as it is, with no step of its own to add the path).
     fn object<V: Visitor<'de>>(self, map: &'de Map<String, Value>, visitor: V) -> Result<V::Value, Error> {
         let mut entries = Entries { reader: self, entries: map.iter(), value: None };
-        let out = visitor.visit_map(&mut entries)?;
+        let out = visitor.visit_map(&mut entries).map_err(|e| self.track.trigger(e))?;
         match entries.entries.len() {
             0 => Ok(out),
-            _ => Err(de::Error::invalid_length(map.len(), &"fewer elements in map")),
+            _ => Err(self.track.trigger(de::Error::invalid_length(map.len(), &"fewer elements in map"))),
         }
     }
 
     fn enumeration<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let (variant, value) = match self.value {
-            Value::Object(map) if map.len() == 1 => map.iter().next().map(|(k, v)| (k.as_str(), Some(v))).unwrap(),
-            Value::Object(_) => return Err(de::Error::invalid_value(Unexpected::Map, &"map with a single key")),
-            Value::String(s) => (s.as_str(), None),
-            other => return Err(de::Error::invalid_type(unexpected(other), &"string or map")),
-        };
+        let (variant, value) = self.variant()?;
         visitor.visit_enum(Variant { reader: self, variant, value })
+    }
+
+    /// The variant an enum's value names (`"name"` or `{"name": value}`) and its value. Not generic: one
+    /// copy for every enum.
+    #[inline(never)]
+    fn variant(self) -> Result<(&'de str, Option<&'de Value>), Error> {
+        match self.value {
+            Value::Object(map) if map.len() == 1 => {
+                map.iter().next().map(|(k, v)| (k.as_str(), Some(v))).ok_or_else(|| de::Error::custom("empty map"))
+            }
+            Value::Object(_) => Err(de::Error::invalid_value(Unexpected::Map, &"map with a single key")),
+            Value::String(s) => Ok((s.as_str(), None)),
+            other => Err(de::Error::invalid_type(unexpected(other), &"string or map")),
+        }
     }
 }
 
@@ -278,7 +291,7 @@ impl<'de> de::Deserializer<'de> for Reader<'de, '_> {
         // Objects only: serde_json also reads a struct from an array of its fields in order, which no
         // JS caller means and which doubled the code of every struct's reader.
         let map = self.struct_map(&visitor)?;
-        self.object(map, visitor).map_err(|e| self.track.trigger(e))
+        self.object(map, visitor)
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(self, _: &'static str, visitor: V) -> Result<V::Value, Error> {

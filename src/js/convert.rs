@@ -23,9 +23,19 @@ pub fn from_js<T: DeserializeOwned + Default>(
         return Ok(T::default());
     }
     let json = json_arg(&value, name, wrap)?;
-    from_value_path(&json).map_err(|(path, inner)| {
-        wrap(if path == "." { format!("{name}: {inner}") } else { format!("{path}: {inner}") })
-    })
+    from_value_path(&json).map_err(|failed| argument_error(name, failed, wrap))
+}
+
+/// The error of argument `name` that did not read, naming the path that failed. Not generic: one copy for
+/// every argument type.
+#[cold]
+#[inline(never)]
+fn argument_error(
+    name: &str,
+    (path, inner): (String, serde_json::Error),
+    wrap: fn(String) -> MemoryError,
+) -> MemoryError {
+    wrap(if path == "." { format!("{name}: {inner}") } else { format!("{path}: {inner}") })
 }
 
 /// The argument `name` as JSON, read without recursion (`platform::plain`): a value nested too deep, one

@@ -82,14 +82,19 @@ where
     T: Serialize,
     F: Future<Output = Result<T, MemoryError>> + 'static,
 {
-    // Boxed: one `future_to_promise` for every method instead of one copy of its machinery each.
-    let work: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>> = Box::pin(async move {
+    // Only the conversion to JS is per method; settling the promise is shared (`settled`).
+    settled(Box::pin(async move { to_js(&work.await?) }), strict)
+}
+
+/// The promise of `work`: its value (checked with `strict`), or its error as a JS `MemoryError`. Boxed: one
+/// `future_to_promise` for every method instead of one copy of its machinery each.
+fn settled(work: Pin<Box<dyn Future<Output = Result<JsValue, MemoryError>>>>, strict: bool) -> Promise {
+    future_to_promise(async move {
         match work.await {
-            Ok(value) => strict::checked(to_js(&value).map_err(to_js_error)?, strict),
+            Ok(value) => strict::checked(value, strict),
             Err(error) => Err(to_js_error(error)),
         }
-    });
-    future_to_promise(work)
+    })
 }
 
 /// `{embedding}` as a search query: the vector, or `INVALID_INPUT`.

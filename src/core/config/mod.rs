@@ -104,11 +104,17 @@ pub fn non_empty(field: &str, value: Option<String>, default: &str) -> Result<St
 pub fn provider_options<T: DeserializeOwned + Default>(config: &Option<Value>, field: &str) -> Result<T> {
     match config {
         None | Some(Value::Null) => Ok(T::default()),
-        Some(value) => super::value_de::from_value_path(value).map_err(|(path, error)| {
-            let field = if path == "." { field.to_owned() } else { format!("{field}.{path}") };
-            invalid(&field, error)
-        }),
+        Some(value) => super::value_de::from_value_path(value).map_err(|failed| options_error(field, failed)),
     }
+}
+
+/// The error of a provider's `config` that did not read, at `field` and the path below it. Not generic:
+/// one copy for every options type.
+#[cold]
+#[inline(never)]
+fn options_error(field: &str, (path, error): (String, serde_json::Error)) -> MemoryError {
+    let field = if path == "." { field.to_owned() } else { format!("{field}.{path}") };
+    invalid(&field, error)
 }
 
 #[cfg(test)]

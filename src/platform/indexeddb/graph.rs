@@ -6,6 +6,7 @@ use idb::{ObjectStore, Query};
 use serde::Serialize;
 use wasm_bindgen::JsValue;
 
+use super::stored_json::from_stored;
 use crate::core::error::{MemoryError, Result};
 use crate::core::model::graph::{GraphChanges, GraphRecord};
 
@@ -43,5 +44,5 @@ impl GraphWrites {
 
 /// The graph record a stored value holds.
 pub fn graph_from_js(value: JsValue) -> std::result::Result<GraphRecord, String> {
-    serde_wasm_bindgen::from_value(value).map_err(|error| format!("graph record: {error}"))
+    from_stored(&value).map_err(|why| format!("graph record: {why}"))
 }

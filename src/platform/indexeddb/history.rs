@@ -13,6 +13,7 @@ use std::collections::HashSet;
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
+use super::stored_json::from_stored;
 use crate::core::error::{MemoryError, Result};
 use crate::core::model::types::HistoryRecord;
 
@@ -86,5 +87,5 @@ pub fn entries_from_js(batch: &JsValue, memory_id: Option<&str>) -> Vec<std::res
 fn entry_from_js(entry: JsValue) -> std::result::Result<HistoryRecord, String> {
     let id = Reflect::get(&entry, &"id".into()).ok().and_then(|id| id.as_string());
     let id = id.map_or("?".into(), |id| format!("\"{id}\""));
-    serde_wasm_bindgen::from_value(entry).map_err(|error| format!("record {id}: {error}"))
+    from_stored(&entry).map_err(|why| format!("record {id}: {why}"))
 }

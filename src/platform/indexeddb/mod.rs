@@ -19,6 +19,7 @@ mod persist;
 mod records;
 mod schema;
 mod side;
+mod stored_json;
 mod tab_sync;
 mod turns;
 mod vectors;

@@ -15,11 +15,12 @@
 use std::borrow::Cow;
 
 use js_sys::{Array, Object, Reflect, Uint8Array};
-use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 
+use super::stored_json::from_stored;
 use crate::core::codec::vector_from_bytes;
 use crate::core::error::{MemoryError, Result};
 use crate::core::model::types::{MemoryItem, StoredMemory};
@@ -63,7 +64,8 @@ fn decode_memory(record: &Object) -> std::result::Result<MemoryRecord, String> {
         value if value.is_null() || value.is_undefined() => None,
         value => Some(chunk_key(value.as_f64()).ok_or("chunk is not a chunk number")?),
     };
-    let item: MemoryItem = from_plain(record)?;
+    // Read as the batch reads its records (`Fast`), so the two paths share one reader.
+    let Fast { item, .. } = from_stored(record)?;
     if item.id.is_empty() {
         return Err("memory record without an id".into());
     }
@@ -74,7 +76,7 @@ fn chunk_key(value: Option<f64>) -> Option<u32> {
     value.filter(|key| key.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(key)).map(|key| key as u32)
 }
 
-/// A memory record as `serde_json` reads it from the stringified batch.
+/// A memory record as `serde_json` reads it from the stringified batch (or one record, see `decode_memory`).
 #[derive(Deserialize)]
 struct Fast {
     #[serde(flatten)]
@@ -159,10 +161,6 @@ fn js_safe(value: &Value) -> bool {
 /// The record's `id` for messages (`?` when it has none).
 fn id_of(record: &Object) -> String {
     Reflect::get(record, &"id".into()).ok().and_then(|id| id.as_string()).map_or("?".into(), |id| format!("\"{id}\""))
-}
-
-fn from_plain<T: DeserializeOwned>(record: &Object) -> std::result::Result<T, String> {
-    serde_wasm_bindgen::from_value(record.clone().into()).map_err(|error| error.to_string())
 }
 
 /// A shallow copy of a record object, so fields can be taken out of it.

@@ -6,6 +6,7 @@ use idb::{KeyRange, ObjectStore, Query};
 use serde_json::{json, Value};
 use wasm_bindgen::JsValue;
 
+use super::stored_json::from_stored;
 use crate::core::error::{MemoryError, Result};
 use crate::core::side_records::{SideRecord, SideWrite};
 
@@ -63,7 +64,7 @@ impl SideWrites {
 
 /// The side record a stored value holds.
 pub fn side_from_js(value: JsValue) -> std::result::Result<SideRecord, String> {
-    let record: Value = serde_wasm_bindgen::from_value(value).map_err(|error| format!("side record: {error}"))?;
+    let record: Value = from_stored(&value).map_err(|why| format!("side record: {why}"))?;
     let key = record.get("key").and_then(Value::as_str).ok_or("side record without a key")?.to_owned();
     Ok(SideRecord { key, value: record.get("value").cloned().unwrap_or(Value::Null) })
 }

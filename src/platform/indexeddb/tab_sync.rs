@@ -7,6 +7,8 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{BroadcastChannel, MessageEvent};
 
+use super::stored_json::from_stored;
+
 /// What one write changed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Notice {
@@ -30,7 +32,7 @@ impl TabSync {
             return Self { channel: None, _on_message: None };
         };
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-            if let Ok(notice) = serde_wasm_bindgen::from_value::<Notice>(event.data()) {
+            if let Ok(notice) = from_stored::<Notice>(&event.data()) {
                 on_notice(notice);
             }
         });
