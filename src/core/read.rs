@@ -16,7 +16,7 @@ use super::fusion::{Method, Weights};
 use super::model::scope::Scope;
 use super::model::types::MemoryItem;
 use super::model::{expiration_date, MemoryType};
-use super::retrieval::{form, Window};
+use super::retrieval::{form, window, Window};
 use crate::core::model::scope_fields::{ScopeFields, ScopeForm};
 use crate::core::model::scope_fields_de::scoped_options;
 
@@ -74,6 +74,13 @@ pub struct ReadOptions {
     /// `search`, `getAll`: memories past their mem0 `expirationDate` too.
     #[serde(alias = "show_expired")]
     pub show_expired: Option<bool>,
+    /// `search`, `getAll`: the memories as they were at this time (ISO 8601 with a zone), read from history.
+    #[serde(alias = "as_of")]
+    pub as_of: Option<String>,
+    /// `search`, `recall`: the "now" that relative times in the query ("last May", "recently") count from
+    /// (ISO 8601, or a date `YYYY-MM-DD`); default the clock's now.
+    #[serde(alias = "reference_date")]
+    pub reference_date: Option<String>,
 }
 scoped_options!(ReadOptions, ScopeForm::WithGroup);
 
@@ -234,6 +241,8 @@ impl ReadOptions {
             ("includeCompressed", self.include_compressed.is_some()),
             ("soft", self.soft.is_some()),
             ("showExpired", self.show_expired.is_some()),
+            ("asOf", self.as_of.is_some()),
+            ("referenceDate", self.reference_date.is_some()),
         ]
         .into_iter()
         .filter_map(|(key, given)| given.then_some(key))
@@ -298,12 +307,16 @@ impl ReadOptions {
             include_deleted: self.include_deleted.unwrap_or(false),
             memory_types: form::memory_types(call, seed_form, self.memory_type, &self.memory_types)?,
             soft: self.soft.unwrap_or(false),
-            window: Window::parse(
-                self.start_time.as_deref(),
-                self.end_time.as_deref(),
-                self.current_time.as_deref(),
-                call == ReadCall::DeleteAll || self.include_compressed.unwrap_or(false),
-            )?,
+            window: Window {
+                as_of: window::instant("asOf", self.as_of.as_deref())?,
+                reference: window::reference_date(self.reference_date.as_deref())?,
+                ..Window::parse(
+                    self.start_time.as_deref(),
+                    self.end_time.as_deref(),
+                    self.current_time.as_deref(),
+                    call == ReadCall::DeleteAll || self.include_compressed.unwrap_or(false),
+                )?
+            },
             radius: form::radius(self.radius)?,
             importance_floor: None,
             show_expired: self.show_expired.unwrap_or(false),

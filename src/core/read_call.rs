@@ -59,6 +59,8 @@ impl ReadCall {
                 "currentTime",
                 "includeCompressed",
                 "showExpired",
+                "asOf",
+                "referenceDate",
             ],
             Self::GetAll => &[
                 "limit",
@@ -73,6 +75,7 @@ impl ReadCall {
                 "currentTime",
                 "includeCompressed",
                 "showExpired",
+                "asOf",
             ],
             Self::Recall => &[
                 "limit",
@@ -85,6 +88,7 @@ impl ReadCall {
                 "endTime",
                 "currentTime",
                 "includeCompressed",
+                "referenceDate",
             ],
             Self::DeleteAll => &["filters", "soft"],
             Self::ScopeOnly => &[],

@@ -553,6 +553,12 @@ export interface SearchOptions extends ReadScope, TimeRangeOptions {
   currentTime?: string;
   /** Memories past their `expirationDate` too. Default `false`. */
   showExpired?: boolean;
+  /** The memories as they were at this time, read from their history: their text then, memories deleted since
+   * included, memories added since left out. ISO 8601 with a time zone. */
+  asOf?: string;
+  /** The "now" that relative times in the query count from ("last May", "recently", "the week before"):
+   * ISO 8601 with a time zone, or a date `YYYY-MM-DD`. Default: now. */
+  referenceDate?: string;
 }
 
 export interface RecallOptions extends ReadScope, TimeRangeOptions {
@@ -569,6 +575,8 @@ export interface RecallOptions extends ReadScope, TimeRangeOptions {
   memoryTypes?: MemoryType[];
   /** Foresight memories whose `metadata.validUntil` is before this are left out. ISO 8601 with a time zone. */
   currentTime?: string;
+  /** The "now" that relative times in the query count from; see `SearchOptions.referenceDate`. */
+  referenceDate?: string;
 }
 
 /** `getAll(options)`. With `groupId` or `memoryType` it is the conversation API's fetch by type: one type (default
@@ -589,6 +597,8 @@ export interface GetAllOptions extends ReadScope, TimeRangeOptions {
   memoryType?: MemoryType;
   /** Memories past their `expirationDate` too. Default `false`. */
   showExpired?: boolean;
+  /** The memories as they were at this time, read from their history; see `SearchOptions.asOf`. */
+  asOf?: string;
 }
 
 export interface DeleteAllOptions extends ReadScope {

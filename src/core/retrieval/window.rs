@@ -27,16 +27,29 @@ pub struct Window {
     pub current: Option<i64>,
     /// Show memories a compression replaced (`metadata.compressed: true`).
     pub include_compressed: bool,
+    /// `asOf`: read the memories as they were at this time (from history).
+    pub as_of: Option<i64>,
+    /// `referenceDate`: the "now" that relative times in a query count from.
+    pub reference: Option<i64>,
 }
 
 /// An ISO 8601 time with a zone, as milliseconds; `INVALID_INPUT` naming `name` otherwise.
-fn instant(name: &str, text: Option<&str>) -> Result<Option<i64>> {
+pub(crate) fn instant(name: &str, text: Option<&str>) -> Result<Option<i64>> {
     let Some(text) = text else { return Ok(None) };
     match millis_from_iso(text.trim()) {
         Some(millis) => Ok(Some(millis)),
         None => Err(MemoryError::InvalidInput(format!(
             "{name} must be an ISO 8601 time with a time zone (e.g. 2025-01-15T10:00:00Z), got {text:?}"
         ))),
+    }
+}
+
+/// `referenceDate`: an ISO 8601 time with a zone, or a date `YYYY-MM-DD` (its midnight, UTC).
+pub(crate) fn reference_date(text: Option<&str>) -> Result<Option<i64>> {
+    let day = text.map(str::trim).filter(|t| t.len() == 10).and_then(|t| millis_from_iso(&format!("{t}T00:00:00Z")));
+    match day {
+        Some(millis) => Ok(Some(millis)),
+        None => instant("referenceDate", text),
     }
 }
 
@@ -54,7 +67,7 @@ impl Window {
                 return Err(MemoryError::InvalidInput("startTime must not be after endTime".into()));
             }
         }
-        Ok(Self { start, end, current: instant("currentTime", current)?, include_compressed })
+        Ok(Self { start, end, current: instant("currentTime", current)?, include_compressed, ..Self::default() })
     }
 
     /// True when `item` overlaps the range, is not foresight that ran out, and is shown whether compressed.
