@@ -43,6 +43,7 @@ pub mod prompt_fence;
 #[cfg(all(test, feature = "core-features"))]
 mod prompt_fencing_tests;
 pub mod prompts;
+pub mod query_time;
 pub mod read;
 mod read_call;
 mod read_plain;

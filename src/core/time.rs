@@ -72,7 +72,7 @@ pub fn iso_from_millis(millis: i64) -> String {
 }
 
 /// Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
+pub(crate) fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);
@@ -86,7 +86,7 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 }
 
 /// Days since 1970-01-01 of a Gregorian date (the inverse of `civil_from_days`).
-fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+pub(crate) fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
     let year = year - i64::from(month <= 2);
     let era = year.div_euclid(400);
     let yoe = year.rem_euclid(400);

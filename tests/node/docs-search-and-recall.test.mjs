@@ -28,6 +28,17 @@ test("docs/search-and-recall.md: agentic search runs the refined queries after t
   assert.ok(results.some((m) => m.memory === "The launch review moved to Thursday"));
 });
 
+test("docs/search-and-recall.md: a time named in the query raises the memories of that time", T, async () => {
+  const memory = makeMemory(server);
+  const code = block("referenceDate").code;
+  const { first } = await runBlock(`${code}\nreturn { first };`, { memory });
+  // "We went to the beach with the kids"
+  assert.equal(first, "We went to the beach with the kids");
+  // The same words about June put the June memory first: the date, not the text, decided.
+  const { results } = await memory.search("Where did we go last June?", { userId: "bob", referenceDate: "2023-08-20" });
+  assert.equal(results[0].memory, "We went to the beach with friends");
+});
+
 test("docs/search-and-recall.md: recall() puts procedural memories first, each line tagged with its type", T, async () => {
   const memory = makeMemory(server);
   const add = (text, type) => memory.add(text, { userId: "alice", infer: false, metadata: { type } });

@@ -11,6 +11,7 @@ use crate::core::model::scope::Scope;
 use crate::core::model::types::{MemoryItem, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pipeline_options::required_text;
+use crate::core::query_time::{event_span, query_window, raise_in, within, TIME_SHARE};
 use crate::core::read::Read;
 use crate::core::storage::Storage;
 use crate::core::vector_store::{Count, Predicate, VectorStore};
@@ -114,15 +115,24 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             keywords.search_in(text, limit, (&corpus, &read.scope), &passes, &turns)
         };
         let candidates = read.limit.saturating_mul(OVERFETCH).max(FUSION_POOL);
+        // A time the query names raises the memories of that time in the fused rankings.
+        let window = query_window(text, read.window.reference.unwrap_or_else(|| self.clock.now_ms()));
+        let time_of = |id: &str| index.get(id).map(|m| event_span(&m.item));
         let ranking = match method {
             Method::Vector => by_vector(candidates)?,
             Method::Keyword => by_keyword(candidates),
             Method::Hybrid | Method::Agentic => {
                 let fused = weighted(&by_vector(candidates)?, &by_keyword(candidates), read.weights);
-                with_neighbours(fused, &turns, NEIGHBOUR_SHARE)
+                raise_in(with_neighbours(fused, &turns, NEIGHBOUR_SHARE), window, time_of, TIME_SHARE, 1.0)
             }
             Method::Rrf => {
-                let fused = reciprocal_rank(&[&by_vector(candidates)?, &by_keyword(candidates)], RRF_K);
+                let lists = [by_vector(candidates)?, by_keyword(candidates)];
+                let fused = reciprocal_rank(&[&lists[0], &lists[1]], RRF_K);
+                // The memories of the query's time are a third list, in the order the two gave them.
+                let fused = match within(&fused, window, time_of) {
+                    timed if timed.is_empty() => fused,
+                    timed => reciprocal_rank(&[&lists[0], &lists[1], &timed], RRF_K),
+                };
                 with_neighbours(fused, &turns, NEIGHBOUR_SHARE)
             }
         };
@@ -242,3 +252,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 #[cfg(test)]
 #[path = "search_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "search_time_tests.rs"]
+mod time_tests;

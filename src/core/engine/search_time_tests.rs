@@ -1,0 +1,93 @@
+//! A query that names a time raises the memories of that time: by their date (`metadata.date`), or by when
+//! they were stored; relative times count from `referenceDate`, else the engine's clock.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use futures_executor::block_on;
+use serde_json::{json, Value};
+
+use crate::core::model::scope_fields::ScopeFields;
+use crate::core::pipeline_options::AddOptions;
+use crate::core::read::{ReadCall, ReadOptions};
+use crate::core::storage::InMemoryStorage;
+use crate::core::testing::letter_engine;
+use crate::core::time::{millis_from_iso, Clock};
+
+fn dated(date: &str) -> AddOptions {
+    let metadata = json!({"date": date}).as_object().cloned();
+    AddOptions { scope: ScopeFields::user("u"), infer: Some(false), metadata, ..AddOptions::default() }
+}
+
+/// The memory texts `query` finds first with these read options (`userId: u` added).
+fn first<L, E, S>(engine: &crate::core::engine::memory::MemoryEngine<L, E, S>, query: &str, options: Value) -> String
+where
+    L: crate::core::model_traits::Llm,
+    E: crate::core::model_traits::Embedder,
+    S: crate::core::storage::Storage,
+{
+    let mut options = options;
+    options["userId"] = json!("u");
+    let read = serde_json::from_value::<ReadOptions>(options).unwrap().check(ReadCall::Search).unwrap();
+    block_on(engine.search(query, &read)).unwrap().results[0].memory.clone()
+}
+
+#[test]
+fn the_memory_of_the_named_time_comes_first() {
+    let engine = letter_engine(InMemoryStorage::default());
+    block_on(engine.add(&json!("We went to the beach with the kids"), &dated("1:56 pm on 8 May, 2023"))).unwrap();
+    block_on(engine.add(&json!("We went to the beach with friends"), &dated("June 8, 2023"))).unwrap();
+    let query = |when: &str| format!("Where did we go {when}?");
+    assert_eq!(first(&engine, &query("in May 2023"), json!({})), "We went to the beach with the kids");
+    assert_eq!(first(&engine, &query("in June 2023"), json!({})), "We went to the beach with friends");
+    assert_eq!(
+        first(&engine, &query("on 8 June, 2023"), json!({"method": "rrf"})),
+        "We went to the beach with friends"
+    );
+    assert_eq!(
+        first(&engine, &query("on 8 May, 2023"), json!({"method": "rrf"})),
+        "We went to the beach with the kids"
+    );
+    // Relative to the reference date: "last May" is May 2023 seen from August 2023; seen from 2030 it names
+    // no memory's time, and the ranking is the one without it.
+    let plain = first(&engine, &query(""), json!({}));
+    for (reference, want) in [("2023-08-20", "We went to the beach with the kids"), ("2030-08-20", plain.as_str())] {
+        let found = first(&engine, &query("last May"), json!({"referenceDate": reference}));
+        assert_eq!(found, want, "from {reference}");
+    }
+    let found = first(&engine, &query("in June"), json!({"referenceDate": "2023-07-01T00:00:00Z"}));
+    assert_eq!(found, "We went to the beach with friends");
+}
+
+#[test]
+fn undated_memories_are_in_the_time_they_were_stored() {
+    let mut engine = letter_engine(InMemoryStorage::default());
+    let now = Rc::new(Cell::new(millis_from_iso("2024-03-01T09:00:00Z").unwrap()));
+    engine.set_clock(Clock::from_fn({
+        let now = now.clone();
+        move || now.get()
+    }));
+    let plain = AddOptions { scope: ScopeFields::user("u"), infer: Some(false), ..AddOptions::default() };
+    block_on(engine.add(&json!("Bought new running shoes"), &plain)).unwrap();
+    now.set(now.get() + 20 * 86_400_000);
+    block_on(engine.add(&json!("Bought new running socks"), &plain)).unwrap();
+    now.set(now.get() + 86_400_000); // 2024-03-22
+    assert_eq!(first(&engine, "What did I buy yesterday?", json!({})), "Bought new running socks");
+    let three_weeks_ago = first(&engine, "What did I buy three weeks ago?", json!({}));
+    assert_eq!(three_weeks_ago, "Bought new running shoes");
+    // The clock is the default reference; a reference date moves it.
+    let found = first(&engine, "What did I buy yesterday?", json!({"referenceDate": "2024-03-02"}));
+    assert_eq!(found, "Bought new running shoes");
+}
+
+#[test]
+fn a_bad_reference_date_is_refused() {
+    for bad in ["yesterday", "2024-13-01", "2024-03-02T10:00:00"] {
+        let options = json!({"userId": "u", "referenceDate": bad});
+        let read = serde_json::from_value::<ReadOptions>(options).unwrap().check(ReadCall::Search);
+        assert_eq!(read.unwrap_err().code(), "INVALID_INPUT", "{bad}");
+    }
+    let options = json!({"userId": "u", "referenceDate": "2024-03-02"});
+    let refused = serde_json::from_value::<ReadOptions>(options).unwrap().check(ReadCall::GetAll);
+    assert!(refused.unwrap_err().to_string().contains("referenceDate: not an option of getAll"));
+}
