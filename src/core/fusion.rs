@@ -11,8 +11,17 @@ use super::keyword::Neighbours;
 /// The `k` of reciprocal rank fusion: a memory at rank r (from 1) earns 1 / (k + r) per list.
 pub const RRF_K: f64 = 60.0;
 
-/// How much of its best neighbour's fused score a conversation turn gains (see [`with_neighbours`]).
-pub const NEIGHBOUR_SHARE: f64 = 0.2;
+/// How much of its best neighbour's fused score a conversation turn gains, from the turns right beside it
+/// and from those two turns away (see [`with_neighbours`]).
+pub const NEIGHBOUR_SHARE: Shares = Shares { next: 0.3, second: 0.2 };
+
+/// The shares of a neighbour's score a turn gains: `next` from the turn right before or after it, `second`
+/// from the turn two before or two after. They sum to at most 1, so a score stays in [0, 1].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shares {
+    pub next: f64,
+    pub second: f64,
+}
 
 /// How `search` ranks memories.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -103,19 +112,29 @@ pub fn reciprocal_rank<'a>(lists: &[&Ranking<'a>], k: f64) -> Ranking<'a> {
     ranked(union(lists), |id| fused[id])
 }
 
-/// Raises each conversation turn of `ranking` towards its neighbours: a turn scoring `s` whose turn before
-/// or after scores at best `m` scores `s + share · m · (1 − s)`, so a fused score stays in [0, 1] and an
-/// answer is found beside the turn that asked for it. Memories that are not turns keep their score.
-pub fn with_neighbours<'a>(ranking: Ranking<'a>, neighbours: &Neighbours<'_>, share: f64) -> Ranking<'a> {
+/// Raises each conversation turn of `ranking` towards its neighbours: a turn scoring `s` whose turn right
+/// before or after scores at best `m`, and whose turn two before or two after scores at best `m2`, scores
+/// `s + (shares.next · m + shares.second · m2) · (1 − s)`, so a fused score stays in [0, 1] and an answer is
+/// found beside the turn that asked for it (or one turn further, after a reply). Memories that are not turns
+/// keep their score.
+pub fn with_neighbours<'a>(ranking: Ranking<'a>, neighbours: &Neighbours<'_>, shares: Shares) -> Ranking<'a> {
     let fused = scores(&ranking);
     let score = |id: Option<&str>| id.and_then(|id| fused.get(id)).copied().unwrap_or(0.0).max(0.0);
     let ids = ranking.iter().map(|&(_, id)| id).collect();
     ranked(ids, |id| {
         let own = fused[id];
-        match neighbours.get(id) {
-            Some(around) => own + share * score(around.before).max(score(around.after)) * (1.0 - own).max(0.0),
-            None => own,
-        }
+        let Some(around) = neighbours.get(id) else { return own };
+        let further = |next: Option<&str>, before: bool| {
+            let beyond = neighbours.get(next?)?;
+            if before {
+                beyond.before
+            } else {
+                beyond.after
+            }
+        };
+        let next = score(around.before).max(score(around.after));
+        let second = score(further(around.before, true)).max(score(further(around.after, false)));
+        own + (shares.next * next + shares.second * second) * (1.0 - own).max(0.0)
     })
 }
 
@@ -204,13 +223,20 @@ mod tests {
         ]
         .into_iter()
         .collect();
-        let fused = with_neighbours(ranking, &neighbours, 0.2);
+        let fused = with_neighbours(ranking.clone(), &neighbours, Shares { next: 0.2, second: 0.0 });
         // t2: .45 + .2·.8·.55 = .538 passes the fact; t1: .8 + .2·.45·.2 = .818; t3: .1 + .2·.45·.9 = .181
         assert_eq!(ids(&fused), ["t1", "t2", "t9", "t3"]);
         for ((score, _), want) in fused.iter().zip([0.818, 0.538, 0.5, 0.181]) {
             assert!(close(*score, want), "{fused:?}");
         }
         assert!(fused.iter().all(|(s, _)| (0.0..=1.0).contains(s)));
+        // Two turns away: t3 gains from t1 (.8) too: .1 + (.2·.45 + .25·.8)·.9 = .361; t1 from t3.
+        let fused = with_neighbours(ranking, &neighbours, Shares { next: 0.2, second: 0.25 });
+        for ((score, id), want) in fused.iter().zip([0.823, 0.538, 0.5, 0.361]) {
+            assert!(close(*score, want), "{id}: {fused:?}");
+        }
+        let all = with_neighbours(vec![(1.0, "t1"), (1.0, "t2"), (1.0, "t3")], &neighbours, NEIGHBOUR_SHARE);
+        assert!(all.iter().all(|(s, _)| close(*s, 1.0)), "scores stay at most 1");
     }
 
     #[test]
