@@ -325,3 +325,26 @@ fn as_of_with_agentic_or_a_vector_query_is_refused() {
     assert_eq!(error.code(), "INVALID_INPUT", "{error}");
     assert!(error.to_string().contains("asOf"), "{error}");
 }
+
+#[test]
+fn one_search_embeds_at_most_most_embedded_changed_texts_and_warns_of_the_rest() {
+    use crate::core::engine::as_of_search::MOST_EMBEDDED;
+    let embedder = Flaky::default();
+    let clocked = Clocked::new(embedder.clone(), InMemoryStorage::default());
+    for i in 0..=MOST_EMBEDDED {
+        let id = clocked.add("alice", &format!("Old fact {i}"), T0 + HOUR);
+        clocked.update(&id, &format!("New fact {i}"), T0 + 2 * HOUR);
+    }
+    clocked.now.set(T0 + 3 * HOUR);
+    let before = embedder.requests.borrow().len();
+    // Turns said at one time are stamped a millisecond apart: all of them are there a minute later.
+    let at = T0 + HOUR + 60_000;
+    let found = clocked.search("old fact", alice_at(at, json!({"method": "hybrid", "limit": 3}))).unwrap();
+    let sizes: Vec<usize> = embedder.requests.borrow()[before..].iter().map(Vec::len).collect();
+    assert_eq!(sizes, [1, MOST_EMBEDDED], "the query, then one batch");
+    assert_eq!(found.results.len(), 3);
+    assert!(found.results.iter().all(|item| item.memory.starts_with("Old fact")));
+    assert_eq!(found.warnings.len(), 1, "{:?}", found.warnings);
+    assert_eq!(found.warnings[0].code, WarningCode::VectorsPending);
+    assert!(found.warnings[0].message.starts_with("1 memory without a vector"), "{:?}", found.warnings);
+}
