@@ -44,6 +44,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// answered by `retrieval::agentic`.
     pub async fn search(&self, query: &str, read: &Read) -> Result<SearchResponse> {
         let text = required_text("query", Some(query))?;
+        if let Some(at) = read.window.as_of {
+            return self.search_as_of(text, read, at).await;
+        }
         let method = self.effective_method(read.method);
         if method == Method::Agentic {
             return self.agentic_search(text, read).await;
@@ -174,6 +177,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// The scope's memories most similar to a caller's `embedding`, by cosine;
     /// its length must match the stored vectors (`DIMENSION_MISMATCH`).
     pub async fn search_by_vector(&self, embedding: Vec<f32>, read: &Read) -> Result<SearchResponse> {
+        if read.window.as_of.is_some() {
+            return Err(super::as_of_search::not_as_of("a search by vector"));
+        }
         let vector = self.fit_given(embedding)?;
         self.load_scope(&read.scope).await?;
         self.settle_quietly().await;
