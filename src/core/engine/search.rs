@@ -119,7 +119,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         };
         let candidates = read.limit.saturating_mul(OVERFETCH).max(FUSION_POOL);
         // A time the query names raises the memories of that time in the fused rankings.
-        let window = query_window(text, read.window.reference.unwrap_or_else(|| self.clock.now_ms()));
+        // Relative times count from `referenceDate`, else the time an `asOf` read looks at, else now.
+        let reference = read.window.reference.or(read.window.as_of).unwrap_or_else(|| self.clock.now_ms());
+        let window = query_window(text, reference);
         let time_of = |id: &str| index.get(id).map(|m| event_span(&m.item));
         let ranking = match method {
             Method::Vector => by_vector(candidates)?,
