@@ -5,7 +5,8 @@
 // figure (session-hit.mjs): over every question with evidence, categories 1-5, the share whose evidence session
 // is among the first 5 (10) distinct sessions retrieved, each search asking for as many results as that takes.
 // The same run measures the baselines a JS user would build over the same MiniLM vectors (baselines.mjs):
-// MiniSearch (BM25), exact dense search and their reciprocal-rank fusion. Prints the tables and the targets; --json prints the figures. --threads N: the embedder's worker
+// MiniSearch (BM25), exact dense search, their reciprocal-rank fusion, and that fusion with neighbour
+// expansion. Prints the tables and the targets; --json prints the figures. --threads N: the embedder's worker
 // threads (default: the cores, at most 4). Needs the built package (scripts/build-pkg.sh) and the MiniLM
 // weights (MINILM_DIR, default ~/.cache/memwasm/minilm; `bash scripts/setup.sh minilm` fetches them).
 import { performance } from "node:perf_hooks";

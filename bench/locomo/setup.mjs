@@ -1,4 +1,4 @@
-// What the LOCOMO scripts (run.mjs) share: their command-line options, the MiniLM
+// What the LOCOMO scripts (run.mjs, tune-neighbours.mjs) share: their command-line options, the MiniLM
 // weights (exiting with a message when they or the conversations are missing) and batched embedding.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { availableParallelism, homedir } from "node:os";
