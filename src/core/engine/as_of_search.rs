@@ -11,7 +11,7 @@ use std::cell::RefCell;
 
 use super::as_of::Then;
 use super::memory::{index_keywords, MemoryEngine};
-use super::search::SearchResponse;
+use super::search_response::SearchResponse;
 use crate::core::error::{MemoryError, Result};
 use crate::core::fusion::Method;
 use crate::core::keyword::KeywordIndex;

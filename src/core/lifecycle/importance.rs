@@ -14,6 +14,7 @@
 
 use crate::core::case::CaseExt;
 use crate::core::model::memory_type::is_preference;
+use crate::core::query_time::{MONTHS, WEEKDAYS};
 
 /// Weight of novelty in importance.
 pub const NOVELTY_WEIGHT: f64 = 0.6;
@@ -77,31 +78,12 @@ fn has_named_entity(text: &str) -> bool {
     })
 }
 
-const DATE_WORDS: &[&str] = &[
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-];
-
 fn has_number_or_date(text: &str) -> bool {
     text.chars().any(|c| c.is_ascii_digit())
-        || words(text).any(|(word, _)| DATE_WORDS.contains(&word.lowercased().as_str()))
+        || words(text).any(|(word, _)| {
+            let word = word.lowercased();
+            MONTHS.contains(&word.as_str()) || WEEKDAYS.contains(&word.as_str())
+        })
 }
 
 fn is_technical(word: &str) -> bool {

@@ -10,6 +10,7 @@ mod words;
 use serde_json::Value;
 
 pub use anchors::{date_in, spans_in, Span, DAY};
+pub use words::{MONTHS, WEEKDAYS};
 
 use crate::core::fusion::Ranking;
 use crate::core::model::types::MemoryItem;

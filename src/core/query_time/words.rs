@@ -40,7 +40,11 @@ pub fn tokens(text: &str) -> Vec<Token> {
     out
 }
 
-const MONTHS: [&str; 12] = [
+/// The weekdays' names, Monday first.
+pub const WEEKDAYS: [&str; 7] = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+
+/// The months' names, January first.
+pub const MONTHS: [&str; 12] = [
     "january",
     "february",
     "march",
@@ -82,7 +86,7 @@ pub fn unit_days(word: &str) -> Option<i64> {
         "fortnight" => Some(14),
         "month" => Some(31),
         "year" => Some(366),
-        "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday" => Some(7),
+        day if WEEKDAYS.contains(&day) => Some(7),
         _ => None,
     }
 }
