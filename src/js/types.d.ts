@@ -68,8 +68,11 @@ export interface MemoryItem extends Scope, Mem0ScopeIds {
   /** MD5 hex digest of `memory`. */
   hash: string;
   metadata: Metadata;
-  /** Similarity score, on search results only. */
+  /** Similarity score, on search results only; with `rerank: true`, the reranker's relevance for the results it
+   * scored. */
   score?: number;
+  /** `search(…, {rerank: true})`: the ranking's own score of a result the reranker scored. */
+  fusedScore?: number;
   /** ISO 8601. */
   createdAt: string;
   /** ISO 8601. */
@@ -134,7 +137,8 @@ export type WarningCode =
   | "EMBEDDING_UNAVAILABLE"
   | "VECTORS_PENDING"
   | "TURN_TRUNCATED"
-  | "EMBEDDING_MODEL_CHANGED";
+  | "EMBEDDING_MODEL_CHANGED"
+  | "RERANK_FAILED";
 
 export interface AddWarning {
   code: WarningCode;
@@ -559,6 +563,11 @@ export interface SearchOptions extends ReadScope, TimeRangeOptions {
   /** The "now" that relative times in the query count from ("last May", "recently", "the week before"):
    * ISO 8601 with a time zone, or a date `YYYY-MM-DD`. Default: now. */
   referenceDate?: string;
+  /** Send the first `reranker.config.topK` results (default 20) to the configured `reranker` and return them in
+   * its order, its relevance as `score` and the ranking's as `fusedScore`. Needs a `reranker` in the config
+   * (else `INVALID_INPUT`); a reranker that fails leaves the ranking's order, with a `RERANK_FAILED` warning.
+   * Not with `method: "agentic"`. Default `false`. */
+  rerank?: boolean;
 }
 
 export interface RecallOptions extends ReadScope, TimeRangeOptions {
@@ -1340,6 +1349,11 @@ export type MemoryErrorCode =
   | "EMBEDDING_TIMEOUT"
   | "EMBEDDING_UNAVAILABLE"
   | "EMBEDDING_RESPONSE"
+  | "RERANKER_HTTP"
+  | "RERANKER_NETWORK"
+  | "RERANKER_TIMEOUT"
+  | "RERANKER_UNAVAILABLE"
+  | "RERANKER_RESPONSE"
   | "LLM_CALLBACK"
   | "EMBEDDING_CALLBACK"
   | "DIMENSION_MISMATCH"
