@@ -29,3 +29,9 @@ export function evidenceOf(question) {
   const ids = question.evidence.flatMap((e) => e.split(/[;,\s]+/)).map((e) => e.trim()).filter((e) => /^D\d+:\d+$/.test(e));
   return [...new Set(ids)];
 }
+
+/** Turn recall@k: the share of a question's evidence turn ids among the first k of `top`. */
+export function turnRecall(top, evidence, k) {
+  const first = top.slice(0, k);
+  return evidence.filter((e) => first.includes(e)).length / evidence.length;
+}

@@ -1,56 +1,33 @@
 // LOCOMO retrieval benchmark, no LLM needed: every dialogue turn of the conversations in
 // ../shared/bench-data/locomo/ (or --data DIR) is stored as one memory (`infer: false`, a session's turns in one
 // add() call, the session and its date in metadata), each question of categories 1-4 is searched with
-// `limit: 10`, and recall@k is the share of the question's evidence turns among the top k. The same run
-// measures the baselines a JS user would pick, over the same MiniLM vectors: MiniSearch (BM25), exact dense
-// search, and their reciprocal-rank fusion. Prints the tables and the targets; --json prints the figures.
-// --threads N: the embedder's worker threads (default: the cores, at most 4). Needs the built package (scripts/build-pkg.sh) and the MiniLM weights (MINILM_DIR, default
-// ~/.cache/memwasm/minilm; `bash scripts/setup.sh minilm` fetches them).
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { availableParallelism, homedir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+// `limit: 10`, and recall@k is the share of the question's evidence turns among the top k. Then engram-search's
+// figure (session-hit.mjs): over every question with evidence, categories 1-5, the share whose evidence session
+// is among the first 5 (10) distinct sessions retrieved, each search asking for as many results as that takes.
+// The same run measures the baselines a JS user would build over the same MiniLM vectors (baselines.mjs):
+// MiniSearch (BM25), exact dense search, their reciprocal-rank fusion, and that fusion with neighbour
+// expansion. Prints the tables and the targets; --json prints the figures. --threads N: the embedder's worker
+// threads (default: the cores, at most 4). Needs the built package (scripts/build-pkg.sh) and the MiniLM
+// weights (MINILM_DIR, default ~/.cache/memwasm/minilm; `bash scripts/setup.sh minilm` fetches them).
 import { performance } from "node:perf_hooks";
-import MiniSearch from "minisearch";
 import { Memory } from "memwasm";
 import { createLocalEmbedder } from "memwasm/local-embedder";
-import { conversation, evidenceOf, QUESTION_CATEGORIES } from "./data.mjs";
+import { BASELINES, baselines } from "./baselines.mjs";
+import { conversation, evidenceOf, QUESTION_CATEGORIES, turnRecall } from "./data.mjs";
 import { recallTable, targetsTable } from "./report.mjs";
+import { evidenceSessions, firstSessions, SESSION_CATEGORIES, SESSION_K, sessionHit, sessionId, sessionQuestions } from "./session-hit.mjs";
+import { argv, dataDir, embedAll, files, readConversation, say, threads, tokenizer, weights } from "./setup.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const argv = process.argv.slice(2);
-const option = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
-const dataDir = option("--data", join(here, "..", "..", "..", "shared", "bench-data", "locomo"));
-/** The on-device embedder's worker threads (Node): as many as there are cores, at most 4. */
-const threads = Number(option("--threads", Math.min(availableParallelism(), 4)));
-const minilm = process.env.MINILM_DIR ?? join(homedir(), ".cache", "memwasm", "minilm");
-const weights = join(minilm, "model.safetensors");
-const tokenizer = join(minilm, "tokenizer.json");
-if (!existsSync(weights) || !existsSync(tokenizer)) {
-  process.stderr.write(`the MiniLM weights are not in ${minilm} (bash scripts/setup.sh minilm fetches them)\n`);
-  process.exit(2);
-}
-if (!existsSync(dataDir)) {
-  process.stderr.write(`no LOCOMO conversations in ${dataDir} (--data DIR)\n`);
-  process.exit(2);
-}
-const say = (text) => process.stderr.write(`[locomo] ${text}\n`);
 const K = [1, 5, 10];
 const METHODS = ["default", "vector", "keyword", "hybrid", "rrf"];
-const BASELINES = ["baseline:minisearch", "baseline:dense", "baseline:rrf(minisearch,dense)"];
+const methodOption = (method) => (method === "default" ? {} : { method });
 
 const embedder = await createLocalEmbedder({ weights, tokenizer });
-const dot = (a, b) => a.reduce((sum, x, i) => sum + x * b[i], 0);
-/** Reciprocal rank fusion (k = 60) of rankings of indices, as a JS user would write it. */
-const rrf = (lists) => {
-  const score = new Map();
-  for (const list of lists) list.forEach((i, rank) => score.set(i, (score.get(i) ?? 0) + 1 / (61 + rank)));
-  return [...score].sort((a, b) => b[1] - a[1]).map(([i]) => i);
-};
 
 /** One conversation: ingestion, then every question by every method and baseline. */
 async function measure(file) {
-  const { turns, questions, sessions } = conversation(JSON.parse(readFileSync(join(dataDir, file), "utf8")));
+  const data = readConversation(file);
+  const { turns, questions, sessions } = conversation(data);
   const memory = new Memory({
     llm: { provider: "none" },
     embedder: { provider: "local", config: { model: "all-MiniLM-L6-v2", weights, tokenizer, threads } },
@@ -65,12 +42,9 @@ async function measure(file) {
   // A stored memory's turn: by session and text (each turn's text is unique within its session).
   const turnOf = new Map(turns.map((t) => [`${t.session}\u0000${t.text}`, t]));
   const dia = (item) => turnOf.get(`${item.metadata.session}\u0000${item.memory}`)?.dia_id;
-
-  // Baselines over the same MiniLM vectors, built as a JS user would.
-  const vectors = [];
-  for (let i = 0; i < turns.length; i += 64) vectors.push(...(await embedder.embed(turns.slice(i, i + 64).map((t) => t.text))));
-  const mini = new MiniSearch({ fields: ["text"], idField: "i" });
-  mini.addAll(turns.map((t, i) => ({ i, text: t.text })));
+  const rank = baselines(turns, await embedAll(embedder, turns.map((t) => t.text)));
+  const queryVectors = new Map();
+  const queryVector = async (text) => queryVectors.get(text) ?? queryVectors.set(text, (await embedder.embed([text]))[0]).get(text);
 
   const rows = [];
   for (const q of questions) {
@@ -80,29 +54,43 @@ async function measure(file) {
     const times = {};
     for (const method of METHODS) {
       const t0 = performance.now();
-      const response = await memory.search(q.question, { userId, limit: 10, ...(method === "default" ? {} : { method }) });
+      const response = await memory.search(q.question, { userId, limit: 10, ...methodOption(method) });
       times[method] = performance.now() - t0;
       found[method] = response.results.map(dia);
     }
     const t0 = performance.now();
-    const [qv] = await embedder.embed([q.question]);
+    const vector = await queryVector(q.question);
     const embedMs = performance.now() - t0;
-    const dense = vectors.map((v, i) => [dot(v, qv), i]).sort((a, b) => b[0] - a[0]).map(([, i]) => i);
-    const bm25 = mini.search(q.question).map((r) => r.id);
-    const ids = (list) => list.slice(0, 10).map((i) => turns[i].dia_id);
-    found["baseline:minisearch"] = ids(bm25);
-    found["baseline:dense"] = ids(dense);
-    found["baseline:rrf(minisearch,dense)"] = ids(rrf([bm25.slice(0, 40), dense.slice(0, 40)]));
-    const recall = Object.fromEntries(
-      Object.entries(found).map(([m, top]) => [m, K.map((k) => evidence.filter((e) => top.slice(0, k).includes(e)).length / evidence.length)]),
-    );
+    const top = rank(q.question, vector);
+    for (const name of BASELINES) found[name] = top(name, 10).map((i) => turns[i].dia_id);
+    const recall = Object.fromEntries(Object.entries(found).map(([m, ids]) => [m, K.map((k) => turnRecall(ids, evidence, k))]));
     rows.push({ category: q.category, recall, times, embedMs });
   }
+
+  // engram's session figure, after every turn-level search so those stay as they were.
+  const sessionRows = [];
+  for (const q of sessionQuestions(data.qa)) {
+    const evidence = evidenceSessions(q.evidence);
+    const searches = {};
+    for (const method of METHODS) {
+      searches[method] = async (limit) => (await memory.search(q.question, { userId, limit, ...methodOption(method) }))
+        .results.map((item) => sessionId(item.metadata.session));
+    }
+    const top = rank(q.question, await queryVector(q.question));
+    for (const name of BASELINES) searches[name] = (limit) => top(name, limit).map((i) => sessionId(turns[i].session));
+    const hits = {};
+    let limit = 0;
+    for (const [m, search] of Object.entries(searches)) {
+      const first = await firstSessions(search, Math.max(...SESSION_K));
+      hits[m] = SESSION_K.map((k) => sessionHit(first.sessions, evidence, k));
+      limit = Math.max(limit, first.limit);
+    }
+    sessionRows.push({ category: q.category, hits, limit });
+  }
   await memory.close?.();
-  return { file, turns: turns.length, ingestMs, rows };
+  return { file, turns: turns.length, ingestMs, rows, sessionRows };
 }
 
-const files = readdirSync(dataDir).filter((f) => f.endsWith(".json")).sort();
 const runs = [];
 for (const file of files) {
   say(`${file}: ingesting and searching`);
@@ -111,20 +99,34 @@ for (const file of files) {
 embedder.close();
 
 const rows = runs.flatMap((r) => r.rows);
+const sessionRows = runs.flatMap((r) => r.sessionRows);
 const turns = runs.reduce((n, r) => n + r.turns, 0);
 const ingestMs = runs.reduce((n, r) => n + r.ingestMs, 0);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / (xs.length || 1);
+/** `{5, 10}`: the mean session hit at each k over `picked`. */
+const sessionMeans = (picked, m) => Object.fromEntries(SESSION_K.map((k, j) => [k, mean(picked.map((r) => r.hits[m][j]))]));
 const figures = {
   set: `${files.length} conversations in ${dataDir}`,
   questions: rows.length,
+  sessionQuestions: sessionRows.length,
+  sessionLimit: { median: median(sessionRows.map((r) => r.limit)), max: Math.max(...sessionRows.map((r) => r.limit)) },
   methods: Object.fromEntries(
     [...METHODS, ...BASELINES].map((m) => [m, {
       byCategory: Object.fromEntries(QUESTION_CATEGORIES.map(({ n }) => [n, mean(rows.filter((r) => r.category === n).map((r) => r.recall[m][2]))])),
       at: Object.fromEntries(K.map((k, j) => [k, mean(rows.map((r) => r.recall[m][j]))])),
+      sessionHit: {
+        ...sessionMeans(sessionRows, m),
+        byCategory: Object.fromEntries(SESSION_CATEGORIES.map(({ n }) => [n, sessionMeans(sessionRows.filter((r) => r.category === n), m)])),
+      },
       searchMs: rows[0].times[m] === undefined ? null : median(rows.map((r) => r.times[m])),
     }]),
   ),
+  // Per conversation: each method's turn recall@10 and session R@5, to see how far one conversation moves them.
+  byConversation: Object.fromEntries(runs.map((r) => [r.file, Object.fromEntries([...METHODS, ...BASELINES].map((m) => [m, {
+    recall10: mean(r.rows.map((x) => x.recall[m][2])),
+    sessionHit5: mean(r.sessionRows.map((x) => x.hits[m][0])),
+  }]))])),
   embedQueryMs: median(rows.map((r) => r.embedMs)),
   ingestion: { turns, ms: ingestMs, perSecond: turns / (ingestMs / 1000), threads },
 };

@@ -43,6 +43,10 @@ pub struct AddOptions {
     /// `"fast"` or `"exact"`: how this call finds the memories its update decision sees (default: the
     /// config's `pipeline`).
     pub pipeline: Option<super::add_pipeline::Pipeline>,
+    /// The time what this call stores refers to (ISO 8601 with a zone, or a date `YYYY-MM-DD`), kept in
+    /// `metadata.eventTime`: a search that names a time finds it by this time, not by when it was stored.
+    #[serde(alias = "event_time")]
+    pub event_time: Option<String>,
 }
 scoped_options!(AddOptions, ScopeForm::Plain);
 
@@ -68,6 +72,15 @@ impl AddOptions {
         if let Some(date) = &self.expiration_date {
             let date = super::model::expiration_date::normalized(date)?;
             metadata.insert(super::model::expiration_date::KEY.into(), Value::String(date));
+        }
+        if let Some(time) = &self.event_time {
+            let time = time.trim();
+            super::retrieval::window::reference_date(Some(time)).map_err(|_| {
+                let why =
+                    format!("eventTime must be an ISO 8601 time with a time zone or a date YYYY-MM-DD, got {time:?}");
+                MemoryError::InvalidInput(why)
+            })?;
+            metadata.insert(super::query_time::EVENT_TIME_KEY.into(), Value::String(time.to_owned()));
         }
         Ok(metadata)
     }

@@ -496,6 +496,9 @@ export interface AddOptions extends Scope, WriteLifecycleOptions {
   expirationDate?: string | null;
   /** This call's pipeline, instead of the config's (see `MemoryConfig.pipeline`). */
   pipeline?: Pipeline;
+  /** The time what this call stores refers to, ISO 8601 with a time zone or a date `YYYY-MM-DD`; kept in
+   * `metadata.eventTime`. A search that names a time ("in May 2023", "last week") finds these memories by it. */
+  eventTime?: string;
 }
 
 /**

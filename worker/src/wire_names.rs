@@ -6,6 +6,7 @@
 /// The library's camelCase names that a route takes in snake_case.
 const LIBRARY_NAMES: &[&str] = &[
     "agentId",
+    "asOf",
     "createTime",
     "createdAt",
     "currentTime",
@@ -35,6 +36,7 @@ const LIBRARY_NAMES: &[&str] = &[
     "messageIds",
     "recordKey",
     "referList",
+    "referenceDate",
     "runId",
     "sceneDesc",
     "senderName",

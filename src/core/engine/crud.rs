@@ -40,6 +40,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// The memories of a scope that pass the read, oldest first: `read.limit` of them from `read.offset`.
     pub async fn get_all(&self, read: &Read) -> Result<Page> {
+        if let Some(at) = read.window.as_of {
+            return self.get_all_as_of(read, at).await;
+        }
         self.load_scope(&read.scope).await?;
         let now = self.now_iso();
         let (matching, expired) = {

@@ -223,7 +223,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
 /// Indexes a memory's text for keyword search; a message stored as it was said (it has a `role`) is
 /// indexed as a turn of its scope's conversation, searched with the turn before it.
-fn index_keywords(keywords: &mut KeywordIndex, item: &MemoryItem) {
+pub(crate) fn index_keywords(keywords: &mut KeywordIndex, item: &MemoryItem) {
     match item.metadata.contains_key("role") {
         true => keywords.upsert_turn(&item.id, &item.memory, &item.scope, &item.created_at),
         false => keywords.upsert_in(&item.id, &item.memory, &item.scope),

@@ -3,6 +3,8 @@
 //! import and export, recall and the agent tools). Features reach it through handles (`engine.conversations()` …).
 
 pub(crate) mod add_commit;
+mod as_of;
+pub(crate) mod as_of_search;
 pub mod crud;
 mod decision_turn;
 pub(crate) mod deferred_vectors;

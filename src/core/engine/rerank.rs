@@ -37,11 +37,15 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.reranker = Some(stage);
     }
 
-    /// `INVALID_INPUT` for `rerank: true` without a reranker configured, or with `method: "agentic"` (whose
-    /// own LLM calls judge the results).
+    /// `INVALID_INPUT` for `rerank: true` without a reranker configured, with `method: "agentic"` (whose
+    /// own LLM calls judge the results), or with `asOf`.
     pub(crate) fn check_rerank(&self, read: &Read) -> Result<()> {
         if read.rerank && read.method == Some(Method::Agentic) {
             let why = "rerank: not with method \"agentic\" (its own LLM calls judge the results); use another method";
+            return Err(MemoryError::InvalidInput(why.into()));
+        }
+        if read.rerank && read.window.as_of.is_some() {
+            let why = "rerank: not with asOf (a read as of a time ranks the memories as they were, unreranked); leave one out";
             return Err(MemoryError::InvalidInput(why.into()));
         }
         match read.rerank && self.reranker.is_none() {

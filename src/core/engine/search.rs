@@ -45,6 +45,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     pub async fn search(&self, query: &str, read: &Read) -> Result<SearchResponse> {
         let text = required_text("query", Some(query))?;
         self.check_rerank(read)?;
+        if let Some(at) = read.window.as_of {
+            return self.search_as_of(text, read, at).await;
+        }
         let method = self.effective_method(read.method);
         if method == Method::Agentic {
             return self.agentic_search(text, read).await;
@@ -119,7 +122,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         };
         let candidates = read.limit.saturating_mul(OVERFETCH).max(FUSION_POOL);
         // A time the query names raises the memories of that time in the fused rankings.
-        let window = query_window(text, read.window.reference.unwrap_or_else(|| self.clock.now_ms()));
+        // Relative times count from `referenceDate`, else the time an `asOf` read looks at, else now.
+        let reference = read.window.reference.or(read.window.as_of).unwrap_or_else(|| self.clock.now_ms());
+        let window = query_window(text, reference);
         let time_of = |id: &str| index.get(id).map(|m| event_span(&m.item));
         let ranking = match method {
             Method::Vector => by_vector(candidates)?,
@@ -177,6 +182,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// The scope's memories most similar to a caller's `embedding`, by cosine;
     /// its length must match the stored vectors (`DIMENSION_MISMATCH`).
     pub async fn search_by_vector(&self, embedding: Vec<f32>, read: &Read) -> Result<SearchResponse> {
+        if read.window.as_of.is_some() {
+            return Err(super::as_of_search::not_as_of("a search by vector"));
+        }
         let vector = self.fit_given(embedding)?;
         self.load_scope(&read.scope).await?;
         self.settle_quietly().await;

@@ -91,3 +91,45 @@ fn a_bad_reference_date_is_refused() {
     let refused = serde_json::from_value::<ReadOptions>(options).unwrap().check(ReadCall::GetAll);
     assert!(refused.unwrap_err().to_string().contains("referenceDate: not an option of getAll"));
 }
+
+#[test]
+fn a_read_as_of_a_time_counts_relative_times_from_it() {
+    let mut engine = letter_engine(InMemoryStorage::default());
+    let day = 86_400_000;
+    let start = millis_from_iso("2024-03-01T09:00:00Z").unwrap();
+    let now = Rc::new(Cell::new(start));
+    engine.set_clock(Clock::from_fn({
+        let now = now.clone();
+        move || now.get()
+    }));
+    let plain = AddOptions { scope: ScopeFields::user("u"), infer: Some(false), ..AddOptions::default() };
+    block_on(engine.add(&json!("Bought new running shoes"), &plain)).unwrap();
+    now.set(start + 20 * day);
+    block_on(engine.add(&json!("Bought new running socks"), &plain)).unwrap();
+    now.set(start + 40 * day);
+    let query = "What did I buy three weeks ago?";
+    // From now (day 40) three weeks ago is about day 19: the socks; from day 21 it is about day 0: the shoes.
+    assert_eq!(first(&engine, query, json!({})), "Bought new running socks");
+    assert_eq!(first(&engine, query, json!({"asOf": "2024-03-22T09:00:00Z"})), "Bought new running shoes");
+    let both = json!({"asOf": "2024-03-22T09:00:00Z", "referenceDate": "2024-04-10"});
+    assert_eq!(first(&engine, query, both), "Bought new running socks", "a reference date still wins");
+}
+
+#[test]
+fn an_add_says_the_time_its_memories_refer_to_and_a_bad_one_stores_nothing() {
+    let engine = letter_engine(InMemoryStorage::default());
+    let at = |time: &str| AddOptions { event_time: Some(time.into()), ..dated("not a date") };
+    block_on(engine.add(&json!("We went to the beach with the kids"), &at("2023-05-08"))).unwrap();
+    block_on(engine.add(&json!("We went to the beach with friends"), &at("2023-06-08T10:00:00+02:00"))).unwrap();
+    assert_eq!(first(&engine, "Where did we go in May 2023?", json!({})), "We went to the beach with the kids");
+    assert_eq!(first(&engine, "Where did we go in June 2023?", json!({})), "We went to the beach with friends");
+    for bad in ["last May", "2023-13-01", "2023-06-08T10:00:00"] {
+        let refused = block_on(engine.add(&json!("We went sailing"), &at(bad))).unwrap_err();
+        assert_eq!(refused.code(), "INVALID_INPUT", "{bad}");
+        assert!(refused.to_string().contains("eventTime must be"), "{refused}");
+    }
+    let read = serde_json::from_value::<ReadOptions>(json!({"userId": "u"})).unwrap().check(ReadCall::GetAll).unwrap();
+    let kept = block_on(engine.get_all(&read)).unwrap();
+    assert_eq!(kept.results.len(), 2, "nothing stored by the refused adds");
+    assert!(kept.results.iter().all(|m| m.metadata.get("eventTime").is_some()));
+}

@@ -16,6 +16,9 @@ use crate::core::model::types::MemoryItem;
 use crate::core::retrieval::window::span;
 use crate::core::time::millis_from_iso;
 
+/// The metadata key of the time a memory refers to (`add`'s `eventTime`).
+pub const EVENT_TIME_KEY: &str = "eventTime";
+
 /// How far a memory in the query's time rises towards the top score: `s + share · (top − s)`.
 pub const TIME_SHARE: f64 = 0.3;
 
@@ -39,7 +42,7 @@ fn metadata_span(item: &MemoryItem, key: &str) -> Option<Span> {
 
 /// The time `item` refers to: `metadata.eventTime`, `metadata.date`, its `startTime`–`endTime`, or `createdAt`.
 pub fn event_span(item: &MemoryItem) -> Span {
-    metadata_span(item, "eventTime").or_else(|| metadata_span(item, "date")).unwrap_or_else(|| {
+    metadata_span(item, EVENT_TIME_KEY).or_else(|| metadata_span(item, "date")).unwrap_or_else(|| {
         let (start, end) = span(item);
         Span { start, end: end + 1 }
     })
