@@ -148,3 +148,32 @@ fn a_reranker_this_library_cannot_run_is_invalid_config_naming_the_ones_it_can()
     let Some(RerankerChoice::Service(jina)) = read(proxied).unwrap().reranker else { panic!() };
     assert_eq!((jina.url.as_str(), jina.api_key), ("http://127.0.0.1:9/v1/rerank", None));
 }
+
+#[test]
+fn under_unknown_keys_warn_a_reranker_this_library_cannot_run_is_a_startup_warning_and_no_reranker() {
+    let lenient = |reranker: Value, strict: bool| {
+        read(json!({"llm": {"provider": "openai", "config": {"apiKey": "k"}}, "embedder": {"provider": "none"},
+            "unknownKeys": "warn", "strict": strict, "reranker": reranker}))
+    };
+    let local = json!({"provider": "huggingface", "config": {"device": "cpu", "topK": 5}});
+    let resolved = lenient(local.clone(), false).unwrap();
+    assert_eq!(resolved.reranker, None);
+    assert_eq!(resolved.warnings.len(), 1, "{:?}", resolved.warnings);
+    let warning = &resolved.warnings[0];
+    assert!(warning.starts_with("reranker is ignored: \"huggingface\" runs a model locally"), "{warning}");
+    assert!(warning.contains("searches are not reranked (no reranker configured)"), "{warning}");
+    let strict = lenient(local.clone(), true).unwrap_err().to_string();
+    assert!(strict.contains("reranker") && strict.contains("huggingface"), "{strict}");
+    let plain = read(json!({"embedder": {"provider": "none"}, "llm": {"provider": "openai", "config": {"apiKey": "k"}},
+        "reranker": local}));
+    assert!(plain.unwrap_err().to_string().contains("\"huggingface\" runs a model locally"));
+    let nested = json!({"provider": "llm_reranker", "config": {"llm": {"provider": "anthropic"}, "apiKey": "a"}});
+    let resolved = lenient(nested.clone(), false).unwrap();
+    assert_eq!(resolved.reranker, Some(RerankerChoice::Llm { top_k: 20 }));
+    assert_eq!(resolved.warnings.len(), 2, "{:?}", resolved.warnings);
+    for key in ["reranker.config.llm", "reranker.config.apiKey"] {
+        let named = resolved.warnings.iter().find(|w| w.starts_with(&format!("{key} is ignored")));
+        assert!(named.is_some_and(|w| w.contains("the memory's own llm")), "{key}: {:?}", resolved.warnings);
+    }
+    assert!(lenient(nested, true).unwrap_err().to_string().contains("reranker.config."));
+}
