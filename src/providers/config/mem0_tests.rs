@@ -164,7 +164,8 @@ fn under_unknown_keys_warn_a_reranker_this_library_cannot_run_is_a_startup_warni
     assert!(warning.contains("searches are not reranked (no reranker configured)"), "{warning}");
     let strict = lenient(local.clone(), true).unwrap_err().to_string();
     assert!(strict.contains("reranker") && strict.contains("huggingface"), "{strict}");
-    let plain = read(json!({"embedder": {"provider": "none"}, "llm": {"provider": "openai", "config": {"apiKey": "k"}},
+    let plain =
+        read(json!({"embedder": {"provider": "none"}, "llm": {"provider": "openai", "config": {"apiKey": "k"}},
         "reranker": local}));
     assert!(plain.unwrap_err().to_string().contains("\"huggingface\" runs a model locally"));
     let nested = json!({"provider": "llm_reranker", "config": {"llm": {"provider": "anthropic"}, "apiKey": "a"}});

@@ -28,7 +28,7 @@ pub use crate::core::config::{EngineSettings, MemoryConfig, RetryOptions, Storag
 
 use serde_json::Value;
 
-use crate::core::config::{read_leniently, VectorStoreSettings};
+use crate::core::config::{read_leniently, UnknownKeys, VectorStoreSettings};
 use crate::core::error::Result;
 use crate::http::{HostWatch, RetryPolicy};
 use crate::providers::chroma::{chroma_settings, ChromaSettings};
@@ -55,7 +55,7 @@ pub struct ResolvedConfig {
     /// Everything else: storage, index, prompts, lifecycle, boundary, background writer, pipeline.
     pub engine: EngineSettings,
     /// Startup warnings, each naming what the config holds that is not used: keys taken out under
-    /// `unknownKeys: "warn"`.
+    /// `unknownKeys: "warn"`, and a reranker it cannot run.
     pub warnings: Vec<String>,
 }
 
@@ -93,8 +93,10 @@ impl MemoryConfig {
             .map(|chroma| VectorStoreSettings { dimension: chroma.dimension, ..VectorStoreSettings::default() });
         let retry = retry_policy(self.retry.take().unwrap_or_default());
         let has_llm = llm != LlmChoice::None;
+        let mut warnings = Vec::new();
+        let lenient = (self.unknown_keys == Some(UnknownKeys::Warn)).then_some(&mut warnings);
         let reranker = match self.reranker.take() {
-            Some(part) => Some(crate::providers::rerank::reranker_choice(part, env, has_llm)?),
+            Some(part) => crate::providers::rerank::reranker_choice(part, env, has_llm, lenient)?,
             None => None,
         };
         let engine = self.resolve_engine(remote_index, (retry.max_retries, retry.base_delay_ms, retry.max_delay_ms))?;
@@ -109,7 +111,7 @@ impl MemoryConfig {
             remote_vectors,
             reranker,
             engine,
-            warnings: Vec::new(),
+            warnings,
         })
     }
 }

@@ -11,8 +11,8 @@ use crate::providers::shared::testing::Recorder;
 fn settings(provider: &str) -> ServiceSettings {
     let part =
         ProviderConfig { provider: provider.into(), config: Some(json!({"apiKey": "k", "topK": 3})), dimensions: None };
-    match reranker_choice(part, &|_: &str| None, true).unwrap() {
-        RerankerChoice::Service(settings) => settings,
+    match reranker_choice(part, &|_: &str| None, true, None).unwrap() {
+        Some(RerankerChoice::Service(settings)) => settings,
         other => panic!("{other:?}"),
     }
 }

@@ -1,6 +1,7 @@
 //! `reranker: {provider, config}`: mem0's names (`cohere`, `jina`, `voyage`, `llm_reranker`), its options
 //! (`apiKey`, `model`, `topK`) and `baseUrl` for a proxy or a compatible server. mem0's rerankers that run a
-//! local model (`sentence_transformer`, `huggingface`, …) are `INVALID_CONFIG` naming the ones served here.
+//! local model (`sentence_transformer`, `huggingface`, …) are `INVALID_CONFIG` naming the ones served here, or,
+//! under `unknownKeys: "warn"` (`memwasm/mem0`), a startup warning and no reranker.
 
 use serde::Deserialize;
 
@@ -74,6 +75,8 @@ pub struct RerankerConfig {
     pub top_k: Option<f64>,
     #[serde(alias = "base_url", alias = "baseURL")]
     pub base_url: Option<String>,
+    /// mem0's `llm_reranker` takes an LLM of its own; here it asks the memory's `llm`.
+    pub llm: Option<serde_json::Value>,
 }
 
 /// A rerank service's resolved settings.
@@ -114,9 +117,20 @@ fn names() -> Vec<&'static str> {
     DIALECTS.iter().flat_map(|d| d.names.first().copied()).chain([LLM_NAMES[0]]).collect()
 }
 
+/// A startup warning that `path` is ignored, worded as `unknownKeys: "warn"` words them.
+fn ignored(path: &str, why: &str) -> String {
+    format!("{path} is ignored: {why} (unknownKeys: \"warn\"; strict: true refuses it)")
+}
+
 /// `reranker` resolved: its provider and options read and checked; `has_llm` says whether an LLM is configured
-/// (the LLM reranker needs one).
-pub fn reranker_choice(mut part: ProviderConfig, env: Env, has_llm: bool) -> Result<RerankerChoice> {
+/// (the LLM reranker needs one). With `lenient` (`unknownKeys: "warn"`) given, what the library cannot use is
+/// pushed there as a startup warning instead of being `INVALID_CONFIG`: a local-model reranker gives no reranker.
+pub fn reranker_choice(
+    mut part: ProviderConfig,
+    env: Env,
+    has_llm: bool,
+    mut lenient: Option<&mut Vec<String>>,
+) -> Result<Option<RerankerChoice>> {
     let name = part.provider.clone();
     if part.dimensions.is_some() {
         return Err(invalid("reranker.dimensions", "unknown field (only a custom embedder takes dimensions)"));
@@ -127,7 +141,9 @@ pub fn reranker_choice(mut part: ProviderConfig, env: Env, has_llm: bool) -> Res
              configured llm)",
             names().join(", ")
         );
-        return Err(invalid("reranker.provider", why));
+        let Some(warnings) = lenient else { return Err(invalid("reranker.provider", why)) };
+        warnings.push(ignored("reranker", &format!("{why}; searches are not reranked (no reranker configured)")));
+        return Ok(None);
     }
     let dialect = DIALECTS.iter().find(|d| d.names.contains(&name.as_str()));
     if dialect.is_none() && !LLM_NAMES.contains(&name.as_str()) {
@@ -141,20 +157,27 @@ pub fn reranker_choice(mut part: ProviderConfig, env: Env, has_llm: bool) -> Res
         if !has_llm {
             return Err(invalid("reranker.provider", "\"llm_reranker\" asks the configured llm, and llm.provider is \"none\"; configure an llm or another reranker"));
         }
-        for (field, given) in [
+        let own = [
+            ("llm", options.llm.is_some()),
             ("apiKey", options.api_key.is_some()),
             ("model", options.model.is_some()),
             ("baseUrl", options.base_url.is_some()),
-        ] {
-            if given {
-                return Err(invalid(
-                    &format!("reranker.config.{field}"),
-                    "the LLM reranker uses the configured llm; set it in llm.config",
-                ));
+        ];
+        for (field, _) in own.into_iter().filter(|(_, given)| *given) {
+            let (path, why) = (
+                format!("reranker.config.{field}"),
+                "the LLM reranker uses the memory's own llm; set it in llm.config",
+            );
+            match lenient.as_deref_mut() {
+                Some(warnings) => warnings.push(ignored(&path, why)),
+                None => return Err(invalid(&path, why)),
             }
         }
-        return Ok(RerankerChoice::Llm { top_k });
+        return Ok(Some(RerankerChoice::Llm { top_k }));
     };
+    if options.llm.is_some() {
+        return Err(invalid("reranker.config.llm", "only the \"llm_reranker\" takes an llm"));
+    }
     let base = http_url("reranker.config.baseUrl", options.base_url, dialect.base_url)?;
     let hosted = is_default(&base, dialect.base_url);
     let key = options.api_key.or_else(|| env(dialect.env_var)).filter(|key| !key.trim().is_empty());
@@ -166,7 +189,7 @@ pub fn reranker_choice(mut part: ProviderConfig, env: Env, has_llm: bool) -> Res
         );
         return Err(invalid("reranker.config.apiKey", why));
     }
-    Ok(RerankerChoice::Service(ServiceSettings {
+    Ok(Some(RerankerChoice::Service(ServiceSettings {
         dialect,
         url: crate::providers::shared::request::endpoint(&base, dialect.path),
         api_key: key,
@@ -174,5 +197,5 @@ pub fn reranker_choice(mut part: ProviderConfig, env: Env, has_llm: bool) -> Res
         top_k,
         timeout_ms: bounds.timeout_ms,
         watch: bounds.watch,
-    }))
+    })))
 }
