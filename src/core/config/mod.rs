@@ -25,7 +25,7 @@ pub use indexeddb::{indexeddb_settings, IndexedDbOptions, IndexedDbSettings};
 pub use lifecycle::{ImportanceOptions, LifecycleSettings, LimitOptions};
 pub use memory_config::{EngineSettings, GraphOptions, MemoryConfig, RetryOptions, StorageChoice};
 pub use sqlite::{sqlite_settings, SqliteSettings, SQLITE_DRIVERS};
-pub use unknown_keys::{read_leniently, UnknownKeys};
+pub use unknown_keys::{ignored, read_leniently, UnknownKeys};
 pub use vector_store::{vector_store_settings, MemoryVectorStoreOptions, VectorStoreSettings};
 
 use serde::de::DeserializeOwned;

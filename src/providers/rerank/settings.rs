@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 
-use crate::core::config::{invalid, provider_options, unknown_provider, ProviderConfig};
+use crate::core::config::{ignored, invalid, provider_options, unknown_provider, ProviderConfig};
 use crate::core::error::Result;
 use crate::core::rerank::DEFAULT_TOP_K;
 use crate::http::HostWatch;
@@ -115,11 +115,6 @@ impl RerankerChoice {
 /// Every name `reranker.provider` takes, in the order errors list them.
 fn names() -> Vec<&'static str> {
     DIALECTS.iter().flat_map(|d| d.names.first().copied()).chain([LLM_NAMES[0]]).collect()
-}
-
-/// A startup warning that `path` is ignored, worded as `unknownKeys: "warn"` words them.
-fn ignored(path: &str, why: &str) -> String {
-    format!("{path} is ignored: {why} (unknownKeys: \"warn\"; strict: true refuses it)")
 }
 
 /// `reranker` resolved: its provider and options read and checked; `has_llm` says whether an LLM is configured
