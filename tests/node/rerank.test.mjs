@@ -87,6 +87,17 @@ describe("search with rerank: true, through the rerank services' wire", () => {
     });
   }
 
+  test("a service slower than its timeoutMs: the ranking's order, RERANK_FAILED caused by RERANKER_TIMEOUT", T, async () => {
+    server.reset();
+    const memory = await memoryWith("voyage", { timeoutMs: 100 });
+    const plain = await memory.search("coffee", { ...alice, topK: 3 });
+    server.script({ kind: "rerank", scores: reversed, delayMs: 2_000 });
+    const kept = await memory.search("coffee", { ...alice, topK: 3, rerank: true });
+    assert.deepEqual(kept.results.map((m) => m.id), plain.results.map((m) => m.id));
+    const warning = kept.warnings?.find((w) => w.code === "RERANK_FAILED");
+    assert.equal(warning?.cause, "RERANKER_TIMEOUT", JSON.stringify(kept.warnings));
+  });
+
   test("rerank: true without a reranker is INVALID_INPUT naming the config's reranker", T, async () => {
     server.reset();
     const memory = await memoryWith(undefined);
