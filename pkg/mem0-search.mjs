@@ -2,8 +2,10 @@
 // memories; a memory is a candidate when its cosine similarity to the query is at least `threshold` (default
 // 0.1), among the `max(topK × 4, 60)` nearest; candidates rank by (cosine + BM25 normalised by mem0's
 // sigmoid) / 2, or by the cosine alone when no memory matches a word of the query. `explain: true` adds
-// mem0's `score_details` to each result; `rerank: true` is accepted and, with no reranker, changes nothing
-// (as in mem0). memwasm ranks the keywords (its BM25) and has no entity store, so `entityBoost` is 0.
+// mem0's `score_details` to each result. `rerank` defaults to true, as in mem0, and acts only when the config
+// has a reranker memwasm runs (without one it changes nothing, as in mem0): the semantic candidates' first go
+// to the reranker, and the reranked come first, in its order, its relevance as `score` and mem0's hybrid score
+// as `fusedScore`. memwasm ranks the keywords (its BM25) and has no entity store, so `entityBoost` is 0.
 // With `method` given, the call is memwasm's own search, with memwasm's options and defaults.
 // When the query cannot be embedded because the embedder is unavailable, keywords rank, with memwasm's
 // `EMBEDDING_UNAVAILABLE` warning (docs/degraded-reads.md).
@@ -31,16 +33,28 @@ function unavailable(error) {
 /** The keys of `object` among `keys` that it has. */
 const pick = (object, ...keys) => Object.fromEntries(keys.filter((key) => object[key] !== undefined).map((key) => [key, object[key]]));
 
-/** mem0's search over `search(query, options)`, memwasm's. */
-export async function mem0Search(search, query, options) {
-  // `rerank` is taken out and does nothing: memwasm has no reranker (mem0 does nothing either without one).
-  const { topK = TOP_K, threshold = THRESHOLD, explain = false, rerank: _, ...rest } = options ?? {};
-  if (rest.method !== undefined) return search(query, { ...rest, ...pick(options, "topK", "threshold") });
+/** `search(query, options)`, and when it has `rerank` and memwasm says no reranker is configured (mem0's config
+ * named one memwasm cannot run, dropped with a startup warning), the same without it: mem0 does not rerank then. */
+async function withReranker(search, query, options) {
+  try {
+    return await search(query, options);
+  } catch (error) {
+    if (!options.rerank || error?.code !== "INVALID_INPUT" || !error.message.includes("no reranker is configured")) throw error;
+    const { rerank: _, ...unreranked } = options;
+    return search(query, unreranked);
+  }
+}
+
+/** mem0's search over `search(query, options)`, memwasm's; `reranker` says whether the config names one. */
+export async function mem0Search(search, query, options, reranker = false) {
+  const { topK = TOP_K, threshold = THRESHOLD, explain = false, rerank = true, ...rest } = options ?? {};
+  if (rest.method !== undefined) return search(query, { ...rest, ...pick(options, "topK", "threshold", "rerank") });
   // Invalid values go to memwasm as they are, which refuses them with mem0's messages.
   const pool = Number.isInteger(topK) && topK >= 0 ? Math.max(topK * 4, 60) : topK;
+  const reranking = reranker && rerank !== false ? { rerank } : {};
   let semantic;
   try {
-    semantic = await search(query, { ...rest, topK: pool, threshold, method: "vector", graph: false });
+    semantic = await withReranker(search, query, { ...rest, ...reranking, topK: pool, threshold, method: "vector", graph: false });
   } catch (error) {
     if (!unavailable(error)) throw error;
     const found = await search(query, { ...rest, topK, method: "keyword" });
@@ -55,13 +69,17 @@ export async function mem0Search(search, query, options) {
     .map((hit) => [hit.id, 1 / (1 + Math.exp(-steepness * (hit.score - midpoint)))]));
   const maxPossibleScore = bm25.size > 0 ? 2 : 1;
   const ranked = semantic.results.map((item) => {
-    const [semanticScore, bm25Score] = [item.score ?? 0, bm25.get(item.id) ?? 0];
+    // A reranked memory's cosine is its fusedScore (its score is the reranker's relevance).
+    const [semanticScore, bm25Score] = [item.fusedScore ?? item.score ?? 0, bm25.get(item.id) ?? 0];
     const rawScore = semanticScore + bm25Score;
     const finalScore = Math.min(rawScore / maxPossibleScore, 1);
     const details = { semanticScore, bm25Score, entityBoost: 0, rawScore, maxPossibleScore, finalScore, threshold };
-    return { ...item, score: finalScore, ...(explain ? { score_details: details } : {}) };
+    const scores = item.fusedScore === undefined ? { score: finalScore } : { score: item.score, fusedScore: finalScore };
+    return { ...item, ...scores, ...(explain ? { score_details: details } : {}) };
   });
-  ranked.sort((a, b) => b.score - a.score); // stable: equal scores keep the nearer first
+  // The reranked first, in the reranker's order; the rest by score (stable: equal scores keep the nearer first).
+  const rank = (item) => (item.fusedScore === undefined ? 1 : 0);
+  ranked.sort((a, b) => rank(a) - rank(b) || (rank(a) ? b.score - a.score : 0));
   const relations = keywords.relations ? { relations: keywords.relations } : {};
   return { ...semantic, ...relations, method: "hybrid", results: ranked.slice(0, topK) };
 }

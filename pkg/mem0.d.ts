@@ -44,7 +44,8 @@ export interface ScoreDetails {
 export interface SearchOptions extends ExactSearchOptions {
   /** Adds mem0's `score_details` to each result. */
   explain?: boolean;
-  /** Accepted as in mem0: with no reranker configured it changes nothing. */
+  /** As in mem0: default `true`, and it reranks only when the config has a reranker memwasm runs (the reranked
+   * come first, in its order, its relevance as `score` and mem0's hybrid score as `fusedScore`). */
   rerank?: boolean;
 }
 

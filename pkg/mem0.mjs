@@ -123,6 +123,8 @@ export function mem0Memory(Base, keep) {
   class Memory extends Base {
     /** The storage this memory opens on its first call (none in RAM). */
     #lease;
+    /** Whether the config names a reranker (mem0's search reranks by default then). */
+    #reranker;
 
     constructor(config) {
       const settings = mem0Config(config);
@@ -130,6 +132,7 @@ export function mem0Memory(Base, keep) {
       // A persistent memory is checked here as memwasm checks a config (INVALID_CONFIG at once, as in mem0),
       // and made on its first call.
       super(kept ? withoutStorage(settings) : settings);
+      this.#reranker = Boolean(settings.reranker);
       if (!kept) return;
       Base.prototype.free.call(this);
       this.#lease = new Lease(kept.file, configKey(settings), kept.open);
@@ -156,7 +159,8 @@ export function mem0Memory(Base, keep) {
       return inMem0Words("add", () => this.#call("add", [messages, options])).then(asMem0Added);
     }
     search(query, options) {
-      return inMem0Words("search", () => mem0Search((q, o) => this.#call("search", [q, o]), query, options));
+      const search = (q, o) => this.#call("search", [q, o]);
+      return inMem0Words("search", () => mem0Search(search, query, options, this.#reranker));
     }
     getAll(options) {
       return inMem0Words("getAll", () => this.#call("getAll", [mem0Listing(options)]));

@@ -68,6 +68,7 @@ async fn an_aborted_write_keeps_no_side_record() {
         hash: content_hash("likes tea"),
         metadata: Default::default(),
         score: None,
+        fused_score: None,
         created_at: "2025-01-01T00:00:00.000Z".into(),
         updated_at: "2025-01-01T00:00:00.000Z".into(),
         scope: Scope { user_id: Some("alice".into()), ..Scope::default() },

@@ -44,6 +44,7 @@ fn memory(n: usize, embedding: Option<Vec<f32>>) -> StoredMemory {
         hash: format!("h{n}"),
         metadata: Default::default(),
         score: None,
+        fused_score: None,
         created_at: format!("2025-01-01T00:{:02}:{:02}.000Z", n / 60, n % 60),
         updated_at: "2025-01-01T00:00:00.000Z".into(),
         scope: Scope { user_id: Some("alice".into()), ..Scope::default() },

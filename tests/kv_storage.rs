@@ -34,6 +34,7 @@ fn memory(id: &str, text: &str, scope: Scope, created: &str, vector: Vec<f32>) -
             hash: format!("hash of {text}"),
             metadata: json!({"tag": "t"}).as_object().unwrap().clone(),
             score: None,
+            fused_score: None,
             created_at: created.into(),
             updated_at: created.into(),
             scope,

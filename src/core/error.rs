@@ -36,6 +36,12 @@ pub enum MemoryError {
     /// The embedding endpoint answered, but not in a usable shape.
     #[error("embedding response unusable: {0}")]
     EmbeddingResponse(String),
+    /// The rerank service's call failed.
+    #[error("reranker request failed: {0}")]
+    Reranker(UpstreamError),
+    /// The reranker answered, but not in a usable shape.
+    #[error("reranker response unusable: {0}")]
+    RerankerResponse(String),
     /// The app's own `generate` callback (or Workers AI binding) threw or rejected.
     #[error("LLM callback failed: {0}")]
     LlmCallback(String),
@@ -108,6 +114,11 @@ impl MemoryError {
         "EMBEDDING_TIMEOUT",
         "EMBEDDING_UNAVAILABLE",
         "EMBEDDING_RESPONSE",
+        "RERANKER_HTTP",
+        "RERANKER_NETWORK",
+        "RERANKER_TIMEOUT",
+        "RERANKER_UNAVAILABLE",
+        "RERANKER_RESPONSE",
         "LLM_CALLBACK",
         "EMBEDDING_CALLBACK",
         "DIMENSION_MISMATCH",
@@ -139,6 +150,11 @@ impl MemoryError {
             Self::Embedding(UpstreamError { status: None, .. }) => "EMBEDDING_NETWORK",
             Self::Embedding(_) => "EMBEDDING_HTTP",
             Self::EmbeddingResponse(_) => "EMBEDDING_RESPONSE",
+            Self::Reranker(UpstreamError { failure: Failure::Timeout, .. }) => "RERANKER_TIMEOUT",
+            Self::Reranker(UpstreamError { failure: Failure::HostDown, .. }) => "RERANKER_UNAVAILABLE",
+            Self::Reranker(UpstreamError { status: None, .. }) => "RERANKER_NETWORK",
+            Self::Reranker(_) => "RERANKER_HTTP",
+            Self::RerankerResponse(_) => "RERANKER_RESPONSE",
             Self::LlmCallback(_) => "LLM_CALLBACK",
             Self::EmbeddingCallback(_) => "EMBEDDING_CALLBACK",
             Self::DimensionMismatch { .. } | Self::ImportDimensionMismatch { .. } => "DIMENSION_MISMATCH",
@@ -158,10 +174,10 @@ impl MemoryError {
         matches!(self, Self::Llm(_) | Self::LlmCallback(_))
     }
 
-    /// The HTTP status behind an `LLM_HTTP` / `EMBEDDING_HTTP` error.
+    /// The HTTP status behind an `LLM_HTTP` / `EMBEDDING_HTTP` / `RERANKER_HTTP` error.
     pub fn http_status(&self) -> Option<u16> {
         match self {
-            Self::Llm(upstream) | Self::Embedding(upstream) => upstream.status,
+            Self::Llm(upstream) | Self::Embedding(upstream) | Self::Reranker(upstream) => upstream.status,
             _ => None,
         }
     }

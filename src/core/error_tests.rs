@@ -23,6 +23,11 @@ fn one_of_each() -> Vec<MemoryError> {
         MemoryError::Embedding(UpstreamError::timeout(1)),
         MemoryError::Embedding(UpstreamError::host_down("http://h", 0, None)),
         MemoryError::EmbeddingResponse("x".into()),
+        MemoryError::Reranker(upstream(Some(500))),
+        MemoryError::Reranker(upstream(None)),
+        MemoryError::Reranker(UpstreamError::timeout(1)),
+        MemoryError::Reranker(UpstreamError::host_down("http://h", 0, None)),
+        MemoryError::RerankerResponse("x".into()),
         MemoryError::LlmCallback("x".into()),
         MemoryError::EmbeddingCallback("x".into()),
         MemoryError::DimensionMismatch { expected: 1, actual: 2 },
@@ -47,6 +52,8 @@ fn one_of_each() -> Vec<MemoryError> {
             | MemoryError::LlmResponse(_)
             | MemoryError::Embedding(_)
             | MemoryError::EmbeddingResponse(_)
+            | MemoryError::Reranker(_)
+            | MemoryError::RerankerResponse(_)
             | MemoryError::LlmCallback(_)
             | MemoryError::EmbeddingCallback(_)
             | MemoryError::DimensionMismatch { .. }

@@ -10,6 +10,7 @@ fn item(memory: &str, metadata: Value) -> MemoryItem {
         hash: "h".into(),
         metadata: metadata.as_object().cloned().unwrap_or_default(),
         score: None,
+        fused_score: None,
         created_at: "2024-03-15T10:00:00.000Z".into(),
         updated_at: "2024-03-16T10:00:00.000Z".into(),
         scope: Scope { user_id: Some("alice".into()), agent_id: None, run_id: None },

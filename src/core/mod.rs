@@ -49,6 +49,7 @@ mod read_call;
 mod read_plain;
 pub mod recency;
 pub mod reply_schema;
+pub mod rerank;
 #[cfg(all(test, feature = "core-features"))]
 mod result_keys_tests;
 pub mod retrieval;

@@ -65,3 +65,11 @@ pub trait Embedder {
         vectors.pop().ok_or_else(|| MemoryError::EmbeddingResponse("no vector returned".into()))
     }
 }
+
+/// A model that scores how relevant each of a few documents is to a query (a cross-encoder service, or an
+/// LLM asked for scores): the reranker stage of `search(…, {rerank: true})`.
+#[allow(async_fn_in_trait)]
+pub trait Reranker {
+    /// `(index into documents, relevance)` for every document, in any order; a higher relevance is better.
+    async fn rerank(&self, query: &str, documents: &[&str]) -> Result<Vec<(usize, f64)>>;
+}

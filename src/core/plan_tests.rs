@@ -10,6 +10,7 @@ fn stored(id: &str, text: &str) -> StoredMemory {
             hash: content_hash(text),
             metadata: Default::default(),
             score: None,
+            fused_score: None,
             created_at: String::new(),
             updated_at: String::new(),
             scope: Scope { user_id: Some("alice".into()), ..Scope::default() },

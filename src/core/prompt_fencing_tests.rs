@@ -55,6 +55,7 @@ fn item(hostile: &str) -> MemoryItem {
         hash: String::new(),
         metadata: metadata.as_object().cloned().unwrap_or_default(),
         score: None,
+        fused_score: None,
         created_at: "2025-01-15T10:00:00.000Z".into(),
         updated_at: "2025-01-15T10:00:00.000Z".into(),
         scope: Scope { user_id: Some("alice".into()), ..Scope::default() },

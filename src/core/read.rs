@@ -81,6 +81,8 @@ pub struct ReadOptions {
     /// (ISO 8601, or a date `YYYY-MM-DD`); default the clock's now.
     #[serde(alias = "reference_date")]
     pub reference_date: Option<String>,
+    /// `search`: the first results go through the configured reranker (`reranker` in the config).
+    pub rerank: Option<bool>,
 }
 scoped_options!(ReadOptions, ScopeForm::WithGroup);
 
@@ -120,6 +122,8 @@ pub struct Read {
     /// A conversation read by a user (`userId` with `groupId` or `memoryType`): `scope` then leaves the user
     /// out, and a memory is kept when it is the user's own or a group memory that involves them.
     pub participant: Option<String>,
+    /// `search`: rerank the first results with the configured reranker.
+    pub rerank: bool,
 }
 
 impl Read {
@@ -143,6 +147,7 @@ impl Read {
             importance_floor: None,
             show_expired: false,
             participant: None,
+            rerank: false,
         }
     }
 
@@ -243,6 +248,7 @@ impl ReadOptions {
             ("showExpired", self.show_expired.is_some()),
             ("asOf", self.as_of.is_some()),
             ("referenceDate", self.reference_date.is_some()),
+            ("rerank", self.rerank.is_some()),
         ]
         .into_iter()
         .filter_map(|(key, given)| given.then_some(key))
@@ -321,6 +327,7 @@ impl ReadOptions {
             importance_floor: None,
             show_expired: self.show_expired.unwrap_or(false),
             participant,
+            rerank: self.rerank.unwrap_or(false),
         })
     }
 }

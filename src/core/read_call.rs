@@ -61,6 +61,7 @@ impl ReadCall {
                 "showExpired",
                 "asOf",
                 "referenceDate",
+                "rerank",
             ],
             Self::GetAll => &[
                 "limit",

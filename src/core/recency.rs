@@ -30,6 +30,7 @@ mod tests {
             hash: String::new(),
             metadata: Default::default(),
             score,
+            fused_score: None,
             created_at: at.into(),
             updated_at: at.into(),
             scope: Default::default(),

@@ -43,6 +43,9 @@ pub enum WarningCode {
     TurnTruncated,
     /// The memory was opened with another embedding model than the one its vectors come from.
     EmbeddingModelChanged,
+    /// `search(…, {rerank: true})`: the reranker failed or its answer was unusable; the results keep the
+    /// ranking's order.
+    RerankFailed,
 }
 
 impl WarningCode {
@@ -63,6 +66,7 @@ impl WarningCode {
         Self::VectorsPending,
         Self::TurnTruncated,
         Self::EmbeddingModelChanged,
+        Self::RerankFailed,
     ];
 
     /// The code as callers see it, e.g. `EXTRACTION_FAILED`.
@@ -83,6 +87,7 @@ impl WarningCode {
             Self::VectorsPending => "VECTORS_PENDING",
             Self::TurnTruncated => "TURN_TRUNCATED",
             Self::EmbeddingModelChanged => "EMBEDDING_MODEL_CHANGED",
+            Self::RerankFailed => "RERANK_FAILED",
         }
     }
 }

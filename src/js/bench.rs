@@ -23,6 +23,7 @@ fn bench_memory(row: usize, user: String, vector: &[f32], now: &str) -> StoredMe
         memory: text,
         metadata: Default::default(),
         score: None,
+        fused_score: None,
         created_at: now.to_owned(),
         updated_at: now.to_owned(),
         scope: Scope { user_id: Some(user), ..Scope::default() },

@@ -68,8 +68,11 @@ export interface MemoryItem extends Scope, Mem0ScopeIds {
   /** MD5 hex digest of `memory`. */
   hash: string;
   metadata: Metadata;
-  /** Similarity score, on search results only. */
+  /** Similarity score, on search results only; with `rerank: true`, the reranker's relevance for the results it
+   * scored. */
   score?: number;
+  /** `search(…, {rerank: true})`: the ranking's own score of a result the reranker scored. */
+  fusedScore?: number;
   /** ISO 8601. */
   createdAt: string;
   /** ISO 8601. */
@@ -134,7 +137,8 @@ export type WarningCode =
   | "EMBEDDING_UNAVAILABLE"
   | "VECTORS_PENDING"
   | "TURN_TRUNCATED"
-  | "EMBEDDING_MODEL_CHANGED";
+  | "EMBEDDING_MODEL_CHANGED"
+  | "RERANK_FAILED";
 
 export interface AddWarning {
   code: WarningCode;
@@ -562,6 +566,11 @@ export interface SearchOptions extends ReadScope, TimeRangeOptions {
   /** The "now" that relative times in the query count from ("last May", "recently", "the week before"):
    * ISO 8601 with a time zone, or a date `YYYY-MM-DD`. Default: now. */
   referenceDate?: string;
+  /** Send the first `reranker.config.topK` results (default 20) to the configured `reranker` and return them in
+   * its order, its relevance as `score` and the ranking's as `fusedScore`. Needs a `reranker` in the config
+   * (else `INVALID_INPUT`); a reranker that fails leaves the ranking's order, with a `RERANK_FAILED` warning.
+   * Not with `method: "agentic"`. Default `false`. */
+  rerank?: boolean;
 }
 
 export interface RecallOptions extends ReadScope, TimeRangeOptions {
@@ -1310,8 +1319,7 @@ export interface MemoryConfig {
   enableGraph?: boolean;
   /** mem0's graph database settings (Neo4j, Memgraph, …): accepted; the graph is kept in `storage`. */
   graphStore?: { provider?: string; config?: { [key: string]: JsonValue }; [key: string]: JsonValue | undefined };
-  /** mem0's reranker: accepted with a startup warning that says it is not used (memwasm has no reranker stage,
-   * so search results keep their own ranking); with `strict: true`, `INVALID_CONFIG`. */
+  /** The reranker `search(…, {rerank: true})` sends its first results to (mem0's `reranker`). */
   reranker?: RerankerConfig;
   /** What a config key memwasm does not take does. `"error"` (the default; `"warn"` from `memwasm/mem0`):
    * `INVALID_CONFIG` naming it, which catches typos. `"warn"`: the key is ignored, and a startup warning
@@ -1319,10 +1327,30 @@ export interface MemoryConfig {
   unknownKeys?: "error" | "warn";
 }
 
-/** mem0's `reranker`: one of mem0's reranker providers and its settings. */
+/** mem0's `reranker`: a rerank service (Cohere v2, Jina, Voyage) or the configured LLM asked for scores
+ * (`"llm_reranker"`, also `"llm"`). mem0's rerankers that run a model locally are `INVALID_CONFIG`. */
 export interface RerankerConfig {
-  provider: "cohere" | "zero_entropy" | "sentence_transformer" | "huggingface" | "llm_reranker";
-  config?: { [key: string]: JsonValue };
+  provider: "cohere" | "jina" | "voyage" | "voyageai" | "llm_reranker" | "llm";
+  config?: RerankerOptions;
+}
+
+/** `reranker.config`. */
+export interface RerankerOptions {
+  /** The service's key; default the `COHERE_API_KEY` / `JINA_API_KEY` / `VOYAGE_API_KEY` variable in Node. Not for
+   * `"llm_reranker"`. */
+  apiKey?: string;
+  api_key?: string;
+  /** Default `"rerank-english-v3.0"` (Cohere), `"jina-reranker-v2-base-multilingual"`, `"rerank-2"` (Voyage). */
+  model?: string;
+  /** How many of the ranking's first results are reranked. Default 20. */
+  topK?: number;
+  top_k?: number;
+  /** The service's URL, for a proxy or a compatible server (then no key is needed). */
+  baseUrl?: string;
+  /** Milliseconds before a rerank request is abandoned (default 30000); see `LlmConfig`'s. */
+  timeoutMs?: number;
+  connectTimeoutMs?: number;
+  coolDownMs?: number;
 }
 
 /** Stable error codes carried by every error this library throws. */
@@ -1343,6 +1371,11 @@ export type MemoryErrorCode =
   | "EMBEDDING_TIMEOUT"
   | "EMBEDDING_UNAVAILABLE"
   | "EMBEDDING_RESPONSE"
+  | "RERANKER_HTTP"
+  | "RERANKER_NETWORK"
+  | "RERANKER_TIMEOUT"
+  | "RERANKER_UNAVAILABLE"
+  | "RERANKER_RESPONSE"
   | "LLM_CALLBACK"
   | "EMBEDDING_CALLBACK"
   | "DIMENSION_MISMATCH"

@@ -11,6 +11,7 @@ mod gemini;
 mod ollama;
 mod openai;
 pub mod registry;
+pub mod rerank;
 mod shared;
 mod workers_ai;
 

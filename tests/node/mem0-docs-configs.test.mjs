@@ -22,7 +22,7 @@ const home = isolateHome(); // the configs keep mem0's default ~/.mem0/vector_st
 
 // The keys the pages read from the environment, as a mem0 user has them (mem0 itself refuses most of these
 // configs without them).
-for (const name of ["OPENAI", "ANTHROPIC", "AZURE_OPENAI", "GOOGLE", "GROQ", "TOGETHER", "DEEPSEEK", "XAI", "MISTRAL"]) {
+for (const name of ["OPENAI", "ANTHROPIC", "AZURE_OPENAI", "GOOGLE", "GROQ", "TOGETHER", "DEEPSEEK", "XAI", "MISTRAL", "COHERE"]) {
   process.env[`${name}_API_KEY`] ??= `test-${name.toLowerCase()}-key`;
 }
 
@@ -32,12 +32,19 @@ const SUPPORTED = {
   embedder: ["openai", "azure_openai", "gemini", "google", "ollama", "together", "lmstudio", "vllm"],
 };
 
+/** mem0's rerankers that run a local model, which memwasm cannot: the whole `reranker` is ignored. */
+const LOCAL_RERANKERS = ["zero_entropy", "huggingface", "sentence_transformer"];
+
 /** The keys a docs config holds that memwasm does not use, by `page#block`: each must be named by a startup warning.
  * Every other accepted config must start without one. */
 const IGNORED = {
   "docs/components/llms/models/azure_openai.mdx#1": ["llm.config.modelProperties.modelName"],
   "docs/components/vectordbs/config.mdx#1": ["vector_store"],
-  ...Object.fromEntries(RERANKERS.map((entry) => [`${entry.page}#${entry.block}`, ["reranker"]])),
+  ...Object.fromEntries(RERANKERS.filter((entry) => LOCAL_RERANKERS.includes(entry.config().reranker.provider))
+    .map((entry) => [`${entry.page}#${entry.block}`, ["reranker"]])),
+  // llm_reranker asks the memory's own llm: its own key and llm are not used.
+  "docs/components/rerankers/models/llm_reranker.mdx#1": ["reranker.config.apiKey"],
+  "docs/components/rerankers/models/llm_reranker.mdx#2": ["reranker.config.llm"],
 };
 
 /** `new Memory(config)` with the console's warnings caught: `{memory, warnings}` or `{error, warnings}`. */
@@ -90,8 +97,20 @@ describe("mem0's documented configs, unchanged, in memwasm/mem0", () => {
     assert.deepEqual(problems(EMBEDDERS, "embedder"), []);
   });
 
-  test("every reranker page: accepted, with a startup warning that the reranker is ignored", () => {
+  test("every reranker page: accepted; one memwasm cannot run with a warning naming it, searches not reranked", () => {
     assert.deepEqual(problems(RERANKERS, "reranker"), []);
+    for (const entry of RERANKERS) {
+      const config = entry.config();
+      const { warnings } = construct(config);
+      const provider = config.reranker.provider;
+      if (LOCAL_RERANKERS.includes(provider)) {
+        const named = `reranker is ignored: "${provider}" runs a model locally`;
+        assert.ok(warnings.some((w) => w.includes(named) && w.includes("searches are not reranked (no reranker configured)")), `${entry.page}: ${warnings}`);
+        assert.throws(() => new PlainMemory(config), { code: "INVALID_CONFIG", message: new RegExp(`"${provider}" runs a model locally`) });
+      } else if (provider === "llm_reranker") {
+        assert.ok(warnings.every((w) => w.includes("the LLM reranker uses the memory's own llm")), `${entry.page}: ${warnings}`);
+      }
+    }
   });
 
   test("the in-memory and Chroma pages: accepted; another store is INVALID_CONFIG naming memory and chroma", () => {
@@ -136,9 +155,11 @@ describe("mem0's documented configs, unchanged, in memwasm/mem0", () => {
     const { error, warnings } = construct(config);
     assert.equal(error?.code, "INVALID_CONFIG", `accepted with ${JSON.stringify(warnings)}`);
     assert.match(error.message, /vector_store/);
-    const reranked = construct({ ...page(RERANKERS, "models/cohere.mdx").config(), strict: true });
+    const reranked = construct({ ...page(RERANKERS, "models/huggingface.mdx").config(), strict: true });
     assert.equal(reranked.error?.code, "INVALID_CONFIG");
-    assert.match(reranked.error.message, /reranker/);
+    assert.match(reranked.error.message, /reranker is ignored: "huggingface" runs a model locally/);
+    const cohere = construct({ ...page(RERANKERS, "models/cohere.mdx").config(), strict: true });
+    assert.ifError(cohere.error);
   });
 });
 

@@ -1,6 +1,7 @@
 // Scripted model server for tests (no real LLM is reachable). It speaks every provider's wire format
 // (see wire-formats.mjs): OpenAI, Azure OpenAI, Anthropic, Gemini, Ollama, and the Workers AI REST route
-// that tests/support/workers-ai-binding.mjs calls to stand in for `env.AI`.
+// that tests/support/workers-ai-binding.mjs calls to stand in for `env.AI`; and the rerank services'
+// (rerank-wire.mjs): Cohere's /v2/rerank, Jina's and Voyage's /v1/rerank.
 //
 // In-process:
 //   const server = await startScriptedServer({ port: 0 });
@@ -18,22 +19,28 @@
 // come in the wire's own shape.
 //
 // Rules are checked in the order they were added; the first matching rule with `times` left wins:
-//   kind     "chat" | "embedding" | "concept" (words that embed alike)
-//   match    substring(s) of the prompt text (chat: system + user, whatever the format) or of one input
+//   kind     "chat" | "embedding" | "concept" (words that embed alike) | "rerank"
+//   match    substring(s) of the prompt text (chat: system + user, whatever the format), of one input, or
+//            of the rerank query
 //   wire     only requests in this format ("openai", "azure", "anthropic", "gemini", "ollama", "workers-ai")
 //   has      dotted body path(s) the request must send, e.g. "response_format", "generationConfig.responseSchema"
 //   reply    chat content (objects are JSON-stringified); for Anthropic requests that force a tool, a JSON
 //            object comes back as that tool's `tool_use` block unless `toolUse: false`. In-process only, it may
 //            be a function ({system, user, text, body, wire}) => content, called for each matching request
+//   scores   rerank: one relevance per document, or ({query, documents}) => scores (in-process only)
 //   vector   embedding override; status/message (an error in the wire's shape), headers, body (sent
 //            verbatim: malformed replies), drop (close the socket), delayMs, times
 // Log entries: {kind, wire, method, path, query?, headers, body, time, status, reply (the body sent),
-//   system/user/text (chat), inputs (embeddings), invalid?, unmatched?, dropped?}.
+//   system/user/text (chat), inputs (embeddings), query/documents (rerank), invalid?, unmatched?, dropped?}.
 // Only Node built-ins; binds 127.0.0.1 only.
 
 import http from "node:http";
 import { pathToFileURL } from "node:url";
 import { route, WIRES, openai } from "./wire-formats.mjs";
+import { cohere, jina, voyage, rerankRoute, overlap } from "./rerank-wire.mjs";
+
+/** Every wire a rule or a log filter may name: the models' and the rerank services'. */
+const ALL_WIRES = { ...WIRES, [cohere.name]: cohere, [jina.name]: jina, [voyage.name]: voyage };
 
 const HOST = "127.0.0.1";
 const DEFAULT_DIM = 64;
@@ -109,13 +116,13 @@ function errorBody(status, message = "scripted error", wire = openai) {
 
 function validateRule(rule) {
   if (!rule || typeof rule !== "object") throw new Error("scripted-server: rule must be an object");
-  if (!["chat", "embedding", "concept"].includes(rule.kind))
+  if (!["chat", "embedding", "concept", "rerank"].includes(rule.kind))
     throw new Error(`scripted-server: unknown rule kind ${JSON.stringify(rule.kind)}`);
   if (rule.kind === "concept" && (!Array.isArray(rule.words) || rule.words.length === 0))
     throw new Error("scripted-server: concept rule needs a non-empty `words` array");
-  if (rule.wire !== undefined && !(rule.wire in WIRES))
+  if (rule.wire !== undefined && !(rule.wire in ALL_WIRES))
     throw new Error(
-      `scripted-server: unknown wire ${JSON.stringify(rule.wire)} (one of ${Object.keys(WIRES).join(", ")})`,
+      `scripted-server: unknown wire ${JSON.stringify(rule.wire)} (one of ${Object.keys(ALL_WIRES).join(", ")})`,
     );
 }
 
@@ -174,7 +181,7 @@ export async function startScriptedServer({ port = 0 } = {}) {
     /** filter: "chat" | "embedding" | "other" (by kind), a wire name such as "anthropic", or "/path". */
     requests(filter) {
       if (filter === undefined) return log.slice();
-      const key = String(filter).startsWith("/") ? "path" : filter in WIRES ? "wire" : "kind";
+      const key = String(filter).startsWith("/") ? "path" : filter in ALL_WIRES ? "wire" : "kind";
       return log.filter((e) => e[key] === filter);
     },
     count(kind) {
@@ -268,6 +275,17 @@ export async function startScriptedServer({ port = 0 } = {}) {
     });
   }
 
+  async function handleRerank(req, res, entry, body, wire) {
+    const { query, documents } = body;
+    Object.assign(entry, { query, documents });
+    const rule = findRule("rerank", wire, (r) => matches(r, query));
+    if (rule) rule.used++;
+    else entry.unmatched = true;
+    const given = typeof rule?.scores === "function" ? rule.scores({ query, documents }) : rule?.scores;
+    const scores = documents.map((document, index) => given?.[index] ?? overlap(query, document));
+    await reply(req, res, entry, rule, wire, () => wire.reply(body, scores));
+  }
+
   async function handleControl(req, res, url, raw) {
     const ok = (obj) => send(res, null, 200, JSON.stringify(obj));
     if (req.method === "POST" && url.pathname === "/__reset") return ok((handle.reset(), { ok: true }));
@@ -303,7 +321,7 @@ export async function startScriptedServer({ port = 0 } = {}) {
     } catch {
       parsed = false;
     }
-    const found = route(req.method, url, body);
+    const found = route(req.method, url, body) ?? (req.method === "POST" ? rerankRoute(url.pathname, body) : undefined);
     const kind = found?.kind ?? "other";
     const entry = { kind, method: req.method, path: url.pathname, headers: { ...req.headers }, body, time };
     if (url.search) entry.query = Object.fromEntries(url.searchParams);
@@ -319,6 +337,7 @@ export async function startScriptedServer({ port = 0 } = {}) {
       entry.invalid = problem.message;
       return send(res, entry, problem.status, errorBody(problem.status, problem.message, wire));
     }
+    if (kind === "rerank") return handleRerank(req, res, entry, body, wire);
     return kind === "chat"
       ? handleChat(req, res, entry, body, wire, params)
       : handleEmbeddings(req, res, entry, body, wire, params);

@@ -30,7 +30,7 @@ const configs: MemoryConfig[] = [
   { vectorStore: { provider: "chroma", config: { url: "https://c", collectionName: "m-1", tenant: "t", database: "d",
     apiKey: "k", timeoutMs: 5000, dimension: 1536 } } },
   // mem0's names: Ollama's url, Azure's modelProperties and model, "google", embeddingDims, the sampling keys,
-  // Chroma's host and port, a reranker (accepted with a warning), unknownKeys.
+  // Chroma's host and port, a reranker, unknownKeys.
   { llm: { provider: "ollama", config: { url: "http://localhost:11434", temperature: 0.1, topP: 0.9, top_k: 40 } },
     embedder: { provider: "ollama", config: { url: "http://localhost:11434", embeddingDims: 768 } } },
   { llm: { provider: "azure_openai", config: { apiKey: "k", model: "gpt-4o",
@@ -45,8 +45,8 @@ const configs: MemoryConfig[] = [
 ];
 // @ts-expect-error the OpenAI format has no topK
 const noTopK: LlmConfig = { provider: "openai", config: { topK: 4 } };
-// @ts-expect-error a reranker mem0 does not have
-const badReranker: MemoryConfig = { reranker: { provider: "jina" } };
+// @ts-expect-error a reranker that runs a local model, which memwasm cannot
+const badReranker: MemoryConfig = { reranker: { provider: "sentence_transformer" } };
 // @ts-expect-error unknownKeys is "error" or "warn"
 const badUnknownKeys: MemoryConfig = { unknownKeys: "ignore" };
 // @ts-expect-error chroma needs a url and a collection

@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 use super::sqlite::SqliteOptions;
 use super::RetryOptions;
 use super::{BackgroundOptions, BoundaryOptions, CustomPrompts, GraphOptions, ImportanceOptions, IndexedDbOptions};
-use super::{KvOptions, LimitOptions, MemoryConfig, MemoryVectorStoreOptions, ProviderConfig, RerankerOptions};
+use super::{KvOptions, LimitOptions, MemoryConfig, MemoryVectorStoreOptions, ProviderConfig};
 use crate::core::declared_keys::{declarations, declared_keys, differences, member_type, shape, struct_keys};
 use crate::core::declared_keys::{Keys, Shape, DECLARATION_FILES};
 
@@ -20,6 +20,7 @@ const INTENDED: &[(&str, &str, &str)] = &[
     ("llm", "dimensions", "read into the one {provider, config, dimensions} struct; refused for the LLM"),
     ("vectorStore", "dimensions", "read into the one {provider, config, dimensions} struct; refused"),
     ("storage", "dimensions", "read into the one {provider, config, dimensions} struct; refused"),
+    ("reranker", "dimensions", "read into the one {provider, config, dimensions} struct; refused"),
 ];
 
 /// The live paths (`["llm", "generate"]`, `["now"]`) the JS binding lifts out of a config before serde reads it.
@@ -73,7 +74,7 @@ fn parts(source: &str) -> Vec<(&'static str, Keys, String)> {
         ("limits", struct_keys::<LimitOptions>(), of("limits")),
         ("boundary", struct_keys::<BoundaryOptions>(), of("boundary")),
         ("background", struct_keys::<BackgroundOptions>(), of("background")),
-        ("reranker", struct_keys::<RerankerOptions>(), of("reranker")),
+        ("reranker", read_keys::<ProviderConfig>(&["reranker"]), of("reranker")),
     ]
 }
 

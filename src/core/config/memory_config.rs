@@ -6,8 +6,8 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::UnknownKeys;
 use super::{invalid, mem0, vector_store_settings, CustomPrompts, Prompts, ProviderConfig, VectorStoreSettings};
-use super::{reranker_warning, RerankerOptions, UnknownKeys};
 use super::{AdditiveSettings, BackgroundOptions, BackgroundSettings, BoundaryOptions, BoundarySettings};
 use super::{ImportanceOptions, LifecycleSettings, LimitOptions, NearDuplicate};
 use crate::core::add_pipeline::Pipeline;
@@ -51,8 +51,8 @@ pub struct MemoryConfig {
     pub custom_instructions: Option<String>,
     pub enable_graph: Option<bool>,
     pub graph_store: Option<Value>,
-    /// mem0's reranker: accepted with a startup warning (see `reranker`).
-    pub reranker: Option<RerankerOptions>,
+    /// mem0's `reranker: {provider, config}`, read by `crate::providers::rerank`.
+    pub reranker: Option<ProviderConfig>,
     /// What an unknown key does: `INVALID_CONFIG` (the default) or a startup warning (see `unknown_keys`).
     pub unknown_keys: Option<UnknownKeys>,
 }
@@ -112,12 +112,6 @@ impl MemoryConfig {
     pub fn from_json(config: &Value) -> Result<Self> {
         crate::core::value_de::from_value_path(config)
             .map_err(|(path, error)| invalid(if path == "." { "config" } else { &path }, error))
-    }
-
-    /// What the config names that is not used, as startup warnings: mem0's reranker (one of a provider mem0
-    /// does not have is `INVALID_CONFIG`).
-    pub fn startup_warnings(&self) -> Result<Vec<String>> {
-        Ok(self.reranker.as_ref().map(reranker_warning).transpose()?.into_iter().collect())
     }
 
     /// Fills the defaults of everything but the models (`llm`, `embedder`, and `retry`, their transport's)

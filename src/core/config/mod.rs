@@ -12,7 +12,6 @@ mod indexeddb;
 mod lifecycle;
 mod mem0;
 mod memory_config;
-mod reranker;
 mod sqlite;
 mod unknown_keys;
 mod vector_store;
@@ -25,9 +24,8 @@ pub use env_vars::{var_flag, var_number, var_text, var_whole_number, Env};
 pub use indexeddb::{indexeddb_settings, IndexedDbOptions, IndexedDbSettings};
 pub use lifecycle::{ImportanceOptions, LifecycleSettings, LimitOptions};
 pub use memory_config::{EngineSettings, GraphOptions, MemoryConfig, RetryOptions, StorageChoice};
-pub use reranker::{reranker_warning, RerankerOptions, MEM0_RERANKERS};
 pub use sqlite::{sqlite_settings, SqliteSettings, SQLITE_DRIVERS};
-pub use unknown_keys::{read_leniently, UnknownKeys};
+pub use unknown_keys::{ignored, read_leniently, UnknownKeys};
 pub use vector_store::{vector_store_settings, MemoryVectorStoreOptions, VectorStoreSettings};
 
 use serde::de::DeserializeOwned;

@@ -40,8 +40,13 @@ pub fn read_leniently<T>(mut config: Value, read: impl Fn(&Value) -> Result<T>) 
         if !take_out(&mut config, path) {
             return Err(error);
         }
-        warnings.push(format!("{path} is ignored: {why} (unknownKeys: \"warn\"; strict: true refuses it)"));
+        warnings.push(ignored(path, why));
     }
+}
+
+/// The startup warning that `path` is ignored, and why.
+pub fn ignored(path: &str, why: &str) -> String {
+    format!("{path} is ignored: {why} (unknownKeys: \"warn\"; strict: true refuses it)")
 }
 
 /// The path of the key an unknown-field `INVALID_CONFIG` names (`llm.config.topK`), and what it says of it.

@@ -126,6 +126,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_
                     hash: content_hash(&plan.text),
                     metadata,
                     score: None,
+                    fused_score: None,
                     created_at: now.clone(),
                     updated_at: now,
                     scope: plan.scope,

@@ -132,6 +132,7 @@ fn gone_since(first: &HistoryRecord, record: &HistoryRecord, text: &str) -> Then
         hash: content_hash(text),
         metadata: Default::default(),
         score: None,
+        fused_score: None,
         created_at: first.timestamp.clone(),
         updated_at: record.timestamp.clone(),
         scope: record.scope.clone(),

@@ -48,6 +48,8 @@ pub struct MemoryEngine<L, E, S, V = InMemoryVectorStore> {
     pub(crate) peers: super::peers::PeerLink,
     /// Which model the embedder is, when the host said (see `embedding_model`).
     pub(crate) embedding_model: Option<crate::core::model::embedding_model::EmbeddingModel>,
+    /// The reranker `search(…, {rerank: true})` uses, when configured (see `rerank`).
+    pub(crate) reranker: Option<crate::core::rerank::RerankStage>,
     /// The features' own states and hooks (see `extensions`).
     pub(crate) extensions: super::extensions::Extensions<MemoryEngine<L, E, S, V>>,
 }
@@ -93,6 +95,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             deferred: Default::default(),
             peers: Default::default(),
             embedding_model: None,
+            reranker: None,
             extensions: Default::default(),
         }
     }

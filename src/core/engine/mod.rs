@@ -26,6 +26,9 @@ pub(crate) mod pipeline;
 pub mod recall;
 pub mod reembed;
 pub mod remote_index;
+mod rerank;
+#[cfg(test)]
+mod rerank_tests;
 pub mod search;
 mod search_agentic;
 mod search_response;

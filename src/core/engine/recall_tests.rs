@@ -11,6 +11,7 @@ fn item(id: &str, text: &str, kind: Option<&str>) -> MemoryItem {
         hash: String::new(),
         metadata: metadata.as_object().cloned().unwrap_or_default(),
         score: None,
+        fused_score: None,
         created_at: String::new(),
         updated_at: String::new(),
         scope: Scope { user_id: Some("alice".into()), ..Scope::default() },

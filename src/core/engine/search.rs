@@ -44,6 +44,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// answered by `retrieval::agentic`.
     pub async fn search(&self, query: &str, read: &Read) -> Result<SearchResponse> {
         let text = required_text("query", Some(query))?;
+        self.check_rerank(read)?;
         if let Some(at) = read.window.as_of {
             return self.search_as_of(text, read, at).await;
         }
@@ -71,7 +72,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let (vector, method, fell_back) = self.query_vector(vector, method)?;
         let remote = self.remote_vectors().remote_ranking(vector.as_deref(), method, read).await?;
         let ranking = self.rank(text, vector.as_deref(), remote.as_ref(), method, read)?;
+        let (ranking, reranked) = self.reranked(text, ranking, read).await;
         let mut response = self.respond(text, ranking, method, read);
+        reranked.mark(&mut response);
         response.warnings.extend(fell_back.into_iter().chain(self.vectors_pending(method, read)));
         Ok(response)
     }

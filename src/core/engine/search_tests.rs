@@ -51,6 +51,7 @@ fn open_builds_the_keyword_index_from_storage() {
         hash: String::new(),
         metadata: Default::default(),
         score: None,
+        fused_score: None,
         created_at: String::new(),
         updated_at: String::new(),
         scope: Scope { user_id: Some("alice".into()), ..Scope::default() },

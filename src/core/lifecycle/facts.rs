@@ -31,6 +31,7 @@ mod tests {
             hash: String::new(),
             metadata: serde_json::from_value(metadata).unwrap(),
             score: None,
+            fused_score: None,
             created_at: String::new(),
             updated_at: String::new(),
             scope: Scope::default(),

@@ -54,6 +54,7 @@ fn memory(id: &str, importance: f64, created: &str, pinned: bool) -> MemoryItem 
         hash: String::new(),
         metadata: Default::default(),
         score: None,
+        fused_score: None,
         created_at: created.into(),
         updated_at: created.into(),
         scope: Scope::default(),

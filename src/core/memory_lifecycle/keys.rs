@@ -97,6 +97,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryLifecycle<
             hash: content_hash(value),
             metadata,
             score: None,
+            fused_score: None,
             created_at,
             updated_at: now,
             scope: scope.clone(),

@@ -30,6 +30,10 @@ pub struct MemoryItem {
     /// Similarity score; search results only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,
+    /// `search(…, {rerank: true})`: the ranking's own score of a result the reranker scored (`score` is then
+    /// the reranker's relevance).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fused_score: Option<f64>,
     /// ISO 8601.
     pub created_at: String,
     /// ISO 8601.

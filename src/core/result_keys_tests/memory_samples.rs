@@ -58,10 +58,21 @@ pub fn warning() -> AddWarning {
 
 /// `item` with every optional field set.
 pub fn filled_item(mut item: MemoryItem) -> MemoryItem {
-    let MemoryItem { id: _, memory: _, hash: _, metadata, score, created_at: _, updated_at: _, scope, lifecycle } =
-        &mut item;
+    let MemoryItem {
+        id: _,
+        memory: _,
+        hash: _,
+        metadata,
+        score,
+        fused_score,
+        created_at: _,
+        updated_at: _,
+        scope,
+        lifecycle,
+    } = &mut item;
     metadata.entry("source").or_insert(json!("chat"));
     score.get_or_insert(0.5);
+    fused_score.get_or_insert(0.25);
     *scope = self::scope();
     let Lifecycle {
         memory_type: _,

@@ -53,6 +53,11 @@ fn spent_or_refused(code: &str) -> bool {
             | "EMBEDDING_RESPONSE"
             | "ABORTED"
             | "EMBEDDING_MODEL_CHANGED"
+            | "RERANKER_HTTP"
+            | "RERANKER_NETWORK"
+            | "RERANKER_TIMEOUT"
+            | "RERANKER_UNAVAILABLE"
+            | "RERANKER_RESPONSE"
     )
 }
 

@@ -66,6 +66,7 @@ fn mixed(i: usize, round: usize) -> StoredMemory {
         hash: format!("hash {}", (i + round) % 37),
         metadata: Default::default(),
         score: None,
+        fused_score: None,
         created_at: format!("2026-05-{:02}T00:00:00.000Z", 1 + i % 28),
         updated_at: String::new(),
         scope: scopes()[(i + round) % 4].clone(),

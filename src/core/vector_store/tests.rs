@@ -43,6 +43,7 @@ fn memory_in(id: &str, scope: Scope, vector: Option<Vec<f32>>) -> StoredMemory {
             hash: format!("hash {id}"),
             metadata: Default::default(),
             score: None,
+            fused_score: None,
             created_at: String::new(),
             updated_at: String::new(),
             scope,

@@ -107,6 +107,9 @@ fn configure(engine: &mut Engine, config: &ResolvedConfig, clock: Clock, tokens:
     engine.set_pipeline(settings.pipeline);
     engine.set_additive(settings.additive);
     engine.set_boundary(settings.boundary);
+    if let Some(stage) = models::reranker(config, &clock) {
+        engine.set_reranker(stage);
+    }
     engine.set_clock(clock);
     engine.set_token_counter(tokens);
 }

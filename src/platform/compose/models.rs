@@ -129,6 +129,26 @@ fn llm_name(choice: &LlmChoice) -> (&'static str, String) {
     }
 }
 
+/// The reranker stage `config.reranker` asks for: a rerank service over `fetch` with its own timeout, or the
+/// engine's LLM.
+pub(super) fn reranker(config: &ResolvedConfig, clock: &Clock) -> Option<crate::core::rerank::RerankStage> {
+    use crate::core::rerank::{RerankBy, RerankStage};
+    use crate::providers::rerank::{RerankerChoice, ServiceReranker};
+    let choice = config.reranker.as_ref()?;
+    let by = match choice {
+        RerankerChoice::Llm { .. } => RerankBy::Llm,
+        RerankerChoice::Service(settings) => {
+            let client = timed_fetch(settings.timeout_ms, settings.watch, clock);
+            RerankBy::Service(Box::new(ServiceReranker::new(client, settings.clone(), config.retry)))
+        }
+    };
+    let provider = match choice {
+        RerankerChoice::Llm { .. } => "llm_reranker".to_owned(),
+        RerankerChoice::Service(settings) => settings.dialect.names[0].to_owned(),
+    };
+    Some(RerankStage { by, top_k: choice.top_k(), provider })
+}
+
 /// The embedder's provider name and model, as the `observe` events give them and the store records them.
 pub(super) fn embedder_name(choice: &EmbedderChoice) -> (&'static str, String) {
     match choice.row_model() {

@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 
 use super::*;
 use crate::core::error::Result;
+use crate::providers::rerank::RerankerChoice;
 
 /// `config` read as the JS binding reads it, with no environment.
 fn read(config: Value) -> Result<ResolvedConfig> {
@@ -95,16 +96,85 @@ fn unknown_keys_warn_only_when_asked_and_not_strict() {
 }
 
 #[test]
-fn a_mem0_reranker_is_a_startup_warning_and_strict_refuses_it() {
+fn a_mem0_reranker_is_read_with_its_defaults_and_strict_accepts_it() {
     let config = json!({"llm": {"provider": "none"}, "embedder": {"provider": "none"},
         "reranker": {"provider": "cohere", "config": {"apiKey": "k", "topK": 5}}});
-    let warnings = read(config.clone()).unwrap().warnings;
-    assert_eq!(warnings.len(), 1);
-    assert!(warnings[0].starts_with("reranker is ignored") && warnings[0].contains("\"cohere\""), "{warnings:?}");
+    let resolved = read(config.clone()).unwrap();
+    assert!(resolved.warnings.is_empty(), "{:?}", resolved.warnings);
+    let Some(RerankerChoice::Service(cohere)) = resolved.reranker else { panic!("{:?}", resolved.reranker) };
+    assert_eq!(
+        (cohere.url.as_str(), cohere.model.as_str(), cohere.top_k),
+        ("https://api.cohere.com/v2/rerank", "rerank-english-v3.0", 5)
+    );
+    assert_eq!(cohere.timeout_ms, Some(30_000));
     let mut strict = config.clone();
     strict["strict"] = json!(true);
-    let error = read(strict).unwrap_err().to_string();
-    assert!(error.contains("strict: reranker is ignored"), "{error}");
-    let unknown = json!({"llm": {"provider": "none"}, "embedder": {"provider": "none"}, "reranker": {"provider": "x"}});
-    assert!(read(unknown).unwrap_err().to_string().contains("reranker.provider: unknown provider \"x\""));
+    assert!(read(strict).unwrap().warnings.is_empty());
+    let voyage = json!({"llm": {"provider": "none"}, "embedder": {"provider": "none"},
+        "reranker": {"provider": "voyageai", "config": {"api_key": "k", "top_k": 7, "model": "rerank-2.5", "timeoutMs": 900}}});
+    let Some(RerankerChoice::Service(voyage)) = read(voyage).unwrap().reranker else { panic!() };
+    assert_eq!((voyage.model.as_str(), voyage.top_k, voyage.timeout_ms), ("rerank-2.5", 7, Some(900)));
+    let llm = json!({"llm": {"provider": "openai", "config": {"apiKey": "k"}}, "embedder": {"provider": "none"},
+        "reranker": {"provider": "llm"}});
+    assert_eq!(read(llm).unwrap().reranker, Some(RerankerChoice::Llm { top_k: 20 }));
+}
+
+#[test]
+fn a_reranker_this_library_cannot_run_is_invalid_config_naming_the_ones_it_can() {
+    let with = |reranker: serde_json::Value| {
+        read(json!({"llm": {"provider": "none"}, "embedder": {"provider": "none"}, "reranker": reranker})).unwrap_err()
+    };
+    let local = with(json!({"provider": "sentence_transformer"}));
+    assert_eq!(local.code(), "INVALID_CONFIG");
+    assert!(
+        local
+            .to_string()
+            .contains("runs a model locally, which this library cannot; use one of cohere, jina, voyage, llm_reranker"),
+        "{local}"
+    );
+    assert!(with(json!({"provider": "x"}))
+        .to_string()
+        .contains("reranker.provider: unknown provider \"x\" (supported: cohere, jina, voyage, llm_reranker)"));
+    assert!(with(json!({"provider": "jina"}))
+        .to_string()
+        .contains("reranker.config.apiKey: the \"jina\" reranker needs an API key"));
+    assert!(with(json!({"provider": "llm_reranker"})).to_string().contains("llm.provider is \"none\""));
+    assert!(with(json!({"provider": "cohere", "config": {"apiKey": "k", "topK": 0}}))
+        .to_string()
+        .contains("reranker.config.topK"));
+    assert!(with(json!({"provider": "cohere", "config": {"apiKey": "k", "top_n": 3}})).to_string().contains("top_n"));
+    let proxied = json!({"llm": {"provider": "none"}, "embedder": {"provider": "none"},
+        "reranker": {"provider": "jina", "config": {"baseUrl": "http://127.0.0.1:9/"}}});
+    let Some(RerankerChoice::Service(jina)) = read(proxied).unwrap().reranker else { panic!() };
+    assert_eq!((jina.url.as_str(), jina.api_key), ("http://127.0.0.1:9/v1/rerank", None));
+}
+
+#[test]
+fn under_unknown_keys_warn_a_reranker_this_library_cannot_run_is_a_startup_warning_and_no_reranker() {
+    let lenient = |reranker: Value, strict: bool| {
+        read(json!({"llm": {"provider": "openai", "config": {"apiKey": "k"}}, "embedder": {"provider": "none"},
+            "unknownKeys": "warn", "strict": strict, "reranker": reranker}))
+    };
+    let local = json!({"provider": "huggingface", "config": {"device": "cpu", "topK": 5}});
+    let resolved = lenient(local.clone(), false).unwrap();
+    assert_eq!(resolved.reranker, None);
+    assert_eq!(resolved.warnings.len(), 1, "{:?}", resolved.warnings);
+    let warning = &resolved.warnings[0];
+    assert!(warning.starts_with("reranker is ignored: \"huggingface\" runs a model locally"), "{warning}");
+    assert!(warning.contains("searches are not reranked (no reranker configured)"), "{warning}");
+    let strict = lenient(local.clone(), true).unwrap_err().to_string();
+    assert!(strict.contains("reranker") && strict.contains("huggingface"), "{strict}");
+    let plain =
+        read(json!({"embedder": {"provider": "none"}, "llm": {"provider": "openai", "config": {"apiKey": "k"}},
+        "reranker": local}));
+    assert!(plain.unwrap_err().to_string().contains("\"huggingface\" runs a model locally"));
+    let nested = json!({"provider": "llm_reranker", "config": {"llm": {"provider": "anthropic"}, "apiKey": "a"}});
+    let resolved = lenient(nested.clone(), false).unwrap();
+    assert_eq!(resolved.reranker, Some(RerankerChoice::Llm { top_k: 20 }));
+    assert_eq!(resolved.warnings.len(), 2, "{:?}", resolved.warnings);
+    for key in ["reranker.config.llm", "reranker.config.apiKey"] {
+        let named = resolved.warnings.iter().find(|w| w.starts_with(&format!("{key} is ignored")));
+        assert!(named.is_some_and(|w| w.contains("the memory's own llm")), "{key}: {:?}", resolved.warnings);
+    }
+    assert!(lenient(nested, true).unwrap_err().to_string().contains("reranker.config."));
 }

@@ -20,6 +20,7 @@ pub use choice::{EmbedderChoice, LlmChoice};
 /// The provider table and the names outside it, for the TypeScript names test.
 #[cfg(test)]
 pub(crate) use choice::{BARE, LOCAL, TABLE};
+pub(crate) use timeout::take_bounds;
 pub use timeout::{DEFAULT_EMBEDDER_TIMEOUT_MS, DEFAULT_LLM_TIMEOUT_MS};
 
 pub use crate::core::config::{invalid, non_empty, provider_options, unknown_provider, ProviderConfig};
@@ -27,7 +28,7 @@ pub use crate::core::config::{EngineSettings, MemoryConfig, RetryOptions, Storag
 
 use serde_json::Value;
 
-use crate::core::config::{read_leniently, VectorStoreSettings};
+use crate::core::config::{read_leniently, UnknownKeys, VectorStoreSettings};
 use crate::core::error::Result;
 use crate::http::{HostWatch, RetryPolicy};
 use crate::providers::chroma::{chroma_settings, ChromaSettings};
@@ -49,10 +50,12 @@ pub struct ResolvedConfig {
     pub retry: RetryPolicy,
     /// `vectorStore: {provider: "chroma"}`: vectors and vector search move to this Chroma collection.
     pub remote_vectors: Option<ChromaSettings>,
+    /// `reranker`: what `search(…, {rerank: true})` reranks with.
+    pub reranker: Option<crate::providers::rerank::RerankerChoice>,
     /// Everything else: storage, index, prompts, lifecycle, boundary, background writer, pipeline.
     pub engine: EngineSettings,
     /// Startup warnings, each naming what the config holds that is not used: keys taken out under
-    /// `unknownKeys: "warn"`, mem0's reranker.
+    /// `unknownKeys: "warn"`, and a reranker it cannot run.
     pub warnings: Vec<String>,
 }
 
@@ -89,7 +92,13 @@ impl MemoryConfig {
             .as_ref()
             .map(|chroma| VectorStoreSettings { dimension: chroma.dimension, ..VectorStoreSettings::default() });
         let retry = retry_policy(self.retry.take().unwrap_or_default());
-        let warnings = self.startup_warnings()?;
+        let has_llm = llm != LlmChoice::None;
+        let mut warnings = Vec::new();
+        let lenient = (self.unknown_keys == Some(UnknownKeys::Warn)).then_some(&mut warnings);
+        let reranker = match self.reranker.take() {
+            Some(part) => crate::providers::rerank::reranker_choice(part, env, has_llm, lenient)?,
+            None => None,
+        };
         let engine = self.resolve_engine(remote_index, (retry.max_retries, retry.base_delay_ms, retry.max_delay_ms))?;
         Ok(ResolvedConfig {
             llm,
@@ -100,6 +109,7 @@ impl MemoryConfig {
             embedder_watch: embedder_bounds.watch,
             retry,
             remote_vectors,
+            reranker,
             engine,
             warnings,
         })
