@@ -75,7 +75,7 @@ impl AddOptions {
         }
         if let Some(time) = &self.event_time {
             let time = time.trim();
-            super::retrieval::window::reference_date(Some(time)).map_err(|_| {
+            super::retrieval::window::time_or_day(time).ok_or_else(|| {
                 let why =
                     format!("eventTime must be an ISO 8601 time with a time zone or a date YYYY-MM-DD, got {time:?}");
                 MemoryError::InvalidInput(why)

@@ -44,10 +44,20 @@ pub(crate) fn instant(name: &str, text: Option<&str>) -> Result<Option<i64>> {
     }
 }
 
+/// The first millisecond (UTC) of a date `YYYY-MM-DD`; `None` for anything else.
+fn day_start(text: &str) -> Option<i64> {
+    (text.len() == 10).then(|| millis_from_iso(&format!("{text}T00:00:00Z"))).flatten()
+}
+
+/// An ISO 8601 time with a zone, or a date `YYYY-MM-DD` (its midnight, UTC), as milliseconds.
+pub(crate) fn time_or_day(text: &str) -> Option<i64> {
+    let text = text.trim();
+    millis_from_iso(text).or_else(|| day_start(text))
+}
+
 /// `referenceDate`: an ISO 8601 time with a zone, or a date `YYYY-MM-DD` (its midnight, UTC).
 pub(crate) fn reference_date(text: Option<&str>) -> Result<Option<i64>> {
-    let day = text.map(str::trim).filter(|t| t.len() == 10).and_then(|t| millis_from_iso(&format!("{t}T00:00:00Z")));
-    match day {
+    match text.and_then(time_or_day) {
         Some(millis) => Ok(Some(millis)),
         None => instant("referenceDate", text),
     }
@@ -112,8 +122,7 @@ pub fn valid_until(item: &MemoryItem) -> Option<i64> {
     if let Some(at) = millis_from_iso(text) {
         return Some(at);
     }
-    let day = (text.len() == 10).then(|| millis_from_iso(&format!("{text}T00:00:00Z"))).flatten()?;
-    Some(day + DAY_MS - 1)
+    Some(day_start(text)? + DAY_MS - 1)
 }
 
 /// True for a foresight memory whose validity ended before `now`.
