@@ -66,6 +66,7 @@ const make = {
   "public-vector": () => memwasmPublicVector(server),
   "usearch-f32": () => usearchExact("f32"),
   "usearch-i8": () => usearchExact("i8"),
+  "js-grouped": () => inWorker("js-grouped"),
   "js-lean": () => inWorker("js-lean"),
   "js-loop": () => inWorker("js-loop"),
   "js-typical": () => inWorker("js-typical"),

@@ -118,16 +118,75 @@ export function jsLean() {
           a2 += data[at + i + 2] * query[i + 2];
           a3 += data[at + i + 3] * query[i + 3];
         }
-        const dot = a0 + a1 + (a2 + a3);
-        if (dot <= scores[K - 1]) continue;
-        let slot = K - 1;
-        while (slot > 0 && scores[slot - 1] < dot) {
-          scores[slot] = scores[slot - 1];
-          best[slot] = best[slot - 1];
-          slot--;
+        keepBest(scores, best, a0 + a1 + (a2 + a3), row);
+      }
+      return Array.from(best).filter((row) => row >= 0);
+    },
+  };
+}
+
+/** Keeps `dot` for `row` in the best-K typed arrays (best first) when it beats the K-th. */
+function keepBest(scores, best, dot, row) {
+  if (dot <= scores[K - 1]) return;
+  let slot = K - 1;
+  while (slot > 0 && scores[slot - 1] < dot) {
+    scores[slot] = scores[slot - 1];
+    best[slot] = best[slot - 1];
+    slot--;
+  }
+  scores[slot] = dot;
+  best[slot] = row;
+}
+
+/**
+ * The fastest plain-JS scan found so far: the lean loop's typed arrays, but each user's rows kept together
+ * (gathered once, at load) and four rows scored per pass over the query, so each query value is read once
+ * for four rows. Same `Float32Array` data; the baseline the speed targets of search({embedding}) name.
+ */
+export function jsGrouped() {
+  let data;
+  let ids;
+  let dim;
+  return {
+    name: "JS loop, rows grouped, 4 a pass",
+    build({ vectors, users, dim: d }) {
+      dim = d;
+      const mine = [];
+      for (let row = 0; row < users.length; row++) if (users[row] === USER) mine.push(row);
+      ids = Int32Array.from(mine);
+      data = new Float32Array(ids.length * dim);
+      ids.forEach((row, at) => data.set(vectors.subarray(row * dim, (row + 1) * dim), at * dim));
+    },
+    search(query) {
+      const scores = new Float64Array(K).fill(-Infinity);
+      const best = new Int32Array(K).fill(-1);
+      const rows = ids.length;
+      let row = 0;
+      for (; row + 4 <= rows; row += 4) {
+        const o0 = row * dim;
+        const o1 = o0 + dim;
+        const o2 = o1 + dim;
+        const o3 = o2 + dim;
+        let a0 = 0;
+        let a1 = 0;
+        let a2 = 0;
+        let a3 = 0;
+        for (let i = 0; i < dim; i++) {
+          const q = query[i];
+          a0 += data[o0 + i] * q;
+          a1 += data[o1 + i] * q;
+          a2 += data[o2 + i] * q;
+          a3 += data[o3 + i] * q;
         }
-        scores[slot] = dot;
-        best[slot] = row;
+        keepBest(scores, best, a0, ids[row]);
+        keepBest(scores, best, a1, ids[row + 1]);
+        keepBest(scores, best, a2, ids[row + 2]);
+        keepBest(scores, best, a3, ids[row + 3]);
+      }
+      for (; row < rows; row++) {
+        let dot = 0;
+        for (let i = 0, at = row * dim; i < dim; i++) dot += data[at + i] * query[i];
+        keepBest(scores, best, dot, ids[row]);
       }
       return Array.from(best).filter((row) => row >= 0);
     },

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parentPort, workerData } from "node:worker_threads";
 
-import { jsLean, jsLoop, jsTypical, orama } from "./contenders.mjs";
+import { jsGrouped, jsLean, jsLoop, jsTypical, orama } from "./contenders.mjs";
 import { floats, uints } from "./stats.mjs";
 
 const { dataDir, name, dim } = workerData;
@@ -18,7 +18,7 @@ const queryData = floats(read("queries"));
 const queries = [];
 for (let at = 0; at < queryData.length; at += dim) queries.push(queryData.subarray(at, at + dim));
 const data = { vectors, users, dim, queries };
-const make = { "js-lean": jsLean, "js-loop": jsLoop, "js-typical": jsTypical, orama };
+const make = { "js-grouped": jsGrouped, "js-lean": jsLean, "js-loop": jsLoop, "js-typical": jsTypical, orama };
 const contenders = {};
 
 parentPort.on("message", async ({ id, op, key }) => {
