@@ -33,6 +33,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         Ok(())
     }
 
+    /// How many loaded texts the keyword index has not indexed yet: the next keyword read (a search)
+    /// indexes them first.
+    pub fn unindexed_keywords(&self) -> usize {
+        self.keywords.borrow().unindexed()
+    }
+
     /// The memory with this id, with its vector: from the index, else from storage (and then kept in the
     /// index).
     pub(crate) async fn find(&self, id: &str) -> Result<Option<StoredMemory>> {
