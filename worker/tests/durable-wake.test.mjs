@@ -84,7 +84,7 @@ test("a list, an add and an update at once on a cold object: the index ends with
   assert.equal((await list(worker)).body.results.length, FACTS.length + 1);
 });
 
-test("writes right after the wake, while the index may still be building, are searched at once", T, async (t) => {
+test("writes sent while the waking list is answered are searched at once", T, async (t) => {
   const { worker, ids } = await coldWorker(t);
   const listing = list(worker); // not awaited: the writes reach the object while it wakes
   const added = await add(worker, "The user plays the cello");
