@@ -33,6 +33,19 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         Ok(())
     }
 
+    /// How many loaded texts the keyword index has not indexed yet: the next keyword read (a search)
+    /// indexes them first.
+    pub fn unindexed_keywords(&self) -> usize {
+        self.keywords.borrow().unindexed()
+    }
+
+    /// Builds now what a scope's first search would build (the keyword index of the loaded texts), from what
+    /// is in memory: it reads no storage, so it never puts an older view over a newer one. A host that loaded
+    /// a scope for another call (a list, an add) calls it, so the next search finds everything ready.
+    pub fn prepare_search(&self) {
+        self.keywords.borrow().build();
+    }
+
     /// The memory with this id, with its vector: from the index, else from storage (and then kept in the
     /// index).
     pub(crate) async fn find(&self, id: &str) -> Result<Option<StoredMemory>> {

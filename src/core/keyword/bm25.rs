@@ -172,6 +172,19 @@ impl KeywordIndex {
         self.terms.get_or_init(|| Terms::build(self.pending.take()))
     }
 
+    /// Indexes the noted texts now, as the first read would.
+    pub fn build(&self) {
+        self.terms();
+    }
+
+    /// How many noted texts wait for the first read to index them (none once the index is built).
+    pub fn unindexed(&self) -> usize {
+        match self.terms.get() {
+            Some(_) => 0,
+            None => self.pending.borrow().len(),
+        }
+    }
+
     /// How many memories are indexed.
     pub fn len(&self) -> usize {
         self.terms().slots.len()

@@ -130,6 +130,25 @@ fn texts_noted_before_the_first_read_rank_as_if_indexed_at_once() {
 }
 
 #[test]
+fn build_indexes_the_noted_texts_as_the_first_read_would() {
+    let (mut built, mut read) = (KeywordIndex::default(), KeywordIndex::default());
+    for index in [&mut built, &mut read] {
+        index.upsert("a", "tea at noon");
+        index.upsert("b", "green tea");
+        index.remove("a");
+        index.upsert("c", "coffee");
+    }
+    assert_eq!(built.unindexed(), 2);
+    built.build();
+    assert_eq!(built.unindexed(), 0);
+    built.upsert("d", "tea"); // after the build: indexed at once
+    read.upsert("d", "tea");
+    assert_eq!(built.unindexed(), 0);
+    assert_eq!(ranked(&built, "tea"), ranked(&read, "tea"));
+    assert_eq!(read.unindexed(), 0, "a read builds the index too");
+}
+
+#[test]
 fn a_turn_outranks_the_turn_after_it_on_its_own_words() {
     // a is read with z's words, b with a's: both documents are 3 + 3 terms, and "sushi" is a's own word and
     // b's context. Counted fully, the context would tie b with a; counted at three quarters, a wins.

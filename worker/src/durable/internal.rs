@@ -5,7 +5,8 @@
 //! - `POST /__do/directory` `{user, put, drop}`: a user's object reports its memory writes (`directory`);
 //! - with `DO_TEST_HOOKS = "true"` only (tests and benches): `GET storage/list?prefix=` and
 //!   `GET storage/get?key=` (what is stored), `GET memory` (`{wasmBytes}`: the isolate's wasm memory, for
-//!   the bench), `GET status` (`{warm}`), `POST evict` (drop the warm
+//!   the bench), `GET status` (`{warm}`), `GET search-index` (`{warm, unindexed}`: the loaded texts the
+//!   keyword index has yet to index, which the next search would), `POST evict` (drop the warm
 //!   engine now), `POST fail-next-flush` (the next commit's writes are dropped and it fails, as an object
 //!   that dies before its writes are durable), and the var `DO_TEST_DIRECTORY` (`directory::test_fault`).
 //!   (`state.abort()` is not offered: in workerd it leaves the
@@ -83,6 +84,10 @@ pub async fn serve(
             json(json!({ "wasmBytes": bytes }))
         }
         (Method::Get, "status") => json(json!({ "warm": warm::is_warm(&slot) })),
+        (Method::Get, "search-index") => {
+            let unindexed = warm::built(&slot).map(|engine| engine.unindexed_keywords());
+            json(json!({ "warm": unindexed.is_some(), "unindexed": unindexed }))
+        }
         (Method::Post, "evict") => json(json!({ "evicted": object.evict() })),
         (Method::Post, "fail-next-flush") => {
             let storage = warm::storage(&slot).ok_or_else(|| ApiError::not_found("the tenant's storage"))?;

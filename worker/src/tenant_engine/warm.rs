@@ -69,6 +69,11 @@ pub fn evict(tenant: &str, owner: u64) -> bool {
     })
 }
 
+/// `tenant`'s engine when it is built (never builds one).
+pub fn built(tenant: &str) -> Option<Shared> {
+    SLOTS.with_borrow(|slots| slots.get(tenant)?.built.as_ref().map(|(engine, ..)| engine.clone()))
+}
+
 /// True while `tenant`'s engine is built.
 pub fn is_warm(tenant: &str) -> bool {
     SLOTS.with_borrow(|slots| slots.get(tenant).is_some_and(|slot| slot.built.is_some()))
