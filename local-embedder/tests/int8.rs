@@ -5,7 +5,6 @@ mod common;
 use common::{cosine, read};
 use memwasm_local_embedder::{quantize_weights, Embedder, Quantization};
 use safetensors::{Dtype, SafeTensors};
-use std::borrow::Cow;
 
 fn load(weights: Vec<u8>, quantization: Quantization) -> memwasm_local_embedder::Result<Embedder> {
     Embedder::load(weights, &read("tokenizer.json"), None, quantization)
@@ -61,37 +60,21 @@ fn the_int8_file_is_a_quarter_of_the_bytes_and_embeds_as_quantising_at_load() {
 /// The int8 file with `edit` applied to each tensor (name, dtype, shape, bytes); `None` drops the tensor.
 fn edited(edit: impl Fn(&str, Dtype, Vec<usize>, Vec<u8>) -> Option<(Dtype, Vec<usize>, Vec<u8>)>) -> Vec<u8> {
     let file = quantize_weights(&read("model.safetensors")).unwrap();
-    let parsed = SafeTensors::deserialize(&file).unwrap();
-    let tensors: Vec<(String, Tensor)> = parsed
-        .tensors()
-        .into_iter()
-        .filter_map(|(name, v)| {
-            let (dtype, shape, data) = edit(&name, v.dtype(), v.shape().to_vec(), v.data().to_vec())?;
-            Some((name, Tensor { dtype, shape, data }))
-        })
-        .collect();
-    safetensors::serialize(tensors.iter().map(|(n, t)| (n.as_str(), t)), None).unwrap()
-}
-
-struct Tensor {
-    dtype: Dtype,
-    shape: Vec<usize>,
-    data: Vec<u8>,
-}
-
-impl safetensors::View for &Tensor {
-    fn dtype(&self) -> Dtype {
-        self.dtype
+    let (mut header, mut data) = (serde_json::Map::new(), Vec::new());
+    for (name, view) in SafeTensors::deserialize(&file).unwrap().tensors() {
+        let Some((dtype, shape, bytes)) = edit(&name, view.dtype(), view.shape().to_vec(), view.data().to_vec()) else {
+            continue;
+        };
+        let offsets = [data.len(), data.len() + bytes.len()];
+        header
+            .insert(name, serde_json::json!({"dtype": format!("{dtype:?}"), "shape": shape, "data_offsets": offsets}));
+        data.extend(bytes);
     }
-    fn shape(&self) -> &[usize] {
-        &self.shape
-    }
-    fn data(&self) -> Cow<'_, [u8]> {
-        Cow::Borrowed(&self.data)
-    }
-    fn data_len(&self) -> usize {
-        self.data.len()
-    }
+    let header = serde_json::to_vec(&header).unwrap();
+    let mut out = (header.len() as u64).to_le_bytes().to_vec();
+    out.extend(header);
+    out.extend(data);
+    out
 }
 
 const QUERY: &str = "encoder.layer.0.attention.self.query.weight";
@@ -129,6 +112,8 @@ fn corrupt_or_mismatched_int8_files_are_embedder_load() {
             }),
         ),
     ];
+    let unchanged = edited(|_, d, s, b| Some((d, s, b)));
+    assert!(load(unchanged, Quantization::None).is_ok(), "the rewritten file loads when nothing is edited");
     for (name, bytes) in cases {
         let code = load(bytes, Quantization::None).err().map(|e| e.code());
         assert_eq!(code, Some("EMBEDDER_LOAD"), "{name}");
