@@ -1,9 +1,13 @@
 // quantization: "int8" in Node (the .wasm's integer SIMD128 kernel) against the f32 model on every test
-// sentence; the int8 weights file from quantizeWeights; bad options and corrupt files.
+// sentence; the int8 weights file from quantizeWeights; bad options and corrupt files; the docs' int8 block.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
 import { createLocalEmbedder, quantizeWeights } from "memwasm/local-embedder";
+import { blocksRunBy } from "../node/docs-pages.mjs";
+import { runBlock } from "../node/docs-run.mjs";
 import { TOKENIZER, WEIGHTS, cosine } from "./fixtures.mjs";
 
 const sentences = JSON.parse(readFileSync(new URL("./sentences.json", import.meta.url), "utf8"));
@@ -64,4 +68,25 @@ test('threads: 2 with quantization: "int8" gives the single thread\'s vectors', 
   assert.deepEqual(await threaded.embed(texts), await single.embed(texts));
   single.close();
   threaded.close();
+});
+
+test("docs/offline-embedder.md: the int8 block quantises at load and writes an int8 file that loads as int8, to the same vectors", async () => {
+  const [block] = blocksRunBy("tests/local-embedder/int8.test.mjs");
+  assert.equal(block?.page, "docs/offline-embedder.md", "the block is marked run by this file");
+  const dir = mkdtempSync(join(tmpdir(), "int8-doc-"));
+  symlinkSync(WEIGHTS, join(dir, "model.safetensors"));
+  symlinkSync(TOKENIZER, join(dir, "tokenizer.json"));
+  try {
+    const code = block.code.replaceAll('"./models/', `"${dir}/`);
+    const { embedder, compact } = await runBlock(`${code}\nreturn { embedder, compact };`, { __import: (specifier) => import(specifier) });
+    assert.equal(embedder.quantization, "int8");
+    assert.equal(compact.quantization, "int8");
+    assert.ok(statSync(join(dir, "model.int8.safetensors")).size < statSync(WEIGHTS).size / 3);
+    const texts = ["User likes Python"];
+    assert.deepEqual(await compact.embed(texts), await embedder.embed(texts));
+    embedder.close();
+    compact.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
