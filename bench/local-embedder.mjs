@@ -2,7 +2,8 @@
 // of 1, 8 and 32 in Node and in Debian's headless Chromium, against the native build of the same crate
 // (local-embedder/examples/bench.rs, one thread like wasm, and all cores). Same sentences everywhere:
 // the 10–200-character ones of tests/local-embedder/sentences.json. Then the bound on the ratio: the peak f32
-// multiply-add of one core in wasm and natively (bench/peak.mjs).
+// multiply-add of one core in wasm and natively (bench/peak.mjs). Then `quantization: "int8"` in Node and
+// Chromium against f32, beside onnxruntime-web on the same graph quantised to int8 (bench/onnx/quantize-model.py).
 // Usage: node bench/local-embedder.mjs [--json]   (needs scripts/build-local-embedder.sh, the weights from
 // scripts/setup.d/65-minilm.sh and `npm install` in tests/local-embedder for playwright-core).
 import { execFileSync } from "node:child_process";
@@ -43,8 +44,8 @@ function native(threads) {
   return JSON.parse(out).rows;
 }
 
-async function node() {
-  const embedder = await createLocalEmbedder({ weights: WEIGHTS, tokenizer: TOKENIZER });
+async function node(quantization = "none") {
+  const embedder = await createLocalEmbedder({ weights: WEIGHTS, tokenizer: TOKENIZER, quantization });
   const rows = await measure({ embedder, texts, sizes: SIZES, minMs: MIN_MS });
   const lengths = await Promise.all(texts.map(async (t) => (await embedder.tokenIds(t)).length));
   return { rows, lengths };
@@ -67,13 +68,13 @@ function flopsPerSentence(lengths, size) {
   return total / lengths.length;
 }
 
-async function browser() {
+async function browser(quantization = "none") {
   return withChromiumPage(async (page) => {
     await page.waitForFunction(() => window.ready === true);
-    return await page.evaluate(async ({ source, texts, sizes, minMs }) => {
-      const embedder = await window.localEmbedder.createLocalEmbedder({ weights: "/minilm/model.safetensors", tokenizer: "/minilm/tokenizer.json" });
+    return await page.evaluate(async ({ source, texts, sizes, minMs, quantization }) => {
+      const embedder = await window.localEmbedder.createLocalEmbedder({ weights: "/minilm/model.safetensors", tokenizer: "/minilm/tokenizer.json", quantization });
       return (0, eval)(`(${source})`)({ embedder, texts, sizes, minMs });
-    }, { source: measure.toString(), texts, sizes: SIZES, minMs: MIN_MS });
+    }, { source: measure.toString(), texts, sizes: SIZES, minMs: MIN_MS, quantization });
   }, "/tests/local-embedder/page.html");
 }
 
@@ -81,6 +82,8 @@ const inNode = await node();
 const results = { native1: native(1), nativeAll: native(0), node: inNode.rows, chromium: await browser(), peak: await peak() };
 // onnxruntime-web (transformers.js's engine in browsers) on the same weights; a failed setup skips it.
 results.onnx = await onnxRows({ texts, sizes: SIZES, minMs: MIN_MS }).catch((error) => ({ error: String(error.message ?? error) }));
+results.int8 = { node: (await node("int8")).rows, chromium: await browser("int8") };
+results.onnxInt8 = await onnxRows({ texts, sizes: SIZES, minMs: MIN_MS, int8: true }).catch((error) => ({ error: String(error.message ?? error) }));
 const best = (label) => results.peak.find((r) => r.name.startsWith(label))?.gflops;
 const [wide, narrow] = [best("native AVX2+FMA"), Math.max(best("Node SIMD128"), best("Chromium SIMD128"))];
 results.use = SIZES.map((batch, i) => {
@@ -126,6 +129,7 @@ if (process.argv.includes("--json")) {
       }
     });
   }
+  console.log(int8Table(results, cell));
   console.log(`\nThe bound (bench/peak.mjs): one core's peak f32 multiply-add is ${(wide / narrow).toFixed(2)}× higher natively (8 lanes, FMA) than in wasm (4 lanes).\n`);
   console.log(peakTable(results.peak));
   const share = (g, peakOf) => `${g.toFixed(1)} (${((100 * g) / peakOf).toFixed(0)}%)`;
@@ -136,4 +140,21 @@ if (process.argv.includes("--json")) {
     console.log(`| ${u.batch} | ${u.gflopPerSentence.toFixed(2)} | ${share(u.native, wide)} | ${share(u.node, narrow)} | ${share(u.chromium, narrow)} | ${share(u.neededFor1_5, narrow)} |`);
   }
   console.log(`\nlocal_embedder_bg.wasm: ${mb(size.wasmBytes)} raw, ${mb(size.wasmGzipBytes)} gzip -9; weights (f32 safetensors): ${mb(size.weightsBytes)}`);
+}
+
+/** `quantization: "int8"` against f32 (same run), and onnxruntime-web on the int8 graph when it ran. */
+function int8Table(results, cell) {
+  const over = (a, b) => `${(a.msPerSentence / b.msPerSentence).toFixed(2)}×`;
+  const lines = ['\nquantization: "int8" (ratio = int8 time ÷ f32 time, same run); onnxruntime-web on the int8 graph (bench/onnx/quantize-model.py):',
+    "| batch | Node int8 | ÷ f32 | Chromium int8 | ÷ f32 | onnxruntime-web int8, Node | ours ÷ it | onnxruntime-web int8, Chromium | ours ÷ it |",
+    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"];
+  SIZES.forEach((batch, i) => {
+    const [nd, ch] = [results.int8.node[i], results.int8.chromium[i]];
+    const ort = results.onnxInt8.rows?.[i];
+    const theirs = ort ? [cell(ort.node), over(nd, ort.node), cell(ort.chromium), over(ch, ort.chromium)] : ["–", "–", "–", "–"];
+    lines.push(`| ${batch} | ${cell(nd)} | ${over(nd, results.node[i])} | ${cell(ch)} | ${over(ch, results.chromium[i])} | ${theirs.join(" | ")} |`);
+  });
+  if (results.onnxInt8.error) lines.push(`\nonnxruntime-web int8: not measured (${results.onnxInt8.error})`);
+  else lines.push(`\nonnxruntime-web int8: lowest cosine with memwasm's f32 vectors ${results.onnxInt8.minCosine.toFixed(6)}`);
+  return lines.join("\n");
 }

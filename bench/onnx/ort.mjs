@@ -9,6 +9,8 @@ import { withChromiumPage } from "../lib/chromium.mjs";
 
 const root = new URL("../../", import.meta.url);
 export const MODEL = new URL("bench/onnx/.model/model.onnx", root);
+/** The same graph quantised to int8 (quantize-model.py). */
+export const MODEL_INT8 = new URL("bench/onnx/.model/model.int8.onnx", root);
 
 /** Batches of `sizes` token-id rows through `model` (bytes or URL) for at least `minMs` each; like
  *  bench/local-embedder.mjs's measure(). Self-contained: Playwright serialises it into the page. */
@@ -53,21 +55,22 @@ export async function measureOrt({ ort, model, ids, sizes, minMs }) {
 
 /** In Node: onnxruntime-web's Node build (dist/ort.node.min.mjs, the same wasm). `texts` only for symmetry
  *  with the local embedder's bench; the graph takes `ids`. */
-export async function ortBench({ texts, ids, sizes, minMs }) {
+export async function ortBench({ texts, ids, sizes, minMs, model = MODEL }) {
   if (texts && texts.length !== ids.length) throw new Error("ortBench: texts and ids differ in length");
   const ort = await import("onnxruntime-web");
-  return measureOrt({ ort, model: new Uint8Array(readFileSync(MODEL)), ids, sizes, minMs });
+  return measureOrt({ ort, model: new Uint8Array(readFileSync(model)), ids, sizes, minMs });
 }
 
 /** In headless Chromium: page.html imports dist/ort.wasm.min.mjs (wasm execution provider only) from the
  *  repository root served by tests/local-embedder/server.mjs; the model is fetched from the same server. */
-export async function ortBenchChromium({ ids, sizes, minMs }) {
+export async function ortBenchChromium({ ids, sizes, minMs, model = MODEL }) {
+  const path = new URL(model).pathname.slice(new URL(root).pathname.length - 1);
   return withChromiumPage(async (page, errors) => {
     await page.waitForFunction(() => window.ready === true || window.failed, null, { timeout: 60000 });
     const failed = await page.evaluate(() => window.failed);
     if (failed || errors.length) throw new Error(`bench/onnx/page.html: ${failed ?? errors.join("; ")}`);
-    return await page.evaluate(({ source, ids, sizes, minMs }) =>
-      (0, eval)(`(${source})`)({ ort: window.ort, model: "/bench/onnx/.model/model.onnx", ids, sizes, minMs }),
-      { source: measureOrt.toString(), ids, sizes, minMs });
+    return await page.evaluate(({ source, ids, sizes, minMs, path }) =>
+      (0, eval)(`(${source})`)({ ort: window.ort, model: path, ids, sizes, minMs }),
+      { source: measureOrt.toString(), ids, sizes, minMs, path });
   }, "/bench/onnx/page.html");
 }

@@ -3,6 +3,7 @@
 use crate::error::{inference, EmbedderError, Result};
 use crate::model::{minilm_config, Bert};
 use crate::pool::mean_pool_normalize;
+use crate::quant::Quantization;
 use crate::tokenize::{TextTokenizer, MAX_TOKENS};
 use candle_transformers::models::bert::Config;
 
@@ -19,11 +20,25 @@ pub struct Embedder {
 impl Embedder {
     /// all-MiniLM-L6-v2 from its `model.safetensors` and `tokenizer.json` bytes.
     pub fn new(weights: Vec<u8>, tokenizer_json: &[u8]) -> Result<Self> {
-        Self::with_config(weights, tokenizer_json, minilm_config())
+        Self::load(weights, tokenizer_json, None, Quantization::None)
     }
 
     /// Another BERT-style model: `config_json` is its Hugging Face `config.json`.
     pub fn from_config_json(weights: Vec<u8>, tokenizer_json: &[u8], config_json: &str) -> Result<Self> {
+        Self::load(weights, tokenizer_json, Some(config_json), Quantization::None)
+    }
+
+    /// The general form: `config_json` for a model other than all-MiniLM-L6-v2, and `quantization`
+    /// ([`Quantization::Int8`] quantises f32/f16 weights at load; an int8 weights file runs int8 anyway).
+    pub fn load(
+        weights: Vec<u8>,
+        tokenizer_json: &[u8],
+        config_json: Option<&str>,
+        quantization: Quantization,
+    ) -> Result<Self> {
+        let Some(config_json) = config_json else {
+            return Self::with_config(weights, tokenizer_json, minilm_config(), quantization);
+        };
         let config: Config =
             serde_json::from_str(config_json).map_err(|e| EmbedderError::Load(format!("config: {e}")))?;
         let heads = config.num_attention_heads;
@@ -31,12 +46,22 @@ impl Embedder {
             let why = "hidden_size must be a multiple of num_attention_heads (> 0), max_position_embeddings >= 256";
             return Err(EmbedderError::Load(format!("config: {why}")));
         }
-        Self::with_config(weights, tokenizer_json, config)
+        Self::with_config(weights, tokenizer_json, config, quantization)
     }
 
-    fn with_config(weights: Vec<u8>, tokenizer_json: &[u8], config: Config) -> Result<Self> {
+    fn with_config(
+        weights: Vec<u8>,
+        tokenizer_json: &[u8],
+        config: Config,
+        quantization: Quantization,
+    ) -> Result<Self> {
         let tokenizer = TextTokenizer::from_json(tokenizer_json)?;
-        Ok(Self { tokenizer, bert: Bert::load(weights, &config)? })
+        Ok(Self { tokenizer, bert: Bert::load(weights, &config, quantization)? })
+    }
+
+    /// How the linear layers run: [`Quantization::Int8`] when asked for or loaded from an int8 file.
+    pub fn quantization(&self) -> Quantization {
+        self.bert.quantization()
     }
 
     /// The length of every vector (384 for all-MiniLM-L6-v2).

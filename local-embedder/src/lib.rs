@@ -8,12 +8,17 @@
 mod bert;
 mod embedder;
 mod error;
+mod int8_file;
 mod model;
 mod pool;
+mod quant;
 mod tokenize;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
+mod weights;
 
 pub use embedder::{Embedder, MAX_BATCH};
 pub use error::{EmbedderError, Result};
+pub use int8_file::quantize_weights;
+pub use quant::Quantization;
 pub use tokenize::{Batch, TextTokenizer, MAX_TOKENS};

@@ -1,8 +1,10 @@
 //! The BERT encoder ([`crate::bert`]) loaded from safetensors bytes. f16 or bf16 weights are widened to
-//! f32 when loaded; the forward pass runs in f32 on the CPU (SIMD128 on wasm32).
+//! f32 when loaded; the forward pass runs in f32 on the CPU (SIMD128 on wasm32), or with int8 linear layers
+//! (quantised at load, or read from an int8 file: [`crate::int8_file`]).
 
 use crate::bert::BertModel;
 use crate::error::{inference, EmbedderError, Result};
+use crate::quant::Quantization;
 use crate::tokenize::Batch;
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
@@ -27,17 +29,25 @@ pub fn minilm_config() -> Config {
 pub struct Bert {
     model: BertModel,
     hidden: usize,
+    quantization: Quantization,
 }
 
 impl Bert {
-    /// Loads `weights` (a safetensors file) for `config`: `EMBEDDER_LOAD` when it is not safetensors or a
-    /// tensor is missing or has the wrong shape.
-    pub fn load(weights: Vec<u8>, config: &Config) -> Result<Self> {
+    /// Loads `weights` (a safetensors file) for `config`, quantised as asked (an int8 file runs int8
+    /// anyway): `EMBEDDER_LOAD` when it is not safetensors or a tensor is missing, has the wrong shape or
+    /// (int8) lacks a valid scale.
+    pub fn load(weights: Vec<u8>, config: &Config, quantization: Quantization) -> Result<Self> {
         let load = |e: candle_core::Error| EmbedderError::Load(format!("weights: {e}"));
-        let tensors = candle_core::safetensors::load_buffer(&weights, &Device::Cpu).map_err(load)?;
+        let (tensors, int8) = crate::weights::read(&weights, quantization).map_err(load)?;
+        drop(weights);
         let vb = VarBuilder::from_tensors(tensors, DType::F32, &Device::Cpu);
-        let model = BertModel::load(vb, config).map_err(load)?;
-        Ok(Self { model, hidden: config.hidden_size })
+        let model = BertModel::load(vb, &int8, config).map_err(load)?;
+        Ok(Self { model, hidden: config.hidden_size, quantization: int8.mode })
+    }
+
+    /// How the linear layers run.
+    pub fn quantization(&self) -> Quantization {
+        self.quantization
     }
 
     /// The width of the hidden states (the embedding's dimensions).

@@ -1,7 +1,8 @@
-//! The wasm-bindgen binding: `new LocalEmbedder(weights, tokenizerJson)`, `embed(texts)` (one flat
-//! `Float32Array`, `dimensions` floats per text) and `tokenIds(text)`. Errors are `Error`s with a `code`.
+//! The wasm-bindgen binding: `new LocalEmbedder(weights, tokenizerJson, config?, quantization?)`,
+//! `embed(texts)` (one flat `Float32Array`, `dimensions` floats per text) and `tokenIds(text)`. Errors are
+//! `Error`s with a `code`. `quantizeWeights(bytes)` writes the int8 weights file.
 
-use crate::{Embedder, EmbedderError};
+use crate::{Embedder, EmbedderError, Quantization};
 use js_sys::{Error, Reflect};
 use wasm_bindgen::prelude::*;
 
@@ -14,14 +15,28 @@ pub struct LocalEmbedder {
 #[wasm_bindgen]
 impl LocalEmbedder {
     /// Loads `weights` (safetensors bytes) and `tokenizer` (tokenizer.json text); `config` optionally
-    /// replaces the built-in all-MiniLM-L6-v2 `config.json`. Throws `EMBEDDER_LOAD`.
+    /// replaces the built-in all-MiniLM-L6-v2 `config.json`; `quantization` is `"none"` (default) or
+    /// `"int8"`. Throws `EMBEDDER_LOAD`.
     #[wasm_bindgen(constructor)]
-    pub fn new(weights: Vec<u8>, tokenizer: &str, config: Option<String>) -> Result<LocalEmbedder, JsValue> {
-        let inner = match config {
-            Some(config) => Embedder::from_config_json(weights, tokenizer.as_bytes(), &config),
-            None => Embedder::new(weights, tokenizer.as_bytes()),
+    pub fn new(
+        weights: Vec<u8>,
+        tokenizer: &str,
+        config: Option<String>,
+        quantization: Option<String>,
+    ) -> Result<LocalEmbedder, JsValue> {
+        let name = quantization.as_deref().unwrap_or("none");
+        let Some(quantization) = Quantization::from_name(name) else {
+            let why = format!("quantization: {name:?} is not one of \"none\", \"int8\"");
+            return Err(to_js(EmbedderError::Load(why)));
         };
+        let inner = Embedder::load(weights, tokenizer.as_bytes(), config.as_deref(), quantization);
         Ok(Self { inner: inner.map_err(to_js)? })
+    }
+
+    /// `"int8"` when the linear layers run in int8 (asked for, or an int8 weights file), else `"none"`.
+    #[wasm_bindgen(getter)]
+    pub fn quantization(&self) -> String {
+        self.inner.quantization().name().to_owned()
     }
 
     /// The length of each vector.
@@ -41,6 +56,12 @@ impl LocalEmbedder {
     pub fn token_ids(&self, text: &str) -> Result<Vec<u32>, JsValue> {
         self.inner.tokenizer().ids(text).map_err(to_js)
     }
+}
+
+/// The int8 weights file (bytes) for an f32, f16 or bf16 `model.safetensors`; throws `EMBEDDER_LOAD`.
+#[wasm_bindgen(js_name = quantizeWeights)]
+pub fn quantize_weights(weights: Vec<u8>) -> Result<Vec<u8>, JsValue> {
+    crate::quantize_weights(&weights).map_err(to_js)
 }
 
 /// An `Error` carrying the stable `code`.

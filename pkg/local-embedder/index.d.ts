@@ -4,13 +4,18 @@
 export interface LocalEmbedderOptions {
     /** Default `"all-MiniLM-L6-v2"`; another BERT-style model needs `modelConfig`. */
     model?: "all-MiniLM-L6-v2" | (string & {});
-    /** `model.safetensors` (f32, f16 or bf16): a URL (cached with the Cache API in browsers), a file path
-     * in Node, or the bytes. */
+    /** `model.safetensors` (f32, f16 or bf16, or the int8 weights file): a URL (cached with the Cache API in
+     * browsers), a file path in Node, or the bytes. */
     weights: string | URL | ArrayBuffer | ArrayBufferView;
     /** `tokenizer.json`: a URL, a file path in Node, its text (starting with `{`) or its bytes. */
     tokenizer: string | URL | ArrayBuffer | ArrayBufferView;
     /** The model's Hugging Face `config.json` (object or text), for a model other than all-MiniLM-L6-v2. */
     modelConfig?: string | object;
+    /** `"int8"`: quantise the linear layers and the word table to int8 at load (one scale per output
+     * channel; activations per row at run time; integer dot products): faster and a quarter of the memory,
+     * vectors within cosine 0.99 of f32. Default `"none"`: f32. The int8 weights file always runs int8.
+     * Another value is `EMBEDDER_LOAD`. */
+    quantization?: "none" | "int8";
     /** Browsers: load and run the model in a module Web Worker, so embedding never blocks the page. */
     worker?: boolean;
     /** Node: run this many copies of the model in worker threads (default 1: in the calling thread). An
@@ -30,6 +35,8 @@ export interface LocalEmbedder {
     readonly model: string;
     /** 384 for all-MiniLM-L6-v2. */
     readonly dimensions: number;
+    /** How the linear layers run: `"int8"` when asked for or loaded from the int8 weights file. */
+    readonly quantization: "none" | "int8";
     /** The Web Worker, with `worker: true`. */
     readonly worker?: unknown;
     /** The number of worker threads, with `threads` above 1 (Node). */
@@ -46,6 +53,12 @@ export interface LocalEmbedder {
 /** Loads the module, the weights and the tokenizer. Rejects with `code: "EMBEDDER_LOAD"` when one is missing
  * or corrupt. */
 export function createLocalEmbedder(options: LocalEmbedderOptions): Promise<LocalEmbedder>;
+
+/** The int8 weights file (a quarter of the bytes) for the bytes of an f32, f16 or bf16 `model.safetensors`:
+ * the linear layers' weights and the word table as int8 with one scale per row. Load it as `weights`; it
+ * runs as `quantization: "int8"` does. Rejects with `code: "EMBEDDER_LOAD"` when the bytes are not
+ * safetensors. */
+export function quantizeWeights(weights: ArrayBuffer | ArrayBufferView): Promise<Uint8Array>;
 
 /** The Cache API cache that holds downloaded weights and tokenizers. */
 export const CACHE_NAME: string;

@@ -4,24 +4,34 @@
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import init from "./dist/local_embedder.js";
-import { openEmbedder } from "./open.mjs";
+import { openEmbedder, quantizeBytes } from "./open.mjs";
 import { threadsOf } from "./pool.mjs";
 import { loadError } from "./sources.mjs";
 
 let ready;
 
-/** Loads all-MiniLM-L6-v2 (see index.d.ts). */
-export async function createLocalEmbedder(options = {}) {
-  const threads = threadsOf(options);
-  if (threads > 1) return (await import("./threads.node.mjs")).openThreads(options, threads);
+function instantiate() {
   ready ??= readFile(new URL("./dist/local_embedder_bg.wasm", import.meta.url))
     .then((module) => init({ module_or_path: module }))
     .catch((error) => {
       ready = undefined;
       throw loadError(`the embedder's .wasm: ${error.message}`, error);
     });
-  await ready;
+  return ready;
+}
+
+/** Loads all-MiniLM-L6-v2 (see index.d.ts). */
+export async function createLocalEmbedder(options = {}) {
+  const threads = threadsOf(options);
+  if (threads > 1) return (await import("./threads.node.mjs")).openThreads(options, threads);
+  await instantiate();
   return openEmbedder(options, { readFile, base: pathToFileURL(`${process.cwd()}/`).href });
+}
+
+/** The int8 weights file for the bytes of an f32, f16 or bf16 model.safetensors (see index.d.ts). */
+export async function quantizeWeights(weights) {
+  await instantiate();
+  return quantizeBytes(weights);
 }
 
 export { CACHE_NAME, isCached } from "./sources.mjs";

@@ -9,6 +9,7 @@ export function pooled(embedders) {
   return {
     model: first.model,
     dimensions: first.dimensions,
+    quantization: first.quantization,
     threads: embedders.length,
     async embed(texts) {
       const list = Array.from(texts, String);

@@ -1,10 +1,11 @@
 // An embedder whose calls are messages to a worker (a Web Worker with `worker: true`, a Node thread with
 // `threads`): `request(message)` answers one message; `info` is what the worker's model reported on open.
 
-export function messagedEmbedder(request, { dimensions, model }, terminate, extra = {}) {
+export function messagedEmbedder(request, { dimensions, model, quantization }, terminate, extra = {}) {
   return {
     model,
     dimensions,
+    quantization,
     ...extra,
     async embed(texts) {
       const flat = await request({ op: "embed", texts: Array.from(texts, String) });

@@ -11,7 +11,7 @@ self.onmessage = async ({ data: { id, op, options, texts, text, base } }) => {
       await init();
       const onProgress = (progress) => self.postMessage({ id, progress });
       embedder = await openEmbedder({ ...options, onProgress }, { base });
-      self.postMessage({ id, result: { dimensions: embedder.dimensions, model: embedder.model } });
+      self.postMessage({ id, result: { dimensions: embedder.dimensions, model: embedder.model, quantization: embedder.quantization } });
     } else if (op === "embed") {
       const vectors = await embedder.embed(texts);
       const flat = new Float32Array(vectors.length * embedder.dimensions);

@@ -9,7 +9,7 @@ parentPort.on("message", async ({ id, op, options, texts, text }) => {
   try {
     if (op === "open") {
       embedder = await createLocalEmbedder(options);
-      parentPort.postMessage({ id, result: { dimensions: embedder.dimensions, model: embedder.model } });
+      parentPort.postMessage({ id, result: { dimensions: embedder.dimensions, model: embedder.model, quantization: embedder.quantization } });
     } else if (op === "embed") {
       const vectors = await embedder.embed(texts);
       const flat = new Float32Array(vectors.length * embedder.dimensions);

@@ -2,7 +2,7 @@
 // each `@ts-expect-error` fails the check if its line compiles. Checked by scripts/suites/35-local-embedder.sh.
 import { Memory } from "../../pkg/index.js";
 import type { EmbedderConfig, MemoryConfig } from "../../pkg/index.js";
-import { createLocalEmbedder } from "../../pkg/local-embedder/index.js";
+import { createLocalEmbedder, quantizeWeights } from "../../pkg/local-embedder/index.js";
 import type { LocalEmbedder } from "../../pkg/local-embedder/index.js";
 
 export function configs(bytes: ArrayBuffer): Memory[] {
@@ -16,6 +16,9 @@ export function configs(bytes: ArrayBuffer): Memory[] {
   new Memory({ embedder: { provider: "local", config: { weights: bytes, tokenizer: "{}", threads: 2 } } });
   // @ts-expect-error threads is a number
   new Memory({ embedder: { provider: "local", config: { weights: bytes, tokenizer: "{}", threads: "2" } } });
+  new Memory({ embedder: { provider: "local", config: { weights: bytes, tokenizer: "{}", quantization: "int8" } } });
+  // @ts-expect-error quantization is "none" or "int8"
+  new Memory({ embedder: { provider: "local", config: { weights: bytes, tokenizer: "{}", quantization: "int4" } } });
   const openai = new Memory({ embedder: { provider: "openai", config: { apiKey: "k" } } });
   return [new Memory(config), worker, openai];
 }
@@ -30,5 +33,7 @@ export async function direct(): Promise<number> {
   // @ts-expect-error embed takes a list
   await embedder.embed("hello");
   embedder.close();
-  return vector.length + embedder.dimensions + (await embedder.tokenIds("x")).length;
+  const int8File: Uint8Array = await quantizeWeights(new ArrayBuffer(8));
+  const quantization: "none" | "int8" = embedder.quantization;
+  return vector.length + embedder.dimensions + (await embedder.tokenIds("x")).length + int8File.length + quantization.length;
 }

@@ -5,8 +5,7 @@
 //! arithmetic the browser runs.
 
 use super::kernel::{rows_1, rows_4, PANEL};
-use crate::error::{inference, Result};
-use candle_core::{Device, Tensor};
+use candle_core::Tensor;
 
 /// A packed linear layer.
 pub struct Dense {
@@ -38,21 +37,9 @@ impl Dense {
         Ok(Self { inputs, outputs, panels, bias })
     }
 
-    /// `x` `(…, K)` → `(…, N)`; `then` runs on the outputs before they become a tensor (an activation).
-    pub fn forward_with(&self, x: &Tensor, then: impl FnOnce(&mut [f32])) -> Result<Tensor> {
-        let mut shape = x.dims().to_vec();
-        let x = x.flatten_all().and_then(|x| x.to_vec1::<f32>()).map_err(inference)?;
-        let mut y = self.apply(&x);
-        then(&mut y);
-        if let Some(last) = shape.last_mut() {
-            *last = self.outputs;
-        }
-        Tensor::from_vec(y, shape, &Device::Cpu).map_err(inference)
-    }
-
-    /// `x` `(…, K)` → `(…, N)`.
-    pub fn forward(&self, x: &Tensor) -> Result<Tensor> {
-        self.forward_with(x, |_| ())
+    /// Outputs per row (N).
+    pub fn outputs(&self) -> usize {
+        self.outputs
     }
 
     /// Rows of K floats in `x` → rows of N floats. Each panel meets every row while it is in cache.
@@ -89,6 +76,7 @@ impl Dense {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use candle_core::Device;
 
     /// `b + Σ x·w` in f64: the reference the packed layer must match.
     fn reference(x: &[f32], w: &[f32], b: &[f32], k: usize) -> Vec<f64> {

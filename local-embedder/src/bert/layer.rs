@@ -1,35 +1,32 @@
 //! One encoder layer: self-attention over the unmasked tokens, then the feed-forward block, each with its
 //! residual connection and layer norm (post-norm, as BERT).
 
-use super::dense::Dense;
 use super::gelu::gelu_in_place;
+use super::linear::Linear;
 use crate::error::{inference, Result};
+use crate::weights::Int8Weights;
 use candle_core::{Tensor, D};
 use candle_nn::{layer_norm, LayerNorm, Module, VarBuilder};
 use candle_transformers::models::bert::{Config, HiddenAct};
 
-/// A dense layer's `weight` and `bias` under `vb`, packed.
-pub fn dense(vb: &VarBuilder, inputs: usize, outputs: usize) -> candle_core::Result<Dense> {
-    Dense::new(&vb.get((outputs, inputs), "weight")?, &vb.get(outputs, "bias")?)
-}
-
 pub struct Layer {
-    query: Dense,
-    key: Dense,
-    value: Dense,
-    attention_out: Dense,
+    query: Linear,
+    key: Linear,
+    value: Linear,
+    attention_out: Linear,
     attention_norm: LayerNorm,
-    intermediate: Dense,
+    intermediate: Linear,
     activation: HiddenAct,
-    output: Dense,
+    output: Linear,
     output_norm: LayerNorm,
     heads: usize,
 }
 
 impl Layer {
     /// The weights of `encoder.layer.N` under `vb`.
-    pub fn load(vb: VarBuilder, config: &Config) -> candle_core::Result<Self> {
+    pub fn load(vb: VarBuilder, int8: &Int8Weights, config: &Config) -> candle_core::Result<Self> {
         let (hidden, inner) = (config.hidden_size, config.intermediate_size);
+        let dense = |vb: &VarBuilder, inputs, outputs| Linear::load(vb, int8, inputs, outputs);
         let attention = vb.pp("attention");
         let norm = |vb: VarBuilder| layer_norm(hidden, config.layer_norm_eps, vb.pp("LayerNorm"));
         Ok(Self {

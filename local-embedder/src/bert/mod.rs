@@ -1,21 +1,28 @@
 //! The BERT encoder, written for this embedder after candle-transformers' `BertModel` (the same weights,
-//! names and arithmetic): its dense layers keep their weights packed ([`dense`]), and BERT's GELU uses a
-//! vectorised erf ([`gelu`]). Attention's two small matmuls and the layer norms stay candle's.
+//! names and arithmetic): its dense layers keep their weights packed, f32 ([`dense`]) or int8 ([`dense_i8`]),
+//! the word table may be int8 ([`words`]), and BERT's GELU uses a vectorised erf ([`gelu`]). Attention's two
+//! small matmuls and the layer norms stay candle's, in f32.
 
 mod dense;
+mod dense_i8;
 mod gelu;
 mod kernel;
+mod kernel_i8;
 mod layer;
+mod linear;
+mod words;
 
 use crate::error::{inference, Result};
+use crate::weights::Int8Weights;
 use candle_core::{DType, Tensor};
 use candle_nn::{embedding, layer_norm, Embedding, LayerNorm, Module, VarBuilder};
 use candle_transformers::models::bert::Config;
 use layer::Layer;
+use words::Words;
 
 /// The embeddings (word, position, token type, then a layer norm) and the encoder's layers.
 pub struct BertModel {
-    words: Embedding,
+    words: Words,
     positions: Embedding,
     token_types: Embedding,
     norm: LayerNorm,
@@ -23,17 +30,20 @@ pub struct BertModel {
 }
 
 impl BertModel {
-    /// The weights under `embeddings.` and `encoder.layer.N.` (or the same under `bert.`).
-    pub fn load(vb: VarBuilder, config: &Config) -> candle_core::Result<Self> {
-        let root = if vb.contains_tensor("embeddings.word_embeddings.weight") { vb } else { vb.pp("bert") };
+    /// The weights under `embeddings.` and `encoder.layer.N.` (or the same under `bert.`); the linear layers
+    /// and the word table as `int8` says.
+    pub fn load(vb: VarBuilder, int8: &Int8Weights, config: &Config) -> candle_core::Result<Self> {
+        let words = "embeddings.word_embeddings.weight";
+        let flat = vb.contains_tensor(words) || int8.get(words).is_some();
+        let root = if flat { vb } else { vb.pp("bert") };
         let e = root.pp("embeddings");
         let hidden = config.hidden_size;
         let table = |rows, name| embedding(rows, hidden, e.pp(name));
         let layers = (0..config.num_hidden_layers)
-            .map(|i| Layer::load(root.pp(format!("encoder.layer.{i}")), config))
+            .map(|i| Layer::load(root.pp(format!("encoder.layer.{i}")), int8, config))
             .collect::<candle_core::Result<Vec<_>>>()?;
         Ok(Self {
-            words: table(config.vocab_size, "word_embeddings")?,
+            words: Words::load(e.pp("word_embeddings"), int8, config.vocab_size, hidden)?,
             positions: table(config.max_position_embeddings, "position_embeddings")?,
             token_types: table(config.type_vocab_size, "token_type_embeddings")?,
             norm: layer_norm(hidden, config.layer_norm_eps, e.pp("LayerNorm"))?,
