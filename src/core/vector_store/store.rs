@@ -49,6 +49,9 @@ pub struct InMemoryVectorStore {
     removed: usize,
     /// In `auto` mode, from how many live memories the scan is int8.
     int8_from: usize,
+    /// How many times a memory was read (tests count a call's work with it).
+    #[cfg(test)]
+    reads: std::cell::Cell<usize>,
 }
 
 impl Default for InMemoryVectorStore {
@@ -69,7 +72,21 @@ impl InMemoryVectorStore {
             arena: Arena::new(quantization),
             removed: 0,
             int8_from: super::AUTO_INT8_FROM,
+            #[cfg(test)]
+            reads: Default::default(),
         }
+    }
+
+    /// How many times a memory was read since the index was made (tests count a call's work with it).
+    #[cfg(test)]
+    pub fn memories_read(&self) -> usize {
+        self.reads.get()
+    }
+
+    /// Counts one memory read (in tests).
+    fn read_one(&self) {
+        #[cfg(test)]
+        self.reads.set(self.reads.get() + 1);
     }
 
     /// In `auto` mode, scans int8 codes from `memories` live memories on (tests and bench/ lower it).
@@ -89,10 +106,11 @@ impl InMemoryVectorStore {
     }
 
     fn live(&self) -> impl Iterator<Item = &StoredMemory> {
-        self.slots.iter().flatten()
+        self.slots.iter().flatten().inspect(|_| self.read_one())
     }
 
     fn item(&self, slot: usize) -> &StoredMemory {
+        self.read_one();
         self.slots[slot].as_ref().expect("searched slots are live")
     }
 
