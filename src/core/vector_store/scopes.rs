@@ -34,6 +34,11 @@ impl ScopeTable {
         self.scopes.iter().map(|scope| query.contains(scope)).collect()
     }
 
+    /// The interned ids a query in `query` may see memories filed under, ascending.
+    pub fn visible_ids(&self, query: &Scope) -> Vec<u32> {
+        (0..self.scopes.len() as u32).filter(|id| query.contains(&self.scopes[*id as usize])).collect()
+    }
+
     /// Every interned id visible (a search with no scope restriction).
     pub fn all_visible(&self) -> Vec<bool> {
         vec![true; self.scopes.len()]

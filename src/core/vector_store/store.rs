@@ -9,7 +9,7 @@ use super::catalog::{summed, Catalog};
 use super::count::Count;
 use super::scopes::ScopeTable;
 use super::top_k::TopK;
-use super::{normalized, Predicate, Quantization, VectorStore};
+use super::{normalized, Listed, Listing, Predicate, Quantization, VectorStore};
 use crate::core::error::{MemoryError, Result};
 use crate::core::model::scope::Scope;
 use crate::core::model::types::StoredMemory;
@@ -19,6 +19,8 @@ use crate::core::packed::Packed;
 mod bulk;
 #[path = "lookups.rs"]
 mod lookups;
+#[path = "paged.rs"]
+mod paged;
 
 /// Row key of a removed slot.
 const REMOVED: u32 = u32::MAX;
@@ -308,6 +310,10 @@ impl VectorStore for InMemoryVectorStore {
 
     fn list(&self, limit: usize, keep: Predicate) -> Vec<&StoredMemory> {
         self.live().filter(|memory| keep(&memory.item)).take(limit).collect()
+    }
+
+    fn list_page(&self, listing: &Listing) -> Listed<'_> {
+        self.page_of(listing)
     }
 
     fn find_by_hash(&self, hash: &str, keep: Predicate) -> Option<&StoredMemory> {
