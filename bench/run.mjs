@@ -13,6 +13,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { listBench } from "./list.mjs";
 import { recallTable, targetsTable as locomoTargets } from "./locomo/report.mjs";
 import { sqliteTable } from "./sqlite.mjs";
 
@@ -323,6 +324,8 @@ say("add(): scripted server, 200 ms per LLM and embedding call");
 const add = json(process.execPath, [join(bench, "add.mjs"), JSON.stringify({ rounds: 5, delayMs: 200 })]);
 say("public search() beside the bare scan, store() as a scope grows (bench/public.mjs)");
 const pub = json(process.execPath, ["--max-old-space-size=8192", join(bench, "public.mjs"), ...(args.has("--quick") ? ["--quick"] : [])]);
+say("getAll paging as a scope grows (bench/list.mjs)");
+const list = listBench({ quick: args.has("--quick") });
 say("add() quality: fast pipeline against exact, all-MiniLM-L6-v2 (bench/add-quality.mjs)");
 const quality = addQuality();
 if (quality.missing) say(`add() quality not measured: ${quality.missing}`);
@@ -371,6 +374,7 @@ try {
 const wasm = releaseSize ?? size();
 machine.loadAverageAtEnd = loadavg()[0];
 const results = { date: new Date().toISOString(), machine, seconds: (Date.now() - started) / 1000, figures, add, public: pub, quality, locomo, browser, sqlite: sqlite && { ...sqlite, browser: undefined }, worker, tenant, size: wasm };
+results.list = list.result;
 
 const report = [
   `Machine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}; 1-minute load average ` +
@@ -385,6 +389,8 @@ const report = [
   "",
   ...figures.filter((f) => f.contenders["public-f32"]).flatMap((f) => [`${label(f)}, every contender:`, "", detailTable(f), ""]),
   publicTable(pub),
+  "",
+  list.table,
   "",
   addTable(add),
   "",
