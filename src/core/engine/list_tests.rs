@@ -20,6 +20,7 @@ use crate::core::retrieval::Window;
 use crate::core::storage::{Changeset, InMemoryStorage};
 use crate::core::testing::{Letters, NoLlm};
 use crate::core::time::{iso_from_millis, Clock};
+use crate::core::vector_store::tests::{memory_in, scope};
 use crate::core::vector_store::VectorStore;
 
 /// 2026-01-01T00:00:00Z.
@@ -36,26 +37,12 @@ fn engine(now: &Rc<Cell<i64>>) -> Engine {
     engine
 }
 
-fn scope(user: &str, agent: Option<&str>) -> Scope {
-    Scope { user_id: Some(user.into()), agent_id: agent.map(Into::into), run_id: None }
-}
-
-/// Memory `id` of `scope`, with a vector.
+/// Memory `id` of `scope`, made at T0, with a vector.
 fn memory(id: &str, scope: Scope) -> StoredMemory {
-    let item = MemoryItem {
-        id: id.into(),
-        memory: format!("text of {id}"),
-        hash: format!("hash of {id}"),
-        metadata: Default::default(),
-        score: None,
-        fused_score: None,
-        created_at: iso_from_millis(T0),
-        updated_at: iso_from_millis(T0),
-        scope,
-        lifecycle: Default::default(),
-    };
     let vector = (0..4).map(|d| 1.0 + (id.len() + d) as f32).collect();
-    StoredMemory { item, embedding: Some(vector) }
+    let mut memory = memory_in(id, scope, Some(vector));
+    memory.item.created_at = iso_from_millis(T0);
+    memory
 }
 
 fn write(engine: &Engine, upserts: Vec<StoredMemory>) {

@@ -23,7 +23,7 @@ mod scopes;
 mod slot_set;
 mod store;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 mod top_k;
 
 pub use count::{Count, Plain};
