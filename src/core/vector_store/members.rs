@@ -6,8 +6,6 @@
 
 use std::collections::BTreeSet;
 
-use rustc_hash::FxHashMap;
-
 use super::count::type_index;
 use super::slot_set::SlotSet;
 use crate::core::model::types::{MemoryItem, EXPIRATION_DATE_KEY};
@@ -30,45 +28,59 @@ pub fn listed_kind(item: &MemoryItem) -> u8 {
 /// Per scope id: its slots by listed kind, and its slots with an expiry.
 #[derive(Debug, Default)]
 pub struct Members {
-    lists: FxHashMap<(u32, u8), SlotSet>,
-    /// Scope id → (expiry, slot) of its memories with an expiry, soonest first.
-    expiring: FxHashMap<u32, BTreeSet<(Box<str>, u32)>>,
+    scopes: Vec<ScopeMembers>,
+}
+
+/// One scope's slots.
+#[derive(Debug, Default)]
+struct ScopeMembers {
+    /// (listed kind, its slots), for the kinds the scope holds.
+    lists: Vec<(u8, SlotSet)>,
+    /// (expiry, slot) of the memories with an expiry, soonest first.
+    expiring: BTreeSet<(Box<str>, u32)>,
 }
 
 impl Members {
     /// Notes `item`, now in `slot` under scope id `scope`.
     pub fn enter(&mut self, slot: u32, item: &MemoryItem, scope: u32) {
-        self.lists.entry((scope, listed_kind(item))).or_default().insert(slot);
+        if self.scopes.len() <= scope as usize {
+            self.scopes.resize_with(scope as usize + 1, Default::default);
+        }
+        let members = &mut self.scopes[scope as usize];
+        let kind = listed_kind(item);
+        match members.lists.iter_mut().find(|(held, _)| *held == kind) {
+            Some((_, slots)) => slots.insert(slot),
+            None => members.lists.push((kind, SlotSet::of(slot))),
+        }
         if let Some(at) = &item.lifecycle.expires_at {
-            self.expiring.entry(scope).or_default().insert((at.as_str().into(), slot));
+            members.expiring.insert((at.as_str().into(), slot));
         }
     }
 
     /// Forgets `item`, leaving `slot` under scope id `scope` (as it was entered).
     pub fn leave(&mut self, slot: u32, item: &MemoryItem, scope: u32) {
-        let list = (scope, listed_kind(item));
-        if let Some(slots) = self.lists.get_mut(&list) {
-            slots.remove(slot);
-            if slots.is_empty() {
-                self.lists.remove(&list);
+        let Some(members) = self.scopes.get_mut(scope as usize) else { return };
+        let kind = listed_kind(item);
+        if let Some(at) = members.lists.iter().position(|(held, _)| *held == kind) {
+            members.lists[at].1.remove(slot);
+            if members.lists[at].1.is_empty() {
+                members.lists.swap_remove(at);
             }
         }
-        if let (Some(at), Some(timed)) = (&item.lifecycle.expires_at, self.expiring.get_mut(&scope)) {
-            timed.remove(&(at.as_str().into(), slot));
-            if timed.is_empty() {
-                self.expiring.remove(&scope);
-            }
+        if let Some(at) = &item.lifecycle.expires_at {
+            members.expiring.remove(&(at.as_str().into(), slot));
         }
     }
 
     /// The slots of scope id `scope` of listed kind `kind` (None when there are none).
     pub fn of(&self, scope: u32, kind: u8) -> Option<&SlotSet> {
-        self.lists.get(&(scope, kind))
+        let members = self.scopes.get(scope as usize)?;
+        members.lists.iter().find(|(held, _)| *held == kind).map(|(_, slots)| slots)
     }
 
     /// The slots of scope id `scope` whose expiry is at or before `now`, soonest first.
     pub fn due<'a>(&'a self, scope: u32, now: &'a str) -> impl Iterator<Item = u32> + 'a {
-        let timed = self.expiring.get(&scope).into_iter().flatten();
+        let timed = self.scopes.get(scope as usize).into_iter().flat_map(|members| &members.expiring);
         timed.take_while(move |(at, _)| &**at <= now).map(|(_, slot)| *slot)
     }
 }

@@ -14,6 +14,11 @@ pub struct SlotSet {
 }
 
 impl SlotSet {
+    /// The set of one slot.
+    pub fn of(slot: u32) -> Self {
+        Self { blocks: vec![vec![slot]], len: 1 }
+    }
+
     /// How many slots are held.
     pub fn len(&self) -> usize {
         self.len
