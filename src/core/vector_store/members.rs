@@ -4,8 +4,6 @@
 //! [`OTHER`] for one a read must test in full. Each scope also keeps its memories with an expiry, soonest
 //! first, so that the expired ones are found without a walk.
 
-use std::collections::BTreeSet;
-
 use super::count::type_index;
 use super::slot_set::SlotSet;
 use crate::core::model::types::{MemoryItem, EXPIRATION_DATE_KEY};
@@ -37,7 +35,7 @@ struct ScopeMembers {
     /// (listed kind, its slots), for the kinds the scope holds.
     lists: Vec<(u8, SlotSet)>,
     /// (expiry, slot) of the memories with an expiry, soonest first.
-    expiring: BTreeSet<(Box<str>, u32)>,
+    expiring: SlotSet<(Box<str>, u32)>,
 }
 
 impl Members {
@@ -62,7 +60,7 @@ impl Members {
         let Some(members) = self.scopes.get_mut(scope as usize) else { return };
         let kind = listed_kind(item);
         if let Some(at) = members.lists.iter().position(|(held, _)| *held == kind) {
-            members.lists[at].1.remove(slot);
+            members.lists[at].1.remove(&slot);
             if members.lists[at].1.is_empty() {
                 members.lists.swap_remove(at);
             }
@@ -72,15 +70,26 @@ impl Members {
         }
     }
 
-    /// The slots of scope id `scope` of listed kind `kind` (None when there are none).
-    pub fn of(&self, scope: u32, kind: u8) -> Option<&SlotSet> {
-        let members = self.scopes.get(scope as usize)?;
-        members.lists.iter().find(|(held, _)| *held == kind).map(|(_, slots)| slots)
+    /// Adds to `into` the slot lists of scope id `scope` whose listed kind `wanted` passes.
+    pub fn lists<'a>(&'a self, scope: u32, wanted: &dyn Fn(u8) -> bool, into: &mut Vec<&'a SlotSet>) {
+        let Some(members) = self.scopes.get(scope as usize) else { return };
+        for (kind, slots) in &members.lists {
+            if wanted(*kind) {
+                into.push(slots);
+            }
+        }
     }
 
-    /// The slots of scope id `scope` whose expiry is at or before `now`, soonest first.
-    pub fn due<'a>(&'a self, scope: u32, now: &'a str) -> impl Iterator<Item = u32> + 'a {
-        let timed = self.scopes.get(scope as usize).into_iter().flat_map(|members| &members.expiring);
-        timed.take_while(move |(at, _)| &**at <= now).map(|(_, slot)| *slot)
+    /// Adds to `into` the slots of scope id `scope` whose expiry is at or before `now`, soonest first.
+    pub fn due(&self, scope: u32, now: &str, into: &mut Vec<u32>) {
+        let Some(members) = self.scopes.get(scope as usize) else { return };
+        for block in members.expiring.blocks() {
+            for (at, slot) in block {
+                if &**at > now {
+                    return;
+                }
+                into.push(*slot);
+            }
+        }
     }
 }

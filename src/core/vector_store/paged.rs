@@ -7,55 +7,82 @@
 //! tests every memory of the visible scopes, in order, to count them exactly, and keeps only the page.
 //! Either way the expired memories come from the scopes' expiry order: those due, no others.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use super::InMemoryVectorStore;
-use crate::core::model::types::MemoryType;
+use crate::core::model::types::StoredMemory;
 use crate::core::vector_store::listing::{Listed, Listing};
 use crate::core::vector_store::members::{listed_kind, OTHER};
+use crate::core::vector_store::slot_set::{below, Cursor, SlotSet};
 use crate::core::vector_store::Plain;
-
-/// Slots in order from several ascending sources.
-type Slots<'a> = Box<dyn Iterator<Item = u32> + 'a>;
 
 impl InMemoryVectorStore {
     /// See [`crate::core::vector_store::VectorStore::list_page`].
     pub(super) fn page_of(&self, listing: &Listing) -> Listed<'_> {
         let scopes = self.scopes.visible_ids(listing.scope);
-        let members = &self.catalog.members;
-        let mut expired: Vec<u32> = scopes.iter().flat_map(|scope| members.due(*scope, listing.now)).collect();
+        let mut expired = Vec::new();
+        for scope in &scopes {
+            self.catalog.members.due(*scope, listing.now, &mut expired);
+        }
         expired.sort_unstable();
         let (page, total) = match listing.plain {
             Some(plain) => self.ranked(listing, plain, &scopes, &expired),
             None => self.scanned(listing, &scopes),
         };
-        let expired = expired.into_iter().map(|slot| self.item(slot as usize)).collect();
-        Listed { page: page.into_iter().map(|slot| self.item(slot as usize)).collect(), total, expired }
+        Listed { page: self.items(&page), total, expired: self.items(&expired) }
+    }
+
+    /// The memories in `slots`.
+    fn items(&self, slots: &[u32]) -> Vec<&StoredMemory> {
+        let mut items = Vec::with_capacity(slots.len());
+        for slot in slots {
+            items.push(self.item(*slot as usize));
+        }
+        items
+    }
+
+    /// The slot lists of the `scopes` whose listed kind `wanted` passes.
+    fn lists(&self, scopes: &[u32], wanted: &dyn Fn(u8) -> bool) -> Vec<&SlotSet> {
+        let mut lists = Vec::new();
+        for scope in scopes {
+            self.catalog.members.lists(*scope, wanted, &mut lists);
+        }
+        lists
     }
 
     /// The page of a plain read and its count: the lists of the visible scopes and asked-for types hold only
     /// memories it keeps, bar the expired ones (`expired`, ascending); the others are tested.
     fn ranked(&self, listing: &Listing, plain: Plain, scopes: &[u32], expired: &[u32]) -> (Vec<u32>, usize) {
-        let members = &self.catalog.members;
-        let kinds = || (0..MemoryType::ALL.len() as u8).filter(|kind| plain.types & 1 << kind != 0);
-        let lists: Vec<_> =
-            scopes.iter().flat_map(|scope| kinds().filter_map(|kind| members.of(*scope, kind))).collect();
-        let mut tested: Vec<u32> =
-            scopes.iter().filter_map(|scope| members.of(*scope, OTHER)).flat_map(|set| set.from(0)).collect();
-        tested.retain(|slot| (listing.keep)(&self.item(*slot as usize).item));
+        let asked = |kind: u8| kind != OTHER && plain.types & 1 << kind != 0;
+        let lists = self.lists(scopes, &asked);
+        let mut tested = Vec::new();
+        for others in self.lists(scopes, &|kind| kind == OTHER) {
+            for block in others.blocks() {
+                for slot in block {
+                    if (listing.keep)(&self.item(*slot as usize).item) {
+                        tested.push(*slot);
+                    }
+                }
+            }
+        }
         tested.sort_unstable();
-        let in_lists = |slot: &&u32| {
-            let kind = listed_kind(&self.item(**slot as usize).item);
-            kind != OTHER && plain.types & 1 << kind != 0
-        };
-        let gone: Vec<u32> = expired.iter().filter(in_lists).copied().collect();
-        let below = |slots: &[u32], slot: u32| slots.partition_point(|held| *held < slot);
+        let mut gone = Vec::new();
+        for slot in expired {
+            if asked(listed_kind(&self.item(*slot as usize).item)) {
+                gone.push(*slot);
+            }
+        }
         // How many memories the read keeps below `slot`.
         let rank = |slot: u32| {
-            lists.iter().map(|list| list.rank(slot)).sum::<usize>() + below(&tested, slot) - below(&gone, slot)
+            let mut rank = below(&tested, slot);
+            for list in &lists {
+                rank += list.rank(slot);
+            }
+            rank - below(&gone, slot)
         };
-        let total = lists.iter().map(|list| list.len()).sum::<usize>() + tested.len() - gone.len();
+        let mut total = tested.len();
+        for list in &lists {
+            total += list.len();
+        }
+        total -= gone.len();
         if listing.offset >= total || listing.limit == 0 {
             return (Vec::new(), total);
         }
@@ -69,20 +96,26 @@ impl InMemoryVectorStore {
                 low = middle + 1;
             }
         }
-        let mut sources: Vec<Slots> = lists.iter().map(|list| Box::new(list.from(low)) as Slots).collect();
-        sources.push(Box::new(tested[below(&tested, low)..].iter().copied()));
-        let page = merged(sources).filter(|slot| gone.binary_search(slot).is_err()).take(listing.limit);
-        (page.collect(), total)
+        let mut cursors: Vec<Cursor> = Vec::with_capacity(lists.len() + 1);
+        for list in &lists {
+            cursors.push(list.from(low));
+        }
+        cursors.push(Cursor::sorted(&tested, below(&tested, low)));
+        (merged(cursors, &gone, listing.limit), total)
     }
 
     /// The page of any read and its count: every memory of the visible scopes tested in order.
     fn scanned(&self, listing: &Listing, scopes: &[u32]) -> (Vec<u32>, usize) {
-        let members = &self.catalog.members;
-        let kinds = (0..MemoryType::ALL.len() as u8).chain([OTHER]);
-        let lists = scopes.iter().flat_map(|scope| kinds.clone().filter_map(|kind| members.of(*scope, kind)));
+        let mut slots = Vec::new();
+        for list in self.lists(scopes, &|_| true) {
+            for block in list.blocks() {
+                slots.extend_from_slice(block);
+            }
+        }
+        slots.sort_unstable();
         let mut page = Vec::new();
         let mut total = 0;
-        for slot in merged(lists.map(|list| Box::new(list.from(0)) as Slots).collect()) {
+        for slot in slots {
             if (listing.keep)(&self.item(slot as usize).item) {
                 if total >= listing.offset && page.len() < listing.limit {
                     page.push(slot);
@@ -94,15 +127,24 @@ impl InMemoryVectorStore {
     }
 }
 
-/// The slots of `sources` (each ascending, none shared) in one ascending run.
-fn merged<'a>(mut sources: Vec<Slots<'a>>) -> impl Iterator<Item = u32> + 'a {
-    let mut heads: BinaryHeap<Reverse<(u32, usize)>> =
-        sources.iter_mut().enumerate().filter_map(|(at, source)| Some(Reverse((source.next()?, at)))).collect();
-    std::iter::from_fn(move || {
-        let Reverse((slot, at)) = heads.pop()?;
-        if let Some(next) = sources[at].next() {
-            heads.push(Reverse((next, at)));
+/// Up to `limit` slots of `cursors` (each ascending, none shared) in one ascending run, bar those in `gone`
+/// (ascending).
+fn merged(mut cursors: Vec<Cursor>, gone: &[u32], limit: usize) -> Vec<u32> {
+    let mut page = Vec::new();
+    while page.len() < limit {
+        let mut lowest: Option<(u32, usize)> = None;
+        for (at, cursor) in cursors.iter().enumerate() {
+            if let Some(slot) = cursor.peek() {
+                if lowest.is_none_or(|(low, _)| slot < low) {
+                    lowest = Some((slot, at));
+                }
+            }
         }
-        Some(slot)
-    })
+        let Some((slot, at)) = lowest else { break };
+        cursors[at].advance();
+        if gone.binary_search(&slot).is_err() {
+            page.push(slot);
+        }
+    }
+    page
 }

@@ -36,7 +36,13 @@ impl ScopeTable {
 
     /// The interned ids a query in `query` may see memories filed under, ascending.
     pub fn visible_ids(&self, query: &Scope) -> Vec<u32> {
-        (0..self.scopes.len() as u32).filter(|id| query.contains(&self.scopes[*id as usize])).collect()
+        let mut ids = Vec::new();
+        for (id, scope) in self.scopes.iter().enumerate() {
+            if query.contains(scope) {
+                ids.push(id as u32);
+            }
+        }
+        ids
     }
 
     /// Every interned id visible (a search with no scope restriction).
