@@ -14,6 +14,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { listBench } from "./list.mjs";
 import { recallTable, targetsTable as locomoTargets } from "./locomo/report.mjs";
 import { rerankTable } from "./lib/rerank-table.mjs";
 import { sqliteTable } from "./sqlite.mjs";
@@ -330,6 +331,8 @@ say("public search() beside the bare scan, store() as a scope grows (bench/publi
 const pub = json(process.execPath, ["--max-old-space-size=8192", join(bench, "public.mjs"), ...(args.has("--quick") ? ["--quick"] : [])]);
 say("search() with the reranker stage, 20 and 50 candidates (bench/rerank.mjs)");
 const rerank = json(process.execPath, [join(bench, "rerank.mjs"), ...(args.has("--quick") ? ["--quick"] : [])]);
+say("getAll paging as a scope grows (bench/list.mjs)");
+const list = listBench({ quick: args.has("--quick") });
 say("add() quality: fast pipeline against exact, all-MiniLM-L6-v2 (bench/add-quality.mjs)");
 const quality = addQuality();
 if (quality.missing) say(`add() quality not measured: ${quality.missing}`);
@@ -378,6 +381,7 @@ try {
 const wasm = releaseSize ?? size();
 machine.loadAverageAtEnd = loadavg()[0];
 const results = { date: new Date().toISOString(), machine, seconds: (Date.now() - started) / 1000, figures, add, public: pub, rerank, quality, locomo, browser, sqlite: sqlite && { ...sqlite, browser: undefined }, worker, tenant, size: wasm };
+results.list = list.result;
 
 const report = [
   `Machine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}; 1-minute load average ` +
@@ -394,6 +398,8 @@ const report = [
   publicTable(pub),
   "",
   rerankTable(rerank),
+  "",
+  list.table,
   "",
   addTable(add),
   "",

@@ -60,3 +60,12 @@ pub fn to_js<T: Serialize>(value: &T) -> Result<JsValue, MemoryError> {
     with_mem0_names(|| value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()))
         .map_err(|error| MemoryError::InvalidInput(format!("cannot convert result: {error}")))
 }
+
+/// Like [`to_js`], as one JSON text that JS parses: several times faster for many records (a page of
+/// memories), whose every field and string would otherwise cross the boundary one by one. Only for values
+/// whose numbers JSON keeps exactly (no `f32`, no NaN).
+pub fn to_js_by_json<T: Serialize>(value: &T) -> Result<JsValue, MemoryError> {
+    let text = with_mem0_names(|| serde_json::to_string(value))
+        .map_err(|error| MemoryError::InvalidInput(format!("cannot convert result: {error}")))?;
+    js_sys::JSON::parse(&text).map_err(|_| MemoryError::InvalidInput("cannot convert result: not JSON".into()))
+}

@@ -239,7 +239,9 @@ impl Memory {
     #[wasm_bindgen(js_name = getAll, unchecked_return_type = "Promise<GetAllResult>")]
     pub fn get_all(&self, #[wasm_bindgen(unchecked_param_type = "GetAllOptions")] options: JsValue) -> Promise {
         let engine = self.engine.clone();
-        self.answer(async move { engine.get_all(&read_options(options, ReadCall::GetAll)?).await })
+        let page =
+            async move { convert::to_js_by_json(&engine.get_all(&read_options(options, ReadCall::GetAll)?).await?) };
+        settled(Box::pin(page), self.strict)
     }
 
     /// Changes a memory: a new text (a string, or `{text}`), merged `metadata`, an `expirationDate` (`null`

@@ -128,6 +128,21 @@ describe("pagination", () => {
     assert.equal(keyword.totalCount, 5);
   });
 
+  test("getAll's memories are those get() returns, field for field", T, async () => {
+    const { mem, clock } = clocked();
+    const metadata = { kind: "pref", nested: { list: [1, 2.5, -3e-7, null, true], big: 9007199254740993 }, text: "Grüße, 東京 \u2028 \"q\"" };
+    const ids = [
+      await remember(mem, "User likes tea ☕", { metadata }),
+      await remember(mem, "User's helper notes", { agentId: "helper", runId: "r1", ttl: 3600, memoryType: "procedural" }),
+      await remember(mem, "A pinned fact", { pinned: true, importance: 0.875 }),
+    ];
+    clock.t += 1000;
+    await mem.update(ids[0], "User likes green tea ☕");
+    const page = await mem.getAll({ userId: "u", limit: 10 });
+    assert.deepEqual(page.results, await Promise.all(ids.map((id) => mem.get(id))));
+    assert.deepEqual([page.totalCount, page.hasMore], [3, false]);
+  });
+
   test("a negative, fractional or non-numeric offset is INVALID_INPUT; offset is getAll's alone", T, async () => {
     const mem = await five();
     for (const offset of [-1, 1.5, "2"]) {

@@ -12,7 +12,7 @@ use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pipeline_options::required_text;
 use crate::core::read::Read;
 use crate::core::storage::{Changeset, RemoteChange, Storage};
-use crate::core::vector_store::VectorStore;
+use crate::core::vector_store::{Listing, VectorStore};
 
 /// One page of `getAll`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -45,16 +45,16 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         self.load_scope(&read.scope).await?;
         let now = self.now_iso();
-        let (matching, expired) = {
+        let (results, total_count, expired) = {
             let index = self.index.borrow();
-            let matching: Vec<MemoryItem> =
-                index.list(usize::MAX, &|item| read.keeps(item, &now)).into_iter().map(|m| m.item.clone()).collect();
-            let expired = |item: &MemoryItem| read.scope.contains(&item.scope) && item.lifecycle.is_expired(&now);
-            (matching, index.list(usize::MAX, &expired).into_iter().map(|m| m.item.clone()).collect::<Vec<_>>())
+            let keep = |item: &MemoryItem| read.keeps(item, &now);
+            let (offset, limit) = (read.offset, read.limit);
+            let listing = Listing { scope: &read.scope, keep: &keep, plain: read.plain(), now: &now, offset, limit };
+            let listed = index.list_page(&listing);
+            let items = |memories: Vec<&StoredMemory>| memories.into_iter().map(|m| m.item.clone()).collect::<Vec<_>>();
+            (items(listed.page), listed.total, items(listed.expired))
         };
         self.purge(expired).await?;
-        let total_count = matching.len();
-        let results: Vec<MemoryItem> = matching.into_iter().skip(read.offset).take(read.limit).collect();
         let has_more = read.offset.saturating_add(results.len()) < total_count;
         Ok(Page { results, total_count, has_more })
     }

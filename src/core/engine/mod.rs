@@ -18,6 +18,8 @@ mod extensions_tests;
 pub(crate) mod handle;
 pub(crate) mod import;
 mod joined;
+#[cfg(test)]
+mod list_tests;
 pub(crate) mod locks;
 pub mod memory;
 pub(crate) mod on_demand;

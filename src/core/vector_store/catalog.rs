@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::count::{is_plain, type_index};
+use super::members::Members;
 use super::postings::{digest, Postings};
 use crate::core::model::types::MemoryItem;
 
@@ -29,6 +30,8 @@ pub struct Catalog {
     pub sums: Vec<(Vec<f64>, usize)>,
     /// Vector rows with an expiry and not soft-deleted: in a centroid while not expired.
     pub timed: BTreeSet<u32>,
+    /// Each scope's slots in order, and its memories with an expiry.
+    pub members: Members,
 }
 
 /// True when the memory's vector counts in its scope's running sum: it never expires and is not deleted.
@@ -69,6 +72,7 @@ impl Catalog {
     /// it, given when it has one and it is [`summed`].
     pub fn enter(&mut self, slot: usize, item: &MemoryItem, scope: u32, vector: Option<&[f32]>, has_vector: bool) {
         self.scope[slot] = scope;
+        self.members.enter(slot as u32, item, scope);
         self.kind[slot] = if is_plain(item) { type_index(item.lifecycle.memory_type) } else { NOT_PLAIN };
         self.tally(slot, has_vector, 1);
         self.hashes.insert(digest(item.hash.as_str()), slot as u32);
@@ -97,6 +101,7 @@ impl Catalog {
     /// Forgets `item`, leaving `slot`; `vector` and `has_vector` as given to [`Catalog::enter`].
     pub fn leave(&mut self, slot: usize, item: &MemoryItem, vector: Option<&[f32]>, has_vector: bool) {
         let scope = self.scope[slot];
+        self.members.leave(slot as u32, item, scope);
         self.tally(slot, has_vector, -1);
         self.kind[slot] = GONE;
         self.hashes.remove(digest(item.hash.as_str()), slot as u32);

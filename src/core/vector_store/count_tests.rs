@@ -1,4 +1,4 @@
-//! The default index's catalog answers (counts, keys, hashes, centroids) against the trait's defaults,
+//! The default index's catalog answers (counts, pages, keys, hashes, centroids) against the trait's defaults,
 //! which walk every memory, over mixed data: several scopes, every type, vectorless, soft-deleted,
 //! expired and expiring, mem0 `expirationDate`, compressed originals, keyed rows; after updates, removals
 //! and a compaction.
@@ -117,6 +117,13 @@ fn agree(fast: &InMemoryVectorStore, exact: &Walking) {
             let want = exact.count(&Count { keep: &keep, vectorless, plain: None });
             let got = fast.count(&Count { keep: &keep, vectorless, plain: read.plain() });
             assert_eq!(got, want, "{read:?} vectorless {vectorless}");
+        }
+        for (offset, limit) in [(0, 10), (3, 5), (40, 100), (500, 10)] {
+            let listing = Listing { scope: &read.scope, keep: &keep, plain: read.plain(), now: NOW, offset, limit };
+            let (got, want) = (fast.list_page(&listing), exact.list_page(&listing));
+            let ids = |memories: &[&StoredMemory]| memories.iter().map(|m| m.item.id.clone()).collect::<Vec<_>>();
+            assert_eq!((ids(&got.page), got.total), (ids(&want.page), want.total), "{read:?} from {offset}");
+            assert_eq!(ids(&got.expired), ids(&want.expired), "{read:?}");
         }
     }
     for scope in scopes() {

@@ -13,17 +13,21 @@ mod count;
 #[cfg(test)]
 mod count_tests;
 mod kernels;
+mod listing;
+mod members;
 mod postings;
 mod quantize;
 pub mod remote;
 pub(crate) mod remote_slot;
 mod scopes;
+mod slot_set;
 mod store;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 mod top_k;
 
 pub use count::{Count, Plain};
+pub use listing::{Listed, Listing};
 pub use store::InMemoryVectorStore;
 
 use serde::Deserialize;
@@ -85,6 +89,12 @@ pub trait VectorStore {
     fn find_by_key(&self, scope: &Scope, key: &str) -> Option<&StoredMemory> {
         let keyed = |item: &MemoryItem| &item.scope == scope && item.lifecycle.key.as_deref() == Some(key);
         self.list(1, &keyed).into_iter().next()
+    }
+    /// A page of the memories `listing.keep` passes, oldest first, their count, and the memories of
+    /// `listing.scope` expired at `listing.now`. By default a walk of every memory; stores may read only the
+    /// page (using `listing.plain`) and find the expired ones without a walk.
+    fn list_page(&self, listing: &Listing) -> Listed<'_> {
+        listing::walk(self, listing)
     }
     /// How many memories pass `count.keep` (of those without a vector only, when `count.vectorless`).
     /// Stores may use `count.plain` to skip the predicate for plain memories.

@@ -34,6 +34,17 @@ impl ScopeTable {
         self.scopes.iter().map(|scope| query.contains(scope)).collect()
     }
 
+    /// The interned ids a query in `query` may see memories filed under, ascending.
+    pub fn visible_ids(&self, query: &Scope) -> Vec<u32> {
+        let mut ids = Vec::new();
+        for (id, scope) in self.scopes.iter().enumerate() {
+            if query.contains(scope) {
+                ids.push(id as u32);
+            }
+        }
+        ids
+    }
+
     /// Every interned id visible (a search with no scope restriction).
     pub fn all_visible(&self) -> Vec<bool> {
         vec![true; self.scopes.len()]

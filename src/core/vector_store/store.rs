@@ -9,7 +9,7 @@ use super::catalog::{summed, Catalog};
 use super::count::Count;
 use super::scopes::ScopeTable;
 use super::top_k::TopK;
-use super::{normalized, Predicate, Quantization, VectorStore};
+use super::{normalized, Listed, Listing, Predicate, Quantization, VectorStore};
 use crate::core::error::{MemoryError, Result};
 use crate::core::model::scope::Scope;
 use crate::core::model::types::StoredMemory;
@@ -19,6 +19,8 @@ use crate::core::packed::Packed;
 mod bulk;
 #[path = "lookups.rs"]
 mod lookups;
+#[path = "paged.rs"]
+mod paged;
 
 /// Row key of a removed slot.
 const REMOVED: u32 = u32::MAX;
@@ -49,6 +51,9 @@ pub struct InMemoryVectorStore {
     removed: usize,
     /// In `auto` mode, from how many live memories the scan is int8.
     int8_from: usize,
+    /// How many times a memory was read (tests count a call's work with it).
+    #[cfg(test)]
+    reads: std::cell::Cell<usize>,
 }
 
 impl Default for InMemoryVectorStore {
@@ -69,7 +74,21 @@ impl InMemoryVectorStore {
             arena: Arena::new(quantization),
             removed: 0,
             int8_from: super::AUTO_INT8_FROM,
+            #[cfg(test)]
+            reads: Default::default(),
         }
+    }
+
+    /// How many times a memory was read since the index was made (tests count a call's work with it).
+    #[cfg(test)]
+    pub fn memories_read(&self) -> usize {
+        self.reads.get()
+    }
+
+    /// Counts one memory read (in tests).
+    fn read_one(&self) {
+        #[cfg(test)]
+        self.reads.set(self.reads.get() + 1);
     }
 
     /// In `auto` mode, scans int8 codes from `memories` live memories on (tests and bench/ lower it).
@@ -89,10 +108,11 @@ impl InMemoryVectorStore {
     }
 
     fn live(&self) -> impl Iterator<Item = &StoredMemory> {
-        self.slots.iter().flatten()
+        self.slots.iter().flatten().inspect(|_| self.read_one())
     }
 
     fn item(&self, slot: usize) -> &StoredMemory {
+        self.read_one();
         self.slots[slot].as_ref().expect("searched slots are live")
     }
 
@@ -290,6 +310,10 @@ impl VectorStore for InMemoryVectorStore {
 
     fn list(&self, limit: usize, keep: Predicate) -> Vec<&StoredMemory> {
         self.live().filter(|memory| keep(&memory.item)).take(limit).collect()
+    }
+
+    fn list_page(&self, listing: &Listing) -> Listed<'_> {
+        self.page_of(listing)
     }
 
     fn find_by_hash(&self, hash: &str, keep: Predicate) -> Option<&StoredMemory> {

@@ -31,11 +31,11 @@ impl Rng {
     }
 }
 
-pub(super) fn scope(user: &str, agent: Option<&str>) -> Scope {
+pub(crate) fn scope(user: &str, agent: Option<&str>) -> Scope {
     Scope { user_id: Some(user.into()), agent_id: agent.map(Into::into), run_id: None }
 }
 
-fn memory_in(id: &str, scope: Scope, vector: Option<Vec<f32>>) -> StoredMemory {
+pub(crate) fn memory_in(id: &str, scope: Scope, vector: Option<Vec<f32>>) -> StoredMemory {
     StoredMemory {
         item: MemoryItem {
             id: id.into(),
