@@ -182,6 +182,12 @@ impl KeywordIndex {
         self.len() == 0
     }
 
+    /// How many documents the last search scored (0 before the first).
+    #[cfg(test)]
+    pub(crate) fn scored_by_last_search(&self) -> usize {
+        self.terms().scratch.0.borrow().scored_last
+    }
+
     /// How many distinct terms are indexed.
     pub fn term_count(&self) -> usize {
         self.terms().postings.len()

@@ -14,7 +14,7 @@ use crate::core::model::scope::Scope;
 /// Per-slot working arrays of a search, kept between searches (`Scratch`): each search puts back at rest
 /// only the entries it wrote, so its cost follows the documents it scores, not the slots of the index.
 #[derive(Default)]
-struct Work {
+pub(super) struct Work {
     /// How often the current term occurs in each slot's own text (0 outside its postings).
     tf: Vec<u32>,
     /// The number of the last term that listed the slot among its holders (terms count from 1).
@@ -27,6 +27,9 @@ struct Work {
     scored: Vec<u32>,
     /// The marked slots (each scored one, and turns after a holder whose slot is free).
     marked: Vec<u32>,
+    /// How many documents the last search scored.
+    #[cfg(test)]
+    pub(super) scored_last: usize,
 }
 
 impl Work {
@@ -47,6 +50,10 @@ impl Work {
 
     /// Puts back at rest what the last search wrote (term frequencies are reset term by term).
     fn settle(&mut self) {
+        #[cfg(test)]
+        {
+            self.scored_last = self.scored.len();
+        }
         for slot in self.marked.drain(..) {
             self.mark[slot as usize] = 0;
         }
@@ -60,7 +67,7 @@ impl Work {
 /// The working arrays the searches of one index share (wasm is single-threaded; a search that finds them
 /// in use, which no caller does today, works on arrays of its own).
 #[derive(Default)]
-pub(super) struct Scratch(RefCell<Work>);
+pub(super) struct Scratch(pub(super) RefCell<Work>);
 
 impl std::fmt::Debug for Scratch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
