@@ -16,6 +16,8 @@ use crate::core::model::scope::Scope;
 
 #[path = "rank.rs"]
 mod rank;
+#[path = "top_k.rs"]
+mod top_k;
 
 /// Term-frequency saturation.
 pub const K1: f64 = 1.2;
@@ -210,7 +212,7 @@ impl KeywordIndex {
         keep: IdPredicate,
         neighbours: &Neighbours<'a>,
     ) -> Vec<(f64, &'a str)> {
-        self.terms().search(query, limit, (corpus, None), keep, neighbours)
+        self.terms().search(query, (limit, false), (corpus, None), keep, neighbours)
     }
 
     /// Like [`search_around`](Self::search_around) where `corpus` passes exactly the memories whose scope
@@ -224,7 +226,21 @@ impl KeywordIndex {
         keep: IdPredicate,
         neighbours: &Neighbours<'a>,
     ) -> Vec<(f64, &'a str)> {
-        self.terms().search(query, limit, (corpus, Some(scope)), keep, neighbours)
+        self.terms().search(query, (limit, false), (corpus, Some(scope)), keep, neighbours)
+    }
+
+    /// Like [`search_in`](Self::search_in), scoring every document that holds a query term whatever the
+    /// limit: the ranking the top-k search must give.
+    #[cfg(test)]
+    pub(crate) fn search_every<'a>(
+        &'a self,
+        query: &str,
+        limit: usize,
+        (corpus, scope): (IdPredicate, Option<&Scope>),
+        keep: IdPredicate,
+        neighbours: &Neighbours<'a>,
+    ) -> Vec<(f64, &'a str)> {
+        self.terms().search(query, (limit, true), (corpus, scope), keep, neighbours)
     }
 
     /// Each conversation turn passing `corpus`, with the turns before and after it there.
