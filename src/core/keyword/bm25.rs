@@ -26,6 +26,9 @@ pub const B: f64 = 0.75;
 /// How much the turn before a conversation turn counts in its keyword document (terms and length).
 pub const CONTEXT_SHARE: f64 = 0.75;
 
+/// The scope number of a document whose scope is not known, and of a free slot.
+const NO_SCOPE: u32 = u32::MAX;
+
 /// A predicate over memory ids.
 pub type IdPredicate<'a> = &'a dyn Fn(&str) -> bool;
 
@@ -110,6 +113,9 @@ struct Terms {
     tallies: ScopeTallies,
     /// The ranking's working arrays, kept between searches.
     scratch: rank::Scratch,
+    /// Slot → its document's length and scope number ([`NO_SCOPE`]: none, or a free slot), packed so that
+    /// ranking reads them for many postings without visiting the documents.
+    shapes: Vec<(u32, u32)>,
 }
 
 impl KeywordIndex {
@@ -340,6 +346,7 @@ impl Terms {
         let terms = counts.into_iter().map(|(term, _)| term).collect();
         let mut doc = Doc { id, seq, terms, len, at, scope_number: None, linked: (None, None) };
         doc.scope_number = self.tallies.count(doc.scope(), len, doc.turn().is_some(), true);
+        self.set_shape(slot, (len, doc.scope_number.unwrap_or(NO_SCOPE)));
         self.slots.insert(doc.id.clone(), slot);
         match self.docs.get_mut(slot as usize) {
             Some(free) => *free = Some(doc),
@@ -373,6 +380,13 @@ impl Terms {
         }
     }
 
+    fn set_shape(&mut self, slot: u32, shape: (u32, u32)) {
+        if self.shapes.len() <= slot as usize {
+            self.shapes.resize(slot as usize + 1, (0, NO_SCOPE));
+        }
+        self.shapes[slot as usize] = shape;
+    }
+
     /// The document of memory `id`.
     fn doc(&self, id: &str) -> Option<&Doc> {
         self.docs.get(*self.slots.get(id)? as usize)?.as_ref()
@@ -381,6 +395,7 @@ impl Terms {
     fn remove_doc(&mut self, id: &str) -> Option<Doc> {
         let slot = self.slots.remove(id)?;
         let doc = self.docs.get_mut(slot as usize)?.take()?;
+        self.set_shape(slot, (0, NO_SCOPE));
         self.free.push(slot);
         // The turns around it now neighbour each other.
         let (before, after) = doc.linked;

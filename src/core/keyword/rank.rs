@@ -136,6 +136,17 @@ impl<'a> Query<'a, '_> {
         }
     }
 
+    /// Whether the live document in `slot` is in the corpus: read from its shape when every scope is known.
+    pub(super) fn in_corpus_at(&self, slot: u32) -> bool {
+        match &self.contained {
+            Some(contained) => {
+                let number = self.index.shapes.get(slot as usize).map_or(u32::MAX, |shape| shape.1);
+                contained.get(number as usize).copied().unwrap_or(false)
+            }
+            None => self.index.live(slot).is_some_and(|doc| (self.corpus)(&doc.id)),
+        }
+    }
+
     /// BM25 of a term of weight `idf` occurring `tf` times (context counted) in a document of `doc_len`.
     pub(super) fn bm25(&self, idf: f64, tf: f64, doc_len: f64) -> f64 {
         let length_norm = 1.0 - B + B * doc_len / self.average_len;
