@@ -218,7 +218,7 @@ impl KeywordIndex {
         keep: IdPredicate,
         neighbours: &Neighbours<'a>,
     ) -> Vec<(f64, &'a str)> {
-        self.terms().search(query, (limit, false), (corpus, None), keep, neighbours)
+        self.terms().search(query, (limit, rank::Ranking::ByLimit), (corpus, None), keep, neighbours)
     }
 
     /// Like [`search_around`](Self::search_around) where `corpus` passes exactly the memories whose scope
@@ -232,7 +232,7 @@ impl KeywordIndex {
         keep: IdPredicate,
         neighbours: &Neighbours<'a>,
     ) -> Vec<(f64, &'a str)> {
-        self.terms().search(query, (limit, false), (corpus, Some(scope)), keep, neighbours)
+        self.terms().search(query, (limit, rank::Ranking::ByLimit), (corpus, Some(scope)), keep, neighbours)
     }
 
     /// Like [`search_in`](Self::search_in), scoring every document that holds a query term whatever the
@@ -246,7 +246,20 @@ impl KeywordIndex {
         keep: IdPredicate,
         neighbours: &Neighbours<'a>,
     ) -> Vec<(f64, &'a str)> {
-        self.terms().search(query, (limit, true), (corpus, scope), keep, neighbours)
+        self.terms().search(query, (limit, rank::Ranking::Every), (corpus, scope), keep, neighbours)
+    }
+
+    /// Like [`search_every`](Self::search_every), ranking with `top_k` whatever the limit.
+    #[cfg(test)]
+    pub(crate) fn search_top<'a>(
+        &'a self,
+        query: &str,
+        limit: usize,
+        (corpus, scope): (IdPredicate, Option<&Scope>),
+        keep: IdPredicate,
+        neighbours: &Neighbours<'a>,
+    ) -> Vec<(f64, &'a str)> {
+        self.terms().search(query, (limit, rank::Ranking::Top), (corpus, scope), keep, neighbours)
     }
 
     /// Each conversation turn passing `corpus`, with the turns before and after it there.

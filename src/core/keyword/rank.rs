@@ -14,6 +14,9 @@ use super::{Doc, IdPredicate, Terms, B, CONTEXT_SHARE, K1};
 use crate::core::keyword::turns::Neighbours;
 use crate::core::model::scope::Scope;
 
+/// The top-k ranking runs when the postings of the query's terms number more than this many times the limit.
+const TOP_SHARE: usize = 8;
+
 /// Per-slot working arrays of a search, kept between searches (`Scratch`): each search puts back at rest
 /// only the entries it wrote, so its cost follows the documents it scores, not the slots of the index.
 #[derive(Default)]
@@ -80,6 +83,19 @@ impl std::fmt::Debug for Scratch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Scratch")
     }
+}
+
+/// Which ranking a search runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Ranking {
+    /// `top_k` when the limit is well below the number of documents holding a query term, else `Every`.
+    ByLimit,
+    /// Every document holding a query term scored, whatever the limit.
+    #[cfg_attr(not(test), allow(dead_code))]
+    Every,
+    /// `top_k`, whatever the limit.
+    #[cfg_attr(not(test), allow(dead_code))]
+    Top,
 }
 
 /// What one search reads: the postings of the query's terms, the corpus and its statistics, and where each
@@ -179,12 +195,11 @@ impl Terms {
     /// BM25 where each turn's document is its own terms plus those of the turn before it in `corpus`,
     /// counted at [`CONTEXT_SHARE`] (terms and length); a term only in a turn's context scores at most that
     /// share of its score in the turn that says it, so a turn's own words outrank the same words of the next
-    /// turn's context. `every` scores every holder of a query term whatever the limit (tests compare the
-    /// top-k ranking with it).
+    /// turn's context. Both rankings give the same list (tests compare them).
     pub(super) fn search<'a>(
         &'a self,
         query: &str,
-        (limit, every): (usize, bool),
+        (limit, ranking): (usize, Ranking),
         (corpus, scope): (IdPredicate, Option<&Scope>),
         keep: IdPredicate,
         neighbours: &Neighbours<'a>,
@@ -197,8 +212,14 @@ impl Terms {
             return Vec::new();
         }
         let query = self.query(postings, (corpus, scope), neighbours);
-        // Each posting gives at most two holders (its document, the turn after it).
-        let holders = query.postings.iter().map(|p| p.len()).sum::<usize>().saturating_mul(2);
+        // Skipping pays when the best are few among the documents holding a term: the top-k ranking's
+        // look-ups cost more per document than scoring every holder does.
+        let postings = query.postings.iter().map(|p| p.len()).sum::<usize>();
+        let top = match ranking {
+            Ranking::ByLimit => limit.saturating_mul(TOP_SHARE) < postings,
+            Ranking::Every => false,
+            Ranking::Top => true,
+        };
         let mut shared = self.scratch.0.try_borrow_mut();
         let mut own = Work::default();
         let work: &mut Work = match shared.as_deref_mut() {
@@ -206,9 +227,9 @@ impl Terms {
             Err(_) => &mut own,
         };
         work.grow(self.docs.len());
-        let found = match every || limit >= holders {
-            true => self.rank_every(&query, limit, keep, work),
-            false => self.rank_top(&query, limit, keep, work),
+        let found = match top {
+            true => self.rank_top(&query, limit, keep, work),
+            false => self.rank_every(&query, limit, keep, work),
         };
         work.settle();
         found

@@ -179,10 +179,11 @@ impl Terms {
                 let ranked = Ranked { score: query.score(&terms, (slot, doc)), seq: doc.seq, slot };
                 let enters = best.len() < limit || best.peek().is_some_and(|worst| ranked < *worst);
                 if enters && keep(&doc.id) {
-                    if best.len() == limit {
-                        best.pop();
+                    if best.len() < limit {
+                        best.push(ranked);
+                    } else if let Some(mut worst) = best.peek_mut() {
+                        *worst = ranked;
                     }
-                    best.push(ranked);
                 }
                 true
             });

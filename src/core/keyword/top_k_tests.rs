@@ -127,10 +127,7 @@ fn the_top_k_ranking_is_the_ranking_of_every_holder() {
             for limit in [1, 2, 3, 7, 20, 1000] {
                 let every = index.search_every(&text, limit, (&corpus, named), keep, &neighbours);
                 let scored_every = index.scored_by_last_search();
-                let top = match named {
-                    Some(scope) => index.search_in(&text, limit, (&corpus, scope), keep, &neighbours),
-                    None => index.search(&text, limit, &corpus, keep),
-                };
+                let top = index.search_top(&text, limit, (&corpus, named), keep, &neighbours);
                 let ids = |hits: &[(f64, &str)]| hits.iter().map(|(_, id)| id.to_string()).collect::<Vec<_>>();
                 assert_eq!(ids(&top), ids(&every), "round {round}, {text:?} in {scope:?}, limit {limit}");
                 for ((a, id), (b, _)) in top.iter().zip(&every) {
