@@ -2,8 +2,8 @@
 //! its statistics and the turns' context), a term's part of a document's score, and the ranking that
 //! scores every document holding a query term. Scores, term frequencies and marks live in arrays by
 //! document slot for the length of one search: a query term held by every document of a large scope is
-//! scored with array reads, not a hash look-up per document. A search for fewer documents than hold its
-//! terms ranks by `top_k` instead, which gives the same list.
+//! scored with array reads, not a hash look-up per document. A search for far fewer documents than its
+//! terms' postings number ranks by `top_k` instead, which gives the same list.
 
 use std::cell::RefCell;
 
