@@ -4,7 +4,8 @@
 // query's vector, and by `{embedding}`, which does not); and `memory.store(key, value, {userId, embedding})`
 // per call with a scope already holding n memories; and search(text) by method over texts of words, where
 // keyword ranking has real postings to walk. It imports ../pkg directly, so it runs without bench/'s npm install.
-// Prints one JSON object; bench/run.mjs turns it into a table. Usage: node public.mjs [--quick]
+// Prints one JSON object; bench/run.mjs turns it into a table. Usage: node public.mjs [--quick] [--methods]
+// (--methods: only search(text) by method).
 import { performance } from "node:perf_hooks";
 
 import { __BenchIndex, Memory } from "../pkg/index.node.mjs";
@@ -14,6 +15,7 @@ import { generator } from "./lib/unit-vector.mjs";
 import { wordExport } from "./lib/word-export.mjs";
 
 const quick = process.argv.includes("--quick");
+const onlyMethods = process.argv.includes("--methods");
 const DIM = 384;
 const K = 10;
 const QUERIES = 20;
@@ -119,13 +121,15 @@ async function methodsFigure(server, n, rounds) {
 
 const server = await startScriptedServer({ port: 0 });
 const search = [];
-for (const [n, rounds] of [[10_000, 10], [100_000, 4]]) {
-  if (!quick || n <= 10_000) search.push(await searchFigure(server, n, rounds));
-}
 const store = [];
-for (const n of [1_000, 10_000]) store.push(await storeFigure(server, n, 40));
+if (!onlyMethods) {
+  for (const [n, rounds] of [[10_000, 10], [100_000, 4]]) {
+    if (!quick || n <= 10_000) search.push(await searchFigure(server, n, rounds));
+  }
+  for (const n of [1_000, 10_000]) store.push(await storeFigure(server, n, 40));
+}
 const methods = [];
-for (const [n, rounds] of [[10_000, 5], [100_000, 3]]) {
+for (const [n, rounds] of [[1_000, 10], [10_000, 5], [100_000, 3]]) {
   if (!quick || n <= 10_000) methods.push(await methodsFigure(server, n, rounds));
 }
 await server.close();

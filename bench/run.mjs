@@ -254,6 +254,8 @@ function targets(figures, add, wasm, browser, quality, worker, pub, sqlite, tena
     const ratio = large.byVectorMs / large.scanMs;
     check("public search({embedding}) at 100k×384 within 1.2× of the bare scan", `${ratio.toFixed(2)}×`, ratio <= 1.2);
   }
+  const keyword = pub.methods?.find((f) => f.n === 100_000);
+  if (keyword) check("search(text, {method: \"keyword\"}) over 100k memories of words ≤ 3 ms", `${fmt(keyword.keywordMs)} ms`, keyword.keywordMs <= 3);
   const [small, big] = pub.store;
   check("store() per call: 10k memories in the scope within 2× of 1k", `${(big.storeMs / small.storeMs).toFixed(2)}×`, big.storeMs <= 2 * small.storeMs);
   for (const s of add.scenarios.filter((s) => s.pipeline !== "exact")) { // the default pipeline and additive; exact is for reference

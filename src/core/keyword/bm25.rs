@@ -16,6 +16,8 @@ use crate::core::model::scope::Scope;
 
 #[path = "rank.rs"]
 mod rank;
+#[path = "top_k.rs"]
+mod top_k;
 
 /// Term-frequency saturation.
 pub const K1: f64 = 1.2;
@@ -23,6 +25,9 @@ pub const K1: f64 = 1.2;
 pub const B: f64 = 0.75;
 /// How much the turn before a conversation turn counts in its keyword document (terms and length).
 pub const CONTEXT_SHARE: f64 = 0.75;
+
+/// The scope number of a document whose scope is not known, and of a free slot.
+const NO_SCOPE: u32 = u32::MAX;
 
 /// A predicate over memory ids.
 pub type IdPredicate<'a> = &'a dyn Fn(&str) -> bool;
@@ -108,6 +113,9 @@ struct Terms {
     tallies: ScopeTallies,
     /// The ranking's working arrays, kept between searches.
     scratch: rank::Scratch,
+    /// Slot → its document's length and scope number ([`NO_SCOPE`]: none, or a free slot), packed so that
+    /// ranking reads them for many postings without visiting the documents.
+    shapes: Vec<(u32, u32)>,
 }
 
 impl KeywordIndex {
@@ -195,6 +203,12 @@ impl KeywordIndex {
         self.len() == 0
     }
 
+    /// How many documents the last search scored (0 before the first).
+    #[cfg(test)]
+    pub(crate) fn scored_by_last_search(&self) -> usize {
+        self.terms().scratch.0.borrow().scored_last
+    }
+
     /// How many distinct terms are indexed.
     pub fn term_count(&self) -> usize {
         self.terms().postings.len()
@@ -217,7 +231,7 @@ impl KeywordIndex {
         keep: IdPredicate,
         neighbours: &Neighbours<'a>,
     ) -> Vec<(f64, &'a str)> {
-        self.terms().search(query, limit, (corpus, None), keep, neighbours)
+        self.terms().search(query, (limit, rank::Ranking::ByLimit), (corpus, None), keep, neighbours)
     }
 
     /// Like [`search_around`](Self::search_around) where `corpus` passes exactly the memories whose scope
@@ -231,7 +245,34 @@ impl KeywordIndex {
         keep: IdPredicate,
         neighbours: &Neighbours<'a>,
     ) -> Vec<(f64, &'a str)> {
-        self.terms().search(query, limit, (corpus, Some(scope)), keep, neighbours)
+        self.terms().search(query, (limit, rank::Ranking::ByLimit), (corpus, Some(scope)), keep, neighbours)
+    }
+
+    /// Like [`search_in`](Self::search_in), scoring every document that holds a query term whatever the
+    /// limit: the ranking the top-k search must give.
+    #[cfg(test)]
+    pub(crate) fn search_every<'a>(
+        &'a self,
+        query: &str,
+        limit: usize,
+        (corpus, scope): (IdPredicate, Option<&Scope>),
+        keep: IdPredicate,
+        neighbours: &Neighbours<'a>,
+    ) -> Vec<(f64, &'a str)> {
+        self.terms().search(query, (limit, rank::Ranking::Every), (corpus, scope), keep, neighbours)
+    }
+
+    /// Like [`search_every`](Self::search_every), ranking with `top_k` whatever the limit.
+    #[cfg(test)]
+    pub(crate) fn search_top<'a>(
+        &'a self,
+        query: &str,
+        limit: usize,
+        (corpus, scope): (IdPredicate, Option<&Scope>),
+        keep: IdPredicate,
+        neighbours: &Neighbours<'a>,
+    ) -> Vec<(f64, &'a str)> {
+        self.terms().search(query, (limit, rank::Ranking::Top), (corpus, scope), keep, neighbours)
     }
 
     /// Each conversation turn passing `corpus`, with the turns before and after it there.
@@ -331,6 +372,7 @@ impl Terms {
         let terms = counts.into_iter().map(|(term, _)| term).collect();
         let mut doc = Doc { id, seq, terms, len, at, scope_number: None, linked: (None, None) };
         doc.scope_number = self.tallies.count(doc.scope(), len, doc.turn().is_some(), true);
+        self.set_shape(slot, (len, doc.scope_number.unwrap_or(NO_SCOPE)));
         self.slots.insert(doc.id.clone(), slot);
         match self.docs.get_mut(slot as usize) {
             Some(free) => *free = Some(doc),
@@ -364,6 +406,13 @@ impl Terms {
         }
     }
 
+    fn set_shape(&mut self, slot: u32, shape: (u32, u32)) {
+        if self.shapes.len() <= slot as usize {
+            self.shapes.resize(slot as usize + 1, (0, NO_SCOPE));
+        }
+        self.shapes[slot as usize] = shape;
+    }
+
     /// The document of memory `id`.
     fn doc(&self, id: &str) -> Option<&Doc> {
         self.docs.get(*self.slots.get(id)? as usize)?.as_ref()
@@ -372,6 +421,7 @@ impl Terms {
     fn remove_doc(&mut self, id: &str) -> Option<Doc> {
         let slot = self.slots.remove(id)?;
         let doc = self.docs.get_mut(slot as usize)?.take()?;
+        self.set_shape(slot, (0, NO_SCOPE));
         self.free.push(slot);
         // The turns around it now neighbour each other.
         let (before, after) = doc.linked;

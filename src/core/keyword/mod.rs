@@ -7,6 +7,8 @@ mod bm25_tests;
 mod normalize;
 mod scope_tally;
 mod tokenizer;
+#[cfg(test)]
+mod top_k_tests;
 mod turns;
 
 pub use bm25::{IdPredicate, KeywordIndex, B, K1};
