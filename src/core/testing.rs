@@ -10,6 +10,7 @@ mod embedders;
 mod kv;
 mod llm;
 mod remote_vectors;
+mod seeded;
 mod storage;
 mod yield_once;
 
@@ -17,6 +18,7 @@ pub use embedders::{Letters, NoEmbedder, TableEmbedder};
 pub use kv::MapKv;
 pub use llm::{LlmCall, NoLlm, ScriptedLlm};
 pub use remote_vectors::MapRemote;
+pub use seeded::Seeded;
 pub use storage::{KeepingStorage, Sabotaged};
 pub use yield_once::yield_once;
 

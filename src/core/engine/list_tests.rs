@@ -18,6 +18,7 @@ use crate::core::model::types::{EventKind, MemoryItem, StoredMemory};
 use crate::core::read::Read;
 use crate::core::retrieval::Window;
 use crate::core::storage::{Changeset, InMemoryStorage};
+use crate::core::testing::Seeded;
 use crate::core::testing::{Letters, NoLlm};
 use crate::core::time::{iso_from_millis, Clock};
 use crate::core::vector_store::tests::{memory_in, scope};
@@ -95,18 +96,6 @@ fn a_page_reads_its_own_memories_not_the_scope() {
     assert_eq!(ids(&last), alice[1_990..]);
     assert_eq!((last.total_count, last.has_more), (2_000, false));
     assert!(read_by_a_page <= 2_000 + 40, "a filtered page of 10 read {read_by_a_page} memories");
-}
-
-/// A seeded xorshift: the same changes and reads on every run.
-struct Seeded(u64);
-
-impl Seeded {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
 }
 
 fn scopes() -> [Scope; 4] {

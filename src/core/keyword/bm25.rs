@@ -16,6 +16,8 @@ use crate::core::model::scope::Scope;
 
 #[path = "rank.rs"]
 mod rank;
+#[cfg(test)]
+pub(crate) use rank::Ranking;
 #[path = "top_k.rs"]
 mod top_k;
 
@@ -248,31 +250,20 @@ impl KeywordIndex {
         self.terms().search(query, (limit, rank::Ranking::ByLimit), (corpus, Some(scope)), keep, neighbours)
     }
 
-    /// Like [`search_in`](Self::search_in), scoring every document that holds a query term whatever the
-    /// limit: the ranking the top-k search must give.
+    /// Like [`search_in`](Self::search_in), ranking the way `ranking` says whatever the limit: `Every`
+    /// scores every document that holds a query term (the ranking the top-k search must give), `Top`
+    /// ranks with `top_k`.
     #[cfg(test)]
-    pub(crate) fn search_every<'a>(
+    pub(crate) fn search_by<'a>(
         &'a self,
+        ranking: rank::Ranking,
         query: &str,
         limit: usize,
         (corpus, scope): (IdPredicate, Option<&Scope>),
         keep: IdPredicate,
         neighbours: &Neighbours<'a>,
     ) -> Vec<(f64, &'a str)> {
-        self.terms().search(query, (limit, rank::Ranking::Every), (corpus, scope), keep, neighbours)
-    }
-
-    /// Like [`search_every`](Self::search_every), ranking with `top_k` whatever the limit.
-    #[cfg(test)]
-    pub(crate) fn search_top<'a>(
-        &'a self,
-        query: &str,
-        limit: usize,
-        (corpus, scope): (IdPredicate, Option<&Scope>),
-        keep: IdPredicate,
-        neighbours: &Neighbours<'a>,
-    ) -> Vec<(f64, &'a str)> {
-        self.terms().search(query, (limit, rank::Ranking::Top), (corpus, scope), keep, neighbours)
+        self.terms().search(query, (limit, ranking), (corpus, scope), keep, neighbours)
     }
 
     /// Each conversation turn passing `corpus`, with the turns before and after it there.

@@ -87,7 +87,7 @@ impl std::fmt::Debug for Scratch {
 
 /// Which ranking a search runs.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Ranking {
+pub(crate) enum Ranking {
     /// `top_k` when the limit is well below the number of documents holding a query term, else `Every`.
     ByLimit,
     /// Every document holding a query term scored, whatever the limit.

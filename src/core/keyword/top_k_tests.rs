@@ -1,7 +1,8 @@
 //! Top-k keyword ranking: a search for the best few skips the documents that cannot be among them.
 
-use super::bm25::KeywordIndex;
+use super::bm25::{KeywordIndex, Ranking};
 use crate::core::model::scope::Scope;
+use crate::core::testing::Seeded;
 
 fn user(id: &str) -> Scope {
     Scope { user_id: Some(id.into()), ..Scope::default() }
@@ -28,22 +29,10 @@ fn a_search_for_the_best_few_does_not_score_every_holder() {
     assert!(scored < 20, "the search scored {scored} documents of 203 to find the best 3");
 }
 
-/// A seeded xorshift64 generator.
-struct Seeded(u64);
-
-impl Seeded {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-
-    /// A word of a 40-word vocabulary, the first ones far more often than the last.
-    fn word(&mut self) -> String {
-        let bound = 1 + self.below(40);
-        format!("w{}", self.below(bound))
-    }
+/// A word of a 40-word vocabulary, the first ones far more often than the last.
+fn word(random: &mut Seeded) -> String {
+    let bound = 1 + random.below(40);
+    format!("w{}", random.below(bound))
 }
 
 /// Where a random memory of the corpus belongs: a user, a run of hers, and whether it is a turn.
@@ -59,7 +48,7 @@ fn place(random: &mut Seeded) -> (Scope, bool) {
 
 /// A random text: common words (some repeated), a word every memory has, stop words, a word of its own.
 fn text(random: &mut Seeded, n: usize) -> String {
-    let mut words: Vec<String> = (0..1 + random.below(9)).map(|_| random.word()).collect();
+    let mut words: Vec<String> = (0..1 + random.below(9)).map(|_| word(random)).collect();
     words.push("every".into());
     if random.below(4) == 0 {
         words.push(format!("solo{n} the and"));
@@ -95,7 +84,7 @@ fn corpus(random: &mut Seeded, unscoped: bool) -> (KeywordIndex, Vec<(String, Sc
 }
 
 fn query(random: &mut Seeded) -> String {
-    let mut words: Vec<String> = (0..1 + random.below(4)).map(|_| random.word()).collect();
+    let mut words: Vec<String> = (0..1 + random.below(4)).map(|_| word(random)).collect();
     for extra in ["every", "the", "solo7", "unknown"] {
         if random.below(4) == 0 {
             words.push(extra.into());
@@ -125,9 +114,9 @@ fn the_top_k_ranking_is_the_ranking_of_every_holder() {
             let neighbours = if linked { index.neighbours_in(&corpus, scope) } else { index.neighbours(&corpus) };
             let named = linked.then_some(scope);
             for limit in [1, 2, 3, 7, 20, 1000] {
-                let every = index.search_every(&text, limit, (&corpus, named), keep, &neighbours);
+                let every = index.search_by(Ranking::Every, &text, limit, (&corpus, named), keep, &neighbours);
                 let scored_every = index.scored_by_last_search();
-                let top = index.search_top(&text, limit, (&corpus, named), keep, &neighbours);
+                let top = index.search_by(Ranking::Top, &text, limit, (&corpus, named), keep, &neighbours);
                 let ids = |hits: &[(f64, &str)]| hits.iter().map(|(_, id)| id.to_string()).collect::<Vec<_>>();
                 assert_eq!(ids(&top), ids(&every), "round {round}, {text:?} in {scope:?}, limit {limit}");
                 for ((a, id), (b, _)) in top.iter().zip(&every) {
