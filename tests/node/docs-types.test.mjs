@@ -29,6 +29,10 @@ declare const extractor: (texts: string[], options: object) => Promise<{ tolist(
 declare const tiktoken: { encode(text: string): number[] };
 declare const readme: string;
 declare class MemoryClient { constructor(options: { apiKey: string; host: string }); }
+declare module "node:fs/promises" {
+  export function readFile(path: string): Promise<Uint8Array>;
+  export function writeFile(path: string, data: Uint8Array | string): Promise<void>;
+}
 `;
 
 test("docs: every block marked type-checked type-checks against the package's types", { timeout: 240_000 }, async (t) => {
