@@ -26,6 +26,7 @@ pub mod graph;
 #[cfg(feature = "core-features")]
 pub mod graph_memory;
 pub mod identity;
+pub mod image;
 pub mod keyword;
 pub mod kv;
 pub mod lifecycle;

@@ -1,0 +1,131 @@
+//! The image's byte layout primitives: little-endian numbers and length-prefixed strings, written to a
+//! `Vec<u8>` and read back with every length checked, so a torn or foreign image is an error, never a panic.
+
+/// Appends values to an image being written.
+#[derive(Default)]
+pub struct Writer {
+    pub bytes: Vec<u8>,
+}
+
+impl Writer {
+    pub fn u8(&mut self, value: u8) {
+        self.bytes.push(value);
+    }
+
+    pub fn u32(&mut self, value: u32) {
+        self.bytes.extend_from_slice(&value.to_le_bytes());
+    }
+
+    pub fn u64(&mut self, value: u64) {
+        self.bytes.extend_from_slice(&value.to_le_bytes());
+    }
+
+    pub fn f64(&mut self, value: f64) {
+        self.bytes.extend_from_slice(&value.to_le_bytes());
+    }
+
+    /// A length (u32) and the UTF-8 bytes.
+    pub fn str(&mut self, text: &str) {
+        self.u32(text.len() as u32);
+        self.bytes.extend_from_slice(text.as_bytes());
+    }
+
+    /// A flag byte, then the text when there is one.
+    pub fn opt_str(&mut self, text: Option<&str>) {
+        self.u8(text.is_some() as u8);
+        if let Some(text) = text {
+            self.str(text);
+        }
+    }
+}
+
+/// Reads values back from an image; each read fails (with what it was reading) past the end.
+pub struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+/// Why an image cannot be used.
+pub type Rejected = String;
+
+impl<'a> Reader<'a> {
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Self { bytes, at: 0 }
+    }
+
+    /// True when every byte was read.
+    pub fn at_end(&self) -> bool {
+        self.at == self.bytes.len()
+    }
+
+    /// The next `n` bytes.
+    pub fn take(&mut self, n: usize) -> Result<&'a [u8], Rejected> {
+        let end = self.at.checked_add(n).filter(|end| *end <= self.bytes.len());
+        let end = end.ok_or_else(|| format!("cut short at byte {} (needs {n} more)", self.at))?;
+        let slice = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(slice)
+    }
+
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], Rejected> {
+        let mut array = [0; N];
+        array.copy_from_slice(self.take(N)?);
+        Ok(array)
+    }
+
+    pub fn u8(&mut self) -> Result<u8, Rejected> {
+        Ok(self.array::<1>()?[0])
+    }
+
+    pub fn u32(&mut self) -> Result<u32, Rejected> {
+        self.array().map(u32::from_le_bytes)
+    }
+
+    pub fn u64(&mut self) -> Result<u64, Rejected> {
+        self.array().map(u64::from_le_bytes)
+    }
+
+    pub fn f64(&mut self) -> Result<f64, Rejected> {
+        self.array().map(f64::from_le_bytes)
+    }
+
+    pub fn str(&mut self) -> Result<String, Rejected> {
+        let length = self.u32()? as usize;
+        let bytes = self.take(length)?;
+        String::from_utf8(bytes.to_vec()).map_err(|_| format!("text before byte {} is not UTF-8", self.at))
+    }
+
+    pub fn opt_str(&mut self) -> Result<Option<String>, Rejected> {
+        match self.u8()? {
+            0 => Ok(None),
+            1 => self.str().map(Some),
+            flag => Err(format!("flag {flag} before byte {}", self.at)),
+        }
+    }
+}
+
+/// A 64-bit checksum of `bytes`, in four lanes of eight bytes (detects torn and altered images; not a MAC).
+pub fn checksum(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut lanes = [K, K.rotate_left(16), K.rotate_left(32), K.rotate_left(48)];
+    let blocks = bytes.chunks_exact(32);
+    let tail = blocks.remainder();
+    for block in blocks {
+        for (lane, word) in lanes.iter_mut().zip(arrays::<8>(block)) {
+            *lane = (*lane ^ u64::from_le_bytes(word)).wrapping_mul(K).rotate_left(31);
+        }
+    }
+    let mut hash = bytes.len() as u64 ^ K;
+    for lane in lanes {
+        hash = (hash ^ lane).wrapping_mul(K).rotate_left(29);
+    }
+    for (at, byte) in tail.iter().enumerate() {
+        hash = (hash ^ (u64::from(*byte) << (8 * (at % 8)))).wrapping_mul(K).rotate_left(29);
+    }
+    hash ^ (hash >> 32)
+}
+
+/// `bytes` as arrays of `N` (a remainder shorter than `N` is left out).
+pub fn arrays<const N: usize>(bytes: &[u8]) -> impl Iterator<Item = [u8; N]> + '_ {
+    bytes.chunks_exact(N).map(|chunk| chunk.try_into().unwrap_or([0; N]))
+}

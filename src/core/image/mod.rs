@@ -1,0 +1,135 @@
+//! A store's open image: every memory record and vector in one checked binary blob, so that opening a
+//! persistent memory reads one value instead of decoding each record's JSON and each vector on its own.
+//!
+//! Records stay the source of truth. A storage keeps the image beside them with the change sequence it
+//! covers (`seq`), and a journal: the records changed (and the ids deleted) after `seq`. Opening reads the
+//! image, applies the journal ([`with_journal`]) and gets exactly what reading every record would give,
+//! in the same order. An image that is torn, altered, of another format or written by another version of
+//! this library is rejected here ([`decode`] says why) and the storage reads the records instead, then
+//! writes a fresh image: it is never trusted, only used.
+//!
+//! Layout (little-endian): `MWIM`, format (u32), the writer's library version (text), payload length (u64)
+//! and checksum (u64), then the payload: `seq` (u64), the record count (u32) and each record (`record`), then the vector dimension (u32), the row count (u32), each row's record index (u32) and
+//! the rows' `f32` values.
+
+mod bytes;
+mod journal;
+mod record;
+#[cfg(test)]
+mod tests;
+
+pub use self::bytes::Rejected;
+use self::bytes::{arrays, checksum, Reader, Writer};
+pub use self::journal::with_journal;
+use crate::core::model::types::StoredMemory;
+use crate::core::packed::{Packed, RowChunk, RowSource};
+
+/// The image format this library writes and reads; any other is rebuilt.
+pub const IMAGE_FORMAT: u32 = 1;
+const MAGIC: &[u8; 4] = b"MWIM";
+/// The version of the library that wrote an image: an image from any other version is rebuilt.
+const WRITER: &str = env!("CARGO_PKG_VERSION");
+
+/// A decoded image: the memories (without their vectors) in stored order, and their vectors as rows.
+pub struct Decoded {
+    /// The last change sequence the image covers.
+    pub seq: u64,
+    pub memories: Vec<StoredMemory>,
+    pub rows: ImageRows,
+}
+
+impl Decoded {
+    /// The memories and their vectors, for the index to load in bulk.
+    pub fn into_packed(self) -> Packed {
+        Packed { memories: self.memories, rows: Box::new(self.rows) }
+    }
+}
+
+/// The image's vectors: one chunk of `dim` values per row, each row naming its memory.
+pub struct ImageRows {
+    dim: usize,
+    owners: Vec<Option<u32>>,
+    values: Vec<f32>,
+    handed: bool,
+}
+
+impl RowSource for ImageRows {
+    fn next_chunk(&mut self) -> Option<RowChunk<'_>> {
+        if std::mem::replace(&mut self.handed, true) || self.owners.is_empty() {
+            return None;
+        }
+        Some(RowChunk { dim: self.dim, owners: &self.owners, values: &self.values })
+    }
+}
+
+/// The image of `memories` (with their vectors), covering changes up to `seq`; `None` when their vectors
+/// differ in length (the index would refuse them: such a store opens from its records).
+pub fn encode(memories: &[StoredMemory], seq: u64) -> Option<Vec<u8>> {
+    let dim = memories.iter().find_map(|memory| memory.embedding.as_ref().map(Vec::len)).unwrap_or(0);
+    let mut payload = Writer::default();
+    payload.u64(seq);
+    payload.u32(memories.len() as u32);
+    memories.iter().for_each(|memory| record::write_item(&mut payload, &memory.item));
+    let rows: Vec<(usize, &Vec<f32>)> =
+        memories.iter().enumerate().filter_map(|(at, memory)| Some((at, memory.embedding.as_ref()?))).collect();
+    if rows.iter().any(|(_, vector)| vector.len() != dim) {
+        return None;
+    }
+    payload.u32(dim as u32);
+    payload.u32(rows.len() as u32);
+    rows.iter().for_each(|(at, _)| payload.u32(*at as u32));
+    payload.bytes.reserve(rows.len() * dim * 4);
+    for (_, vector) in &rows {
+        vector.iter().for_each(|value| payload.bytes.extend_from_slice(&value.to_le_bytes()));
+    }
+    let mut image = Writer::default();
+    image.bytes.extend_from_slice(MAGIC);
+    image.u32(IMAGE_FORMAT);
+    image.str(WRITER);
+    image.u64(payload.bytes.len() as u64);
+    image.u64(checksum(&payload.bytes));
+    image.bytes.extend_from_slice(&payload.bytes);
+    Some(image.bytes)
+}
+
+/// The image in `bytes`, or why it cannot be used (torn, altered, another format or library version).
+pub fn decode(bytes: &[u8]) -> Result<Decoded, Rejected> {
+    let mut header = Reader::new(bytes);
+    if header.take(4).ok() != Some(MAGIC.as_slice()) {
+        return Err("not a memwasm image".into());
+    }
+    let format = header.u32()?;
+    let writer = header.str()?;
+    if format != IMAGE_FORMAT || writer != WRITER {
+        return Err(format!(
+            "written by memwasm {writer} in format {format} (this is {WRITER}, format {IMAGE_FORMAT})"
+        ));
+    }
+    let length = header.u64()?;
+    let sum = header.u64()?;
+    let payload = header.take(usize::try_from(length).map_err(|_| "too long".to_string())?)?;
+    if !header.at_end() || checksum(payload) != sum {
+        return Err("torn or altered (its checksum does not match)".into());
+    }
+    let mut input = Reader::new(payload);
+    let seq = input.u64()?;
+    let count = input.u32()? as usize;
+    let mut memories = Vec::with_capacity(count.min(payload.len()));
+    for _ in 0..count {
+        memories.push(StoredMemory { item: record::read_item(&mut input)?, embedding: None });
+    }
+    let dim = input.u32()? as usize;
+    let row_count = input.u32()? as usize;
+    let owner_bytes = input.take(row_count.checked_mul(4).ok_or("too many rows")?)?;
+    let owners: Vec<Option<u32>> = arrays(owner_bytes).map(|b| Some(u32::from_le_bytes(b))).collect();
+    if owners.iter().flatten().any(|owner| *owner as usize >= count) {
+        return Err("a vector row names no record".into());
+    }
+    let value_bytes =
+        input.take(row_count.checked_mul(dim).and_then(|n| n.checked_mul(4)).ok_or("too many values")?)?;
+    let values = arrays(value_bytes).map(f32::from_le_bytes).collect();
+    if !input.at_end() {
+        return Err("bytes after the vectors".into());
+    }
+    Ok(Decoded { seq, memories, rows: ImageRows { dim, owners, values, handed: false } })
+}

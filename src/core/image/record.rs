@@ -1,0 +1,86 @@
+//! One memory record in the image: every field of `MemoryItem` in a fixed order (metadata as its JSON
+//! text), so reading a record is a walk over lengths, not a parse. The destructuring below names every
+//! field: a field added to `MemoryItem` does not compile until it is written here too.
+
+use serde_json::Value;
+
+use super::bytes::{Reader, Rejected, Writer};
+use crate::core::model::lifecycle::Lifecycle;
+use crate::core::model::memory_type::MemoryType;
+use crate::core::model::scope::Scope;
+use crate::core::model::types::{MemoryItem, Metadata};
+
+/// Appends `item` (its search-only scores are not stored).
+pub fn write_item(out: &mut Writer, item: &MemoryItem) {
+    let MemoryItem { id, memory, hash, metadata, score: _, fused_score: _, created_at, updated_at, scope, lifecycle } =
+        item;
+    let Scope { user_id, agent_id, run_id } = scope;
+    let Lifecycle {
+        memory_type,
+        importance,
+        pinned,
+        expires_at,
+        key,
+        deleted_at,
+        last_accessed_at,
+        decayed_at,
+        attributed_to,
+    } = lifecycle;
+    for text in [id, memory, hash, created_at, updated_at] {
+        out.str(text);
+    }
+    out.str(&if metadata.is_empty() { String::new() } else { Value::Object(metadata.clone()).to_string() });
+    for text in [user_id, agent_id, run_id] {
+        out.opt_str(text.as_deref());
+    }
+    out.str(memory_type.as_str());
+    out.f64(*importance);
+    out.u8(*pinned as u8);
+    for text in [expires_at, key, deleted_at, last_accessed_at, decayed_at, attributed_to] {
+        out.opt_str(text.as_deref());
+    }
+}
+
+/// Reads back one item `write_item` wrote.
+pub fn read_item(input: &mut Reader) -> Result<MemoryItem, Rejected> {
+    let (id, memory, hash, created_at, updated_at) =
+        (input.str()?, input.str()?, input.str()?, input.str()?, input.str()?);
+    let metadata = metadata(&input.str()?)?;
+    let scope = Scope { user_id: input.opt_str()?, agent_id: input.opt_str()?, run_id: input.opt_str()? };
+    let kind = input.str()?;
+    let memory_type = MemoryType::parse(&kind).ok_or_else(|| format!("memory {id}: unknown type {kind:?}"))?;
+    let lifecycle = Lifecycle {
+        memory_type,
+        importance: input.f64()?,
+        pinned: input.u8()? == 1,
+        expires_at: input.opt_str()?,
+        key: input.opt_str()?,
+        deleted_at: input.opt_str()?,
+        last_accessed_at: input.opt_str()?,
+        decayed_at: input.opt_str()?,
+        attributed_to: input.opt_str()?,
+    };
+    Ok(MemoryItem {
+        id,
+        memory,
+        hash,
+        metadata,
+        score: None,
+        fused_score: None,
+        created_at,
+        updated_at,
+        scope,
+        lifecycle,
+    })
+}
+
+/// The metadata JSON object written by `write_item` (empty text: no metadata).
+fn metadata(text: &str) -> Result<Metadata, Rejected> {
+    if text.is_empty() {
+        return Ok(Metadata::new());
+    }
+    match serde_json::from_str(text) {
+        Ok(Value::Object(map)) => Ok(map),
+        _ => Err("a record's metadata is not a JSON object".into()),
+    }
+}

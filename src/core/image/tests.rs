@@ -1,0 +1,133 @@
+use serde_json::json;
+
+use super::{decode, encode, with_journal, IMAGE_FORMAT};
+use crate::core::model::types::{MemoryItem, StoredMemory};
+use crate::core::testing::Seeded;
+
+/// A memory with every optional field set on odd `i` (metadata, scopes, lifecycle), and a vector unless
+/// `i` is a multiple of 5.
+fn memory(i: usize) -> StoredMemory {
+    let full = i % 2 == 1;
+    let mut record = json!({"id": format!("id-{i}"), "memory": format!("fact {i} — naïve café"), "hash": format!("h{i}"),
+        "createdAt": format!("2026-01-01T00:00:{:02}.000Z", i % 60), "updatedAt": "2026-02-01T00:00:00.000Z", "userId": "u"});
+    if full {
+        let extra = json!({"metadata": {"role": "user", "n": i, "nested": {"x": [1.5, null, true]}}, "agentId": "a",
+            "runId": "r", "memoryType": "event_log", "importance": 0.1 + i as f64 / 1000.0, "pinned": true,
+            "expiresAt": "2027-01-01T00:00:00.000Z", "key": format!("k{i}"), "deletedAt": "2026-03-01T00:00:00.000Z",
+            "lastAccessedAt": "2026-04-01T00:00:00.000Z", "decayedAt": "2026-05-01T00:00:00.000Z", "attributedTo": "user"});
+        record.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+    }
+    let item: MemoryItem = serde_json::from_value(record).unwrap();
+    let embedding = (i % 5 != 0).then(|| (0..8).map(|d| ((i * 7 + d * 3) % 11) as f32 / 11.0 - 0.4).collect());
+    StoredMemory { item, embedding }
+}
+
+fn memories(n: usize) -> Vec<StoredMemory> {
+    (0..n).map(memory).collect()
+}
+
+#[test]
+fn an_image_reads_back_every_field_and_vector_in_order() {
+    let written = memories(12);
+    let decoded = decode(&encode(&written, 41).unwrap()).unwrap();
+    assert_eq!(decoded.seq, 41);
+    assert_eq!(decoded.into_packed().into_memories(), written);
+}
+
+#[test]
+fn an_empty_store_has_an_image() {
+    let decoded = decode(&encode(&[], 0).unwrap()).unwrap();
+    assert!(decoded.into_packed().into_memories().is_empty());
+}
+
+#[test]
+fn vectors_of_different_lengths_have_no_image() {
+    let mut written = memories(3);
+    written[2].embedding = Some(vec![1.0; 3]);
+    assert!(encode(&written, 1).is_none());
+}
+
+#[test]
+fn a_torn_image_is_rejected_at_every_length() {
+    let bytes = encode(&memories(6), 7).unwrap();
+    for length in 0..bytes.len() {
+        assert!(decode(&bytes[..length]).is_err(), "an image cut at {length} of {} bytes was used", bytes.len());
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(decode(&longer).is_err());
+}
+
+#[test]
+fn an_image_with_any_byte_altered_is_rejected() {
+    let bytes = encode(&memories(4), 7).unwrap();
+    for at in 0..bytes.len() {
+        let mut altered = bytes.clone();
+        altered[at] ^= 0x20;
+        assert!(decode(&altered).is_err(), "byte {at} altered and the image was still used");
+    }
+}
+
+#[test]
+fn an_image_of_another_format_or_version_is_rejected_and_says_so() {
+    let bytes = encode(&memories(2), 1).unwrap();
+    let mut other_format = bytes.clone();
+    other_format[4..8].copy_from_slice(&(IMAGE_FORMAT + 1).to_le_bytes());
+    let why = decode(&other_format).err().unwrap();
+    assert!(why.contains(&format!("format {}", IMAGE_FORMAT + 1)), "{why}");
+    let version = env!("CARGO_PKG_VERSION");
+    let at = bytes.windows(version.len()).position(|w| w == version.as_bytes()).unwrap();
+    let mut other_version = bytes.clone();
+    other_version[at] = b'9';
+    assert!(decode(&other_version).err().unwrap().contains("written by memwasm 9"));
+    assert_eq!(decode(b"not an image at all").err().unwrap(), "not a memwasm image");
+}
+
+/// What reading every record in stored order gives after `gone` were deleted and `changed` written: an
+/// update keeps its place, a new (or deleted and written again) record goes last.
+fn read_back(image: &[StoredMemory], gone: &[String], changed: &[StoredMemory]) -> Vec<StoredMemory> {
+    let mut rows: Vec<StoredMemory> = image.iter().filter(|m| !gone.contains(&m.item.id)).cloned().collect();
+    for memory in changed {
+        match rows.iter_mut().find(|row| row.item.id == memory.item.id) {
+            Some(row) => *row = memory.clone(),
+            None => rows.push(memory.clone()),
+        }
+    }
+    rows
+}
+
+#[test]
+fn the_journal_brings_an_image_to_what_the_records_say() {
+    let image = memories(10);
+    let gone = vec!["id-3".to_string(), "id-7".to_string(), "id-unknown".to_string()];
+    let mut updated = memory(4);
+    updated.item.memory = "fact 4, changed".into();
+    updated.embedding = Some(vec![0.5; 8]);
+    let mut unvectored = memory(6);
+    unvectored.embedding = None;
+    let changed = vec![updated, unvectored, memory(3), memory(20), memory(25)];
+    let packed = with_journal(decode(&encode(&image, 5).unwrap()).unwrap(), &gone, changed.clone());
+    assert_eq!(packed.into_memories(), read_back(&image, &gone, &changed));
+}
+
+#[test]
+fn random_journals_read_back_as_the_records_do() {
+    let mut random = Seeded(0x5eed);
+    for round in 0..200 {
+        let image: Vec<StoredMemory> = (0..random.below(12)).map(|i| memory(i + round)).collect();
+        let ids: Vec<String> = (0..15).map(|i| format!("id-{}", i + round)).collect();
+        let gone: Vec<String> = (0..random.below(4)).map(|_| ids[random.below(15)].clone()).collect();
+        let mut changed: Vec<StoredMemory> = Vec::new();
+        for _ in 0..random.below(5) {
+            let mut memory = memory(random.below(15) + round);
+            memory.item.memory = format!("rewritten in round {round}");
+            if !changed.iter().any(|c| c.item.id == memory.item.id) {
+                changed.push(memory);
+            }
+        }
+        // A memory both deleted and written since the image was deleted first: it is written as new.
+        let expected = read_back(&image, &gone, &changed);
+        let packed = with_journal(decode(&encode(&image, 1).unwrap()).unwrap(), &gone, changed);
+        assert_eq!(packed.into_memories(), expected, "round {round}");
+    }
+}
