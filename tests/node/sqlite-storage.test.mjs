@@ -130,10 +130,10 @@ for (const driver of DRIVERS) {
       (await open(path)).close();
       const db = rawDatabase(path);
       assert.equal(db.pragma("journal_mode"), "wal");
-      assert.equal(db.pragma("user_version"), 1);
+      assert.equal(db.pragma("user_version"), 2);
       const tables = db.all("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
-      assert.deepEqual(tables.map((t) => t.name).filter((n) => !n.startsWith("sqlite_")), ["graph", "history", "memories", "side"]);
-      db.exec("PRAGMA user_version = 2");
+      assert.deepEqual(tables.map((t) => t.name).filter((n) => !n.startsWith("sqlite_")), ["gone", "graph", "history", "image", "memories", "side"]);
+      db.exec("PRAGMA user_version = 3");
       db.close();
       await rejectsWith(() => open(path), "STORAGE", (error) => assert.match(error.message, /newer memwasm/));
     });

@@ -12,6 +12,8 @@ use crate::core::error::{MemoryError, Result};
 pub enum Param<'a> {
     Text(&'a str),
     Blob(&'a [u8]),
+    /// An integer (change sequences: far below 2^53, exact as a JS number).
+    Int(u64),
     Null,
 }
 
@@ -20,6 +22,7 @@ impl Param<'_> {
         match self {
             Self::Text(text) => JsValue::from_str(text),
             Self::Blob(bytes) => js_sys::Uint8Array::from(*bytes).into(),
+            Self::Int(value) => JsValue::from_f64(*value as f64),
             Self::Null => JsValue::NULL,
         }
     }

@@ -1,13 +1,16 @@
 //! SQLite storage for Node: memories, their vectors, history, the graph (graph memory) and side records
 //! in one database file (see `schema`). The Node entry opens the file (WAL, `synchronous = FULL`, an
 //! exclusive lock for this process) and hands over the handle; each call's writes go into one transaction,
-//! kept whole or not at all, and the memory reads everything once when it opens.
+//! kept whole or not at all, and the memory reads everything once when it opens: from the open image and
+//! its journal when it can (see `image`).
 
 mod connection;
+mod image;
 mod rows;
 mod schema;
 
 use std::cell::OnceCell;
+use std::rc::Rc;
 
 use js_sys::{Function, Promise};
 use wasm_bindgen::{JsCast, JsValue};
@@ -21,6 +24,7 @@ use crate::core::config::SqliteSettings;
 use crate::core::error::{MemoryError, Result};
 use crate::core::model::graph::GraphRecord;
 use crate::core::model::types::{HistoryRecord, StoredMemory};
+use crate::core::packed::Packed;
 use crate::core::side_records::SideRecord;
 use crate::core::storage::{Changeset, Storage};
 
@@ -32,7 +36,9 @@ pub struct SqliteStorage {
     opener: Function,
     settings: SqliteSettings,
     /// The open database, its tables made or migrated.
-    connection: OnceCell<Connection>,
+    connection: OnceCell<Rc<Connection>>,
+    /// The change sequence, and the open image waiting to be written.
+    images: image::Images,
 }
 
 impl SqliteStorage {
@@ -43,11 +49,11 @@ impl SqliteStorage {
             let why = "storage.provider \"sqlite\" is available in Node only (import memwasm in Node 20 or later)";
             return Err(MemoryError::StorageUnavailable(why.into()));
         };
-        Ok(Self { opener: opener.clone(), settings, connection: OnceCell::new() })
+        Ok(Self { opener: opener.clone(), settings, connection: OnceCell::new(), images: Default::default() })
     }
 
     /// The connection, opened and its tables made or migrated on the first call.
-    async fn tables(&self) -> Result<&Connection> {
+    async fn tables(&self) -> Result<&Rc<Connection>> {
         if let Some(connection) = self.connection.get() {
             return Ok(connection);
         }
@@ -64,31 +70,31 @@ impl SqliteStorage {
         let opening = self.opener.call1(&JsValue::NULL, &settings).map_err(|e| from_sqlite(&context, &e))?;
         let handle = JsFuture::from(Promise::resolve(&opening)).await.map_err(|e| from_sqlite(&context, &e))?;
         let connection = Connection::new(&handle)?;
-        if let Err(error) = schema::upgrade(&connection) {
+        if let Err(error) = schema::upgrade(&connection).and_then(|()| self.images.start(&connection)) {
             connection.close();
             return Err(error);
         }
-        Ok(self.connection.get_or_init(|| connection))
+        Ok(self.connection.get_or_init(|| Rc::new(connection)))
     }
 
     /// The decoded rows of a query, those that do not decode skipped with a warning.
     async fn read<T>(&self, table: &str, sql: &str, params: &[Param<'_>], decode: Decode<T>) -> Result<Vec<T>> {
-        let rows = self.tables().await?.all(sql, params)?;
-        Ok(rows.iter().filter_map(|row| decode(&row).map_err(|why| warn_corrupt(table, &why)).ok()).collect())
+        Ok(decoded(table, &self.tables().await?.all(sql, params)?, decode))
     }
 
-    /// Issues every write of `changes` inside the caller's transaction.
-    fn write(db: &Connection, changes: &Changeset) -> Result<()> {
+    /// Issues every write of `changes`, change number `seq`, inside the caller's transaction.
+    fn write(db: &Connection, changes: &Changeset, seq: u64) -> Result<()> {
         for id in &changes.deletes {
             db.run("DELETE FROM memories WHERE id = ?", &[Param::Text(id)])?;
+            db.run("INSERT OR REPLACE INTO gone (id, changed) VALUES (?, ?)", &[Param::Text(id), Param::Int(seq)])?;
         }
         for memory in &changes.upserts {
             let vector = memory.embedding.as_deref().map(vector_to_bytes);
             let vector = vector.as_deref().map_or(Param::Null, Param::Blob);
             let record = memory_json(memory)?;
-            let sql = "INSERT INTO memories (id, record, vector) VALUES (?, ?, ?) \
-                       ON CONFLICT (id) DO UPDATE SET record = excluded.record, vector = excluded.vector";
-            db.run(sql, &[Param::Text(&memory.item.id), Param::Text(&record), vector])?;
+            let sql = "INSERT INTO memories (id, record, vector, changed) VALUES (?, ?, ?, ?) ON CONFLICT (id) \
+                       DO UPDATE SET record = excluded.record, vector = excluded.vector, changed = excluded.changed";
+            db.run(sql, &[Param::Text(&memory.item.id), Param::Text(&record), vector, Param::Int(seq)])?;
         }
         for record in &changes.history {
             let sql = "INSERT INTO history (id, memory_id, record) VALUES (?, ?, ?) \
@@ -125,7 +131,13 @@ impl SqliteStorage {
 
 impl Storage for SqliteStorage {
     async fn load_memories(&self) -> Result<Vec<StoredMemory>> {
-        self.read("memories", "SELECT id, record, vector FROM memories ORDER BY rowid", &[], memory_from_row).await
+        self.load_packed().await.map(Packed::into_memories)
+    }
+
+    async fn load_packed(&self) -> Result<Packed> {
+        let db = self.tables().await?;
+        let sql = "SELECT id, record, vector FROM memories ORDER BY rowid";
+        self.images.load(db, || Ok(decoded("memories", &db.all(sql, &[])?, memory_from_row)))
     }
 
     async fn commit(&self, changes: &Changeset) -> Result<()> {
@@ -133,7 +145,8 @@ impl Storage for SqliteStorage {
             return Ok(());
         }
         let db = self.tables().await?;
-        db.transaction(|| Self::write(db, changes))
+        let seq = self.images.next();
+        db.transaction(|| Self::write(db, changes, seq))
     }
 
     async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>> {
@@ -143,7 +156,10 @@ impl Storage for SqliteStorage {
 
     async fn clear(&self) -> Result<()> {
         let db = self.tables().await?;
-        db.transaction(|| db.exec("DELETE FROM memories; DELETE FROM history; DELETE FROM graph; DELETE FROM side;"))
+        self.images.forget();
+        db.transaction(|| {
+            db.exec("DELETE FROM memories; DELETE FROM history; DELETE FROM graph; DELETE FROM side; DELETE FROM image; DELETE FROM gone;")
+        })
     }
 
     async fn all_history(&self) -> Result<Option<Vec<HistoryRecord>>> {
@@ -162,6 +178,7 @@ impl Storage for SqliteStorage {
     /// Closes the database; the handle refuses every later call (`STORAGE_UNAVAILABLE`).
     fn close(&self) {
         if let Some(connection) = self.connection.get() {
+            self.images.flush(connection);
             connection.close();
         }
     }
@@ -176,6 +193,11 @@ impl Drop for SqliteStorage {
 
 /// Decodes one row, or says why it does not decode.
 type Decode<T> = fn(&JsValue) -> std::result::Result<T, String>;
+
+/// The rows of `table` that decode, each other one skipped with a warning.
+fn decoded<T>(table: &str, rows: &js_sys::Array, decode: Decode<T>) -> Vec<T> {
+    rows.iter().filter_map(|row| decode(&row).map_err(|why| warn_corrupt(table, &why)).ok()).collect()
+}
 
 /// Warns that a stored row of `table` does not decode (it stays stored).
 fn warn_corrupt(table: &str, why: &str) {

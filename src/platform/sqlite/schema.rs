@@ -8,6 +8,9 @@
 //! - `history`: one row per event, `seq` in insertion order, by `id` (unique) and `memory_id`.
 //! - `graph`: graph memory's entities and relations, JSON under their key.
 //! - `side`: side records (message buffers, the embedding cache, conversation metadata, …) by kind and key.
+//! - From version 2, the open image and its journal (see `image`): `memories.changed`, the change sequence
+//!   of each row's last write; `gone`, the ids deleted and when; `image`, the image and the sequence it
+//!   covers.
 
 use js_sys::Array;
 
@@ -15,7 +18,7 @@ use super::connection::Connection;
 use crate::core::error::{MemoryError, Result};
 
 /// The schema version this library writes.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 const VERSION_1: &str = "
 CREATE TABLE memories (id TEXT PRIMARY KEY NOT NULL, record TEXT NOT NULL, vector BLOB);
@@ -24,6 +27,13 @@ CREATE TABLE history (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UN
 CREATE INDEX history_by_memory ON history (memory_id, seq);
 CREATE TABLE graph (key TEXT PRIMARY KEY NOT NULL, record TEXT NOT NULL);
 CREATE TABLE side (kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (kind, key));
+";
+
+const VERSION_2: &str = "
+ALTER TABLE memories ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX memories_by_change ON memories (changed);
+CREATE TABLE gone (id TEXT PRIMARY KEY NOT NULL, changed INTEGER NOT NULL);
+CREATE TABLE image (name TEXT PRIMARY KEY NOT NULL, seq INTEGER NOT NULL, bytes BLOB NOT NULL);
 ";
 
 /// The stored schema version.
@@ -50,7 +60,10 @@ pub fn upgrade(connection: &Connection) -> Result<()> {
         if old < 1 {
             connection.exec(VERSION_1)?;
         }
-        // Later versions add `if old < 2 { … }` here.
+        if old < 2 {
+            connection.exec(VERSION_2)?;
+        }
+        // Later versions add `if old < 3 { … }` here.
         connection.exec(&format!("PRAGMA user_version = {VERSION}"))
     })
 }

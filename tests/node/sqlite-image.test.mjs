@@ -1,0 +1,210 @@
+// The SQLite store's open image: opening reads one image and the journal of rows changed since, and ends
+// with exactly what reading every row gives (same memories, order, vectors, search results). A torn, altered
+// or foreign image is warned about and rebuilt from the rows; a writer killed while writing the image
+// leaves a file that opens to what the rows say; a file of the previous schema is migrated.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { Memory, T } from "./helpers.mjs";
+import { DRIVERS, databaseFolder, rawDatabase } from "./sqlite-support.mjs";
+import { imageConfig, textVector } from "./sqlite-image.support.mjs";
+
+const newFile = databaseFolder();
+const CHILD = fileURLToPath(new URL("./sqlite-image.child.mjs", import.meta.url));
+const alice = { userId: "alice" };
+
+/** Runs `work` with console.warn collected; resolves with [its result, the warnings]. */
+async function warnings(work) {
+  const said = [];
+  const warn = console.warn;
+  console.warn = (...args) => said.push(args.join(" "));
+  try {
+    return [await work(), said];
+  } finally {
+    console.warn = warn;
+  }
+}
+
+/** Everything a reader can see: every memory of the file, in order, with vectors, and a search. */
+async function state(memory) {
+  const exported = await memory.exportMemories({});
+  const found = await memory.search({ embedding: textVector("note 5 about topic 5") }, { ...alice, limit: 5 });
+  return { exported: exported.split("\n").filter((line) => !line.includes('"exportedAt"')), found: found.results.map((r) => [r.id, r.score]) };
+}
+
+/** The image row of the file at `path` (the memory must be closed): `{seq, bytes}` or undefined. */
+function imageRow(path) {
+  const db = rawDatabase(path);
+  try {
+    return db.get("SELECT seq, bytes FROM image WHERE name = 'memories'");
+  } finally {
+    db.close();
+  }
+}
+
+function sql(path, text, ...params) {
+  const db = rawDatabase(path);
+  try {
+    return db.run(text, ...params);
+  } finally {
+    db.close();
+  }
+}
+
+/** A memory on `path` with `n` notes of alice added. (A new file's first open writes the image of an empty
+ * store; with more than 256 changes after it, the next open folds them into a fresh image.) */
+async function seeded(path, driver, n = 300) {
+  const memory = await Memory.open(imageConfig(path, driver));
+  for (let i = 0; i < n; i++) await memory.add(`note ${i} about topic ${i}`, { ...alice, infer: false, metadata: { i } });
+  return memory;
+}
+
+for (const driver of DRIVERS) {
+  describe(`the open image, through ${driver}`, () => {
+    const open = (path) => Memory.open(imageConfig(path, driver));
+
+    test("is written when the memory closes, and a reopen reads it with the journal of later changes", T, async () => {
+      const path = newFile();
+      let memory = await seeded(path, driver);
+      memory.close();
+      // This open folds the 300 changes since the (empty) first image into a fresh one, written on close.
+      memory = await open(path);
+      const first = await state(memory);
+      memory.close();
+      const image = imageRow(path);
+      assert.ok(image && image.bytes.length > 300 * 8 * 4, "an image of every memory is stored");
+
+      memory = await open(path);
+      assert.deepEqual(await state(memory), first);
+      const all = (await memory.getAll({ ...alice, limit: 100 })).results;
+      await memory.update(all[3].id, "note 3, rewritten");
+      await memory.delete(all[7].id);
+      await memory.add("a new note after the image", { ...alice, infer: false });
+      await memory.update(all[9].id, "note 9, rewritten");
+      const changed = await state(memory);
+      memory.close();
+      assert.equal(imageRow(path).seq, image.seq, "a small journal leaves the image as it is");
+
+      memory = await open(path);
+      assert.deepEqual(await state(memory), changed, "image + journal = the rows");
+      memory.close();
+      // The image is what was read: a row altered behind memwasm's back without a new change number is not
+      // seen until its change number says it changed.
+      sql(path, "UPDATE memories SET record = replace(record, 'note 2 about', 'NOTE 2 ABOUT') WHERE record LIKE '%note 2 about%'");
+      memory = await open(path);
+      assert.ok((await memory.getAll(alice)).results.some((m) => m.memory === "note 2 about topic 2"));
+      memory.close();
+      sql(path, "UPDATE memories SET changed = (SELECT max(changed) FROM memories) + 1 WHERE record LIKE '%NOTE 2 ABOUT%'");
+      memory = await open(path);
+      assert.ok((await memory.getAll(alice)).results.some((m) => m.memory === "NOTE 2 ABOUT topic 2"));
+      memory.close();
+    });
+
+    test("a torn, altered or foreign image is warned about, not used, and rebuilt from the rows", T, async () => {
+      const path = newFile();
+      let memory = await seeded(path, driver);
+      const expected = await state(memory);
+      memory.close();
+      (await open(path)).close(); // writes the image
+      const { bytes } = imageRow(path);
+      // The writer's version text follows the magic, the format and its length (bytes 0–11).
+      const foreign = Buffer.from(bytes);
+      foreign[12] = "9".charCodeAt(0);
+      const altered = Buffer.from(bytes);
+      altered[altered.length - 100] ^= 1;
+      for (const [name, broken, why] of [["torn", bytes.subarray(0, bytes.length >> 1), /checksum|cut short/],
+        ["altered", altered, /checksum/], ["foreign", foreign, /written by memwasm 9/]]) {
+        sql(path, "UPDATE image SET bytes = ? WHERE name = 'memories'", broken);
+        const [reopened, said] = await warnings(() => open(path));
+        assert.ok(said.some((w) => w.includes("open image is not used") && why.test(w)), `${name}: ${said.join("\n")}`);
+        assert.deepEqual(await state(reopened), expected, `${name}: the rows are read`);
+        reopened.close();
+        assert.deepEqual(Buffer.from(imageRow(path).bytes), Buffer.from(bytes), `${name}: a fresh image is written`);
+        const [again, quiet] = await warnings(() => open(path));
+        assert.deepEqual(quiet, [], `${name}: the fresh image is used`);
+        again.close();
+      }
+    });
+
+    test("a large journal is folded into a fresh image at the next open", T, async () => {
+      const path = newFile();
+      let memory = await seeded(path, driver, 10);
+      memory.close();
+      (await open(path)).close();
+      const before = imageRow(path).seq;
+      memory = await seeded(path, driver, 300);
+      const expected = await state(memory);
+      memory.close();
+      memory = await open(path);
+      assert.deepEqual(await state(memory), expected);
+      memory.close();
+      assert.ok(imageRow(path).seq > before, "the image now covers the journal");
+      const db = rawDatabase(path);
+      assert.equal(db.get("SELECT count(*) AS n FROM gone WHERE changed <= ?", imageRow(path).seq)?.n ?? 0, 0);
+      db.close();
+    });
+
+    test("deleteAll and reset leave no image that brings memories back", T, async () => {
+      const path = newFile();
+      let memory = await seeded(path, driver, 5);
+      memory.close();
+      (await open(path)).close();
+      memory = await open(path);
+      await memory.reset();
+      memory.close();
+      memory = await open(path);
+      assert.deepEqual((await memory.getAll(alice)).results, []);
+      memory.close();
+    });
+
+    test("a file of schema version 1 is migrated and opens with its memories", T, async () => {
+      const path = newFile();
+      let memory = await seeded(path, driver, 6);
+      const expected = await state(memory);
+      memory.close();
+      const db = rawDatabase(path);
+      db.exec("DROP TABLE image; DROP TABLE gone; DROP INDEX memories_by_change; ALTER TABLE memories DROP COLUMN changed; PRAGMA user_version = 1");
+      db.close();
+      memory = await open(path);
+      assert.deepEqual(await state(memory), expected);
+      await memory.add("written after the migration", { ...alice, infer: false });
+      memory.close();
+      memory = await open(path);
+      assert.equal((await memory.getAll(alice)).results.length, 7);
+      memory.close();
+      assert.equal(rawDatabase(path).pragma("user_version"), 2);
+    });
+  });
+}
+
+test("a process killed while it writes the image leaves a file that opens to what the rows say", T, async () => {
+  const path = newFile();
+  const memory = await seeded(path, undefined, 2000);
+  const expected = await state(memory);
+  memory.close();
+  let killed = 0;
+  for (const delayMs of [0, 1, 2, 4, 6, 9, 13, 20]) {
+    const child = spawn(process.execPath, [CHILD, path], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    const closed = new Promise((resolve) => child.on("close", (code, signal) => resolve(signal)));
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      if (out.includes("opened") && !child.killedAt) {
+        child.killedAt = setTimeout(() => child.kill("SIGKILL"), delayMs);
+      }
+    });
+    if ((await closed) === "SIGKILL") killed++;
+    const reopened = await Memory.open(imageConfig(path));
+    assert.deepEqual(await state(reopened), expected, `killed ${delayMs} ms after opening`);
+    // This open used a whole image, or read the rows and wrote one: either way the same. Without an image,
+    // the next child reads the rows and writes the image again.
+    reopened.close();
+    sql(path, "DELETE FROM image");
+    sql(path, "DELETE FROM image");
+  }
+  assert.ok(killed > 0, "at least one child was killed before it finished");
+  const db = rawDatabase(path);
+  assert.equal(db.pragma("integrity_check"), "ok");
+  db.close();
+});
