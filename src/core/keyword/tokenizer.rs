@@ -2,7 +2,10 @@
 //! and character pairs, a small English stop-word list dropped, and words of plain Latin letters reduced
 //! to their Snowball English stem ("paintings", "painted" → "paint").
 
+use std::cell::RefCell;
+
 use rust_stemmers::{Algorithm, Stemmer};
+use rustc_hash::FxHashMap;
 
 use super::normalize::nfc;
 use crate::core::case::lowercase_chars;
@@ -15,6 +18,37 @@ const STOP_WORDS: &[&str] = &[
     "that", "the", "their", "then", "there", "these", "they", "this", "to", "was", "were", "what", "which", "who",
     "will", "with",
 ];
+
+/// How many words [`term_of`] remembers before it starts over.
+const TERMS_KEPT: usize = 1 << 16;
+
+thread_local! {
+    /// The terms of words already seen (`None`: a stop word): a store's texts repeat their words, and
+    /// stemming them and looking them up among the stop words was a quarter of indexing them.
+    static TERMS: RefCell<FxHashMap<String, Option<String>>> = RefCell::default();
+}
+
+/// The term of `word`, remembered: `None` for a stop word, the Snowball English stem of a word of ASCII
+/// letters, any other word as it is.
+fn term_of(stemmer: &Stemmer, word: String) -> Option<String> {
+    TERMS.with_borrow_mut(|terms| {
+        if let Some(term) = terms.get(&word) {
+            return term.clone();
+        }
+        if terms.len() >= TERMS_KEPT {
+            terms.clear();
+        }
+        let term = if STOP_WORDS.binary_search(&word.as_str()).is_ok() {
+            None
+        } else if word.bytes().all(|b| b.is_ascii_lowercase()) {
+            Some(stemmer.stem(&word).into_owned())
+        } else {
+            Some(word.clone())
+        };
+        terms.insert(word, term.clone());
+        term
+    })
+}
 
 /// True for Han ideographs, kana and Hangul: scripts written without spaces between words.
 fn is_cjk(c: char) -> bool {
@@ -48,15 +82,10 @@ impl Terms {
 
     /// Ends a word: a stop word is dropped, a word of ASCII letters is stemmed, others stay as they are.
     fn end_word(&mut self) {
-        if !self.word.is_empty() && STOP_WORDS.binary_search(&self.word.as_str()).is_err() {
+        if !self.word.is_empty() {
             let word = std::mem::take(&mut self.word);
-            let term = match word.bytes().all(|b| b.is_ascii_lowercase()) {
-                true => self.stemmer.stem(&word).into_owned(),
-                false => word,
-            };
-            self.terms.push(term);
+            self.terms.extend(term_of(&self.stemmer, word));
         }
-        self.word.clear();
     }
 
     /// A CJK run becomes each character and each adjacent pair (as Lucene's CJK bigrams with unigrams).
