@@ -3,7 +3,8 @@
 //! ids in `gone` deleted after it). Opening reads the image and the journal instead of every row; a
 //! missing, torn or foreign image, a large journal, or a row count that disagrees (rows written by
 //! something other than memwasm) reads every row instead, and a fresh image is written shortly after
-//! (or when the memory closes), in one transaction: a crash mid-write leaves the old image.
+//! (or when the memory closes), in one transaction: a crash mid-write leaves the old image. The image is
+//! stored in parts of [`PART`] bytes, so that no value nears SQLite's length limit (1 GB) at any size.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -22,6 +23,8 @@ use crate::core::packed::Packed;
 const WRITE_AFTER_MS: f64 = 500.0;
 /// Below this many journal entries an image is always used as it is.
 const SMALL_JOURNAL: usize = 256;
+/// The size of each stored part of the image.
+const PART: usize = 256 * 1024;
 
 /// An encoded image and the change sequence it covers, waiting to be written.
 type Pending = RefCell<Option<(u64, Vec<u8>)>>;
@@ -61,12 +64,8 @@ impl Images {
     /// The image with its journal applied; `None` (after a warning when the image is unusable) to read
     /// every row instead.
     fn read_image(&self, db: &Rc<Connection>) -> Result<Option<Packed>> {
-        let stored = first(&db.all("SELECT seq, bytes FROM image WHERE name = 'memories'", &[])?);
-        if stored.is_undefined() {
-            return Ok(None);
-        }
-        let Ok(bytes) = Array::from(&stored).get(1).dyn_into::<Uint8Array>() else { return Ok(None) };
-        let image = match decode(&bytes.to_vec()) {
+        let Some(bytes) = stored_image(db)? else { return Ok(None) };
+        let image = match decode(&bytes) {
             Ok(image) => image,
             Err(why) => {
                 super::warn(&format!("memwasm: the SQLite store's open image is not used ({why}); reading every row"));
@@ -119,13 +118,35 @@ impl Images {
     }
 }
 
-/// Writes the waiting image, if any, and drops the tombstones it covers, in one transaction; a failure
-/// (a closed database, a full disk) leaves the previous image, which the journal still brings up to date.
+/// The stored image's parts joined, `None` when there is none. Parts of two images never mix (each write
+/// replaces every part in one transaction); should they, the checksum rejects the result.
+fn stored_image(db: &Connection) -> Result<Option<Vec<u8>>> {
+    let parts = db.all("SELECT bytes FROM image ORDER BY part", &[])?;
+    let parts: Vec<Uint8Array> = parts.iter().filter_map(|row| Array::from(&row).get(0).dyn_into().ok()).collect();
+    if parts.is_empty() {
+        return Ok(None);
+    }
+    let mut bytes = vec![0; parts.iter().map(|part| part.length() as usize).sum()];
+    let mut at = 0;
+    for part in parts {
+        let end = at + part.length() as usize;
+        part.copy_to(&mut bytes[at..end]);
+        at = end;
+    }
+    Ok(Some(bytes))
+}
+
+/// Writes the waiting image, if any, in place of the stored one, and drops the tombstones it covers, in
+/// one transaction; a failure (a closed database, a full disk) leaves the previous image, which the journal
+/// still brings up to date.
 fn write(db: &Connection, pending: &Pending) {
     let Some((seq, bytes)) = pending.take() else { return };
     let written = db.transaction(|| {
-        let sql = "INSERT OR REPLACE INTO image (name, seq, bytes) VALUES ('memories', ?, ?)";
-        db.run(sql, &[Param::Int(seq), Param::Blob(&bytes)])?;
+        db.exec("DELETE FROM image")?;
+        for (part, chunk) in bytes.chunks(PART).enumerate() {
+            let sql = "INSERT INTO image (part, seq, bytes) VALUES (?, ?, ?)";
+            db.run(sql, &[Param::Int(part as u64), Param::Int(seq), Param::Blob(chunk)])?;
+        }
         db.run("DELETE FROM gone WHERE changed <= ?", &[Param::Int(seq)])
     });
     if let Err(error) = written {

@@ -9,8 +9,8 @@
 //! - `graph`: graph memory's entities and relations, JSON under their key.
 //! - `side`: side records (message buffers, the embedding cache, conversation metadata, …) by kind and key.
 //! - From version 2, the open image and its journal (see `image`): `memories.changed`, the change sequence
-//!   of each row's last write; `gone`, the ids deleted and when; `image`, the image and the sequence it
-//!   covers.
+//!   of each row's last write; `gone`, the ids deleted and when; `image`, the image in parts of at most
+//!   256 KiB (`part` 0, 1, …), each with the sequence the image covers.
 
 use js_sys::Array;
 
@@ -33,7 +33,7 @@ const VERSION_2: &str = "
 ALTER TABLE memories ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX memories_by_change ON memories (changed);
 CREATE TABLE gone (id TEXT PRIMARY KEY NOT NULL, changed INTEGER NOT NULL);
-CREATE TABLE image (name TEXT PRIMARY KEY NOT NULL, seq INTEGER NOT NULL, bytes BLOB NOT NULL);
+CREATE TABLE image (part INTEGER PRIMARY KEY NOT NULL, seq INTEGER NOT NULL, bytes BLOB NOT NULL);
 ";
 
 /// The stored schema version.
