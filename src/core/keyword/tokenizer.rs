@@ -19,8 +19,8 @@ const STOP_WORDS: &[&str] = &[
     "will", "with",
 ];
 
-/// How many words [`term_of`] remembers before it starts over.
-const TERMS_KEPT: usize = 1 << 16;
+/// How many words [`term_of`] remembers before it starts over (about 1.5 MB at most).
+const TERMS_KEPT: usize = 1 << 15;
 
 thread_local! {
     /// The terms of words already seen (`None`: a stop word): a store's texts repeat their words, and
