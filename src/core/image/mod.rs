@@ -27,6 +27,9 @@ use crate::core::packed::{Packed, RowChunk, RowSource};
 /// The image format this library writes and reads; any other is rebuilt.
 pub const IMAGE_FORMAT: u32 = 1;
 const MAGIC: &[u8; 4] = b"MWIM";
+/// The most vector bytes an image holds: a larger store opens from its records (encoding a larger image
+/// beside the loaded index would near wasm32's 4 GiB of memory). 100,000 memories of 1,024 dimensions fit.
+pub const MAX_VECTOR_BYTES: usize = 448 << 20;
 /// The version of the library that wrote an image: an image from any other version is rebuilt.
 const WRITER: &str = env!("CARGO_PKG_VERSION");
 
@@ -63,9 +66,13 @@ impl RowSource for ImageRows {
 }
 
 /// The image of `memories` (with their vectors), covering changes up to `seq`; `None` when their vectors
-/// differ in length (the index would refuse them: such a store opens from its records).
+/// differ in length (the index would refuse them) or exceed [`MAX_VECTOR_BYTES`]: such a store opens from
+/// its records.
 pub fn encode(memories: &[StoredMemory], seq: u64) -> Option<Vec<u8>> {
     let dim = memories.iter().find_map(|memory| memory.embedding.as_ref().map(Vec::len)).unwrap_or(0);
+    if !fits(memories.len(), dim) {
+        return None;
+    }
     let mut payload = Writer::default();
     payload.u64(seq);
     payload.u32(memories.len() as u32);
@@ -90,6 +97,11 @@ pub fn encode(memories: &[StoredMemory], seq: u64) -> Option<Vec<u8>> {
     image.u64(checksum(&payload.bytes));
     image.bytes.extend_from_slice(&payload.bytes);
     Some(image.bytes)
+}
+
+/// True when `count` vectors of `dim` values fit in an image.
+fn fits(count: usize, dim: usize) -> bool {
+    count.saturating_mul(dim).saturating_mul(4) <= MAX_VECTOR_BYTES
 }
 
 /// The image in `bytes`, or why it cannot be used (torn, altered, another format or library version).

@@ -48,6 +48,13 @@ fn vectors_of_different_lengths_have_no_image() {
 }
 
 #[test]
+fn a_store_too_large_has_no_image() {
+    assert!(super::fits(100_000, 1_024));
+    assert!(!super::fits(100_000, 1_536));
+    assert!(!super::fits(usize::MAX, 2));
+}
+
+#[test]
 fn a_torn_image_is_rejected_at_every_length() {
     let bytes = encode(&memories(6), 7).unwrap();
     for length in 0..bytes.len() {
