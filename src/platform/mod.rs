@@ -7,6 +7,7 @@ mod case;
 pub mod compose;
 mod env;
 mod fetch;
+mod heap;
 pub mod indexeddb;
 mod kv;
 mod nfc;

@@ -294,15 +294,19 @@ impl KeywordIndex {
 }
 
 impl Terms {
-    /// The index of the noted texts: every document placed, then the turns linked in one pass over their
-    /// order (not one look-up of the neighbours per turn).
+    /// The index of the noted texts: every document placed (in insertion order), the turns ordered at once
+    /// (not one tree insertion each), then linked in one pass over their order.
     fn build(pending: HashMap<String, Pending>) -> Self {
         let mut terms = Terms::default();
         terms.docs.reserve(pending.len());
         terms.slots.reserve(pending.len());
+        let mut pending: Vec<(String, Pending)> = pending.into_iter().collect();
+        pending.sort_unstable_by_key(|(_, (seq, ..))| *seq);
         for (id, (seq, text, belongs)) in pending {
             terms.place(id, &text, seq, belongs);
         }
+        let turns = terms.docs.iter().flatten().filter_map(|doc| Some((doc.turn()?.clone(), doc.id.clone())));
+        terms.turns = turns.collect();
         let mut links = Vec::new();
         let mut previous: Option<(&Scope, u32)> = None;
         for (conversation, id) in terms.turns.in_order() {
@@ -329,20 +333,21 @@ impl Terms {
     fn upsert(&mut self, id: &str, text: &str, seq: u64, belongs: Option<Belongs>) -> u64 {
         let seq = self.remove_doc(id).map_or(seq, |doc| doc.seq);
         let slot = self.place(id.to_owned(), text, seq, belongs);
+        if let Some(place) = self.docs[slot as usize].as_ref().and_then(Doc::turn) {
+            self.turns.insert(place.clone(), id);
+        }
         self.link(slot);
         seq
     }
 
-    /// Puts the document of memory `id` (not indexed) in a free slot, unlinked; returns the slot.
+    /// Puts the document of memory `id` (not indexed) in a free slot, unlinked and out of the turn order;
+    /// returns the slot.
     fn place(&mut self, id: String, text: &str, seq: u64, belongs: Option<Belongs>) -> u32 {
         let at = match belongs {
             None => At::Unknown,
             Some((scope, None)) => At::Scope(scope),
             Some((conversation, Some(created_at))) => At::Turn(Place { conversation, created_at, seq }),
         };
-        if let At::Turn(place) = &at {
-            self.turns.insert(place.clone(), &id);
-        }
         let mut tokens = tokenize(text);
         let len = u32::try_from(tokens.len()).unwrap_or(u32::MAX);
         tokens.sort_unstable();

@@ -28,9 +28,12 @@ thread_local! {
     static TERMS: RefCell<FxHashMap<String, Option<String>>> = RefCell::default();
 }
 
-/// The term of `word`, remembered: `None` for a stop word, the Snowball English stem of a word of ASCII
-/// letters, any other word as it is.
+/// The term of `word`: `None` for a stop word, the Snowball English stem of a word of ASCII letters
+/// (remembered), any other word (digits, accents, other scripts: never a stop word) as it is.
 fn term_of(stemmer: &Stemmer, word: String) -> Option<String> {
+    if !word.bytes().all(|b| b.is_ascii_lowercase()) {
+        return Some(word);
+    }
     TERMS.with_borrow_mut(|terms| {
         if let Some(term) = terms.get(&word) {
             return term.clone();
@@ -38,12 +41,9 @@ fn term_of(stemmer: &Stemmer, word: String) -> Option<String> {
         if terms.len() >= TERMS_KEPT {
             terms.clear();
         }
-        let term = if STOP_WORDS.binary_search(&word.as_str()).is_ok() {
-            None
-        } else if word.bytes().all(|b| b.is_ascii_lowercase()) {
-            Some(stemmer.stem(&word).into_owned())
-        } else {
-            Some(word.clone())
+        let term = match STOP_WORDS.binary_search(&word.as_str()) {
+            Ok(_) => None,
+            Err(_) => Some(stemmer.stem(&word).into_owned()),
         };
         terms.insert(word, term.clone());
         term
@@ -196,6 +196,8 @@ mod tests {
     #[test]
     fn stop_words_are_in_order_for_their_binary_search() {
         assert!(super::STOP_WORDS.windows(2).all(|pair| pair[0] < pair[1]));
+        // Only words of ASCII letters are looked up among them.
+        assert!(super::STOP_WORDS.iter().all(|word| word.bytes().all(|b| b.is_ascii_lowercase())));
     }
 
     #[test]

@@ -62,6 +62,14 @@ pub struct Place {
 #[derive(Debug, Default)]
 pub struct TurnOrder(BTreeSet<(Place, String)>);
 
+impl FromIterator<(Place, String)> for TurnOrder {
+    /// Every turn at once: sorted, then built bottom-up (a tree insertion per turn compared strings at
+    /// every level).
+    fn from_iter<I: IntoIterator<Item = (Place, String)>>(turns: I) -> Self {
+        Self(turns.into_iter().collect())
+    }
+}
+
 impl TurnOrder {
     pub fn insert(&mut self, place: Place, id: &str) {
         self.0.insert((place, id.to_owned()));
