@@ -8,10 +8,10 @@ use std::rc::Rc;
 use idb::{Database, Factory, Transaction, TransactionMode};
 use js_sys::{Function, Reflect};
 use wasm_bindgen::JsCast;
-use web_sys::{IdbDatabase, IdbObjectStore};
+use web_sys::{IdbDatabase, IdbObjectStore, IdbTransaction};
 
 use super::outcome::from_idb;
-use super::schema::{upgrade, MEMORIES, VECTORS, VERSION};
+use super::schema::{upgrade, GONE, IMAGE, MEMORIES, VECTORS, VERSION};
 use crate::core::error::{MemoryError, Result};
 
 /// A lazily opened, self-closing connection to one database.
@@ -20,16 +20,28 @@ pub struct Connection {
     database: RefCell<Option<Rc<Database>>>,
 }
 
+/// The stores of one readonly transaction (a consistent snapshot), and the database handle it was opened on.
+pub struct Reading {
+    pub memories: IdbObjectStore,
+    pub vectors: IdbObjectStore,
+    pub image: IdbObjectStore,
+    pub gone: IdbObjectStore,
+    /// The open database: a write on it (not on a reopened one) fails once the database was deleted.
+    pub database: IdbDatabase,
+}
+
 /// What a failed read left behind, for its error.
 pub const READ_CONTEXT: &str = "nothing was read";
 
 impl Connection {
-    /// The memories and vectors stores of one readonly transaction.
-    pub async fn read_stores(&self) -> Result<(IdbObjectStore, IdbObjectStore)> {
-        let transaction = self.transaction(&[MEMORIES, VECTORS], TransactionMode::ReadOnly).await?;
+    /// The stores opening reads, in one readonly transaction.
+    pub async fn read_stores(&self) -> Result<Reading> {
+        let transaction = self.transaction(&[MEMORIES, VECTORS, IMAGE, GONE], TransactionMode::ReadOnly).await?;
         let store =
             |name| transaction.object_store(name).map(IdbObjectStore::from).map_err(|e| from_idb(&e, READ_CONTEXT));
-        Ok((store(MEMORIES)?, store(VECTORS)?))
+        let (memories, vectors, image, gone) = (store(MEMORIES)?, store(VECTORS)?, store(IMAGE)?, store(GONE)?);
+        let database = IdbTransaction::from(transaction).db();
+        Ok(Reading { memories, vectors, image, gone, database })
     }
 
     /// A connection to `name`, not opened yet.
