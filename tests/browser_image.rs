@@ -297,8 +297,11 @@ async fn a_version_6_database_upgrades_and_its_first_open_reads_every_record() {
     assert_eq!((again.unwrap(), warnings), (first, String::new()), "the next open reads the image");
     commit(&writer, vec![], &["v6-1"]).await;
     let layout = json_of(
-        run_js(&format!("{} const found = [db.version, [...db.objectStoreNames]]; db.close(); return found;", open_current_js(db)))
-            .await,
+        run_js(&format!(
+            "{} const found = [db.version, [...db.objectStoreNames]]; db.close(); return found;",
+            open_current_js(db)
+        ))
+        .await,
     );
     assert_eq!(layout, json!([7, ["gone", "graph", "history", "image", "memories", "side", "vectors"]]));
     assert_eq!(storage(db).load_memories().await.unwrap().len(), 4);
