@@ -10,7 +10,7 @@ use js_sys::{Function, Reflect};
 use wasm_bindgen::JsCast;
 use web_sys::{IdbDatabase, IdbObjectStore, IdbTransaction};
 
-use super::outcome::from_idb;
+use super::outcome::{from_idb, from_thrown};
 use super::schema::{upgrade, GONE, IMAGE, MEMORIES, VECTORS, VERSION};
 use crate::core::error::{MemoryError, Result};
 
@@ -30,6 +30,21 @@ pub struct Reading {
     pub database: IdbDatabase,
 }
 
+impl Reading {
+    /// The stores of a readonly transaction on `database` as it is: `None` once it was closed (deleted
+    /// or upgraded by another tab since), never reopened.
+    pub fn on(database: &IdbDatabase) -> Option<Result<Self>> {
+        let names = js_sys::Array::of4(&MEMORIES.into(), &VECTORS.into(), &IMAGE.into(), &GONE.into());
+        database.transaction_with_str_sequence(&names).ok().map(|transaction| Self::of(&transaction))
+    }
+
+    fn of(transaction: &IdbTransaction) -> Result<Self> {
+        let store = |name| transaction.object_store(name).map_err(|thrown| from_thrown(thrown, READ_CONTEXT));
+        let (memories, vectors, image, gone) = (store(MEMORIES)?, store(VECTORS)?, store(IMAGE)?, store(GONE)?);
+        Ok(Self { memories, vectors, image, gone, database: transaction.db() })
+    }
+}
+
 /// What a failed read left behind, for its error.
 pub const READ_CONTEXT: &str = "nothing was read";
 
@@ -37,11 +52,7 @@ impl Connection {
     /// The stores opening reads, in one readonly transaction.
     pub async fn read_stores(&self) -> Result<Reading> {
         let transaction = self.transaction(&[MEMORIES, VECTORS, IMAGE, GONE], TransactionMode::ReadOnly).await?;
-        let store =
-            |name| transaction.object_store(name).map(IdbObjectStore::from).map_err(|e| from_idb(&e, READ_CONTEXT));
-        let (memories, vectors, image, gone) = (store(MEMORIES)?, store(VECTORS)?, store(IMAGE)?, store(GONE)?);
-        let database = IdbTransaction::from(transaction).db();
-        Ok(Reading { memories, vectors, image, gone, database })
+        Reading::of(&IdbTransaction::from(transaction))
     }
 
     /// A connection to `name`, not opened yet.

@@ -4,9 +4,10 @@
 //! journal after it is the memory records whose `changed` is above `seq` and the ids `gone` after it (see
 //! `journal`). Opening reads the image and the journal in one readonly transaction instead of every record.
 //! With no image, one that does not decode (a warning says why), a journal larger than max(256, n/16) or a
-//! count of records that disagrees, it reads every record (`packed`) and writes a fresh image half a second
-//! later in a readwrite transaction of its own, which the open does not wait for: a tab closed or killed
-//! before or during it leaves the previous image, which the journal still brings up to date.
+//! count of records that disagrees, it reads every record (`packed`); half a second later, off the open, a
+//! fresh image is built from a snapshot of its own and written in a readwrite transaction of its own: a
+//! tab closed or killed before or during it leaves the previous image, which the journal still brings up
+//! to date.
 //!
 //! Reading every record gives the memories by `createdAt`, then `order`, then id: the journal is applied in
 //! place (`with_journal`) and the result sorted that way when it is not already (an update can move one).
@@ -21,7 +22,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{IdbDatabase, IdbObjectStore, IdbTransactionMode};
 
 use super::chunk::fingerprint;
-use super::connection::READ_CONTEXT;
+use super::connection::{Reading, READ_CONTEXT};
 use super::journal::{changed_after, gone_ids, gone_keys, next_change, Changes, BY_CHANGE};
 use super::load::chunks_of;
 use super::outcome::{committed, from_thrown, settled};
@@ -50,11 +51,10 @@ pub async fn load(shared: Rc<Shared>) -> Result<Packed> {
     if let Some(packed) = from_image(&shared).await? {
         return Ok(packed);
     }
-    shared.placement.borrow_mut().clear();
-    let FullRead { packed, places, seq, database } = read_all(shared).await?;
-    let memories = packed.into_memories();
-    keep(database, &memories, &places, seq);
-    Ok(Packed::unpacked(memories))
+    let stores = shared.connection.read_stores().await?;
+    let full = read_all(stores, Some(shared)).await?;
+    rebuild_soon(full.database.clone());
+    Ok(full.packed)
 }
 
 /// The image with its journal applied; `None` (after a warning when the image does not decode) to read
@@ -86,7 +86,7 @@ async fn from_image(shared: &Rc<Shared>) -> Result<Option<Packed>> {
     let records: Vec<_> = memories_from_js(&changed).into_iter().filter_map(|r| skip_corrupt(MEMORIES, r)).collect();
     let chunks = chunks_of(&stores.vectors, &records).await?;
     let count = count.await?.as_f64().unwrap_or(-1.0);
-    let (journal, journal_places) = pack(records, chunks, shared.clone());
+    let (journal, journal_places) = pack(records, chunks, Some(shared.clone()));
     let journal = journal.into_memories();
     let moved = !journal.is_empty() || !gone.is_empty();
     let by_id = moved.then(|| by_id(&image, std::mem::take(&mut places), &journal, journal_places));
@@ -194,9 +194,32 @@ impl RowSource for PlacingRows {
     }
 }
 
-/// Encodes the image of `memories` (every record as of change `seq`) and writes it to `database` shortly.
-fn keep(database: IdbDatabase, memories: &[StoredMemory], places: &[Place], seq: u64) {
-    let Some(bytes) = encode(memories, seq) else { return };
+/// Writes a fresh image to `database` in half a second: off the open, from a snapshot of its own.
+fn rebuild_soon(database: IdbDatabase) {
+    let fire = Closure::once_into_js(move || {
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Err(error) = rebuild(&database).await {
+                warn(&format!("memwasm: the IndexedDB store's open image was not written ({error})"));
+            }
+        })
+    });
+    crate::platform::timer::set_timeout(fire.unchecked_ref(), WRITE_AFTER_MS);
+}
+
+/// Reads every record of `database` (nothing once it was closed), encodes their image and writes it.
+async fn rebuild(database: &IdbDatabase) -> Result<()> {
+    let Some(stores) = Reading::on(database) else { return Ok(()) };
+    let FullRead { packed, places, seq, .. } = read_all(stores?, None).await?;
+    let memories = packed.into_memories();
+    match to_js(&memories, &places, seq) {
+        Some(record) => write(database, &record, seq).await,
+        None => Ok(()),
+    }
+}
+
+/// The `image` record of `memories` (every record as of change `seq`); `None` when they have no image.
+fn to_js(memories: &[StoredMemory], places: &[Place], seq: u64) -> Option<JsValue> {
+    let bytes = encode(memories, seq)?;
     let orders: Vec<f64> = places.iter().map(|place| place.order).collect();
     let chunks: Vec<f64> = memories
         .iter()
@@ -213,14 +236,7 @@ fn keep(database: IdbDatabase, memories: &[StoredMemory], places: &[Place], seq:
     for (name, value) in fields {
         let _ = Reflect::set(&record, &name.into(), &value);
     }
-    let fire = Closure::once_into_js(move || {
-        wasm_bindgen_futures::spawn_local(async move {
-            if let Err(error) = write(&database, &record.into(), seq).await {
-                warn(&format!("memwasm: the IndexedDB store's open image was not written ({error})"));
-            }
-        })
-    });
-    crate::platform::timer::set_timeout(fire.unchecked_ref(), WRITE_AFTER_MS);
+    Some(record.into())
 }
 
 /// Removes the image and notes a `clear()` in the counter, in `store` (the `image` store of the clear's

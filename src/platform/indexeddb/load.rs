@@ -37,7 +37,7 @@ pub async fn load_some(shared: &Rc<Shared>, ids: Vec<String>) -> Result<(Vec<Sto
         placement.remove(id);
     }
     drop(placement);
-    Ok((pack(found, chunks, shared.clone()).0.into_memories(), gone))
+    Ok((pack(found, chunks, Some(shared.clone())).0.into_memories(), gone))
 }
 
 /// The chunks holding the vectors of `records`, read from `vectors` (those that do not decode are skipped

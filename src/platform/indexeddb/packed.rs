@@ -17,7 +17,7 @@ use wasm_bindgen::JsCast;
 use web_sys::IdbDatabase;
 
 use super::chunk::{fingerprint, JsChunk};
-use super::connection::READ_CONTEXT;
+use super::connection::{Reading, READ_CONTEXT};
 use super::journal::Changes;
 use super::outcome::settled;
 use super::records::{memories_from_js, MemoryRecord};
@@ -43,10 +43,9 @@ pub struct FullRead {
     pub database: IdbDatabase,
 }
 
-/// Every stored memory, oldest first, and their vectors as rows; `shared`'s placement is refilled as
-/// the rows are handed out.
-pub async fn read_all(shared: Rc<Shared>) -> Result<FullRead> {
-    let stores = shared.connection.read_stores().await?;
+/// Every stored memory in `stores`, oldest first, and their vectors as rows; `shared`'s placement (when
+/// given: opening) is refilled as the rows are handed out.
+pub async fn read_all(stores: Reading, shared: Option<Rc<Shared>>) -> Result<FullRead> {
     let changes = Changes::read(&stores.image, READ_CONTEXT);
     let records = settled(stores.memories.get_all(), READ_CONTEXT);
     let chunks = settled(stores.vectors.get_all(), READ_CONTEXT);
@@ -59,17 +58,18 @@ pub async fn read_all(shared: Rc<Shared>) -> Result<FullRead> {
         chunks.iter().filter_map(|chunk| JsChunk::from_js(&chunk).map_err(|why| warn_corrupt(VECTORS, &why)).ok());
     let chunks: Vec<JsChunk> = chunks.collect();
     let seq = changes.await?.last;
-    let mut placement = shared.placement.borrow_mut();
-    placement.clear();
-    placement.reserve(records.len());
-    drop(placement);
+    if let Some(shared) = &shared {
+        let mut placement = shared.placement.borrow_mut();
+        placement.clear();
+        placement.reserve(records.len());
+    }
     let (packed, places) = pack(records, chunks, shared);
     Ok(FullRead { packed, places, seq, database: stores.database })
 }
 
 /// `records`, oldest first, with the rows of `chunks` that hold their vectors, and each one's place; the
-/// rows' places are noted in `shared`'s placement as they are handed out.
-pub fn pack(records: Vec<MemoryRecord>, chunks: Vec<JsChunk>, shared: Rc<Shared>) -> (Packed, Vec<Place>) {
+/// rows' places are noted in `shared`'s placement (when given) as they are handed out.
+pub fn pack(records: Vec<MemoryRecord>, chunks: Vec<JsChunk>, shared: Option<Rc<Shared>>) -> (Packed, Vec<Place>) {
     let rows = find_rows(&records, &chunks);
     let mut kept: Vec<_> = records.into_iter().zip(rows).filter(|(record, row)| has_row(record, row)).collect();
     crate::core::sort::sort_by(&mut kept, |(a, _), (b, _)| {
@@ -125,7 +125,7 @@ struct ChunkRows {
     /// The owners of the chunk handed out last.
     owners: Vec<Option<u32>>,
     buffer: Vec<f32>,
-    shared: Rc<Shared>,
+    shared: Option<Rc<Shared>>,
 }
 
 impl RowSource for ChunkRows {
@@ -134,11 +134,13 @@ impl RowSource for ChunkRows {
         self.owners = owners;
         self.buffer.resize(chunk.values.length() as usize, 0.0);
         chunk.values.copy_to(&mut self.buffer);
-        let mut placement = self.shared.placement.borrow_mut();
+        let mut placement = self.shared.as_ref().map(|shared| shared.placement.borrow_mut());
         let rows = self.owners.iter_mut().zip(chunk.ids).zip(self.buffer.chunks_exact(chunk.dim));
         for ((owner, id), row) in rows.filter(|((owner, _), _)| owner.is_some()) {
             if row.iter().all(|x| x.is_finite()) {
-                placement.insert(id, Placed { chunk: chunk.key, print: fingerprint(row) });
+                if let Some(placement) = placement.as_mut() {
+                    placement.insert(id, Placed { chunk: chunk.key, print: fingerprint(row) });
+                }
             } else {
                 warn_corrupt(MEMORIES, &format!("record \"{id}\": its vector in chunk {} is not finite", chunk.key));
                 *owner = None;
