@@ -13,8 +13,7 @@ use std::collections::HashSet;
 
 use browser_support::*;
 use memwasm::core::config::IndexedDbSettings;
-use memwasm::core::model::scope::Scope;
-use memwasm::core::model::types::{MemoryItem, StoredMemory};
+use memwasm::core::model::types::StoredMemory;
 use memwasm::core::storage::{Changeset, Storage};
 use memwasm::platform::indexeddb::IndexedDbStorage;
 use serde_json::{json, Value};
@@ -29,19 +28,8 @@ fn storage(db: &str) -> IndexedDbStorage {
 /// Memory `n`, created at second `n / 3` (three memories per timestamp, so `order` breaks ties), with an
 /// 8-d vector `k` unless `k` is `None`.
 fn memory(n: usize, k: Option<usize>) -> StoredMemory {
-    let item = MemoryItem {
-        id: format!("m{n:03}"),
-        memory: format!("memory {n}"),
-        hash: format!("h{n}"),
-        metadata: Default::default(),
-        score: None,
-        fused_score: None,
-        created_at: format!("2025-01-01T00:{:02}:{:02}.000Z", n / 3 / 60, n / 3 % 60),
-        updated_at: "2025-01-01T00:00:00.000Z".into(),
-        scope: Scope { user_id: Some("alice".into()), ..Scope::default() },
-        lifecycle: Default::default(),
-    };
-    StoredMemory { item, embedding: k.map(|k| (0..8).map(|j| ((k * 31 + j * 7) % 17) as f32 - 8.0).collect()) }
+    let created_at = format!("2025-01-01T00:{:02}:{:02}.000Z", n / 3 / 60, n / 3 % 60);
+    alices_memory(n, created_at, k.map(|k| (0..8).map(|j| ((k * 31 + j * 7) % 17) as f32 - 8.0).collect()))
 }
 
 async fn commit(storage: &IndexedDbStorage, upserts: Vec<StoredMemory>, deletes: &[&str]) {
@@ -69,6 +57,14 @@ async fn image_written(db: &str, seq: u64) -> u64 {
     let written = eventually(5.0, || async { image_state(db).await[0].as_u64().is_some_and(|state| state >= seq) });
     assert!(written.await, "an image covering change {seq} was written: {}", image_state(db).await);
     image_state(db).await[0].as_u64().unwrap_or(0)
+}
+
+/// A fresh database `db` of `n` memories with vectors, opened once: the seq of the image that open wrote.
+async fn imaged(db: &str, n: usize) -> u64 {
+    delete_database(db).await;
+    commit(&storage(db), (0..n).map(|n| memory(n, Some(n))).collect(), &[]).await;
+    storage(db).load_memories().await.unwrap();
+    image_written(db, last_change(db).await).await
 }
 
 /// The last change number.
@@ -155,10 +151,7 @@ async fn image_and_journal_give_the_records_after_updates_deletes_re_adds_and_an
 #[wasm_bindgen_test]
 async fn an_instance_opened_from_the_image_keeps_one_vector_row_per_memory() {
     let db = "image-hints";
-    delete_database(db).await;
-    commit(&storage(db), (0..30).map(|n| memory(n, Some(n))).collect(), &[]).await;
-    storage(db).load_memories().await.unwrap();
-    image_written(db, last_change(db).await).await;
+    imaged(db, 30).await;
 
     let writer = storage(db);
     writer.load_memories().await.unwrap();
@@ -187,10 +180,8 @@ async fn a_torn_altered_or_foreign_image_is_read_past_with_a_warning_and_rebuilt
         ("record.orders = new Float64Array(3);", "do not match its records"),
     ];
     for (alteration, reason) in cases {
-        delete_database(db).await;
-        commit(&storage(db), (0..12).map(|n| memory(n, Some(n))).collect(), &[]).await;
+        let seq = imaged(db, 12).await;
         let expected = storage(db).load_memories().await.unwrap();
-        let seq = image_written(db, last_change(db).await).await;
         commit(&storage(db), vec![memory(3, Some(33))], &["m004"]).await;
         alter_image(db, alteration).await;
 
@@ -210,10 +201,7 @@ async fn a_torn_altered_or_foreign_image_is_read_past_with_a_warning_and_rebuilt
 #[wasm_bindgen_test]
 async fn a_large_journal_or_a_record_written_behind_its_back_reads_every_record() {
     let db = "image-journal-large";
-    delete_database(db).await;
-    commit(&storage(db), (0..10).map(|n| memory(n, Some(n))).collect(), &[]).await;
-    storage(db).load_memories().await.unwrap();
-    let seq = image_written(db, last_change(db).await).await;
+    let seq = imaged(db, 10).await;
     commit(&storage(db), (10..300).map(|n| memory(n, Some(n))).collect(), &[]).await;
     assert_eq!(storage(db).load_memories().await.unwrap().len(), 300);
     let seq = image_written(db, seq + 1).await;
