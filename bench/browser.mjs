@@ -43,6 +43,9 @@ try {
     const opens = [];
     const texts = [];
     for (let round = 0; round < 3; round++) {
+      // A page lives on after its first result: an open that read every record writes the store's open
+      // image half a second later, which the next open reads instead (docs/browser-persistence.md).
+      await new Promise((resolve) => setTimeout(resolve, 2000));
       await page.close();
       page = await h.openPage(browser.context);
       const [open, text] = await page.evaluate(async ({ config, query }) => {

@@ -132,7 +132,11 @@ async fn upgrades_from(version: u32) {
     engine.graph().enable_graph().await.unwrap();
     assert_eq!(
         layout(db).await,
-        json!([SCHEMA_VERSION, ["graph", "history", "memories", "side", "vectors"], [KEY_INDEX]])
+        json!([
+            SCHEMA_VERSION,
+            ["gone", "graph", "history", "image", "memories", "side", "vectors"],
+            ["changed", KEY_INDEX]
+        ])
     );
 
     let item: MemoryItem = serde_json::from_value(old_memory()).unwrap();

@@ -14,7 +14,7 @@ use std::rc::Rc;
 use browser_support::*;
 use memwasm::core::config::IndexedDbSettings;
 use memwasm::core::model::scope::Scope;
-use memwasm::core::model::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
+use memwasm::core::model::types::{EventKind, HistoryRecord, StoredMemory};
 use memwasm::core::storage::{Changeset, Storage};
 use memwasm::core::testing::Sabotaged;
 use memwasm::platform::indexeddb::{IndexedDbStorage, SCHEMA_VERSION, VECTORS_STORE};
@@ -38,19 +38,7 @@ const V4_VECTOR: &str =
     "(k) => Float32Array.from({length: 1024}, (_, j) => ((k * 7919 + j * j * 31 + j * k) % 1009) - 504)";
 
 fn memory(n: usize, embedding: Option<Vec<f32>>) -> StoredMemory {
-    let item = MemoryItem {
-        id: format!("m{n:03}"),
-        memory: format!("memory {n}"),
-        hash: format!("h{n}"),
-        metadata: Default::default(),
-        score: None,
-        fused_score: None,
-        created_at: format!("2025-01-01T00:{:02}:{:02}.000Z", n / 60, n % 60),
-        updated_at: "2025-01-01T00:00:00.000Z".into(),
-        scope: Scope { user_id: Some("alice".into()), ..Scope::default() },
-        lifecycle: Default::default(),
-    };
-    StoredMemory { item, embedding }
+    alices_memory(n, format!("2025-01-01T00:{:02}:{:02}.000Z", n / 60, n % 60), embedding)
 }
 
 fn history(id: &str) -> HistoryRecord {
@@ -236,7 +224,7 @@ async fn a_version_4_database_is_migrated_on_open_and_searches_as_before() {
     drop(memory);
     assert_eq!(
         layout(db).await,
-        json!([SCHEMA_VERSION, ["graph", "history", "memories", "side", "vectors"], ["ragged"], 300]),
+        json!([SCHEMA_VERSION, ["gone", "graph", "history", "image", "memories", "side", "vectors"], ["ragged"], 300]),
         "vectors moved out of the 300 readable records; the corrupt one is left as it was"
     );
     assert_eq!(chunks(db).await.iter().map(|(_, ids)| ids.len()).sum::<usize>(), 300);

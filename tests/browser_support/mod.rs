@@ -4,6 +4,8 @@
 #![allow(dead_code)]
 
 use js_sys::{Function, Promise, Reflect};
+use memwasm::core::model::scope::Scope;
+use memwasm::core::model::types::{MemoryItem, StoredMemory};
 use memwasm::Memory;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -172,6 +174,24 @@ pub async fn restore_indexeddb() {
          if (globalThis.realIndexedDb) Object.defineProperty(globalThis, 'indexedDB', globalThis.realIndexedDb);",
     )
     .await;
+}
+
+/// Memory `m{n:03}` of user alice (text `memory {n}`, hash `h{n}`), created at `created_at`, for the tests
+/// that write through `Storage` directly.
+pub fn alices_memory(n: usize, created_at: String, embedding: Option<Vec<f32>>) -> StoredMemory {
+    let item = MemoryItem {
+        id: format!("m{n:03}"),
+        memory: format!("memory {n}"),
+        hash: format!("h{n}"),
+        metadata: Default::default(),
+        score: None,
+        fused_score: None,
+        created_at,
+        updated_at: "2025-01-01T00:00:00.000Z".into(),
+        scope: Scope { user_id: Some("alice".into()), ..Scope::default() },
+        lifecycle: Default::default(),
+    };
+    StoredMemory { item, embedding }
 }
 
 /// Resolves after `ms` milliseconds.

@@ -8,10 +8,10 @@ use std::rc::Rc;
 use idb::{Database, Factory, Transaction, TransactionMode};
 use js_sys::{Function, Reflect};
 use wasm_bindgen::JsCast;
-use web_sys::{IdbDatabase, IdbObjectStore};
+use web_sys::{IdbDatabase, IdbObjectStore, IdbTransaction};
 
-use super::outcome::from_idb;
-use super::schema::{upgrade, MEMORIES, VECTORS, VERSION};
+use super::outcome::{from_idb, from_thrown};
+use super::schema::{upgrade, GONE, IMAGE, MEMORIES, VECTORS, VERSION};
 use crate::core::error::{MemoryError, Result};
 
 /// A lazily opened, self-closing connection to one database.
@@ -20,16 +20,39 @@ pub struct Connection {
     database: RefCell<Option<Rc<Database>>>,
 }
 
+/// The stores of one readonly transaction (a consistent snapshot), and the database handle it was opened on.
+pub struct Reading {
+    pub memories: IdbObjectStore,
+    pub vectors: IdbObjectStore,
+    pub image: IdbObjectStore,
+    pub gone: IdbObjectStore,
+    /// The open database: a write on it (not on a reopened one) fails once the database was deleted.
+    pub database: IdbDatabase,
+}
+
+impl Reading {
+    /// The stores of a readonly transaction on `database` as it is: `None` once it was closed (deleted
+    /// or upgraded by another tab since), never reopened.
+    pub fn on(database: &IdbDatabase) -> Option<Result<Self>> {
+        let names = js_sys::Array::of4(&MEMORIES.into(), &VECTORS.into(), &IMAGE.into(), &GONE.into());
+        database.transaction_with_str_sequence(&names).ok().map(|transaction| Self::of(&transaction))
+    }
+
+    fn of(transaction: &IdbTransaction) -> Result<Self> {
+        let store = |name| transaction.object_store(name).map_err(|thrown| from_thrown(thrown, READ_CONTEXT));
+        let (memories, vectors, image, gone) = (store(MEMORIES)?, store(VECTORS)?, store(IMAGE)?, store(GONE)?);
+        Ok(Self { memories, vectors, image, gone, database: transaction.db() })
+    }
+}
+
 /// What a failed read left behind, for its error.
 pub const READ_CONTEXT: &str = "nothing was read";
 
 impl Connection {
-    /// The memories and vectors stores of one readonly transaction.
-    pub async fn read_stores(&self) -> Result<(IdbObjectStore, IdbObjectStore)> {
-        let transaction = self.transaction(&[MEMORIES, VECTORS], TransactionMode::ReadOnly).await?;
-        let store =
-            |name| transaction.object_store(name).map(IdbObjectStore::from).map_err(|e| from_idb(&e, READ_CONTEXT));
-        Ok((store(MEMORIES)?, store(VECTORS)?))
+    /// The stores opening reads, in one readonly transaction.
+    pub async fn read_stores(&self) -> Result<Reading> {
+        let transaction = self.transaction(&[MEMORIES, VECTORS, IMAGE, GONE], TransactionMode::ReadOnly).await?;
+        Reading::of(&IdbTransaction::from(transaction))
     }
 
     /// A connection to `name`, not opened yet.

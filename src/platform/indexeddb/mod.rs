@@ -8,6 +8,8 @@ mod chunk;
 mod connection;
 mod graph;
 mod history;
+mod image;
+mod journal;
 mod load;
 mod migrate;
 mod migrate_history;
@@ -35,10 +37,11 @@ use web_sys::{IdbObjectStore, IdbTransaction};
 use self::connection::Connection;
 use self::graph::{graph_from_js, GraphWrites};
 use self::history::{batch_to_js, batches, entries_from_js, BY_MEMORY};
+use self::journal::{next_change, tombstone};
 use self::outcome::{abandon, committed, from_idb};
 use self::paced::PacedWriter;
 use self::records::memories_to_js;
-use self::schema::{GRAPH, HISTORY, MEMORIES, SIDE, VECTORS};
+use self::schema::{GONE, GRAPH, HISTORY, IMAGE, MEMORIES, SIDE, VECTORS};
 use self::side::{kind_range, side_from_js, SideWrites};
 use self::tab_sync::{Notice, TabSync};
 use self::vectors::{Placement, VectorWrites};
@@ -108,7 +111,7 @@ impl Storage for IndexedDbStorage {
         if self.shared.persist.replace(false) {
             persist::request_persistence().await;
         }
-        packed::load_packed(self.shared.clone()).await
+        image::load(self.shared.clone()).await
     }
 
     async fn commit(&self, changes: &Changeset) -> Result<()> {
@@ -122,7 +125,7 @@ impl Storage for IndexedDbStorage {
         if pace.aborted() {
             return Err(aborted_error());
         }
-        let names = [MEMORIES, HISTORY, GRAPH, SIDE, VECTORS];
+        let names = [MEMORIES, HISTORY, GRAPH, SIDE, VECTORS, IMAGE, GONE];
         let transaction = self.shared.connection.transaction(&names, TransactionMode::ReadWrite).await?;
         let stores: Vec<_> = names.iter().map(|name| transaction.object_store(name)).collect();
         let raw = IdbTransaction::from(transaction);
@@ -130,23 +133,28 @@ impl Storage for IndexedDbStorage {
             Ok(stores) => stores,
             Err(error) => return Err(abandon(&raw, &error)),
         };
-        let [memory_store, history_store, graph_store, side_store, vector_store] = &stores[..] else {
+        let [memory_store, history_store, graph_store, side_store, vector_store, image_store, gone_store] = &stores[..]
+        else {
             return Err(MemoryError::Storage("IndexedDB: a store is missing (nothing was written)".into()));
         };
         let raw_store = |store: &ObjectStore| IdbObjectStore::from(store.clone());
         let vector_store = raw_store(vector_store);
         let records = changes.upserts.len() + changes.history.len();
         let mut writer = PacedWriter::new(&raw, raw_store(memory_store), pace, records);
+        let change = next_change(&raw_store(image_store), false, "the write was rolled back");
         let vectors = VectorWrites::plan(&vector_store, &self.shared.placement, changes).await;
         let vectors = vectors.map_err(|error| writer.fail(error))?;
+        let change = change.await.map_err(|error| writer.fail(error))?;
         vectors.write(&vector_store, &mut writer).await?;
-        let memory_store = raw_store(memory_store);
+        let (memory_store, gone_store) = (raw_store(memory_store), raw_store(gone_store));
         for id in &changes.deletes {
-            writer.delete(&memory_store, &JsValue::from_str(id)).await?;
+            let id_value = JsValue::from_str(id);
+            writer.delete(&memory_store, &id_value).await?;
+            writer.put_keyed(&gone_store, &id_value, &tombstone(change, id)).await?;
         }
         let chunks: Vec<Option<u32>> = vectors.placed.iter().map(|placed| placed.map(|placed| placed.chunk)).collect();
         for (first, upserts) in (0..).step_by(ENCODE_BATCH).zip(changes.upserts.chunks(ENCODE_BATCH)) {
-            let records = memories_to_js(upserts, &chunks, first).map_err(|error| writer.fail(error))?;
+            let records = memories_to_js(upserts, &chunks, first, change).map_err(|error| writer.fail(error))?;
             for record in &records {
                 writer.issue(&memory_store, record, false, 1).await?;
             }
@@ -170,13 +178,23 @@ impl Storage for IndexedDbStorage {
         read_history(&self.shared.connection, Some(memory_id)).await
     }
 
+    /// Empties every store but the change counter, which notes the clear (see `image::forget`).
     async fn clear(&self) -> Result<()> {
-        let stores = [MEMORIES, HISTORY, GRAPH, SIDE, VECTORS];
-        let transaction = self.shared.connection.transaction(&stores, TransactionMode::ReadWrite).await?;
-        let cleared = stores.map(|name| transaction.object_store(name).and_then(|store| store.clear()));
+        let names = [MEMORIES, HISTORY, GRAPH, SIDE, VECTORS, GONE, IMAGE];
+        let transaction = self.shared.connection.transaction(&names, TransactionMode::ReadWrite).await?;
+        let stores: Vec<_> = names.iter().map(|name| transaction.object_store(name)).collect();
         let raw = IdbTransaction::from(transaction);
-        if let Some(Err(error)) = cleared.into_iter().find(Result::is_err) {
+        let stores: Vec<ObjectStore> = match stores.into_iter().collect() {
+            Ok(stores) => stores,
+            Err(error) => return Err(abandon(&raw, &error)),
+        };
+        let Some((image_store, emptied)) = stores.split_last() else { return Ok(()) };
+        if let Some(Err(error)) = emptied.iter().map(ObjectStore::clear).find(Result::is_err) {
             return Err(abandon(&raw, &error));
+        }
+        if let Err(error) = image::forget(&IdbObjectStore::from(image_store.clone())).await {
+            let _ = raw.abort();
+            return Err(error);
         }
         committed(&raw).await?;
         self.shared.placement.borrow_mut().clear();

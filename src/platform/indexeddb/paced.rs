@@ -41,6 +41,12 @@ impl<'a> PacedWriter<'a> {
         self.turn().await
     }
 
+    /// `put` of `value` under `key` in `store` (a store with out-of-line keys).
+    pub async fn put_keyed(&mut self, store: &IdbObjectStore, value: &JsValue, key: &JsValue) -> Result<()> {
+        store.put_with_key(value, key).map_err(|thrown| self.fail(from_thrown(thrown, CONTEXT)))?;
+        self.turn().await
+    }
+
     /// `delete` of `key` in `store`.
     pub async fn delete(&mut self, store: &IdbObjectStore, key: &JsValue) -> Result<()> {
         store.delete(key).map_err(|thrown| self.fail(from_thrown(thrown, CONTEXT)))?;

@@ -1,9 +1,9 @@
-//! Opening: every memory record and every `vectors` chunk, read with one `getAll` each in one readonly
-//! transaction (a consistent snapshot), handed to the index as [`Packed`] memories and rows (another tab's
-//! notice reads some records and chunks, joined the same way). Records are
-//! joined to their rows by chunk and id before any vector is copied; then each chunk is copied into wasm
-//! once, into one reused buffer, and the index copies its rows from there. [`Placement`] is filled as the
-//! chunks go by.
+//! Opening without an image (see `image`): every memory record and every `vectors` chunk, read with one
+//! `getAll` each in one readonly transaction (a consistent snapshot, with the change counter it includes),
+//! handed to the index as [`Packed`] memories and rows (another tab's notice reads some records and chunks,
+//! joined the same way). Records are joined to their rows by chunk and id before any vector is copied;
+//! then each chunk is copied into wasm once, into one reused buffer, and the index copies its rows from
+//! there. [`Placement`] is filled as the chunks go by.
 //!
 //! A record whose chunk has no row for it is skipped with a warning (it stays stored), as a record that
 //! does not decode is; a record whose stored vector is not finite is loaded without it (listed, not found
@@ -14,9 +14,11 @@ use std::rc::Rc;
 
 use js_sys::Array;
 use wasm_bindgen::JsCast;
+use web_sys::IdbDatabase;
 
 use super::chunk::{fingerprint, JsChunk};
-use super::connection::READ_CONTEXT;
+use super::connection::{Reading, READ_CONTEXT};
+use super::journal::Changes;
 use super::outcome::settled;
 use super::records::{memories_from_js, MemoryRecord};
 use super::schema::{MEMORIES, VECTORS};
@@ -25,11 +27,28 @@ use super::{skip_corrupt, warn_corrupt, Shared};
 use crate::core::error::Result;
 use crate::core::packed::{Packed, RowChunk, RowSource};
 
-/// Every stored memory, oldest first, and their vectors as rows; `shared`'s placement is refilled as
-/// the rows are handed out.
-pub async fn load_packed(shared: Rc<Shared>) -> Result<Packed> {
-    let (memories, vectors) = shared.connection.read_stores().await?;
-    let (records, chunks) = (settled(memories.get_all(), READ_CONTEXT), settled(vectors.get_all(), READ_CONTEXT));
+/// Where a memory's record sits among the records: its `order` and the chunk holding its vector.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Place {
+    pub order: f64,
+    pub chunk: Option<u32>,
+}
+
+/// Every record, read at once: the memories, each one's place, and the last change number they include.
+pub struct FullRead {
+    pub packed: Packed,
+    pub places: Vec<Place>,
+    pub seq: u64,
+    /// The database they were read from (see `Reading`).
+    pub database: IdbDatabase,
+}
+
+/// Every stored memory in `stores`, oldest first, and their vectors as rows; `shared`'s placement (when
+/// given: opening) is refilled as the rows are handed out.
+pub async fn read_all(stores: Reading, shared: Option<Rc<Shared>>) -> Result<FullRead> {
+    let changes = Changes::read(&stores.image, READ_CONTEXT);
+    let records = settled(stores.memories.get_all(), READ_CONTEXT);
+    let chunks = settled(stores.vectors.get_all(), READ_CONTEXT);
     // The records are decoded while the database reads the chunks.
     let records: Array = records.await?.unchecked_into();
     let records = memories_from_js(&records).into_iter().filter_map(|record| skip_corrupt(MEMORIES, record));
@@ -38,16 +57,19 @@ pub async fn load_packed(shared: Rc<Shared>) -> Result<Packed> {
     let chunks =
         chunks.iter().filter_map(|chunk| JsChunk::from_js(&chunk).map_err(|why| warn_corrupt(VECTORS, &why)).ok());
     let chunks: Vec<JsChunk> = chunks.collect();
-    let mut placement = shared.placement.borrow_mut();
-    placement.clear();
-    placement.reserve(records.len());
-    drop(placement);
-    Ok(pack(records, chunks, shared))
+    let seq = changes.await?.last;
+    if let Some(shared) = &shared {
+        let mut placement = shared.placement.borrow_mut();
+        placement.clear();
+        placement.reserve(records.len());
+    }
+    let (packed, places) = pack(records, chunks, shared);
+    Ok(FullRead { packed, places, seq, database: stores.database })
 }
 
-/// `records`, oldest first, with the rows of `chunks` that hold their vectors; the rows' places are noted
-/// in `shared`'s placement as they are handed out.
-pub fn pack(records: Vec<MemoryRecord>, chunks: Vec<JsChunk>, shared: Rc<Shared>) -> Packed {
+/// `records`, oldest first, with the rows of `chunks` that hold their vectors, and each one's place; the
+/// rows' places are noted in `shared`'s placement (when given) as they are handed out.
+pub fn pack(records: Vec<MemoryRecord>, chunks: Vec<JsChunk>, shared: Option<Rc<Shared>>) -> (Packed, Vec<Place>) {
     let rows = find_rows(&records, &chunks);
     let mut kept: Vec<_> = records.into_iter().zip(rows).filter(|(record, row)| has_row(record, row)).collect();
     crate::core::sort::sort_by(&mut kept, |(a, _), (b, _)| {
@@ -61,7 +83,8 @@ pub fn pack(records: Vec<MemoryRecord>, chunks: Vec<JsChunk>, shared: Rc<Shared>
     }
     let chunks: Vec<_> = chunks.into_iter().zip(owners).collect();
     let rows = ChunkRows { chunks: chunks.into_iter(), owners: Vec::new(), buffer: Vec::new(), shared };
-    Packed { memories: kept.into_iter().map(|(record, _)| record.memory).collect(), rows: Box::new(rows) }
+    let places = kept.iter().map(|(record, _)| Place { order: record.order, chunk: record.chunk }).collect();
+    (Packed { memories: kept.into_iter().map(|(record, _)| record.memory).collect(), rows: Box::new(rows) }, places)
 }
 
 /// Per record, the (chunk, row) holding its vector: the last row of its chunk with its id.
@@ -102,7 +125,7 @@ struct ChunkRows {
     /// The owners of the chunk handed out last.
     owners: Vec<Option<u32>>,
     buffer: Vec<f32>,
-    shared: Rc<Shared>,
+    shared: Option<Rc<Shared>>,
 }
 
 impl RowSource for ChunkRows {
@@ -111,11 +134,13 @@ impl RowSource for ChunkRows {
         self.owners = owners;
         self.buffer.resize(chunk.values.length() as usize, 0.0);
         chunk.values.copy_to(&mut self.buffer);
-        let mut placement = self.shared.placement.borrow_mut();
+        let mut placement = self.shared.as_ref().map(|shared| shared.placement.borrow_mut());
         let rows = self.owners.iter_mut().zip(chunk.ids).zip(self.buffer.chunks_exact(chunk.dim));
         for ((owner, id), row) in rows.filter(|((owner, _), _)| owner.is_some()) {
             if row.iter().all(|x| x.is_finite()) {
-                placement.insert(id, Placed { chunk: chunk.key, print: fingerprint(row) });
+                if let Some(placement) = placement.as_mut() {
+                    placement.insert(id, Placed { chunk: chunk.key, print: fingerprint(row) });
+                }
             } else {
                 warn_corrupt(MEMORIES, &format!("record \"{id}\": its vector in chunk {} is not finite", chunk.key));
                 *owner = None;

@@ -1,10 +1,11 @@
 //! Memories as IndexedDB values (history: see `history`). A memory record is the `MemoryItem` as a plain
 //! object (camelCase, scope ids and lifecycle fields at the top level, metadata as an object) plus `order`,
-//! its position within the write that stored it (ties of `createdAt` keep their order across reloads), and
-//! `chunk`, the key of the `vectors` chunk holding its vector (absent without one; see `chunk`). Records
-//! from before schema version 3 have no lifecycle fields and read back with their defaults; records from
-//! before version 5 carried the vector inline as `embedding` (little-endian `f32` bytes in a `Uint8Array`),
-//! which is still read.
+//! its position within the write that stored it (ties of `createdAt` keep their order across reloads),
+//! `chunk`, the key of the `vectors` chunk holding its vector (absent without one; see `chunk`), and
+//! `changed`, the change number of that write (version 7; see `journal`). Records from before schema
+//! version 3 have no lifecycle fields and read back with their defaults; records from before version 5
+//! carried the vector inline as `embedding` (little-endian `f32` bytes in a `Uint8Array`), which is still
+//! read.
 //!
 //! All memory records are decoded at once through one `JSON.stringify` and `serde_json` (far fewer calls
 //! across the wasm boundary than one object walk per record); should that fail, record by record. A
@@ -116,11 +117,18 @@ struct Written<'a> {
     order: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     chunk: Option<u32>,
+    /// The change number of the write (see `journal`).
+    changed: u64,
 }
 
-/// The records that store `memories` (without their vectors), the first written as the `first`-th memory
-/// of its write; the `order`-th memory's vector went to chunk `chunks[order]`.
-pub fn memories_to_js(memories: &[StoredMemory], chunks: &[Option<u32>], first: usize) -> Result<Vec<JsValue>> {
+/// The records that store `memories` (without their vectors) at change number `changed`, the first written
+/// as the `first`-th memory of its write; the `order`-th memory's vector went to chunk `chunks[order]`.
+pub fn memories_to_js(
+    memories: &[StoredMemory],
+    chunks: &[Option<u32>],
+    first: usize,
+    changed: u64,
+) -> Result<Vec<JsValue>> {
     if let Some(memory) = memories.iter().find(|memory| !memory.item.metadata.values().all(js_safe)) {
         let why = format!("the metadata of memory \"{}\" holds an integer a JS number cannot hold", memory.item.id);
         return Err(MemoryError::Storage(format!("cannot encode a record: {why}")));
@@ -133,7 +141,7 @@ pub fn memories_to_js(memories: &[StoredMemory], chunks: &[Option<u32>], first: 
                 None => Cow::Borrowed(&memory.item),
                 Some(_) => Cow::Owned(MemoryItem { score: None, ..memory.item.clone() }),
             };
-            Written { item, order, chunk }
+            Written { item, order, chunk, changed }
         })
         .collect();
     parsed(&records)

@@ -2,7 +2,8 @@
 //! brings a database of any older version (0 = new) up to `VERSION` step by step, inside the browser's
 //! upgrade transaction, so an interrupted upgrade leaves the old layout intact.
 //!
-//! - `memories`: one record per memory, keyed by `id` (see `records`), with index `key` (version 3).
+//! - `memories`: one record per memory, keyed by `id` (see `records`), with indexes `key` (version 3) and
+//!   `changed` (version 7).
 //! - `history` (version 6): the history entries in batches, one record per write's batch, keyed by an
 //!   auto-incremented `seq` (so reads come back oldest first), with the `multiEntry` indexes `memoryIds`
 //!   and `ids` (unique; see `history`). Before version 6 it held one record per entry, with indexes `id`
@@ -26,6 +27,11 @@
 //! Version 6 (import speed) stores history in batches: writing one record per entry, under three indexes,
 //! was most of an import's time. The old entries are copied into batches within the upgrade transaction
 //! (see `migrate_history`), all or none, and the unread `timestamp` index goes with the old store.
+//!
+//! Version 7 (open image) adds the `image` store (the open image and the change counter, see `image` and
+//! `journal`), the `gone` store (ids deleted since the image, keyed `[change, id]`) and the `changed` index
+//! on `memories` (each record's change number). Records written before it have no `changed`: the first open
+//! reads every record and writes an image covering them.
 
 use idb::{Database, IndexParams, KeyPath, ObjectStoreParams, Transaction};
 use web_sys::IdbObjectStore;
@@ -33,7 +39,7 @@ use web_sys::IdbObjectStore;
 use super::history::{BY_ID, BY_MEMORY};
 
 /// The schema version this library writes.
-pub const VERSION: u32 = 6;
+pub const VERSION: u32 = 7;
 /// Memories, keyed by id.
 pub const MEMORIES: &str = "memories";
 /// History batches, keyed by insertion order (see `history`).
@@ -44,6 +50,10 @@ pub const GRAPH: &str = "graph";
 pub const SIDE: &str = "side";
 /// Memories' vectors in chunks, keyed by chunk number (in line, see `chunk`).
 pub const VECTORS: &str = "vectors";
+/// The open image and the change counter, keyed by name (out of line; see `image`, `journal`).
+pub const IMAGE: &str = "image";
+/// Ids deleted since the image, keyed `[change, id]` (out of line; see `journal`).
+pub const GONE: &str = "gone";
 /// Memory index on the lifecycle `key` (unique per scope only, so not a unique index).
 pub const BY_KEY: &str = "key";
 
@@ -87,7 +97,13 @@ pub fn upgrade(database: &Database, transaction: &Transaction, old_version: u32)
             super::migrate_history::history_into_batches(old, new);
         }
     }
-    // Later versions add `if old_version < 7 { … }` here.
+    if old_version < 7 {
+        database.create_object_store(IMAGE, ObjectStoreParams::new())?;
+        database.create_object_store(GONE, ObjectStoreParams::new())?;
+        let by_change = KeyPath::new_single(super::journal::BY_CHANGE);
+        transaction.object_store(MEMORIES)?.create_index(super::journal::BY_CHANGE, by_change, None)?;
+    }
+    // Later versions add `if old_version < 8 { … }` here.
     Ok(())
 }
 

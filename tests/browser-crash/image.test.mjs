@@ -1,0 +1,108 @@
+// The open image of IndexedDB storage (schema 7) when the browser is SIGKILLed around its write: a page
+// opens a memory whose image is missing or out of date (so the open reads every record and writes a fresh
+// image half a second later, in a transaction of its own), and the whole browser is killed at a different
+// moment of each round, before, during or after that write. A fresh browser on the same profile must then
+// open to exactly what the records say (the ids and texts in the raw `memories` store), with no warning,
+// and find a memory by its own vector; between rounds a few memories are added and deleted, so later
+// opens read an image and its journal.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { rmSync } from "node:fs";
+import { harness } from "./harness.mjs";
+
+const USER = "image";
+const START = 1500;
+/** Kill delays after the open resolved (ms): around the write, which starts 500 ms after the open. */
+const DELAYS = [0, 450, 480, 495, 505, 515, 530, 600, 1500];
+
+let h;
+before(async () => {
+  h = await harness();
+});
+after(() => h?.close());
+
+/** The ids and texts of the raw `memories` store, by id, and `[image seq, last change]`. */
+const RAW = (dbName) => new Promise((resolve, reject) => {
+  const request = indexedDB.open(dbName);
+  request.onerror = () => reject(request.error);
+  request.onsuccess = () => {
+    const db = request.result;
+    const tx = db.transaction(["memories", "image"]);
+    const out = {};
+    tx.objectStore("memories").getAll().onsuccess = (e) => (out.records = e.target.result.map((m) => [m.id, m.memory]).sort());
+    tx.objectStore("image").get("memories").onsuccess = (e) => (out.image = e.target.result?.seq ?? null);
+    tx.objectStore("image").get("changes").onsuccess = (e) => (out.last = e.target.result?.last ?? null);
+    tx.oncomplete = () => (db.close(), resolve(out));
+    tx.onerror = () => reject(tx.error);
+  };
+});
+
+/** An export file (as `exportMemories` writes it) of `count` memories from number `from`, 8-d vectors. */
+function exportLines(from, count) {
+  const lines = [JSON.stringify({ kind: "memwasm-export", version: 2, memories: count, history: 0 })];
+  for (let i = from; i < from + count; i++) {
+    const seed = createHash("sha256").update(`vector ${i}`).digest();
+    const raw = Array.from({ length: 8 }, (_, d) => seed[d] - 127.5);
+    const norm = Math.hypot(...raw);
+    const vector = Float32Array.from(raw, (x) => x / norm);
+    const embedding = Buffer.from(vector.buffer).toString("base64");
+    const text = `fact ${i}`;
+    lines.push(JSON.stringify({ kind: "memory", id: `m${String(i).padStart(5, "0")}`, memory: text,
+      hash: createHash("md5").update(text).digest("hex"), metadata: {}, createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
+      updatedAt: "2026-01-01T00:00:00.000Z", userId: USER, embedding }));
+  }
+  return lines.join("\n") + "\n";
+}
+
+test("a browser killed around the open image's write reopens to what the records say", async (t) => {
+  const profile = h.profile();
+  const dbName = "crash-image";
+  const config = h.config(dbName);
+  let browser = await h.launch(profile);
+  try {
+    let page = await h.openPage(browser.context);
+    await page.evaluate(async ({ config, text }) => {
+      const memory = await window.memwasm.Memory.open(config);
+      await memory.importMemories(text);
+    }, { config, text: exportLines(0, START) });
+    let next = START;
+    for (const delay of DELAYS) {
+      // Opening reads every record (a large journal, or no image yet) and writes a fresh image after 500 ms.
+      await page.evaluate(async ({ config, text, gone }) => {
+        const memory = await window.memwasm.Memory.open(config);
+        await memory.importMemories(text);
+        await memory.delete(gone);
+        window.opened = await window.memwasm.Memory.open(config);
+      }, { config, text: exportLines(next, 300), gone: `m${String(next - 1).padStart(5, "0")}` });
+      next += 300;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      await browser.kill();
+      browser = await h.launch(profile);
+      page = await h.openPage(browser.context);
+      const seen = await page.evaluate(async ({ config, dbName, user, raw }) => {
+        const stored = await (0, eval)(raw)(dbName);
+        const warnings = [];
+        const warn = console.warn;
+        console.warn = (...args) => (warnings.push(args.join(" ")), warn(...args));
+        const memory = await window.memwasm.Memory.open(config);
+        console.warn = warn;
+        const all = (await memory.getAll({ userId: user, limit: 100000 })).results;
+        const probe = all[all.length - 1];
+        const lines = (await memory.exportMemories({ userId: user })).trim().split("\n").map((line) => JSON.parse(line));
+        const own = lines.find((line) => line.id === probe.id);
+        const bytes = Uint8Array.from(atob(own.embedding), (c) => c.charCodeAt(0));
+        const found = (await memory.search({ embedding: Array.from(new Float32Array(bytes.buffer)) }, { userId: user, limit: 1 })).results;
+        return { records: stored.records, image: stored.image, last: stored.last, loaded: all.map((m) => [m.id, m.memory]).sort(), warnings, top: found[0]?.id, probe: probe.id };
+      }, { config, dbName, user: USER, raw: RAW.toString() });
+      t.diagnostic(`killed ${delay} ms after the open: image of change ${seen.image}, last change ${seen.last}`);
+      assert.deepEqual(seen.warnings, [], `killed ${delay} ms after the open: no warning`);
+      assert.equal(seen.loaded.length, next - (DELAYS.indexOf(delay) + 1), "every import kept, one delete per round");
+      assert.deepEqual(seen.loaded, seen.records, `killed ${delay} ms after the open: what the records say`);
+      assert.equal(seen.top, seen.probe, "a memory is found by its own vector");
+    }
+  } finally {
+    await browser.kill();
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
