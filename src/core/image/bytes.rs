@@ -105,24 +105,50 @@ impl<'a> Reader<'a> {
 }
 
 /// A 64-bit checksum of `bytes`: Fletcher's two running sums over eight-byte words, in four lanes (adds
-/// only: the checksum runs once per open, before the engine's compiler has optimised it). Detects torn and
-/// altered images; not a MAC.
+/// only). Detects torn and altered images; not a MAC.
 pub fn checksum(bytes: &[u8]) -> u64 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let (mut sums, mut sums_of_sums) = ([K; 4], [0u64; 4]);
-    let blocks = bytes.chunks_exact(32);
-    let tail = blocks.remainder();
-    for block in blocks {
-        for (lane, word) in arrays::<8>(block).enumerate() {
+    let whole = bytes.len() / 32 * 32;
+    let mut sums = ([K; 4], [0u64; 4]);
+    for block in bytes[..whole].chunks(BLOCK) {
+        sums = sum_block(sums, block);
+    }
+    let mut hash = bytes.len() as u64 ^ K;
+    let (lanes, lanes_of_lanes) = sums;
+    for value in lanes.into_iter().chain(lanes_of_lanes).chain(bytes[whole..].iter().map(|byte| u64::from(*byte))) {
+        hash = (hash ^ value).wrapping_mul(K).rotate_left(29);
+    }
+    hash ^ (hash >> 32)
+}
+
+/// How many bytes one call of a per-block loop takes. Loops over a whole image run once per open, and V8
+/// runs a wasm function's first calls unoptimised: a loop split into calls is optimised after a few.
+pub const BLOCK: usize = 1 << 16;
+
+/// The running sums after the 32-byte groups of `block` (a multiple of 32 bytes long).
+#[inline(never)]
+fn sum_block((mut sums, mut sums_of_sums): ([u64; 4], [u64; 4]), block: &[u8]) -> ([u64; 4], [u64; 4]) {
+    for group in block.chunks_exact(32) {
+        for (lane, word) in arrays::<8>(group).enumerate() {
             sums[lane] = sums[lane].wrapping_add(u64::from_le_bytes(word));
             sums_of_sums[lane] = sums_of_sums[lane].wrapping_add(sums[lane]);
         }
     }
-    let mut hash = bytes.len() as u64 ^ K;
-    for value in sums.into_iter().chain(sums_of_sums).chain(tail.iter().map(|byte| u64::from(*byte))) {
-        hash = (hash ^ value).wrapping_mul(K).rotate_left(29);
+    (sums, sums_of_sums)
+}
+
+/// `bytes` as little-endian `f32`s, a block per call (see [`BLOCK`]).
+pub fn floats(bytes: &[u8]) -> Vec<f32> {
+    let mut values = Vec::with_capacity(bytes.len() / 4);
+    for block in bytes.chunks(BLOCK) {
+        extend_floats(&mut values, block);
     }
-    hash ^ (hash >> 32)
+    values
+}
+
+#[inline(never)]
+fn extend_floats(values: &mut Vec<f32>, block: &[u8]) {
+    values.extend(arrays(block).map(f32::from_le_bytes));
 }
 
 /// `bytes` as arrays of `N` (a remainder shorter than `N` is left out).

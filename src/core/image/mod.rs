@@ -19,7 +19,7 @@ mod record;
 mod tests;
 
 pub use self::bytes::Rejected;
-use self::bytes::{arrays, checksum, Reader, Writer};
+use self::bytes::{arrays, checksum, floats, Reader, Writer};
 pub use self::journal::with_journal;
 use crate::core::model::types::StoredMemory;
 use crate::core::packed::{Packed, RowChunk, RowSource};
@@ -139,7 +139,7 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, Rejected> {
     }
     let value_bytes =
         input.take(row_count.checked_mul(dim).and_then(|n| n.checked_mul(4)).ok_or("too many values")?)?;
-    let values = arrays(value_bytes).map(f32::from_le_bytes).collect();
+    let values = floats(value_bytes);
     if !input.at_end() {
         return Err("bytes after the vectors".into());
     }

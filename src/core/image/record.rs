@@ -1,5 +1,5 @@
 //! One memory record in the image: every field of `MemoryItem` in a fixed order (metadata as its JSON
-//! text), so reading a record is a walk over lengths, not a parse. The destructuring below names every
+//! text, the memory type as its place in `MemoryType::ALL`), so reading a record is a walk over lengths, not a parse. The destructuring below names every
 //! field: a field added to `MemoryItem` does not compile until it is written here too.
 
 use serde_json::Value;
@@ -33,7 +33,7 @@ pub fn write_item(out: &mut Writer, item: &MemoryItem) {
     for text in [user_id, agent_id, run_id] {
         out.opt_str(text.as_deref());
     }
-    out.str(memory_type.as_str());
+    out.u8(MemoryType::ALL.iter().position(|kind| kind == memory_type).unwrap_or(0) as u8);
     out.f64(*importance);
     out.u8(*pinned as u8);
     for text in [expires_at, key, deleted_at, last_accessed_at, decayed_at, attributed_to] {
@@ -47,8 +47,8 @@ pub fn read_item(input: &mut Reader) -> Result<MemoryItem, Rejected> {
         (input.str()?, input.str()?, input.str()?, input.str()?, input.str()?);
     let metadata = metadata(&input.str()?)?;
     let scope = Scope { user_id: input.opt_str()?, agent_id: input.opt_str()?, run_id: input.opt_str()? };
-    let kind = input.str()?;
-    let memory_type = MemoryType::parse(&kind).ok_or_else(|| format!("memory {id}: unknown type {kind:?}"))?;
+    let kind = input.u8()?;
+    let memory_type = *MemoryType::ALL.get(kind as usize).ok_or_else(|| format!("memory {id}: unknown type {kind}"))?;
     let lifecycle = Lifecycle {
         memory_type,
         importance: input.f64()?,
