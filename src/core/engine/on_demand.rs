@@ -46,6 +46,17 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.keywords.borrow().build();
     }
 
+    /// Does what storage left for after the answer (KV storage in a Durable Object writes the open images of
+    /// the scopes it read in full); a host calls it once the answer is sent.
+    pub async fn settle_storage(&self) -> Result<()> {
+        self.storage.settle().await
+    }
+
+    /// How each scope loaded from storage so far (`Storage::scope_loads`), for tests and benches.
+    pub fn scope_loads(&self) -> Vec<String> {
+        self.storage.scope_loads()
+    }
+
     /// The memory with this id, with its vector: from the index, else from storage (and then kept in the
     /// index).
     pub(crate) async fn find(&self, id: &str) -> Result<Option<StoredMemory>> {

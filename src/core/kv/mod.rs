@@ -12,16 +12,24 @@
 //! markers whose memory is gone. Writes are idempotent, so repeating a failed call's writes converges.
 //! Graph memory's records (one key each, see [`graph`]) are written after the memories and markers and
 //! deleted with them, before the history.
+//!
+//! Over a backend whose commits are atomic (a Durable Object's storage), each scope also has an open image
+//! and a journal (see [`image`]), so a scope opens from a few values instead of one per memory.
 
 mod graph;
+mod image;
+#[cfg(test)]
+mod image_tests;
+pub mod journal;
 pub mod keys;
 pub mod record;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use self::keys::{KvKeys, MAX_KEY_BYTES};
-use self::record::{decode_history, decode_memory, encode_history, encode_memory, next_seq};
+use self::record::{decode_history, decode_memory, encode_history, encode_memory, next_seq, Loaded};
 use super::error::{MemoryError, Result};
+use super::identity::new_id;
 use super::model::graph::GraphRecord;
 use super::model::scope::Scope;
 use super::model::types::{EventKind, HistoryRecord, StoredMemory};
@@ -66,6 +74,13 @@ pub trait KvBackend {
     async fn finish(&self) -> Result<()> {
         Ok(())
     }
+    /// True when `finish` applies a commit's writes as one transaction: scopes then keep an open image and
+    /// a journal. Workers KV has no transactions (the default).
+    fn atomic(&self) -> bool {
+        false
+    }
+    /// Tells the host something went wrong without failing the call (an open image that is not used).
+    fn warn(&self, _text: &str) {}
 }
 
 /// Memories and history in a KV namespace, under one key prefix (one per tenant, for example).
@@ -74,12 +89,83 @@ pub struct KvStorage<B> {
     keys: KvKeys,
     /// Scopes already handed to the engine by `load_scope`.
     loaded: RefCell<Vec<Scope>>,
+    /// Scopes keep an open image (the backend's commits are atomic).
+    images: bool,
+    /// Scopes read in full whose image `write_images` is to write.
+    wanted: RefCell<Vec<Scope>>,
+    /// `write_images` is running.
+    writing: Cell<bool>,
+    /// How each scope loaded, for tests and benches (`scope_loads`).
+    loads: RefCell<Vec<String>>,
 }
 
 impl<B: KvBackend> KvStorage<B> {
     /// Storage in `backend`, every key starting with `prefix`.
     pub fn new(backend: B, prefix: &str) -> Self {
-        Self { backend, keys: KvKeys::new(prefix), loaded: RefCell::default() }
+        let images = backend.atomic();
+        Self {
+            backend,
+            keys: KvKeys::new(prefix),
+            loaded: RefCell::default(),
+            images,
+            wanted: RefCell::default(),
+            writing: Cell::new(false),
+            loads: RefCell::default(),
+        }
+    }
+
+    /// The ids of the memories `scope`'s markers list.
+    async fn scope_ids(&self, scope: &Scope) -> Result<Vec<String>> {
+        let markers = self.list_all(&self.keys.scope_prefix(scope)).await?;
+        let listed = markers.iter().filter_map(|key| self.keys.parse_scope_marker(key));
+        Ok(listed.filter(|(stored, _)| scope.contains(stored)).map(|(_, id)| id).collect())
+    }
+
+    /// Every memory of `scope`, oldest first, each read from its own value.
+    async fn read_scope(&self, scope: &Scope) -> Result<Vec<StoredMemory>> {
+        let keys: Vec<String> = self.scope_ids(scope).await?.iter().map(|id| self.keys.memory(id)).collect();
+        let mut found = Vec::with_capacity(keys.len());
+        for (key, value) in self.read_all(&keys).await? {
+            found.push(decode_memory(&key, &value)?);
+        }
+        sort_loaded(&mut found);
+        Ok(found.into_iter().map(|loaded| loaded.memory).collect())
+    }
+
+    /// `scope`'s memories from its open image when it can be used, else read in full (and its image wanted).
+    async fn open_scope(&self, scope: &Scope) -> Result<Vec<StoredMemory>> {
+        if !self.images {
+            return self.read_scope(scope).await;
+        }
+        let why = match self.open_image(scope).await? {
+            Ok((memories, journal)) => {
+                self.loads.borrow_mut().push(format!("image journal={journal}"));
+                return Ok(memories);
+            }
+            Err(why) => why,
+        };
+        if why != image::NO_IMAGE {
+            self.backend.warn(&format!("memwasm: the open image of a scope is not used ({why}); reading every memory"));
+        }
+        let memories = self.read_scope(scope).await?;
+        self.loads.borrow_mut().push(format!("full ({why})"));
+        self.wanted.borrow_mut().push(scope.clone());
+        Ok(memories)
+    }
+
+    /// The journal entries of `changes` (one per scope written or deleted in), written before anything else
+    /// so that a flush carrying a memory's write carries its entry; nothing without images.
+    async fn put_journal(&self, changes: &Changeset, doomed: &[(String, Scope)]) -> Result<()> {
+        if !self.images {
+            return Ok(());
+        }
+        let mut entries = journal::Entries::default();
+        changes.upserts.iter().for_each(|memory| entries.wrote(&memory.item.scope, &memory.item.id));
+        doomed.iter().for_each(|(id, scope)| entries.deleted(scope, id));
+        for (scope, entry) in &entries.0 {
+            self.backend.put(&self.keys.journal(scope, &new_id()), &journal::encode(entry)?).await?;
+        }
+        Ok(())
     }
 
     /// Every key starting with `prefix`, following cursors across pages; none, without asking KV, for a
@@ -149,10 +235,18 @@ impl<B: KvBackend> KvStorage<B> {
     fn check_keys(&self, changes: &Changeset) -> Result<()> {
         let too_long = |key: String| key.len() > MAX_KEY_BYTES;
         let scope_keys = changes.upserts.iter().map(|m| self.keys.scope_marker(&m.item.scope, &m.item.id));
+        let journal_keys = changes.upserts.iter().map(|m| self.keys.journal(&m.item.scope, &new_id()));
         let history_keys = changes.history.iter().map(|h| self.keys.history(&h.memory_id, &h.timestamp, &h.id));
         let (graph_puts, graph_deletes) = self.graph_keys(&changes.graph)?;
         let side_keys = changes.side.iter().map(|w| self.keys.side(&w.kind, &w.key));
-        if scope_keys.chain(history_keys).chain(graph_puts).chain(graph_deletes).chain(side_keys).any(too_long) {
+        if scope_keys
+            .chain(journal_keys)
+            .chain(history_keys)
+            .chain(graph_puts)
+            .chain(graph_deletes)
+            .chain(side_keys)
+            .any(too_long)
+        {
             let why = format!(
                 "userId, agentId and runId (or entity names, or side-record keys) are too long for KV keys (at most {MAX_KEY_BYTES} bytes)"
             );
@@ -160,6 +254,13 @@ impl<B: KvBackend> KvStorage<B> {
         }
         Ok(())
     }
+}
+
+/// Memories in stored order: by creation time, then by position among those created in the same millisecond.
+fn sort_loaded(found: &mut [Loaded]) {
+    crate::core::sort::sort_by(found, |a, b| {
+        a.memory.item.created_at.cmp(&b.memory.item.created_at).then(a.seq.cmp(&b.seq))
+    });
 }
 
 /// Position of an event among records with the same timestamp.
@@ -181,22 +282,9 @@ impl<B: KvBackend> Storage for KvStorage<B> {
         if self.loaded.borrow().iter().any(|loaded| loaded.contains(scope)) {
             return Ok(None);
         }
-        let markers = self.list_all(&self.keys.scope_prefix(scope)).await?;
-        let ids: Vec<String> = markers
-            .iter()
-            .filter_map(|key| self.keys.parse_scope_marker(key))
-            .filter(|(stored, _)| scope.contains(stored))
-            .map(|(_, id)| self.keys.memory(&id))
-            .collect();
-        let mut found = Vec::with_capacity(ids.len());
-        for (key, value) in self.read_all(&ids).await? {
-            found.push(decode_memory(&key, &value)?);
-        }
-        crate::core::sort::sort_by(&mut found, |a, b| {
-            a.memory.item.created_at.cmp(&b.memory.item.created_at).then(a.seq.cmp(&b.seq))
-        });
+        let memories = self.open_scope(scope).await?;
         self.loaded.borrow_mut().push(scope.clone());
-        Ok(Some(found.into_iter().map(|loaded| loaded.memory).collect()))
+        Ok(Some(memories))
     }
 
     /// `None` without asking KV for an id too long for a key: no memory can be stored under it.
@@ -211,6 +299,13 @@ impl<B: KvBackend> Storage for KvStorage<B> {
 
     async fn commit(&self, changes: &Changeset) -> Result<()> {
         self.check_keys(changes)?;
+        let mut doomed = Vec::with_capacity(changes.deletes.len());
+        for id in &changes.deletes {
+            if let Some(scope) = self.scope_of(id, changes).await? {
+                doomed.push((id.clone(), scope));
+            }
+        }
+        self.put_journal(changes, &doomed).await?;
         for memory in &changes.upserts {
             let seq = self.position(memory, changes).await?;
             self.backend.put(&self.keys.memory(&memory.item.id), &encode_memory(memory, seq)?).await?;
@@ -219,11 +314,9 @@ impl<B: KvBackend> Storage for KvStorage<B> {
             self.backend.put(&self.keys.scope_marker(&memory.item.scope, &memory.item.id), "").await?;
         }
         self.put_graph(&changes.graph).await?;
-        for id in &changes.deletes {
-            if let Some(scope) = self.scope_of(id, changes).await? {
-                self.backend.delete(&self.keys.memory(id)).await?;
-                self.backend.delete(&self.keys.scope_marker(&scope, id)).await?;
-            }
+        for (id, scope) in &doomed {
+            self.backend.delete(&self.keys.memory(id)).await?;
+            self.backend.delete(&self.keys.scope_marker(scope, id)).await?;
         }
         self.delete_graph(&changes.graph).await?;
         for record in &changes.history {
@@ -238,6 +331,16 @@ impl<B: KvBackend> Storage for KvStorage<B> {
             }
         }
         self.backend.finish().await
+    }
+
+    /// Writes the open images of the scopes read in full (`write_images`).
+    async fn settle(&self) -> Result<()> {
+        self.write_images().await
+    }
+
+    /// `image journal=N` (the image and N journal entries), or `full (why)`; empty without images.
+    fn scope_loads(&self) -> Vec<String> {
+        self.loads.borrow().clone()
     }
 
     async fn load_side(&self, kind: &str) -> Result<Vec<SideRecord>> {
@@ -272,8 +375,13 @@ impl<B: KvBackend> Storage for KvStorage<B> {
 
     async fn clear(&self) -> Result<()> {
         self.loaded.borrow_mut().clear();
+        self.wanted.borrow_mut().clear();
         for key in self.list_all(self.keys.all()).await? {
             self.backend.delete(&key).await?;
+        }
+        if self.images {
+            // A new token: an image read before the clear is not written after it.
+            self.backend.put(&self.keys.image_generation(), &new_id()).await?;
         }
         self.backend.finish().await
     }
