@@ -26,7 +26,8 @@ use crate::core::model::types::StoredMemory;
 
 /// The raw bytes of one part: their base64 (120 KiB) stays under a Durable Object's 128 KiB value limit.
 pub const PART: usize = 90 * 1024;
-/// Below this many journal entries an image is always used (above, only up to a sixteenth of its memories).
+/// Up to this many journal entries (and memories they name) an image is always used; above, up to a sixteenth
+/// of its memories. A journal over a quarter of that asks for a fresh image (written off the request's path).
 const SMALL_JOURNAL: usize = 256;
 
 /// A scope's memories read for its image, with what the read saw first.
@@ -70,7 +71,8 @@ impl<B: KvBackend> KvStorage<B> {
             Ok(image) => image,
             Err(why) => return Ok(Err(why)),
         };
-        if journal.len() > SMALL_JOURNAL.max(image.memories.len() / 16) {
+        let most = SMALL_JOURNAL.max(image.memories.len() / 16);
+        if journal.len() > most {
             return Ok(Err(format!("its journal has {} entries", journal.len())));
         }
         let mut entries = Vec::with_capacity(journal.len());
@@ -80,7 +82,14 @@ impl<B: KvBackend> KvStorage<B> {
                 None => return Ok(Err(format!("the journal entry {key} is unreadable"))),
             }
         }
-        let (gone, changed) = self.journal_memories(scope, Named::of(&entries)).await?;
+        let named = Named::of(&entries);
+        if named.ids.len() > most {
+            return Ok(Err(format!("its journal names {} memories", named.ids.len())));
+        }
+        if named.ids.len() > most / 4 {
+            self.wanted.borrow_mut().push(scope.clone());
+        }
+        let (gone, changed) = self.journal_memories(scope, named).await?;
         let memories = with_journal(image, &gone, changed).into_memories();
         Ok(agrees(&memories, &markers).map(|()| (memories, journal.len())))
     }

@@ -195,6 +195,29 @@ fn a_large_journal_reads_every_memory() {
 }
 
 #[test]
+fn a_journal_naming_many_memories_reads_every_memory() {
+    let kv = imaged(4);
+    let many: Vec<StoredMemory> = (0..257).map(|n| memory(100 + n, "imported", user("a", None))).collect();
+    write(&kv, &many, EventKind::Add);
+    reads_in_full_with_a_warning(&kv, "its journal names 257 memories");
+}
+
+#[test]
+fn a_journal_over_a_quarter_of_the_most_used_asks_for_a_fresh_image() {
+    let kv = imaged(4);
+    let a = user("a", None);
+    let some: Vec<StoredMemory> = (0..65).map(|n| memory(100 + n, "imported", a.clone())).collect();
+    write(&kv, &some, EventKind::Add);
+    let (opened, how) = open(&kv, &a);
+    assert_eq!(how, "image journal=1");
+    same(&opened, &records(&kv, &a));
+    assert_eq!(open(&kv, &a).1, "image journal=0");
+    write(&kv, &some[..64], EventKind::Update);
+    assert_eq!(open(&kv, &a).1, "image journal=1");
+    assert_eq!(open(&kv, &a).1, "image journal=1", "64 memories named: the image stays");
+}
+
+#[test]
 fn an_image_read_before_a_commit_keeps_the_commit_in_its_journal() {
     let kv = imaged(3);
     let a = user("a", None);
