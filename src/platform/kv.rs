@@ -1,6 +1,6 @@
 //! `KvBackend` over a Workers KV namespace binding as JS sees it (`env.MEMORY_KV`): its `get`, `put`,
 //! `delete` and `list` methods, called through `js_sys`. Any object with those methods works; one that also
-//! has `flush` gets it called after each commit's writes.
+//! has `flush` gets it called after each commit's writes, and is taken as atomic (open images, `core::kv`).
 
 use js_sys::{Array, Function, Map, Object, Promise, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -90,6 +90,16 @@ impl KvBackend for JsKv {
             .collect();
         let complete = field("list_complete").as_bool().unwrap_or(true);
         Ok(KvPage { keys, cursor: if complete { None } else { field("cursor").as_string() } })
+    }
+
+    /// True for a binding with `flush` (a Durable Object's storage, whose flush is one atomic write): KV
+    /// storage then keeps open images. A KV namespace has none: its writes are not atomic.
+    fn atomic(&self) -> bool {
+        Reflect::get(&self.binding, &"flush".into()).is_ok_and(|f| f.is_function())
+    }
+
+    fn warn(&self, text: &str) {
+        web_sys::console::warn_1(&JsValue::from_str(text));
     }
 
     /// `binding.flush()` when the binding has one (a buffering adapter, such as the Worker's Durable Object

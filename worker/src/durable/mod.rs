@@ -74,7 +74,11 @@ impl TenantObject {
         let slot = shard::object_name(&target.tenant, target.user.as_deref());
         self.slot.replace(Some(slot.clone()));
         let raw = wasm_bindgen::JsValue::clone(self.state.storage().as_raw());
-        warm::enter(&slot, self.instance, || object_kv::binding(raw, self.watch(target)?).map_err(storage_error))?;
+        let hold_images = settings::flag(&self.env, "DO_TEST_HOOKS", false)?
+            && settings::text(&self.env, "DO_TEST_IMAGE_WRITE").as_deref() == Some("hold");
+        warm::enter(&slot, self.instance, || {
+            object_kv::binding(raw, self.watch(target)?, hold_images).map_err(storage_error)
+        })?;
         if !touch {
             return Ok(());
         }
@@ -120,6 +124,7 @@ impl TenantObject {
             self.evict();
         } else {
             self.prepare_search();
+            self.settle_later();
         }
         Ok(response)
     }
@@ -168,6 +173,17 @@ impl TenantObject {
         if let Some(engine) = self.slot.borrow().as_deref().and_then(warm::built) {
             engine.prepare_search();
         }
+    }
+
+    /// After the answer (`waitUntil`), what storage left to do: the open images of the scopes this request
+    /// read in full, each from a read of its own (`KvStorage::write_images`).
+    fn settle_later(&self) {
+        let Some(engine) = self.slot.borrow().as_deref().and_then(warm::built) else { return };
+        self.state.wait_until(async move {
+            if let Err(error) = engine.settle_storage().await {
+                worker::console_error!("memwasm: an open image was not written: {error}");
+            }
+        });
     }
 
     /// True while the object's engine is built.

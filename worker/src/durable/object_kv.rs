@@ -50,6 +50,9 @@ struct Inner {
     watch: Option<Watch>,
     /// A flush wrote reports since the last `takeReported()`.
     reported: Cell<bool>,
+    /// Test hook (`DO_TEST_IMAGE_WRITE = "hold"`): a flush that writes an open image issues its writes,
+    /// then never returns, so a test can kill workerd during the image write.
+    hold_images: bool,
 }
 
 impl Inner {
@@ -159,7 +162,12 @@ impl Inner {
             let keys: Array = chunk.iter().map(|(key, _)| JsValue::from_str(key)).collect();
             calls.push(delete.call1(&self.storage, &keys)?);
         }
-        JsFuture::from(Promise::all(&calls.into_iter().collect::<Array>())).await?;
+        let writes = Promise::all(&calls.into_iter().collect::<Array>());
+        if self.hold_images && puts.iter().any(|(key, _)| key.contains("/imgh/")) {
+            worker::console_log!("memwasm test hook: an open image write holds");
+            JsFuture::from(Promise::new(&mut |_, _| {})).await?;
+        }
+        JsFuture::from(writes).await?;
         if reported {
             self.reported.set(true);
         }
@@ -168,14 +176,15 @@ impl Inner {
 }
 
 /// A JS object with the methods of a KV binding (and `flush`) over `storage`, a `DurableObjectStorage`,
-/// reporting the memory writes of `watch` when given.
-pub fn binding(storage: JsValue, watch: Option<Watch>) -> Result<JsValue, JsValue> {
+/// reporting the memory writes of `watch` when given; `hold_images` is the test hook of the same name.
+pub fn binding(storage: JsValue, watch: Option<Watch>, hold_images: bool) -> Result<JsValue, JsValue> {
     let inner = Rc::new(Inner {
         storage,
         pending: RefCell::default(),
         fail_next: Cell::new(false),
         watch,
         reported: Cell::new(false),
+        hold_images,
     });
     let object = Object::new();
     let method = |name: &str, call: Box<dyn Fn(JsValue, JsValue) -> Promise>| {
