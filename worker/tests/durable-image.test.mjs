@@ -85,9 +85,10 @@ test("a torn image is read in full, with a warning, and written again", T, async
   const [head] = await imageHeads(second);
   const [token] = (await hook(second, `storage/get?key=${encodeURIComponent(head)}`)).value.split(" ");
   const part = `${head.replace("/imgh/", "/imgp/")}${token}/00000`;
-  const stored = (await hook(second, `storage/get?key=${encodeURIComponent(part)}`)).value;
-  const torn = stored.slice(0, 100) + (stored[100] === "A" ? "B" : "A") + stored.slice(101);
-  await hook(second, `storage/put?key=${encodeURIComponent(part)}`, { method: "POST", body: torn });
+  const stored = (await hook(second, `storage/get?bytes=1&key=${encodeURIComponent(part)}`)).bytes;
+  assert.ok(stored.length > 100, "the part is a binary value");
+  stored[100] ^= 1;
+  await hook(second, `storage/put?bytes=1&key=${encodeURIComponent(part)}`, { method: "POST", body: new Uint8Array(stored) });
   assert.deepEqual(await texts(second), [...FACTS].sort());
   assert.match((await loads(second))[0], /^full \(torn or altered/);
   const rewritten = async () => (await hook(second, `storage/get?key=${encodeURIComponent(head)}`)).value.split(" ")[0];

@@ -1,7 +1,7 @@
 //! A scope's open image in KV storage (`core::image`), for a backend whose commits are atomic (a Durable
-//! Object): every memory of the scope in one checked value, stored in parts of [`PART`] bytes (base64, under
-//! the object's 128 KiB value limit) under `imgp/{scope}/{token}/`, with a head `imgh/{scope}/` naming the
-//! token and the part count. Opening reads the head, the parts, the journal (`journal`) and the memories it
+//! Object): every memory of the scope in one checked value, stored in parts of [`PART`] bytes (binary
+//! values, `KvBackend::put_bytes`) under `imgp/{scope}/{token}/`, with a head `imgh/{scope}/` naming the
+//! token, the part count and the memory count. Opening reads the head, the parts, the journal (`journal`) and the memories it
 //! names; an image that is missing, torn, of another version, with a large journal, or whose ids disagree
 //! with the scope's markers is not used: the scope is read in full, and a fresh image is written later
 //! ([`KvStorage::write_images`], off the request's path) from a read of its own.
@@ -17,15 +17,14 @@ use futures_util::future::try_join3;
 use super::journal::{self, Named};
 use super::record::decode_memory;
 use super::{KvBackend, KvStorage};
-use crate::core::codec::{bytes_from_base64, bytes_to_base64};
 use crate::core::error::Result;
 use crate::core::identity::new_id;
 use crate::core::image::{decode, encode, with_journal};
 use crate::core::model::scope::Scope;
 use crate::core::model::types::StoredMemory;
 
-/// The raw bytes of one part: their base64 (120 KiB) stays under a Durable Object's 128 KiB value limit.
-pub const PART: usize = 90 * 1024;
+/// The bytes of one part, stored as they are (`put_bytes`) under a Durable Object's 128 KiB value limit.
+pub const PART: usize = 120 * 1024;
 /// Up to this many journal entries (and memories they name) an image is always used; above, up to a sixteenth
 /// of its memories. A journal over a quarter of that asks for a fresh image (written off the request's path).
 const SMALL_JOURNAL: usize = 256;
@@ -39,6 +38,8 @@ pub struct Snapshot {
     journal: Vec<String>,
     /// The encoded image; `None` when the scope has no image (vectors of mixed lengths, or too many).
     bytes: Option<Vec<u8>>,
+    /// How many memories it holds.
+    memories: usize,
 }
 
 /// Why an image was not used, or how many journal entries it took.
@@ -52,26 +53,10 @@ impl<B: KvBackend> KvStorage<B> {
         let head = self.backend.get(&head_key);
         let (head, journal, markers) = try_join3(head, self.journal_keys(scope), self.scope_ids(scope)).await?;
         let Some(head) = head else { return Ok(Err(NO_IMAGE.into())) };
-        let Some((token, parts)) = head.split_once(' ').and_then(|(t, n)| Some((t.to_owned(), n.parse().ok()?))) else {
+        let Some((token, parts, count)) = parse_head(&head) else {
             return Ok(Err("its head is unreadable".into()));
         };
-        let keys: Vec<String> = (0..parts).map(|at| self.keys.image_part(scope, &token, at)).collect();
-        let found = self.read_all(&keys).await?;
-        if found.len() != parts {
-            return Ok(Err(format!("{} of its {parts} parts are missing", parts - found.len())));
-        }
-        let mut bytes = Vec::with_capacity(parts * PART);
-        for (_, text) in &found {
-            match bytes_from_base64(text) {
-                Ok(part) => bytes.extend_from_slice(&part),
-                Err(_) => return Ok(Err("a part is not base64".into())),
-            }
-        }
-        let image = match decode(&bytes) {
-            Ok(image) => image,
-            Err(why) => return Ok(Err(why)),
-        };
-        let most = SMALL_JOURNAL.max(image.memories.len() / 16);
+        let most = SMALL_JOURNAL.max(count / 16);
         if journal.len() > most {
             return Ok(Err(format!("its journal has {} entries", journal.len())));
         }
@@ -86,12 +71,34 @@ impl<B: KvBackend> KvStorage<B> {
         if named.ids.len() > most {
             return Ok(Err(format!("its journal names {} memories", named.ids.len())));
         }
+        let Some(bytes) = self.image_bytes(scope, &token, parts).await? else {
+            return Ok(Err("a part of it is missing".into()));
+        };
+        let image = match decode(&bytes) {
+            Ok(image) => image,
+            Err(why) => return Ok(Err(why)),
+        };
+        drop(bytes);
         if named.ids.len() > most / 4 {
             self.wanted.borrow_mut().push(scope.clone());
         }
         let (gone, changed) = self.journal_memories(scope, named).await?;
         let memories = with_journal(image, &gone, changed).into_memories();
         Ok(agrees(&memories, &markers).map(|()| (memories, journal.len())))
+    }
+
+    /// The image's parts joined; `None` when one is missing.
+    async fn image_bytes(&self, scope: &Scope, token: &str, parts: usize) -> Result<Option<Vec<u8>>> {
+        use futures_util::stream::{self, StreamExt, TryStreamExt};
+        let keys: Vec<String> = (0..parts).map(|at| self.keys.image_part(scope, token, at)).collect();
+        let reads = stream::iter(keys.chunks(super::BULK_READ_KEYS)).map(|chunk| self.backend.get_bytes_many(chunk));
+        let pages: Vec<Vec<Option<Vec<u8>>>> = reads.buffered(super::READS_AT_ONCE).try_collect().await?;
+        let mut bytes = Vec::with_capacity(parts * PART);
+        for part in pages.into_iter().flatten() {
+            let Some(part) = part else { return Ok(None) };
+            bytes.extend_from_slice(&part);
+        }
+        Ok(Some(bytes))
     }
 
     /// The journal's memories as `with_journal` takes them: the ids to drop (deleted, or deleted and
@@ -145,12 +152,18 @@ impl<B: KvBackend> KvStorage<B> {
         let generation = self.backend.get(&self.keys.image_generation()).await?;
         let journal = self.journal_keys(scope).await?;
         let memories = self.read_scope(scope).await?;
-        Ok(Snapshot { scope: scope.clone(), generation, journal, bytes: encode(&memories, 0) })
+        Ok(Snapshot {
+            scope: scope.clone(),
+            generation,
+            journal,
+            bytes: encode(&memories, 0),
+            memories: memories.len(),
+        })
     }
 
     /// Writes `snapshot`'s image in one atomic write, unless `imggen` changed since its read (false).
     pub(crate) async fn store(&self, snapshot: Snapshot) -> Result<bool> {
-        let Snapshot { scope, generation, journal, bytes } = snapshot;
+        let Snapshot { scope, generation, journal, bytes, memories } = snapshot;
         let heads = self.list_all(&self.keys.image_heads()).await?;
         let overlapping: Vec<Scope> = heads
             .iter()
@@ -169,9 +182,9 @@ impl<B: KvBackend> KvStorage<B> {
             let parts = bytes.chunks(PART);
             let count = parts.len();
             for (at, part) in parts.enumerate() {
-                self.backend.put(&self.keys.image_part(&scope, &token, at), &bytes_to_base64(part)).await?;
+                self.backend.put_bytes(&self.keys.image_part(&scope, &token, at), part).await?;
             }
-            self.backend.put(&self.keys.image_head(&scope), &format!("{token} {count}")).await?;
+            self.backend.put(&self.keys.image_head(&scope), &format!("{token} {count} {memories}")).await?;
         } else {
             self.backend.delete(&self.keys.image_head(&scope)).await?;
         }
@@ -185,6 +198,14 @@ impl<B: KvBackend> KvStorage<B> {
         self.backend.finish().await?;
         Ok(true)
     }
+}
+
+/// The token, part count and memory count of an image head (`{token} {parts} {memories}`).
+fn parse_head(head: &str) -> Option<(String, usize, usize)> {
+    let mut fields = head.split(' ');
+    let token = fields.next()?.to_owned();
+    let (parts, count) = (fields.next()?.parse().ok()?, fields.next()?.parse().ok()?);
+    fields.next().is_none().then_some((token, parts, count))
 }
 
 /// Why a scope without an image is read in full (no warning: it is the first open).

@@ -28,6 +28,7 @@ use std::cell::{Cell, RefCell};
 
 use self::keys::{KvKeys, MAX_KEY_BYTES};
 use self::record::{decode_history, decode_memory, encode_history, encode_memory, next_seq, Loaded};
+use super::codec::{bytes_from_base64, bytes_to_base64};
 use super::error::{MemoryError, Result};
 use super::identity::new_id;
 use super::model::graph::GraphRecord;
@@ -65,6 +66,16 @@ pub trait KvBackend {
     }
     /// Stores `value` at `key`.
     async fn put(&self, key: &str, value: &str) -> Result<()>;
+    /// The byte values of up to [`BULK_READ_KEYS`] keys written by `put_bytes`, in order (`None` for a
+    /// key absent or holding something else). The default reads `put_bytes`' base64 text.
+    async fn get_bytes_many(&self, keys: &[String]) -> Result<Vec<Option<Vec<u8>>>> {
+        let values = self.get_many(keys).await?;
+        Ok(values.into_iter().map(|text| text.and_then(|text| bytes_from_base64(&text).ok())).collect())
+    }
+    /// Stores `bytes` at `key` (an open image's part). The default stores them as base64 text.
+    async fn put_bytes(&self, key: &str, bytes: &[u8]) -> Result<()> {
+        self.put(key, &bytes_to_base64(bytes)).await
+    }
     /// Removes `key` (absent keys are fine).
     async fn delete(&self, key: &str) -> Result<()>;
     /// One page of the keys starting with `prefix`, from `cursor` on.

@@ -4,7 +4,8 @@
 //!   scope sharding the tenant's object passes it on to every user's object;
 //! - `POST /__do/directory` `{user, put, drop}`: a user's object reports its memory writes (`directory`);
 //! - with `DO_TEST_HOOKS = "true"` only (tests and benches): `GET storage/list?prefix=` and
-//!   `GET storage/get?key=` (what is stored), `POST storage/put?key=` (the body stored there, as text),
+//!   `GET storage/get?key=[&bytes]` (what is stored; `bytes`: a binary value, as numbers), `POST
+//!   storage/put?key=[&bytes]` (the body stored there, as text or as a binary value),
 //!   `GET memory` (`{wasmBytes}`: the isolate's wasm memory, for
 //!   the bench), `GET status` (`{warm}`), `GET search-index` (`{warm, unindexed}`: the loaded texts the
 //!   keyword index has yet to index, which the next search would), `GET scope-loads` (`{loads}`: how each
@@ -76,10 +77,20 @@ pub async fn serve(
             let keys: Vec<String> = stored.keys().into_iter().filter_map(|key| key.ok()?.as_string()).collect();
             json(json!({ "keys": keys }))
         }
+        (Method::Post, "storage/put") if query.get("bytes").is_some() => {
+            let bytes = js_sys::Uint8Array::from(request.bytes().await?.as_slice());
+            raw_storage(object, "put", &[param("key").into(), bytes.into()]).await?;
+            json(json!({}))
+        }
         (Method::Post, "storage/put") => {
             let value = request.text().await?;
             object.state.storage().put(&param("key"), value).await?;
             json(json!({}))
+        }
+        (Method::Get, "storage/get") if query.get("bytes").is_some() => {
+            let value = raw_storage(object, "get", &[param("key").into()]).await?;
+            let bytes = value.dyn_into::<js_sys::Uint8Array>().ok().map(|array| array.to_vec());
+            json(json!({ "bytes": bytes }))
         }
         (Method::Get, "storage/get") => {
             let value: Option<String> = object.state.storage().get(&param("key")).await?;
@@ -111,4 +122,13 @@ pub async fn serve(
         }
         (_, rest) => Err(ApiError::not_found(format!("route /__do/{rest}"))),
     }
+}
+
+/// `storage[method](...args)` on the object's storage, awaited.
+async fn raw_storage(object: &TenantObject, method: &str, args: &[wasm_bindgen::JsValue]) -> Result<wasm_bindgen::JsValue, ApiError> {
+    let storage = wasm_bindgen::JsValue::clone(object.state.storage().as_raw());
+    let function: js_sys::Function =
+        js_sys::Reflect::get(&storage, &method.into()).and_then(|f| f.dyn_into()).map_err(super::storage_error)?;
+    let promise = function.apply(&storage, &args.iter().collect()).map_err(super::storage_error)?;
+    wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&promise)).await.map_err(super::storage_error)
 }

@@ -43,6 +43,12 @@ use crate::settings::{self, Shards};
 use crate::tenant_engine::warm;
 use crate::v1::route::V1Route;
 
+/// How long after an answer the object writes the open images that request wanted. Writing one reads the
+/// scope again and encodes it (about a second of the object's single thread at 10,000 memories): started
+/// at once, it delayed the answer it followed by as much (the bench's cold search, 805 → 1,828 ms), and a
+/// burst of requests after a wake comes first.
+const IMAGE_AFTER_MS: u64 = 1_000;
+
 /// The header the front end names the tenant in (set by it, never taken from the client).
 pub const TENANT_HEADER: &str = "x-memwasm-tenant";
 
@@ -175,11 +181,12 @@ impl TenantObject {
         }
     }
 
-    /// After the answer (`waitUntil`), what storage left to do: the open images of the scopes this request
-    /// read in full, each from a read of its own (`KvStorage::write_images`).
+    /// [`IMAGE_AFTER_MS`] after the answer (`waitUntil`), what storage left to do: the open images of the
+    /// scopes this request read in full, each from a read of its own (`KvStorage::write_images`).
     fn settle_later(&self) {
         let Some(engine) = self.slot.borrow().as_deref().and_then(warm::built) else { return };
         self.state.wait_until(async move {
+            worker::Delay::from(std::time::Duration::from_millis(IMAGE_AFTER_MS)).await;
             if let Err(error) = engine.settle_storage().await {
                 worker::console_error!("memwasm: an open image was not written: {error}");
             }

@@ -1,7 +1,7 @@
 //! A Durable Object's storage dressed as a KV namespace binding (`get`, `put`, `delete`, `list`), so the
 //! library's `KvStorage` runs unchanged inside the object (through `JsKv`), plus `flush`:
 //!
-//! - `put` and `delete` only buffer; `get` and `list` see the buffer first (a commit reads its own writes);
+//! - `put` (of a string, or of a `Uint8Array`: `JsKv`'s byte values) and `delete` only buffer; `get` and `list` see the buffer first (a commit reads its own writes);
 //! - `flush` (which `KvStorage` calls once a commit or a clear has made all its writes) sends the buffer as
 //!   `put({…})` / `delete([…])` calls of at most 128 keys, all issued before any is awaited: the runtime
 //!   coalesces writes with no `await` between them into one atomic write, so a commit's memory, markers,
@@ -19,7 +19,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use js_sys::{Array, Function, Map, Object, Promise, Reflect};
+use js_sys::{Array, Function, Map, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
@@ -29,8 +29,8 @@ use super::outbox;
 /// Most keys one storage call takes.
 const MAX_KEYS: usize = 128;
 
-/// Buffered writes: key → value, `None` deletes.
-type Pending = BTreeMap<String, Option<String>>;
+/// Buffered writes: key → value (a string, or a `Uint8Array` from `putBytes`), `None` deletes.
+type Pending = BTreeMap<String, Option<JsValue>>;
 
 /// The memories a user's object reports to the directory: their keys' prefix (`t/<tenant>/mem/`), the
 /// object's owner (`outbox::Owner`, as JSON) and how soon the alarm that sends the reports fires, in ms.
@@ -66,7 +66,7 @@ impl Inner {
     async fn get(&self, key: JsValue) -> Result<JsValue, JsValue> {
         if let Some(key) = key.as_string() {
             if let Some(buffered) = self.pending.borrow().get(&key) {
-                return Ok(buffered.as_deref().map_or(JsValue::UNDEFINED, JsValue::from_str));
+                return Ok(buffered.clone().unwrap_or(JsValue::UNDEFINED));
             }
             return self.call("get", &key.into()).await;
         }
@@ -76,7 +76,7 @@ impl Inner {
         for key in keys.iter().filter_map(|key| key.as_string()) {
             match self.pending.borrow().get(&key) {
                 Some(Some(value)) => {
-                    found.set(&key.as_str().into(), &value.as_str().into());
+                    found.set(&key.as_str().into(), value);
                 }
                 Some(None) => {}
                 None => {
@@ -143,7 +143,7 @@ impl Inner {
                 outbox::entries(&watch.owner, stored.iter().map(String::as_str), deleted.iter().map(String::as_str));
             if !reports.is_empty() {
                 reported = true;
-                puts.extend(reports.into_iter().map(|(key, value)| (key, Some(value))));
+                puts.extend(reports.into_iter().map(|(key, value)| (key, Some(JsValue::from_str(&value)))));
                 let set_alarm: Function = Reflect::get(&self.storage, &"setAlarm".into())?.dyn_into()?;
                 let at = js_sys::Date::now() + watch.alarm_ms as f64;
                 calls.push(set_alarm.call1(&self.storage, &at.into())?);
@@ -154,7 +154,7 @@ impl Inner {
         for chunk in puts.chunks(MAX_KEYS) {
             let entries = Object::new();
             for (key, value) in chunk {
-                Reflect::set(&entries, &key.as_str().into(), &value.as_deref().unwrap_or_default().into())?;
+                Reflect::set(&entries, &key.as_str().into(), value.as_ref().unwrap_or(&JsValue::UNDEFINED))?;
             }
             calls.push(put.call1(&self.storage, &entries)?);
         }
@@ -199,7 +199,7 @@ pub fn binding(storage: JsValue, watch: Option<Watch>, hold_images: bool) -> Res
     method(
         "put",
         Box::new(move |key, value| {
-            if let (Some(key), Some(value)) = (key.as_string(), value.as_string()) {
+            if let (Some(key), true) = (key.as_string(), value.is_string() || value.is_instance_of::<Uint8Array>()) {
                 put.pending.borrow_mut().insert(key, Some(value));
             }
             Promise::resolve(&JsValue::UNDEFINED)
