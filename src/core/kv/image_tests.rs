@@ -1,6 +1,6 @@
 //! Open images in KV storage: an image and its journal open to exactly what reading every memory gives;
-//! an unusable image (torn, missing a part, another version, a large journal, ids the markers disagree
-//! with) is read in full with a warning; an image read before a newer image or a clear is never written.
+//! an unusable image (torn, missing a part, another version, a large journal, a journal out of creation
+//! order) is read in full with a warning; an image read before a newer image or a clear is never written.
 
 use futures_executor::block_on;
 use serde_json::json;
@@ -174,13 +174,12 @@ fn an_image_missing_a_part_reads_every_memory_with_a_warning() {
 }
 
 #[test]
-fn a_memory_written_behind_the_journal_reads_every_memory_with_a_warning() {
+fn a_journal_that_places_a_memory_out_of_creation_order_reads_every_memory() {
     let kv = imaged(4);
-    let keys = super::keys::KvKeys::new(PREFIX);
-    let stray = memory(50, "not journaled", user("a", None));
-    kv.set_value(&keys.memory("m50"), &super::record::encode_memory(&stray, 1).unwrap());
-    kv.set_value(&keys.scope_marker(&stray.item.scope, "m50"), "");
-    reads_in_full_with_a_warning(&kv, "the scope lists 5");
+    let mut early = memory(3, "fact 3, moved earlier", user("a", None));
+    early.item.created_at = "2023-12-31T00:00:00.000Z".into();
+    write(&kv, &[early], EventKind::Update);
+    reads_in_full_with_a_warning(&kv, "out of creation order");
 }
 
 #[test]
