@@ -1,6 +1,7 @@
 //! `KvBackend` over a Workers KV namespace binding as JS sees it (`env.MEMORY_KV`): its `get`, `put`,
 //! `delete` and `list` methods, called through `js_sys`. Any object with those methods works; one that also
-//! has `flush` gets it called after each commit's writes, and is taken as atomic (open images, `core::kv`).
+//! has `flush` gets it called after each commit's writes; one that also says `atomic: true` keeps open
+//! images (`core::kv`).
 
 use js_sys::{Array, Function, Map, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
@@ -112,10 +113,12 @@ impl KvBackend for JsKv {
         Ok(KvPage { keys, cursor: if complete { None } else { field("cursor").as_string() } })
     }
 
-    /// True for a binding with `flush` (a Durable Object's storage, whose flush is one atomic write): KV
-    /// storage then keeps open images. A KV namespace has none: its writes are not atomic.
+    /// True for a binding with `flush` and `atomic: true` (the Worker's Durable Object storage, whose flush
+    /// is one atomic write and whose values may be `Uint8Array`s): KV storage then keeps open images. A KV
+    /// namespace, or another buffering binding, is not.
     fn atomic(&self) -> bool {
-        Reflect::get(&self.binding, &"flush".into()).is_ok_and(|f| f.is_function())
+        let flushes = Reflect::get(&self.binding, &"flush".into()).is_ok_and(|f| f.is_function());
+        flushes && Reflect::get(&self.binding, &"atomic".into()).ok().and_then(|a| a.as_bool()) == Some(true)
     }
 
     fn warn(&self, text: &str) {

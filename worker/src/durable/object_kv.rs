@@ -187,6 +187,8 @@ pub fn binding(storage: JsValue, watch: Option<Watch>, hold_images: bool) -> Res
         hold_images,
     });
     let object = Object::new();
+    // Its flush is one atomic write, and it takes `Uint8Array` values: `JsKv` keeps open images over it.
+    Reflect::set(&object, &"atomic".into(), &true.into())?;
     let method = |name: &str, call: Box<dyn Fn(JsValue, JsValue) -> Promise>| {
         Reflect::set(&object, &name.into(), &Closure::wrap(call).into_js_value()).map(drop)
     };
