@@ -1,9 +1,9 @@
 //! The open image of IndexedDB storage (schema version 7), in headless Chromium: opening from the image and
 //! its journal gives exactly what reading every record gives, in the same order, after updates (one that
 //! moves a memory among its write's siblings), deletes, re-adds and another instance's writes; the chunk
-//! hints it leaves let later writes keep one row per vector; a torn, altered or foreign image, a large
-//! journal, or a record written behind the journal's back is read past (with a warning for the image) and
-//! rebuilt; `clear()` removes the image and no image of before it is written; a version 6 database upgrades
+//! hints it leaves let later writes keep one row per vector; a torn, altered or foreign image, or a record
+//! written behind the journal's back, is read past (with a warning for the image) and rebuilt, and a large
+//! journal is applied, then folded into a fresh image; `clear()` removes the image and no image of before it is written; a version 6 database upgrades
 //! in place and its first open reads every record. Each test deletes its database first and last.
 #![cfg(target_arch = "wasm32")]
 
@@ -199,7 +199,7 @@ async fn a_torn_altered_or_foreign_image_is_read_past_with_a_warning_and_rebuilt
 }
 
 #[wasm_bindgen_test]
-async fn a_large_journal_or_a_record_written_behind_its_back_reads_every_record() {
+async fn a_large_journal_is_applied_and_rewritten_and_a_record_written_behind_its_back_reads_every_record() {
     let db = "image-journal-large";
     let seq = imaged(db, 10).await;
     commit(&storage(db), (10..300).map(|n| memory(n, Some(n))).collect(), &[]).await;

@@ -49,6 +49,11 @@ pub struct Reader<'a> {
 pub type Rejected = String;
 
 impl<'a> Reader<'a> {
+    /// How many bytes were read.
+    pub fn position(&self) -> usize {
+        self.at
+    }
+
     pub fn new(bytes: &'a [u8]) -> Self {
         Self { bytes, at: 0 }
     }
@@ -137,18 +142,24 @@ fn sum_block((mut sums, mut sums_of_sums): ([u64; 4], [u64; 4]), block: &[u8]) -
     (sums, sums_of_sums)
 }
 
-/// `bytes` as little-endian `f32`s, a block per call (see [`BLOCK`]).
-pub fn floats(bytes: &[u8]) -> Vec<f32> {
-    let mut values = Vec::with_capacity(bytes.len() / 4);
-    for block in bytes.chunks(BLOCK) {
-        extend_floats(&mut values, block);
+/// Appends `values` to `bytes` as little-endian `f32`s.
+pub fn put_floats(bytes: &mut Vec<u8>, values: &[f32]) {
+    if cfg!(target_endian = "little") {
+        bytes.extend_from_slice(bytemuck::cast_slice(values));
+    } else {
+        values.iter().for_each(|value| bytes.extend_from_slice(&value.to_le_bytes()));
     }
-    values
 }
 
-#[inline(never)]
-fn extend_floats(values: &mut Vec<f32>, block: &[u8]) {
-    values.extend(arrays(block).map(f32::from_le_bytes));
+/// `values` holding `bytes` as little-endian `f32`s (a remainder shorter than 4 bytes is left out): one
+/// copy of the bytes.
+pub fn floats_into(values: &mut Vec<f32>, bytes: &[u8]) {
+    let count = bytes.len() / 4;
+    values.resize(count, 0.0);
+    bytemuck::cast_slice_mut::<f32, u8>(values).copy_from_slice(&bytes[..count * 4]);
+    if cfg!(target_endian = "big") {
+        values.iter_mut().for_each(|value| *value = f32::from_bits(value.to_bits().swap_bytes()));
+    }
 }
 
 /// `bytes` as arrays of `N` (a remainder shorter than `N` is left out).

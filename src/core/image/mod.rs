@@ -19,7 +19,7 @@ mod record;
 mod tests;
 
 pub use self::bytes::Rejected;
-use self::bytes::{arrays, checksum, floats, Reader, Writer};
+use self::bytes::{arrays, checksum, floats_into, put_floats, Reader, Writer};
 pub use self::journal::with_journal;
 use crate::core::model::types::StoredMemory;
 use crate::core::packed::{Packed, RowChunk, RowSource};
@@ -32,6 +32,17 @@ const MAGIC: &[u8; 4] = b"MWIM";
 pub const MAX_VECTOR_BYTES: usize = 448 << 20;
 /// The version of the library that wrote an image: an image from any other version is rebuilt.
 const WRITER: &str = env!("CARGO_PKG_VERSION");
+/// How long after opening a storage writes a fresh image, off the open (when the memory stays open).
+pub const WRITE_AFTER_MS: f64 = 500.0;
+/// A journal of up to this many entries never calls for a fresh image, whatever the store's size.
+const SMALL_JOURNAL: usize = 256;
+
+/// Whether an image over `count` memories, with `journal` records changed or deleted after it, is still
+/// worth keeping: above max(256, count/16) entries, opening reads too much beside the image and the storage
+/// writes a fresh one soon after the open (the image and its journal are still used for that open).
+pub fn journal_is_small(journal: usize, count: usize) -> bool {
+    journal <= SMALL_JOURNAL.max(count / 16)
+}
 
 /// A decoded image: the memories (without their vectors) in stored order, and their vectors as rows.
 pub struct Decoded {
@@ -48,20 +59,33 @@ impl Decoded {
     }
 }
 
-/// The image's vectors: one chunk of `dim` values per row, each row naming its memory.
+/// Rows converted from the image's bytes per chunk handed out: the vectors are never all copied at once.
+const ROWS_PER_CHUNK: usize = 1024;
+
+/// The image's vectors: `dim` values per row, each row naming its memory, handed out [`ROWS_PER_CHUNK`]
+/// rows at a time, converted from the image's own bytes.
 pub struct ImageRows {
     dim: usize,
     owners: Vec<Option<u32>>,
-    values: Vec<f32>,
-    handed: bool,
+    /// The image, whose bytes from `values_at` on are the rows' little-endian `f32`s.
+    image: Vec<u8>,
+    values_at: usize,
+    /// The first row of the next chunk.
+    next_row: usize,
+    chunk: Vec<f32>,
 }
 
 impl RowSource for ImageRows {
     fn next_chunk(&mut self) -> Option<RowChunk<'_>> {
-        if std::mem::replace(&mut self.handed, true) || self.owners.is_empty() {
+        let rows = self.next_row..(self.next_row + ROWS_PER_CHUNK).min(self.owners.len());
+        if rows.is_empty() || self.dim == 0 {
             return None;
         }
-        Some(RowChunk { dim: self.dim, owners: &self.owners, values: &self.values })
+        self.next_row = rows.end;
+        let row_bytes = self.dim * 4;
+        let bytes = &self.image[self.values_at + rows.start * row_bytes..self.values_at + rows.end * row_bytes];
+        floats_into(&mut self.chunk, bytes);
+        Some(RowChunk { dim: self.dim, owners: &self.owners[rows], values: &self.chunk })
     }
 }
 
@@ -86,9 +110,7 @@ pub fn encode(memories: &[StoredMemory], seq: u64) -> Option<Vec<u8>> {
     payload.u32(rows.len() as u32);
     rows.iter().for_each(|(at, _)| payload.u32(*at as u32));
     payload.bytes.reserve(rows.len() * dim * 4);
-    for (_, vector) in &rows {
-        vector.iter().for_each(|value| payload.bytes.extend_from_slice(&value.to_le_bytes()));
-    }
+    rows.iter().for_each(|(_, vector)| put_floats(&mut payload.bytes, vector));
     let mut image = Writer::default();
     image.bytes.extend_from_slice(MAGIC);
     image.u32(IMAGE_FORMAT);
@@ -105,8 +127,8 @@ fn fits(count: usize, dim: usize) -> bool {
 }
 
 /// The image in `bytes`, or why it cannot be used (torn, altered, another format or library version).
-pub fn decode(bytes: &[u8]) -> Result<Decoded, Rejected> {
-    let mut header = Reader::new(bytes);
+pub fn decode(bytes: Vec<u8>) -> Result<Decoded, Rejected> {
+    let mut header = Reader::new(&bytes);
     if header.take(4).ok() != Some(MAGIC.as_slice()) {
         return Err("not a memwasm image".into());
     }
@@ -123,6 +145,7 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, Rejected> {
     if !header.at_end() || checksum(payload) != sum {
         return Err("torn or altered (its checksum does not match)".into());
     }
+    let header_length = bytes.len() - payload.len();
     let mut input = Reader::new(payload);
     let seq = input.u64()?;
     let count = input.u32()? as usize;
@@ -137,11 +160,11 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, Rejected> {
     if owners.iter().flatten().any(|owner| *owner as usize >= count) {
         return Err("a vector row names no record".into());
     }
-    let value_bytes =
-        input.take(row_count.checked_mul(dim).and_then(|n| n.checked_mul(4)).ok_or("too many values")?)?;
-    let values = floats(value_bytes);
+    let values_at = header_length + input.position();
+    input.take(row_count.checked_mul(dim).and_then(|n| n.checked_mul(4)).ok_or("too many values")?)?;
     if !input.at_end() {
         return Err("bytes after the vectors".into());
     }
-    Ok(Decoded { seq, memories, rows: ImageRows { dim, owners, values, handed: false } })
+    let rows = ImageRows { dim, owners, image: bytes, values_at, next_row: 0, chunk: Vec::new() };
+    Ok(Decoded { seq, memories, rows })
 }

@@ -1,6 +1,6 @@
 use serde_json::json;
 
-use super::{decode, encode, with_journal, IMAGE_FORMAT};
+use super::{decode, encode, journal_is_small, with_journal, IMAGE_FORMAT};
 use crate::core::model::types::{MemoryItem, StoredMemory};
 use crate::core::testing::Seeded;
 
@@ -29,14 +29,24 @@ fn memories(n: usize) -> Vec<StoredMemory> {
 #[test]
 fn an_image_reads_back_every_field_and_vector_in_order() {
     let written = memories(12);
-    let decoded = decode(&encode(&written, 41).unwrap()).unwrap();
+    let decoded = decode(encode(&written, 41).unwrap()).unwrap();
     assert_eq!(decoded.seq, 41);
     assert_eq!(decoded.into_packed().into_memories(), written);
 }
 
 #[test]
+fn an_image_hands_its_vectors_out_a_chunk_at_a_time_and_a_journal_renumbers_them() {
+    let written = memories(2 * super::ROWS_PER_CHUNK + 37);
+    assert_eq!(decode(encode(&written, 2).unwrap()).unwrap().into_packed().into_memories(), written);
+    let gone: Vec<String> = written.iter().step_by(7).map(|memory| memory.item.id.clone()).collect();
+    let changed = vec![memory(3), memory(5_000)];
+    let packed = with_journal(decode(encode(&written, 2).unwrap()).unwrap(), &gone, changed.clone());
+    assert_eq!(packed.into_memories(), read_back(&written, &gone, &changed));
+}
+
+#[test]
 fn an_empty_store_has_an_image() {
-    let decoded = decode(&encode(&[], 0).unwrap()).unwrap();
+    let decoded = decode(encode(&[], 0).unwrap()).unwrap();
     assert!(decoded.into_packed().into_memories().is_empty());
 }
 
@@ -58,11 +68,15 @@ fn a_store_too_large_has_no_image() {
 fn a_torn_image_is_rejected_at_every_length() {
     let bytes = encode(&memories(6), 7).unwrap();
     for length in 0..bytes.len() {
-        assert!(decode(&bytes[..length]).is_err(), "an image cut at {length} of {} bytes was used", bytes.len());
+        assert!(
+            decode(bytes[..length].to_vec()).is_err(),
+            "an image cut at {length} of {} bytes was used",
+            bytes.len()
+        );
     }
     let mut longer = bytes.clone();
     longer.push(0);
-    assert!(decode(&longer).is_err());
+    assert!(decode(longer).is_err());
 }
 
 #[test]
@@ -71,7 +85,7 @@ fn an_image_with_any_byte_altered_is_rejected() {
     for at in 0..bytes.len() {
         let mut altered = bytes.clone();
         altered[at] ^= 0x20;
-        assert!(decode(&altered).is_err(), "byte {at} altered and the image was still used");
+        assert!(decode(altered).is_err(), "byte {at} altered and the image was still used");
     }
 }
 
@@ -80,14 +94,14 @@ fn an_image_of_another_format_or_version_is_rejected_and_says_so() {
     let bytes = encode(&memories(2), 1).unwrap();
     let mut other_format = bytes.clone();
     other_format[4..8].copy_from_slice(&(IMAGE_FORMAT + 1).to_le_bytes());
-    let why = decode(&other_format).err().unwrap();
+    let why = decode(other_format).err().unwrap();
     assert!(why.contains(&format!("format {}", IMAGE_FORMAT + 1)), "{why}");
     let version = env!("CARGO_PKG_VERSION");
     let at = bytes.windows(version.len()).position(|w| w == version.as_bytes()).unwrap();
     let mut other_version = bytes.clone();
     other_version[at] = b'9';
-    assert!(decode(&other_version).err().unwrap().contains("written by memwasm 9"));
-    assert_eq!(decode(b"not an image at all").err().unwrap(), "not a memwasm image");
+    assert!(decode(other_version).err().unwrap().contains("written by memwasm 9"));
+    assert_eq!(decode(b"not an image at all".to_vec()).err().unwrap(), "not a memwasm image");
 }
 
 /// What reading every record in stored order gives after `gone` were deleted and `changed` written: an
@@ -113,7 +127,7 @@ fn the_journal_brings_an_image_to_what_the_records_say() {
     let mut unvectored = memory(6);
     unvectored.embedding = None;
     let changed = vec![updated, unvectored, memory(3), memory(20), memory(25)];
-    let packed = with_journal(decode(&encode(&image, 5).unwrap()).unwrap(), &gone, changed.clone());
+    let packed = with_journal(decode(encode(&image, 5).unwrap()).unwrap(), &gone, changed.clone());
     assert_eq!(packed.into_memories(), read_back(&image, &gone, &changed));
 }
 
@@ -134,7 +148,16 @@ fn random_journals_read_back_as_the_records_do() {
         }
         // A memory both deleted and written since the image was deleted first: it is written as new.
         let expected = read_back(&image, &gone, &changed);
-        let packed = with_journal(decode(&encode(&image, 1).unwrap()).unwrap(), &gone, changed);
+        let packed = with_journal(decode(encode(&image, 1).unwrap()).unwrap(), &gone, changed);
         assert_eq!(packed.into_memories(), expected, "round {round}");
     }
+}
+
+#[test]
+fn a_journal_is_small_up_to_256_entries_or_a_sixteenth_of_the_store() {
+    assert!(journal_is_small(256, 0));
+    assert!(!journal_is_small(257, 0));
+    assert!(journal_is_small(257, 16 * 257));
+    assert!(journal_is_small(6_250, 100_000));
+    assert!(!journal_is_small(6_251, 100_000));
 }

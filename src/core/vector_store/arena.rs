@@ -113,9 +113,12 @@ impl Arena {
         let dimension = self.dimension.unwrap_or(0);
         if let Some(rows) = &mut self.f32 {
             let row = &mut rows[range.clone()];
-            row.fill(0.0);
-            if let Some(vector) = vector {
-                row[..dimension].copy_from_slice(vector);
+            match vector {
+                Some(vector) => {
+                    row[..dimension].copy_from_slice(vector);
+                    row[dimension..].fill(0.0);
+                }
+                None => row.fill(0.0),
             }
         }
         if let Some(int8) = &mut self.int8 {

@@ -3,11 +3,11 @@
 //! each memory's `order` and vector chunk (what the sort and the next commit's chunk hints need). The
 //! journal after it is the memory records whose `changed` is above `seq` and the ids `gone` after it (see
 //! `journal`). Opening reads the image and the journal in one readonly transaction instead of every record.
-//! With no image, one that does not decode (a warning says why), a journal larger than max(256, n/16) or a
-//! count of records that disagrees, it reads every record (`packed`); half a second later, off the open, a
-//! fresh image is built from a snapshot of its own and written in a readwrite transaction of its own: a
-//! tab closed or killed before or during it leaves the previous image, which the journal still brings up
-//! to date.
+//! With no image, one that does not decode (a warning says why) or a count of records that disagrees, it
+//! reads every record (`packed`). After such an open, or one whose journal is large (`journal_is_small`),
+//! half a second later, off the open, a fresh image is built from a snapshot of its own and written in a
+//! readwrite transaction of its own: a tab closed or killed before or during it leaves the previous image,
+//! which the journal still brings up to date.
 //!
 //! Reading every record gives the memories by `createdAt`, then `order`, then id: the journal is applied in
 //! place (`with_journal`) and the result sorted that way when it is not already (an update can move one).
@@ -32,16 +32,12 @@ use super::schema::{GONE, IMAGE, MEMORIES};
 use super::vectors::Placed;
 use super::{skip_corrupt, warn, Shared};
 use crate::core::error::Result;
-use crate::core::image::{decode, encode, with_journal, Decoded};
+use crate::core::image::{decode, encode, journal_is_small, with_journal, Decoded, WRITE_AFTER_MS};
 use crate::core::model::types::StoredMemory;
 use crate::core::packed::{Packed, RowChunk, RowSource};
 
 /// The image's key in the `image` store.
 const KEY: &str = "memories";
-/// How long after opening a fresh image is written.
-const WRITE_AFTER_MS: f64 = 500.0;
-/// Below this many journal entries an image is always used.
-const SMALL_JOURNAL: usize = 256;
 const WRITE_CONTEXT: &str = "the open image was not written";
 
 /// Every stored memory, oldest first: from the image and its journal when they can be used, else from
@@ -80,9 +76,7 @@ async fn from_image(shared: &Rc<Shared>) -> Result<Option<Packed>> {
     };
     let changed: Array = changed.await?.unchecked_into();
     let gone = gone_ids(&gone.await?.unchecked_into());
-    if changed.length() as usize + gone.len() > SMALL_JOURNAL.max(image.memories.len() / 16) {
-        return Ok(None);
-    }
+    let small = journal_is_small(changed.length() as usize + gone.len(), image.memories.len());
     let records: Vec<_> = memories_from_js(&changed).into_iter().filter_map(|r| skip_corrupt(MEMORIES, r)).collect();
     let chunks = chunks_of(&stores.vectors, &records).await?;
     let count = count.await?.as_f64().unwrap_or(-1.0);
@@ -100,6 +94,9 @@ async fn from_image(shared: &Rc<Shared>) -> Result<Option<Packed>> {
     if packed.memories.len() as f64 != count {
         return Ok(None);
     }
+    if !small {
+        rebuild_soon(stores.database.clone());
+    }
     Ok(Some(in_stored_order(packed, places, shared.clone())))
 }
 
@@ -110,7 +107,7 @@ fn from_js(stored: &JsValue, seq: u64) -> std::result::Result<(Decoded, Vec<Plac
         buffer if buffer.is_instance_of::<ArrayBuffer>() => Uint8Array::new(&buffer),
         bytes => bytes.dyn_into::<Uint8Array>().map_err(|_| "its bytes are not a Uint8Array".to_string())?,
     };
-    let image = decode(&bytes.to_vec())?;
+    let image = decode(bytes.to_vec())?;
     if image.seq != seq {
         return Err(format!("it says change {seq} but its bytes hold change {}", image.seq));
     }

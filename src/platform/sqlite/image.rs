@@ -1,12 +1,13 @@
 //! The SQLite store's open image (`core::image`): one row of table `image` holding every memory and
 //! vector as of change `seq`, and the journal after it (rows of `memories` whose `changed` is above `seq`,
 //! ids in `gone` deleted after it). Opening reads the image and the journal instead of every row; a
-//! missing, torn or foreign image, a large journal, or a row count that disagrees (rows written by
-//! something other than memwasm) reads every row instead, and a fresh image is written shortly after
-//! (or when the memory closes), in one transaction: a crash mid-write leaves the old image. The image is
+//! missing, torn or foreign image, or a row count that disagrees (rows written by something other than
+//! memwasm), reads every row instead. After such an open, or one whose journal is large, a fresh image is
+//! read from the rows and written half a second later, off the open (or when the memory closes first), in
+//! one transaction: a crash mid-write leaves the old image. The image is
 //! stored in parts of [`PART`] bytes, so that no value nears SQLite's length limit (1 GB) at any size.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::rc::Rc;
 
 use js_sys::{Array, Uint8Array};
@@ -15,25 +16,18 @@ use wasm_bindgen::{closure::Closure, JsCast, JsValue};
 use super::connection::{Connection, Param};
 use super::rows::memory_from_row;
 use crate::core::error::Result;
-use crate::core::image::{decode, encode, with_journal};
+use crate::core::image::{decode, encode, journal_is_small, with_journal, WRITE_AFTER_MS};
 use crate::core::model::types::StoredMemory;
 use crate::core::packed::Packed;
 
-/// How long after opening a fresh image is written (when the memory is not closed before).
-const WRITE_AFTER_MS: f64 = 500.0;
-/// Below this many journal entries an image is always used as it is.
-const SMALL_JOURNAL: usize = 256;
 /// The size of each stored part of the image.
 const PART: usize = 256 * 1024;
 
-/// An encoded image and the change sequence it covers, waiting to be written.
-type Pending = RefCell<Option<(u64, Vec<u8>)>>;
-
-/// The change sequence and the image waiting to be written.
+/// The change sequence, and whether a fresh image is due.
 #[derive(Default)]
 pub struct Images {
-    seq: Cell<u64>,
-    pending: Rc<Pending>,
+    seq: Rc<Cell<u64>>,
+    due: Rc<Cell<bool>>,
 }
 
 impl Images {
@@ -51,70 +45,84 @@ impl Images {
         self.seq.get()
     }
 
-    /// Every stored memory, from the image and its journal when they can be used, else from every row.
-    pub fn load(&self, db: &Rc<Connection>, read_all: impl FnOnce() -> Result<Vec<StoredMemory>>) -> Result<Packed> {
-        if let Some(packed) = self.read_image(db)? {
-            return Ok(packed);
-        }
-        let memories = read_all()?;
-        self.keep(db, &memories);
-        Ok(Packed::unpacked(memories))
+    /// Every stored memory, from the image and its journal when they can be used, else from every row;
+    /// a fresh image is written soon after (off the open) when there was none or its journal is large.
+    pub fn load(&self, db: &Rc<Connection>) -> Result<Packed> {
+        let packed = match self.read_image(db)? {
+            Some((packed, true)) => return Ok(packed),
+            Some((packed, false)) => packed,
+            None => Packed::unpacked(every_memory(db)?),
+        };
+        self.write_soon(db);
+        Ok(packed)
     }
 
-    /// The image with its journal applied; `None` (after a warning when the image is unusable) to read
-    /// every row instead.
-    fn read_image(&self, db: &Rc<Connection>) -> Result<Option<Packed>> {
+    /// The image with its journal applied, and whether the journal is small; `None` (after a warning when
+    /// the image is unusable) to read every row instead.
+    fn read_image(&self, db: &Rc<Connection>) -> Result<Option<(Packed, bool)>> {
         let Some(bytes) = stored_image(db)? else { return Ok(None) };
-        let image = match decode(&bytes) {
+        let image = match decode(bytes) {
             Ok(image) => image,
             Err(why) => {
                 super::warn(&format!("memwasm: the SQLite store's open image is not used ({why}); reading every row"));
                 return Ok(None);
             }
         };
-        let seq = Param::Int(image.seq);
+        let seq = image.seq;
         // The index, not a walk of every row in rowid order (the planner's choice without `INDEXED BY`).
         let sql =
             "SELECT id, record, vector FROM memories INDEXED BY memories_by_change WHERE changed > ? ORDER BY rowid";
-        let rows = db.all(sql, &[seq])?;
+        let rows = db.all(sql, &[Param::Int(seq)])?;
         let changed: Vec<StoredMemory> = rows.iter().filter_map(|row| memory_from_row(&row).ok()).collect();
-        let gone = db.all("SELECT id FROM gone WHERE changed > ?", &[Param::Int(image.seq)])?;
+        let gone = db.all("SELECT id FROM gone WHERE changed > ?", &[Param::Int(seq)])?;
         let gone: Vec<String> = gone.iter().filter_map(|row| Array::from(&row).get(0).as_string()).collect();
-        let journal = rows.length() as usize + gone.len();
-        let count = image.memories.len();
+        let small = journal_is_small(rows.length() as usize + gone.len(), image.memories.len());
         let packed = with_journal(image, &gone, changed);
         let stored = number(&first(&db.all("SELECT count(*) FROM memories", &[])?), 0) as usize;
-        if packed.memories.len() != stored {
-            return Ok(None);
-        }
-        if journal > SMALL_JOURNAL.max(count / 16) {
-            let memories = packed.into_memories();
-            self.keep(db, &memories);
-            return Ok(Some(Packed::unpacked(memories)));
-        }
-        Ok(Some(packed))
+        Ok((packed.memories.len() == stored).then_some((packed, small)))
     }
 
-    /// Encodes the image of `memories` (all of them, as of now) and writes it soon.
-    fn keep(&self, db: &Rc<Connection>, memories: &[StoredMemory]) {
-        let Some(bytes) = encode(memories, self.seq.get()) else { return };
-        let first_pending = self.pending.replace(Some((self.seq.get(), bytes))).is_none();
-        if first_pending {
-            let (db, pending) = (Rc::clone(db), Rc::clone(&self.pending));
-            let fire = Closure::once_into_js(move || write(&db, &pending));
-            let timer = crate::platform::timer::set_timeout(fire.unchecked_ref(), WRITE_AFTER_MS);
-            unref(&timer);
+    /// Writes a fresh image in [`WRITE_AFTER_MS`] (or when the memory closes first), read from the rows as
+    /// they are then: the open does not wait for its encoding.
+    fn write_soon(&self, db: &Rc<Connection>) {
+        if self.due.replace(true) {
+            return;
         }
+        let (db, seq, due) = (Rc::clone(db), Rc::clone(&self.seq), Rc::clone(&self.due));
+        let fire = Closure::once_into_js(move || write_due(&db, seq.get(), &due));
+        let timer = crate::platform::timer::set_timeout(fire.unchecked_ref(), WRITE_AFTER_MS);
+        unref(&timer);
     }
 
-    /// Writes the waiting image now (before the database closes).
+    /// Writes the due image now (before the database closes).
     pub fn flush(&self, db: &Connection) {
-        write(db, &self.pending);
+        write_due(db, self.seq.get(), &self.due);
     }
 
-    /// Forgets the waiting image (everything was deleted).
+    /// No image is due any more (everything was deleted).
     pub fn forget(&self) {
-        self.pending.take();
+        self.due.set(false);
+    }
+}
+
+/// Every stored row that decodes, in rowid order.
+pub fn every_memory(db: &Connection) -> Result<Vec<StoredMemory>> {
+    let sql = "SELECT id, record, vector FROM memories ORDER BY rowid";
+    Ok(super::decoded("memories", &db.all(sql, &[])?, memory_from_row))
+}
+
+/// When an image is due, reads every row (as of change `seq`: nothing else writes meanwhile), encodes their
+/// image and writes it.
+fn write_due(db: &Connection, seq: u64, due: &Cell<bool>) {
+    if !due.replace(false) {
+        return;
+    }
+    let written = every_memory(db).map(|memories| encode(&memories, seq)).and_then(|bytes| match bytes {
+        Some(bytes) => write(db, seq, &bytes),
+        None => Ok(()),
+    });
+    if let Err(error) = written {
+        super::warn(&format!("memwasm: the SQLite store's open image was not written ({error})"));
     }
 }
 
@@ -132,22 +140,18 @@ fn stored_image(db: &Connection) -> Result<Option<Vec<u8>>> {
     Ok(Some(bytes))
 }
 
-/// Writes the waiting image, if any, in place of the stored one, and drops the tombstones it covers, in
-/// one transaction; a failure (a closed database, a full disk) leaves the previous image, which the journal
-/// still brings up to date.
-fn write(db: &Connection, pending: &Pending) {
-    let Some((seq, bytes)) = pending.take() else { return };
-    let written = db.transaction(|| {
+/// Writes the image `bytes` of change `seq` in place of the stored one, and drops the tombstones it covers,
+/// in one transaction; a failure (a closed database, a full disk) leaves the previous image, which the
+/// journal still brings up to date.
+fn write(db: &Connection, seq: u64, bytes: &[u8]) -> Result<()> {
+    db.transaction(|| {
         db.exec("DELETE FROM image")?;
         for (part, chunk) in bytes.chunks(PART).enumerate() {
             let sql = "INSERT INTO image (part, seq, bytes) VALUES (?, ?, ?)";
             db.run(sql, &[Param::Int(part as u64), Param::Int(seq), Param::Blob(chunk)])?;
         }
         db.run("DELETE FROM gone WHERE changed <= ?", &[Param::Int(seq)])
-    });
-    if let Err(error) = written {
-        super::warn(&format!("memwasm: the SQLite store's open image was not written ({error})"));
-    }
+    })
 }
 
 /// Lets Node exit while the timer waits (Node's timers have `unref`; others have nothing to do).

@@ -17,7 +17,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use self::connection::{from_sqlite, Connection, Param};
-use self::rows::{graph_from_row, graph_json, history_from_row, history_json, memory_from_row, memory_json};
+use self::rows::{graph_from_row, graph_json, history_from_row, history_json, memory_json};
 use self::rows::{side_from_row, side_json};
 use crate::core::codec::vector_to_bytes;
 use crate::core::config::SqliteSettings;
@@ -135,9 +135,7 @@ impl Storage for SqliteStorage {
     }
 
     async fn load_packed(&self) -> Result<Packed> {
-        let db = self.tables().await?;
-        let sql = "SELECT id, record, vector FROM memories ORDER BY rowid";
-        self.images.load(db, || Ok(decoded("memories", &db.all(sql, &[])?, memory_from_row)))
+        self.images.load(self.tables().await?)
     }
 
     async fn commit(&self, changes: &Changeset) -> Result<()> {
