@@ -97,27 +97,33 @@ pub fn encode(memories: &[StoredMemory], seq: u64) -> Option<Vec<u8>> {
     if !fits(memories.len(), dim) {
         return None;
     }
-    let mut payload = Writer::default();
-    payload.u64(seq);
-    payload.u32(memories.len() as u32);
-    memories.iter().for_each(|memory| record::write_item(&mut payload, &memory.item));
     let rows: Vec<(usize, &Vec<f32>)> =
         memories.iter().enumerate().filter_map(|(at, memory)| Some((at, memory.embedding.as_ref()?))).collect();
     if rows.iter().any(|(_, vector)| vector.len() != dim) {
         return None;
     }
-    payload.u32(dim as u32);
-    payload.u32(rows.len() as u32);
-    rows.iter().for_each(|(at, _)| payload.u32(*at as u32));
-    payload.bytes.reserve(rows.len() * dim * 4);
-    rows.iter().for_each(|(_, vector)| put_floats(&mut payload.bytes, vector));
-    let mut image = Writer::default();
+    // One buffer, written once: the header's length and checksum are filled in after the payload, so the
+    // image never exists twice (a Durable Object encodes one beside its warm index, within its memory limit).
+    let mut image = Writer { bytes: Vec::with_capacity(rows.len() * (dim + 1) * 4 + memories.len() * 256 + 64) };
     image.bytes.extend_from_slice(MAGIC);
     image.u32(IMAGE_FORMAT);
     image.str(WRITER);
-    image.u64(payload.bytes.len() as u64);
-    image.u64(checksum(&payload.bytes));
-    image.bytes.extend_from_slice(&payload.bytes);
+    let sizes = image.bytes.len();
+    image.u64(0);
+    image.u64(0);
+    let payload = image.bytes.len();
+    image.u64(seq);
+    image.u32(memories.len() as u32);
+    memories.iter().for_each(|memory| record::write_item(&mut image, &memory.item));
+    image.u32(dim as u32);
+    image.u32(rows.len() as u32);
+    rows.iter().for_each(|(at, _)| image.u32(*at as u32));
+    image.bytes.reserve_exact(rows.len() * dim * 4);
+    rows.iter().for_each(|(_, vector)| put_floats(&mut image.bytes, vector));
+    let length = (image.bytes.len() - payload) as u64;
+    let sum = checksum(&image.bytes[payload..]);
+    image.bytes[sizes..sizes + 8].copy_from_slice(&length.to_le_bytes());
+    image.bytes[sizes + 8..payload].copy_from_slice(&sum.to_le_bytes());
     Some(image.bytes)
 }
 
