@@ -73,11 +73,10 @@ impl<B: KvBackend> KvStorage<B> {
         let Some(bytes) = self.image_bytes(scope, &token, parts).await? else {
             return Ok(Err("a part of it is missing".into()));
         };
-        let image = match decode(&bytes) {
+        let image = match decode(bytes) {
             Ok(image) => image,
             Err(why) => return Ok(Err(why)),
         };
-        drop(bytes);
         if named.ids.len() > most / 4 {
             self.wanted.borrow_mut().push(scope.clone());
         }
