@@ -121,8 +121,9 @@ pub trait Storage {
         Ok(None)
     }
     /// Does what the storage left for after the answer (KV storage in a Durable Object: the open images of
-    /// the scopes it read in full). Nothing by default.
-    async fn settle(&self) -> Result<()> {
+    /// the scopes it read in full, and when the host is `idle`, those whose journal grew long since they
+    /// loaded). Nothing by default.
+    async fn settle(&self, _idle: bool) -> Result<()> {
         Ok(())
     }
     /// How each scope loaded on demand so far, for tests and benches (KV storage with open images: `image

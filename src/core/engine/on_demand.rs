@@ -47,9 +47,10 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     }
 
     /// Does what storage left for after the answer (KV storage in a Durable Object writes the open images of
-    /// the scopes it read in full); a host calls it once the answer is sent.
-    pub async fn settle_storage(&self) -> Result<()> {
-        self.storage.settle().await
+    /// the scopes it read in full); a host calls it once the answer is sent, and with `idle` when no request
+    /// has come for a while (images of scopes whose journal grew long are written then).
+    pub async fn settle_storage(&self, idle: bool) -> Result<()> {
+        self.storage.settle(idle).await
     }
 
     /// How each scope loaded from storage so far (`Storage::scope_loads`), for tests and benches.

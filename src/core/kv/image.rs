@@ -18,15 +18,18 @@ use super::record::decode_memory;
 use super::{KvBackend, KvStorage};
 use crate::core::error::Result;
 use crate::core::identity::new_id;
-use crate::core::image::{decode, encode, with_journal};
+use crate::core::image::{decode, encode, journal_limit, with_journal};
 use crate::core::model::scope::Scope;
 use crate::core::model::types::StoredMemory;
 
 /// The bytes of one part, stored as they are (`put_bytes`) under a Durable Object's 128 KiB value limit.
 pub const PART: usize = 120 * 1024;
-/// Up to this many journal entries (and memories they name) an image is always used; above, up to a sixteenth
-/// of its memories. A journal over a quarter of that asks for a fresh image (written off the request's path).
-const SMALL_JOURNAL: usize = 256;
+/// How many memories a scope's journal may name before a fresh image is wanted: a quarter of what an
+/// image of `count` memories takes (`core::image::journal_is_small`), so that the image is rewritten well
+/// before an open would refuse it.
+pub fn refresh_after(count: usize) -> usize {
+    journal_limit(count) / 4
+}
 
 /// A scope's memories read for its image, with what the read saw first.
 pub struct Snapshot {
@@ -55,7 +58,7 @@ impl<B: KvBackend> KvStorage<B> {
         let Some((token, parts, count)) = parse_head(&head) else {
             return Ok(Err("its head is unreadable".into()));
         };
-        let most = SMALL_JOURNAL.max(count / 16);
+        let most = journal_limit(count);
         if journal.len() > most {
             return Ok(Err(format!("its journal has {} entries", journal.len())));
         }
@@ -77,7 +80,7 @@ impl<B: KvBackend> KvStorage<B> {
             Ok(image) => image,
             Err(why) => return Ok(Err(why)),
         };
-        if named.ids.len() > most / 4 {
+        if named.ids.len() > refresh_after(count) {
             self.wanted.borrow_mut().push(scope.clone());
         }
         let (gone, changed) = self.journal_memories(scope, named).await?;

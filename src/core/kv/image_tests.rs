@@ -275,3 +275,34 @@ fn an_image_of_an_overlapping_scope_replaces_the_other() {
     assert_eq!(open(&kv, &z).1, "full (no image)");
     assert_eq!(open(&kv, &z).1, "image journal=0");
 }
+
+#[test]
+fn a_journal_grown_while_warm_gets_a_fresh_image_when_the_host_is_idle() {
+    let kv = imaged(4);
+    let a = user("a", None);
+    let warm = KvStorage::new(kv.clone(), PREFIX);
+    block_on(warm.load_scope(&a)).unwrap();
+    // 65 memories named (more than a quarter of the 256 an image of 4 takes), written through the warm storage.
+    for n in 0..65 {
+        let added = memory(200 + n, "added while warm", a.clone());
+        let changes = Changeset {
+            upserts: vec![added.clone()],
+            history: vec![history(&added, EventKind::Add)],
+            ..Default::default()
+        };
+        block_on(warm.commit(&changes)).unwrap();
+    }
+    // How a fresh storage (a restarted object) loads the scope, writing nothing.
+    let how_it_loads = || {
+        let storage = KvStorage::new(kv.clone(), PREFIX);
+        block_on(storage.load_scope(&a)).unwrap();
+        storage.scope_loads().join(", ")
+    };
+    block_on(warm.settle(false)).unwrap();
+    assert_eq!(how_it_loads(), "image journal=65", "a busy host writes no image for a grown journal");
+    block_on(warm.settle(true)).unwrap();
+    assert_eq!(how_it_loads(), "image journal=0", "an idle host rewrote the image");
+    let (opened, _) = open(&kv, &a);
+    same(&opened, &records(&kv, &a));
+    assert_eq!(opened.len(), 69);
+}

@@ -106,6 +106,9 @@ pub struct KvStorage<B> {
     wanted: RefCell<Vec<Scope>>,
     /// `write_images` is running.
     writing: Cell<bool>,
+    /// Per loaded scope: how many memories its journal may name before its image is rewritten when idle,
+    /// and how many the commits since it loaded named.
+    grown: RefCell<Vec<(Scope, usize, usize)>>,
     /// How each scope loaded, for tests and benches (`scope_loads`).
     loads: RefCell<Vec<String>>,
 }
@@ -121,6 +124,7 @@ impl<B: KvBackend> KvStorage<B> {
             images,
             wanted: RefCell::default(),
             writing: Cell::new(false),
+            grown: RefCell::default(),
             loads: RefCell::default(),
         }
     }
@@ -160,6 +164,7 @@ impl<B: KvBackend> KvStorage<B> {
         let why = match self.open_image(scope).await? {
             Ok((memories, journal)) => {
                 self.loads.borrow_mut().push(format!("image journal={journal}"));
+                self.track(scope, memories.len(), journal);
                 return Ok(memories);
             }
             Err(why) => why,
@@ -170,7 +175,24 @@ impl<B: KvBackend> KvStorage<B> {
         let memories = self.read_scope(scope).await?;
         self.loads.borrow_mut().push(format!("full ({why})"));
         self.wanted.borrow_mut().push(scope.clone());
+        self.track(scope, memories.len(), 0);
         Ok(memories)
+    }
+
+    /// Counts the journal of `scope`, loaded with `count` memories and `named` already in its journal.
+    fn track(&self, scope: &Scope, count: usize, named: usize) {
+        let budget = image::refresh_after(count);
+        self.grown.borrow_mut().push((scope.clone(), budget, named));
+    }
+
+    /// Wants the images of the loaded scopes whose journal named more memories than their budget.
+    fn want_grown(&self) {
+        for (scope, budget, named) in self.grown.borrow_mut().iter_mut() {
+            if *named > *budget {
+                *named = 0;
+                self.wanted.borrow_mut().push(scope.clone());
+            }
+        }
     }
 
     /// The journal entries of `changes` (one per scope written or deleted in), written before anything else
@@ -184,6 +206,11 @@ impl<B: KvBackend> KvStorage<B> {
         doomed.iter().for_each(|(id, scope)| entries.deleted(scope, id));
         for (scope, entry) in &entries.0 {
             self.backend.put(&self.keys.journal(scope, &new_id()), &journal::encode(entry)?).await?;
+            for (loaded, _, named) in self.grown.borrow_mut().iter_mut() {
+                if loaded.contains(scope) {
+                    *named += entry.changed.len() + entry.gone.len();
+                }
+            }
         }
         Ok(())
     }
@@ -353,8 +380,12 @@ impl<B: KvBackend> Storage for KvStorage<B> {
         self.backend.finish().await
     }
 
-    /// Writes the open images of the scopes read in full (`write_images`).
-    async fn settle(&self) -> Result<()> {
+    /// Writes the open images of the scopes read in full, and when `idle`, of the scopes whose journal grew
+    /// long since they loaded (`write_images`).
+    async fn settle(&self, idle: bool) -> Result<()> {
+        if idle {
+            self.want_grown();
+        }
         self.write_images().await
     }
 
@@ -396,6 +427,7 @@ impl<B: KvBackend> Storage for KvStorage<B> {
     async fn clear(&self) -> Result<()> {
         self.loaded.borrow_mut().clear();
         self.wanted.borrow_mut().clear();
+        self.grown.borrow_mut().clear();
         for key in self.list_all(self.keys.all()).await? {
             self.backend.delete(&key).await?;
         }

@@ -136,8 +136,8 @@ macro_rules! storage_backends {
                 match self { $(Self::$variant(storage) => storage.keeps_memories(),)+ }
             }
 
-            async fn settle(&self) -> $crate::core::error::Result<()> {
-                match self { $(Self::$variant(storage) => storage.settle().await,)+ }
+            async fn settle(&self, idle: bool) -> $crate::core::error::Result<()> {
+                match self { $(Self::$variant(storage) => storage.settle(idle).await,)+ }
             }
 
             fn scope_loads(&self) -> Vec<String> {

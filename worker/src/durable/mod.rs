@@ -187,10 +187,19 @@ impl TenantObject {
         let Some(engine) = self.slot.borrow().as_deref().and_then(warm::built) else { return };
         self.state.wait_until(async move {
             worker::Delay::from(std::time::Duration::from_millis(IMAGE_AFTER_MS)).await;
-            if let Err(error) = engine.settle_storage().await {
+            if let Err(error) = engine.settle_storage(false).await {
                 worker::console_error!("memwasm: an open image was not written: {error}");
             }
         });
+    }
+
+    /// Before an idle object lets its engine go: the open images of the scopes whose journal grew long
+    /// while it was warm (a busy object's commits only add journal entries), so the next wake reads the image.
+    async fn settle_idle(&self) {
+        let Some(engine) = self.slot.borrow().as_deref().and_then(warm::built) else { return };
+        if let Err(error) = engine.settle_storage(true).await {
+            worker::console_error!("memwasm: an open image was not written: {error}");
+        }
     }
 
     /// True while the object's engine is built.
@@ -239,7 +248,12 @@ impl DurableObject for TenantObject {
         self.armed.set(false);
         let retry = !self.report().await;
         let idle = settings::idle_ms(&self.env).unwrap_or(120_000) as f64;
-        let quiet = js_sys::Date::now() - self.last_request.get();
+        let mut quiet = js_sys::Date::now() - self.last_request.get();
+        if quiet >= idle {
+            self.settle_idle().await;
+            // A request that came while the images were written keeps the engine.
+            quiet = js_sys::Date::now() - self.last_request.get();
+        }
         let wait = if quiet >= idle {
             self.evict();
             None
