@@ -2,7 +2,7 @@
 // (test hook `GET /__do/scope-loads`: `image journal=N`, or `full (why)`), and never to less than what the
 // memory records say: a torn image is read in full and written again; an add during the image write, two
 // requests at once, and workerd SIGKILLed during the image write (`DO_TEST_IMAGE_WRITE = "hold"`) all reopen
-// to every memory, each with its newest text.
+// to every memory, each with its newest text; an object going idle after many writes rewrites its image.
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { test } from "node:test";
@@ -62,6 +62,24 @@ async function seeded(t) {
   await seeding.dispose();
   return { server, persist, start, ids: added.body.results.map((m) => m.id) };
 }
+
+test("an object that goes idle after many writes rewrites the image, so the restart after reads it", T, async (t) => {
+  const { start } = await seeded(t);
+  const busy = await start({ DO_IDLE_SECONDS: "1" });
+  assert.deepEqual(await texts(busy), [...FACTS].sort());
+  // 70 adds: more memories than a quarter of the 256 the image of 12 may have in its journal.
+  const more = Array.from({ length: 70 }, (_, i) => `Later fact ${i}: the user visited city${i}`);
+  for (const content of more) assert.equal((await add(busy, [{ role: "user", content }])).status, 200);
+  const [head] = await imageHeads(busy);
+  const before = (await hook(busy, `storage/get?key=${encodeURIComponent(head)}`)).value;
+  for (let i = 0; i < 100 && (await hook(busy, `storage/get?key=${encodeURIComponent(head)}`)).value === before; i++) {
+    await sleep(100);
+  }
+  await busy.dispose();
+  const restarted = await start();
+  assert.deepEqual(await texts(restarted), [...FACTS, ...more].sort());
+  assert.deepEqual(await loads(restarted), ["image journal=0"]);
+});
 
 test("after a restart the scope opens from its image, and the journal brings in the commits since", T, async (t) => {
   const { start, ids } = await seeded(t);
