@@ -3,7 +3,10 @@
 // adds of 500 messages; embeddings from the scripted server), then measures search p50 per size:
 //   cold  — the first search after workerd starts over the persisted data (a fresh isolate and object);
 //   wake  — Durable Objects only: the first search after the object evicted its index (idle alarm);
-//   warm  — the median of WARM searches that follow.
+//   warm  — the median of WARM searches that follow;
+//   restart — Durable Objects only: the first search after workerd starts again, once the object wrote the
+//           scope's open image (the cold search read every memory: seeding's adds left a long journal).
+// Each Durable Objects figure says how the scope loaded (`image journal=N` or `full (why)`).
 // Durable Objects also report the isolate's wasm memory after each size's searches (test hook `/__do/memory`),
 // hence the memory per 1,000 memories and, from it, the largest tenant that fits one object's 128 MB isolate.
 // Prints a table with ratios to the 100-memory scope, the targets met or not, and (with `--load`) the 2,000-request load check
@@ -15,7 +18,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startWorker, startServer } from "../worker/tests/helpers.mjs";
 import { loadCheck } from "./lib/worker-load.mjs";
-import { median, seedUser, timed, wasmBytes } from "./lib/worker-calls.mjs";
+import { median, scopeLoads, seedUser, timed, wasmBytes } from "./lib/worker-calls.mjs";
 
 const bench = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -67,14 +70,21 @@ async function figures(server, storage) {
       const cold = await timedSearch(worker, search(n, 0));
       const warm = [];
       for (let i = 1; i <= WARM; i++) warm.push((await timedSearch(worker, search(n, i))).ms);
-      let wake, wasm;
+      let wake, wasm, restart, loads;
       if (storage === "do") {
         wasm = await wasmBytes(worker);
+        const coldLoad = await scopeLoads(worker);
         await sleep(IDLE_SECONDS * 1000 + 1500);
         wake = (await timedSearch(worker, search(n, WARM + 1))).ms;
+        const wakeLoad = await scopeLoads(worker);
+        await sleep(1000);
+        await worker.dispose();
+        worker = await start();
+        restart = (await timedSearch(worker, search(n, WARM + 2))).ms;
+        loads = { cold: coldLoad, wake: wakeLoad, restart: await scopeLoads(worker) };
       }
-      rows.push({ storage, n, cold: cold.ms, wake, warm: median(warm), results: cold.results, wasm, seededWasm });
-      say(`${storage} ${n}: cold ${cold.ms.toFixed(1)} ms, warm p50 ${median(warm).toFixed(1)} ms${wake ? `, wake ${wake.toFixed(1)} ms` : ""}`);
+      rows.push({ storage, n, cold: cold.ms, wake, restart, loads, warm: median(warm), results: cold.results, wasm, seededWasm });
+      say(`${storage} ${n}: cold ${cold.ms.toFixed(1)} ms, warm p50 ${median(warm).toFixed(1)} ms${wake ? `, wake ${wake.toFixed(1)} ms, restart ${restart.toFixed(1)} ms ${JSON.stringify(loads)}` : ""}`);
       await worker.dispose();
     }
     return rows;
@@ -108,12 +118,12 @@ function targets(rows) {
 function table(rows) {
   const ms = (x) => (x === undefined ? "—" : `${x < 10 ? x.toFixed(1) : Math.round(x)} ms`);
   const lines = [
-    "| storage | memories in the scope | cold (first search after start) | wake (after idle eviction) | warm search p50 | warm ÷ warm at 100 |",
-    "|---|---|---|---|---|---|",
+    "| storage | memories in the scope | cold (first search after start) | wake (after idle eviction) | restart (image written) | warm search p50 | warm ÷ warm at 100 |",
+    "|---|---|---|---|---|---|---|",
   ];
   for (const row of rows) {
     const base = rows.find((r) => r.storage === row.storage && r.n === SIZES[0]);
-    lines.push(`| ${row.storage} | ${row.n.toLocaleString("en")} | ${ms(row.cold)} | ${ms(row.wake)} | ${ms(row.warm)} | ${(row.warm / base.warm).toFixed(2)}× |`);
+    lines.push(`| ${row.storage} | ${row.n.toLocaleString("en")} | ${ms(row.cold)} | ${ms(row.wake)} | ${ms(row.restart)} | ${ms(row.warm)} | ${(row.warm / base.warm).toFixed(2)}× |`);
   }
   return lines.join("\n");
 }

@@ -28,6 +28,14 @@ export async function seedUser(worker, user, n, text, batch = 500) {
 }
 
 /** The wasm memory, in bytes, of the isolate that runs tenant acme's object (test hook `/__do/memory`). */
+/** How each scope the object's warm engine loaded was read (test hook `/__do/scope-loads`). */
+export async function scopeLoads(worker) {
+  const namespace = await worker.mf.getDurableObjectNamespace("TENANTS");
+  const stub = namespace.get(namespace.idFromName("acme"));
+  const response = await stub.fetch("http://memwasm.internal/__do/scope-loads", { headers: { "x-memwasm-tenant": "acme" } });
+  return (await response.json()).loads;
+}
+
 export async function wasmBytes(worker) {
   const namespace = await worker.mf.getDurableObjectNamespace("TENANTS");
   const stub = namespace.get(namespace.idFromName("acme"));

@@ -36,7 +36,11 @@ pub fn vector_from_bytes(bytes: &[u8]) -> Result<Vec<f32>> {
 
 /// The vector as base64 (with padding) of its little-endian bytes.
 pub fn vector_to_base64(vector: &[f32]) -> String {
-    let bytes = vector_to_bytes(vector);
+    bytes_to_base64(&vector_to_bytes(vector))
+}
+
+/// Standard base64 (with padding) of `bytes`.
+pub fn bytes_to_base64(bytes: &[u8]) -> String {
     let mut text = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
         let group = chunk.iter().enumerate().fold(0u32, |acc, (i, b)| acc | u32::from(*b) << (16 - 8 * i));
@@ -50,6 +54,11 @@ pub fn vector_to_base64(vector: &[f32]) -> String {
 
 /// The vector encoded by `vector_to_base64`.
 pub fn vector_from_base64(text: &str) -> Result<Vec<f32>> {
+    vector_from_bytes(&bytes_from_base64(text)?)
+}
+
+/// The bytes of standard base64 text (with padding).
+pub fn bytes_from_base64(text: &str) -> Result<Vec<u8>> {
     let text = text.as_bytes();
     if text.len() % 4 != 0 {
         return Err(bad("base64 length is not a multiple of 4".into()));
@@ -72,7 +81,7 @@ pub fn vector_from_base64(text: &str) -> Result<Vec<f32>> {
         group <<= 6 * padding as u32;
         bytes.extend_from_slice(&group.to_be_bytes()[1..4 - padding]);
     }
-    vector_from_bytes(&bytes)
+    Ok(bytes)
 }
 
 fn bad(why: String) -> MemoryError {

@@ -120,6 +120,17 @@ pub trait Storage {
     async fn hold(&self, _key: &str) -> Result<Option<SharedTurn>> {
         Ok(None)
     }
+    /// Does what the storage left for after the answer (KV storage in a Durable Object: the open images of
+    /// the scopes it read in full, and when the host is `idle`, those whose journal grew long since they
+    /// loaded). Nothing by default.
+    async fn settle(&self, _idle: bool) -> Result<()> {
+        Ok(())
+    }
+    /// How each scope loaded on demand so far, for tests and benches (KV storage with open images: `image
+    /// journal=N` or `full (why)`). Empty by default.
+    fn scope_loads(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// Lets go of what the storage holds open (a database file), for other processes; its later reads and
     /// writes fail with `STORAGE_UNAVAILABLE`. Storages that hold nothing open ignore it.
     fn close(&self) {}

@@ -1,8 +1,9 @@
 //! `KvBackend` over a Workers KV namespace binding as JS sees it (`env.MEMORY_KV`): its `get`, `put`,
 //! `delete` and `list` methods, called through `js_sys`. Any object with those methods works; one that also
-//! has `flush` gets it called after each commit's writes.
+//! has `flush` gets it called after each commit's writes; one that also says `atomic: true` keeps open
+//! images (`core::kv`).
 
-use js_sys::{Array, Function, Map, Object, Promise, Reflect};
+use js_sys::{Array, Function, Map, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -63,6 +64,26 @@ impl KvBackend for JsKv {
         Ok(keys.iter().map(|key| found.get(&JsValue::from_str(key)).as_string()).collect())
     }
 
+    /// One bulk read of `Uint8Array` values (`put_bytes`), copied straight into wasm memory.
+    async fn get_bytes_many(&self, keys: &[String]) -> Result<Vec<Option<Vec<u8>>>> {
+        let names: Array = keys.iter().map(|key| JsValue::from_str(key)).collect();
+        let first = keys.first().map_or("", String::as_str);
+        let found = self.call("get", first, &[names.into()]).await?;
+        let found: Map =
+            found.dyn_into().map_err(|_| storage_error("get", first, "bulk read did not return a Map".into()))?;
+        let bytes = |value: JsValue| value.dyn_into::<Uint8Array>().ok().map(|array| array.to_vec());
+        Ok(keys.iter().map(|key| bytes(found.get(&JsValue::from_str(key)))).collect())
+    }
+
+    /// A `Uint8Array` value where the binding is atomic (a Durable Object's storage takes binary values);
+    /// base64 text elsewhere.
+    async fn put_bytes(&self, key: &str, bytes: &[u8]) -> Result<()> {
+        if !self.atomic() {
+            return self.put(key, &crate::core::codec::bytes_to_base64(bytes)).await;
+        }
+        self.call("put", key, &[key.into(), Uint8Array::from(bytes).into()]).await.map(drop)
+    }
+
     async fn put(&self, key: &str, value: &str) -> Result<()> {
         self.call("put", key, &[key.into(), value.into()]).await.map(drop)
     }
@@ -90,6 +111,18 @@ impl KvBackend for JsKv {
             .collect();
         let complete = field("list_complete").as_bool().unwrap_or(true);
         Ok(KvPage { keys, cursor: if complete { None } else { field("cursor").as_string() } })
+    }
+
+    /// True for a binding with `flush` and `atomic: true` (the Worker's Durable Object storage, whose flush
+    /// is one atomic write and whose values may be `Uint8Array`s): KV storage then keeps open images. A KV
+    /// namespace, or another buffering binding, is not.
+    fn atomic(&self) -> bool {
+        let flushes = Reflect::get(&self.binding, &"flush".into()).is_ok_and(|f| f.is_function());
+        flushes && Reflect::get(&self.binding, &"atomic".into()).ok().and_then(|a| a.as_bool()) == Some(true)
+    }
+
+    fn warn(&self, text: &str) {
+        web_sys::console::warn_1(&JsValue::from_str(text));
     }
 
     /// `binding.flush()` when the binding has one (a buffering adapter, such as the Worker's Durable Object

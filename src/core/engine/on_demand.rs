@@ -46,6 +46,18 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.keywords.borrow().build();
     }
 
+    /// Does what storage left for after the answer (KV storage in a Durable Object writes the open images of
+    /// the scopes it read in full); a host calls it once the answer is sent, and with `idle` when no request
+    /// has come for a while (images of scopes whose journal grew long are written then).
+    pub async fn settle_storage(&self, idle: bool) -> Result<()> {
+        self.storage.settle(idle).await
+    }
+
+    /// How each scope loaded from storage so far (`Storage::scope_loads`), for tests and benches.
+    pub fn scope_loads(&self) -> Vec<String> {
+        self.storage.scope_loads()
+    }
+
     /// The memory with this id, with its vector: from the index, else from storage (and then kept in the
     /// index).
     pub(crate) async fn find(&self, id: &str) -> Result<Option<StoredMemory>> {

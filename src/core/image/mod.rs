@@ -41,7 +41,12 @@ const SMALL_JOURNAL: usize = 256;
 /// worth keeping: above max(256, count/16) entries, opening reads too much beside the image and the storage
 /// writes a fresh one soon after the open (the image and its journal are still used for that open).
 pub fn journal_is_small(journal: usize, count: usize) -> bool {
-    journal <= SMALL_JOURNAL.max(count / 16)
+    journal <= journal_limit(count)
+}
+
+/// The most journal entries an image over `count` memories is kept with: max(256, count/16).
+pub fn journal_limit(count: usize) -> usize {
+    SMALL_JOURNAL.max(count / 16)
 }
 
 /// A decoded image: the memories (without their vectors) in stored order, and their vectors as rows.

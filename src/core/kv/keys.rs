@@ -5,7 +5,10 @@
 //!   (an absent id is an empty segment), so a scope is listed by prefix without reading any other;
 //! - `hist/{memoryId}/{timestamp}/{recordId}`: one history record, listed oldest first;
 //! - `graph/{userId}/{agentId}/{runId}/{recordKey}`: one graph memory entity or relation (its
-//!   `GraphRecord::key()`), listed by scope like the markers.
+//!   `GraphRecord::key()`), listed by scope like the markers;
+//! - `imgh/{userId}/{agentId}/{runId}/`, `imgp/{userId}/{agentId}/{runId}/{token}/{part}` and `imggen`: a
+//!   scope's open image (its head and its parts) and the token of the last image write (`super::image`);
+//! - `jr/{userId}/{agentId}/{runId}/{stamp}`: the ids one commit wrote or deleted in that scope (`super::journal`).
 //!
 //! Ids are percent-encoded, so no id can forge a `/` or reach into another prefix.
 
@@ -125,6 +128,51 @@ impl KvKeys {
             }
         }
         prefix
+    }
+
+    /// The head of `scope`'s open image.
+    pub fn image_head(&self, scope: &Scope) -> String {
+        self.scoped("imgh/", scope, "")
+    }
+
+    /// The prefix of every image head.
+    pub fn image_heads(&self) -> String {
+        format!("{}imgh/", self.prefix)
+    }
+
+    /// The scope of an image head key; `None` for any other key.
+    pub fn parse_image_head(&self, key: &str) -> Option<Scope> {
+        self.parse_scoped("imgh/", key).filter(|(_, last)| last.is_empty()).map(|(scope, _)| scope)
+    }
+
+    /// The prefix of every part of `scope`'s images.
+    pub fn image_parts(&self, scope: &Scope) -> String {
+        self.scoped("imgp/", scope, "")
+    }
+
+    /// Part `at` of the image of `scope` written as `token`.
+    pub fn image_part(&self, scope: &Scope, token: &str, at: usize) -> String {
+        format!("{}{}/{at:05}", self.image_parts(scope), encode(token))
+    }
+
+    /// The token of the last image write (or clear): an image read before it changed is not written.
+    pub fn image_generation(&self) -> String {
+        format!("{}imggen", self.prefix)
+    }
+
+    /// The journal entry `stamp` of a commit's writes in `scope`.
+    pub fn journal(&self, scope: &Scope, stamp: &str) -> String {
+        self.scoped("jr/", scope, stamp)
+    }
+
+    /// The longest key prefix shared by every journal entry `scope` can see.
+    pub fn journal_prefix(&self, scope: &Scope) -> String {
+        self.scoped_prefix("jr/", scope)
+    }
+
+    /// The scope of a journal entry's key; `None` for any other key.
+    pub fn parse_journal(&self, key: &str) -> Option<Scope> {
+        self.parse_scoped("jr/", key).map(|(scope, _)| scope)
     }
 
     /// The scope and memory id of a marker key; `None` for any other key.

@@ -12,16 +12,25 @@
 //! markers whose memory is gone. Writes are idempotent, so repeating a failed call's writes converges.
 //! Graph memory's records (one key each, see [`graph`]) are written after the memories and markers and
 //! deleted with them, before the history.
+//!
+//! Over a backend whose commits are atomic (a Durable Object's storage), each scope also has an open image
+//! and a journal (see [`image`]), so a scope opens from a few values instead of one per memory.
 
 mod graph;
+mod image;
+#[cfg(test)]
+mod image_tests;
+pub mod journal;
 pub mod keys;
 pub mod record;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use self::keys::{KvKeys, MAX_KEY_BYTES};
-use self::record::{decode_history, decode_memory, encode_history, encode_memory, next_seq};
+use self::record::{decode_history, decode_memory, encode_history, encode_memory, next_seq, Loaded};
+use super::codec::{bytes_from_base64, bytes_to_base64};
 use super::error::{MemoryError, Result};
+use super::identity::new_id;
 use super::model::graph::GraphRecord;
 use super::model::scope::Scope;
 use super::model::types::{EventKind, HistoryRecord, StoredMemory};
@@ -57,6 +66,16 @@ pub trait KvBackend {
     }
     /// Stores `value` at `key`.
     async fn put(&self, key: &str, value: &str) -> Result<()>;
+    /// The byte values of up to [`BULK_READ_KEYS`] keys written by `put_bytes`, in order (`None` for a
+    /// key absent or holding something else). The default reads `put_bytes`' base64 text.
+    async fn get_bytes_many(&self, keys: &[String]) -> Result<Vec<Option<Vec<u8>>>> {
+        let values = self.get_many(keys).await?;
+        Ok(values.into_iter().map(|text| text.and_then(|text| bytes_from_base64(&text).ok())).collect())
+    }
+    /// Stores `bytes` at `key` (an open image's part). The default stores them as base64 text.
+    async fn put_bytes(&self, key: &str, bytes: &[u8]) -> Result<()> {
+        self.put(key, &bytes_to_base64(bytes)).await
+    }
     /// Removes `key` (absent keys are fine).
     async fn delete(&self, key: &str) -> Result<()>;
     /// One page of the keys starting with `prefix`, from `cursor` on.
@@ -66,6 +85,13 @@ pub trait KvBackend {
     async fn finish(&self) -> Result<()> {
         Ok(())
     }
+    /// True when `finish` applies a commit's writes as one transaction: scopes then keep an open image and
+    /// a journal. Workers KV has no transactions (the default).
+    fn atomic(&self) -> bool {
+        false
+    }
+    /// Tells the host something went wrong without failing the call (an open image that is not used).
+    fn warn(&self, _text: &str) {}
 }
 
 /// Memories and history in a KV namespace, under one key prefix (one per tenant, for example).
@@ -74,12 +100,119 @@ pub struct KvStorage<B> {
     keys: KvKeys,
     /// Scopes already handed to the engine by `load_scope`.
     loaded: RefCell<Vec<Scope>>,
+    /// Scopes keep an open image (the backend's commits are atomic).
+    images: bool,
+    /// Scopes read in full whose image `write_images` is to write.
+    wanted: RefCell<Vec<Scope>>,
+    /// `write_images` is running.
+    writing: Cell<bool>,
+    /// Per loaded scope: how many memories its journal may name before its image is rewritten when idle,
+    /// and how many the commits since it loaded named.
+    grown: RefCell<Vec<(Scope, usize, usize)>>,
+    /// How each scope loaded, for tests and benches (`scope_loads`).
+    loads: RefCell<Vec<String>>,
 }
 
 impl<B: KvBackend> KvStorage<B> {
     /// Storage in `backend`, every key starting with `prefix`.
     pub fn new(backend: B, prefix: &str) -> Self {
-        Self { backend, keys: KvKeys::new(prefix), loaded: RefCell::default() }
+        let images = backend.atomic();
+        Self {
+            backend,
+            keys: KvKeys::new(prefix),
+            loaded: RefCell::default(),
+            images,
+            wanted: RefCell::default(),
+            writing: Cell::new(false),
+            grown: RefCell::default(),
+            loads: RefCell::default(),
+        }
+    }
+
+    /// The ids of the memories `scope`'s markers list.
+    async fn scope_ids(&self, scope: &Scope) -> Result<Vec<String>> {
+        let markers = self.list_all(&self.keys.scope_prefix(scope)).await?;
+        let listed = markers.iter().filter_map(|key| self.keys.parse_scope_marker(key));
+        Ok(listed.filter(|(stored, _)| scope.contains(stored)).map(|(_, id)| id).collect())
+    }
+
+    /// Every memory of `scope`, oldest first, each read from its own value: decoded a bulk read at a time,
+    /// so that the values' text is never all held at once (10,000 memories of 384 dimensions: 25 MB).
+    async fn read_scope(&self, scope: &Scope) -> Result<Vec<StoredMemory>> {
+        use futures_util::stream::{self, StreamExt};
+        let keys: Vec<String> = self.scope_ids(scope).await?.iter().map(|id| self.keys.memory(id)).collect();
+        let mut found = Vec::with_capacity(keys.len());
+        let reads = stream::iter(keys.chunks(BULK_READ_KEYS))
+            .map(|chunk| async move { Ok::<_, MemoryError>(chunk.iter().zip(self.backend.get_many(chunk).await?)) });
+        let mut pages = reads.buffered(READS_AT_ONCE);
+        while let Some(page) = pages.next().await {
+            for (key, value) in page? {
+                if let Some(value) = value {
+                    found.push(decode_memory(key, &value)?);
+                }
+            }
+        }
+        sort_loaded(&mut found);
+        Ok(found.into_iter().map(|loaded| loaded.memory).collect())
+    }
+
+    /// `scope`'s memories from its open image when it can be used, else read in full (and its image wanted).
+    async fn open_scope(&self, scope: &Scope) -> Result<Vec<StoredMemory>> {
+        if !self.images {
+            return self.read_scope(scope).await;
+        }
+        let why = match self.open_image(scope).await? {
+            Ok((memories, journal)) => {
+                self.loads.borrow_mut().push(format!("image journal={journal}"));
+                self.track(scope, memories.len(), journal);
+                return Ok(memories);
+            }
+            Err(why) => why,
+        };
+        if why != image::NO_IMAGE {
+            self.backend.warn(&format!("memwasm: the open image of a scope is not used ({why}); reading every memory"));
+        }
+        let memories = self.read_scope(scope).await?;
+        self.loads.borrow_mut().push(format!("full ({why})"));
+        self.wanted.borrow_mut().push(scope.clone());
+        self.track(scope, memories.len(), 0);
+        Ok(memories)
+    }
+
+    /// Counts the journal of `scope`, loaded with `count` memories and `named` already in its journal.
+    fn track(&self, scope: &Scope, count: usize, named: usize) {
+        let budget = image::refresh_after(count);
+        self.grown.borrow_mut().push((scope.clone(), budget, named));
+    }
+
+    /// Wants the images of the loaded scopes whose journal named more memories than their budget.
+    fn want_grown(&self) {
+        for (scope, budget, named) in self.grown.borrow_mut().iter_mut() {
+            if *named > *budget {
+                *named = 0;
+                self.wanted.borrow_mut().push(scope.clone());
+            }
+        }
+    }
+
+    /// The journal entries of `changes` (one per scope written or deleted in), written before anything else
+    /// so that a flush carrying a memory's write carries its entry; nothing without images.
+    async fn put_journal(&self, changes: &Changeset, doomed: &[(String, Scope)]) -> Result<()> {
+        if !self.images {
+            return Ok(());
+        }
+        let mut entries = journal::Entries::default();
+        changes.upserts.iter().for_each(|memory| entries.wrote(&memory.item.scope, &memory.item.id));
+        doomed.iter().for_each(|(id, scope)| entries.deleted(scope, id));
+        for (scope, entry) in &entries.0 {
+            self.backend.put(&self.keys.journal(scope, &new_id()), &journal::encode(entry)?).await?;
+            for (loaded, _, named) in self.grown.borrow_mut().iter_mut() {
+                if loaded.contains(scope) {
+                    *named += entry.changed.len() + entry.gone.len();
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Every key starting with `prefix`, following cursors across pages; none, without asking KV, for a
@@ -149,10 +282,18 @@ impl<B: KvBackend> KvStorage<B> {
     fn check_keys(&self, changes: &Changeset) -> Result<()> {
         let too_long = |key: String| key.len() > MAX_KEY_BYTES;
         let scope_keys = changes.upserts.iter().map(|m| self.keys.scope_marker(&m.item.scope, &m.item.id));
+        let journal_keys = changes.upserts.iter().map(|m| self.keys.journal(&m.item.scope, &new_id()));
         let history_keys = changes.history.iter().map(|h| self.keys.history(&h.memory_id, &h.timestamp, &h.id));
         let (graph_puts, graph_deletes) = self.graph_keys(&changes.graph)?;
         let side_keys = changes.side.iter().map(|w| self.keys.side(&w.kind, &w.key));
-        if scope_keys.chain(history_keys).chain(graph_puts).chain(graph_deletes).chain(side_keys).any(too_long) {
+        if scope_keys
+            .chain(journal_keys)
+            .chain(history_keys)
+            .chain(graph_puts)
+            .chain(graph_deletes)
+            .chain(side_keys)
+            .any(too_long)
+        {
             let why = format!(
                 "userId, agentId and runId (or entity names, or side-record keys) are too long for KV keys (at most {MAX_KEY_BYTES} bytes)"
             );
@@ -160,6 +301,13 @@ impl<B: KvBackend> KvStorage<B> {
         }
         Ok(())
     }
+}
+
+/// Memories in stored order: by creation time, then by position among those created in the same millisecond.
+fn sort_loaded(found: &mut [Loaded]) {
+    crate::core::sort::sort_by(found, |a, b| {
+        a.memory.item.created_at.cmp(&b.memory.item.created_at).then(a.seq.cmp(&b.seq))
+    });
 }
 
 /// Position of an event among records with the same timestamp.
@@ -181,22 +329,9 @@ impl<B: KvBackend> Storage for KvStorage<B> {
         if self.loaded.borrow().iter().any(|loaded| loaded.contains(scope)) {
             return Ok(None);
         }
-        let markers = self.list_all(&self.keys.scope_prefix(scope)).await?;
-        let ids: Vec<String> = markers
-            .iter()
-            .filter_map(|key| self.keys.parse_scope_marker(key))
-            .filter(|(stored, _)| scope.contains(stored))
-            .map(|(_, id)| self.keys.memory(&id))
-            .collect();
-        let mut found = Vec::with_capacity(ids.len());
-        for (key, value) in self.read_all(&ids).await? {
-            found.push(decode_memory(&key, &value)?);
-        }
-        crate::core::sort::sort_by(&mut found, |a, b| {
-            a.memory.item.created_at.cmp(&b.memory.item.created_at).then(a.seq.cmp(&b.seq))
-        });
+        let memories = self.open_scope(scope).await?;
         self.loaded.borrow_mut().push(scope.clone());
-        Ok(Some(found.into_iter().map(|loaded| loaded.memory).collect()))
+        Ok(Some(memories))
     }
 
     /// `None` without asking KV for an id too long for a key: no memory can be stored under it.
@@ -211,6 +346,13 @@ impl<B: KvBackend> Storage for KvStorage<B> {
 
     async fn commit(&self, changes: &Changeset) -> Result<()> {
         self.check_keys(changes)?;
+        let mut doomed = Vec::with_capacity(changes.deletes.len());
+        for id in &changes.deletes {
+            if let Some(scope) = self.scope_of(id, changes).await? {
+                doomed.push((id.clone(), scope));
+            }
+        }
+        self.put_journal(changes, &doomed).await?;
         for memory in &changes.upserts {
             let seq = self.position(memory, changes).await?;
             self.backend.put(&self.keys.memory(&memory.item.id), &encode_memory(memory, seq)?).await?;
@@ -219,11 +361,9 @@ impl<B: KvBackend> Storage for KvStorage<B> {
             self.backend.put(&self.keys.scope_marker(&memory.item.scope, &memory.item.id), "").await?;
         }
         self.put_graph(&changes.graph).await?;
-        for id in &changes.deletes {
-            if let Some(scope) = self.scope_of(id, changes).await? {
-                self.backend.delete(&self.keys.memory(id)).await?;
-                self.backend.delete(&self.keys.scope_marker(&scope, id)).await?;
-            }
+        for (id, scope) in &doomed {
+            self.backend.delete(&self.keys.memory(id)).await?;
+            self.backend.delete(&self.keys.scope_marker(scope, id)).await?;
         }
         self.delete_graph(&changes.graph).await?;
         for record in &changes.history {
@@ -238,6 +378,20 @@ impl<B: KvBackend> Storage for KvStorage<B> {
             }
         }
         self.backend.finish().await
+    }
+
+    /// Writes the open images of the scopes read in full, and when `idle`, of the scopes whose journal grew
+    /// long since they loaded (`write_images`).
+    async fn settle(&self, idle: bool) -> Result<()> {
+        if idle {
+            self.want_grown();
+        }
+        self.write_images().await
+    }
+
+    /// `image journal=N` (the image and N journal entries), or `full (why)`; empty without images.
+    fn scope_loads(&self) -> Vec<String> {
+        self.loads.borrow().clone()
     }
 
     async fn load_side(&self, kind: &str) -> Result<Vec<SideRecord>> {
@@ -272,8 +426,14 @@ impl<B: KvBackend> Storage for KvStorage<B> {
 
     async fn clear(&self) -> Result<()> {
         self.loaded.borrow_mut().clear();
+        self.wanted.borrow_mut().clear();
+        self.grown.borrow_mut().clear();
         for key in self.list_all(self.keys.all()).await? {
             self.backend.delete(&key).await?;
+        }
+        if self.images {
+            // A new token: an image read before the clear is not written after it.
+            self.backend.put(&self.keys.image_generation(), &new_id()).await?;
         }
         self.backend.finish().await
     }

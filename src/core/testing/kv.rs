@@ -15,6 +15,8 @@ struct Map {
     puts_left: Cell<Option<usize>>,
     log: RefCell<Vec<String>>,
     writes: RefCell<HashMap<String, usize>>,
+    atomic: Cell<bool>,
+    warnings: RefCell<Vec<String>>,
 }
 
 /// An ordered map with KV's operations: `list` returns pages of `page` keys with a cursor, bulk reads
@@ -31,6 +33,17 @@ impl MapKv {
         let kv = Self(Rc::default());
         kv.0.page.set(page);
         kv
+    }
+
+    /// The same namespace, its commits taken as atomic (as a Durable Object's): scopes keep open images.
+    pub fn atomic(self) -> Self {
+        self.0.atomic.set(true);
+        self
+    }
+
+    /// The warnings given so far.
+    pub fn warnings(&self) -> Vec<String> {
+        self.0.warnings.borrow().clone()
     }
 
     /// Every key, in order.
@@ -127,6 +140,14 @@ impl KvBackend for MapKv {
         self.record(format!("delete {key}"));
         self.remove_value(key);
         Ok(())
+    }
+
+    fn atomic(&self) -> bool {
+        self.0.atomic.get()
+    }
+
+    fn warn(&self, text: &str) {
+        self.0.warnings.borrow_mut().push(text.to_owned());
     }
 
     async fn list(&self, prefix: &str, cursor: Option<&str>) -> Result<KvPage> {

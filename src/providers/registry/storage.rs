@@ -136,6 +136,14 @@ macro_rules! storage_backends {
                 match self { $(Self::$variant(storage) => storage.keeps_memories(),)+ }
             }
 
+            async fn settle(&self, idle: bool) -> $crate::core::error::Result<()> {
+                match self { $(Self::$variant(storage) => storage.settle(idle).await,)+ }
+            }
+
+            fn scope_loads(&self) -> Vec<String> {
+                match self { $(Self::$variant(storage) => storage.scope_loads(),)+ }
+            }
+
             fn close(&self) {
                 match self { $(Self::$variant(storage) => storage.close(),)+ }
             }

@@ -4,11 +4,15 @@
 //!   scope sharding the tenant's object passes it on to every user's object;
 //! - `POST /__do/directory` `{user, put, drop}`: a user's object reports its memory writes (`directory`);
 //! - with `DO_TEST_HOOKS = "true"` only (tests and benches): `GET storage/list?prefix=` and
-//!   `GET storage/get?key=` (what is stored), `GET memory` (`{wasmBytes}`: the isolate's wasm memory, for
+//!   `GET storage/get?key=[&bytes]` (what is stored; `bytes`: a binary value, as numbers), `POST
+//!   storage/put?key=[&bytes]` (the body stored there, as text or as a binary value),
+//!   `GET memory` (`{wasmBytes}`: the isolate's wasm memory, for
 //!   the bench), `GET status` (`{warm}`), `GET search-index` (`{warm, unindexed}`: the loaded texts the
-//!   keyword index has yet to index, which the next search would), `POST evict` (drop the warm
+//!   keyword index has yet to index, which the next search would), `GET scope-loads` (`{loads}`: how each
+//!   scope the warm engine loaded was read, `image journal=N` or `full (why)`), `POST evict` (drop the warm
 //!   engine now), `POST fail-next-flush` (the next commit's writes are dropped and it fails, as an object
-//!   that dies before its writes are durable), and the var `DO_TEST_DIRECTORY` (`directory::test_fault`).
+//!   that dies before its writes are durable), and the vars `DO_TEST_DIRECTORY` (`directory::test_fault`)
+//!   and `DO_TEST_IMAGE_WRITE` (`object_kv`'s `hold_images`).
 //!   (`state.abort()` is not offered: in workerd it leaves the
 //!   isolate's Rust futures executor stalled, so every later request of the isolate hangs.)
 
@@ -73,6 +77,21 @@ pub async fn serve(
             let keys: Vec<String> = stored.keys().into_iter().filter_map(|key| key.ok()?.as_string()).collect();
             json(json!({ "keys": keys }))
         }
+        (Method::Post, "storage/put") if query.get("bytes").is_some() => {
+            let bytes = js_sys::Uint8Array::from(request.bytes().await?.as_slice());
+            raw_storage(object, "put", &[param("key").into(), bytes.into()]).await?;
+            json(json!({}))
+        }
+        (Method::Post, "storage/put") => {
+            let value = request.text().await?;
+            object.state.storage().put(&param("key"), value).await?;
+            json(json!({}))
+        }
+        (Method::Get, "storage/get") if query.get("bytes").is_some() => {
+            let value = raw_storage(object, "get", &[param("key").into()]).await?;
+            let bytes = value.dyn_into::<js_sys::Uint8Array>().ok().map(|array| array.to_vec());
+            json(json!({ "bytes": bytes }))
+        }
         (Method::Get, "storage/get") => {
             let value: Option<String> = object.state.storage().get(&param("key")).await?;
             json(json!({ "value": value }))
@@ -88,6 +107,10 @@ pub async fn serve(
             let unindexed = warm::built(&slot).map(|engine| engine.unindexed_keywords());
             json(json!({ "warm": unindexed.is_some(), "unindexed": unindexed }))
         }
+        (Method::Get, "scope-loads") => {
+            let loads = warm::built(&slot).map(|engine| engine.scope_loads()).unwrap_or_default();
+            json(json!({ "loads": loads }))
+        }
         (Method::Post, "evict") => json(json!({ "evicted": object.evict() })),
         (Method::Post, "fail-next-flush") => {
             let storage = warm::storage(&slot).ok_or_else(|| ApiError::not_found("the tenant's storage"))?;
@@ -99,4 +122,13 @@ pub async fn serve(
         }
         (_, rest) => Err(ApiError::not_found(format!("route /__do/{rest}"))),
     }
+}
+
+/// `storage[method](...args)` on the object's storage, awaited.
+async fn raw_storage(object: &TenantObject, method: &str, args: &[wasm_bindgen::JsValue]) -> Result<wasm_bindgen::JsValue, ApiError> {
+    let storage = wasm_bindgen::JsValue::clone(object.state.storage().as_raw());
+    let function: js_sys::Function =
+        js_sys::Reflect::get(&storage, &method.into()).and_then(|f| f.dyn_into()).map_err(super::storage_error)?;
+    let promise = function.apply(&storage, &args.iter().collect()).map_err(super::storage_error)?;
+    wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&promise)).await.map_err(super::storage_error)
 }

@@ -51,7 +51,21 @@ pub async fn serve(
         calls.push(put.call1(&storage, &entries).map_err(storage_error)?);
     }
     JsFuture::from(Promise::all(&calls.into_iter().collect::<Array>())).await.map_err(storage_error)?;
+    drop_images(object, tenant).await?;
     object.evict();
     let done = page.cursor.is_none();
     Ok(Response::from_json(&json!({ "copied": copied, "cursor": page.cursor, "done": done }))?)
+}
+
+/// Deletes the tenant's open image heads: the copied memories bypassed their journals, so each scope reads
+/// every memory on its next open (and writes a fresh image).
+async fn drop_images(object: &TenantObject, tenant: &str) -> Result<(), ApiError> {
+    let prefix = format!("{}imgh/", auth::tenant_prefix(tenant));
+    let storage = object.state.storage();
+    let heads = storage.list_with_options(worker::ListOptions::new().prefix(&prefix)).await?;
+    let keys: Vec<String> = heads.keys().into_iter().filter_map(|key| key.ok()?.as_string()).collect();
+    for chunk in keys.chunks(PUT_KEYS) {
+        storage.delete_multiple(chunk.to_vec()).await?;
+    }
+    Ok(())
 }

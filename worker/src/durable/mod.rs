@@ -43,6 +43,12 @@ use crate::settings::{self, Shards};
 use crate::tenant_engine::warm;
 use crate::v1::route::V1Route;
 
+/// How long after an answer the object writes the open images that request wanted. Writing one reads the
+/// scope again and encodes it (about a second of the object's single thread at 10,000 memories): started
+/// at once, it delayed the answer it followed by as much (the bench's cold search, 805 → 1,828 ms), and a
+/// burst of requests after a wake comes first.
+const IMAGE_AFTER_MS: u64 = 1_000;
+
 /// The header the front end names the tenant in (set by it, never taken from the client).
 pub const TENANT_HEADER: &str = "x-memwasm-tenant";
 
@@ -74,7 +80,11 @@ impl TenantObject {
         let slot = shard::object_name(&target.tenant, target.user.as_deref());
         self.slot.replace(Some(slot.clone()));
         let raw = wasm_bindgen::JsValue::clone(self.state.storage().as_raw());
-        warm::enter(&slot, self.instance, || object_kv::binding(raw, self.watch(target)?).map_err(storage_error))?;
+        let hold_images = settings::flag(&self.env, "DO_TEST_HOOKS", false)?
+            && settings::text(&self.env, "DO_TEST_IMAGE_WRITE").as_deref() == Some("hold");
+        warm::enter(&slot, self.instance, || {
+            object_kv::binding(raw, self.watch(target)?, hold_images).map_err(storage_error)
+        })?;
         if !touch {
             return Ok(());
         }
@@ -120,6 +130,7 @@ impl TenantObject {
             self.evict();
         } else {
             self.prepare_search();
+            self.settle_later();
         }
         Ok(response)
     }
@@ -170,6 +181,27 @@ impl TenantObject {
         }
     }
 
+    /// [`IMAGE_AFTER_MS`] after the answer (`waitUntil`), what storage left to do: the open images of the
+    /// scopes this request read in full, each from a read of its own (`KvStorage::write_images`).
+    fn settle_later(&self) {
+        let Some(engine) = self.slot.borrow().as_deref().and_then(warm::built) else { return };
+        self.state.wait_until(async move {
+            worker::Delay::from(std::time::Duration::from_millis(IMAGE_AFTER_MS)).await;
+            if let Err(error) = engine.settle_storage(false).await {
+                worker::console_error!("memwasm: an open image was not written: {error}");
+            }
+        });
+    }
+
+    /// Before an idle object lets its engine go: the open images of the scopes whose journal grew long
+    /// while it was warm (a busy object's commits only add journal entries), so the next wake reads the image.
+    async fn settle_idle(&self) {
+        let Some(engine) = self.slot.borrow().as_deref().and_then(warm::built) else { return };
+        if let Err(error) = engine.settle_storage(true).await {
+            worker::console_error!("memwasm: an open image was not written: {error}");
+        }
+    }
+
     /// True while the object's engine is built.
     fn is_warm(&self) -> bool {
         self.slot.borrow().as_deref().is_some_and(warm::is_warm)
@@ -216,7 +248,12 @@ impl DurableObject for TenantObject {
         self.armed.set(false);
         let retry = !self.report().await;
         let idle = settings::idle_ms(&self.env).unwrap_or(120_000) as f64;
-        let quiet = js_sys::Date::now() - self.last_request.get();
+        let mut quiet = js_sys::Date::now() - self.last_request.get();
+        if quiet >= idle {
+            self.settle_idle().await;
+            // A request that came while the images were written keeps the engine.
+            quiet = js_sys::Date::now() - self.last_request.get();
+        }
         let wait = if quiet >= idle {
             self.evict();
             None

@@ -1,7 +1,7 @@
 //! A Durable Object's storage dressed as a KV namespace binding (`get`, `put`, `delete`, `list`), so the
 //! library's `KvStorage` runs unchanged inside the object (through `JsKv`), plus `flush`:
 //!
-//! - `put` and `delete` only buffer; `get` and `list` see the buffer first (a commit reads its own writes);
+//! - `put` (of a string, or of a `Uint8Array`: `JsKv`'s byte values) and `delete` only buffer; `get` and `list` see the buffer first (a commit reads its own writes);
 //! - `flush` (which `KvStorage` calls once a commit or a clear has made all its writes) sends the buffer as
 //!   `put({…})` / `delete([…])` calls of at most 128 keys, all issued before any is awaited: the runtime
 //!   coalesces writes with no `await` between them into one atomic write, so a commit's memory, markers,
@@ -19,7 +19,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use js_sys::{Array, Function, Map, Object, Promise, Reflect};
+use js_sys::{Array, Function, Map, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
@@ -29,8 +29,8 @@ use super::outbox;
 /// Most keys one storage call takes.
 const MAX_KEYS: usize = 128;
 
-/// Buffered writes: key → value, `None` deletes.
-type Pending = BTreeMap<String, Option<String>>;
+/// Buffered writes: key → value (a string, or a `Uint8Array` from `putBytes`), `None` deletes.
+type Pending = BTreeMap<String, Option<JsValue>>;
 
 /// The memories a user's object reports to the directory: their keys' prefix (`t/<tenant>/mem/`), the
 /// object's owner (`outbox::Owner`, as JSON) and how soon the alarm that sends the reports fires, in ms.
@@ -50,6 +50,9 @@ struct Inner {
     watch: Option<Watch>,
     /// A flush wrote reports since the last `takeReported()`.
     reported: Cell<bool>,
+    /// Test hook (`DO_TEST_IMAGE_WRITE = "hold"`): a flush that writes an open image issues its writes,
+    /// then never returns, so a test can kill workerd during the image write.
+    hold_images: bool,
 }
 
 impl Inner {
@@ -63,7 +66,7 @@ impl Inner {
     async fn get(&self, key: JsValue) -> Result<JsValue, JsValue> {
         if let Some(key) = key.as_string() {
             if let Some(buffered) = self.pending.borrow().get(&key) {
-                return Ok(buffered.as_deref().map_or(JsValue::UNDEFINED, JsValue::from_str));
+                return Ok(buffered.clone().unwrap_or(JsValue::UNDEFINED));
             }
             return self.call("get", &key.into()).await;
         }
@@ -73,7 +76,7 @@ impl Inner {
         for key in keys.iter().filter_map(|key| key.as_string()) {
             match self.pending.borrow().get(&key) {
                 Some(Some(value)) => {
-                    found.set(&key.as_str().into(), &value.as_str().into());
+                    found.set(&key.as_str().into(), value);
                 }
                 Some(None) => {}
                 None => {
@@ -140,7 +143,7 @@ impl Inner {
                 outbox::entries(&watch.owner, stored.iter().map(String::as_str), deleted.iter().map(String::as_str));
             if !reports.is_empty() {
                 reported = true;
-                puts.extend(reports.into_iter().map(|(key, value)| (key, Some(value))));
+                puts.extend(reports.into_iter().map(|(key, value)| (key, Some(JsValue::from_str(&value)))));
                 let set_alarm: Function = Reflect::get(&self.storage, &"setAlarm".into())?.dyn_into()?;
                 let at = js_sys::Date::now() + watch.alarm_ms as f64;
                 calls.push(set_alarm.call1(&self.storage, &at.into())?);
@@ -151,7 +154,7 @@ impl Inner {
         for chunk in puts.chunks(MAX_KEYS) {
             let entries = Object::new();
             for (key, value) in chunk {
-                Reflect::set(&entries, &key.as_str().into(), &value.as_deref().unwrap_or_default().into())?;
+                Reflect::set(&entries, &key.as_str().into(), value.as_ref().unwrap_or(&JsValue::UNDEFINED))?;
             }
             calls.push(put.call1(&self.storage, &entries)?);
         }
@@ -159,7 +162,12 @@ impl Inner {
             let keys: Array = chunk.iter().map(|(key, _)| JsValue::from_str(key)).collect();
             calls.push(delete.call1(&self.storage, &keys)?);
         }
-        JsFuture::from(Promise::all(&calls.into_iter().collect::<Array>())).await?;
+        let writes = Promise::all(&calls.into_iter().collect::<Array>());
+        if self.hold_images && puts.iter().any(|(key, _)| key.contains("/imgh/")) {
+            worker::console_log!("memwasm test hook: an open image write holds");
+            JsFuture::from(Promise::new(&mut |_, _| {})).await?;
+        }
+        JsFuture::from(writes).await?;
         if reported {
             self.reported.set(true);
         }
@@ -168,16 +176,19 @@ impl Inner {
 }
 
 /// A JS object with the methods of a KV binding (and `flush`) over `storage`, a `DurableObjectStorage`,
-/// reporting the memory writes of `watch` when given.
-pub fn binding(storage: JsValue, watch: Option<Watch>) -> Result<JsValue, JsValue> {
+/// reporting the memory writes of `watch` when given; `hold_images` is the test hook of the same name.
+pub fn binding(storage: JsValue, watch: Option<Watch>, hold_images: bool) -> Result<JsValue, JsValue> {
     let inner = Rc::new(Inner {
         storage,
         pending: RefCell::default(),
         fail_next: Cell::new(false),
         watch,
         reported: Cell::new(false),
+        hold_images,
     });
     let object = Object::new();
+    // Its flush is one atomic write, and it takes `Uint8Array` values: `JsKv` keeps open images over it.
+    Reflect::set(&object, &"atomic".into(), &true.into())?;
     let method = |name: &str, call: Box<dyn Fn(JsValue, JsValue) -> Promise>| {
         Reflect::set(&object, &name.into(), &Closure::wrap(call).into_js_value()).map(drop)
     };
@@ -190,7 +201,7 @@ pub fn binding(storage: JsValue, watch: Option<Watch>) -> Result<JsValue, JsValu
     method(
         "put",
         Box::new(move |key, value| {
-            if let (Some(key), Some(value)) = (key.as_string(), value.as_string()) {
+            if let (Some(key), true) = (key.as_string(), value.is_string() || value.is_instance_of::<Uint8Array>()) {
                 put.pending.borrow_mut().insert(key, Some(value));
             }
             Promise::resolve(&JsValue::UNDEFINED)
