@@ -124,6 +124,9 @@ pub struct Read {
     pub participant: Option<String>,
     /// `search`: rerank the first results with the configured reranker.
     pub rerank: bool,
+    /// `search`: count the matches among the fusion pool (`SearchResponse::matched`) even where the page
+    /// needs fewer (a keyword search ranks only about `limit × 4` otherwise).
+    pub count_matches: bool,
 }
 
 impl Read {
@@ -148,6 +151,7 @@ impl Read {
             show_expired: false,
             participant: None,
             rerank: false,
+            count_matches: false,
         }
     }
 
@@ -328,6 +332,7 @@ impl ReadOptions {
             show_expired: self.show_expired.unwrap_or(false),
             participant,
             rerank: self.rerank.unwrap_or(false),
+            count_matches: false,
         })
     }
 }

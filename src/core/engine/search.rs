@@ -5,6 +5,8 @@
 use super::memory::MemoryEngine;
 pub use super::search_response::SearchResponse;
 use crate::core::error::Result;
+use std::collections::HashSet;
+
 use crate::core::fusion::{reciprocal_rank, weighted, with_neighbours, Method, Ranking, NEIGHBOUR_SHARE, RRF_K};
 use crate::core::keyword::Neighbours;
 use crate::core::model::scope::Scope;
@@ -19,8 +21,10 @@ use crate::core::vector_store::{Count, Predicate, VectorStore};
 /// Candidates each ranking contributes per wanted result before fusion (at least [`FUSION_POOL`]).
 pub const OVERFETCH: usize = 4;
 
-/// The fewest candidates each ranking contributes to a fused search: in a scope of up to this many
-/// memories every memory is scored by both rankings, so one that only one ranking finds is not lost.
+/// The fewest candidates the vector ranking (and each ranking of `rrf`) contributes to a fused search: in a
+/// scope of up to this many memories every memory is scored by both rankings, so one that only one ranking
+/// finds is not lost. `hybrid`'s keyword ranking adds its best `limit × 4` to the vector's, each of which gets
+/// its keyword score.
 pub const FUSION_POOL: usize = 1000;
 
 /// A ranking with owned ids: (score, memory id), best first.
@@ -39,7 +43,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// The scope's memories that best match `query`, ranked by `read.method` (default `hybrid`). Every
     /// ranking honours scope and filters; fused methods take `max(limit × 4, FUSION_POOL)` candidates from
-    /// each ranking and raise conversation turns towards their neighbours;
+    /// the vector ranking (see [`FUSION_POOL`] for the keyword side) and raise conversation turns towards
+    /// their neighbours;
     /// `threshold` applies to the final score, `radius` to the cosines of the vector ranking. `agentic` is
     /// answered by `retrieval::agentic`.
     pub async fn search(&self, query: &str, read: &Read) -> Result<SearchResponse> {
@@ -81,7 +86,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// One query's ranking by `method` (not `agentic`) over the scope's memories that `read` keeps, best
     /// first, with `threshold` and `radius` applied: every match among `max(limit × 4, FUSION_POOL)`
-    /// candidates per ranking, whatever the limit (`respond` keeps the first `read.limit`). `vector` is the query's unit
+    /// candidates per ranking (`limit × 4` for `keyword` alone, unless `read.count_matches`; see
+    /// [`FUSION_POOL`] for `hybrid`), whatever the limit (`respond` keeps the first `read.limit`). `vector` is the query's unit
     /// vector (`None` for `keyword`); `remote` is the vector ranking a remote index gave (see
     /// `remote_ranking`), used instead of the in-RAM one.
     pub(crate) fn rank(
@@ -120,7 +126,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             let passes = |id: &str| index.get(id).is_some_and(|m| keep(&m.item));
             keywords.search_in(text, limit, (&corpus, &read.scope), &passes, &turns)
         };
-        let candidates = read.limit.saturating_mul(OVERFETCH).max(FUSION_POOL);
+        let page = read.limit.saturating_mul(OVERFETCH);
+        let candidates = page.max(FUSION_POOL);
+
         // A time the query names raises the memories of that time in the fused rankings.
         // Relative times count from `referenceDate`, else the time an `asOf` read looks at, else now.
         let reference = read.window.reference.or(read.window.as_of).unwrap_or_else(|| self.clock.now_ms());
@@ -128,9 +136,13 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let time_of = |id: &str| index.get(id).map(|m| event_span(&m.item));
         let ranking = match method {
             Method::Vector => by_vector(candidates)?,
-            Method::Keyword => by_keyword(candidates),
+            Method::Keyword => by_keyword(if read.count_matches { candidates } else { page }),
             Method::Hybrid | Method::Agentic => {
-                let fused = weighted(&by_vector(candidates)?, &by_keyword(candidates), read.weights);
+                // The keyword list needs only its best for the page; every vector candidate gets its own score.
+                let vector = by_vector(candidates)?;
+                let score = |ids: &[&str]| keywords.scores_in(text, ids, (&corpus, &read.scope), &turns);
+                let keyword = with_scores_of(by_keyword(page), &vector, score);
+                let fused = weighted(&vector, &keyword, read.weights);
                 raise_in(with_neighbours(fused, &turns, NEIGHBOUR_SHARE), window, time_of, TIME_SHARE, 1.0)
             }
             Method::Rrf => {
@@ -260,6 +272,19 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     }
 }
 
+/// `keyword` and the keyword scores `score` gives the memories of `vector` missing from it: when more than
+/// `keyword`'s length hold the query's words, a memory the vector ranking found still gets its own.
+fn with_scores_of<'a>(
+    mut keyword: Ranking<'a>,
+    vector: &Ranking<'a>,
+    score: impl FnOnce(&[&'a str]) -> Ranking<'a>,
+) -> Ranking<'a> {
+    let listed: HashSet<&str> = keyword.iter().map(|(_, id)| *id).collect();
+    let unlisted: Vec<&str> = vector.iter().map(|(_, id)| *id).filter(|id| !listed.contains(id)).collect();
+    keyword.extend(score(&unlisted));
+    keyword
+}
+
 #[cfg(test)]
 #[path = "search_tests.rs"]
 mod tests;
@@ -267,3 +292,7 @@ mod tests;
 #[cfg(test)]
 #[path = "search_time_tests.rs"]
 mod time_tests;
+
+#[cfg(test)]
+#[path = "search_pool_tests.rs"]
+mod pool_tests;

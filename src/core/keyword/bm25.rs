@@ -250,6 +250,18 @@ impl KeywordIndex {
         self.terms().search(query, (limit, rank::Ranking::ByLimit), (corpus, Some(scope)), keep, neighbours)
     }
 
+    /// The score [`search_in`](Self::search_in) would give each of `ids` that shares a term with `query`
+    /// (itself or, for a turn, through the turn before it), in `ids`' order; the others are left out.
+    pub fn scores_in<'a>(
+        &'a self,
+        query: &str,
+        ids: &[&str],
+        (corpus, scope): (IdPredicate, &Scope),
+        neighbours: &Neighbours<'a>,
+    ) -> Vec<(f64, &'a str)> {
+        self.terms().scores(query, ids, (corpus, Some(scope)), neighbours)
+    }
+
     /// Like [`search_in`](Self::search_in), ranking the way `ranking` says whatever the limit: `Every`
     /// scores every document that holds a query term (the ranking the top-k search must give), `Top`
     /// ranks with `top_k`.

@@ -204,10 +204,7 @@ impl Terms {
         keep: IdPredicate,
         neighbours: &Neighbours<'a>,
     ) -> Vec<(f64, &'a str)> {
-        let mut terms = tokenize(query);
-        terms.sort_unstable();
-        terms.dedup();
-        let postings: Vec<&FxHashMap<u32, u32>> = terms.iter().filter_map(|term| self.postings.get(term)).collect();
+        let postings = self.postings_of(query);
         if postings.is_empty() || limit == 0 {
             return Vec::new();
         }
@@ -233,6 +230,30 @@ impl Terms {
         };
         work.settle();
         found
+    }
+
+    /// The postings of each distinct term of `query` the index holds, in term order.
+    fn postings_of(&self, query: &str) -> Vec<&FxHashMap<u32, u32>> {
+        let mut terms = tokenize(query);
+        terms.sort_unstable();
+        terms.dedup();
+        terms.iter().filter_map(|term| self.postings.get(term)).collect()
+    }
+
+    /// The score `search` would give each of `ids` that holds a term of `query`, in `ids`' order (a fused
+    /// search's keyword scores of what the vector ranking found, without ranking every holder).
+    pub(super) fn scores<'a>(
+        &'a self,
+        query: &str,
+        ids: &[&str],
+        (corpus, scope): (IdPredicate, Option<&Scope>),
+        neighbours: &Neighbours<'a>,
+    ) -> Vec<(f64, &'a str)> {
+        let postings = self.postings_of(query);
+        if postings.is_empty() || ids.is_empty() {
+            return Vec::new();
+        }
+        self.score_each(&self.query(postings, (corpus, scope), neighbours), ids)
     }
 
     /// The search's `Query`: with the scope mask, a turn's neighbours in the corpus are those of its

@@ -133,6 +133,18 @@ impl Query<'_, '_> {
 }
 
 impl Terms {
+    /// Each of `ids` that is in the corpus and holds a query term (itself or, for a turn, in its context)
+    /// with its score, in `ids`' order: the score either ranking would give it.
+    pub(super) fn score_each<'a>(&'a self, query: &Query<'a, '_>, ids: &[&str]) -> Vec<(f64, &'a str)> {
+        let terms: Vec<Term> = query.postings.iter().map(|postings| query.term(postings)).collect();
+        let scored = ids.iter().filter_map(|id| {
+            let slot = *self.slots.get(*id)?;
+            let doc = self.live(slot).filter(|doc| query.in_corpus(doc))?;
+            Some((query.score(&terms, (slot, doc)), doc.id.as_str()))
+        });
+        scored.filter(|(score, _)| *score > 0.0).collect()
+    }
+
     /// The `limit` best documents passing `keep`, best first, scoring only those that can be among them.
     pub(super) fn rank_top<'a>(
         &'a self,

@@ -159,7 +159,7 @@ pub async fn search(engine: &Engine, query: &Query, body: &[u8]) -> Result<Respo
         carry_time(&fields, "current_time", &mut options)?;
         let read = read_options(options)?.check(ReadCall::Search)?;
         // One more than asked tells whether there is more, past the library's cap of 100 with a group.
-        let found = engine.search(&query, &Read { limit: top_k + 1, ..read }).await?;
+        let found = engine.search(&query, &Read { limit: top_k + 1, count_matches: true, ..read }).await?;
         (queries, warnings) = (found.queries, found.warnings);
         total_count = found.matched.max(found.results.len());
         found.results
