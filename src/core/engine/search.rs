@@ -5,7 +5,7 @@
 use super::memory::MemoryEngine;
 pub use super::search_response::SearchResponse;
 use crate::core::error::Result;
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use crate::core::fusion::{reciprocal_rank, weighted, with_neighbours, Method, Ranking, NEIGHBOUR_SHARE, RRF_K};
 use crate::core::keyword::Neighbours;
