@@ -30,7 +30,7 @@ use self::keys::{KvKeys, MAX_KEY_BYTES};
 use self::record::{decode_history, decode_memory, encode_history, encode_memory, next_seq, Loaded};
 use super::codec::{bytes_from_base64, bytes_to_base64};
 use super::error::{MemoryError, Result};
-use super::identity::new_id;
+use super::identity::{new_id, ID_BYTES};
 use super::model::graph::GraphRecord;
 use super::model::scope::Scope;
 use super::model::types::{EventKind, HistoryRecord, StoredMemory};
@@ -278,21 +278,18 @@ impl<B: KvBackend> KvStorage<B> {
         }
     }
 
-    /// Fails before anything is written when a key would be longer than KV allows.
+    /// Fails before anything is written when a key would be longer than KV allows. Journal keys (written
+    /// only with images) are measured, not made.
     fn check_keys(&self, changes: &Changeset) -> Result<()> {
         let too_long = |key: String| key.len() > MAX_KEY_BYTES;
+        let journal_too_long = self.images
+            && changes.upserts.iter().any(|m| self.keys.journal_len(&m.item.scope, ID_BYTES) > MAX_KEY_BYTES);
         let scope_keys = changes.upserts.iter().map(|m| self.keys.scope_marker(&m.item.scope, &m.item.id));
-        let journal_keys = changes.upserts.iter().map(|m| self.keys.journal(&m.item.scope, &new_id()));
         let history_keys = changes.history.iter().map(|h| self.keys.history(&h.memory_id, &h.timestamp, &h.id));
         let (graph_puts, graph_deletes) = self.graph_keys(&changes.graph)?;
         let side_keys = changes.side.iter().map(|w| self.keys.side(&w.kind, &w.key));
-        if scope_keys
-            .chain(journal_keys)
-            .chain(history_keys)
-            .chain(graph_puts)
-            .chain(graph_deletes)
-            .chain(side_keys)
-            .any(too_long)
+        if journal_too_long
+            || scope_keys.chain(history_keys).chain(graph_puts).chain(graph_deletes).chain(side_keys).any(too_long)
         {
             let why = format!(
                 "userId, agentId and runId (or entity names, or side-record keys) are too long for KV keys (at most {MAX_KEY_BYTES} bytes)"
