@@ -62,12 +62,18 @@ impl<B: KvBackend> KvStorage<B> {
         if journal.len() > most {
             return Ok(Err(format!("its journal has {} entries", journal.len())));
         }
-        let mut entries = Vec::with_capacity(journal.len());
-        for (key, value) in self.read_all(&journal).await? {
-            match journal::decode(&value) {
-                Some(entry) => entries.push(entry),
-                None => return Ok(Err(format!("the journal entry {key} is unreadable"))),
-            }
+        let mut unreadable = None;
+        let entries = self
+            .read_decoded(&journal, |key, value| {
+                let entry = journal::decode(value);
+                if entry.is_none() {
+                    unreadable.get_or_insert_with(|| key.to_owned());
+                }
+                Ok(entry)
+            })
+            .await?;
+        if let Some(key) = unreadable {
+            return Ok(Err(format!("the journal entry {key} is unreadable")));
         }
         let named = Named::of(&entries);
         if named.ids.len() > most {
@@ -106,13 +112,12 @@ impl<B: KvBackend> KvStorage<B> {
     /// written again) and the memories that exist now, in stored order.
     async fn journal_memories(&self, scope: &Scope, named: Named) -> Result<(Vec<String>, Vec<StoredMemory>)> {
         let keys: Vec<String> = named.ids.iter().map(|id| self.keys.memory(id)).collect();
-        let mut present = Vec::with_capacity(keys.len());
-        for (key, value) in self.read_all(&keys).await? {
-            let loaded = decode_memory(&key, &value)?;
-            if scope.contains(&loaded.memory.item.scope) {
-                present.push(loaded);
-            }
-        }
+        let mut present = self
+            .read_decoded(&keys, |key, value| {
+                let loaded = decode_memory(key, value)?;
+                Ok(scope.contains(&loaded.memory.item.scope).then_some(loaded))
+            })
+            .await?;
         super::sort_loaded(&mut present);
         let kept: rustc_hash::FxHashSet<&str> = present.iter().map(|loaded| loaded.memory.item.id.as_str()).collect();
         let gone = named.ids.iter().filter(|id| !kept.contains(id.as_str()) || named.deleted.contains(*id)).cloned();

@@ -136,22 +136,10 @@ impl<B: KvBackend> KvStorage<B> {
         Ok(listed.filter(|(stored, _)| scope.contains(stored)).map(|(_, id)| id).collect())
     }
 
-    /// Every memory of `scope`, oldest first, each read from its own value: decoded a bulk read at a time,
-    /// so that the values' text is never all held at once (10,000 memories of 384 dimensions: 25 MB).
+    /// Every memory of `scope`, oldest first, each read from its own value.
     async fn read_scope(&self, scope: &Scope) -> Result<Vec<StoredMemory>> {
-        use futures_util::stream::{self, StreamExt};
         let keys: Vec<String> = self.scope_ids(scope).await?.iter().map(|id| self.keys.memory(id)).collect();
-        let mut found = Vec::with_capacity(keys.len());
-        let reads = stream::iter(keys.chunks(BULK_READ_KEYS))
-            .map(|chunk| async move { Ok::<_, MemoryError>(chunk.iter().zip(self.backend.get_many(chunk).await?)) });
-        let mut pages = reads.buffered(READS_AT_ONCE);
-        while let Some(page) = pages.next().await {
-            for (key, value) in page? {
-                if let Some(value) = value {
-                    found.push(decode_memory(key, &value)?);
-                }
-            }
-        }
+        let mut found = self.read_decoded(&keys, |key, value| decode_memory(key, value).map(Some)).await?;
         sort_loaded(&mut found);
         Ok(found.into_iter().map(|loaded| loaded.memory).collect())
     }
@@ -233,24 +221,33 @@ impl<B: KvBackend> KvStorage<B> {
         }
     }
 
-    /// The values at `keys` (absent ones left out), read in bulk, a few bulk reads at a time.
-    async fn read_all(&self, keys: &[String]) -> Result<Vec<(String, String)>> {
-        use futures_util::stream::{self, StreamExt, TryStreamExt};
-        let reads = stream::iter(keys.chunks(BULK_READ_KEYS)).map(|chunk| self.backend.get_many(chunk));
-        let pages: Vec<Vec<Option<String>>> = reads.buffered(READS_AT_ONCE).try_collect().await?;
-        let found = keys.chunks(BULK_READ_KEYS).zip(pages).flat_map(|(chunk, values)| chunk.iter().zip(values));
-        Ok(found.filter_map(|(key, value)| Some((key.clone(), value?))).collect())
+    /// The values at `keys` as `decode` reads them (absent ones, and those it gives `None` for, left out),
+    /// read in bulk, a few bulk reads at a time, and decoded a bulk read at a time: the values' text is
+    /// never all held at once (10,000 memories of 384 dimensions: 25 MB).
+    async fn read_decoded<T>(
+        &self,
+        keys: &[String],
+        mut decode: impl FnMut(&str, &str) -> Result<Option<T>>,
+    ) -> Result<Vec<T>> {
+        use futures_util::stream::{self, StreamExt};
+        let mut found = Vec::with_capacity(keys.len());
+        let reads = stream::iter(keys.chunks(BULK_READ_KEYS))
+            .map(|chunk| async move { Ok::<_, MemoryError>(chunk.iter().zip(self.backend.get_many(chunk).await?)) });
+        let mut pages = reads.buffered(READS_AT_ONCE);
+        while let Some(page) = pages.next().await {
+            for (key, value) in page? {
+                if let Some(value) = value {
+                    found.extend(decode(key, &value)?);
+                }
+            }
+        }
+        Ok(found)
     }
 
     /// The history records under `prefix`, oldest first.
     async fn read_history(&self, prefix: &str) -> Result<Vec<HistoryRecord>> {
         let keys = self.list_all(prefix).await?;
-        let mut records = self
-            .read_all(&keys)
-            .await?
-            .iter()
-            .map(|(key, value)| decode_history(key, value))
-            .collect::<Result<Vec<_>>>()?;
+        let mut records = self.read_decoded(&keys, |key, value| decode_history(key, value).map(Some)).await?;
         crate::core::sort::sort_by(&mut records, |a, b| {
             a.timestamp.cmp(&b.timestamp).then(event_rank(a.event).cmp(&event_rank(b.event)))
         });
@@ -393,13 +390,14 @@ impl<B: KvBackend> Storage for KvStorage<B> {
 
     async fn load_side(&self, kind: &str) -> Result<Vec<SideRecord>> {
         let keys = self.list_all(&self.keys.side_prefix(kind)).await?;
-        let mut records = Vec::with_capacity(keys.len());
-        for (stored, text) in self.read_all(&keys).await? {
-            let Some(key) = self.keys.parse_side(kind, &stored) else { continue };
-            let value = serde_json::from_str(&text)
-                .map_err(|e| MemoryError::Storage(format!("side record {stored} is not JSON: {e}")))?;
-            records.push(SideRecord { key, value });
-        }
+        let mut records = self
+            .read_decoded(&keys, |stored, text| {
+                let Some(key) = self.keys.parse_side(kind, stored) else { return Ok(None) };
+                let value = serde_json::from_str(text)
+                    .map_err(|e| MemoryError::Storage(format!("side record {stored} is not JSON: {e}")))?;
+                Ok(Some(SideRecord { key, value }))
+            })
+            .await?;
         crate::core::sort::sort_by(&mut records, |a, b| a.key.cmp(&b.key));
         Ok(records)
     }
