@@ -21,6 +21,7 @@ use crate::core::identity::new_id;
 use crate::core::image::{decode, encode, journal_limit, with_journal};
 use crate::core::model::scope::Scope;
 use crate::core::model::types::StoredMemory;
+use crate::core::packed::Packed;
 
 /// The bytes of one part, stored as they are (`put_bytes`) under a Durable Object's 128 KiB value limit.
 pub const PART: usize = 120 * 1024;
@@ -44,8 +45,9 @@ pub struct Snapshot {
     memories: usize,
 }
 
-/// Why an image was not used, or how many journal entries it took.
-pub type Opened = std::result::Result<(Vec<StoredMemory>, usize), String>;
+/// The scope's memories and vectors (the image's rows) and how many journal entries it took, or why the
+/// image was not used.
+pub type Opened = std::result::Result<(Packed, usize), String>;
 
 impl<B: KvBackend> KvStorage<B> {
     /// The memories of `scope` from its image and journal, with the journal's length; `Err(why)` to read
@@ -90,8 +92,8 @@ impl<B: KvBackend> KvStorage<B> {
             self.wanted.borrow_mut().push(scope.clone());
         }
         let (gone, changed) = self.journal_memories(scope, named).await?;
-        let memories = with_journal(image, &gone, changed).into_memories();
-        Ok(in_order(&memories).map(|()| (memories, journal.len())))
+        let packed = with_journal(image, &gone, changed);
+        Ok(in_order(&packed.memories).map(|()| (packed, journal.len())))
     }
 
     /// The image's parts joined; `None` when one is missing.

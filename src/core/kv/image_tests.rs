@@ -69,7 +69,7 @@ fn delete(kv: &MapKv, memory: &StoredMemory) {
 /// A fresh storage's load of `scope`, and how it loaded.
 fn open(kv: &MapKv, scope: &Scope) -> (Vec<StoredMemory>, String) {
     let storage = KvStorage::new(kv.clone(), PREFIX);
-    let memories = block_on(storage.load_scope(scope)).unwrap().unwrap();
+    let memories = block_on(storage.load_scope(scope)).unwrap().unwrap().into_memories();
     block_on(storage.write_images()).unwrap();
     (memories, storage.scope_loads().join(", "))
 }

@@ -34,6 +34,7 @@ use super::identity::{new_id, ID_BYTES};
 use super::model::graph::GraphRecord;
 use super::model::scope::Scope;
 use super::model::types::{EventKind, HistoryRecord, StoredMemory};
+use super::packed::Packed;
 use super::side_records::SideRecord;
 use super::storage::{Changeset, Storage};
 
@@ -144,16 +145,17 @@ impl<B: KvBackend> KvStorage<B> {
         Ok(found.into_iter().map(|loaded| loaded.memory).collect())
     }
 
-    /// `scope`'s memories from its open image when it can be used, else read in full (and its image wanted).
-    async fn open_scope(&self, scope: &Scope) -> Result<Vec<StoredMemory>> {
+    /// `scope`'s memories from its open image when it can be used (its vectors as the image's rows), else
+    /// read in full (and its image wanted).
+    async fn open_scope(&self, scope: &Scope) -> Result<Packed> {
         if !self.images {
-            return self.read_scope(scope).await;
+            return Ok(Packed::unpacked(self.read_scope(scope).await?));
         }
         let why = match self.open_image(scope).await? {
-            Ok((memories, journal)) => {
+            Ok((packed, journal)) => {
                 self.loads.borrow_mut().push(format!("image journal={journal}"));
-                self.track(scope, memories.len(), journal);
-                return Ok(memories);
+                self.track(scope, packed.memories.len(), journal);
+                return Ok(packed);
             }
             Err(why) => why,
         };
@@ -164,7 +166,7 @@ impl<B: KvBackend> KvStorage<B> {
         self.loads.borrow_mut().push(format!("full ({why})"));
         self.wanted.borrow_mut().push(scope.clone());
         self.track(scope, memories.len(), 0);
-        Ok(memories)
+        Ok(Packed::unpacked(memories))
     }
 
     /// Counts the journal of `scope`, loaded with `count` memories and `named` already in its journal.
@@ -319,13 +321,13 @@ impl<B: KvBackend> Storage for KvStorage<B> {
         Ok(Vec::new())
     }
 
-    async fn load_scope(&self, scope: &Scope) -> Result<Option<Vec<StoredMemory>>> {
+    async fn load_scope(&self, scope: &Scope) -> Result<Option<Packed>> {
         if self.loaded.borrow().iter().any(|loaded| loaded.contains(scope)) {
             return Ok(None);
         }
-        let memories = self.open_scope(scope).await?;
+        let packed = self.open_scope(scope).await?;
         self.loaded.borrow_mut().push(scope.clone());
-        Ok(Some(memories))
+        Ok(Some(packed))
     }
 
     /// `None` without asking KV for an id too long for a key: no memory can be stored under it.
