@@ -1,7 +1,7 @@
 //! KV's limits as the engine meets them: a key holds at most 512 bytes, so a memory id or a scope too long for
 //! one can name no stored memory. Every read by id answers it as unknown, and a read of such a scope finds
 //! nothing, without asking KV (which would refuse the key), as the Durable Object backend does; a write is
-//! `INVALID_INPUT`. The backend is `MapKv` (`core::testing`), which refuses long keys
+//! `INVALID_INPUT`. A journal key (kept only where commits are atomic) counts only there. The backend is `MapKv` (`core::testing`), which refuses long keys
 //! as Workers KV does; the real one runs in worker/tests/ids-by-route.test.mjs.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -10,8 +10,10 @@ use memwasm::core::config::Prompts;
 use memwasm::core::kv::KvStorage;
 use memwasm::core::model::scope::Scope;
 use memwasm::core::model::scope_fields::ScopeFields;
+use memwasm::core::model::types::{MemoryItem, StoredMemory};
 use memwasm::core::pipeline_options::AddOptions;
 use memwasm::core::read::{Read, DEFAULT_LIMIT};
+use memwasm::core::storage::{Changeset, Storage};
 use memwasm::core::testing::{Letters, MapKv, NoLlm};
 use memwasm::MemoryEngine;
 use serde_json::json;
@@ -47,4 +49,31 @@ fn a_scope_too_long_for_kv_keys_holds_nothing_and_cannot_be_written() {
     let options = AddOptions { scope: ScopeFields::user(long), ..AddOptions::default() };
     assert_eq!(block_on(engine.add(&json!("likes tea"), &options)).unwrap_err().code(), "INVALID_INPUT");
     assert!(kv.log().is_empty(), "no key KV could not hold was asked for: {:?}", kv.log());
+}
+
+#[test]
+fn a_journal_key_too_long_refuses_a_commit_only_where_journals_are_kept() {
+    // `t/x/scope/{user}///m1` is 495 bytes, `t/x/jr/{user}///{uuid}` 526.
+    let scope = Scope { user_id: Some("u".repeat(480)), ..Scope::default() };
+    let created = "2024-01-01T00:00:00.000Z".to_owned();
+    let item = MemoryItem {
+        id: "m1".into(),
+        memory: "likes tea".into(),
+        hash: "h".into(),
+        metadata: Default::default(),
+        score: None,
+        fused_score: None,
+        created_at: created.clone(),
+        updated_at: created,
+        scope,
+        lifecycle: Default::default(),
+    };
+    let changes = Changeset { upserts: vec![StoredMemory { item, embedding: None }], ..Changeset::default() };
+    let plain = MapKv::new(1000);
+    block_on(KvStorage::new(plain.clone(), "t/x/").commit(&changes)).unwrap();
+    assert_eq!(plain.keys().len(), 2, "the memory and its marker: {:?}", plain.keys());
+    let atomic = MapKv::new(1000).atomic();
+    let error = block_on(KvStorage::new(atomic.clone(), "t/x/").commit(&changes)).unwrap_err();
+    assert_eq!(error.code(), "INVALID_INPUT");
+    assert!(atomic.keys().is_empty());
 }

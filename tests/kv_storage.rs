@@ -147,16 +147,16 @@ fn a_scope_loads_by_prefix_without_reading_other_scopes() {
     kv.clear_log();
 
     let loaded = block_on(storage.load_scope(&scope(Some("alice"), None, None))).unwrap().unwrap();
-    assert_eq!(ids(&loaded), ["a2", "a1"], "oldest first");
+    assert_eq!(ids(&loaded.memories), ["a2", "a1"], "oldest first");
     assert_eq!(kv.ops("list"), ["list p/scope/alice/"]);
     assert_eq!(kv.ops("get"), ["get_many 2"], "only alice's memories are read, in one bulk read");
-    assert_eq!(block_on(storage.load_scope(&scope(Some("alice"), Some("helper"), None))).unwrap(), None, "covered");
+    assert!(block_on(storage.load_scope(&scope(Some("alice"), Some("helper"), None))).unwrap().is_none(), "covered");
 
     let storage = KvStorage::new(kv.clone(), "p/");
     let helper = block_on(storage.load_scope(&scope(None, Some("helper"), None))).unwrap().unwrap();
-    assert_eq!(ids(&helper), ["a2", "b1"], "a scope without userId lists every marker but reads only its own");
+    assert_eq!(ids(&helper.memories), ["a2", "b1"], "a scope without userId lists every marker but reads only its own");
     let run = block_on(storage.load_scope(&scope(Some("alice"), None, Some("r1")))).unwrap().unwrap();
-    assert!(run.is_empty());
+    assert!(run.memories.is_empty());
 }
 
 #[test]
@@ -169,7 +169,7 @@ fn listing_follows_cursors_and_bulk_reads_take_100_keys() {
     block_on(storage.commit(&adds(&many))).unwrap();
     kv.clear_log();
     let loaded = block_on(storage.load_scope(&scope(Some("u"), None, None))).unwrap().unwrap();
-    assert_eq!(loaded.len(), 250);
+    assert_eq!(loaded.memories.len(), 250);
     assert_eq!(kv.ops("list").len(), 250usize.div_ceil(7));
     assert_eq!(kv.ops("get"), ["get_many 100", "get_many 100", "get_many 50"]);
 }
@@ -217,7 +217,7 @@ fn memories_created_together_keep_their_order_when_rewritten() {
     };
     block_on(storage.commit(&update)).unwrap();
     let loaded = block_on(KvStorage::new(kv.clone(), "").load_scope(&scope(Some("u"), None, None))).unwrap().unwrap();
-    assert_eq!(ids(&loaded), ["a", "b", "c"], "same created_at: creation order, not write order");
+    assert_eq!(ids(&loaded.memories), ["a", "b", "c"], "same created_at: creation order, not write order");
 }
 
 #[test]
@@ -275,7 +275,7 @@ fn tenants_are_prefixes_and_reset_clears_only_its_own() {
     assert_eq!(block_on(initech.load_memory("shared-id")).unwrap(), None);
     assert!(block_on(initech.history("shared-id")).unwrap().is_empty());
     let seen = block_on(initech.load_scope(&scope(Some("alice"), None, None))).unwrap().unwrap();
-    assert_eq!(ids(&seen), ["other"]);
+    assert_eq!(ids(&seen.memories), ["other"]);
     block_on(initech.clear()).unwrap();
     assert!(kv.keys().iter().all(|k| k.starts_with("t/acme/")));
     assert_eq!(kv.keys().len(), 3);
@@ -295,7 +295,7 @@ fn failed_writes_reject_with_storage_and_readers_skip_what_is_half_written() {
     block_on(storage.commit(&adds(std::slice::from_ref(&m)))).unwrap();
     kv.remove_value("mem/m1");
     let loaded = block_on(KvStorage::new(kv.clone(), "").load_scope(&scope(Some("u"), None, None))).unwrap();
-    assert_eq!(loaded, Some(vec![]), "a marker whose memory is gone is skipped");
+    assert!(loaded.unwrap().memories.is_empty(), "a marker whose memory is gone is skipped");
     kv.set_value("mem/m1", "{not json");
     let error = block_on(KvStorage::new(kv.clone(), "").load_scope(&scope(Some("u"), None, None))).unwrap_err();
     assert_eq!(error.code(), "STORAGE");
@@ -410,7 +410,7 @@ fn lifecycle_fields_persist_in_kv_and_reload_exactly() {
     );
     let fresh = KvStorage::new(kv.clone(), "p/");
     assert_eq!(block_on(fresh.load_memory("m1")).unwrap(), Some(m.clone()), "bit for bit, floats included");
-    assert_eq!(block_on(fresh.load_scope(&scope(Some("alice"), None, None))).unwrap(), Some(vec![m]));
+    assert_eq!(block_on(fresh.load_scope(&scope(Some("alice"), None, None))).unwrap().unwrap().into_memories(), [m]);
 
     let writer = kv_engine(&kv);
     let alice = scope(Some("alice"), None, None);

@@ -2,6 +2,9 @@
 
 use md5::{Digest, Md5};
 
+/// The length in bytes of every [`new_id`] (a hyphenated UUID: hex digits and `-`).
+pub const ID_BYTES: usize = uuid::fmt::Hyphenated::LENGTH;
+
 /// A fresh UUID v4.
 pub fn new_id() -> String {
     uuid::Uuid::new_v4().to_string()
@@ -27,6 +30,7 @@ mod tests {
     fn ids_are_uuid_v4_and_unique() {
         let (a, b) = (new_id(), new_id());
         assert_ne!(a, b);
+        assert_eq!(a.len(), ID_BYTES);
         let parsed = uuid::Uuid::parse_str(&a).unwrap();
         assert_eq!(parsed.get_version_num(), 4);
     }

@@ -32,6 +32,13 @@ impl Packed {
     }
 }
 
+/// The memories; the rows are not shown (reading them would use them up).
+impl std::fmt::Debug for Packed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Packed").field("memories", &self.memories).finish_non_exhaustive()
+    }
+}
+
 /// One chunk of vectors: `dim` values per row, row after row, and each row's memory.
 #[derive(Debug, Clone, Copy)]
 pub struct RowChunk<'a> {

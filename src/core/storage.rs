@@ -74,10 +74,11 @@ pub trait Storage {
     async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>>;
     /// Deletes every memory and history record.
     async fn clear(&self) -> Result<()>;
-    /// The stored memories `scope` can see, for storages that load scopes on demand (KV); the engine calls it
-    /// before each scoped call. `None` when there is nothing to add: `load_memories` loaded everything at open
-    /// (the default), or a scope covering this one was loaded already.
-    async fn load_scope(&self, _scope: &Scope) -> Result<Option<Vec<StoredMemory>>> {
+    /// The stored memories `scope` can see, oldest first, for storages that load scopes on demand (KV); the
+    /// engine calls it before each scoped call. Like `load_packed`, vectors kept in chunks come as rows. `None`
+    /// when there is nothing to add: `load_memories` loaded everything at open (the default), or a scope
+    /// covering this one was loaded already.
+    async fn load_scope(&self, _scope: &Scope) -> Result<Option<Packed>> {
         Ok(None)
     }
     /// The stored memory with this id, for storages that load on demand; `None` when unknown, or when

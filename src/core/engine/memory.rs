@@ -11,6 +11,7 @@ use crate::core::lifecycle::LifecycleSettings;
 use crate::core::model::types::{EventKind, HistoryRecord, MemoryItem, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pace::{Pace, Phase, Progress, Unpaced};
+use crate::core::packed::Packed;
 use crate::core::side_records::SideMap;
 use crate::core::storage::{Changeset, RemoteChange, Storage};
 use crate::core::time::Clock;
@@ -109,12 +110,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         mut index: V,
     ) -> Result<Self> {
         let mut keywords = KeywordIndex::default();
-        let packed = storage.load_packed().await?;
-        keywords.reserve(packed.memories.len());
-        for memory in &packed.memories {
-            index_keywords(&mut keywords, &memory.item);
-        }
-        index.load_packed(packed)?;
+        fill(&mut index, &mut keywords, storage.load_packed().await?)?;
         let engine = Self::assemble(llm, embedder, storage, prompts, index);
         *engine.keywords.borrow_mut() = keywords;
         Ok(engine)
@@ -163,7 +159,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     }
 
     /// Brings the in-RAM index in line with what storage now holds: emptied when `cleared`, then `deletes`
-    /// removed and `upserts` written. Every index change goes through here (own commits, reset, other tabs).
+    /// removed and `upserts` written. Every index change goes through here (own commits, reset, other tabs),
+    /// except bulk loads ([`fill`]: opening, and a scope's first use without a remote index).
     pub(crate) fn mirror(&self, cleared: bool, deletes: &[String], upserts: Vec<StoredMemory>) -> Result<()> {
         let mut index = self.index.borrow_mut();
         let mut keywords = self.keywords.borrow_mut();
@@ -228,4 +225,15 @@ pub(crate) fn index_keywords(keywords: &mut KeywordIndex, item: &MemoryItem) {
         true => keywords.upsert_turn(&item.id, &item.memory, &item.scope, &item.created_at),
         false => keywords.upsert_in(&item.id, &item.memory, &item.scope),
     }
+}
+
+/// Puts `packed`'s memories into `index` and their texts into `keywords`, the vectors copied from its rows
+/// in bulk (no `Vec` per vector): how opening and a scope's first use load. Without a remote index only
+/// (`mirror` hands vectors over to one).
+pub(crate) fn fill<V: VectorStore>(index: &mut V, keywords: &mut KeywordIndex, packed: Packed) -> Result<()> {
+    keywords.reserve(packed.memories.len());
+    for memory in &packed.memories {
+        index_keywords(keywords, &memory.item);
+    }
+    index.load_packed(packed)
 }

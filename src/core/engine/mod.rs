@@ -23,6 +23,8 @@ mod list_tests;
 pub(crate) mod locks;
 pub mod memory;
 pub(crate) mod on_demand;
+#[cfg(test)]
+mod on_demand_tests;
 pub mod peers;
 pub(crate) mod pipeline;
 pub mod recall;

@@ -2,7 +2,7 @@
 //! with its graph records when graph memory is on, and a memory asked for by id is fetched on its own (with
 //! its scope's graph, so deleting it cascades). Storages that load everything at open answer `None`.
 
-use super::memory::MemoryEngine;
+use super::memory::{fill, MemoryEngine};
 use crate::core::error::Result;
 use crate::core::model::scope::Scope;
 use crate::core::model::types::StoredMemory;
@@ -11,26 +11,37 @@ use crate::core::storage::Storage;
 use crate::core::vector_store::VectorStore;
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
-    /// Puts the stored memories of `scope` into the index, unless storage has nothing to add.
+    /// Puts the stored memories of `scope` into the index, unless storage has nothing to add. Their vectors
+    /// go from storage's rows straight into the index (an open image's, in a Durable Object), as at open.
     pub(crate) async fn load_scope(&self, scope: &Scope) -> Result<()> {
-        let Some(memories) = self.storage.load_scope(scope).await? else {
+        let Some(packed) = self.storage.load_scope(scope).await? else {
             return Ok(());
         };
-        // Stored before the switch to a remote index: uploaded before the index drops the vectors.
-        self.remote_vectors().hand_over(&memories.iter().collect::<Vec<_>>()).await?;
-        // Room for the whole scope at once: growing by doubling would hold two copies of the vectors
-        // beside the loaded ones at the peak.
-        self.index.borrow_mut().reserve(memories.len());
-        self.keywords.borrow_mut().reserve(memories.len());
         // Removed and re-inserted oldest first, so the index lists the scope in creation order.
-        let ids: Vec<String> = memories.iter().map(|memory| memory.item.id.clone()).collect();
-        self.mirror(false, &ids, memories)?;
+        let ids: Vec<String> = packed.memories.iter().map(|memory| memory.item.id.clone()).collect();
+        if self.has_remote_vectors() {
+            self.load_handing_over(&ids, packed.into_memories()).await?;
+        } else {
+            self.mirror(false, &ids, Vec::new())?;
+            fill(&mut *self.index.borrow_mut(), &mut self.keywords.borrow_mut(), packed)?;
+        }
         for hooks in self.extensions.hooks() {
             if let Some(load) = hooks.on_load_scope(self, scope) {
                 load.await?;
             }
         }
         Ok(())
+    }
+
+    /// Like `mirror(false, ids, memories)` with a remote index: the vectors of memories stored before the
+    /// switch to it are uploaded first, since the index drops every vector.
+    async fn load_handing_over(&self, ids: &[String], memories: Vec<StoredMemory>) -> Result<()> {
+        self.remote_vectors().hand_over(&memories.iter().collect::<Vec<_>>()).await?;
+        // Room for the whole scope at once: growing by doubling would hold two copies of the records
+        // beside the loaded ones at the peak.
+        self.index.borrow_mut().reserve(memories.len());
+        self.keywords.borrow_mut().reserve(memories.len());
+        self.mirror(false, ids, memories)
     }
 
     /// How many loaded texts the keyword index has not indexed yet: the next keyword read (a search)

@@ -59,13 +59,12 @@ impl<B: KvBackend> KvStorage<B> {
             .into_iter()
             .filter(|key| self.keys.parse_graph(key).is_some_and(|(stored, _)| scope.contains(&stored)))
             .collect();
-        let mut records = Vec::with_capacity(keys.len());
-        for (key, value) in self.read_all(&keys).await? {
-            let record = serde_json::from_str(&value)
+        self.read_decoded(&keys, |key, value| {
+            let record = serde_json::from_str(value)
                 .map_err(|error| MemoryError::Storage(format!("graph record {key} does not decode: {error}")))?;
-            records.push(record);
-        }
-        Ok(records)
+            Ok(Some(record))
+        })
+        .await
     }
 }
 

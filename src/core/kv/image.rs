@@ -21,6 +21,7 @@ use crate::core::identity::new_id;
 use crate::core::image::{decode, encode, journal_limit, with_journal};
 use crate::core::model::scope::Scope;
 use crate::core::model::types::StoredMemory;
+use crate::core::packed::Packed;
 
 /// The bytes of one part, stored as they are (`put_bytes`) under a Durable Object's 128 KiB value limit.
 pub const PART: usize = 120 * 1024;
@@ -44,8 +45,9 @@ pub struct Snapshot {
     memories: usize,
 }
 
-/// Why an image was not used, or how many journal entries it took.
-pub type Opened = std::result::Result<(Vec<StoredMemory>, usize), String>;
+/// The scope's memories and vectors (the image's rows) and how many journal entries it took, or why the
+/// image was not used.
+pub type Opened = std::result::Result<(Packed, usize), String>;
 
 impl<B: KvBackend> KvStorage<B> {
     /// The memories of `scope` from its image and journal, with the journal's length; `Err(why)` to read
@@ -62,12 +64,18 @@ impl<B: KvBackend> KvStorage<B> {
         if journal.len() > most {
             return Ok(Err(format!("its journal has {} entries", journal.len())));
         }
-        let mut entries = Vec::with_capacity(journal.len());
-        for (key, value) in self.read_all(&journal).await? {
-            match journal::decode(&value) {
-                Some(entry) => entries.push(entry),
-                None => return Ok(Err(format!("the journal entry {key} is unreadable"))),
-            }
+        let mut unreadable = None;
+        let entries = self
+            .read_decoded(&journal, |key, value| {
+                let entry = journal::decode(value);
+                if entry.is_none() {
+                    unreadable.get_or_insert_with(|| key.to_owned());
+                }
+                Ok(entry)
+            })
+            .await?;
+        if let Some(key) = unreadable {
+            return Ok(Err(format!("the journal entry {key} is unreadable")));
         }
         let named = Named::of(&entries);
         if named.ids.len() > most {
@@ -84,8 +92,8 @@ impl<B: KvBackend> KvStorage<B> {
             self.wanted.borrow_mut().push(scope.clone());
         }
         let (gone, changed) = self.journal_memories(scope, named).await?;
-        let memories = with_journal(image, &gone, changed).into_memories();
-        Ok(in_order(&memories).map(|()| (memories, journal.len())))
+        let packed = with_journal(image, &gone, changed);
+        Ok(in_order(&packed.memories).map(|()| (packed, journal.len())))
     }
 
     /// The image's parts joined; `None` when one is missing.
@@ -106,13 +114,12 @@ impl<B: KvBackend> KvStorage<B> {
     /// written again) and the memories that exist now, in stored order.
     async fn journal_memories(&self, scope: &Scope, named: Named) -> Result<(Vec<String>, Vec<StoredMemory>)> {
         let keys: Vec<String> = named.ids.iter().map(|id| self.keys.memory(id)).collect();
-        let mut present = Vec::with_capacity(keys.len());
-        for (key, value) in self.read_all(&keys).await? {
-            let loaded = decode_memory(&key, &value)?;
-            if scope.contains(&loaded.memory.item.scope) {
-                present.push(loaded);
-            }
-        }
+        let mut present = self
+            .read_decoded(&keys, |key, value| {
+                let loaded = decode_memory(key, value)?;
+                Ok(scope.contains(&loaded.memory.item.scope).then_some(loaded))
+            })
+            .await?;
         super::sort_loaded(&mut present);
         let kept: rustc_hash::FxHashSet<&str> = present.iter().map(|loaded| loaded.memory.item.id.as_str()).collect();
         let gone = named.ids.iter().filter(|id| !kept.contains(id.as_str()) || named.deleted.contains(*id)).cloned();

@@ -1,6 +1,6 @@
 //! Open images in KV storage: an image and its journal open to exactly what reading every memory gives;
-//! an unusable image (torn, missing a part, another version, a large journal, a journal out of creation
-//! order) is read in full with a warning; an image read before a newer image or a clear is never written.
+//! an unusable image (torn, missing a part, another version, a large or unreadable journal, a journal out of
+//! creation order) is read in full with a warning; an image read before a newer image or a clear is never written.
 
 use futures_executor::block_on;
 use serde_json::json;
@@ -69,7 +69,7 @@ fn delete(kv: &MapKv, memory: &StoredMemory) {
 /// A fresh storage's load of `scope`, and how it loaded.
 fn open(kv: &MapKv, scope: &Scope) -> (Vec<StoredMemory>, String) {
     let storage = KvStorage::new(kv.clone(), PREFIX);
-    let memories = block_on(storage.load_scope(scope)).unwrap().unwrap();
+    let memories = block_on(storage.load_scope(scope)).unwrap().unwrap().into_memories();
     block_on(storage.write_images()).unwrap();
     (memories, storage.scope_loads().join(", "))
 }
@@ -180,6 +180,15 @@ fn a_journal_that_places_a_memory_out_of_creation_order_reads_every_memory() {
     early.item.created_at = "2023-12-31T00:00:00.000Z".into();
     write(&kv, &[early], EventKind::Update);
     reads_in_full_with_a_warning(&kv, "out of creation order");
+}
+
+#[test]
+fn an_unreadable_journal_entry_reads_every_memory_with_a_warning() {
+    let kv = imaged(4);
+    write(&kv, &[memory(7, "one more", user("a", None))], EventKind::Add);
+    let entry = kv.keys().into_iter().find(|key| key.starts_with(&format!("{PREFIX}jr/a/"))).unwrap();
+    kv.set_value(&entry, "{not json");
+    reads_in_full_with_a_warning(&kv, &format!("the journal entry {entry} is unreadable"));
 }
 
 #[test]

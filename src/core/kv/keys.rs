@@ -35,6 +35,11 @@ pub fn encode(text: &str) -> String {
     out
 }
 
+/// The length of `encode(text)`, without making it.
+fn encoded_len(text: &str) -> usize {
+    text.bytes().map(|byte| if is_plain(byte) { 1 } else { 3 }).sum()
+}
+
 /// The text of a key segment made by [`encode`] (or any percent-encoded text); `None` when a `%` starts no
 /// `%XX` escape or the bytes are not UTF-8.
 pub fn decode(segment: &str) -> Option<String> {
@@ -165,6 +170,14 @@ impl KvKeys {
         self.scoped("jr/", scope, stamp)
     }
 
+    /// The length of `journal(scope, stamp)` for any stamp of `stamp_bytes` plain bytes (a fresh id), without
+    /// making the key.
+    pub fn journal_len(&self, scope: &Scope, stamp_bytes: usize) -> usize {
+        let part = |id: &Option<String>| id.as_deref().map_or(0, encoded_len);
+        let ids = part(&scope.user_id) + part(&scope.agent_id) + part(&scope.run_id);
+        self.prefix.len() + "jr/".len() + ids + "///".len() + stamp_bytes
+    }
+
     /// The longest key prefix shared by every journal entry `scope` can see.
     pub fn journal_prefix(&self, scope: &Scope) -> String {
         self.scoped_prefix("jr/", scope)
@@ -227,7 +240,22 @@ impl KvKeys {
 
 #[cfg(test)]
 mod tests {
-    use super::{decode, decode_lenient, encode};
+    use super::{decode, decode_lenient, encode, KvKeys};
+    use crate::core::identity::{new_id, ID_BYTES};
+    use crate::core::model::scope::Scope;
+
+    #[test]
+    fn journal_len_is_the_length_of_a_journal_key() {
+        let keys = KvKeys::new("t/acme/");
+        let some = |id: &str| Some(id.to_owned());
+        for scope in [
+            Scope::default(),
+            Scope { user_id: some("alice"), agent_id: None, run_id: some("r 1") },
+            Scope { user_id: some("é/ü%"), agent_id: some("a"), run_id: some("😀") },
+        ] {
+            assert_eq!(keys.journal_len(&scope, ID_BYTES), keys.journal(&scope, &new_id()).len(), "{scope:?}");
+        }
+    }
 
     #[test]
     fn decode_reads_what_encode_wrote_and_refuses_a_broken_escape() {

@@ -30,10 +30,11 @@ use self::keys::{KvKeys, MAX_KEY_BYTES};
 use self::record::{decode_history, decode_memory, encode_history, encode_memory, next_seq, Loaded};
 use super::codec::{bytes_from_base64, bytes_to_base64};
 use super::error::{MemoryError, Result};
-use super::identity::new_id;
+use super::identity::{new_id, ID_BYTES};
 use super::model::graph::GraphRecord;
 use super::model::scope::Scope;
 use super::model::types::{EventKind, HistoryRecord, StoredMemory};
+use super::packed::Packed;
 use super::side_records::SideRecord;
 use super::storage::{Changeset, Storage};
 
@@ -136,36 +137,25 @@ impl<B: KvBackend> KvStorage<B> {
         Ok(listed.filter(|(stored, _)| scope.contains(stored)).map(|(_, id)| id).collect())
     }
 
-    /// Every memory of `scope`, oldest first, each read from its own value: decoded a bulk read at a time,
-    /// so that the values' text is never all held at once (10,000 memories of 384 dimensions: 25 MB).
+    /// Every memory of `scope`, oldest first, each read from its own value.
     async fn read_scope(&self, scope: &Scope) -> Result<Vec<StoredMemory>> {
-        use futures_util::stream::{self, StreamExt};
         let keys: Vec<String> = self.scope_ids(scope).await?.iter().map(|id| self.keys.memory(id)).collect();
-        let mut found = Vec::with_capacity(keys.len());
-        let reads = stream::iter(keys.chunks(BULK_READ_KEYS))
-            .map(|chunk| async move { Ok::<_, MemoryError>(chunk.iter().zip(self.backend.get_many(chunk).await?)) });
-        let mut pages = reads.buffered(READS_AT_ONCE);
-        while let Some(page) = pages.next().await {
-            for (key, value) in page? {
-                if let Some(value) = value {
-                    found.push(decode_memory(key, &value)?);
-                }
-            }
-        }
+        let mut found = self.read_decoded(&keys, |key, value| decode_memory(key, value).map(Some)).await?;
         sort_loaded(&mut found);
         Ok(found.into_iter().map(|loaded| loaded.memory).collect())
     }
 
-    /// `scope`'s memories from its open image when it can be used, else read in full (and its image wanted).
-    async fn open_scope(&self, scope: &Scope) -> Result<Vec<StoredMemory>> {
+    /// `scope`'s memories from its open image when it can be used (its vectors as the image's rows), else
+    /// read in full (and its image wanted).
+    async fn open_scope(&self, scope: &Scope) -> Result<Packed> {
         if !self.images {
-            return self.read_scope(scope).await;
+            return Ok(Packed::unpacked(self.read_scope(scope).await?));
         }
         let why = match self.open_image(scope).await? {
-            Ok((memories, journal)) => {
+            Ok((packed, journal)) => {
                 self.loads.borrow_mut().push(format!("image journal={journal}"));
-                self.track(scope, memories.len(), journal);
-                return Ok(memories);
+                self.track(scope, packed.memories.len(), journal);
+                return Ok(packed);
             }
             Err(why) => why,
         };
@@ -176,7 +166,7 @@ impl<B: KvBackend> KvStorage<B> {
         self.loads.borrow_mut().push(format!("full ({why})"));
         self.wanted.borrow_mut().push(scope.clone());
         self.track(scope, memories.len(), 0);
-        Ok(memories)
+        Ok(Packed::unpacked(memories))
     }
 
     /// Counts the journal of `scope`, loaded with `count` memories and `named` already in its journal.
@@ -233,24 +223,33 @@ impl<B: KvBackend> KvStorage<B> {
         }
     }
 
-    /// The values at `keys` (absent ones left out), read in bulk, a few bulk reads at a time.
-    async fn read_all(&self, keys: &[String]) -> Result<Vec<(String, String)>> {
-        use futures_util::stream::{self, StreamExt, TryStreamExt};
-        let reads = stream::iter(keys.chunks(BULK_READ_KEYS)).map(|chunk| self.backend.get_many(chunk));
-        let pages: Vec<Vec<Option<String>>> = reads.buffered(READS_AT_ONCE).try_collect().await?;
-        let found = keys.chunks(BULK_READ_KEYS).zip(pages).flat_map(|(chunk, values)| chunk.iter().zip(values));
-        Ok(found.filter_map(|(key, value)| Some((key.clone(), value?))).collect())
+    /// The values at `keys` as `decode` reads them (absent ones, and those it gives `None` for, left out),
+    /// read in bulk, a few bulk reads at a time, and decoded a bulk read at a time: the values' text is
+    /// never all held at once (10,000 memories of 384 dimensions: 25 MB).
+    async fn read_decoded<T>(
+        &self,
+        keys: &[String],
+        mut decode: impl FnMut(&str, &str) -> Result<Option<T>>,
+    ) -> Result<Vec<T>> {
+        use futures_util::stream::{self, StreamExt};
+        let mut found = Vec::with_capacity(keys.len());
+        let reads = stream::iter(keys.chunks(BULK_READ_KEYS))
+            .map(|chunk| async move { Ok::<_, MemoryError>(chunk.iter().zip(self.backend.get_many(chunk).await?)) });
+        let mut pages = reads.buffered(READS_AT_ONCE);
+        while let Some(page) = pages.next().await {
+            for (key, value) in page? {
+                if let Some(value) = value {
+                    found.extend(decode(key, &value)?);
+                }
+            }
+        }
+        Ok(found)
     }
 
     /// The history records under `prefix`, oldest first.
     async fn read_history(&self, prefix: &str) -> Result<Vec<HistoryRecord>> {
         let keys = self.list_all(prefix).await?;
-        let mut records = self
-            .read_all(&keys)
-            .await?
-            .iter()
-            .map(|(key, value)| decode_history(key, value))
-            .collect::<Result<Vec<_>>>()?;
+        let mut records = self.read_decoded(&keys, |key, value| decode_history(key, value).map(Some)).await?;
         crate::core::sort::sort_by(&mut records, |a, b| {
             a.timestamp.cmp(&b.timestamp).then(event_rank(a.event).cmp(&event_rank(b.event)))
         });
@@ -278,21 +277,18 @@ impl<B: KvBackend> KvStorage<B> {
         }
     }
 
-    /// Fails before anything is written when a key would be longer than KV allows.
+    /// Fails before anything is written when a key would be longer than KV allows. Journal keys (written
+    /// only with images) are measured, not made.
     fn check_keys(&self, changes: &Changeset) -> Result<()> {
         let too_long = |key: String| key.len() > MAX_KEY_BYTES;
+        let journal_too_long = self.images
+            && changes.upserts.iter().any(|m| self.keys.journal_len(&m.item.scope, ID_BYTES) > MAX_KEY_BYTES);
         let scope_keys = changes.upserts.iter().map(|m| self.keys.scope_marker(&m.item.scope, &m.item.id));
-        let journal_keys = changes.upserts.iter().map(|m| self.keys.journal(&m.item.scope, &new_id()));
         let history_keys = changes.history.iter().map(|h| self.keys.history(&h.memory_id, &h.timestamp, &h.id));
         let (graph_puts, graph_deletes) = self.graph_keys(&changes.graph)?;
         let side_keys = changes.side.iter().map(|w| self.keys.side(&w.kind, &w.key));
-        if scope_keys
-            .chain(journal_keys)
-            .chain(history_keys)
-            .chain(graph_puts)
-            .chain(graph_deletes)
-            .chain(side_keys)
-            .any(too_long)
+        if journal_too_long
+            || scope_keys.chain(history_keys).chain(graph_puts).chain(graph_deletes).chain(side_keys).any(too_long)
         {
             let why = format!(
                 "userId, agentId and runId (or entity names, or side-record keys) are too long for KV keys (at most {MAX_KEY_BYTES} bytes)"
@@ -325,13 +321,13 @@ impl<B: KvBackend> Storage for KvStorage<B> {
         Ok(Vec::new())
     }
 
-    async fn load_scope(&self, scope: &Scope) -> Result<Option<Vec<StoredMemory>>> {
+    async fn load_scope(&self, scope: &Scope) -> Result<Option<Packed>> {
         if self.loaded.borrow().iter().any(|loaded| loaded.contains(scope)) {
             return Ok(None);
         }
-        let memories = self.open_scope(scope).await?;
+        let packed = self.open_scope(scope).await?;
         self.loaded.borrow_mut().push(scope.clone());
-        Ok(Some(memories))
+        Ok(Some(packed))
     }
 
     /// `None` without asking KV for an id too long for a key: no memory can be stored under it.
@@ -396,13 +392,14 @@ impl<B: KvBackend> Storage for KvStorage<B> {
 
     async fn load_side(&self, kind: &str) -> Result<Vec<SideRecord>> {
         let keys = self.list_all(&self.keys.side_prefix(kind)).await?;
-        let mut records = Vec::with_capacity(keys.len());
-        for (stored, text) in self.read_all(&keys).await? {
-            let Some(key) = self.keys.parse_side(kind, &stored) else { continue };
-            let value = serde_json::from_str(&text)
-                .map_err(|e| MemoryError::Storage(format!("side record {stored} is not JSON: {e}")))?;
-            records.push(SideRecord { key, value });
-        }
+        let mut records = self
+            .read_decoded(&keys, |stored, text| {
+                let Some(key) = self.keys.parse_side(kind, stored) else { return Ok(None) };
+                let value = serde_json::from_str(text)
+                    .map_err(|e| MemoryError::Storage(format!("side record {stored} is not JSON: {e}")))?;
+                Ok(Some(SideRecord { key, value }))
+            })
+            .await?;
         crate::core::sort::sort_by(&mut records, |a, b| a.key.cmp(&b.key));
         Ok(records)
     }

@@ -140,7 +140,7 @@ impl<S: Storage> Storage for Sabotaged<S> {
         self.inner.clear().await
     }
 
-    async fn load_scope(&self, scope: &Scope) -> Result<Option<Vec<StoredMemory>>> {
+    async fn load_scope(&self, scope: &Scope) -> Result<Option<crate::core::packed::Packed>> {
         self.inner.load_scope(scope).await
     }
 

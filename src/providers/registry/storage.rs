@@ -85,7 +85,7 @@ macro_rules! storage_backends {
             async fn load_scope(
                 &self,
                 scope: &$crate::core::model::scope::Scope,
-            ) -> $crate::core::error::Result<Option<Vec<$crate::core::model::types::StoredMemory>>> {
+            ) -> $crate::core::error::Result<Option<$crate::core::packed::Packed>> {
                 match self { $(Self::$variant(storage) => storage.load_scope(scope).await,)+ }
             }
 

@@ -9,13 +9,14 @@ use crate::core::config::Prompts;
 use crate::core::engine::memory::MemoryEngine;
 use crate::core::engine::update::UpdatePatch;
 use crate::core::error::MemoryError;
+use crate::core::kv::KvStorage;
 use crate::core::lifecycle::write::WriteLifecycle;
 use crate::core::model::scope::Scope;
 use crate::core::model_traits::Embedder;
 use crate::core::pipeline_options::AddOptions;
 use crate::core::read::{Read, DEFAULT_LIMIT};
 use crate::core::storage::{InMemoryStorage, Storage};
-use crate::core::testing::{letter_engine, KeepingStorage, Letters, MapRemote, NoLlm};
+use crate::core::testing::{letter_engine, KeepingStorage, Letters, MapKv, MapRemote, NoLlm};
 use crate::core::vector_store::{normalized, VectorStore};
 
 type Engine<S> = MemoryEngine<NoLlm, Letters, S>;
@@ -162,4 +163,19 @@ fn opening_uploads_what_storage_held_and_drops_the_vectors() {
     assert_eq!(engine.index.borrow().dimension(), None);
     assert_eq!(remote.points()[&tea].vector, unit("likes tea"));
     assert_eq!(found(&engine, "tea"), ["likes tea"]);
+}
+
+#[test]
+fn a_scope_loaded_from_its_open_image_uploads_the_vectors_the_remote_index_lacks() {
+    let kv = MapKv::new(1000).atomic();
+    let before = letter_engine(KvStorage::new(kv.clone(), "t/x/"));
+    let ids: Vec<String> = ["likes tea", "walks the dog"].iter().map(|text| add(&before, text)).collect();
+    block_on(before.settle_storage(false)).unwrap();
+    let remote = MapRemote::default();
+    let engine = with_remote(KvStorage::new(kv, "t/x/"), &remote);
+    assert_eq!(found(&engine, "likes tea")[0], "likes tea");
+    assert_eq!(engine.scope_loads(), ["image journal=0"]);
+    assert_eq!(remote.points()[&ids[0]].vector, unit("likes tea"), "stored before the switch: uploaded");
+    assert_eq!(remote.points()[&ids[1]].vector, unit("walks the dog"));
+    assert!(ids.iter().all(|id| engine.index.borrow().vector(id).is_none()), "kept in the remote index only");
 }
