@@ -251,3 +251,20 @@ fn simd_int8_codes_match_the_scalar_reference() {
         assert_eq!(index.vector(&format!("m{k:03}")), Some(expected), "vector {k}");
     }
 }
+
+/// The largest magnitude SIMD128 finds (`kernels::max_abs`, four lanes and a remainder) sets the same
+/// scale as the portable code at every length, the largest value in any lane or in the remainder.
+#[wasm_bindgen_test]
+fn simd_int8_scales_match_the_scalar_reference_at_any_length() {
+    use memwasm::core::vector_store::{normalized, InMemoryVectorStore, Quantization, VectorStore};
+    for (dim, peak) in [(1, 0), (3, 2), (5, 4), (7, 1), (17, 16), (33, 6)] {
+        let mut index = InMemoryVectorStore::new(Quantization::Int8);
+        let raw = (0..dim).map(|j| if j == peak { -9.5 } else { ((j * 37 % 11) as f32) - 5.25 });
+        let unit = normalized(raw.collect()).unwrap();
+        index.upsert(memory(0, Some(unit.clone()))).unwrap();
+        let scale = unit.iter().fold(0.0f32, |max, x| max.max(x.abs())) / 127.0;
+        let decoded = unit.iter().map(|x| (x / scale).round_ties_even().clamp(-127.0, 127.0) as i8 as f32 * scale);
+        let expected = normalized(decoded.collect()).unwrap();
+        assert_eq!(index.vector("m000"), Some(expected), "dimension {dim}");
+    }
+}

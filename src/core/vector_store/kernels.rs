@@ -26,6 +26,29 @@ pub fn quantize(vector: &[f32], scale: f32, codes: &mut [i8]) {
     imp::quantize(vector, scale, codes)
 }
 
+/// The largest `|x|` of `vector` (0 when empty); a NaN is skipped. Exact, so every lane order agrees.
+#[inline(always)]
+pub fn max_abs(vector: &[f32]) -> f32 {
+    imp::max_abs(vector)
+}
+
+/// The portable [`max_abs`], in four lanes of plain comparisons (`f32::max` is a call to `fmaxf` on wasm).
+#[inline(always)]
+fn max_abs_scalar(vector: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 4];
+    let quads = vector.chunks_exact(4);
+    let rest = quads.remainder();
+    for quad in quads {
+        for (lane, x) in lanes.iter_mut().zip(quad) {
+            let magnitude = x.abs();
+            if magnitude > *lane {
+                *lane = magnitude;
+            }
+        }
+    }
+    rest.iter().chain(&lanes).fold(0.0, |max, x| if x.abs() > max { x.abs() } else { max })
+}
+
 /// The portable [`quantize`]: the SIMD128 one computes every code exactly as this does.
 #[inline(always)]
 fn quantize_scalar(vector: &[f32], scale: f32, codes: &mut [i8]) {
@@ -47,7 +70,11 @@ fn reduce_f32(acc: [[f32; 4]; 4]) -> f32 {
 
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 mod imp {
-    use super::{quantize_scalar, reduce_f32, LANES};
+    use super::{max_abs_scalar, quantize_scalar, reduce_f32, LANES};
+
+    pub fn max_abs(vector: &[f32]) -> f32 {
+        max_abs_scalar(vector)
+    }
 
     pub fn quantize(vector: &[f32], scale: f32, codes: &mut [i8]) {
         quantize_scalar(vector, scale, codes);
@@ -83,7 +110,27 @@ mod imp {
     //! `opt-level = "s"` the accumulators stay in registers and the loop is one straight block.
     use core::arch::wasm32::*;
 
-    use super::{quantize_scalar, LANES};
+    use super::{max_abs_scalar, quantize_scalar, LANES};
+
+    /// Four lanes of `|x|` kept at their largest (`pmax` keeps the lane when `x` is NaN).
+    pub fn max_abs(vector: &[f32]) -> f32 {
+        let quads = vector.len() / 4;
+        let x = vector.as_ptr();
+        let mut lanes = f32x4_splat(0.0);
+        for i in 0..quads {
+            // SAFETY: quad i covers elements 4i..4i+4, in bounds as quads ≤ len / 4; v128_load has no
+            // alignment requirement.
+            lanes = f32x4_pmax(lanes, f32x4_abs(unsafe { v128_load(x.add(4 * i).cast()) }));
+        }
+        let lane = [
+            f32x4_extract_lane::<0>(lanes),
+            f32x4_extract_lane::<1>(lanes),
+            f32x4_extract_lane::<2>(lanes),
+            f32x4_extract_lane::<3>(lanes),
+        ];
+        let rest = vector.get(quads * 4..).unwrap_or_default();
+        max_abs_scalar(rest).max(max_abs_scalar(&lane))
+    }
 
     /// Sixteen codes per step: divide, round to nearest even, convert and clamp, narrow to i8.
     pub fn quantize(vector: &[f32], scale: f32, codes: &mut [i8]) {

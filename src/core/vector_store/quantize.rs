@@ -2,7 +2,7 @@
 //! `scale = max|x| / 127`. Queries are quantized finer (to i16) so the scan's error comes from the
 //! stored codes alone, and bounded so that no i32 dot product can overflow.
 
-use super::kernels::quantize;
+use super::kernels::{max_abs, quantize};
 
 /// The largest stored code magnitude.
 const CODE_MAX: f32 = 127.0;
@@ -17,23 +17,6 @@ pub fn encode(vector: &[f32], codes: &mut [i8]) -> f32 {
     let scale = max / CODE_MAX;
     quantize(vector, scale, codes);
     scale
-}
-
-/// The largest magnitude in `vector`, in four lanes of plain comparisons (`f32::max` is a call to
-/// `fmaxf` on wasm: a fifth of opening a large store). A NaN is skipped; callers pass finite vectors.
-fn max_abs(vector: &[f32]) -> f32 {
-    let mut lanes = [0.0f32; 4];
-    let quads = vector.chunks_exact(4);
-    let rest = quads.remainder();
-    for quad in quads {
-        for (lane, x) in lanes.iter_mut().zip(quad) {
-            let magnitude = x.abs();
-            if magnitude > *lane {
-                *lane = magnitude;
-            }
-        }
-    }
-    rest.iter().chain(&lanes).fold(0.0, |max, x| if x.abs() > max { x.abs() } else { max })
 }
 
 /// Writes `codes · scale` into `out`.

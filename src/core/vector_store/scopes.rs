@@ -1,14 +1,15 @@
 //! Scope interning: each distinct (userId, agentId, runId) a memory is filed under gets a small id, so
 //! a search checks a row's scope with one array lookup instead of string comparisons.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::core::model::scope::Scope;
 
 /// The distinct scopes of the stored memories.
 #[derive(Debug, Default)]
 pub struct ScopeTable {
-    ids: HashMap<Scope, u32>,
+    /// Fx-hashed, as the index's ids are: a load interns every memory's scope.
+    ids: FxHashMap<Scope, u32>,
     scopes: Vec<Scope>,
 }
 
