@@ -6,18 +6,24 @@ use std::rc::Rc;
 
 use web_time::{SystemTime, UNIX_EPOCH};
 
-/// Where the engine reads the time, in milliseconds since the Unix epoch; and the first millisecond not yet
-/// handed out for turns (see `turn_stamps`), shared by the clock's clones.
+/// How far ahead of the clock a stored memory's creation time may be and still be followed by the next turns
+/// (turns are stamped a millisecond apart, so a lead is as long as the turns of the last calls in ms).
+const MAX_LEAD_MS: i64 = 60_000;
+
+/// Where the engine reads the time, in milliseconds since the Unix epoch; the first millisecond not yet
+/// handed out for turns (see `turn_stamps`), and the latest creation time among the memories loaded (see
+/// `loaded_up_to`), both shared by the clock's clones.
 #[derive(Clone)]
 pub struct Clock {
     now: Option<Rc<dyn Fn() -> i64>>,
     next_turn: Rc<Cell<i64>>,
+    loaded: Rc<Cell<i64>>,
 }
 
 impl Default for Clock {
     /// The system clock.
     fn default() -> Self {
-        Self { now: None, next_turn: Rc::default() }
+        Self { now: None, next_turn: Rc::default(), loaded: Rc::default() }
     }
 }
 
@@ -30,16 +36,38 @@ impl std::fmt::Debug for Clock {
 impl Clock {
     /// A clock that asks `now` (e.g. a test's movable time, or a JS `() => Date.now()`).
     pub fn from_fn(now: impl Fn() -> i64 + 'static) -> Self {
-        Self { now: Some(Rc::new(now)), next_turn: Rc::default() }
+        Self { now: Some(Rc::new(now)), next_turn: Rc::default(), loaded: Rc::default() }
+    }
+
+    /// This clock, reading the time from `other` from now on: the turns it stamped and the memories it
+    /// loaded are kept.
+    pub fn replaced_by(&self, other: Clock) -> Clock {
+        other.next_turn.set(other.next_turn.get().max(self.next_turn.get()));
+        other.loaded.set(other.loaded.get().max(self.loaded.get()));
+        other
     }
 
     /// The first of `count` successive milliseconds for the turns of one call, so the order they were said
     /// in survives: now, or later when the turns of an earlier call were stamped ahead of the clock, so that a
-    /// call's turns never land among those of the call before.
+    /// call's turns never land among those of the call before, nor among the stored ones an engine before a
+    /// restart stamped ahead (see `loaded_up_to`).
     pub fn turn_stamps(&self, count: usize) -> i64 {
-        let first = self.now_ms().max(self.next_turn.get());
+        let now = self.now_ms();
+        let loaded = self.loaded.get();
+        let after_loaded = if loaded <= now.saturating_add(MAX_LEAD_MS) { loaded.saturating_add(1) } else { now };
+        let first = now.max(self.next_turn.get()).max(after_loaded);
         self.next_turn.set(first.saturating_add(count as i64));
         first
+    }
+
+    /// Notes the latest creation time (`createdAt`) among memories just loaded from storage: the next turns
+    /// come after it when it is at most a minute ahead of the clock (the turns an engine stamped ahead before
+    /// a restart), not when a memory is dated further in the future.
+    pub fn loaded_up_to<'a>(&self, created: impl Iterator<Item = &'a str>) {
+        // ISO 8601 times in UTC sort as text: only the latest is parsed.
+        if let Some(latest) = created.max().and_then(millis_from_iso) {
+            self.loaded.set(self.loaded.get().max(latest));
+        }
     }
 
     /// Milliseconds since the Unix epoch.

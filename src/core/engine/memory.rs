@@ -110,8 +110,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         mut index: V,
     ) -> Result<Self> {
         let mut keywords = KeywordIndex::default();
-        fill(&mut index, &mut keywords, storage.load_packed().await?)?;
-        let engine = Self::assemble(llm, embedder, storage, prompts, index);
+        let packed = storage.load_packed().await?;
+        let clock = Clock::default();
+        clock.loaded_up_to(packed.memories.iter().map(|memory| memory.item.created_at.as_str()));
+        fill(&mut index, &mut keywords, packed)?;
+        let mut engine = Self::assemble(llm, embedder, storage, prompts, index);
+        engine.clock = clock;
         *engine.keywords.borrow_mut() = keywords;
         Ok(engine)
     }

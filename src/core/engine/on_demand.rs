@@ -19,6 +19,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         };
         // Removed and re-inserted oldest first, so the index lists the scope in creation order.
         let ids: Vec<String> = packed.memories.iter().map(|memory| memory.item.id.clone()).collect();
+        self.clock.loaded_up_to(packed.memories.iter().map(|memory| memory.item.created_at.as_str()));
         if self.has_remote_vectors() {
             self.load_handing_over(&ids, packed.into_memories()).await?;
         } else {

@@ -12,7 +12,7 @@ use crate::core::vector_store::VectorStore;
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, E, S, V> {
     /// Reads time from `clock` from now on (an app's or a test's).
     pub fn set_clock(&mut self, clock: Clock) {
-        self.clock = clock;
+        self.clock = self.clock.replaced_by(clock);
     }
 
     /// Counts tokens with `counter` from now on (e.g. an exact BPE tokenizer an app supplies).

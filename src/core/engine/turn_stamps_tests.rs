@@ -10,7 +10,7 @@ use serde_json::json;
 use crate::core::model::scope_fields::ScopeFields;
 use crate::core::pipeline_options::AddOptions;
 use crate::core::storage::InMemoryStorage;
-use crate::core::testing::letter_engine;
+use crate::core::testing::{letter_engine, Doubles, KeepingStorage, Letters, NoLlm};
 use crate::core::time::{millis_from_iso, Clock};
 
 #[test]
@@ -34,4 +34,50 @@ fn the_next_add_is_stamped_after_every_turn_of_the_one_before() {
     let stamp = |id: &str| millis_from_iso(&block_on(engine.get(id)).unwrap().unwrap().created_at).unwrap();
     let stamps: Vec<i64> = first.results.iter().chain(&second.results).map(|event| stamp(&event.id)).collect();
     assert!(stamps.windows(2).all(|pair| pair[0] < pair[1]), "in the order said: {stamps:?}");
+}
+
+/// An engine over `storage` whose clock reads `now`.
+fn engine_at(
+    storage: &KeepingStorage,
+    now: &Rc<Cell<i64>>,
+) -> crate::core::engine::memory::MemoryEngine<NoLlm, Letters, KeepingStorage> {
+    let doubles = Doubles { llm: NoLlm, embedder: Letters::new(26), storage: storage.clone() };
+    let mut engine = block_on(doubles.open()).unwrap();
+    let clock = now.clone();
+    engine.set_clock(Clock::from_fn(move || clock.get()));
+    engine
+}
+
+#[test]
+fn turns_added_after_a_restart_come_after_the_turns_stamped_ahead_before_it() {
+    let storage = KeepingStorage::default();
+    let now = Rc::new(Cell::new(1_700_000_000_000_i64));
+    let options = AddOptions { scope: ScopeFields::user("u"), infer: Some(false), ..AddOptions::default() };
+    let turns: Vec<_> = (0..50).map(|n| json!({"role": "user", "content": format!("turn {n}")})).collect();
+    let before = engine_at(&storage, &now);
+    let first = block_on(before.add(&json!(turns), &options)).unwrap();
+    drop(before);
+    now.set(now.get() + 1); // restarted within the 50 ms the turns were stamped ahead
+    let after = engine_at(&storage, &now);
+    let next = block_on(after.add(&json!([{"role": "user", "content": "after the restart"}]), &options)).unwrap();
+
+    let stamp = |id: &str| millis_from_iso(&block_on(after.get(id)).unwrap().unwrap().created_at).unwrap();
+    let last_before = first.results.iter().map(|event| stamp(&event.id)).max().unwrap();
+    let restarted = stamp(&next.results[0].id);
+    assert!(restarted > last_before, "stamped {restarted}, the last turn before the restart {last_before}");
+}
+
+#[test]
+fn a_memory_dated_in_the_future_does_not_move_the_next_turns() {
+    let storage = KeepingStorage::default();
+    let now = Rc::new(Cell::new(1_700_000_000_000_i64));
+    let options = AddOptions { scope: ScopeFields::user("u"), infer: Some(false), ..AddOptions::default() };
+    now.set(now.get() + 86_400_000);
+    let future = block_on(engine_at(&storage, &now).add(&json!([{"role": "user", "content": "tomorrow"}]), &options));
+    future.unwrap();
+    now.set(now.get() - 86_400_000);
+    let today = engine_at(&storage, &now);
+    let next = block_on(today.add(&json!([{"role": "user", "content": "today"}]), &options)).unwrap();
+    let created = block_on(today.get(&next.results[0].id)).unwrap().unwrap().created_at;
+    assert_eq!(millis_from_iso(&created), Some(now.get()));
 }
