@@ -5,8 +5,6 @@
 use super::memory::MemoryEngine;
 pub use super::search_response::SearchResponse;
 use crate::core::error::Result;
-use rustc_hash::FxHashSet as HashSet;
-
 use crate::core::fusion::{reciprocal_rank, weighted, with_neighbours, Method, Ranking, NEIGHBOUR_SHARE, RRF_K};
 use crate::core::keyword::Neighbours;
 use crate::core::model::scope::Scope;
@@ -17,6 +15,7 @@ use crate::core::query_time::{event_span, query_window, raise_in, within, TIME_S
 use crate::core::read::Read;
 use crate::core::storage::Storage;
 use crate::core::vector_store::{Count, Predicate, VectorStore};
+use rustc_hash::FxHashSet as HashSet;
 
 /// Candidates each ranking contributes per wanted result before fusion (at least [`FUSION_POOL`]).
 pub const OVERFETCH: usize = 4;
@@ -128,7 +127,6 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         };
         let page = read.limit.saturating_mul(OVERFETCH);
         let candidates = page.max(FUSION_POOL);
-
         // A time the query names raises the memories of that time in the fused rankings.
         // Relative times count from `referenceDate`, else the time an `asOf` read looks at, else now.
         let reference = read.window.reference.or(read.window.as_of).unwrap_or_else(|| self.clock.now_ms());
