@@ -60,6 +60,16 @@ impl Clock {
         first
     }
 
+    /// The time a write is stamped with: now, or the last turn stamped or the latest creation time loaded
+    /// when either is ahead of the clock by at most `MAX_LEAD_MS`, so that every memory is created no earlier
+    /// than those before it (storage lists a scope in creation order, and an open image's journal must
+    /// follow it).
+    pub fn stamp_ms(&self) -> i64 {
+        let now = self.now_ms();
+        let ahead = |at: i64| if at <= now.saturating_add(MAX_LEAD_MS) { at } else { now };
+        now.max(ahead(self.next_turn.get().saturating_sub(1))).max(ahead(self.loaded.get()))
+    }
+
     /// Notes the latest creation time (`createdAt`) among memories just loaded from storage: the next turns
     /// come after it when it is at most a minute ahead of the clock (the turns an engine stamped ahead before
     /// a restart), not when a memory is dated further in the future.

@@ -47,14 +47,15 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.keep_history = keep;
     }
 
-    /// Milliseconds since the Unix epoch, by the engine's clock.
+    /// Milliseconds since the Unix epoch, by the engine's clock: never before the turns it stamped ahead
+    /// or the memories it loaded (see `Clock::stamp_ms`), so a write lands after them.
     pub fn now_ms(&self) -> i64 {
-        self.clock.now_ms()
+        self.clock.stamp_ms()
     }
 
-    /// Now, as ISO 8601, by the engine's clock.
+    /// Now (`now_ms`), as ISO 8601.
     pub fn now_iso(&self) -> String {
-        self.clock.now_iso()
+        crate::core::time::iso_from_millis(self.now_ms())
     }
 
     /// A history record for `item`, now.

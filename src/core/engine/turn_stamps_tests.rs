@@ -1,5 +1,6 @@
 //! The turns of successive `add()`s keep the order they were said in: a call's turns are stamped a
-//! millisecond apart, ahead of the clock, so the next call starts after the last of them, not among them.
+//! millisecond apart, ahead of the clock, so the next call starts after the last of them, not among them;
+//! any other write is stamped no earlier than them.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -80,4 +81,32 @@ fn a_memory_dated_in_the_future_does_not_move_the_next_turns() {
     let next = block_on(today.add(&json!([{"role": "user", "content": "today"}]), &options)).unwrap();
     let created = block_on(today.get(&next.results[0].id)).unwrap().unwrap().created_at;
     assert_eq!(millis_from_iso(&created), Some(now.get()));
+}
+
+#[test]
+fn a_write_after_turns_stamped_ahead_is_stamped_no_earlier_than_them() {
+    let storage = KeepingStorage::default();
+    let now = Rc::new(Cell::new(1_700_000_000_000_i64));
+    let options = AddOptions { scope: ScopeFields::user("u"), infer: Some(false), ..AddOptions::default() };
+    let turns: Vec<_> = (0..50).map(|n| json!({"role": "user", "content": format!("turn {n}")})).collect();
+    let engine = engine_at(&storage, &now);
+    let said = block_on(engine.add(&json!(turns), &options)).unwrap();
+    // In the same millisecond: a key's value, which no turn stamp orders.
+    let write = crate::core::lifecycle::write::WriteLifecycle::default();
+    let scope = crate::core::model::scope::Scope { user_id: Some("u".into()), ..Default::default() };
+    let stored = block_on(engine.lifecycle().store("city", "Paris", &scope, None, Default::default(), &write)).unwrap();
+
+    let stamp = |id: &str| millis_from_iso(&block_on(engine.get(id)).unwrap().unwrap().created_at).unwrap();
+    let last_turn = said.results.iter().map(|event| stamp(&event.id)).max().unwrap();
+    let key = stamp(&stored.id);
+    assert!(key >= last_turn, "the key stamped {key}, the last turn {last_turn}: storage would list it among them");
+    let history = block_on(engine.history(&stored.id)).unwrap();
+    assert!(history.iter().all(|record| millis_from_iso(&record.timestamp).unwrap() >= last_turn), "{history:?}");
+
+    // And after a restart in that millisecond, from the memories loaded.
+    drop(engine);
+    let restarted = engine_at(&storage, &now);
+    let again = block_on(restarted.lifecycle().store("pet", "a zebra", &scope, None, Default::default(), &write)).unwrap();
+    let created = block_on(restarted.get(&again.id)).unwrap().unwrap().created_at;
+    assert!(millis_from_iso(&created).unwrap() >= last_turn, "after the restart: {created}");
 }
