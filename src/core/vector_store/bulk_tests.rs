@@ -152,3 +152,50 @@ fn the_default_path_attaches_each_row_to_its_memory() {
         assert_eq!(memory.embedding, Some(vector(i, 4)), "m{i}");
     }
 }
+
+#[test]
+fn rows_in_slot_order_with_gaps_match_a_store_filled_by_upsert() {
+    // Every third memory has no row: the appended rows leave zero rows between them.
+    let memories: Vec<_> = (0..200).map(|i| memory(&format!("m{i}"), "u", None)).collect();
+    let with_rows: Vec<usize> = (0..200).filter(|i| i % 3 != 1).collect();
+    let owners = with_rows.iter().map(|i| Some(*i as u32)).collect();
+    let rows = vec![(24, owners, with_rows.iter().flat_map(|i| vector(*i, 24)).collect())];
+    for quantization in [Quantization::None, Quantization::Int8, Quantization::Auto] {
+        let mut upserted = InMemoryVectorStore::new(quantization).with_int8_from(50);
+        for (i, mut memory) in memories.clone().into_iter().enumerate() {
+            memory.embedding = (i % 3 != 1).then(|| vector(i, 24));
+            upserted.upsert(memory).unwrap();
+        }
+        let mut bulk = InMemoryVectorStore::new(quantization).with_int8_from(50);
+        bulk.load_packed(packed(memories.clone(), rows.clone())).unwrap();
+        let stride = 24usize.div_ceil(super::kernels::LANES) * super::kernels::LANES;
+        let exact = 200 * stride * match quantization {
+            Quantization::None => 4,
+            Quantization::Int8 => 1,
+            Quantization::Auto => 5,
+        } + if quantization == Quantization::None { 0 } else { 200 * 4 };
+        assert_eq!(bulk.vector_bytes(), exact, "{quantization:?}: allocated once");
+        for i in [0, 1, 2, 199] {
+            assert_eq!(bulk.vector(&format!("m{i}")), upserted.vector(&format!("m{i}")), "{quantization:?} m{i}");
+        }
+        let pairs = |hits: Vec<(f32, &StoredMemory)>| hits.iter().map(|(s, m)| (*s, m.item.id.clone())).collect::<Vec<_>>();
+        let query = vector(77, 24);
+        let expected = pairs(upserted.search(&query, 200, &|_| true).unwrap());
+        assert_eq!(pairs(bulk.search(&query, 200, &|_| true).unwrap()), expected, "{quantization:?}");
+        assert_eq!(expected.len(), with_rows.len());
+    }
+}
+
+#[test]
+fn a_load_refused_half_way_leaves_a_store_that_reads_what_it_holds() {
+    let memories = vec![memory("a", "u", None), memory("b", "u", None), memory("c", "u", None)];
+    let rows = vec![(2, vec![Some(0)], vec![1.0, 0.0]), (3, vec![Some(2)], vec![1.0, 0.0, 0.0])];
+    let mut store = InMemoryVectorStore::default();
+    assert!(store.load_packed(packed(memories, rows)).is_err());
+    assert_eq!(store.vector("a"), Some(vec![1.0, 0.0]));
+    assert_eq!(store.vector("c"), None);
+    let hits = store.search(&[0.0, 1.0], 10, &|_| true).unwrap();
+    assert_eq!(hits.iter().map(|(_, m)| m.item.id.as_str()).collect::<Vec<_>>(), ["a"]);
+    store.upsert(memory("d", "u", Some(vec![0.0, 2.0]))).unwrap();
+    assert_eq!(store.search(&[0.0, 1.0], 1, &|_| true).unwrap()[0].1.item.id, "d");
+}
