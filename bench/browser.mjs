@@ -18,8 +18,8 @@ import { timeAdds } from "./lib/write-cost.mjs";
 
 const args = process.argv.slice(2);
 const sizes = (args.includes("--n") ? args[args.indexOf("--n") + 1] : "10000,100000").split(",").map(Number);
-const TARGETS = { 10_000: 250, 100_000: 2000 };
-const IMPORT_TARGET_MS = { 10_000: 1000 };
+const TARGETS = { 10_000: 120, 100_000: 800 };
+const IMPORT_TARGET_MS = { 10_000: 600 };
 const ADDS = 200;
 
 const loadAtStart = loadavg()[0];

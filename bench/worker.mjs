@@ -100,7 +100,9 @@ function targets(rows) {
   const dos = rows.filter((r) => r.storage === "do");
   const [small, large] = [dos[0], dos.at(-1)];
   if (!large || small === large) return lines;
-  lines.push(`cold at ${large.n.toLocaleString("en")} (Durable Objects): ${Math.round(large.cold)} ms, target ≤ 300 ms: ${met(large.cold <= 300)}`);
+  const at = `${large.n.toLocaleString("en")} (Durable Objects)`;
+  lines.push(`restart at ${at}: ${Math.round(large.restart)} ms, target ≤ 150 ms: ${met(large.restart <= 150)}`);
+  lines.push(`wake at ${at}: ${Math.round(large.wake)} ms, target ≤ 150 ms: ${met(large.wake <= 150)}`);
   const ratio = large.warm / small.warm;
   lines.push(`warm at ${large.n.toLocaleString("en")} ÷ warm at ${small.n}: ${ratio.toFixed(2)}×, target ≤ 2×: ${met(ratio <= 2)}`);
   const per1k = ((large.wasm - small.wasm) / MB / (large.n - small.n)) * 1000;
