@@ -125,7 +125,7 @@ pub struct Read {
     /// `search`: rerank the first results with the configured reranker.
     pub rerank: bool,
     /// `search`: count the matches among the fusion pool (`SearchResponse::matched`) even where the page
-    /// needs fewer (a keyword search ranks only about `limit × 4` otherwise).
+    /// needs fewer (a vector or keyword search alone ranks only about `limit × 4` otherwise).
     pub count_matches: bool,
 }
 

@@ -85,7 +85,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// One query's ranking by `method` (not `agentic`) over the scope's memories that `read` keeps, best
     /// first, with `threshold` and `radius` applied: every match among `max(limit × 4, FUSION_POOL)`
-    /// candidates per ranking (`limit × 4` for `keyword` alone, unless `read.count_matches`; see
+    /// candidates per ranking (`limit × 4` for `vector` or `keyword` alone, unless `read.count_matches`; see
     /// [`FUSION_POOL`] for `hybrid`), whatever the limit (`respond` keeps the first `read.limit`). `vector` is the query's unit
     /// vector (`None` for `keyword`); `remote` is the vector ranking a remote index gave (see
     /// `remote_ranking`), used instead of the in-RAM one.
@@ -133,7 +133,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let window = query_window(text, reference);
         let time_of = |id: &str| index.get(id).map(|m| event_span(&m.item));
         let ranking = match method {
-            Method::Vector => by_vector(candidates)?,
+            Method::Vector => by_vector(if read.count_matches { candidates } else { page })?,
             Method::Keyword => by_keyword(if read.count_matches { candidates } else { page }),
             Method::Hybrid | Method::Agentic => {
                 // The keyword list needs only its best for the page; every vector candidate gets its own score.
@@ -202,7 +202,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let now = self.now_iso();
         let keep = |item: &MemoryItem| read.keeps(item, &now);
         let index = self.index.borrow();
-        let candidates = read.limit.saturating_mul(OVERFETCH).max(FUSION_POOL);
+        let page = read.limit.saturating_mul(OVERFETCH);
+        let candidates = if read.count_matches { page.max(FUSION_POOL) } else { page };
         let hits: Vec<(f64, &MemoryItem)> = match remote {
             Some(ranked) => ranked.into_iter().filter_map(|(s, id)| Some((s, &index.get(&id)?.item))).collect(),
             None => index

@@ -92,3 +92,30 @@ fn a_keyword_search_counts_every_match_when_asked() {
     assert_eq!(counted.matched, 50, "every memory saying apple");
     assert!(page.matched <= 8, "a page ranks its own pool: {}", page.matched);
 }
+
+/// 3,000 memories at angles around the query "apple" (1, 0), all of alice's.
+fn spread() -> Engine {
+    engine((0..3_000).map(|i| (format!("memory {i}"), [1.0, i as f32 / 100.0])).collect())
+}
+
+#[test]
+fn a_vector_search_for_a_page_draws_about_the_page() {
+    let engine = spread();
+    let counted = Read { count_matches: true, ..read(Method::Vector, 10) };
+    let every = block_on(engine.search("apple", &counted)).unwrap();
+    let page = block_on(engine.search("apple", &read(Method::Vector, 10))).unwrap();
+    assert_eq!(page.results, every.results, "the same best ten");
+    assert_eq!(page.results[0].id, "m00000");
+    assert_eq!(every.matched, FUSION_POOL, "counting draws the pool");
+    assert!(page.matched <= 40, "a page of 10 drew {} candidates", page.matched);
+}
+
+#[test]
+fn a_search_by_vector_for_a_page_draws_about_the_page() {
+    let engine = spread();
+    let page = block_on(engine.search_by_vector(vec![1.0, 0.0], &Read::of(scope("alice", None), 10))).unwrap();
+    let ids: Vec<String> = page.results.iter().map(|item| item.id.clone()).collect();
+    assert_eq!(ids, (0..10).map(|i| format!("m{i:05}")).collect::<Vec<_>>());
+    assert_eq!(page.total_count, 3_000);
+    assert!(page.matched <= 40, "a page of 10 drew {} candidates", page.matched);
+}
