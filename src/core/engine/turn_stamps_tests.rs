@@ -106,7 +106,8 @@ fn a_write_after_turns_stamped_ahead_is_stamped_no_earlier_than_them() {
     // And after a restart in that millisecond, from the memories loaded.
     drop(engine);
     let restarted = engine_at(&storage, &now);
-    let again = block_on(restarted.lifecycle().store("pet", "a zebra", &scope, None, Default::default(), &write)).unwrap();
+    let again =
+        block_on(restarted.lifecycle().store("pet", "a zebra", &scope, None, Default::default(), &write)).unwrap();
     let created = block_on(restarted.get(&again.id)).unwrap().unwrap().created_at;
     assert!(millis_from_iso(&created).unwrap() >= last_turn, "after the restart: {created}");
 }

@@ -169,16 +169,20 @@ fn rows_in_slot_order_with_gaps_match_a_store_filled_by_upsert() {
         let mut bulk = InMemoryVectorStore::new(quantization).with_int8_from(50);
         bulk.load_packed(packed(memories.clone(), rows.clone())).unwrap();
         let stride = 24usize.div_ceil(super::kernels::LANES) * super::kernels::LANES;
-        let exact = 200 * stride * match quantization {
-            Quantization::None => 4,
-            Quantization::Int8 => 1,
-            Quantization::Auto => 5,
-        } + if quantization == Quantization::None { 0 } else { 200 * 4 };
+        let exact = 200
+            * stride
+            * match quantization {
+                Quantization::None => 4,
+                Quantization::Int8 => 1,
+                Quantization::Auto => 5,
+            }
+            + if quantization == Quantization::None { 0 } else { 200 * 4 };
         assert_eq!(bulk.vector_bytes(), exact, "{quantization:?}: allocated once");
         for i in [0, 1, 2, 199] {
             assert_eq!(bulk.vector(&format!("m{i}")), upserted.vector(&format!("m{i}")), "{quantization:?} m{i}");
         }
-        let pairs = |hits: Vec<(f32, &StoredMemory)>| hits.iter().map(|(s, m)| (*s, m.item.id.clone())).collect::<Vec<_>>();
+        let pairs =
+            |hits: Vec<(f32, &StoredMemory)>| hits.iter().map(|(s, m)| (*s, m.item.id.clone())).collect::<Vec<_>>();
         let query = vector(77, 24);
         let expected = pairs(upserted.search(&query, 200, &|_| true).unwrap());
         assert_eq!(pairs(bulk.search(&query, 200, &|_| true).unwrap()), expected, "{quantization:?}");
