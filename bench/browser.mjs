@@ -21,6 +21,8 @@ const sizes = (args.includes("--n") ? args[args.indexOf("--n") + 1] : "10000,100
 const TARGETS = { 10_000: 120, 100_000: 800 };
 const IMPORT_TARGET_MS = { 10_000: 600 };
 const ADDS = 200;
+/** How long a page stays open after its first result, per 10,000 memories (see the loop). */
+const IMAGE_WAIT_MS_PER_10K = 2000;
 
 const loadAtStart = loadavg()[0];
 const h = await harness();
@@ -44,8 +46,10 @@ try {
     const texts = [];
     for (let round = 0; round < 3; round++) {
       // A page lives on after its first result: an open that read every record writes the store's open
-      // image half a second later, which the next open reads instead (docs/browser-persistence.md).
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+      // image half a second later, which the next open reads instead (docs/browser-persistence.md). Writing
+      // it takes longer as the store grows: a page closed before it is written leaves no image, and the next
+      // open reads every record again (at 100k, 2 s was too short: every open took 5–7 s that way).
+      await new Promise((resolve) => setTimeout(resolve, IMAGE_WAIT_MS_PER_10K * Math.max(1, n / 10_000)));
       await page.close();
       page = await h.openPage(browser.context);
       const [open, text] = await page.evaluate(async ({ config, query }) => {
