@@ -49,18 +49,31 @@ fn engine_at(
     engine
 }
 
+/// `infer: false` adds of user "u"'s turns.
+fn turns_of_u() -> AddOptions {
+    AddOptions { scope: ScopeFields::user("u"), infer: Some(false), ..AddOptions::default() }
+}
+
+/// An engine over `storage` at `now` that has just added 50 turns in one call (stamped 50 ms ahead).
+fn fifty_turns(
+    storage: &KeepingStorage,
+    now: &Rc<Cell<i64>>,
+) -> (crate::core::engine::memory::MemoryEngine<NoLlm, Letters, KeepingStorage>, crate::core::model::types::AddResult) {
+    let turns: Vec<_> = (0..50).map(|n| json!({"role": "user", "content": format!("turn {n}")})).collect();
+    let engine = engine_at(storage, now);
+    let said = block_on(engine.add(&json!(turns), &turns_of_u())).unwrap();
+    (engine, said)
+}
+
 #[test]
 fn turns_added_after_a_restart_come_after_the_turns_stamped_ahead_before_it() {
     let storage = KeepingStorage::default();
     let now = Rc::new(Cell::new(1_700_000_000_000_i64));
-    let options = AddOptions { scope: ScopeFields::user("u"), infer: Some(false), ..AddOptions::default() };
-    let turns: Vec<_> = (0..50).map(|n| json!({"role": "user", "content": format!("turn {n}")})).collect();
-    let before = engine_at(&storage, &now);
-    let first = block_on(before.add(&json!(turns), &options)).unwrap();
+    let (before, first) = fifty_turns(&storage, &now);
     drop(before);
     now.set(now.get() + 1); // restarted within the 50 ms the turns were stamped ahead
     let after = engine_at(&storage, &now);
-    let next = block_on(after.add(&json!([{"role": "user", "content": "after the restart"}]), &options)).unwrap();
+    let next = block_on(after.add(&json!([{"role": "user", "content": "after the restart"}]), &turns_of_u())).unwrap();
 
     let stamp = |id: &str| millis_from_iso(&block_on(after.get(id)).unwrap().unwrap().created_at).unwrap();
     let last_before = first.results.iter().map(|event| stamp(&event.id)).max().unwrap();
@@ -87,10 +100,7 @@ fn a_memory_dated_in_the_future_does_not_move_the_next_turns() {
 fn a_write_after_turns_stamped_ahead_is_stamped_no_earlier_than_them() {
     let storage = KeepingStorage::default();
     let now = Rc::new(Cell::new(1_700_000_000_000_i64));
-    let options = AddOptions { scope: ScopeFields::user("u"), infer: Some(false), ..AddOptions::default() };
-    let turns: Vec<_> = (0..50).map(|n| json!({"role": "user", "content": format!("turn {n}")})).collect();
-    let engine = engine_at(&storage, &now);
-    let said = block_on(engine.add(&json!(turns), &options)).unwrap();
+    let (engine, said) = fifty_turns(&storage, &now);
     // In the same millisecond: a key's value, which no turn stamp orders.
     let write = crate::core::lifecycle::write::WriteLifecycle::default();
     let scope = crate::core::model::scope::Scope { user_id: Some("u".into()), ..Default::default() };
