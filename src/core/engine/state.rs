@@ -47,15 +47,16 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.keep_history = keep;
     }
 
-    /// Milliseconds since the Unix epoch, by the engine's clock: never before the turns it stamped ahead
-    /// or the memories it loaded (see `Clock::stamp_ms`), so a write lands after them.
+    /// Milliseconds since the Unix epoch, by the engine's clock (TTLs count from it).
     pub fn now_ms(&self) -> i64 {
-        self.clock.stamp_ms()
+        self.clock.now_ms()
     }
 
-    /// Now (`now_ms`), as ISO 8601.
+    /// Now as ISO 8601, for the times a write stamps and the reads that compare them: never before the
+    /// turns the engine stamped ahead of the clock or the memories it loaded (see `Clock::stamp_ms`), so a
+    /// write lands after them.
     pub fn now_iso(&self) -> String {
-        crate::core::time::iso_from_millis(self.now_ms())
+        crate::core::time::iso_from_millis(self.clock.stamp_ms())
     }
 
     /// A history record for `item`, now.

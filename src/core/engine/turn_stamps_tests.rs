@@ -97,6 +97,7 @@ fn a_memory_dated_in_the_future_does_not_move_the_next_turns() {
 }
 
 #[test]
+#[cfg(feature = "core-features")] // keys are a feature's
 fn a_write_after_turns_stamped_ahead_is_stamped_no_earlier_than_them() {
     let storage = KeepingStorage::default();
     let now = Rc::new(Cell::new(1_700_000_000_000_i64));
