@@ -58,7 +58,7 @@ async function searchFigure(server, n, rounds) {
   index.load(data, DIM, users(n));
   const mem = memory(server);
   await mem.__benchInsert(data, DIM, users(n));
-  const [scan, pub, byVector] = [[], [], []];
+  const [scan, pub, byVector, embed] = [[], [], [], []];
   let total = 0;
   for (let r = -1; r < rounds; r++) {
     for (let q = 0; q < QUERIES; q++) {
@@ -69,6 +69,10 @@ async function searchFigure(server, n, rounds) {
       const response = await mem.search(`public query ${n} ${q} end`, { userId: "u0", limit: K });
       if (r >= 0) pub.push(performance.now() - start);
       total = response.totalCount;
+      // The same embedding request on its own, to tell what search(text) takes beyond it.
+      start = performance.now();
+      await embedding(server, `public query ${n} ${q} end`);
+      if (r >= 0) embed.push(performance.now() - start);
       start = performance.now();
       await mem.search({ embedding: query(q) }, { userId: "u0", limit: K });
       if (r >= 0) byVector.push(performance.now() - start);
@@ -76,7 +80,18 @@ async function searchFigure(server, n, rounds) {
   }
   index.free();
   mem.free?.();
-  return { n, scanMs: median(scan), publicMs: median(pub), byVectorMs: median(byVector), totalCount: total };
+  return { n, scanMs: median(scan), publicMs: median(pub), byVectorMs: median(byVector), embedMs: median(embed), totalCount: total };
+}
+
+/** One OpenAI-style embedding request for `text` to the scripted server, as the library sends it. */
+async function embedding(server, text) {
+  const reply = await fetch(`${server.baseUrl}/embeddings`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: "Bearer bench" },
+    body: JSON.stringify({ model: "bench", input: [text], dimensions: DIM }),
+  });
+  if (!reply.ok) throw new Error(`embedding request: HTTP ${reply.status}`);
+  await reply.json();
 }
 
 /** Median ms per store() call (a new key, its vector given) into a scope already holding n memories. */
