@@ -127,14 +127,15 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         };
         let page = read.limit.saturating_mul(OVERFETCH);
         let candidates = page.max(FUSION_POOL);
+        let alone = drawn_alone(read);
         // A time the query names raises the memories of that time in the fused rankings.
         // Relative times count from `referenceDate`, else the time an `asOf` read looks at, else now.
         let reference = read.window.reference.or(read.window.as_of).unwrap_or_else(|| self.clock.now_ms());
         let window = query_window(text, reference);
         let time_of = |id: &str| index.get(id).map(|m| event_span(&m.item));
         let ranking = match method {
-            Method::Vector => by_vector(if read.count_matches { candidates } else { page })?,
-            Method::Keyword => by_keyword(if read.count_matches { candidates } else { page }),
+            Method::Vector => by_vector(alone)?,
+            Method::Keyword => by_keyword(alone),
             Method::Hybrid | Method::Agentic => {
                 // The keyword list needs only its best for the page; every vector candidate gets its own score.
                 let vector = by_vector(candidates)?;
@@ -202,8 +203,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let now = self.now_iso();
         let keep = |item: &MemoryItem| read.keeps(item, &now);
         let index = self.index.borrow();
-        let page = read.limit.saturating_mul(OVERFETCH);
-        let candidates = if read.count_matches { page.max(FUSION_POOL) } else { page };
+        let candidates = drawn_alone(read);
         let hits: Vec<(f64, &MemoryItem)> = match remote {
             Some(ranked) => ranked.into_iter().filter_map(|(s, id)| Some((s, &index.get(&id)?.item))).collect(),
             None => index
@@ -291,6 +291,17 @@ mod tests;
 #[cfg(test)]
 #[path = "search_time_tests.rs"]
 mod time_tests;
+
+/// How many candidates a ranking used alone (`vector` or `keyword`, not fused) draws: about the page
+/// (`limit × 4`), or the fusion pool when `read.count_matches` asks for the matches to be counted.
+fn drawn_alone(read: &Read) -> usize {
+    let page = read.limit.saturating_mul(OVERFETCH);
+    if read.count_matches {
+        page.max(FUSION_POOL)
+    } else {
+        page
+    }
+}
 
 #[cfg(test)]
 #[path = "search_pool_tests.rs"]

@@ -155,7 +155,7 @@ fn the_default_path_attaches_each_row_to_its_memory() {
 
 #[test]
 fn rows_in_slot_order_with_gaps_match_a_store_filled_by_upsert() {
-    // Every third memory has no row: the appended rows leave zero rows between them.
+    // Every third memory has no row: its slot stays a zero row between rows that are loaded.
     let memories: Vec<_> = (0..200).map(|i| memory(&format!("m{i}"), "u", None)).collect();
     let with_rows: Vec<usize> = (0..200).filter(|i| i % 3 != 1).collect();
     let owners = with_rows.iter().map(|i| Some(*i as u32)).collect();
