@@ -1,7 +1,7 @@
 //! The embedder: tokenizer + encoder + pooling.
 
-use crate::error::{inference, EmbedderError, Result};
-use crate::model::{minilm_config, Bert};
+use crate::error::{inference, Result};
+use crate::model::{minilm_config, read_config, Bert};
 use crate::pool::mean_pool_normalize;
 use crate::quant::Quantization;
 use crate::tokenize::{TextTokenizer, MAX_TOKENS};
@@ -36,16 +36,10 @@ impl Embedder {
         config_json: Option<&str>,
         quantization: Quantization,
     ) -> Result<Self> {
-        let Some(config_json) = config_json else {
-            return Self::with_config(weights, tokenizer_json, minilm_config(), quantization);
+        let config = match config_json {
+            Some(json) => read_config(json, MAX_TOKENS)?,
+            None => minilm_config(),
         };
-        let config: Config =
-            serde_json::from_str(config_json).map_err(|e| EmbedderError::Load(format!("config: {e}")))?;
-        let heads = config.num_attention_heads;
-        if heads == 0 || !config.hidden_size.is_multiple_of(heads) || config.max_position_embeddings < MAX_TOKENS {
-            let why = "hidden_size must be a multiple of num_attention_heads (> 0), max_position_embeddings >= 256";
-            return Err(EmbedderError::Load(format!("config: {why}")));
-        }
         Self::with_config(weights, tokenizer_json, config, quantization)
     }
 
@@ -99,6 +93,9 @@ impl Embedder {
     }
 }
 
+/// Attention scores per head a pass may hold (rows × tokens²): [`MAX_BATCH`] rows of the embedder's 256 tokens,
+/// or 16 rows of a cross-encoder's 512.
+const ATTENTION_CELLS: usize = MAX_BATCH * MAX_TOKENS * MAX_TOKENS;
 /// Below this many rows a pass may pad more ([`SMALL_PASS_PADDING_PERCENT`]): a pass of one or two rows uses
 /// the CPU worst (a batch of 1 embeds about 40 % fewer texts per second than a batch of 4 of one length).
 const MIN_PASS: usize = 4;
@@ -109,7 +106,8 @@ const SMALL_PASS_PADDING_PERCENT: usize = 50;
 
 /// The sizes of the forward passes for rows of these token counts, sorted ascending: each pass takes the
 /// next row while padding all its rows to that one (the longest) adds at most [`MAX_PADDING_PERCENT`] to
-/// their real tokens ([`SMALL_PASS_PADDING_PERCENT`] below [`MIN_PASS`] rows); never more than [`MAX_BATCH`].
+/// their real tokens ([`SMALL_PASS_PADDING_PERCENT`] below [`MIN_PASS`] rows); never more than [`MAX_BATCH`]
+/// rows, nor more attention scores than [`ATTENTION_CELLS`].
 pub fn passes(sorted_lengths: &[usize]) -> Vec<usize> {
     let mut sizes = Vec::new();
     let (mut rows, mut tokens) = (0, 0);
@@ -117,7 +115,8 @@ pub fn passes(sorted_lengths: &[usize]) -> Vec<usize> {
         let padded = (rows + 1) * length;
         let allowed = if rows < MIN_PASS { SMALL_PASS_PADDING_PERCENT } else { MAX_PADDING_PERCENT };
         let fits = padded * 100 <= (tokens + length) * (100 + allowed);
-        if rows > 0 && (rows == MAX_BATCH || !fits) {
+        let attention_fits = (rows + 1) * length * length <= ATTENTION_CELLS;
+        if rows > 0 && (rows == MAX_BATCH || !fits || !attention_fits) {
             sizes.push(rows);
             (rows, tokens) = (0, 0);
         }
@@ -143,5 +142,6 @@ mod tests {
         let sizes = passes(&lengths);
         assert_eq!(sizes.iter().sum::<usize>(), lengths.len());
         assert!(sizes.iter().all(|&size| (1..=MAX_BATCH).contains(&size)), "{sizes:?}");
+        assert_eq!(passes(&[512; 40]), vec![16, 16, 8], "rows of 512 tokens: 16 per pass (their attention)");
     }
 }

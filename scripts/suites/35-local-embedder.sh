@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The on-device embedder (local-embedder/, memwasm/local-embedder): builds its own .wasm, fetches the
-# weights (scripts/setup.d/65-minilm.sh, cached outside the clone), writes the numpy/tokenizers reference
-# for tests/local-embedder/sentences.json when it is missing or stale, then runs the crate's native tests
-# and the Node + headless Chromium tests and the type check in tests/local-embedder/.
+# The on-device embedder and cross-encoder reranker (local-embedder/, memwasm/local-embedder): builds its own
+# .wasm, fetches the weights (scripts/setup.d/65-minilm.sh and 66-cross-encoder.sh, cached outside the
+# clone), writes the numpy/tokenizers references for tests/local-embedder/sentences.json and
+# rerank-pairs.json when missing or stale, then runs the crate's native tests and the Node + headless
+# Chromium tests and the type check in tests/local-embedder/.
 set -uo pipefail
 source scripts/lib.sh
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -10,13 +11,21 @@ fail() { echo "local-embedder: $1"; echo "0 passed, 1 failed"; exit 0; }
 export MINILM_DIR="${MINILM_DIR:-$HOME/.cache/memwasm/minilm}"
 venv="${MINILM_REF_VENV:-$HOME/.cache/memwasm/minilm-ref-py}"
 
+export CROSS_ENCODER_DIR="${CROSS_ENCODER_DIR:-$HOME/.cache/memwasm/cross-encoder}"
 bash scripts/setup.d/65-minilm.sh || fail "setup failed"
+bash scripts/setup.d/66-cross-encoder.sh || fail "cross-encoder setup failed"
 bash scripts/build-local-embedder.sh || fail "build failed"
 want=$(sha256sum tests/local-embedder/sentences.json | cut -d' ' -f1)
 have=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sentencesSha256"])' "$MINILM_DIR/reference.json" 2>/dev/null)
 if [ "$want" != "$have" ]; then
   "$venv/bin/python" tests/local-embedder/reference.py "$MINILM_DIR" tests/local-embedder/sentences.json "$MINILM_DIR/reference.json" \
     || fail "reference failed"
+fi
+want=$(sha256sum tests/local-embedder/rerank-pairs.json | cut -d' ' -f1)
+have=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["pairsSha256"])' "$CROSS_ENCODER_DIR/cross-reference.json" 2>/dev/null)
+if [ "$want" != "$have" ]; then
+  "$venv/bin/python" tests/local-embedder/cross_reference.py "$CROSS_ENCODER_DIR" tests/local-embedder/rerank-pairs.json \
+    "$CROSS_ENCODER_DIR/cross-reference.json" || fail "cross reference failed"
 fi
 (cd tests/local-embedder && npm install --no-audit --no-fund --loglevel=error) || fail "npm install failed"
 

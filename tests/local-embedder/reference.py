@@ -27,11 +27,13 @@ def layer_norm(x, w, b, eps=1e-12):
     return (x - mean) / np.sqrt(var + eps) * w + b
 
 
-def forward(weights, config, ids):
+def encode(weights, config, ids, types=None):
+    """BERT's last hidden states (tokens, hidden) for one row of token ids and types (default all 0)."""
     w = lambda name: weights[name]
     n = len(ids)
+    types = [0] * n if types is None else types
     x = w("embeddings.word_embeddings.weight")[ids]
-    x = x + w("embeddings.position_embeddings.weight")[:n] + w("embeddings.token_type_embeddings.weight")[0]
+    x = x + w("embeddings.position_embeddings.weight")[:n] + w("embeddings.token_type_embeddings.weight")[types]
     x = layer_norm(x, w("embeddings.LayerNorm.weight"), w("embeddings.LayerNorm.bias"))
     heads = config["num_attention_heads"]
     d = config["hidden_size"] // heads
@@ -49,7 +51,12 @@ def forward(weights, config, ids):
         h = lin(a, "intermediate.dense")
         h = 0.5 * h * (1.0 + erf(h / math.sqrt(2.0)))
         x = layer_norm(lin(h, "output.dense") + a, w(p + "output.LayerNorm.weight"), w(p + "output.LayerNorm.bias"))
-    mean = x.mean(0)
+    return x
+
+
+def forward(weights, config, ids):
+    """sentence-transformers' embedding: the mean of the hidden states, L2-normalised."""
+    mean = encode(weights, config, ids).mean(0)
     return mean / max(np.linalg.norm(mean), 1e-12)
 
 
