@@ -2,14 +2,23 @@
 // texts are words (lib/word-export.mjs), plain and with rerank: true through a rerank service (Cohere's wire)
 // and through the LLM reranker, with 20 and 50 candidates. The scripted server answers at once, so the
 // figures are what the library adds (the candidates' request, one local HTTP round trip, checking and
-// reordering the answer): a real service's own time comes on top. Also the on-device cross-encoder measured
-// outside the library (docs/dev/search-quality-tried.md). Prints one JSON object; bench/run.mjs turns it into
-// a table. It imports ../pkg directly, so it runs without bench/'s npm install. Usage: node rerank.mjs [--quick]
+// reordering the answer): a real service's own time comes on top. Then the on-device cross-encoder
+// (`reranker: {provider: "local"}`, ms-marco-MiniLM-L-12-v2 in CROSS_ENCODER_DIR, from
+// scripts/setup.d/66-cross-encoder.sh), f32 and int8, over LOCOMO dialogue turns (its time is the model's:
+// 20 or 50 forward passes of a question and a turn), fewer queries since each takes seconds. Prints one JSON
+// object; bench/run.mjs turns it into a table. It imports ../pkg directly, so it runs without bench/'s npm
+// install. Usage: node rerank.mjs [--quick]
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 
 import { Memory } from "../pkg/index.node.mjs";
 import { startScriptedServer } from "../tests/support/scripted-server.mjs";
 import { median } from "./lib/stats.mjs";
+import { conversation } from "./locomo/data.mjs";
+import { unitVector } from "./lib/unit-vector.mjs";
 import { wordExport } from "./lib/word-export.mjs";
 
 const quick = process.argv.includes("--quick");
@@ -65,7 +74,51 @@ for (let r = -1; r < ROUNDS; r++) {
     }
   }
 }
-await server.close();
 const plain = median(contenders[0].times);
 const figures = contenders.map((c) => ({ name: c.name, candidates: c.topK ?? 0, medianMs: median(c.times), addedMs: median(c.times) - plain }));
-process.stdout.write(`${JSON.stringify({ n: N, queries: queries.length, rounds: ROUNDS, figures })}\n`);
+const onDevice = await crossEncoder();
+await server.close();
+process.stdout.write(`${JSON.stringify({ n: N, queries: queries.length, rounds: ROUNDS, figures, onDevice })}\n`);
+
+/** An export file of `turns` (user "u0") with `vectors`. */
+function turnExport(turns, vectors) {
+  const now = "2026-01-01T00:00:00.000Z";
+  const lines = [JSON.stringify({ kind: "memwasm-export", version: 2, memories: turns.length, history: 0 })];
+  turns.forEach((memory, i) => {
+    const embedding = Buffer.from(new Float32Array(vectors[i]).buffer).toString("base64");
+    const hash = createHash("md5").update(memory).digest("hex");
+    lines.push(JSON.stringify({ kind: "memory", id: `t${i}`, memory, hash, metadata: {}, createdAt: now, updatedAt: now, userId: "u0", embedding }));
+  });
+  return `${lines.join("\n")}\n`;
+}
+
+/** The on-device cross-encoder over a LOCOMO conversation's turns: search(question, {rerank: true}) with
+ * 20 and 50 candidates, f32 and int8, against the same search without it; or why it was not measured. */
+async function crossEncoder() {
+  const dir = process.env.CROSS_ENCODER_DIR ?? join(homedir(), ".cache", "memwasm", "cross-encoder");
+  const data = join(import.meta.dirname, "..", "..", "shared", "bench-data", "locomo", "26.json");
+  const weights = join(dir, "model.safetensors");
+  if (!existsSync(weights) || !existsSync(data)) return { missing: `no ${existsSync(data) ? weights : data}` };
+  const read = conversation(JSON.parse(readFileSync(data, "utf8")));
+  const turns = read.turns.map((t) => t.text);
+  const questions = read.questions.slice(0, quick ? 2 : 6).map((q) => q.question);
+  const rows = [];
+  for (const quantization of ["none", "int8"]) {
+    for (const topK of CANDIDATES) {
+      const reranker = { provider: "local", config: { weights, tokenizer: join(dir, "tokenizer.json"), quantization, topK } };
+      const m = memory(server, reranker);
+      const vectors = turns.map((_, i) => unitVector(i + 1, DIM));
+      await m.importMemories(turnExport(turns, vectors));
+      const times = [];
+      for (const [i, question] of [questions[0], ...questions].entries()) {
+        server.script({ kind: "embedding", match: [question], vector: vectors[i % vectors.length] });
+        const start = performance.now();
+        const response = await m.search(question, { userId: "u0", limit: 10, rerank: true });
+        if (i > 0) times.push(performance.now() - start); // the first loads the model
+        if (response.warnings?.length) throw new Error(`cross-encoder: ${JSON.stringify(response.warnings)}`);
+      }
+      rows.push({ quantization, candidates: topK, medianMs: median(times) });
+    }
+  }
+  return { turns: turns.length, queries: questions.length, rows };
+}

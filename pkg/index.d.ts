@@ -2,9 +2,9 @@
 export * from "./dist/memwasm.js";
 
 import { Memory as CoreMemory, MemoryTools as CoreMemoryTools } from "./dist/memwasm.js";
-import type { EmbedderConfig as CoreEmbedderConfig, MemoryConfig as CoreMemoryConfig } from "./dist/memwasm.js";
+import type { EmbedderConfig as CoreEmbedderConfig, MemoryConfig as CoreMemoryConfig, RerankerConfig as CoreRerankerConfig } from "./dist/memwasm.js";
 import type { AnthropicToolDefinition, OpenAiToolDefinition, Scope, ToolResult } from "./dist/memwasm.js";
-import type { LocalEmbedderOptions } from "./local-embedder/index.js";
+import type { LocalEmbedderOptions, LocalRerankerOptions } from "./local-embedder/index.js";
 
 /** The on-device embedder (memwasm/local-embedder, its own .wasm, loaded on the first embedding). Its load
  * errors reach `add()` / `search()` as `EMBEDDING_CALLBACK` with `EMBEDDER_LOAD` in the message. */
@@ -19,9 +19,27 @@ export interface LocalEmbedderConfig {
 /** The embedder: a discriminated union on `provider`, `"local"` included. */
 export type EmbedderConfig = CoreEmbedderConfig | LocalEmbedderConfig;
 
-/** `new Memory(config)`'s config, with the local embedder. */
-export interface MemoryConfig extends Omit<CoreMemoryConfig, "embedder"> {
+/** The on-device cross-encoder reranker (memwasm/local-embedder, loaded on the first reranked search). Its
+ * load errors reach `search(…, {rerank: true})` as a `RERANK_FAILED` warning naming `RERANKER_CALLBACK` and
+ * `EMBEDDER_LOAD`; the search keeps the ranking's order. */
+export interface LocalRerankerConfig {
+    provider: "local";
+    config: LocalRerankerOptions & {
+        /** How many of the ranking's first results are reranked. Default 20. */
+        topK?: number;
+        top_k?: number;
+        /** Milliseconds before a rerank call is abandoned (default: none). */
+        timeoutMs?: number;
+    };
+}
+
+/** The reranker: a discriminated union on `provider`, `"local"` included. */
+export type RerankerConfig = CoreRerankerConfig | LocalRerankerConfig;
+
+/** `new Memory(config)`'s config, with the local embedder and reranker. */
+export interface MemoryConfig extends Omit<CoreMemoryConfig, "embedder" | "reranker"> {
     embedder?: EmbedderConfig;
+    reranker?: RerankerConfig;
 }
 
 /** Fact-based AI memory: `add` conversations, `search` what was learned. */

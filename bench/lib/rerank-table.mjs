@@ -16,5 +16,20 @@ export function rerankTable(rerank) {
     const name = f.name === "plain" ? "none (the default search)" : f.name.startsWith("llm") ? "the LLM (llm_reranker)" : "a rerank service (Cohere's wire)";
     lines.push(`| ${name} | ${f.candidates || ""} | ${fmt(f.medianMs)} | ${f.candidates ? `${fmt(f.addedMs)} ms` : ""} |`);
   }
+  const device = rerank.onDevice;
+  lines.push("");
+  if (!device || device.missing) {
+    lines.push(`The on-device cross-encoder: not measured${device?.missing ? `: ${device.missing}` : ""}.`);
+    return lines.join("\n");
+  }
+  lines.push(
+    `The on-device cross-encoder (reranker: {provider: "local"}, ms-marco-MiniLM-L-12-v2, one thread): search(question, ` +
+      `{limit: 10, rerank: true}) over ${device.turns} LOCOMO turns, ${device.queries} questions; nearly all of it is the model's ` +
+      "forward passes, one per candidate.",
+    "",
+    "| weights | candidates | median ms/query |",
+    "|---|---|---|",
+  );
+  for (const row of device.rows) lines.push(`| ${row.quantization === "int8" ? "int8" : "f32"} | ${row.candidates} | ${fmt(row.medianMs)} |`);
   return lines.join("\n");
 }

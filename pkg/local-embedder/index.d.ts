@@ -54,6 +54,48 @@ export interface LocalEmbedder {
  * or corrupt. */
 export function createLocalEmbedder(options: LocalEmbedderOptions): Promise<LocalEmbedder>;
 
+/** Where a cross-encoder reranker comes from, and how it runs. */
+export interface LocalRerankerOptions {
+    /** A name for messages; default `"ms-marco-MiniLM"`. */
+    model?: string;
+    /** A cross-encoder's `model.safetensors` (BERT for sequence classification with one label, e.g.
+     * cross-encoder/ms-marco-MiniLM-L-6-v2 or -L-12-v2; f32, f16, bf16 or the int8 weights file): a URL
+     * (cached with the Cache API in browsers), a file path in Node, or the bytes. */
+    weights: string | URL | ArrayBuffer | ArrayBufferView;
+    /** `tokenizer.json`: a URL, a file path in Node, its text (starting with `{`) or its bytes. */
+    tokenizer: string | URL | ArrayBuffer | ArrayBufferView;
+    /** The model's `config.json` (object or text); default ms-marco-MiniLM's (384 wide, 12 heads), with as
+     * many layers as the weights hold. */
+    modelConfig?: string | object;
+    /** `"int8"`: quantise the encoder's linear layers at load, as for the embedder. Default `"none"`. */
+    quantization?: "none" | "int8";
+    /** Browsers: load and run the model in a module Web Worker. Node runs it in the calling thread. */
+    worker?: boolean;
+    /** Keep downloads in the Cache API (default `true`; browsers and workers only). */
+    cache?: boolean;
+    /** Called as each download arrives. */
+    onProgress?: (progress: { what: "weights" | "tokenizer"; loaded: number; total: number }) => void;
+}
+
+/** A loaded cross-encoder. Failures reject with an `Error` whose `code` is `EMBEDDER_LOAD`, `EMBEDDER_INPUT`
+ * or `EMBEDDER_INFERENCE`. */
+export interface LocalReranker {
+    readonly model: string;
+    readonly quantization: "none" | "int8";
+    /** The Web Worker, with `worker: true`. */
+    readonly worker?: unknown;
+    /** Each document's relevance to `query`, in the documents' order: the sigmoid of the model's logit
+     * (0–1), as sentence-transformers' `CrossEncoder.predict`. A pair is `[CLS] query [SEP] document [SEP]`,
+     * cut to 512 tokens (the longer text loses tokens first). */
+    rerank(query: string, documents: readonly string[]): Promise<number[]>;
+    /** Frees the model (terminates the worker). */
+    close(): void;
+}
+
+/** Loads a cross-encoder reranker. Rejects with `code: "EMBEDDER_LOAD"` when the weights or the tokenizer are
+ * missing or corrupt, or the weights have no classifier. */
+export function createLocalReranker(options: LocalRerankerOptions): Promise<LocalReranker>;
+
 /** The int8 weights file (a quarter of the bytes) for the bytes of an f32, f16 or bf16 `model.safetensors`:
  * the linear layers' weights and the word table as int8 with one scale per row. Load it as `weights`; it
  * runs as `quantization: "int8"` does. Rejects with `code: "EMBEDDER_LOAD"` when the bytes are not

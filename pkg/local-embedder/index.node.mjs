@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import init from "./dist/local_embedder.js";
-import { openEmbedder, quantizeBytes } from "./open.mjs";
+import { openEmbedder, openReranker, quantizeBytes } from "./open.mjs";
 import { threadsOf } from "./pool.mjs";
 import { loadError } from "./sources.mjs";
 
@@ -26,6 +26,12 @@ export async function createLocalEmbedder(options = {}) {
   if (threads > 1) return (await import("./threads.node.mjs")).openThreads(options, threads);
   await instantiate();
   return openEmbedder(options, { readFile, base: pathToFileURL(`${process.cwd()}/`).href });
+}
+
+/** Loads a cross-encoder reranker (see index.d.ts). */
+export async function createLocalReranker(options = {}) {
+  await instantiate();
+  return openReranker(options, { readFile, base: pathToFileURL(`${process.cwd()}/`).href });
 }
 
 /** The int8 weights file for the bytes of an f32, f16 or bf16 model.safetensors (see index.d.ts). */

@@ -1,22 +1,32 @@
-// Opening an embedder once the module is instantiated: reads both sources, builds the wasm LocalEmbedder
-// and wraps it in the small API of createLocalEmbedder (see index.d.ts); and writing the int8 weights file.
-import { LocalEmbedder, quantizeWeights } from "./dist/local_embedder.js";
+// Opening an embedder or a cross-encoder reranker once the module is instantiated: reads both sources, builds
+// the wasm LocalEmbedder / LocalCrossEncoder and wraps it in the small API of createLocalEmbedder /
+// createLocalReranker (see index.d.ts); and writing the int8 weights file.
+import { LocalCrossEncoder, LocalEmbedder, quantizeWeights } from "./dist/local_embedder.js";
 import { loadError, readSource } from "./sources.mjs";
 
 export const DEFAULT_MODEL = "all-MiniLM-L6-v2";
 
-export async function openEmbedder(options = {}, { readFile, base } = {}) {
-  const { model = DEFAULT_MODEL, weights, tokenizer, modelConfig, quantization, cache, onProgress } = options;
-  if (model !== DEFAULT_MODEL && modelConfig == null) {
-    throw loadError(`unknown model "${model}": give modelConfig (its config.json) for another BERT model`);
-  }
+export const DEFAULT_RERANKER = "ms-marco-MiniLM";
+
+/** The weights' bytes, the tokenizer's text and the config's text (or undefined) of `options`. */
+async function readModel({ weights, tokenizer, modelConfig, cache, onProgress }, { readFile, base }) {
   const common = { cache, onProgress, readFile, base };
   const [bytes, json] = await Promise.all([
     readSource(weights, { ...common, as: "bytes", what: "weights" }),
     readSource(tokenizer, { ...common, as: "text", what: "tokenizer" }),
   ]);
   const config = modelConfig == null ? undefined : typeof modelConfig === "string" ? modelConfig : JSON.stringify(modelConfig);
-  const inner = new LocalEmbedder(bytes, json, config, quantization == null ? undefined : String(quantization));
+  return [bytes, json, config];
+}
+
+const quantizationOf = ({ quantization }) => (quantization == null ? undefined : String(quantization));
+
+export async function openEmbedder(options = {}, sources = {}) {
+  const { model = DEFAULT_MODEL, modelConfig } = options;
+  if (model !== DEFAULT_MODEL && modelConfig == null) {
+    throw loadError(`unknown model "${model}": give modelConfig (its config.json) for another BERT model`);
+  }
+  const inner = new LocalEmbedder(...(await readModel(options, sources)), quantizationOf(options));
   const dimensions = inner.dimensions;
   return {
     model,
@@ -29,6 +39,24 @@ export async function openEmbedder(options = {}, { readFile, base } = {}) {
     },
     async tokenIds(text) {
       return Array.from(inner.tokenIds(String(text)));
+    },
+    close() {
+      inner.free();
+    },
+  };
+}
+
+/** A cross-encoder (ms-marco MiniLM, or another with `modelConfig`): `rerank(query, documents)` gives each
+ * document's relevance, the sigmoid of the model's logit (0–1, as sentence-transformers' CrossEncoder). */
+export async function openReranker(options = {}, sources = {}) {
+  const { model = DEFAULT_RERANKER } = options;
+  const inner = new LocalCrossEncoder(...(await readModel(options, sources)), quantizationOf(options));
+  return {
+    model,
+    quantization: inner.quantization,
+    async rerank(query, documents) {
+      const logits = inner.score(String(query), Array.from(documents, String));
+      return Array.from(logits, (logit) => 1 / (1 + Math.exp(-logit)));
     },
     close() {
       inner.free();

@@ -1,7 +1,8 @@
-// The page's side of `worker: true`: the same API as createLocalEmbedder, each call a message to worker.mjs.
-import { messagedEmbedder } from "./remote.mjs";
+// The page's side of `worker: true`: the same API as createLocalEmbedder (or createLocalReranker, `kind`
+// "reranker"), each call a message to worker.mjs.
+import { messagedEmbedder, messagedReranker } from "./remote.mjs";
 
-export async function openInWorker(options, base) {
+export async function openInWorker(options, base, kind = "embedder") {
   const worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
   const pending = new Map();
   let next = 0;
@@ -29,10 +30,11 @@ export async function openInWorker(options, base) {
   const sendable = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, v instanceof URL ? v.href : v]));
   let info;
   try {
-    info = await request({ op: "open", options: sendable, base }, onProgress);
+    info = await request({ op: "open", kind, options: sendable, base }, onProgress);
   } catch (error) {
     worker.terminate();
     throw error;
   }
-  return messagedEmbedder(request, info, () => worker.terminate(), { worker });
+  const wrap = kind === "reranker" ? messagedReranker : messagedEmbedder;
+  return wrap(request, info, () => worker.terminate(), { worker });
 }

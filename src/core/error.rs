@@ -48,6 +48,9 @@ pub enum MemoryError {
     /// The app's own `embed` callback (or Workers AI binding) threw or rejected.
     #[error("embedding callback failed: {0}")]
     EmbeddingCallback(String),
+    /// The app's own `rerank` callback (`reranker: {provider: "custom"}`) threw or rejected.
+    #[error("reranker callback failed: {0}")]
+    RerankerCallback(String),
     /// A vector's length differs from the configured dimension.
     #[error(
         "embedding has {actual} dimensions, expected {expected}: the embedding model returns {actual}-dimensional \
@@ -121,6 +124,7 @@ impl MemoryError {
         "RERANKER_RESPONSE",
         "LLM_CALLBACK",
         "EMBEDDING_CALLBACK",
+        "RERANKER_CALLBACK",
         "DIMENSION_MISMATCH",
         "STORAGE",
         "STORAGE_QUOTA",
@@ -157,6 +161,7 @@ impl MemoryError {
             Self::RerankerResponse(_) => "RERANKER_RESPONSE",
             Self::LlmCallback(_) => "LLM_CALLBACK",
             Self::EmbeddingCallback(_) => "EMBEDDING_CALLBACK",
+            Self::RerankerCallback(_) => "RERANKER_CALLBACK",
             Self::DimensionMismatch { .. } | Self::ImportDimensionMismatch { .. } => "DIMENSION_MISMATCH",
             Self::Storage(_) => "STORAGE",
             Self::StorageQuota(_) => "STORAGE_QUOTA",

@@ -30,6 +30,7 @@ fn one_of_each() -> Vec<MemoryError> {
         MemoryError::RerankerResponse("x".into()),
         MemoryError::LlmCallback("x".into()),
         MemoryError::EmbeddingCallback("x".into()),
+        MemoryError::RerankerCallback("x".into()),
         MemoryError::DimensionMismatch { expected: 1, actual: 2 },
         MemoryError::Storage("x".into()),
         MemoryError::StorageQuota("x".into()),
@@ -56,6 +57,7 @@ fn one_of_each() -> Vec<MemoryError> {
             | MemoryError::RerankerResponse(_)
             | MemoryError::LlmCallback(_)
             | MemoryError::EmbeddingCallback(_)
+            | MemoryError::RerankerCallback(_)
             | MemoryError::DimensionMismatch { .. }
             | MemoryError::Storage(_)
             | MemoryError::StorageQuota(_)

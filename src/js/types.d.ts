@@ -1328,10 +1328,24 @@ export interface MemoryConfig {
 }
 
 /** mem0's `reranker`: a rerank service (Cohere v2, Jina, Voyage) or the configured LLM asked for scores
- * (`"llm_reranker"`, also `"llm"`). mem0's rerankers that run a model locally are `INVALID_CONFIG`. */
-export interface RerankerConfig {
+ * (`"llm_reranker"`, also `"llm"`); or your own function (`"custom"`). mem0's rerankers that run a model
+ * through Python are `INVALID_CONFIG`; in Node and browsers `"local"` runs a cross-encoder on the device. */
+export type RerankerConfig = ServiceRerankerConfig | CustomRerankerConfig;
+
+/** A rerank service or the configured LLM. */
+export interface ServiceRerankerConfig {
   provider: "cohere" | "jina" | "voyage" | "voyageai" | "llm_reranker" | "llm";
   config?: RerankerOptions;
+}
+
+/** Your own reranker: `rerank(query, documents)` resolves to one relevance per document, in their order
+ * (higher is more relevant). What it throws becomes `RERANKER_CALLBACK`; another answer `RERANKER_RESPONSE`;
+ * either leaves the ranking's order with a `RERANK_FAILED` warning. */
+export interface CustomRerankerConfig {
+  provider: "custom";
+  rerank: (query: string, documents: string[]) => number[] | Float32Array | Promise<number[] | Float32Array>;
+  /** `topK` (default 20) and `timeoutMs` (default: none) only. */
+  config?: Pick<RerankerOptions, "topK" | "top_k" | "timeoutMs">;
 }
 
 /** `reranker.config`. */
@@ -1378,6 +1392,7 @@ export type MemoryErrorCode =
   | "RERANKER_RESPONSE"
   | "LLM_CALLBACK"
   | "EMBEDDING_CALLBACK"
+  | "RERANKER_CALLBACK"
   | "DIMENSION_MISMATCH"
   | "STORAGE"
   | "STORAGE_QUOTA"

@@ -1,8 +1,9 @@
 //! Models the app brings as JS functions, the offline path (WebLLM, transformers.js, a browser's
 //! built-in model): `llm.generate({system, user, json})` resolving to the reply text, and
-//! `embedder.embed(texts)` resolving to one vector (`number[]` or `Float32Array`) per text. What they
-//! throw becomes `LLM_CALLBACK` / `EMBEDDING_CALLBACK`, which `add()` degrades like HTTP failures; a call
-//! that has not settled within `config.timeoutMs` (when set) becomes `LLM_TIMEOUT` / `EMBEDDING_TIMEOUT`.
+//! `embedder.embed(texts)` resolving to one vector (`number[]` or `Float32Array`) per text, and
+//! `reranker.rerank(query, documents)` resolving to one relevance per document. What they throw becomes
+//! `LLM_CALLBACK` / `EMBEDDING_CALLBACK` / `RERANKER_CALLBACK`, which `add()` and `search()` degrade like HTTP
+//! failures; a call that has not settled within `config.timeoutMs` (when set) becomes `…_TIMEOUT`.
 
 use futures_util::future::{select, Either};
 use js_sys::{Array, Float32Array, Float64Array, Function, Object, Promise, Reflect};
@@ -12,6 +13,7 @@ use wasm_bindgen_futures::JsFuture;
 use super::timer::{clear_timeout, set_timeout};
 use crate::core::config::invalid;
 use crate::core::error::{MemoryError, Result, UpstreamError};
+use crate::core::model_traits::Reranker;
 use crate::providers::{checked_vectors, Embedder, Llm, LlmRequest};
 
 /// A readable message for whatever JS threw.
@@ -48,6 +50,14 @@ impl Failed {
         match self {
             Self::Threw(message) => MemoryError::EmbeddingCallback(format!("{context}{message}")),
             Self::TimedOut(ms) => MemoryError::Embedding(UpstreamError::timeout(ms)),
+        }
+    }
+
+    /// As a reranker error: `RERANKER_CALLBACK` or `RERANKER_TIMEOUT`.
+    pub(crate) fn reranker(self) -> MemoryError {
+        match self {
+            Self::Threw(message) => MemoryError::RerankerCallback(message),
+            Self::TimedOut(ms) => MemoryError::Reranker(UpstreamError::timeout(ms)),
         }
     }
 }
@@ -168,5 +178,38 @@ impl Embedder for CallbackEmbedder {
 
     fn dimensions(&self) -> Option<usize> {
         Some(self.dimensions)
+    }
+}
+
+/// `reranker: {provider: "custom", rerank}`.
+pub struct CallbackReranker {
+    rerank: Function,
+    timeout_ms: Option<u32>,
+}
+
+impl CallbackReranker {
+    /// `rerank` is the live value at `reranker.rerank`; a call not settled within `timeout_ms` fails.
+    pub fn new(rerank: &JsValue, timeout_ms: Option<u32>) -> Result<Self> {
+        let shape = "(query: string, documents: string[]) => number[] (or a Promise of it)";
+        Ok(Self { rerank: function(rerank, "reranker.rerank", shape)?, timeout_ms })
+    }
+}
+
+impl Reranker for CallbackReranker {
+    /// Calls `rerank(query, documents)`: one finite relevance per document, in the documents' order
+    /// (`RERANKER_RESPONSE` otherwise).
+    async fn rerank(&self, query: &str, documents: &[&str]) -> Result<Vec<(usize, f64)>> {
+        if documents.is_empty() {
+            return Ok(Vec::new());
+        }
+        let input: Array = documents.iter().map(|text| JsValue::from_str(text)).collect();
+        let args = [JsValue::from_str(query), input.into()];
+        let reply = call(&self.rerank, &JsValue::NULL, &args, self.timeout_ms).await.map_err(Failed::reranker)?;
+        let bad = |why: String| MemoryError::RerankerResponse(why);
+        let scores = js_vector(&reply).ok_or_else(|| bad("rerank must resolve to an array of numbers".into()))?;
+        if scores.len() != documents.len() {
+            return Err(bad(format!("rerank gave {} scores for {} documents", scores.len(), documents.len())));
+        }
+        Ok(scores.into_iter().map(f64::from).enumerate().collect())
     }
 }

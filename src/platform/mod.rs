@@ -20,7 +20,7 @@ pub mod sqlite;
 mod timer;
 mod workers_ai;
 
-pub use callback::{CallbackEmbedder, CallbackLlm};
+pub use callback::{CallbackEmbedder, CallbackLlm, CallbackReranker};
 use case::JS_CASE;
 pub use env::env_var;
 pub use fetch::FetchClient;

@@ -1,5 +1,6 @@
-// Shared by the tests here: where the weights are (MINILM_DIR, filled by scripts/setup.d/65-minilm.sh),
-// the numpy reference (reference.json, written by reference.py) and a cosine.
+// Shared by the tests here: where the weights are (MINILM_DIR, filled by scripts/setup.d/65-minilm.sh; the
+// cross-encoder's in CROSS_ENCODER_DIR, by 66-cross-encoder.sh), the numpy references (reference.json and
+// cross-reference.json, written by reference.py and cross_reference.py) and a cosine.
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +8,12 @@ import { join } from "node:path";
 export const MODEL_DIR = process.env.MINILM_DIR ?? join(homedir(), ".cache/memwasm/minilm");
 export const WEIGHTS = join(MODEL_DIR, "model.safetensors");
 export const TOKENIZER = join(MODEL_DIR, "tokenizer.json");
+
+export const CROSS_ENCODER_DIR = process.env.CROSS_ENCODER_DIR ?? join(homedir(), ".cache/memwasm/cross-encoder");
+export const RERANKER = { weights: join(CROSS_ENCODER_DIR, "model.safetensors"), tokenizer: join(CROSS_ENCODER_DIR, "tokenizer.json") };
+
+/** `{query, document, ids, types, logit}` rows of the cross-encoder's reference. */
+export const crossReference = () => JSON.parse(readFileSync(join(CROSS_ENCODER_DIR, "cross-reference.json"), "utf8")).rows;
 
 /** `{text, ids, embedding}` rows of the reference. */
 export const reference = () => JSON.parse(readFileSync(join(MODEL_DIR, "reference.json"), "utf8")).rows;

@@ -1,7 +1,8 @@
 // search(q, {rerank: true}) through the package, against the scripted server's rerank routes: the request each
 // rerank service gets (Cohere's /v2/rerank, Jina's and Voyage's /v1/rerank), the order and fusedScore that come
 // back, the ranking kept with a RERANK_FAILED warning when the service fails, INVALID_INPUT without a reranker;
-// and memwasm/mem0's search, which reranks by default when the config has a reranker, as mem0 does.
+// the app's own rerank function (provider "custom") and its failures; and memwasm/mem0's search, which
+// reranks by default when the config has a reranker, as mem0 does.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Memory as Mem0Memory } from "memwasm/mem0";
@@ -105,6 +106,67 @@ describe("search with rerank: true, through the rerank services' wire", () => {
       assert.match(error.message, /no reranker is configured; add reranker: \{provider:/);
     });
     assert.equal(server.requests("rerank").length, 0);
+  });
+});
+
+describe("reranker: {provider: \"custom\"}, the app's own rerank function", () => {
+  /** A memory holding FACTS for alice, reranking with `rerank`; `config` is the reranker's. */
+  async function customMemory(rerank, config) {
+    const memory = makeMemory(server, { reranker: { provider: "custom", rerank, ...(config ? { config } : {}) } });
+    for (const fact of FACTS) await memory.add(fact, { ...alice, infer: false });
+    return memory;
+  }
+
+  test("its relevances order the first topK; it gets the query and their texts; nothing goes over the wire", T, async () => {
+    server.reset();
+    const calls = [];
+    // Tea first, then the others in the reverse of the ranking's order.
+    const relevance = (documents) => documents.map((d, i) => (d.includes("tea") ? 0.9 : 0.1 * (i + 1)));
+    const memory = await customMemory(async (query, documents) => {
+      calls.push({ query, documents });
+      return relevance(documents);
+    }, { topK: 3 });
+    const plain = await memory.search("coffee", { ...alice, topK: 3 });
+    const reranked = await memory.search("coffee", { ...alice, topK: 3, rerank: true });
+    const documents = plain.results.map((m) => m.memory);
+    assert.deepEqual(calls, [{ query: "coffee", documents }]);
+    const others = documents.filter((d) => !d.includes("tea")).reverse();
+    assert.deepEqual(reranked.results.map((m) => m.memory), ["User likes green tea", ...others]);
+    assert.equal(reranked.results[0].memory, "User likes green tea");
+    assert.equal(reranked.results[0].score, Math.fround(0.9), "score: its relevance (as a float)");
+    assert.equal(reranked.results[0].fusedScore, plain.results.find((m) => m.memory === "User likes green tea").score);
+    assert.equal(server.requests("rerank").length, 0);
+  });
+
+  for (const [name, rerank, config, cause] of [
+    ["one that throws", () => { throw new Error("model not loaded"); }, undefined, "RERANKER_CALLBACK"],
+    ["one that rejects", async () => { throw new Error("model not loaded"); }, undefined, "RERANKER_CALLBACK"],
+    ["one that gives too few scores", (q, documents) => documents.slice(1).map(() => 1), undefined, "RERANKER_RESPONSE"],
+    ["one that gives a non-number", (q, documents) => documents.map(() => "high"), undefined, "RERANKER_RESPONSE"],
+    ["one that gives NaN", (q, documents) => documents.map(() => NaN), undefined, "RERANKER_RESPONSE"],
+    ["one slower than its timeoutMs", () => new Promise(() => {}), { timeoutMs: 50 }, "RERANKER_TIMEOUT"],
+  ]) {
+    test(`${name}: the ranking's order, RERANK_FAILED caused by ${cause}`, T, async () => {
+      server.reset();
+      const memory = await customMemory(rerank, config);
+      const plain = await memory.search("coffee", { ...alice, topK: 3 });
+      const kept = await memory.search("coffee", { ...alice, topK: 3, rerank: true });
+      assert.deepEqual(kept.results.map((m) => [m.id, m.score]), plain.results.map((m) => [m.id, m.score]));
+      const warning = kept.warnings?.find((w) => w.code === "RERANK_FAILED");
+      assert.equal(warning?.cause, cause, JSON.stringify(kept.warnings));
+      if (cause === "RERANKER_CALLBACK") assert.match(warning.message, /model not loaded/);
+    });
+  }
+
+  test("bad configs are INVALID_CONFIG: no rerank, not a function, rerank on another provider, a service's option", T, () => {
+    for (const [reranker, message] of [
+      [{ provider: "custom" }, /reranker\.rerank: is required/],
+      [{ provider: "custom", rerank: "yes" }, /reranker\.rerank: must be a function/],
+      [{ provider: "cohere", rerank: () => [], config: { apiKey: "k" } }, /reranker\.rerank: only the "custom" provider takes this/],
+      [{ provider: "custom", rerank: () => [], config: { model: "m" } }, /reranker\.config\.model: the custom reranker is the app's rerank function/],
+    ]) {
+      assert.throws(() => makeMemory(server, { reranker }), (error) => error.code === "INVALID_CONFIG" && message.test(error.message), message.source);
+    }
   });
 });
 

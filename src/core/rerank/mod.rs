@@ -1,7 +1,7 @@
 //! The reranker stage of `search(…, {rerank: true})`: the first `topK` results of the ranking go to a
-//! reranker (a cross-encoder service, or the configured LLM: `llm`) and come back in its order, with its
-//! relevance as their score. What the engine holds (`RerankStage`), the object form of a service
-//! reranker, and the reordering itself (`reorder`), which checks the reranker's answer.
+//! reranker (a cross-encoder service, the app's function, or the configured LLM: `llm`) and come back in
+//! its order, with its relevance as their score. What the engine holds (`RerankStage`), the object form
+//! of a reranker, and the reordering itself (`reorder`), which checks the reranker's answer.
 
 mod llm;
 
@@ -31,7 +31,8 @@ impl<T: Reranker> DynReranker for T {
 pub enum RerankBy {
     /// The engine's own LLM, asked for scores (`provider: "llm_reranker"`).
     Llm,
-    /// A rerank service (Cohere, Jina, Voyage) over the platform's HTTP client.
+    /// A reranker object: a rerank service (Cohere, Jina, Voyage) over the platform's HTTP client, or the app's
+    /// `rerank` function.
     Service(Box<dyn DynReranker>),
 }
 

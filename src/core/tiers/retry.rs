@@ -58,6 +58,7 @@ fn spent_or_refused(code: &str) -> bool {
             | "RERANKER_TIMEOUT"
             | "RERANKER_UNAVAILABLE"
             | "RERANKER_RESPONSE"
+            | "RERANKER_CALLBACK"
     )
 }
 

@@ -15,6 +15,7 @@ const LIVE_PATHS: &[&[&str]] = &[
     &["llm", "binding"],
     &["embedder", "embed"],
     &["embedder", "binding"],
+    &["reranker", "rerank"],
     &["storage", "binding"],
     &["storage", "open"],
     &["now"],

@@ -14,6 +14,7 @@ pub use storage::AnyStorage;
 use crate::core::engine::embedding_model::EmbeddingModel;
 use crate::core::engine::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
+use crate::core::rerank::RerankStage;
 use crate::core::time::Clock;
 use crate::core::tokens::TokenCounter;
 use crate::core::vector_store::InMemoryVectorStore;
@@ -55,6 +56,8 @@ pub struct Parts {
     pub clock: Clock,
     /// The config's `countTokens` callback, else the estimate.
     pub tokens: TokenCounter,
+    /// The reranker stage of `search(…, {rerank: true})`, when `reranker` is configured.
+    pub reranker: Option<RerankStage>,
 }
 
 /// `vectorStore: {provider: "chroma"}`, when configured (`NOT_IN_MODULE` in a build without `extras`).
@@ -92,12 +95,19 @@ pub fn parts(config: &ResolvedConfig, live: &LiveValues) -> Result<Parts> {
         None => TokenCounter::default(),
     };
     let remote = remote_vectors(config)?;
-    Ok(Parts { llm, embedder, storage, index, remote, clock, tokens })
+    let reranker = models::reranker(config, live, &clock)?;
+    Ok(Parts { llm, embedder, storage, index, remote, clock, tokens, reranker })
 }
 
-/// The config's engine settings and embedding model, and the platform's clock and token counter, on a new
-/// engine.
-fn configure(engine: &mut Engine, config: &ResolvedConfig, clock: Clock, tokens: TokenCounter) {
+/// The config's engine settings and embedding model, and the platform's clock, token counter and reranker,
+/// on a new engine.
+fn configure(
+    engine: &mut Engine,
+    config: &ResolvedConfig,
+    clock: Clock,
+    tokens: TokenCounter,
+    reranker: Option<RerankStage>,
+) {
     let settings = &config.engine;
     let (provider, model) = models::embedder_name(&config.embedder);
     let dimensions = crate::core::model_traits::Embedder::dimensions(&engine.embedder);
@@ -107,7 +117,7 @@ fn configure(engine: &mut Engine, config: &ResolvedConfig, clock: Clock, tokens:
     engine.set_pipeline(settings.pipeline);
     engine.set_additive(settings.additive);
     engine.set_boundary(settings.boundary);
-    if let Some(stage) = models::reranker(config, &clock) {
+    if let Some(stage) = reranker {
         engine.set_reranker(stage);
     }
     engine.set_clock(clock);
@@ -126,7 +136,7 @@ impl Parts {
             config.engine.prompts.clone(),
             self.index,
         );
-        configure(&mut engine, config, clock, self.tokens);
+        configure(&mut engine, config, clock, self.tokens, self.reranker);
         #[cfg(feature = "extras")]
         if let Some(remote) = self.remote {
             engine.set_remote_vectors(remote);
@@ -142,7 +152,7 @@ impl Parts {
         let (prompts, clock) = (config.engine.prompts.clone(), self.clock);
         let mut engine =
             MemoryEngine::open_with_index(self.llm, self.embedder, self.storage, prompts, self.index).await?;
-        configure(&mut engine, config, clock, self.tokens);
+        configure(&mut engine, config, clock, self.tokens, self.reranker);
         #[cfg(feature = "extras")]
         if let Some(remote) = self.remote {
             engine.set_remote_vectors(remote);

@@ -16,7 +16,7 @@ use crate::core::time::Clock;
 use crate::http::{HostWatch, Now, Timed};
 #[cfg(feature = "extras")]
 use crate::platform::observe::Observed;
-use crate::platform::{CallbackEmbedder, CallbackLlm, FetchClient, WorkersAiEmbedder, WorkersAiLlm};
+use crate::platform::{CallbackEmbedder, CallbackLlm, CallbackReranker, FetchClient, WorkersAiEmbedder, WorkersAiLlm};
 use crate::providers::any::{AnyEmbedder, AnyLlm};
 use crate::providers::config::{EmbedderChoice, LlmChoice, ResolvedConfig};
 use crate::providers::LlmRequest;
@@ -129,24 +129,31 @@ fn llm_name(choice: &LlmChoice) -> (&'static str, String) {
     }
 }
 
-/// The reranker stage `config.reranker` asks for: a rerank service over `fetch` with its own timeout, or the
-/// engine's LLM.
-pub(super) fn reranker(config: &ResolvedConfig, clock: &Clock) -> Option<crate::core::rerank::RerankStage> {
+/// The reranker stage `config.reranker` asks for: a rerank service over `fetch` with its own timeout, the
+/// app's `reranker.rerank` function, or the engine's LLM. `INVALID_CONFIG` when `reranker.rerank` is missing
+/// for `"custom"` or given to another provider.
+pub(super) fn reranker(
+    config: &ResolvedConfig,
+    live: &LiveValues,
+    clock: &Clock,
+) -> Result<Option<crate::core::rerank::RerankStage>> {
     use crate::core::rerank::{RerankBy, RerankStage};
     use crate::providers::rerank::{RerankerChoice, ServiceReranker};
-    let choice = config.reranker.as_ref()?;
+    let custom = matches!(config.reranker, Some(RerankerChoice::Custom { .. }));
+    only_for(live, "reranker.rerank", "custom", custom)?;
+    let Some(choice) = config.reranker.as_ref() else { return Ok(None) };
     let by = match choice {
         RerankerChoice::Llm { .. } => RerankBy::Llm,
         RerankerChoice::Service(settings) => {
             let client = timed_fetch(settings.timeout_ms, settings.watch, clock);
             RerankBy::Service(Box::new(ServiceReranker::new(client, settings.clone(), config.retry)))
         }
+        RerankerChoice::Custom { timeout_ms, .. } => {
+            let rerank = needed(live, "reranker.rerank", "a function (query, documents) => number[]")?;
+            RerankBy::Service(Box::new(CallbackReranker::new(rerank, *timeout_ms)?))
+        }
     };
-    let provider = match choice {
-        RerankerChoice::Llm { .. } => "llm_reranker".to_owned(),
-        RerankerChoice::Service(settings) => settings.dialect.names[0].to_owned(),
-    };
-    Some(RerankStage { by, top_k: choice.top_k(), provider })
+    Ok(Some(RerankStage { by, top_k: choice.top_k(), provider: choice.name().to_owned() }))
 }
 
 /// The embedder's provider name and model, as the `observe` events give them and the store records them.

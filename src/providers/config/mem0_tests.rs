@@ -117,6 +117,14 @@ fn a_mem0_reranker_is_read_with_its_defaults_and_strict_accepts_it() {
     let llm = json!({"llm": {"provider": "openai", "config": {"apiKey": "k"}}, "embedder": {"provider": "none"},
         "reranker": {"provider": "llm"}});
     assert_eq!(read(llm).unwrap().reranker, Some(RerankerChoice::Llm { top_k: 20 }));
+    let custom = |config| {
+        json!({"llm": {"provider": "none"}, "embedder": {"provider": "none"},
+        "reranker": {"provider": "custom", "config": config}})
+    };
+    let resolved = read(custom(json!({"topK": 30, "timeoutMs": 5000}))).unwrap().reranker;
+    assert_eq!(resolved, Some(RerankerChoice::Custom { top_k: 30, timeout_ms: Some(5000) }));
+    let resolved = read(custom(json!({}))).unwrap().reranker;
+    assert_eq!(resolved, Some(RerankerChoice::Custom { top_k: 20, timeout_ms: None }), "a function: no default limit");
 }
 
 #[test]
@@ -127,14 +135,20 @@ fn a_reranker_this_library_cannot_run_is_invalid_config_naming_the_ones_it_can()
     let local = with(json!({"provider": "sentence_transformer"}));
     assert_eq!(local.code(), "INVALID_CONFIG");
     assert!(
-        local
-            .to_string()
-            .contains("runs a model locally, which this library cannot; use one of cohere, jina, voyage, llm_reranker"),
+        local.to_string().contains(
+            "runs a model locally, which this library cannot; use one of cohere, jina, voyage, llm_reranker, custom"
+        ),
         "{local}"
     );
     assert!(with(json!({"provider": "x"}))
         .to_string()
-        .contains("reranker.provider: unknown provider \"x\" (supported: cohere, jina, voyage, llm_reranker)"));
+        .contains("reranker.provider: unknown provider \"x\" (supported: cohere, jina, voyage, llm_reranker, custom)"));
+    let local = with(json!({"provider": "local", "config": {"weights": "w"}})).to_string();
+    assert!(local.contains("\"local\" (the on-device cross-encoder) is not available here"), "{local}");
+    for (config, field) in [(json!({"apiKey": "k"}), "apiKey"), (json!({"baseUrl": "http://127.0.0.1:9"}), "baseUrl")] {
+        let error = with(json!({"provider": "custom", "config": config})).to_string();
+        assert!(error.contains(&format!("reranker.config.{field}: the custom reranker is the app's")), "{error}");
+    }
     assert!(with(json!({"provider": "jina"}))
         .to_string()
         .contains("reranker.config.apiKey: the \"jina\" reranker needs an API key"));

@@ -1,5 +1,6 @@
 //! `reranker: {provider, config}`: mem0's names (`cohere`, `jina`, `voyage`, `llm_reranker`), its options
-//! (`apiKey`, `model`, `topK`) and `baseUrl` for a proxy or a compatible server. mem0's rerankers that run a
+//! (`apiKey`, `model`, `topK`) and `baseUrl` for a proxy or a compatible server; `custom`, the app's own
+//! `rerank(query, documents)` function (the package's on-device cross-encoder is one). mem0's rerankers that run a
 //! local model (`sentence_transformer`, `huggingface`, …) are `INVALID_CONFIG` naming the ones served here, or,
 //! under `unknownKeys: "warn"` (`memwasm/mem0`), a startup warning and no reranker.
 
@@ -61,7 +62,11 @@ pub const DIALECTS: &[Dialect] = &[
 /// The LLM reranker's names (mem0's first).
 const LLM_NAMES: [&str; 2] = ["llm_reranker", "llm"];
 
-/// mem0's rerankers that run a model locally, which a browser or Worker cannot.
+/// The app's own function, `reranker.rerank` (a live value, like `embedder.embed`).
+const CUSTOM: &str = "custom";
+
+/// mem0's rerankers that run a model locally through Python, which a browser or Worker cannot (the package's
+/// `"local"` reranker is rewritten into `"custom"` before the config reaches here).
 const LOCAL: [&str; 4] = ["sentence_transformer", "huggingface", "zero_entropy", "fastembed"];
 
 /// `reranker.config`.
@@ -100,21 +105,35 @@ pub enum RerankerChoice {
         top_k: usize,
     },
     Service(ServiceSettings),
+    /// The app's `rerank(query, documents)`, bounded by `reranker.config.timeoutMs` when given.
+    Custom {
+        top_k: usize,
+        timeout_ms: Option<u32>,
+    },
 }
 
 impl RerankerChoice {
     /// How many of a ranking's first results are reranked.
     pub fn top_k(&self) -> usize {
         match self {
-            Self::Llm { top_k } => *top_k,
+            Self::Llm { top_k } | Self::Custom { top_k, .. } => *top_k,
             Self::Service(settings) => settings.top_k,
+        }
+    }
+
+    /// The provider's name, as warnings give it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Llm { .. } => LLM_NAMES[0],
+            Self::Custom { .. } => CUSTOM,
+            Self::Service(settings) => settings.dialect.names[0],
         }
     }
 }
 
 /// Every name `reranker.provider` takes, in the order errors list them.
 fn names() -> Vec<&'static str> {
-    DIALECTS.iter().flat_map(|d| d.names.first().copied()).chain([LLM_NAMES[0]]).collect()
+    DIALECTS.iter().flat_map(|d| d.names.first().copied()).chain([LLM_NAMES[0], CUSTOM]).collect()
 }
 
 /// `reranker` resolved: its provider and options read and checked; `has_llm` says whether an LLM is configured
@@ -133,21 +152,37 @@ pub fn reranker_choice(
     if LOCAL.contains(&name.as_str()) {
         let why = format!(
             "\"{name}\" runs a model locally, which this library cannot; use one of {} (\"llm_reranker\" asks the \
-             configured llm)",
+             configured llm, \"custom\" calls your rerank function; in browsers and Node, \"local\" runs a \
+             cross-encoder on the device)",
             names().join(", ")
         );
         let Some(warnings) = lenient else { return Err(invalid("reranker.provider", why)) };
         warnings.push(ignored("reranker", &format!("{why}; searches are not reranked (no reranker configured)")));
         return Ok(None);
     }
+    if name == "local" {
+        let why = "\"local\" (the on-device cross-encoder) is not available here: it runs in Node and browsers \
+                   through the npm package's `memwasm` import, not in Cloudflare Workers. In a Worker use \"cohere\", \
+                   \"jina\", \"voyage\", \"llm_reranker\" or \"custom\" with your own rerank function";
+        return Err(invalid("reranker.provider", why));
+    }
     let dialect = DIALECTS.iter().find(|d| d.names.contains(&name.as_str()));
-    if dialect.is_none() && !LLM_NAMES.contains(&name.as_str()) {
+    if dialect.is_none() && !LLM_NAMES.contains(&name.as_str()) && name != CUSTOM {
         return Err(unknown_provider("reranker.provider", &name, &names()));
     }
     let bounds = take_bounds(&mut part, "reranker", DEFAULT_EMBEDDER_TIMEOUT_MS)?;
     let options: RerankerConfig = provider_options(&part.config, "reranker.config")?;
     let top_k = crate::core::read::positive_whole("reranker.config.topK", options.top_k, DEFAULT_TOP_K)
         .map_err(|e| invalid("reranker.config.topK", e.to_string()))?;
+    if name == CUSTOM {
+        let own = [("apiKey", options.api_key.is_some()), ("model", options.model.is_some())];
+        let own = own.into_iter().chain([("baseUrl", options.base_url.is_some()), ("llm", options.llm.is_some())]);
+        if let Some((field, _)) = own.into_iter().find(|(_, given)| *given) {
+            let why = "the custom reranker is the app's rerank function; it takes only topK and timeoutMs";
+            return Err(invalid(&format!("reranker.config.{field}"), why));
+        }
+        return Ok(Some(RerankerChoice::Custom { top_k, timeout_ms: bounds.timeout_ms }));
+    }
     let Some(dialect) = dialect else {
         if !has_llm {
             return Err(invalid("reranker.provider", "\"llm_reranker\" asks the configured llm, and llm.provider is \"none\"; configure an llm or another reranker"));
