@@ -1,14 +1,14 @@
 // memwasm/local-embedder in Debian's headless Chromium (playwright-core, never a downloaded browser):
 // load from URLs, embed against the reference, search through Memory, then a new browser on the same
 // profile opens it again from the Cache API with zero requests for the weights; `worker: true` keeps the
-// page responsive; broken downloads are EMBEDDER_LOAD.
+// page responsive, for the embedder and the cross-encoder reranker; broken downloads are EMBEDDER_LOAD.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { chromium } from "playwright-core";
-import { reference, worst } from "./fixtures.mjs";
+import { crossReference, reference, worst } from "./fixtures.mjs";
 import { serveTestSite } from "./server.mjs";
 
 const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"];
@@ -105,6 +105,29 @@ test("worker: true embeds in a Web Worker (from the cache) while the page keeps 
   assert.equal(result.length, 384);
   assert.ok(result.isWorker);
   // A blocked page would not tick at all during the batch; a free one ticks about every 10 ms.
+  assert.ok(result.ticks >= Math.floor(result.took / 40), `${result.ticks} ticks in ${Math.round(result.took)} ms`);
+});
+
+test("the cross-encoder reranker in a Web Worker (worker: true): the reference's relevances while the page keeps running", async () => {
+  const rows = crossReference().filter((row) => row.query === "What does Alice drink in the morning?");
+  const documents = rows.map((row) => row.document);
+  const result = await withPage((page) =>
+    page.evaluate(async ({ documents }) => {
+      const reranker = await window.localEmbedder.createLocalReranker({
+        weights: "/cross-encoder/model.safetensors", tokenizer: "/cross-encoder/tokenizer.json", worker: true,
+      });
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 10);
+      const started = performance.now();
+      const relevance = await reranker.rerank("What does Alice drink in the morning?", documents);
+      const took = performance.now() - started;
+      clearInterval(timer);
+      reranker.close();
+      return { relevance, ticks, took, isWorker: Boolean(reranker.worker) };
+    }, { documents }));
+  assert.ok(result.isWorker);
+  const sigmoid = (x) => 1 / (1 + Math.exp(-x));
+  rows.forEach((row, i) => assert.ok(Math.abs(result.relevance[i] - sigmoid(row.logit)) < 1e-3, `${row.document}: ${result.relevance[i]}`));
   assert.ok(result.ticks >= Math.floor(result.took / 40), `${result.ticks} ticks in ${Math.round(result.took)} ms`);
 });
 

@@ -1,9 +1,12 @@
 // The on-device cross-encoder reranker: createLocalReranker against the numpy reference on the same weights
-// (ms-marco-MiniLM-L-12-v2), then `reranker: {provider: "local"}` inside Memory, then bad input.
+// (ms-marco-MiniLM-L-12-v2), then `reranker: {provider: "local"}` inside Memory, docs/local-reranker.md's
+// block as written (only its paths are the test's weights), then bad input.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Memory } from "memwasm";
 import { createLocalReranker } from "memwasm/local-embedder";
+import { blocksRunBy } from "../node/docs-pages.mjs";
+import { runBlock } from "../node/docs-run.mjs";
 import { RERANKER, TOKENIZER, WEIGHTS, crossReference } from "./fixtures.mjs";
 
 const reranker = await createLocalReranker(RERANKER);
@@ -53,6 +56,24 @@ test("Memory with reranker: {provider: \"local\"}: search(…, {rerank: true}) r
   assert.equal(reranked.results[0].memory, "Alice drinks oat milk lattes every morning");
   assert.equal(reranked.results[4].memory, plain.results[4].memory, "past topK: the ranking's order");
   assert.equal(reranked.results[4].fusedScore, undefined);
+});
+
+test("docs/local-reranker.md: the block reranks the latte first, the relevance as score and the ranking's as fusedScore", { timeout: 240_000 }, async () => {
+  const [block] = blocksRunBy("tests/local-embedder/reranker.test.mjs");
+  assert.equal(block?.page, "docs/local-reranker.md", "the block is marked run by this file");
+  const paths = {
+    "all-MiniLM-L6-v2/model.safetensors": WEIGHTS,
+    "all-MiniLM-L6-v2/tokenizer.json": TOKENIZER,
+    "ms-marco-MiniLM-L-12-v2/model.safetensors": RERANKER.weights,
+    "ms-marco-MiniLM-L-12-v2/tokenizer.json": RERANKER.tokenizer,
+  };
+  const code = block.code.replace(/"\/models\/([^"]+)"/g, (whole, path) => JSON.stringify(paths[path] ?? whole));
+  assert.equal(Object.values(paths).filter((path) => code.includes(JSON.stringify(path))).length, 4, "all four paths are the test's");
+  const { results, memory } = await runBlock(`${code}\nreturn { memory, results };`, { __import: (specifier) => import(specifier) });
+  assert.equal(results[0].memory, "Alice drinks oat milk lattes every morning");
+  assert.ok(results[0].score > 0.5 && results[0].score <= 1, `relevance ${results[0].score}`);
+  const plain = await memory.search("What does Alice drink in the morning?", { userId: "alice" });
+  assert.equal(results[0].fusedScore, plain.results.find((m) => m.id === results[0].id).score);
 });
 
 test("bad config: without weights or tokenizer INVALID_CONFIG at once; a missing file a RERANK_FAILED warning, and the next search tries again", async () => {

@@ -1,11 +1,11 @@
 // A static server for the browser tests: the repository root (the page imports /pkg/…), the weights
-// under /minilm/ (from MINILM_DIR) and broken copies under /broken/. Counts the requests per path, so a
+// under /minilm/ (from MINILM_DIR) and /cross-encoder/ (CROSS_ENCODER_DIR), and broken copies under /broken/. Counts the requests per path, so a
 // test can tell that a reload made no network request for the weights.
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
-import { MODEL_DIR } from "./fixtures.mjs";
+import { CROSS_ENCODER_DIR, MODEL_DIR } from "./fixtures.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const types = { ".html": "text/html", ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
@@ -17,8 +17,9 @@ export async function serveTestSite() {
     hits.set(path, (hits.get(path) ?? 0) + 1);
     if (path === "/broken/model.safetensors") return response.writeHead(200).end("this is not a safetensors file");
     if (path === "/broken/tokenizer.json") return response.writeHead(200).end('{"version": "1.0", "model": ');
-    const file = path.startsWith("/minilm/") ? join(MODEL_DIR, path.slice(8)) : normalize(join(root, path));
-    if (!file.startsWith(root) && !file.startsWith(MODEL_DIR)) return response.writeHead(403).end();
+    const file = path.startsWith("/minilm/") ? join(MODEL_DIR, path.slice(8))
+      : path.startsWith("/cross-encoder/") ? join(CROSS_ENCODER_DIR, path.slice(15)) : normalize(join(root, path));
+    if (![root, MODEL_DIR, CROSS_ENCODER_DIR].some((dir) => file.startsWith(dir))) return response.writeHead(403).end();
     try {
       const body = await readFile(file);
       response.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream", "content-length": body.length, "cache-control": "no-store" });

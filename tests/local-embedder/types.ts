@@ -2,8 +2,8 @@
 // each `@ts-expect-error` fails the check if its line compiles. Checked by scripts/suites/35-local-embedder.sh.
 import { Memory } from "../../pkg/index.js";
 import type { EmbedderConfig, MemoryConfig } from "../../pkg/index.js";
-import { createLocalEmbedder, quantizeWeights } from "../../pkg/local-embedder/index.js";
-import type { LocalEmbedder } from "../../pkg/local-embedder/index.js";
+import { createLocalEmbedder, createLocalReranker, quantizeWeights } from "../../pkg/local-embedder/index.js";
+import type { LocalEmbedder, LocalReranker } from "../../pkg/local-embedder/index.js";
 
 export function configs(bytes: ArrayBuffer): Memory[] {
   const local: EmbedderConfig = { provider: "local", config: { model: "all-MiniLM-L6-v2", weights: "/m/model.safetensors", tokenizer: "/m/tokenizer.json" } };
@@ -36,4 +36,22 @@ export async function direct(): Promise<number> {
   const int8File: Uint8Array = await quantizeWeights(new ArrayBuffer(8));
   const quantization: "none" | "int8" = embedder.quantization;
   return vector.length + embedder.dimensions + (await embedder.tokenIds("x")).length + int8File.length + quantization.length;
+}
+
+export async function rerankers(bytes: ArrayBuffer): Promise<number> {
+  const local = new Memory({ reranker: { provider: "local", config: { weights: bytes, tokenizer: "{}", topK: 10, worker: true, quantization: "int8" } } });
+  const custom = new Memory({ reranker: { provider: "custom", rerank: async (query, documents) => documents.map((d) => d.length + query.length), config: { topK: 5, timeoutMs: 2000 } } });
+  new Memory({ reranker: { provider: "cohere", config: { apiKey: "k" } } });
+  // @ts-expect-error the local reranker needs its weights
+  new Memory({ reranker: { provider: "local", config: { tokenizer: "{}" } } });
+  // @ts-expect-error the custom reranker needs its rerank function
+  new Memory({ reranker: { provider: "custom" } });
+  // @ts-expect-error rerank resolves to numbers
+  new Memory({ reranker: { provider: "custom", rerank: () => ["high"] } });
+  const reranker: LocalReranker = await createLocalReranker({ weights: "/x/model.safetensors", tokenizer: "/x/tokenizer.json" });
+  const relevance: number[] = await reranker.rerank("query", ["a", "b"]);
+  // @ts-expect-error rerank takes the documents as a list
+  await reranker.rerank("query", "a");
+  reranker.close();
+  return relevance.length + [local, custom].length;
 }
