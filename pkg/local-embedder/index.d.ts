@@ -69,8 +69,13 @@ export interface LocalRerankerOptions {
     modelConfig?: string | object;
     /** `"int8"`: quantise the encoder's linear layers at load, as for the embedder. Default `"none"`. */
     quantization?: "none" | "int8";
-    /** Browsers: load and run the model in a module Web Worker. Node runs it in the calling thread. */
+    /** Browsers: load and run the model in a module Web Worker. Node ignores it. */
     worker?: boolean;
+    /** Node: score in this many worker threads (default 1: in the calling thread), each with its own copy of
+     * the weights; a call's documents are dealt out among them, so it takes about `1 / threads` of the time
+     * on as many free cores, and the event loop stays free. An integer from 1 to 64, else `EMBEDDER_LOAD`.
+     * Browsers ignore it. */
+    threads?: number;
     /** Keep downloads in the Cache API (default `true`; browsers and workers only). */
     cache?: boolean;
     /** Called as each download arrives. */
@@ -84,6 +89,8 @@ export interface LocalReranker {
     readonly quantization: "none" | "int8";
     /** The Web Worker, with `worker: true`. */
     readonly worker?: unknown;
+    /** The number of worker threads, with `threads` above 1 (Node). */
+    readonly threads?: number;
     /** Each document's relevance to `query`, in the documents' order: the sigmoid of the model's logit
      * (0–1), as sentence-transformers' `CrossEncoder.predict`. A pair is `[CLS] query [SEP] document [SEP]`,
      * cut to 512 tokens (the longer text loses tokens first). */

@@ -1,6 +1,6 @@
 // Node entry of memwasm/local-embedder: instantiates the embedder's own .wasm from disk; weights and
 // tokenizer may be file paths, file: / http(s) URLs or bytes. `worker` is ignored (Node has no page to block);
-// `threads: n` runs n copies of the model in worker threads (threads.node.mjs).
+// `threads: n` runs n copies of the model (embedder or cross-encoder) in worker threads (threads.node.mjs).
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import init from "./dist/local_embedder.js";
@@ -28,8 +28,10 @@ export async function createLocalEmbedder(options = {}) {
   return openEmbedder(options, { readFile, base: pathToFileURL(`${process.cwd()}/`).href });
 }
 
-/** Loads a cross-encoder reranker (see index.d.ts). */
+/** Loads a cross-encoder reranker (see index.d.ts); `threads: n` scores in n worker threads. */
 export async function createLocalReranker(options = {}) {
+  const threads = threadsOf(options);
+  if (threads > 1) return (await import("./threads.node.mjs")).openThreads(options, threads, "reranker");
   await instantiate();
   return openReranker(options, { readFile, base: pathToFileURL(`${process.cwd()}/`).href });
 }

@@ -1,5 +1,5 @@
 // `threads: n`: n embedders (Node worker threads, or browser Web Workers), each with its own copy of the model,
-// behind the one API of createLocalEmbedder. A request's texts are sorted by length and dealt out in turn
+// behind the one API of createLocalEmbedder (or n cross-encoders behind createLocalReranker's). A request's texts are sorted by length and dealt out in turn
 // (the shortest to the first embedder, the next to the second, …), so every embedder gets as much work and
 // rows of like lengths (a forward pass pads every row to its longest); the vectors come back in order.
 
@@ -25,6 +25,30 @@ export function pooled(embedders) {
     tokenIds: (text) => first.tokenIds(text),
     close() {
       for (const embedder of embedders) embedder.close();
+    },
+  };
+}
+
+/** `threads: n` for the cross-encoder: a request's documents dealt out as the embedder's texts are (by
+ * length, in turn), every thread scoring its share against the same query; the relevances come back in order. */
+export function pooledRerankers(rerankers) {
+  const [first] = rerankers;
+  return {
+    model: first.model,
+    quantization: first.quantization,
+    threads: rerankers.length,
+    async rerank(query, documents) {
+      const list = Array.from(documents, String);
+      const order = list.map((_, i) => i).sort((a, b) => list[a].length - list[b].length);
+      const parts = rerankers.map(() => []);
+      order.forEach((i, k) => parts[k % rerankers.length].push(i));
+      const results = await Promise.all(parts.map((part, r) => (part.length ? rerankers[r].rerank(query, part.map((i) => list[i])) : [])));
+      const out = new Array(list.length);
+      parts.forEach((part, r) => part.forEach((i, k) => (out[i] = results[r][k])));
+      return out;
+    },
+    close() {
+      for (const reranker of rerankers) reranker.close();
     },
   };
 }

@@ -1,11 +1,12 @@
-// `threads: n` in Node: n worker threads (worker.node.mjs), each with its own copy of the model, pooled.
+// `threads: n` in Node: n worker threads (worker.node.mjs), each with its own copy of the model (the
+// embedder's, or with `kind` "reranker" the cross-encoder's), pooled.
 // A worker keeps the process alive only while one of its requests is pending, so an app that never calls
 // `close()` still exits.
 import { Worker } from "node:worker_threads";
-import { pooled } from "./pool.mjs";
-import { messagedEmbedder } from "./remote.mjs";
+import { pooled, pooledRerankers } from "./pool.mjs";
+import { messagedEmbedder, messagedReranker } from "./remote.mjs";
 
-async function openThread(options) {
+async function openThread(options, kind) {
   // A thread takes the process's flags, but not one only a main script may have (`node --input-type=module -e`).
   const execArgv = process.execArgv.filter((arg) => !arg.startsWith("--input-type"));
   const worker = new Worker(new URL("./worker.node.mjs", import.meta.url), { execArgv });
@@ -34,23 +35,23 @@ async function openThread(options) {
     });
   let info;
   try {
-    info = await request({ op: "open", options });
+    info = await request({ op: "open", kind, options });
   } catch (error) {
     await worker.terminate();
     throw error;
   }
-  return messagedEmbedder(request, info, () => worker.terminate());
+  return (kind === "reranker" ? messagedReranker : messagedEmbedder)(request, info, () => worker.terminate());
 }
 
-/** `threads` embedders in worker threads, pooled; a thread that fails to open closes the others. */
-export async function openThreads(options, threads) {
+/** `threads` embedders (or rerankers) in worker threads, pooled; a thread that fails to open closes the others. */
+export async function openThreads(options, threads, kind = "embedder") {
   const { onProgress: _, threads: __, worker: ___, ...rest } = options;
   const sendable = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, v instanceof URL ? v.href : v]));
-  const opened = await Promise.allSettled(Array.from({ length: threads }, () => openThread(sendable)));
+  const opened = await Promise.allSettled(Array.from({ length: threads }, () => openThread(sendable, kind)));
   const failed = opened.find((o) => o.status === "rejected");
   if (failed) {
     for (const o of opened) if (o.status === "fulfilled") o.value.close();
     throw failed.reason;
   }
-  return pooled(opened.map((o) => o.value));
+  return (kind === "reranker" ? pooledRerankers : pooled)(opened.map((o) => o.value));
 }

@@ -30,6 +30,26 @@ test("relevances are the sigmoid of the reference's logits, every query's docume
   assert.deepEqual(await reranker.rerank("anything", []), []);
 });
 
+test("threads: 2 scores in two worker threads: the same relevances, in order, while the event loop runs", async () => {
+  const rows = crossReference();
+  const query = rows[0].query;
+  const documents = rows.filter((r) => r.query === query).map((r) => r.document).concat(rows.slice(20, 26).map((r) => r.document));
+  const threaded = await createLocalReranker({ ...RERANKER, threads: 2 });
+  assert.equal(threaded.threads, 2);
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 10);
+  const started = performance.now();
+  const relevance = await threaded.rerank(query, documents);
+  const took = performance.now() - started;
+  clearInterval(timer);
+  threaded.close();
+  const alone = await reranker.rerank(query, documents);
+  assert.equal(relevance.length, documents.length);
+  relevance.forEach((r, i) => assert.ok(Math.abs(r - alone[i]) < 1e-6, `${documents[i]}: ${r} in threads, ${alone[i]} here`));
+  assert.ok(ticks >= Math.floor(took / 40), `${ticks} ticks in ${Math.round(took)} ms: the event loop was blocked`);
+  await assert.rejects(createLocalReranker({ ...RERANKER, threads: 0 }), (error) => error.code === "EMBEDDER_LOAD");
+});
+
 test("Memory with reranker: {provider: \"local\"}: search(…, {rerank: true}) returns the first topK in the cross-encoder's order", async () => {
   const memory = new Memory({
     llm: { provider: "none" },

@@ -48,7 +48,9 @@ export async function rerankers(bytes: ArrayBuffer): Promise<number> {
   new Memory({ reranker: { provider: "custom" } });
   // @ts-expect-error rerank resolves to numbers
   new Memory({ reranker: { provider: "custom", rerank: () => ["high"] } });
-  const reranker: LocalReranker = await createLocalReranker({ weights: "/x/model.safetensors", tokenizer: "/x/tokenizer.json" });
+  const reranker: LocalReranker = await createLocalReranker({ weights: "/x/model.safetensors", tokenizer: "/x/tokenizer.json", threads: 2 });
+  // @ts-expect-error threads is a number
+  await createLocalReranker({ weights: "/x/model.safetensors", tokenizer: "/x/tokenizer.json", threads: "2" });
   const relevance: number[] = await reranker.rerank("query", ["a", "b"]);
   // @ts-expect-error rerank takes the documents as a list
   await reranker.rerank("query", "a");
