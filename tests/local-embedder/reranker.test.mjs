@@ -78,6 +78,27 @@ test("Memory with reranker: {provider: \"local\"}: search(…, {rerank: true}) r
   assert.equal(reranked.results[4].fusedScore, undefined);
 });
 
+test("two reranked searches at once on a fresh memory, while the model is still loading: both come back reranked", async () => {
+  const memory = new Memory({
+    llm: { provider: "none" },
+    embedder: { provider: "local", config: { weights: WEIGHTS, tokenizer: TOKENIZER } },
+    reranker: { provider: "local", config: { ...RERANKER, topK: 3 } },
+  });
+  for (const fact of ["Alice lives in Berlin", "Alice drinks oat milk lattes every morning", "Alice's sister visits in May"]) {
+    await memory.add(fact, { userId: "alice", infer: false });
+  }
+  const [drink, live] = await Promise.all([
+    memory.search("What does Alice drink?", { userId: "alice", rerank: true }),
+    memory.search("Where does Alice live?", { userId: "alice", rerank: true }),
+  ]);
+  for (const response of [drink, live]) {
+    assert.deepEqual(response.warnings ?? [], []);
+    assert.ok(response.results.every((m) => typeof m.fusedScore === "number"), "every result was reranked");
+  }
+  assert.equal(drink.results[0].memory, "Alice drinks oat milk lattes every morning");
+  assert.equal(live.results[0].memory, "Alice lives in Berlin");
+});
+
 test("docs/local-reranker.md: the block reranks the latte first, the relevance as score and the ranking's as fusedScore", { timeout: 240_000 }, async () => {
   const [block] = blocksRunBy("tests/local-embedder/reranker.test.mjs");
   assert.equal(block?.page, "docs/local-reranker.md", "the block is marked run by this file");
