@@ -175,9 +175,13 @@ pub fn reranker_choice(
     let top_k = crate::core::read::positive_whole("reranker.config.topK", options.top_k, DEFAULT_TOP_K)
         .map_err(|e| invalid("reranker.config.topK", e.to_string()))?;
     if name == CUSTOM {
-        let own = [("apiKey", options.api_key.is_some()), ("model", options.model.is_some())];
-        let own = own.into_iter().chain([("baseUrl", options.base_url.is_some()), ("llm", options.llm.is_some())]);
-        if let Some((field, _)) = own.into_iter().find(|(_, given)| *given) {
+        let services = [
+            ("apiKey", options.api_key.is_some()),
+            ("model", options.model.is_some()),
+            ("baseUrl", options.base_url.is_some()),
+            ("llm", options.llm.is_some()),
+        ];
+        if let Some((field, _)) = services.into_iter().find(|(_, given)| *given) {
             let why = "the custom reranker is the app's rerank function; it takes only topK and timeoutMs";
             return Err(invalid(&format!("reranker.config.{field}"), why));
         }
