@@ -4,7 +4,8 @@
 //! The first line is a header, `{"kind":"memwasm-export","version":2,"memories":M,"history":H}` (and
 //! `"embedder":{provider, model, dimensions}`, the model the vectors come from, when known); then M
 //! `{"kind":"memory",…MemoryItem, "embedding":"<base64 of little-endian f32>"}` lines and H
-//! `{"kind":"history",…HistoryRecord}` lines. An import checks every line before it writes anything.
+//! `{"kind":"history",…HistoryRecord}` lines, memories by creation time and history by time (see `Bundle::in_order`). An
+//! import checks every line before it writes anything.
 //!
 //! Version 2 added the lifecycle fields to memory lines (soft-deleted and expired memories are exported
 //! too, marked as such); version 1 files still import, their memories with the lifecycle defaults. The
@@ -18,7 +19,7 @@ use super::memory::MemoryEngine;
 use crate::core::codec::vector_to_base64;
 use crate::core::error::Result;
 use crate::core::model::scope::Scope;
-use crate::core::model::types::{AddWarning, HistoryRecord, MemoryItem, StoredMemory};
+use crate::core::model::types::{AddWarning, EventKind, HistoryRecord, MemoryItem, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::storage::Storage;
 use crate::core::vector_store::VectorStore;
@@ -44,12 +45,13 @@ enum Line {
     History(HistoryRecord),
 }
 
-#[derive(Serialize, Deserialize)]
-struct ExportedMemory {
+/// A memory line of an export (and a memory of a sync entry): the record, its vector in base64.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExportedMemory {
     #[serde(flatten)]
-    item: MemoryItem,
+    pub item: MemoryItem,
     #[serde(default)]
-    embedding: Option<String>,
+    pub embedding: Option<String>,
 }
 
 /// What an export holds.
@@ -59,6 +61,31 @@ pub struct Bundle {
     pub history: Vec<HistoryRecord>,
     /// The model the vectors come from, when known.
     pub embedder: Option<EmbeddingModel>,
+}
+
+impl Bundle {
+    /// Memories by creation time (ties by id) and history by time (ties: ADD, UPDATE, NONE, DELETE, then id):
+    /// two stores that hold the same records export the same text, whatever order they were written in (a
+    /// synced device, a restored backup).
+    pub fn in_order(mut self) -> Self {
+        self.memories = sorted(self.memories, |m| format!("{}\u{0}{}", m.item.created_at, m.item.id));
+        let rank = |event: EventKind| match event {
+            EventKind::Add => 0,
+            EventKind::Update => 1,
+            EventKind::None => 2,
+            EventKind::Delete => 3,
+        };
+        self.history = sorted(self.history, |r| format!("{}\u{0}{}{}", r.timestamp, rank(r.event), r.id));
+        self
+    }
+}
+
+/// `items` in the order of their `key`s (one sort of text keys, shared by every item type).
+fn sorted<T>(items: Vec<T>, key: impl Fn(&T) -> String) -> Vec<T> {
+    let mut keys: Vec<(String, usize)> = items.iter().map(&key).zip(0..).collect();
+    keys.sort_unstable();
+    let mut slots: Vec<Option<T>> = items.into_iter().map(Some).collect();
+    keys.into_iter().filter_map(|(_, at)| slots.get_mut(at).and_then(Option::take)).collect()
 }
 
 /// How much an import wrote.
@@ -137,7 +164,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             }
         };
         let embedder = self.recorded_embedding_model().await?;
-        Ok(to_jsonl(&Bundle { memories, history, embedder }))
+        Ok(to_jsonl(&Bundle { memories, history, embedder }.in_order()))
     }
 }
 

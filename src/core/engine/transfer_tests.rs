@@ -209,8 +209,13 @@ fn every_lifecycle_field_survives_export_and_import_exactly() {
     let jsonl = block_on(source.export(Scope::default())).unwrap();
     let target = engine(26);
     assert_eq!(block_on(target.import(&jsonl)).unwrap().memories, 3, "the soft-deleted memory is exported too");
+    // Added within one millisecond: an export orders such memories by id, not by the order they were added.
+    let by_id = |mut memories: Vec<StoredMemory>| {
+        memories.sort_by(|a, b| a.item.id.cmp(&b.item.id));
+        memories
+    };
     for who in ["alice", "bob"] {
-        assert_eq!(everything(&target, who), everything(&source, who));
+        assert_eq!(by_id(everything(&target, who)), by_id(everything(&source, who)));
     }
     assert_eq!(block_on(target.lifecycle().get_by_key("drink", &user("alice"))).unwrap().memory, "likes green tea");
     assert_eq!(block_on(target.get_all(&Read::of(user("bob"), DEFAULT_LIMIT))).unwrap().total_count, 0);
@@ -236,4 +241,18 @@ fn a_version_1_export_without_lifecycle_fields_imports_with_defaults() {
     assert_eq!(imported.len(), 1);
     assert_eq!(imported[0].item.lifecycle, Lifecycle::default());
     assert_eq!(imported[0].embedding, Some(vec![0.6, 0.8]));
+}
+
+#[test]
+fn stores_holding_the_same_records_export_the_same_text_whatever_order_they_were_written_in() {
+    let jsonl = block_on(filled().export(Scope::default())).unwrap();
+    let (header, lines) = jsonl.split_once('\n').unwrap();
+    let mut reversed: Vec<&str> = lines.lines().collect();
+    reversed.reverse();
+    let target = engine(26);
+    block_on(target.import(&format!("{header}\n{}\n", reversed.join("\n")))).unwrap();
+    assert_eq!(block_on(target.export(Scope::default())).unwrap(), jsonl);
+    let bundle = from_jsonl(&jsonl).unwrap();
+    let events: Vec<EventKind> = bundle.history.iter().map(|record| record.event).collect();
+    assert_eq!(events.first(), Some(&EventKind::Add), "records of one time: ADD before UPDATE and DELETE");
 }
