@@ -96,6 +96,20 @@ pub enum MemoryError {
          with {current}, or configure {stored} again"
     )]
     EmbeddingModelChanged { stored: String, current: String },
+    /// Sync: an entry pulled from the log is not one this library wrote (or of a newer format); nothing
+    /// of the pull was applied.
+    #[error("sync entry unusable: {0}")]
+    SyncEntry(String),
+    /// Sync: an entry did not decrypt with this key (another key, or a changed ciphertext); nothing of the
+    /// pull was applied.
+    #[error("{0}")]
+    SyncKey(String),
+    /// Sync: the sync server answered with an error (its status and code in the message).
+    #[error("sync server answered {status}: {message}")]
+    SyncHttp { status: u16, message: String },
+    /// Sync: the sync server could not be reached in time (network, timeout).
+    #[error("sync server unreachable: {0}")]
+    SyncNetwork(String),
 }
 
 impl MemoryError {
@@ -133,6 +147,10 @@ impl MemoryError {
         "NOT_IN_MODULE",
         "ABORTED",
         "EMBEDDING_MODEL_CHANGED",
+        "SYNC_ENTRY_INVALID",
+        "SYNC_KEY",
+        "SYNC_HTTP",
+        "SYNC_NETWORK",
     ];
 
     /// The stable, documented code for this error (e.g. `SCOPE_REQUIRED`).
@@ -170,6 +188,10 @@ impl MemoryError {
             Self::NotInModule(_) => "NOT_IN_MODULE",
             Self::Aborted(_) => "ABORTED",
             Self::EmbeddingModelChanged { .. } => "EMBEDDING_MODEL_CHANGED",
+            Self::SyncEntry(_) => "SYNC_ENTRY_INVALID",
+            Self::SyncKey(_) => "SYNC_KEY",
+            Self::SyncHttp { .. } => "SYNC_HTTP",
+            Self::SyncNetwork(_) => "SYNC_NETWORK",
         }
     }
 
@@ -183,6 +205,7 @@ impl MemoryError {
     pub fn http_status(&self) -> Option<u16> {
         match self {
             Self::Llm(upstream) | Self::Embedding(upstream) | Self::Reranker(upstream) => upstream.status,
+            Self::SyncHttp { status, .. } => Some(*status),
             _ => None,
         }
     }

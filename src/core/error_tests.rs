@@ -40,6 +40,10 @@ fn one_of_each() -> Vec<MemoryError> {
         MemoryError::ImportDimensionMismatch { line: 2, found: 3, expected: 4, basis: "x".into() },
         MemoryError::Aborted("x".into()),
         MemoryError::EmbeddingModelChanged { stored: "a".into(), current: "b".into() },
+        MemoryError::SyncEntry("x".into()),
+        MemoryError::SyncKey("x".into()),
+        MemoryError::SyncHttp { status: 409, message: "x".into() },
+        MemoryError::SyncNetwork("x".into()),
     ];
     for error in &all {
         match error {
@@ -66,7 +70,11 @@ fn one_of_each() -> Vec<MemoryError> {
             | MemoryError::NotInModule(_)
             | MemoryError::ImportDimensionMismatch { .. }
             | MemoryError::Aborted(_)
-            | MemoryError::EmbeddingModelChanged { .. } => {}
+            | MemoryError::EmbeddingModelChanged { .. }
+            | MemoryError::SyncEntry(_)
+            | MemoryError::SyncKey(_)
+            | MemoryError::SyncHttp { .. }
+            | MemoryError::SyncNetwork(_) => {}
         }
     }
     all

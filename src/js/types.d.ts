@@ -1400,7 +1400,11 @@ export type MemoryErrorCode =
   | "VECTOR_STORE_UNAVAILABLE"
   | "NOT_IN_MODULE"
   | "ABORTED"
-  | "EMBEDDING_MODEL_CHANGED";
+  | "EMBEDDING_MODEL_CHANGED"
+  | "SYNC_ENTRY_INVALID"
+  | "SYNC_KEY"
+  | "SYNC_HTTP"
+  | "SYNC_NETWORK";
 
 /** The `Error` every failed call rejects with (and `new Memory` throws); `err instanceof MemoryError` works. */
 export class MemoryError extends Error {

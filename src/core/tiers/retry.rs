@@ -59,6 +59,10 @@ fn spent_or_refused(code: &str) -> bool {
             | "RERANKER_UNAVAILABLE"
             | "RERANKER_RESPONSE"
             | "RERANKER_CALLBACK"
+            | "SYNC_ENTRY_INVALID"
+            | "SYNC_KEY"
+            | "SYNC_HTTP"
+            | "SYNC_NETWORK"
     )
 }
 
