@@ -26,7 +26,10 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Like `open`, loading into a configured empty search index (e.g. an int8 one).
     pub async fn open_with_index(llm: L, embedder: E, storage: S, prompts: Prompts, index: V) -> Result<Self> {
-        Self::assemble_loaded(llm, embedder, storage, prompts, index).await.map(attached)
+        let engine = attached(Self::assemble_loaded(llm, embedder, storage, prompts, index).await?);
+        #[cfg(feature = "core-features")]
+        engine.resume_sync().await?;
+        Ok(engine)
     }
 }
 
@@ -43,6 +46,7 @@ fn attached<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default>(
         #[cfg(feature = "extras")]
         engine.graph_state();
         engine.access_notes();
+        engine.sync_recorder();
     }
     engine
 }

@@ -12,7 +12,7 @@ use serde_json::Value;
 pub type Keys = BTreeSet<String>;
 
 /// The declaration files of the npm package's options and results (`generated.d.ts` holds names only).
-pub const DECLARATION_FILES: [&str; 2] = ["src/js/types.d.ts", "src/js/tiers.d.ts"];
+pub const DECLARATION_FILES: [&str; 3] = ["src/js/types.d.ts", "src/js/tiers.d.ts", "src/js/sync.d.ts"];
 
 /// A deserializer that records the field names (aliases included) a struct asks for, and reads nothing.
 struct FieldRecorder<'a>(&'a RefCell<Vec<&'static str>>);

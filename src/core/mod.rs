@@ -57,6 +57,8 @@ pub mod retrieval;
 pub mod side_records;
 pub mod sort;
 pub mod storage;
+#[cfg(feature = "core-features")]
+pub mod sync;
 #[doc(hidden)]
 pub mod testing;
 #[cfg(feature = "core-features")]

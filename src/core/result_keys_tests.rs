@@ -4,6 +4,7 @@
 //! every depth the declarations give a type for (a list's elements, a member's own interface).
 
 mod memory_samples;
+mod sync_samples;
 mod tier_samples;
 
 use std::collections::BTreeSet;
@@ -171,7 +172,7 @@ fn declared_type(returns: &[(String, String)], declared: Declared) -> Result<Str
 
 /// The samples of every file.
 fn every_sample() -> Vec<Sample> {
-    memory_samples::samples().into_iter().chain(tier_samples::samples()).collect()
+    memory_samples::samples().into_iter().chain(tier_samples::samples()).chain(sync_samples::samples()).collect()
 }
 
 #[test]

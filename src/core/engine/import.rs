@@ -153,7 +153,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.embedder.dimensions().map(|configured| expected(configured, "the embedder is configured for"))
     }
 
-    async fn stored_history_ids(&self, records: &[HistoryRecord]) -> Result<HashSet<String>> {
+    pub(crate) async fn stored_history_ids(&self, records: &[HistoryRecord]) -> Result<HashSet<String>> {
         if records.is_empty() {
             return Ok(HashSet::new());
         }
