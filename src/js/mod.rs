@@ -16,6 +16,8 @@ mod lifecycle;
 mod reembed;
 mod snapshot;
 mod strict;
+#[cfg(feature = "extras")]
+mod sync;
 mod tiers;
 mod tokens;
 mod tools;
