@@ -168,6 +168,7 @@ for (const shards of ["tenant", "scope"]) {
       ["DELETE", "/v1/sync?userId=grace"],
       ["POST", "/v1/sync/push", { clientId: "h", userId: "grace", entries: entries(3, 3) }],
       ["POST", "/v1/sync/push", { clientId: "g", userId: "grace", entries: entries(1, 5) }],
+      ["POST", "/v1/sync/push?userId=grace", { clientId: "h", entries: entries(3, 3) }],
     ]) {
       assertError(await worker.call(method, path, { token: tok("heidi"), body }), 403, "FORBIDDEN");
     }
@@ -190,6 +191,11 @@ for (const shards of ["tenant", "scope"]) {
       assertError(await worker.call(method, path, { token: READER, body }), 403, "FORBIDDEN");
     }
     assert.deepEqual((await pull(worker, ACME, "?userId=ivan")).entries.map((e) => e.data), ["e1"]);
+    const both = await worker.call("POST", "/v1/sync/push?userId=judy", { body: { clientId: "x", userId: "ivan", entries: [] } });
+    assertError(both, 400, "INVALID_INPUT");
+    assert.match(both.body.error.message, /userId/);
+    const viaQuery = await worker.call("POST", "/v1/sync/push?userId=ivan", { body: { clientId: "q", entries: [] } });
+    assert.deepEqual([viaQuery.status, viaQuery.body.head, viaQuery.body.lastN], [200, 1, 0], JSON.stringify(viaQuery.body));
     const pushed = await push(worker, ACME, { clientId: "admin", userId: "ivan", entries: entries(1, 1, "admin") });
     assert.equal(pushed.body.head, 2, JSON.stringify(pushed.body));
     // An admin token with a user of its own defaults to it and may name another.

@@ -42,8 +42,8 @@ pub async fn route(request: &mut Request, env: &Env, family: Option<&Family>) ->
 }
 
 /// The object of a `/v1/sync` request: the tenant's, or with `DO_SHARDS = "scope"` the user's whose log it
-/// reaches (`sync_api::user::owner`: a tenant-wide token names it in `userId`, read here from the push's
-/// body, and `request` then carries what was read). A path no sync route serves is answered here (404).
+/// reaches (`sync_api::user::owner`: a tenant-wide token names it in `userId`, read here from the query
+/// string or the push's body, and `request` then carries what was read). A path no sync route serves is answered here (404).
 async fn sync_target(
     request: &mut Request,
     env: &Env,
@@ -55,10 +55,11 @@ async fn sync_target(
         return Ok(Some(Target { tenant: caller.tenant, user: None }));
     }
     // A user's token reaches its own object whatever it names; the object refuses another user's name.
+    let in_query = crate::query::Query::of(&request.url()?).get(user::USER_FIELD).map(str::to_owned);
     let named = match (caller.admin, route.user_place()) {
         (false, _) => None,
-        (true, Place::Query) => crate::query::Query::of(&request.url()?).get(user::USER_FIELD).map(str::to_owned),
-        (true, Place::Body) => shard::sync_user_named(request, env).await?,
+        (true, Place::Query) => in_query,
+        (true, Place::Body) => user::either(shard::sync_user_named(request, env).await?, in_query)?,
     };
     let owner = user::owner(&caller, named.as_deref())?;
     Ok(Some(Target { tenant: caller.tenant, user: Some(owner) }))

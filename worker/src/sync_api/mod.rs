@@ -45,9 +45,10 @@ pub async fn handle(visit: &Visit<'_>, route: Option<SyncRoute>) -> Result<Respo
         SyncRoute::Push => Some(user::object_of(&visit.body)?),
         _ => None,
     };
+    let in_query = visit.query.get(user::USER_FIELD).map(str::to_owned);
     let named = match &body {
-        Some(body) => user::named_in(body)?,
-        None => visit.query.get(user::USER_FIELD).map(str::to_owned),
+        Some(body) => user::either(user::named_in(body)?, in_query)?,
+        None => in_query,
     };
     let owner = user::owner(&visit.caller, named.as_deref())?;
     // The front end sent the request to the owner's object under scope sharding: never another user's.

@@ -34,7 +34,7 @@ impl SyncRoute {
     }
 
     /// Where a tenant-wide token names the user whose log the route reaches (`userId`): the push's JSON
-    /// body, every other route's query string.
+    /// body (or its query string), every other route's query string.
     pub fn user_place(self) -> Place {
         match self {
             Self::Push => Place::Body,

@@ -49,3 +49,14 @@ pub fn named_in(object: &Map<String, Value>) -> Result<Option<String>, ApiError>
         Some(_) => Err(ApiError::invalid(format!("{USER_FIELD}: must be a string"))),
     }
 }
+
+/// The user a push names: in its body's `userId` or in the query string (`INVALID_INPUT` when both name one,
+/// and not the same).
+pub fn either(in_body: Option<String>, in_query: Option<String>) -> Result<Option<String>, ApiError> {
+    match (in_body, in_query) {
+        (Some(body), Some(query)) if body != query => {
+            Err(ApiError::invalid(format!("{USER_FIELD}: the body names {body:?} and the query string {query:?}")))
+        }
+        (body, query) => Ok(body.or(query)),
+    }
+}
