@@ -1,8 +1,9 @@
 //! The stateless front end of `STORAGE = "do"`: authenticates, then forwards the request to its tenant's
 //! object (`idFromName(tenant)`), naming the tenant in `TENANT_HEADER`, or with `DO_SHARDS = "scope"` a
 //! `/v1/` memory request that names a `user_id` to that user's object (`shard`), naming the user in
-//! `SHARD_HEADER`. Requests that fail authentication are answered here by the route handlers themselves
-//! (each family's own 401), before any storage is used.
+//! `SHARD_HEADER`; a `/v1/sync` request goes to the object of the user whose log it reaches. Requests that
+//! fail authentication are answered here by the route handlers themselves (each family's own 401), before
+//! any storage is used.
 
 use worker::{Env, Request, Response};
 
@@ -43,7 +44,8 @@ pub async fn route(request: &mut Request, env: &Env, family: Option<&Family>) ->
 
 /// The object of a `/v1/sync` request: the tenant's, or with `DO_SHARDS = "scope"` the user's whose log it
 /// reaches (`sync_api::user::owner`: a tenant-wide token names it in `userId`, read here from the query
-/// string or the push's body, and `request` then carries what was read). A path no sync route serves is answered here (404).
+/// string or the push's body, and `request` then carries what was read). A path no sync route serves is
+/// answered in this isolate (404).
 async fn sync_target(
     request: &mut Request,
     env: &Env,
