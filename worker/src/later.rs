@@ -1,4 +1,5 @@
-//! Work that outlives the answer (the tier flush's add): where it runs.
+//! Work that outlives the answer (the tier flush's add): where it runs; and the storage of the object that
+//! runs it, when one does.
 
 use std::future::Future;
 
@@ -16,6 +17,14 @@ impl Later<'_> {
         match self {
             Later::Request(ctx) => ctx.wait_until(work),
             Later::Object(state) => state.wait_until(work),
+        }
+    }
+
+    /// The storage of the Durable Object answering the request; `None` in the Worker (`STORAGE = "kv"`).
+    pub fn storage(&self) -> Option<worker::Storage> {
+        match self {
+            Later::Request(_) => None,
+            Later::Object(state) => Some(state.storage()),
         }
     }
 }

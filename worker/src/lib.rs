@@ -18,6 +18,9 @@
 //! - `/v1/tiers/…` (`tiers_api`): the memory tiers — background flush (202, the add runs in `waitUntil`),
 //!   context window, daily journals, dream consolidation, core profile, dream diary, prompt injection;
 //!   tenant-wide tokens only.
+//! - `/v1/sync…` (`sync_api`): local-first sync, end-to-end encrypted: each user's server-ordered log of
+//!   opaque entries, in the user's Durable Object (`STORAGE = "do"` only); a user's token, or a tenant-wide
+//!   one naming `userId`.
 //! - `/mem0/…` (`mem0_api`, prefix from the var `MEM0_PREFIX`): mem0's hosted-platform API, so the
 //!   official `MemoryClient`s (npm and PyPI `mem0ai`) work unmodified with `host` set to
 //!   `https://<worker>/mem0`; `Authorization: Token <key>`, errors as `{"detail"}`; tenant-wide tokens only.
@@ -46,6 +49,7 @@ mod settings;
 mod settle;
 mod shard_need;
 mod sweep;
+mod sync_api;
 mod tenant_engine;
 mod tiers_api;
 mod v1;

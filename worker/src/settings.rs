@@ -31,6 +31,10 @@ use crate::error::ApiError;
 pub const DEFAULT_MAX_BODY_BYTES: usize = 1 << 20;
 /// Scopes dreamt over per tenant and cron run when `DREAM_MAX_SCOPES` is not set.
 const DEFAULT_DREAM_MAX_SCOPES: usize = 50;
+/// The most data of one sync log entry when `SYNC_MAX_ENTRY_BYTES` is not set: 256 KiB.
+const DEFAULT_SYNC_MAX_ENTRY_BYTES: u64 = 256 << 10;
+/// The most data of one user's sync log when `SYNC_MAX_LOG_BYTES` is not set: 256 MiB.
+const DEFAULT_SYNC_MAX_LOG_BYTES: u64 = 256 << 20;
 /// The binding Workers AI models run through.
 const AI_BINDING: &str = "AI";
 /// The KV namespace binding holding memories and history.
@@ -139,6 +143,21 @@ pub fn dream_max_scopes(env: &Env) -> Result<usize, ApiError> {
 /// The largest request body accepted.
 pub fn max_body_bytes(env: &Env) -> Result<usize, ApiError> {
     Ok(number(env, "MAX_BODY_BYTES")?.map_or(DEFAULT_MAX_BODY_BYTES, |n| n as usize))
+}
+
+/// The most data one sync log entry holds, in bytes (`SYNC_MAX_ENTRY_BYTES`): at most 1 MiB, since an
+/// object stores at most 2 MB in one key and value.
+pub fn sync_max_entry_bytes(env: &Env) -> Result<u64, ApiError> {
+    let bytes = number(env, "SYNC_MAX_ENTRY_BYTES")?.unwrap_or(DEFAULT_SYNC_MAX_ENTRY_BYTES);
+    if bytes > 1 << 20 {
+        return Err(config_error(format!("SYNC_MAX_ENTRY_BYTES: at most 1048576 (1 MiB), got {bytes}")));
+    }
+    Ok(bytes)
+}
+
+/// The most data one user's sync log holds, in bytes (`SYNC_MAX_LOG_BYTES`).
+pub fn sync_max_log_bytes(env: &Env) -> Result<u64, ApiError> {
+    Ok(number(env, "SYNC_MAX_LOG_BYTES")?.unwrap_or(DEFAULT_SYNC_MAX_LOG_BYTES))
 }
 
 /// The memwasm config the vars describe for `tenant`'s slice of KV, checked.

@@ -1,8 +1,9 @@
 // Every route of every family, as the worker lists them (GET /__routes: each family's enum, with what scope
 // sharding needs of each route), answers in each storage mode ("kv", "do") and each shard mode (DO_SHARDS
 // "tenant" and "scope"): never a 404 that names the route, nor a 501, unless the route declares it does not
-// run there (the KV migration outside "do"; under "scope", the routes listed "unsharded": the families
-// other than the /v1/ memory routes). A wrong id or body is fine: the route was reached and answered.
+// run there (the KV migration outside "do"; the sync routes with "kv"; under "scope", the routes listed
+// "unsharded": the families other than the /v1/ memory routes and sync). A wrong id or body is fine: the
+// route was reached and answered.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ACME, T, startServer, startWorker } from "./helpers.mjs";
@@ -79,12 +80,18 @@ const SAMPLES = {
   "memory.Delete": [["DELETE", "/api/v1/memory/agent-1/k"]],
   "memory.Clear": [["DELETE", "/api/v1/memory/agent-1/clear"]],
   "mcp.Rpc": [["POST", "/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list" }]],
+  "sync.Push": [["POST", "/v1/sync/push", { clientId: "c", entries: [{ n: 1, data: "x" }], userId: "alice" }]],
+  "sync.Pull": [["GET", "/v1/sync/pull?userId=alice"]],
+  "sync.Status": [["GET", "/v1/sync?userId=alice"]],
+  "sync.Wipe": [["DELETE", "/v1/sync?userId=alice"]],
 };
 
 /** Where a listed route declares it does not run: `null` when it runs in this mode. */
 function declaredAbsent({ family, route, shard }, { storage, shards }) {
   // The KV migration copies KV data into the objects: it runs with STORAGE = "do" only.
   if (family === "v1" && route === "Migrate" && storage === "kv") return { status: 404, code: "NOT_FOUND" };
+  // The sync log lives in Durable Objects only.
+  if (family === "sync" && storage === "kv") return { status: 501, code: "SYNC_NEEDS_DURABLE_OBJECTS" };
   if (storage === "do" && shards === "scope" && shard === "unsharded") return { status: 501, code: "NOT_SHARDED" };
   return null;
 }

@@ -6,9 +6,10 @@ use worker::{Env, Method};
 
 use crate::auth::Caller;
 use crate::shard_need::ShardNeed;
+use crate::sync_api::route::SyncRoute;
 use crate::tiers_api::route::TiersRoute;
 use crate::v1::route::V1Call;
-use crate::{conversations_api, mcp, mem0_api, memory_api};
+use crate::{conversations_api, mcp, mem0_api, memory_api, sync_api};
 
 /// The route families, each with its own error envelope.
 pub enum Family {
@@ -20,6 +21,8 @@ pub enum Family {
     Memory,
     /// The memory tiers under `/v1/tiers/`, and the route (`None`: no route of the family).
     Tiers(Option<TiersRoute>),
+    /// The sync log under `/v1/sync`, and the route (`None`: no route of the family).
+    Sync(Option<SyncRoute>),
     /// The mem0-style routes under `/v1/`, and the route (`None`: no route of the family).
     V1(Option<V1Call>),
     /// The MCP server at `/mcp`: JSON-RPC, its HTTP-level errors (401, 403) as `{"error": {"code", "message"}}`.
@@ -45,6 +48,7 @@ impl Family {
         let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
         match segments.as_slice() {
             ["v1", "tiers", rest @ ..] => Some(Self::Tiers(TiersRoute::parse(method, rest))),
+            ["v1", "sync", rest @ ..] => Some(Self::Sync(SyncRoute::parse(method, rest))),
             ["v1", rest @ ..] => Some(Self::V1(V1Call::parse(method, rest))),
             _ => None,
         }
@@ -70,6 +74,10 @@ impl Family {
                  this token has neither a user nor admin",
             ),
             Self::Mcp => None,
+            // A user's token syncs its own log, a tenant-wide one the log it names; a reader's neither
+            // (`sync_api::user`).
+            Self::Sync(_) if caller.is_reader() => Some(sync_api::user::READER_REFUSAL),
+            Self::Sync(_) => None,
             _ if caller.admin => None,
             Self::Mem0(_) => Some("The mem0 API acts on the whole tenant: it takes a tenant-wide token"),
             Self::Conversations => {
@@ -84,7 +92,9 @@ impl Family {
     pub fn reads_body(&self, method: &Method) -> bool {
         match self {
             Self::Mem0(_) | Self::Conversations => true,
-            Self::Memory | Self::Tiers(_) | Self::V1(_) | Self::Mcp => matches!(method, Method::Post | Method::Put),
+            Self::Memory | Self::Tiers(_) | Self::Sync(_) | Self::V1(_) | Self::Mcp => {
+                matches!(method, Method::Post | Method::Put)
+            }
         }
     }
 }

@@ -10,6 +10,7 @@ use crate::mem0_api::route::Mem0Route;
 use crate::memory_api::route::MemoryRoute;
 use crate::settings;
 use crate::shard_need::ShardNeed;
+use crate::sync_api::route::SyncRoute;
 use crate::tiers_api::route::TiersRoute;
 use crate::v1::route::V1Route;
 
@@ -29,5 +30,7 @@ pub fn answer(request: &Request, env: &Env) -> Result<Option<Response>, ApiError
     routes.extend(ConversationsRoute::ALL.iter().map(|r| entry("conversations", r.name(), unsharded)));
     routes.extend(MemoryRoute::ALL.iter().map(|r| entry("memory", r.name(), unsharded)));
     routes.push(entry("mcp", "Rpc", unsharded));
+    // Each user's sync log is in that user's object under scope sharding.
+    routes.extend(SyncRoute::ALL.iter().map(|r| entry("sync", r.name(), "sync-user")));
     Ok(Some(Response::from_json(&json!({ "routes": routes }))?))
 }

@@ -23,7 +23,7 @@ use crate::mem0_api::{self, Mem0Error};
 use crate::query::Query;
 use crate::tenant_engine::{model_check, SHARD_HEADER};
 use crate::visit::Visit;
-use crate::{mcp, memory_api, settle, tiers_api, v1};
+use crate::{mcp, memory_api, settle, sync_api, tiers_api, v1};
 
 /// Answers `request` with the handlers of its route family (in the Worker for `STORAGE = "kv"`, in the
 /// tenant's object for `"do"`), draining whatever of its body the answer left unread.
@@ -154,13 +154,19 @@ async fn conversations(
 async fn plain(request: &mut Request, env: &Env, later: &Later<'_>, family: &Family) -> Result<Response, ApiError> {
     let caller = admit(request, env, family)?;
     let visit = read(request, env, later, family, caller).await?;
+    // The sync log is not memories: its answers say nothing of the embedding model.
+    if let Family::Sync(route) = family {
+        return sync_api::handle(&visit, *route).await;
+    }
     let response = match family {
         Family::Memory => memory_api::handle(&visit).await,
         Family::Tiers(route) => tiers_api::handle(&visit, *route).await,
         Family::Mcp => mcp::handle(&visit).await,
         Family::V1(call) => v1::handle(&visit, call.as_ref()).await,
         // Answered in their own envelopes (`answer`).
-        Family::Mem0(_) | Family::Conversations => Err(ApiError::not_found(format!("route {}", visit.path))),
+        Family::Mem0(_) | Family::Conversations | Family::Sync(_) => {
+            Err(ApiError::not_found(format!("route {}", visit.path)))
+        }
     }?;
     // A JSON-RPC answer keeps its shape: MCP clients see the header only.
     model_check::mark(response, visit.env, &visit.caller.tenant, visit.shard.as_deref(), !matches!(family, Family::Mcp))

@@ -1,8 +1,9 @@
 //! The stateless front end of `STORAGE = "do"`: authenticates, then forwards the request to its tenant's
 //! object (`idFromName(tenant)`), naming the tenant in `TENANT_HEADER`, or with `DO_SHARDS = "scope"` a
 //! `/v1/` memory request that names a `user_id` to that user's object (`shard`), naming the user in
-//! `SHARD_HEADER`. Requests that fail authentication are answered here by the route handlers themselves
-//! (each family's own 401), before any storage is used.
+//! `SHARD_HEADER`; a `/v1/sync` request goes to the object of the user whose log it reaches. Requests that
+//! fail authentication are answered here by the route handlers themselves (each family's own 401), before
+//! any storage is used.
 
 use worker::{Env, Request, Response};
 
@@ -12,7 +13,8 @@ use crate::auth;
 use crate::desk::Family;
 use crate::error::ApiError;
 use crate::settings::{self, Backend, Shards};
-use crate::shard_need::ShardNeed;
+use crate::shard_need::{Place, ShardNeed};
+use crate::sync_api::{route::SyncRoute, user};
 
 /// The object a request goes to: its tenant's, or one user's of the tenant.
 pub struct Target {
@@ -29,12 +31,40 @@ pub async fn route(request: &mut Request, env: &Env, family: Option<&Family>) ->
         return Ok(None);
     }
     let Ok(caller) = auth::caller(request, env) else { return Ok(None) };
+    if let Some(Family::Sync(route)) = family {
+        return sync_target(request, env, caller, *route).await;
+    }
     let need = family.map_or(ShardNeed::Unsharded, Family::shard_need);
     let user = match (settings::shards(env)?, need) {
         (Shards::Scope, ShardNeed::User { place, .. }) => shard::user_of(request, env, place).await?,
         _ => None,
     };
     Ok(Some(Target { tenant: caller.tenant, user }))
+}
+
+/// The object of a `/v1/sync` request: the tenant's, or with `DO_SHARDS = "scope"` the user's whose log it
+/// reaches (`sync_api::user::owner`: a tenant-wide token names it in `userId`, read here from the query
+/// string or the push's body, and `request` then carries what was read). A path no sync route serves is
+/// answered in this isolate (404).
+async fn sync_target(
+    request: &mut Request,
+    env: &Env,
+    caller: auth::Caller,
+    route: Option<SyncRoute>,
+) -> Result<Option<Target>, ApiError> {
+    let Some(route) = route else { return Ok(None) };
+    if settings::shards(env)? != Shards::Scope {
+        return Ok(Some(Target { tenant: caller.tenant, user: None }));
+    }
+    // A user's token reaches its own object whatever it names; the object refuses another user's name.
+    let in_query = crate::query::Query::of(&request.url()?).get(user::USER_FIELD).map(str::to_owned);
+    let named = match (caller.admin, route.user_place()) {
+        (false, _) => None,
+        (true, Place::Query) => in_query,
+        (true, Place::Body) => user::either(shard::sync_user_named(request, env).await?, in_query)?,
+    };
+    let owner = user::owner(&caller, named.as_deref())?;
+    Ok(Some(Target { tenant: caller.tenant, user: Some(owner) }))
 }
 
 /// The object named `name`.

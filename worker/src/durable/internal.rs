@@ -125,7 +125,11 @@ pub async fn serve(
 }
 
 /// `storage[method](...args)` on the object's storage, awaited.
-async fn raw_storage(object: &TenantObject, method: &str, args: &[wasm_bindgen::JsValue]) -> Result<wasm_bindgen::JsValue, ApiError> {
+async fn raw_storage(
+    object: &TenantObject,
+    method: &str,
+    args: &[wasm_bindgen::JsValue],
+) -> Result<wasm_bindgen::JsValue, ApiError> {
     let storage = wasm_bindgen::JsValue::clone(object.state.storage().as_raw());
     let function: js_sys::Function =
         js_sys::Reflect::get(&storage, &method.into()).and_then(|f| f.dyn_into()).map_err(super::storage_error)?;

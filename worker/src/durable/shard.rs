@@ -12,6 +12,7 @@ use crate::desk::body;
 use crate::error::ApiError;
 use crate::query::Query;
 use crate::shard_need::Place;
+use crate::sync_api::user;
 
 pub use crate::tenant_engine::{slot_name as object_name, SHARD_HEADER};
 
@@ -33,4 +34,12 @@ pub async fn user_of(request: &mut Request, env: &Env, place: Place) -> Result<O
     // "__all__" means any user: such a read spans users, as one naming none does (the tenant's object).
     let user = checked_id("user_id", &named)?;
     Ok((user != ANY).then_some(user))
+}
+
+/// The `userId` a sync push's JSON body names (`INVALID_JSON` when the body is not JSON), read once as the
+/// desk reads it; `request` then carries what was read.
+pub async fn sync_user_named(request: &mut Request, env: &Env) -> Result<Option<String>, ApiError> {
+    let read = body::body(request, env).await?;
+    *request = super::copy::request_like(request, request.method(), request.url()?.as_str(), &read)?;
+    user::named_in(&user::object_of(&read)?)
 }

@@ -1,0 +1,103 @@
+//! `POST /v1/sync/push`: `{clientId, entries: [{n, data}], userId?}`. Entries a client already pushed
+//! (`n` up to its `lastN`) are skipped, so a retried push is applied once; the others must follow `lastN`
+//! without a gap (409 `SYNC_GAP`). Whatever is accepted is stored in one atomic write with the client's new
+//! `lastN` and the log's new head. Answers `{logId, lastN, head, accepted}`.
+
+use serde_json::{json, Map, Value};
+use worker::Response;
+
+use super::client_id::{self, CLIENT_FIELD};
+use super::log::{Client, Log};
+use super::user::USER_FIELD;
+use crate::error::ApiError;
+
+/// Most entries one push takes.
+pub const MAX_ENTRIES: usize = 1000;
+
+/// A push, read and checked.
+pub struct Push {
+    pub client: String,
+    /// Each entry's `(n, data)`, in the order sent.
+    pub entries: Vec<(u64, String)>,
+}
+
+/// The push of `body` (a JSON object, `userId` already read), each entry's data at most `max_entry_bytes`.
+pub fn parse(body: &Map<String, Value>, max_entry_bytes: u64) -> Result<Push, ApiError> {
+    if let Some(unknown) = body.keys().find(|key| ![CLIENT_FIELD, "entries", USER_FIELD].contains(&key.as_str())) {
+        return Err(ApiError::invalid(format!("{unknown}: unknown field (a push takes clientId, entries, userId)")));
+    }
+    let client = match body.get(CLIENT_FIELD) {
+        Some(Value::String(id)) => client_id::checked(id)?,
+        _ => return Err(ApiError::invalid(format!("{CLIENT_FIELD}: required, a string"))),
+    };
+    let Some(Value::Array(listed)) = body.get("entries") else {
+        return Err(ApiError::invalid("entries: required, an array of {n, data}"));
+    };
+    if listed.len() > MAX_ENTRIES {
+        return Err(ApiError::invalid(format!("entries: at most {MAX_ENTRIES} per push, got {}", listed.len())));
+    }
+    let entries = listed.iter().enumerate().map(|(i, entry)| parse_entry(i, entry, max_entry_bytes));
+    Ok(Push { client, entries: entries.collect::<Result<_, _>>()? })
+}
+
+fn parse_entry(i: usize, entry: &Value, max_entry_bytes: u64) -> Result<(u64, String), ApiError> {
+    let Value::Object(entry) = entry else {
+        return Err(ApiError::invalid(format!("entries[{i}]: must be {{n, data}}")));
+    };
+    if let Some(unknown) = entry.keys().find(|key| !["n", "data"].contains(&key.as_str())) {
+        return Err(ApiError::invalid(format!("entries[{i}].{unknown}: unknown field (an entry is {{n, data}})")));
+    }
+    let n = entry.get("n").and_then(Value::as_u64).filter(|n| *n >= 1);
+    let n = n.ok_or_else(|| ApiError::invalid(format!("entries[{i}].n: required, an integer of at least 1")))?;
+    let data = match entry.get("data") {
+        Some(Value::String(data)) if !data.is_empty() => data,
+        _ => return Err(ApiError::invalid(format!("entries[{i}].data: required, a non-empty string (entry n={n})"))),
+    };
+    if data.len() as u64 > max_entry_bytes {
+        let why = format!(
+            "entry n={n}: its data is {} bytes, more than SYNC_MAX_ENTRY_BYTES ({max_entry_bytes})",
+            data.len()
+        );
+        return Err(ApiError::new(413, "SYNC_ENTRY_TOO_LARGE", why));
+    }
+    Ok((n, data.clone()))
+}
+
+/// Applies `push` to `log`, whose stored data may not grow past `max_log_bytes`.
+pub async fn push(log: &Log, push: Push, max_log_bytes: u64) -> Result<Response, ApiError> {
+    let meta = log.meta().await?;
+    let client = log.client(&meta, &push.client).await?;
+    let mut fresh = Vec::new();
+    for (n, data) in push.entries {
+        if n <= client.last_n {
+            continue;
+        }
+        let expected = client.last_n + 1 + fresh.len() as u64;
+        if n != expected {
+            let why = format!(
+                "entry n={n} of client {:?}: expected n={expected} (its lastN is {})",
+                push.client, client.last_n
+            );
+            return Err(ApiError::new(409, "SYNC_GAP", why));
+        }
+        fresh.push((n, data));
+    }
+    let accepted = fresh.len() as u64;
+    let added: u64 = fresh.iter().map(|(_, data)| data.len() as u64).sum();
+    if meta.bytes + added > max_log_bytes {
+        let why = format!(
+            "the push adds {added} bytes to the {} stored: more than SYNC_MAX_LOG_BYTES ({max_log_bytes})",
+            meta.bytes
+        );
+        return Err(ApiError::new(413, "SYNC_LOG_FULL", why));
+    }
+    let (meta, last_n) = match fresh.last() {
+        None => (meta, client.last_n),
+        Some(&(last_n, _)) => {
+            let updated = Client { last_n, ..client };
+            (log.append(&meta, &push.client, &updated, fresh).await?, last_n)
+        }
+    };
+    let answer = json!({ "logId": meta.log_id, "lastN": last_n, "head": meta.head, "accepted": accepted });
+    Ok(Response::from_json(&answer)?)
+}
