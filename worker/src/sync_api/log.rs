@@ -2,7 +2,9 @@
 //!
 //! - `meta`: `{logId, head, entries, bytes}`, the log's id, its last sequence number and its totals;
 //! - `l/<logId>/e/<seq, 20 digits>`: one entry, `{c: clientId, n, d: data}` (the data opaque);
-//! - `l/<logId>/c/<clientId>`: a client's `{lastN, pulled}`.
+//! - `l/<logId>/c/<clientId>`: a client's `{lastN, pulled}`;
+//! - `l/<logId>/n/<clientId>/<n, 20 digits>`: the sequence number a client's entry `n` was stored at, so an
+//!   entry pushed again (a retry, another tab of the same store) is found and stored once.
 //!
 //! Entries and clients live under the log's id, so a wipe is one write (a new `meta` with a new id); the old
 //! log's keys are deleted after it, and a wipe that stops half-way leaves only keys no log reads.
@@ -80,6 +82,17 @@ impl Log {
         format!("{}{client}", self.clients_prefix(meta))
     }
 
+    fn number_key(&self, meta: &Meta, client: &str, n: u64) -> String {
+        format!("{}l/{}/n/{client}/{n:020}", self.root, meta.log_id)
+    }
+
+    /// Which of `client`'s entry numbers `numbers` are stored already.
+    pub async fn stored_numbers(&self, meta: &Meta, client: &str, numbers: &[u64]) -> Result<Vec<u64>, ApiError> {
+        let keys: Vec<String> = numbers.iter().map(|n| self.number_key(meta, client, *n)).collect();
+        let present = store::present(&self.storage, &keys).await?;
+        Ok(numbers.iter().zip(&keys).filter(|(_, key)| present.contains(*key)).map(|(n, _)| *n).collect())
+    }
+
     pub fn storage(&self) -> &Storage {
         &self.storage
     }
@@ -125,12 +138,13 @@ impl Log {
         entries: Vec<(u64, String)>,
     ) -> Result<Meta, ApiError> {
         let mut next = meta.clone();
-        let mut puts = Vec::with_capacity(entries.len() + 2);
+        let mut puts = Vec::with_capacity(2 * entries.len() + 2);
         for (n, data) in entries {
             next.head += 1;
             next.entries += 1;
             next.bytes += data.len() as u64;
             puts.push((self.entry_key(meta, next.head), json(&Stored { c: id.to_owned(), n, d: data })?));
+            puts.push((self.number_key(meta, id, n), next.head.to_string()));
         }
         puts.push((self.client_key(meta, id), json(client)?));
         puts.push((self.meta_key(), json(&next)?));

@@ -1,7 +1,9 @@
-//! `POST /v1/sync/push`: `{clientId, entries: [{n, data}], userId?}`. Entries a client already pushed
-//! (`n` up to its `lastN`) are skipped, so a retried push is applied once; the others must follow `lastN`
-//! without a gap (409 `SYNC_GAP`). Whatever is accepted is stored in one atomic write with the client's new
-//! `lastN` and the log's new head. Answers `{logId, lastN, head, accepted}`.
+//! `POST /v1/sync/push`: `{clientId, entries: [{n, data}], userId?}`. An entry is known by its client and
+//! number: one stored already (a retry after a lost reply, or another tab of the same store pushing it too)
+//! is skipped, and so is a number repeated within the push, so every entry is stored once. Numbers need not
+//! be consecutive nor in order (a device's commits may land in another order than they took their numbers).
+//! The new entries are stored in one atomic write with the client's `lastN` (its highest number stored) and
+//! the log's new head. Answers `{logId, lastN, head, accepted}`.
 
 use serde_json::{json, Map, Value};
 use worker::Response;
@@ -67,21 +69,10 @@ fn parse_entry(i: usize, entry: &Value, max_entry_bytes: u64) -> Result<(u64, St
 pub async fn push(log: &Log, push: Push, max_log_bytes: u64) -> Result<Response, ApiError> {
     let meta = log.meta().await?;
     let client = log.client(&meta, &push.client).await?;
-    let mut fresh = Vec::new();
-    for (n, data) in push.entries {
-        if n <= client.last_n {
-            continue;
-        }
-        let expected = client.last_n + 1 + fresh.len() as u64;
-        if n != expected {
-            let why = format!(
-                "entry n={n} of client {:?}: expected n={expected} (its lastN is {})",
-                push.client, client.last_n
-            );
-            return Err(ApiError::new(409, "SYNC_GAP", why));
-        }
-        fresh.push((n, data));
-    }
+    let numbers: Vec<u64> = push.entries.iter().map(|(n, _)| *n).collect();
+    let mut seen: std::collections::HashSet<u64> =
+        log.stored_numbers(&meta, &push.client, &numbers).await?.into_iter().collect();
+    let fresh: Vec<(u64, String)> = push.entries.into_iter().filter(|(n, _)| seen.insert(*n)).collect();
     let accepted = fresh.len() as u64;
     let added: u64 = fresh.iter().map(|(_, data)| data.len() as u64).sum();
     if meta.bytes + added > max_log_bytes {
@@ -91,12 +82,10 @@ pub async fn push(log: &Log, push: Push, max_log_bytes: u64) -> Result<Response,
         );
         return Err(ApiError::new(413, "SYNC_LOG_FULL", why));
     }
-    let (meta, last_n) = match fresh.last() {
-        None => (meta, client.last_n),
-        Some(&(last_n, _)) => {
-            let updated = Client { last_n, ..client };
-            (log.append(&meta, &push.client, &updated, fresh).await?, last_n)
-        }
+    let last_n = fresh.iter().map(|(n, _)| *n).fold(client.last_n, u64::max);
+    let meta = match fresh.is_empty() {
+        true => meta,
+        false => log.append(&meta, &push.client, &Client { last_n, ..client }, fresh).await?,
     };
     let answer = json!({ "logId": meta.log_id, "lastN": last_n, "head": meta.head, "accepted": accepted });
     Ok(Response::from_json(&answer)?)

@@ -29,6 +29,19 @@ pub async fn get<T: DeserializeOwned>(storage: &Storage, key: &str) -> Result<Op
     text.map(|text| serde_json::from_str(&text).map_err(|error| corrupt(key, error))).transpose()
 }
 
+/// Which of `keys` are stored (at most 128 per storage call, the runtime's limit).
+pub async fn present(storage: &Storage, keys: &[String]) -> Result<std::collections::HashSet<String>, ApiError> {
+    let mut found = std::collections::HashSet::new();
+    for chunk in keys.chunks(MAX_KEYS) {
+        let listed = storage.get_multiple(chunk.to_vec()).await.map_err(storage_error)?;
+        for pair in listed.entries() {
+            let pair: Array = pair.map_err(storage_error)?.dyn_into().map_err(storage_error)?;
+            found.extend(pair.get(0).as_string());
+        }
+    }
+    Ok(found)
+}
+
 /// The keys under `prefix` from `start` on (inclusive; `None`: the first), at most `limit` of them (`None`:
 /// all), in key order, with their JSON values.
 pub async fn range<T: DeserializeOwned>(
