@@ -50,6 +50,68 @@ export declare class Memory extends CoreMemory {
     /** Agent tools bound to `scope`, their `definitions` in `format` (default `"openai"`). Throws
      * `SCOPE_REQUIRED` without a userId, agentId or runId. */
     tools<Format extends ToolFormat = "openai">(scope: Scope, options?: { format?: Format }): MemoryTools<Format>;
+    /** One round of sync with the user's log on a memwasm Worker: pushes what was written here (encrypted when
+     * a key is given), then pulls and applies what other devices wrote. See docs/sync.md. */
+    sync(options: SyncOptions): Promise<SyncReport>;
+    /** Syncs after every write, every `intervalMs` and when the browser comes back online, until `stop()`. */
+    syncLive(options: LiveSyncOptions): LiveSync;
+}
+
+/** Where and how `memory.sync()` syncs. */
+export interface SyncOptions {
+    /** The memwasm Worker's URL (its `/v1/sync/…` routes). */
+    url: string;
+    /** The user's bearer token (a tenant-wide token also needs `userId`). */
+    token: string;
+    /** The end-to-end key: 32 raw bytes (or their base64), or an AES-GCM CryptoKey. Never sent. */
+    key?: Uint8Array | string | CryptoKey;
+    /** Or a passphrase the key is derived from (PBKDF2-SHA-256, 600,000 iterations, salted with `salt`). */
+    passphrase?: string;
+    /** The passphrase's salt; default `"memwasm-sync/v1"`. Every device of a user must use the same. */
+    salt?: string;
+    /** The user whose log this is, with a tenant-wide token. */
+    userId?: string;
+    /** Milliseconds before a request to the server is abandoned (`SYNC_NETWORK`); default 30,000. */
+    timeoutMs?: number;
+    signal?: AbortSignal;
+    /** The `fetch` to use (default the global one). */
+    fetch?: typeof fetch;
+}
+
+/** What one round of sync did. */
+export interface SyncReport {
+    /** Entries the server stored from this device, and entries applied here (own ones included). */
+    pushed: number;
+    pulled: number;
+    /** Bytes of entry data sent and received. */
+    bytesSent: number;
+    bytesReceived: number;
+    /** The server's log was wiped or replaced, and this store sent it everything it holds. */
+    rebased: boolean;
+    applied: { memories: number; deletes: number; history: number; graph: number; reembedded: number };
+    warnings: import("./dist/memwasm.js").AddWarning[];
+    logId: string | null;
+    checkpoint: number;
+    pending: number;
+}
+
+/** `memory.syncLive()`'s options. */
+export interface LiveSyncOptions extends SyncOptions {
+    /** A full round at least this often; default 30,000 ms. */
+    intervalMs?: number;
+    /** How often to look for new writes of this instance; default 250 ms. */
+    writeCheckMs?: number;
+    onSync?: (report: SyncReport) => void;
+    onError?: (error: import("./dist/memwasm.js").MemoryError) => void;
+}
+
+/** A running `memory.syncLive()`. */
+export interface LiveSync {
+    status(): { lastSync: string | null; lastError: unknown; rounds: number; running: boolean };
+    /** A round now (or after the one running); resolves when it ends. */
+    syncNow(): Promise<void>;
+    /** Stops syncing; resolves once the round running has ended. */
+    stop(): Promise<void>;
 }
 
 /** Node only: opens a database file for `storage: {provider: "sqlite"}` as the memory does (WAL,

@@ -4,8 +4,10 @@ import { readFileSync } from "node:fs";
 import { initSync, Memory as CoreMemory } from "./dist/memwasm.js";
 import { withLocalProvider } from "./local-embedder/provider.mjs";
 import { withSqliteStorage } from "./sqlite.mjs";
+import { addSync } from "./sync.mjs";
 
 initSync({ module: readFileSync(new URL("./dist/memwasm_bg.wasm", import.meta.url)) });
+addSync(CoreMemory.prototype);
 
 export * from "./dist/memwasm.js";
 export { openSqlite } from "./sqlite.mjs";

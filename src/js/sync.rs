@@ -57,18 +57,18 @@ impl Memory {
         })
     }
 
-    /// Drops `clientId`'s entries up to number `lastN` from the outbox (the server stored them).
+    /// Drops `clientId`'s entries numbered `numbers` from the outbox (the server stored them).
     #[wasm_bindgen(js_name = syncAcknowledge, unchecked_return_type = "Promise<number>")]
     pub fn sync_acknowledge(
         &self,
         #[wasm_bindgen(js_name = clientId, unchecked_param_type = "string")] client_id: JsValue,
-        #[wasm_bindgen(js_name = lastN, unchecked_param_type = "number")] last_n: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number[]")] numbers: JsValue,
     ) -> Promise {
         let engine = self.engine.clone();
         promise(async move {
             let client = string_arg(&client_id, "clientId")?;
-            let last = whole(&last_n, "lastN")?;
-            engine.sync_acknowledge(&client, last).await
+            let numbers: Vec<u64> = from_js(numbers, "numbers", MemoryError::InvalidInput)?;
+            engine.sync_acknowledge(&client, &numbers).await
         })
     }
 
@@ -96,13 +96,5 @@ impl Memory {
     ) -> Promise {
         let engine = self.engine.clone();
         promise(async move { engine.sync_rebase(&string_arg(&log_id, "logId")?).await })
-    }
-}
-
-/// A whole number ≥ 0 argument, or `INVALID_INPUT` naming it.
-fn whole(value: &JsValue, name: &str) -> Result<u64, MemoryError> {
-    match value.as_f64() {
-        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => Ok(n as u64),
-        _ => Err(MemoryError::InvalidInput(format!("{name} must be a whole number ≥ 0"))),
     }
 }

@@ -77,15 +77,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         Ok(ordered)
     }
 
-    /// Drops `client`'s entries numbered up to `last_n` from the outbox: the server stored them.
-    pub async fn sync_acknowledge(&self, client: &str, last_n: u64) -> Result<usize> {
+    /// Drops `client`'s entries numbered `numbers` from the outbox: the server stored them.
+    pub async fn sync_acknowledge(&self, client: &str, numbers: &[u64]) -> Result<usize> {
         let records = Pending::read_all(self.storage.load_side(OUTBOX_KIND).await?);
-        let done = |pending: &Pending| pending.client_id == client && pending.n <= last_n;
-        let deletes: Vec<SideWrite> = records
-            .iter()
-            .filter(|(_, pending)| done(pending))
-            .map(|(key, _)| SideWrite::delete(OUTBOX_KIND, key))
-            .collect();
+        let done = |pending: &Pending| pending.client_id == client && numbers.contains(&pending.n);
+        let deletes: Vec<SideWrite> =
+            records.iter().filter(|(_, p)| done(p)).map(|(key, _)| SideWrite::delete(OUTBOX_KIND, key)).collect();
         let count = deletes.len();
         if count > 0 {
             self.commit(Changeset { side: deletes, ..Changeset::default() }).await?;

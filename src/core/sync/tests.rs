@@ -25,20 +25,21 @@ impl Log {
         Self { id: id.into(), ..Self::default() }
     }
 
-    /// Stores the entries not stored yet (numbers only grow per client); the last number stored per client.
-    fn push(&self, pending: &[Pending]) -> Vec<(String, u64)> {
+    /// Stores the entries not stored yet (known by client and number); the numbers pushed, by client.
+    fn push(&self, pending: &[Pending]) -> Vec<(String, Vec<u64>)> {
         let mut entries = self.entries.borrow_mut();
-        let mut last = Vec::new();
+        let mut pushed: Vec<(String, Vec<u64>)> = Vec::new();
         for entry in pending {
-            let stored = entries.iter().filter(|e| e.client_id == entry.client_id).map(|e| e.n).max().unwrap_or(0);
-            if entry.n > stored {
+            if !entries.iter().any(|e| e.client_id == entry.client_id && e.n == entry.n) {
                 let seq = entries.len() as u64 + 1;
                 entries.push(Pulled { seq, client_id: entry.client_id.clone(), n: entry.n, data: entry.data.clone() });
             }
-            last.retain(|(client, _): &(String, u64)| *client != entry.client_id);
-            last.push((entry.client_id.clone(), entry.n.max(stored)));
+            match pushed.iter_mut().find(|(client, _)| *client == entry.client_id) {
+                Some((_, numbers)) => numbers.push(entry.n),
+                None => pushed.push((entry.client_id.clone(), vec![entry.n])),
+            }
         }
-        last
+        pushed
     }
 
     fn pull(&self, since: u64) -> Vec<Pulled> {
@@ -55,8 +56,8 @@ fn device(storage: &KeepingStorage) -> Device {
 /// What `memory.sync()` does: push the outbox, acknowledge, pull and apply.
 fn sync(device: &Device, log: &Log) -> Applied {
     let pending = block_on(device.sync_pending(usize::MAX)).unwrap();
-    for (client, last) in log.push(&pending) {
-        block_on(device.sync_acknowledge(&client, last)).unwrap();
+    for (client, numbers) in log.push(&pending) {
+        block_on(device.sync_acknowledge(&client, &numbers)).unwrap();
     }
     let status = block_on(device.sync_status()).unwrap();
     if status.log_id.as_deref().is_some_and(|id| id != log.id) {

@@ -1,0 +1,83 @@
+// End-to-end encryption of sync entries with WebCrypto (browsers, Node ≥ 20, workerd): AES-256-GCM, a random
+// 96-bit IV per entry, and the entry's place (client id and number) as additional data, so the server can
+// neither read an entry nor move it to another place. The key is a raw 32-byte key the app holds, or comes
+// from a passphrase through PBKDF2-SHA-256; it never leaves the device.
+import { MemoryError } from "./dist/errors.js";
+
+/** Prefixes of `data` on the wire: encrypted (`e1.` + base64 of IV and ciphertext) or plain JSON (`p1.`). */
+const SEALED = "e1.";
+const PLAIN = "p1.";
+/** PBKDF2 iterations for a passphrase (OWASP's 2023 figure for PBKDF2-HMAC-SHA256). */
+export const PBKDF2_ITERATIONS = 600_000;
+
+const subtle = () => {
+  const api = globalThis.crypto?.subtle;
+  if (!api) throw new MemoryError("sync: encryption needs WebCrypto (crypto.subtle), which this runtime lacks", "INVALID_CONFIG");
+  return api;
+};
+
+const toBase64 = (bytes) => {
+  let text = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(text);
+};
+const fromBase64 = (text) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+
+/** The AES-GCM key of `options` (`key`: 32 raw bytes, their base64, or a CryptoKey; `passphrase` with an
+ * optional `salt`), or `null` when neither is given (entries then travel unencrypted). */
+export async function syncKey({ key, passphrase, salt }) {
+  if (key != null && passphrase != null) throw invalid("give `key` or `passphrase`, not both");
+  if (key != null) {
+    if (typeof CryptoKey !== "undefined" && key instanceof CryptoKey) return key;
+    const bytes = typeof key === "string" ? decodeKey(key) : key instanceof Uint8Array ? key : null;
+    if (bytes?.length !== 32) throw invalid("`key` must be 32 bytes (a Uint8Array, or their base64) or an AES-GCM CryptoKey");
+    return subtle().importKey("raw", bytes, "AES-GCM", false, ["encrypt", "decrypt"]);
+  }
+  if (passphrase == null) return null;
+  if (typeof passphrase !== "string" || passphrase.length < 8) throw invalid("`passphrase` must be a string of 8 or more characters");
+  const material = await subtle().importKey("raw", new TextEncoder().encode(passphrase), "PBKDF2", false, ["deriveKey"]);
+  const params = { name: "PBKDF2", hash: "SHA-256", iterations: PBKDF2_ITERATIONS, salt: new TextEncoder().encode(salt ?? "memwasm-sync/v1") };
+  return subtle().deriveKey(params, material, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
+}
+
+function decodeKey(text) {
+  try {
+    return fromBase64(text);
+  } catch {
+    return null;
+  }
+}
+
+const place = (clientId, n) => new TextEncoder().encode(`memwasm-sync/v1:${clientId}:${n}`);
+
+/** `data` (an entry's JSON) as it goes on the wire: sealed with `key`, or marked plain without one. */
+export async function seal(key, clientId, n, data) {
+  if (!key) return PLAIN + data;
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const sealed = new Uint8Array(await subtle().encrypt({ name: "AES-GCM", iv, additionalData: place(clientId, n) }, key, new TextEncoder().encode(data)));
+  const out = new Uint8Array(12 + sealed.length);
+  out.set(iv);
+  out.set(sealed, 12);
+  return SEALED + toBase64(out);
+}
+
+/** The entry's JSON from the wire's `data`; `SYNC_KEY` when it does not open with `key` (another key, a changed
+ * ciphertext or place), or when it is plain but a key was given, or sealed but none was. */
+export async function open(key, { seq, clientId, n, data }) {
+  if (typeof data === "string" && data.startsWith(PLAIN)) {
+    if (key) throw keyError(`log entry ${seq} is not encrypted, but this device syncs with a key: the log was written without one`);
+    return data.slice(PLAIN.length);
+  }
+  if (typeof data !== "string" || !data.startsWith(SEALED)) throw keyError(`log entry ${seq} is not a memwasm sync entry`);
+  if (!key) throw keyError(`log entry ${seq} is encrypted: sync with the key (or passphrase) the other devices use`);
+  try {
+    const bytes = fromBase64(data.slice(SEALED.length));
+    const plain = await subtle().decrypt({ name: "AES-GCM", iv: bytes.subarray(0, 12), additionalData: place(clientId, n) }, key, bytes.subarray(12));
+    return new TextDecoder().decode(plain);
+  } catch {
+    throw keyError(`log entry ${seq} did not decrypt: it was written with another key, or changed on the way (nothing was applied)`);
+  }
+}
+
+const invalid = (why) => new MemoryError(`sync: ${why}`, "INVALID_CONFIG");
+const keyError = (why) => new MemoryError(`sync: ${why}`, "SYNC_KEY");

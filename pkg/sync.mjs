@@ -1,0 +1,188 @@
+// `memory.sync(options)`: one round of sync with the user's log on a memwasm Worker (`/v1/sync/…`) — push the
+// outbox (encrypted), then pull and apply what other devices wrote — and `memory.syncLive(options)`, which
+// runs a round after every write (debounced), on an interval and when the browser comes back online. The
+// protocol: the server orders the entries it receives in one log per user (a sequence number each), stores
+// a client's entry once whatever the retries (its client id and number), and hands each device what follows
+// its checkpoint. See docs/sync.md.
+import { MemoryError } from "./dist/errors.js";
+import { open, seal, syncKey } from "./sync-crypto.mjs";
+
+/** Most bytes of entries in one push request (the Worker takes 1 MiB bodies by default). */
+const PUSH_BYTES = 768 * 1024;
+const PUSH_ENTRIES = 500;
+const PULL_LIMIT = 500;
+const OPTIONS = ["url", "token", "key", "passphrase", "salt", "userId", "timeoutMs", "signal", "intervalMs", "writeCheckMs", "onSync", "onError", "fetch"];
+
+/** Checks `options` and derives the key once. */
+async function prepare(options) {
+  if (options === null || typeof options !== "object") throw invalid("options must be an object {url, token, key?}");
+  for (const name of Object.keys(options)) if (!OPTIONS.includes(name)) throw invalid(`\`${name}\` is not an option (the options are ${OPTIONS.join(", ")})`);
+  const { url, token } = options;
+  if (typeof url !== "string" || !/^https?:\/\//.test(url)) throw invalid("`url` must be the Worker's http(s) URL");
+  if (typeof token !== "string" || !token) throw invalid("`token` must be the user's bearer token");
+  return { ...options, base: url.replace(/\/+$/, ""), cryptoKey: await syncKey(options), timeoutMs: options.timeoutMs ?? 30_000 };
+}
+
+/** One HTTP call to the sync routes; `SYNC_HTTP` with the server's code, `SYNC_NETWORK` when it cannot be reached. */
+async function call(config, method, path, body) {
+  const signals = [AbortSignal.timeout(config.timeoutMs), config.signal].filter(Boolean);
+  const init = { method, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
+    headers: { authorization: `Bearer ${config.token}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined };
+  let response;
+  try {
+    response = await (config.fetch ?? fetch)(`${config.base}${path}`, init);
+  } catch (error) {
+    if (config.signal?.aborted) throw new MemoryError("sync: stopped by its signal", "ABORTED");
+    const why = error?.name === "TimeoutError" ? `no answer within ${config.timeoutMs} ms` : error?.message ?? String(error);
+    throw new MemoryError(`sync server unreachable: ${why} (${config.base})`, "SYNC_NETWORK");
+  }
+  const text = await response.text();
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  if (!response.ok) {
+    const { code, message } = json?.error ?? {};
+    const detail = code ? `${code}: ${message}` : text.slice(0, 200);
+    throw new MemoryError(`sync server answered ${response.status}: ${detail}`, "SYNC_HTTP", response.status);
+  }
+  if (json === undefined) throw new MemoryError(`sync server answered ${response.status} with no JSON`, "SYNC_HTTP", response.status);
+  return json;
+}
+
+const withUser = (config, params = {}) => new URLSearchParams({ ...params, ...(config.userId ? { userId: config.userId } : {}) });
+
+/** Pushes the outbox, client by client, in pages; the server's log id. */
+async function push(memory, config, report) {
+  let logId;
+  for (;;) {
+    const outbox = await memory.syncOutbox(PUSH_ENTRIES);
+    if (outbox.length === 0) return logId;
+    const clientId = outbox[0].clientId;
+    const page = [];
+    let bytes = 0;
+    for (const entry of outbox) {
+      if (entry.clientId !== clientId || page.length === PUSH_ENTRIES) break;
+      const data = await seal(config.cryptoKey, entry.clientId, entry.n, entry.data);
+      if (page.length > 0 && bytes + data.length > PUSH_BYTES) break;
+      bytes += data.length;
+      page.push({ n: entry.n, data });
+    }
+    const body = { clientId, entries: page, ...(config.userId ? { userId: config.userId } : {}) };
+    const answer = await call(config, "POST", "/v1/sync/push", body);
+    logId = answer.logId;
+    const status = await memory.syncStatus();
+    if (status.logId && status.logId !== logId) return logId; // a new log: the caller rebases
+    await memory.syncAcknowledge(clientId, page.map((entry) => entry.n));
+    report.pushed += answer.accepted;
+    report.bytesSent += bytes;
+  }
+}
+
+/** Pulls and applies what follows the checkpoint, page by page. */
+async function pull(memory, config, report) {
+  for (;;) {
+    const status = await memory.syncStatus();
+    const query = withUser(config, { since: status.checkpoint, limit: PULL_LIMIT, clientId: status.clientId });
+    const answer = await call(config, "GET", `/v1/sync/pull?${query}`);
+    if (status.logId && answer.logId !== status.logId) return answer.logId;
+    const entries = [];
+    for (const entry of answer.entries) {
+      report.bytesReceived += entry.data.length;
+      entries.push({ ...entry, data: await open(config.cryptoKey, entry) });
+    }
+    const applied = await memory.syncApply(answer.logId, entries);
+    report.pulled += applied.entries;
+    for (const key of ["memories", "deletes", "history", "graph", "reembedded"]) report.applied[key] += applied[key];
+    report.warnings.push(...(applied.warnings ?? []));
+    if (!answer.more) return undefined;
+  }
+}
+
+/** One round of sync of `memory` (see the module). */
+export async function syncOnce(memory, options, prepared) {
+  const config = prepared ?? (await prepare(options));
+  const report = { pushed: 0, pulled: 0, bytesSent: 0, bytesReceived: 0, rebased: false,
+    applied: { memories: 0, deletes: 0, history: 0, graph: 0, reembedded: 0 }, warnings: [] };
+  await memory.syncStart();
+  for (let round = 0; round < 2; round++) {
+    const pushedTo = await push(memory, config, report);
+    const status = await memory.syncStatus();
+    const newLog = (status.logId && pushedTo && pushedTo !== status.logId ? pushedTo : undefined) ?? (await pull(memory, config, report));
+    if (!newLog) {
+      const done = await memory.syncStatus();
+      return { ...report, logId: done.logId, checkpoint: done.checkpoint, pending: done.pending };
+    }
+    await memory.syncRebase(newLog); // the server's log was wiped or replaced: it gets everything held here
+    report.rebased = true;
+  }
+  throw new MemoryError("sync: the server's log changed twice during one sync; try again", "SYNC_HTTP", 409);
+}
+
+/** Runs `syncOnce` after writes (debounced), every `intervalMs` and on `online`, one round at a time; `stop()`
+ * ends it. `onSync(report)` and `onError(error)` follow each round; `status()` says where it stands. */
+export function syncLive(memory, options) {
+  let prepared;
+  let running;
+  let again = false;
+  let stopped = false;
+  const state = { lastSync: null, lastError: null, rounds: 0 };
+  const round = async () => {
+    if (stopped) return;
+    if (running) return void (again = true);
+    running = (async () => {
+      try {
+        prepared ??= await prepare(options);
+        const report = await syncOnce(memory, options, prepared);
+        Object.assign(state, { lastSync: new Date().toISOString(), lastError: null, rounds: state.rounds + 1 });
+        options.onSync?.(report);
+      } catch (error) {
+        state.lastError = error;
+        options.onError?.(error);
+      } finally {
+        running = undefined;
+        if (again && !stopped) {
+          again = false;
+          round();
+        }
+      }
+    })();
+    return running;
+  };
+  // Every write of this instance is recorded in its outbox: a changed count starts a round.
+  let seen;
+  const watch = setInterval(async () => {
+    const recorded = await memory.syncRecorded().catch(() => seen);
+    if (seen !== undefined && recorded !== seen) round();
+    seen = recorded;
+  }, options.writeCheckMs ?? 250);
+  const timer = setInterval(round, options.intervalMs ?? 30_000);
+  globalThis.addEventListener?.("online", round);
+  round();
+  return {
+    status: () => ({ ...state, running: Boolean(running) }),
+    syncNow: () => round().then(() => running),
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      clearInterval(watch);
+      globalThis.removeEventListener?.("online", round);
+      await running;
+    },
+  };
+}
+
+/** Gives `prototype` (a Memory class's) `sync()` and `syncLive()`. */
+export function addSync(prototype) {
+  prototype.sync = function sync(options) {
+    return syncOnce(this, options);
+  };
+  prototype.syncLive = function live(options) {
+    return syncLive(this, options);
+  };
+}
+
+const invalid = (why) => new MemoryError(`sync: ${why}`, "INVALID_CONFIG");
