@@ -5,6 +5,7 @@ import { MemoryPane } from "./memories.js";
 import { wireOfflineModel } from "./offline-pane.js";
 import { fillForm, hasLlm, loadSettings, readForm, saveSettings, showProviderFields, toConfig } from "./settings.js";
 import { refreshStorage, showError, watchNetwork } from "./status.js";
+import { SyncPane } from "./sync-pane.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -14,6 +15,7 @@ const app = {
   /** Opens (or re-opens) the memory for the current settings. */
   async open() {
     const next = await Memory.open(toConfig(this.settings));
+    await sync.pause();
     this.memory?.free();
     this.memory = next;
     const offline = this.settings.semantic ? "offline · semantic" : "offline";
@@ -22,9 +24,11 @@ const app = {
     $("settings-summary").textContent = mode;
     memories.pager.first();
     await this.memoriesChanged();
+    await sync.resume();
   },
+  /** After each write of the page (and each sync round that changed memories here). */
   async memoriesChanged() {
-    await Promise.all([memories.refresh(), refreshStorage($("storage-badge"))]);
+    await Promise.all([memories.refresh(), refreshStorage($("storage-badge")), sync.refreshPending()]);
   },
 };
 
@@ -41,6 +45,10 @@ const memories = new MemoryPane(
     importStatus: { box: $("import-status"), bar: $("import-progress"), text: $("import-text"), cancel: $("import-cancel") },
     resetButton: $("reset-button"), resetConfirm: $("reset-confirm"), resetYes: $("reset-yes"), resetNo: $("reset-no"),
   },
+  app,
+);
+const sync = new SyncPane(
+  { form: $("sync-form"), last: $("sync-last"), pending: $("sync-pending"), error: $("sync-error"), summary: $("sync-summary") },
   app,
 );
 
@@ -69,4 +77,4 @@ try {
   showError($("chat-error"), error);
   document.body.dataset.ready = "error";
 }
-window.playground = { app, chat, memories };
+window.playground = { app, chat, memories, sync };

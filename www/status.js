@@ -24,25 +24,25 @@ const SENTENCES = {
   EMBEDDER_LOAD: "The on-device model could not be loaded (the detail names the file). On the server, run `bash scripts/build-local-embedder.sh` and `bash scripts/setup.sh minilm-weights`, then reload.",
 };
 
-/** `{code, sentence, detail}` for any thrown value. */
-export function describe(error) {
+/** `{code, sentence, detail}` for any thrown value; `sentence` (a pane's own wording) overrides the page's. */
+export function describe(error, sentence) {
   const code = typeof error?.code === "string" ? error.code : "ERROR";
   const detail = error?.message ?? String(error);
-  return { code, sentence: SENTENCES[code] ?? "Something went wrong.", detail };
+  return { code, sentence: sentence ?? SENTENCES[code] ?? "Something went wrong.", detail };
 }
 
-/** Shows `error` in `element`, or hides the element when `error` is null. */
-export function showError(element, error) {
+/** Shows `error` in `element` (with `sentence` when given), or hides the element when `error` is null. */
+export function showError(element, error, sentence) {
   element.hidden = !error;
   element.replaceChildren();
   if (!error) return;
-  const { code, sentence, detail } = describe(error);
+  const { code, sentence: said, detail } = describe(error, sentence);
   const codeElement = document.createElement("code");
   codeElement.textContent = code;
   const detailElement = document.createElement("div");
   detailElement.className = "small muted";
   detailElement.textContent = detail;
-  element.append(codeElement, sentence, detailElement);
+  element.append(codeElement, said, detailElement);
 }
 
 /** Keeps the network badge in step with the browser's online state. */
