@@ -81,7 +81,7 @@ impl Bundle {
 }
 
 /// `items` in the order of their `key`s (one sort of text keys, shared by every item type).
-fn sorted<T>(items: Vec<T>, key: impl Fn(&T) -> String) -> Vec<T> {
+pub(crate) fn sorted<T>(items: Vec<T>, key: impl Fn(&T) -> String) -> Vec<T> {
     let mut keys: Vec<(String, usize)> = items.iter().map(&key).zip(0..).collect();
     keys.sort_unstable();
     let mut slots: Vec<Option<T>> = items.into_iter().map(Some).collect();

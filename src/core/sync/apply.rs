@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::entry::Entry;
 use super::state::{LogState, Pending, OUTBOX_KIND};
 use crate::core::engine::embedding_model::EmbeddingModel;
+use crate::core::engine::transfer::sorted;
 use crate::core::engine::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
 use crate::core::model::graph::GraphRecord;
@@ -119,7 +120,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 None => changes.graph.deletes.push(key),
             }
         }
-        changes.upserts.sort_by(|a, b| (&a.item.created_at, &a.item.id).cmp(&(&b.item.created_at, &b.item.id)));
+        changes.upserts =
+            sorted(std::mem::take(&mut changes.upserts), |m| format!("{}\u{0}{}", m.item.created_at, m.item.id));
         let (warnings, _) = self.embed_vectorless(&mut changes.upserts, &Unpaced).await?;
         let reembedded =
             changes.upserts.iter().filter(|m| reembed.contains(&m.item.id) && m.embedding.is_some()).count();

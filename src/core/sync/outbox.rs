@@ -6,6 +6,7 @@ use serde::Serialize;
 use super::entry_write::write_entries;
 use super::recorder::{outbox_writes, FIRST_COMMIT_NUMBER};
 use super::state::{client_write, LogState, Pending, CLIENT_KIND, OUTBOX_KIND};
+use crate::core::engine::transfer::sorted;
 use crate::core::engine::MemoryEngine;
 use crate::core::error::Result;
 use crate::core::identity::new_id;
@@ -69,9 +70,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             }
         }
         let mut ordered = Vec::new();
-        for (_, mut entries) in clients {
-            entries.sort_by_key(|entry| entry.n);
-            ordered.extend(entries);
+        for (_, entries) in clients {
+            ordered.extend(sorted(entries, |entry| format!("{:020}", entry.n)));
         }
         ordered.truncate(limit);
         Ok(ordered)
