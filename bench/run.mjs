@@ -5,7 +5,8 @@
 // the reranker stage at 20 and 50 candidates; add.mjs: add() against the
 // scripted server; add-quality.mjs: what add()'s fast pipeline shows the update
 // decision, against the exact one, over bench/quality/scenarios.json with the on-device MiniLM embedder; then
-// LOCOMO retrieval against MiniSearch and dense baselines (locomo/run.mjs); the cold start in headless Chromium (browser.mjs) beside Node's SQLite storage (sqlite.mjs, which runs browser.mjs) and the REST service in local workerd (worker.mjs)) and
+// LOCOMO retrieval against MiniSearch and dense baselines (locomo/run.mjs); the cold start in headless Chromium (browser.mjs) beside Node's SQLite storage (sqlite.mjs, which runs browser.mjs) and the REST service in local workerd (worker.mjs);
+// sync of 10,000 memories between two SQLite devices through the Worker against export + import (sync.mjs)) and
 // prints tables of medians with ratios and the targets.
 // Results go to bench/results/latest.json. Options: --no-build, --quick (the small figures only).
 import { execFileSync, spawnSync } from "node:child_process";
@@ -18,6 +19,7 @@ import { listBench } from "./list.mjs";
 import { recallTable, targetsTable as locomoTargets } from "./locomo/report.mjs";
 import { rerankTable } from "./lib/rerank-table.mjs";
 import { sqliteTable } from "./sqlite.mjs";
+import { syncTable, syncTargets } from "./sync.mjs";
 
 const bench = dirname(fileURLToPath(import.meta.url));
 const root = dirname(bench);
@@ -217,7 +219,7 @@ function tenantLine(tenant) {
 }
 
 /** Every target of the speed issue, with the measured value and whether it is met. */
-function targets(figures, add, wasm, browser, quality, worker, pub, sqlite, tenant) {
+function targets(figures, add, wasm, browser, quality, worker, pub, sqlite, tenant, sync) {
   const find = (kind, n, dim) => figures.find((f) => f.kind === kind && f.n === n && f.dim === dim)?.contenders;
   const rows = [];
   const check = (what, value, ok, shown) => rows.push(`| ${what} | ${shown ?? value} | ${ok ? "met" : "NOT met"} |`);
@@ -311,6 +313,8 @@ function targets(figures, add, wasm, browser, quality, worker, pub, sqlite, tena
       `${tenant.largestObjectMb.toFixed(1)} MB`, tenant.largestObjectMb <= 100,
       `${tenant.largestObjectMb.toFixed(1)} MB (all 1,001 objects in one workerd isolate together: at most ${peak.toFixed(1)} MB)`);
   } else rows.push("| Worker, a tenant sharded by user (bench/worker-tenant.mjs) | not run | NOT met |");
+  if (sync) for (const [what, measured, ok] of syncTargets(sync).filter(([what]) => !what.startsWith("("))) check(`Sync (bench/sync.mjs): ${what}`, measured, ok);
+  else rows.push("| Sync between devices through the Worker (bench/sync.mjs) | not run | NOT met |");
   return ["| target | measured | |", "|---|---|---|", ...rows].join("\n");
 }
 
@@ -390,9 +394,16 @@ try {
 } catch (error) {
   say(`tenant bench skipped: ${error.message.split("\n")[0]}`);
 }
+say("sync: 10,000 memories to a new device and 10 changes through local workerd, against export + import (bench/sync.mjs)");
+let sync;
+try {
+  sync = json(process.execPath, [join(bench, "sync.mjs"), "--json"]);
+} catch (error) {
+  say(`sync bench skipped: ${error.message.split("\n")[0]}`);
+}
 const wasm = releaseSize ?? size();
 machine.loadAverageAtEnd = loadavg()[0];
-const results = { date: new Date().toISOString(), machine, seconds: (Date.now() - started) / 1000, figures, add, public: pub, rerank, quality, locomo, browser, sqlite: sqlite && { ...sqlite, browser: undefined }, worker, tenant, size: wasm };
+const results = { date: new Date().toISOString(), machine, seconds: (Date.now() - started) / 1000, figures, add, public: pub, rerank, quality, locomo, browser, sqlite: sqlite && { ...sqlite, browser: undefined }, worker, tenant, sync, size: wasm };
 results.list = list.result;
 
 const report = [
@@ -428,7 +439,9 @@ const report = [
   "",
   tenantLine(tenant),
   "",
-  targets(figures, add, wasm, browser, quality, worker, pub, sqlite, tenant),
+  sync ? syncTable(sync) : "Sync between devices (bench/sync.mjs): not run.",
+  "",
+  targets(figures, add, wasm, browser, quality, worker, pub, sqlite, tenant, sync),
 ].join("\n");
 process.stdout.write(report + "\n");
 mkdirSync(join(bench, "results"), { recursive: true });
