@@ -33,6 +33,7 @@
 
 mod auth;
 mod conversations_api;
+mod cors;
 mod desk;
 mod dreams;
 mod durable;
@@ -62,7 +63,16 @@ use worker::{console_error, event, Context, Env, Request, Response, ScheduleCont
 use self::later::Later;
 
 #[event(fetch)]
-async fn fetch(mut request: Request, env: Env, ctx: Context) -> worker::Result<Response> {
+async fn fetch(request: Request, env: Env, ctx: Context) -> worker::Result<Response> {
+    if let Some(preflight) = cors::preflight(&request)? {
+        return Ok(preflight);
+    }
+    let path = request.path();
+    cors::allowed(&path, answer(request, env, ctx).await)
+}
+
+/// The answer to `request`: a listing, its object's (`STORAGE = "do"`), or the desk's.
+async fn answer(mut request: Request, env: Env, ctx: Context) -> worker::Result<Response> {
     match desk::listing::answer(&request, &env) {
         Ok(Some(listing)) => return Ok(listing),
         Ok(None) => {}

@@ -300,3 +300,20 @@ test("a restarted worker keeps the log, its logId and each client's lastN", T, a
   const retried = (await push(second, tok("alice"), { clientId: "p", entries: entries(1, 4) })).body;
   assert.deepEqual([retried.accepted, retried.head, retried.logId], [1, 4, pushed.logId]);
 });
+
+test("a browser page on another origin may call the sync routes: preflights answer before any token, answers allow any origin", T, async (t) => {
+  const worker = await startSync(t);
+  const preflight = await worker.call("OPTIONS", "/v1/sync/push", { token: null, headers: { origin: "https://app.example", "access-control-request-method": "POST" } });
+  assert.equal(preflight.status, 204);
+  assert.equal(preflight.headers.get("access-control-allow-origin"), "*");
+  assert.match(preflight.headers.get("access-control-allow-headers"), /authorization/);
+  assert.match(preflight.headers.get("access-control-allow-methods"), /POST/);
+  const pulled = await worker.call("GET", "/v1/sync/pull", { token: tok("alice"), headers: { origin: "https://app.example" } });
+  assert.equal(pulled.status, 200);
+  assert.equal(pulled.headers.get("access-control-allow-origin"), "*");
+  const refused = await worker.call("GET", "/v1/sync", { token: "tok-unknown-0000000000", headers: { origin: "https://app.example" } });
+  assert.equal(refused.status, 401);
+  assert.equal(refused.headers.get("access-control-allow-origin"), "*", "errors are readable too");
+  const other = await worker.call("OPTIONS", "/v1/memories/", { token: null });
+  assert.notEqual(other.headers.get("access-control-allow-origin"), "*", "other routes are unchanged");
+});
