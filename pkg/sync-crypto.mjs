@@ -21,7 +21,12 @@ const toBase64 = (bytes) => {
   for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(text);
 };
-const fromBase64 = (text) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+const fromBase64 = (text) => {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+};
 
 /** The AES-GCM key of `options` (`key`: 32 raw bytes, their base64, or a CryptoKey; `passphrase` with an
  * optional `salt`), or `null` when neither is given (entries then travel unencrypted). */

@@ -6,6 +6,7 @@
 // its checkpoint. See docs/sync.md.
 import { MemoryError } from "./dist/errors.js";
 import { open, seal, syncKey } from "./sync-crypto.mjs";
+import { withConfig } from "./with-config.mjs";
 
 /** Most bytes of entries in one push request (the Worker takes 1 MiB bodies by default). */
 const PUSH_BYTES = 768 * 1024;
@@ -55,9 +56,21 @@ async function call(config, method, path, body) {
 
 const withUser = (config, params = {}) => new URLSearchParams({ ...params, ...(config.userId ? { userId: config.userId } : {}) });
 
-/** Pushes the outbox, client by client, in pages; the server's log id. */
+/** `SYNC_KEY` when this device's key does not open the log's entries: checked on one entry before anything
+ * is pushed, so a wrong key never writes entries the other devices cannot read. */
+async function checkKey(memory, config) {
+  const status = await memory.syncStatus();
+  const query = withUser(config, { since: Math.max(0, status.checkpoint - 1), limit: 1 });
+  const answer = await call(config, "GET", `/v1/sync/pull?${query}`);
+  if (status.logId && answer.logId !== status.logId) return; // a new log: the round rebases
+  if (answer.entries[0]) await open(config.cryptoKey, answer.entries[0]);
+}
+
+/** Pushes the outbox, client by client, in pages; the server's log id. An entry sealed but left out of a
+ * full page is kept for the next one, not sealed again. */
 async function push(memory, config, report) {
   let logId;
+  const sealed = new Map();
   for (;;) {
     const outbox = await memory.syncOutbox(PUSH_ENTRIES);
     if (outbox.length === 0) return logId;
@@ -66,7 +79,9 @@ async function push(memory, config, report) {
     let bytes = 0;
     for (const entry of outbox) {
       if (entry.clientId !== clientId || page.length === PUSH_ENTRIES) break;
-      const data = await seal(config.cryptoKey, entry.clientId, entry.n, entry.data);
+      const place = `${entry.clientId}/${entry.n}`;
+      const data = sealed.get(place) ?? (await seal(config.cryptoKey, entry.clientId, entry.n, entry.data));
+      sealed.set(place, data);
       if (page.length > 0 && bytes + data.length > PUSH_BYTES) break;
       bytes += data.length;
       page.push({ n: entry.n, data });
@@ -77,6 +92,7 @@ async function push(memory, config, report) {
     const status = await memory.syncStatus();
     if (status.logId && status.logId !== logId) return logId; // a new log: the caller rebases
     await memory.syncAcknowledge(clientId, page.map((entry) => entry.n));
+    for (const entry of page) sealed.delete(`${clientId}/${entry.n}`);
     report.pushed += answer.accepted;
     report.bytesSent += bytes;
   }
@@ -109,6 +125,7 @@ export async function syncOnce(memory, options, prepared) {
     applied: { memories: 0, deletes: 0, history: 0, graph: 0, reembedded: 0 }, warnings: [] };
   await memory.syncStart();
   for (let round = 0; round < 2; round++) {
+    await checkKey(memory, config);
     const pushedTo = await push(memory, config, report);
     const status = await memory.syncStatus();
     const newLog = (status.logId && pushedTo && pushedTo !== status.logId ? pushedTo : undefined) ?? (await pull(memory, config, report));
@@ -175,14 +192,16 @@ export function syncLive(memory, options) {
   };
 }
 
-/** Gives `prototype` (a Memory class's) `sync()` and `syncLive()`. */
-export function addSync(prototype) {
-  prototype.sync = function sync(options) {
+/** `Base` (a Memory class) with `sync()` and `syncLive()`; the module's own classes stay as they are. */
+export function withSync(Base) {
+  const Synced = withConfig(Base, (config) => config);
+  Synced.prototype.sync = function sync(options) {
     return syncOnce(this, options);
   };
-  prototype.syncLive = function live(options) {
+  Synced.prototype.syncLive = function live(options) {
     return syncLive(this, options);
   };
+  return Synced;
 }
 
 const invalid = (why) => new MemoryError(`sync: ${why}`, "INVALID_CONFIG");

@@ -123,20 +123,25 @@ test("the server keeps ciphertext only; a wrong key and a changed entry are refu
   assert.ok(dump.includes("sync/alice/"), "the object holds alice's log");
   for (const written of [secret, "4711", "pantry-9f3e", "room"]) assert.ok(!dump.includes(written), `${written} is not stored in the clear`);
 
+  await remember(phone, "Alice likes rye bread");
+  const before = await worker.call("GET", "/v1/sync", { token: ALICE });
   await assert.rejects(phone.sync({ url, token: ALICE, key: new Uint8Array(32).fill(8) }), { code: "SYNC_KEY" });
+  const after = await worker.call("GET", "/v1/sync", { token: ALICE });
+  assert.equal(after.body.entries, before.body.entries, "a wrong key pushes nothing the other devices could not read");
   await assert.rejects(phone.sync({ url, token: ALICE }), { code: "SYNC_KEY" }, "an encrypted log needs the key");
   const tamper = async (input, init) => {
     const response = await fetch(input, init);
-    if (!String(input).includes("/pull")) return response;
+    // The key check's one-entry pull passes untouched: the changed entries reach the apply.
+    if (!String(input).includes("/pull") || /[?&]limit=1(&|$)/.test(String(input))) return response;
     const body = await response.json();
     for (const entry of body.entries) entry.data = entry.data.slice(0, -4) + (entry.data.endsWith("AAAA") ? "BBBB" : "AAAA");
     return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
   };
   await assert.rejects(phone.sync({ url, token: ALICE, key: KEY, fetch: tamper }), { code: "SYNC_KEY" });
-  assert.deepEqual(await texts(phone), [], "nothing of a refused pull is applied");
+  assert.deepEqual(await texts(phone), ["Alice likes rye bread"], "nothing of a refused pull is applied");
   assert.equal((await phone.syncStatus()).checkpoint, 0);
   await phone.sync({ url, token: ALICE, key: KEY });
-  assert.deepEqual(await texts(phone), [secret]);
+  assert.deepEqual(await texts(phone), ["Alice likes rye bread", secret]);
 });
 
 test("one user's token reaches only that user's log", { timeout: 120_000 }, async (t) => {
