@@ -4,7 +4,7 @@
 // see split.mjs and docs/size.md.
 import init, * as core from "./dist/core/memwasm.js";
 import { splitMemory } from "./split.mjs";
-import { addSync } from "./sync.mjs";
+import { withSync } from "./sync.mjs";
 import { withLocalProvider } from "./local-embedder/provider.mjs";
 
 await init();
@@ -20,6 +20,4 @@ export * from "./dist/core/memwasm.js";
 export { MemoryError, LLMError } from "./dist/errors.js";
 
 /** The Memory of both modules, plus `embedder: {provider: "local"}` (memwasm/local-embedder, imported on first use). */
-const Split = splitMemory(core, loadFull);
-addSync(Split.prototype);
-export const Memory = withLocalProvider(Split, () => import("./local-embedder/index.browser.mjs"));
+export const Memory = withSync(withLocalProvider(splitMemory(core, loadFull), () => import("./local-embedder/index.browser.mjs")));

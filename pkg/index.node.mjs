@@ -4,15 +4,14 @@ import { readFileSync } from "node:fs";
 import { initSync, Memory as CoreMemory } from "./dist/memwasm.js";
 import { withLocalProvider } from "./local-embedder/provider.mjs";
 import { withSqliteStorage } from "./sqlite.mjs";
-import { addSync } from "./sync.mjs";
+import { withSync } from "./sync.mjs";
 
 initSync({ module: readFileSync(new URL("./dist/memwasm_bg.wasm", import.meta.url)) });
-addSync(CoreMemory.prototype);
 
 export * from "./dist/memwasm.js";
 export { openSqlite } from "./sqlite.mjs";
 export { MemoryError, LLMError } from "./dist/errors.js";
 
-/** The core's Memory, plus `storage: {provider: "sqlite"}` (a database file, opened here) and
+/** The core's Memory, plus `sync()`, `storage: {provider: "sqlite"}` (a database file, opened here) and
  * `embedder: {provider: "local"}` (memwasm/local-embedder, imported on first use). */
-export const Memory = withLocalProvider(withSqliteStorage(CoreMemory), () => import("./local-embedder/index.node.mjs"));
+export const Memory = withSync(withLocalProvider(withSqliteStorage(CoreMemory), () => import("./local-embedder/index.node.mjs")));
