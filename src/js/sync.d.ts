@@ -18,12 +18,13 @@ export interface SyncOutboxEntry {
   data: string;
 }
 
-/** An entry as the server's log hands it back, `data` decrypted (`memory.syncApply()`). */
+/** An entry as the server's log hands it back, `data` decrypted (`memory.syncApply()`); `null` for an entry of
+ * the pulling client itself, which the server does not send back. */
 export interface SyncPulledEntry {
   seq: number;
   clientId: string;
   n: number;
-  data: string;
+  data: string | null;
 }
 
 /** What `memory.syncApply()` changed here. */

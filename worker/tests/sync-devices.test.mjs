@@ -134,7 +134,7 @@ test("the server keeps ciphertext only; a wrong key and a changed entry are refu
     // The key check's one-entry pull passes untouched: the changed entries reach the apply.
     if (!String(input).includes("/pull") || /[?&]limit=1(&|$)/.test(String(input))) return response;
     const body = await response.json();
-    for (const entry of body.entries) entry.data = entry.data.slice(0, -4) + (entry.data.endsWith("AAAA") ? "BBBB" : "AAAA");
+    for (const entry of body.entries.filter((e) => e.data !== null)) entry.data = entry.data.slice(0, -4) + (entry.data.endsWith("AAAA") ? "BBBB" : "AAAA");
     return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
   };
   await assert.rejects(phone.sync({ url, token: ALICE, key: KEY, fetch: tamper }), { code: "SYNC_KEY" });

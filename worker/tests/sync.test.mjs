@@ -115,6 +115,9 @@ for (const shards of ["tenant", "scope"]) {
     assert.deepEqual(pulled.entries.map((e) => [e.seq, e.clientId, e.n]), [[1, "a", 1], [2, "b", 1], [3, "a", 2], [4, "b", 2], [5, "b", 3], [6, "a", 3]]);
     const state = await status(worker, tok("dave"));
     assert.deepEqual(state.clients, [{ clientId: "a", lastN: 3, pulled: 0 }, { clientId: "b", lastN: 3, pulled: 0 }]);
+    const asA = await pull(worker, tok("dave"), "?clientId=a");
+    assert.deepEqual(asA.entries.map((e) => [e.clientId, e.data === null]), [["a", true], ["b", false], ["a", true], ["b", false], ["b", false], ["a", true]],
+      "a client's own entries come back without their data");
   });
 
   test(`${mode}: pulls page by limit, say when more follow, and record the client's checkpoint`, T, async (t) => {

@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 
 use super::entry::Entry;
-use super::state::{LogState, Pending, OUTBOX_KIND};
+use super::state::{LogState, Pending, OUTBOX_KIND, SENT_KIND};
 use crate::core::engine::embedding_model::EmbeddingModel;
 use crate::core::engine::transfer::sorted;
 use crate::core::engine::MemoryEngine;
@@ -18,6 +18,7 @@ use crate::core::model::graph::GraphRecord;
 use crate::core::model::types::{AddWarning, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pace::Unpaced;
+use crate::core::side_records::SideWrite;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::vector_store::VectorStore;
 
@@ -28,7 +29,9 @@ pub struct Pulled {
     pub seq: u64,
     pub client_id: String,
     pub n: u64,
-    pub data: String,
+    /// `None` for an entry of the pulling client itself, which the server does not send back.
+    #[serde(default)]
+    pub data: Option<String>,
 }
 
 /// What applying a pull changed here.
@@ -66,13 +69,24 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         let fresh: Vec<Pulled> = pulled.into_iter().filter(|entry| entry.seq > log.checkpoint).collect();
         let checkpoint = fresh.iter().map(|entry| entry.seq).max().unwrap_or(log.checkpoint);
+        let own = self.sync_own_clients().await?;
+        let sent = Pending::read_all(self.storage.load_side(SENT_KIND).await?);
+        let sent_of = |entry: &Pulled| sent.iter().find(|(_, p)| p.client_id == entry.client_id && p.n == entry.n);
         let mut read = Vec::with_capacity(fresh.len());
         for entry in &fresh {
-            let parsed = Entry::from_text(&entry.data)
-                .map_err(|error| MemoryError::SyncEntry(format!("entry {}: {error}", entry.seq)))?;
+            let parsed = match &entry.data {
+                Some(data) => Some(
+                    Entry::from_text(data)
+                        .map_err(|error| MemoryError::SyncEntry(format!("entry {}: {error}", entry.seq)))?,
+                ),
+                None if sent_of(entry).is_some() && own.contains(&entry.client_id) => None,
+                None => {
+                    let why = format!("entry {} came without its data, but this store did not write it", entry.seq);
+                    return Err(MemoryError::SyncEntry(why));
+                }
+            };
             read.push((entry, parsed));
         }
-        let own = self.sync_own_clients().await?;
         let waiting = Pending::read_all(self.storage.load_side(OUTBOX_KIND).await?);
         let held: HashSet<&String> = waiting.iter().flat_map(|(_, p)| p.ids.iter().chain(p.keys.iter())).collect();
 
@@ -81,6 +95,14 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let mut reembed = HashSet::new();
         for (entry, parsed) in &read {
             let mine = own.contains(&entry.client_id);
+            let Some(parsed) = parsed else {
+                // This store's own entry, its data left out: what it changed is here already.
+                if let Some((_, written)) = sent_of(entry) {
+                    written.ids.iter().for_each(|id| drop(memories.insert(id.clone(), (true, None))));
+                    written.keys.iter().for_each(|key| drop(graph.insert(key.clone(), (true, None))));
+                }
+                continue;
+            };
             for memory in parsed.stored_memories()? {
                 if self.needs_embedding(parsed.embedder.as_ref(), memory.embedding.as_deref()) {
                     reembed.insert(memory.item.id.clone());
@@ -136,6 +158,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             warnings,
         };
         changes.side.push(LogState { log_id: Some(log_id.to_owned()), checkpoint }.write());
+        let passed = fresh.iter().filter_map(|entry| sent_of(entry).map(|(key, _)| SideWrite::delete(SENT_KIND, key)));
+        changes.side.extend(passed);
         self.commit(changes).await?;
         Ok(applied)
     }

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::entry_write::write_entries;
 use super::recorder::{outbox_writes, FIRST_COMMIT_NUMBER};
-use super::state::{client_write, LogState, Pending, CLIENT_KIND, OUTBOX_KIND};
+use super::state::{client_write, LogState, Pending, CLIENT_KIND, OUTBOX_KIND, SENT_KIND};
 use crate::core::engine::transfer::sorted;
 use crate::core::engine::MemoryEngine;
 use crate::core::error::Result;
@@ -77,15 +77,19 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         Ok(ordered)
     }
 
-    /// Drops `client`'s entries numbered `numbers` from the outbox: the server stored them.
+    /// Moves `client`'s entries numbered `numbers` from the outbox to the sent records: the server stored
+    /// them.
     pub async fn sync_acknowledge(&self, client: &str, numbers: &[u64]) -> Result<usize> {
         let records = Pending::read_all(self.storage.load_side(OUTBOX_KIND).await?);
         let done = |pending: &Pending| pending.client_id == client && numbers.contains(&pending.n);
-        let deletes: Vec<SideWrite> =
-            records.iter().filter(|(_, p)| done(p)).map(|(key, _)| SideWrite::delete(OUTBOX_KIND, key)).collect();
-        let count = deletes.len();
+        let mut writes = Vec::new();
+        for (key, pending) in records.iter().filter(|(_, pending)| done(pending)) {
+            writes.push(SideWrite::delete(OUTBOX_KIND, key));
+            writes.push(pending.sent(key));
+        }
+        let count = writes.len() / 2;
         if count > 0 {
-            self.commit(Changeset { side: deletes, ..Changeset::default() }).await?;
+            self.commit(Changeset { side: writes, ..Changeset::default() }).await?;
         }
         Ok(count)
     }
@@ -97,9 +101,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let recorder = self.sync_recorder();
         let client = new_id();
         recorder.start(client.clone(), FIRST_COMMIT_NUMBER);
-        let stale = self.storage.load_side(OUTBOX_KIND).await?;
-        let mut writes: Vec<SideWrite> =
-            stale.iter().map(|record| SideWrite::delete(OUTBOX_KIND, &record.key)).collect();
+        let mut writes = Vec::new();
+        for kind in [OUTBOX_KIND, SENT_KIND] {
+            let stale = self.storage.load_side(kind).await?;
+            writes.extend(stale.iter().map(|record| SideWrite::delete(kind, &record.key)));
+        }
         writes.push(client_write(&client, FIRST_COMMIT_NUMBER));
         writes.push(LogState { log_id: Some(log_id.to_owned()), checkpoint: 0 }.write());
         writes.extend(self.sync_snapshot(&client).await?);

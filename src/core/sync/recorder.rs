@@ -67,6 +67,15 @@ pub fn outbox_writes(client: &str, first: u64, entries: Vec<Written>, at_ms: i64
 }
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<MemoryEngine<L, E, S, V>> for SyncRecorder {
+    /// The store was emptied (a reset here or in another tab), its sync records too: this instance records
+    /// as a new client from now on, so the log's entries of the old one come back with their data.
+    fn on_clear(&self) {
+        let mut client = self.client.borrow_mut();
+        if client.is_some() {
+            *client = Some((crate::core::identity::new_id(), FIRST_COMMIT_NUMBER));
+        }
+    }
+
     fn before_commit(&self, engine: &MemoryEngine<L, E, S, V>, changes: &mut Changeset) {
         if self.client.borrow().is_none() || is_sync_commit(&changes.side) {
             return;

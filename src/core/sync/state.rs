@@ -12,6 +12,9 @@ use crate::core::side_records::{SideRecord, SideWrite};
 pub const LOG_KIND: &str = "sync";
 pub const CLIENT_KIND: &str = "sync-client";
 pub const OUTBOX_KIND: &str = "sync-outbox";
+/// Entries the server stored, by outbox key: only the ids and keys they change (their data is dropped),
+/// until a pull brings them back without their data (a client's own entries do not travel back).
+pub const SENT_KIND: &str = "sync-sent";
 const LOG_KEY: &str = "log";
 
 /// The log this store follows: its id (`None` until the first answer of a server) and the sequence number
@@ -67,6 +70,12 @@ impl Pending {
         SideWrite::put(OUTBOX_KIND, &self.key(at_ms), value)
     }
 
+    /// Once the server stored it: the entry as a sent record under `key` (its outbox key), without its data.
+    pub fn sent(&self, key: &str) -> SideWrite {
+        let value = json!({"clientId": self.client_id, "n": self.n, "data": "", "ids": self.ids, "keys": self.keys});
+        SideWrite::put(SENT_KIND, key, value)
+    }
+
     /// The outbox's records that are entries (anything else is skipped).
     pub fn read_all(records: Vec<SideRecord>) -> Vec<(String, Pending)> {
         let read = |record: SideRecord| Some((record.key, serde_json::from_value(record.value).ok()?));
@@ -81,5 +90,5 @@ pub fn client_write(client: &str, next: u64) -> SideWrite {
 
 /// True when `writes` hold one of sync's own records (the commit is sync's, not the app's).
 pub fn is_sync_commit(writes: &[SideWrite]) -> bool {
-    writes.iter().any(|write| [LOG_KIND, CLIENT_KIND, OUTBOX_KIND].contains(&write.kind.as_str()))
+    writes.iter().any(|write| [LOG_KIND, CLIENT_KIND, OUTBOX_KIND, SENT_KIND].contains(&write.kind.as_str()))
 }

@@ -32,7 +32,8 @@ impl Log {
         for entry in pending {
             if !entries.iter().any(|e| e.client_id == entry.client_id && e.n == entry.n) {
                 let seq = entries.len() as u64 + 1;
-                entries.push(Pulled { seq, client_id: entry.client_id.clone(), n: entry.n, data: entry.data.clone() });
+                let data = Some(entry.data.clone());
+                entries.push(Pulled { seq, client_id: entry.client_id.clone(), n: entry.n, data });
             }
             match pushed.iter_mut().find(|(client, _)| *client == entry.client_id) {
                 Some((_, numbers)) => numbers.push(entry.n),
@@ -44,6 +45,17 @@ impl Log {
 
     fn pull(&self, since: u64) -> Vec<Pulled> {
         self.entries.borrow().iter().filter(|entry| entry.seq > since).cloned().collect()
+    }
+
+    /// Like `pull`, as the Worker answers `client`: its own entries without their data.
+    fn pull_for(&self, since: u64, client: &str) -> Vec<Pulled> {
+        let strip = |mut entry: Pulled| {
+            if entry.client_id == client {
+                entry.data = None;
+            }
+            entry
+        };
+        self.pull(since).into_iter().map(strip).collect()
     }
 }
 
@@ -64,7 +76,7 @@ fn sync(device: &Device, log: &Log) -> Applied {
         block_on(device.sync_rebase(&log.id)).unwrap();
         return sync(device, log);
     }
-    block_on(device.sync_apply(&log.id, log.pull(status.checkpoint))).unwrap()
+    block_on(device.sync_apply(&log.id, log.pull_for(status.checkpoint, &status.client_id))).unwrap()
 }
 
 fn add(device: &Device, text: &str) -> String {
@@ -181,13 +193,13 @@ fn an_entry_that_does_not_read_applies_nothing() {
     add(&laptop, "likes tea");
     sync(&laptop, &log);
     let mut pulled = log.pull(0);
-    pulled.push(Pulled { seq: 2, client_id: "x".into(), n: 1, data: "garbage".into() });
+    pulled.push(Pulled { seq: 2, client_id: "x".into(), n: 1, data: Some("garbage".into()) });
     let error = block_on(phone.sync_apply(&log.id, pulled)).unwrap_err();
     assert_eq!(error.code(), "SYNC_ENTRY_INVALID");
     assert!(error.to_string().contains("entry 2"), "{error}");
     assert!(texts(&phone).is_empty());
     assert_eq!(block_on(phone.sync_status()).unwrap().checkpoint, 0);
-    let newer = Pulled { seq: 1, client_id: "x".into(), n: 1, data: json!({"v": 9}).to_string() };
+    let newer = Pulled { seq: 1, client_id: "x".into(), n: 1, data: Some(json!({"v": 9}).to_string()) };
     let error = block_on(phone.sync_apply(&log.id, vec![newer])).unwrap_err();
     assert!(error.to_string().contains("upgrade memwasm"), "{error}");
 }
@@ -222,4 +234,18 @@ fn vectors_of_another_model_are_embedded_again() {
     assert_eq!(sync(&phone, &log).reembedded, 1);
     let third = device(&KeepingStorage::new());
     assert_eq!(sync(&third, &log).reembedded, 0, "a store with no model recorded takes the vectors as they are");
+}
+
+#[test]
+fn a_reset_device_gets_everything_back_from_the_log_with_its_own_entries_data() {
+    let log = Log::new("log-1");
+    let laptop = device(&KeepingStorage::new());
+    add(&laptop, "likes tea");
+    sync(&laptop, &log);
+    let before = block_on(laptop.sync_status()).unwrap().client_id;
+    block_on(laptop.reset()).unwrap();
+    assert!(texts(&laptop).is_empty());
+    assert_ne!(block_on(laptop.sync_status()).unwrap().client_id, before, "a new client after the reset");
+    sync(&laptop, &log);
+    assert_eq!(texts(&laptop), ["likes tea"]);
 }

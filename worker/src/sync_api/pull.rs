@@ -1,7 +1,9 @@
 //! `GET /v1/sync/pull?since=<seq>&limit=<n>&clientId=<id>`: the entries after `since` in sequence order, at
 //! most `limit` (1 to 1000, default 500) and about `PULL_BYTES` of data (always one, when any follows), read
 //! by key range from `since + 1` (never the whole log). With `clientId`, records that client's `pulled`
-//! checkpoint (`since`: what it has applied). Answers `{logId, entries: [{seq, clientId, n, data}], head, more}`.
+//! checkpoint (`since`: what it has applied), and answers that client's own entries without their data
+//! (`data: null`: it wrote them, so they need not travel back). Answers `{logId, entries: [{seq, clientId, n,
+//! data}], head, more}`.
 
 use serde_json::{json, Value};
 use worker::Response;
@@ -75,7 +77,8 @@ pub async fn pull(log: &Log, pull: Pull, max_entry_bytes: u64) -> Result<Respons
             break;
         }
         for (key, stored) in page {
-            let size = stored.d.len() as u64;
+            let own = pull.client.as_deref() == Some(stored.c.as_str());
+            let size = if own { 0 } else { stored.d.len() as u64 };
             if !entries.is_empty() && bytes + size > PULL_BYTES {
                 full = true;
                 break;
@@ -83,7 +86,8 @@ pub async fn pull(log: &Log, pull: Pull, max_entry_bytes: u64) -> Result<Respons
             let seq = key[prefix.len()..].parse::<u64>().unwrap_or(last + 1);
             bytes += size;
             last = seq;
-            entries.push(json!({ "seq": seq, "clientId": stored.c, "n": stored.n, "data": stored.d }));
+            let data = if own { Value::Null } else { Value::String(stored.d) };
+            entries.push(json!({ "seq": seq, "clientId": stored.c, "n": stored.n, "data": data }));
         }
     }
     let more = last < meta.head;
