@@ -66,35 +66,35 @@ async function checkKey(memory, config) {
   if (answer.entries[0]) await open(config.cryptoKey, answer.entries[0]);
 }
 
-/** Pushes the outbox, client by client, in pages; the server's log id. An entry sealed but left out of a
- * full page is kept for the next one, not sealed again. */
-async function push(memory, config, report) {
+/** Pushes the outbox in requests of about `PUSH_BYTES` (one client's entries each), acknowledging each batch
+ * the outbox gave once all of it is stored (a batch cut short is pushed again, and the server keeps each
+ * entry once); the server's log id. Stops at once when the server's log is not `followed`. */
+async function push(memory, config, report, followed) {
   let logId;
-  const sealed = new Map();
   for (;;) {
     const outbox = await memory.syncOutbox(PUSH_ENTRIES);
     if (outbox.length === 0) return logId;
-    const clientId = outbox[0].clientId;
-    const page = [];
-    let bytes = 0;
-    for (const entry of outbox) {
-      if (entry.clientId !== clientId || page.length === PUSH_ENTRIES) break;
-      const place = `${entry.clientId}/${entry.n}`;
-      const data = sealed.get(place) ?? (await seal(config.cryptoKey, entry.clientId, entry.n, entry.data));
-      sealed.set(place, data);
-      if (page.length > 0 && bytes + data.length > PUSH_BYTES) break;
-      bytes += data.length;
-      page.push({ n: entry.n, data });
+    const stored = new Map();
+    for (let next = 0; next < outbox.length; ) {
+      const clientId = outbox[next].clientId;
+      const page = [];
+      let bytes = 0;
+      for (; next < outbox.length && outbox[next].clientId === clientId; next++) {
+        const entry = outbox[next];
+        const data = await seal(config.cryptoKey, entry.clientId, entry.n, entry.data);
+        if (page.length > 0 && bytes + data.length > PUSH_BYTES) break;
+        bytes += data.length;
+        page.push({ n: entry.n, data });
+      }
+      const body = { clientId, entries: page, ...(config.userId ? { userId: config.userId } : {}) };
+      const answer = await call(config, "POST", "/v1/sync/push", body);
+      logId = answer.logId;
+      if (followed && followed !== logId) return logId; // a new log: the caller rebases
+      stored.set(clientId, [...(stored.get(clientId) ?? []), ...page.map((entry) => entry.n)]);
+      report.pushed += answer.accepted;
+      report.bytesSent += bytes;
     }
-    const body = { clientId, entries: page, ...(config.userId ? { userId: config.userId } : {}) };
-    const answer = await call(config, "POST", "/v1/sync/push", body);
-    logId = answer.logId;
-    const status = await memory.syncStatus();
-    if (status.logId && status.logId !== logId) return logId; // a new log: the caller rebases
-    await memory.syncAcknowledge(clientId, page.map((entry) => entry.n));
-    for (const entry of page) sealed.delete(`${clientId}/${entry.n}`);
-    report.pushed += answer.accepted;
-    report.bytesSent += bytes;
+    for (const [clientId, numbers] of stored) await memory.syncAcknowledge(clientId, numbers);
   }
 }
 
@@ -107,6 +107,11 @@ async function pull(memory, config, report) {
     if (status.logId && answer.logId !== status.logId) return answer.logId;
     const entries = [];
     for (const entry of answer.entries) {
+      // This device's own entries come back without their data: it wrote them.
+      if (entry.data === null) {
+        entries.push(entry);
+        continue;
+      }
       report.bytesReceived += entry.data.length;
       entries.push({ ...entry, data: await open(config.cryptoKey, entry) });
     }
@@ -126,7 +131,8 @@ export async function syncOnce(memory, options, prepared) {
   await memory.syncStart();
   for (let round = 0; round < 2; round++) {
     await checkKey(memory, config);
-    const pushedTo = await push(memory, config, report);
+    const followed = (await memory.syncStatus()).logId;
+    const pushedTo = await push(memory, config, report, followed);
     const status = await memory.syncStatus();
     const newLog = (status.logId && pushedTo && pushedTo !== status.logId ? pushedTo : undefined) ?? (await pull(memory, config, report));
     if (!newLog) {
