@@ -17,6 +17,9 @@ export const USAGE = `usage: memwasm mcp --db PATH [options]
   --llm-model NAME       the OpenAI-compatible chat model (default gpt-4o-mini)
   --embedding-model NAME the OpenAI-compatible embedding model (default text-embedding-3-small)
   --dimensions N         the embedding model's vector length
+  --sync-url URL         keep the memories in sync through this memwasm Worker (docs/sync.md), with the
+                         user's token in MEMWASM_SYNC_TOKEN and the passphrase in MEMWASM_SYNC_PASSPHRASE
+  --sync-interval-ms N   a sync round at least this often (default 30000), besides one after each write
 Models come from OPENAI_API_KEY and OPENAI_BASE_URL.`;
 
 const OPTIONS = {
@@ -24,6 +27,7 @@ const OPTIONS = {
   weights: { type: "string" }, tokenizer: { type: "string" },
   "no-llm": { type: "boolean", default: false }, "no-graph": { type: "boolean", default: false },
   "llm-model": { type: "string" }, "embedding-model": { type: "string" }, dimensions: { type: "string" },
+  "sync-url": { type: "string" }, "sync-interval-ms": { type: "string" },
   help: { type: "boolean", short: "h", default: false },
 };
 
@@ -46,7 +50,28 @@ export function settingsOf(argv) {
   }
   if (!llm) config.llm = { provider: "none" };
   else if (o["llm-model"]) config.llm = { provider: "openai", config: { model: o["llm-model"] } };
-  return { config, userId: o["user-id"], llm, graph };
+  return { config, userId: o["user-id"], llm, graph, sync: syncOf(o) };
+}
+
+/** `--sync-url`'s settings (the secrets from the environment), or `undefined` without it. */
+function syncOf(o) {
+  if (o["sync-url"] === undefined) {
+    if (o["sync-interval-ms"] !== undefined) throw new Error("--sync-interval-ms goes with --sync-url");
+    return undefined;
+  }
+  const intervalMs = o["sync-interval-ms"] === undefined ? undefined : Number(o["sync-interval-ms"]);
+  if (intervalMs !== undefined && !(Number.isSafeInteger(intervalMs) && intervalMs >= 100)) {
+    throw new Error("--sync-interval-ms must be a whole number of 100 or more");
+  }
+  return { url: o["sync-url"], ...(intervalMs ? { intervalMs } : {}) };
+}
+
+/** `settings.sync` with the token and passphrase of `env`; throws naming the variable that is missing. */
+export function syncOptions(settings, env) {
+  if (!settings.sync) return undefined;
+  if (!env.MEMWASM_SYNC_TOKEN) throw Object.assign(new Error("--sync-url needs the user's token in MEMWASM_SYNC_TOKEN"), { code: "INVALID_CONFIG" });
+  const passphrase = env.MEMWASM_SYNC_PASSPHRASE || undefined;
+  return { ...settings.sync, token: env.MEMWASM_SYNC_TOKEN, ...(passphrase ? { passphrase } : {}) };
 }
 
 /** Throws `INVALID_CONFIG` naming the variables and flags to set when the OpenAI-compatible models this
@@ -68,11 +93,14 @@ export async function main(argv) {
     return 2;
   }
   if (settings.help) return process.stdout.write(`${USAGE}\n`), 0;
-  let sdk, memory;
+  let sdk, memory, live;
   try {
     sdk = await loadSdk();
     checkModelKey(settings, process.env);
+    const sync = syncOptions(settings, process.env);
     memory = await Memory.open(settings.config);
+    const report = (error) => process.stderr.write(`memwasm mcp: sync: ${error.code ?? ""} ${error.message}\n`);
+    if (sync) live = memory.syncLive({ ...sync, onError: report });
   } catch (error) {
     process.stderr.write(`memwasm mcp: ${error.code ? `${error.code}: ` : ""}${error.message}\n`);
     return 1;
@@ -85,6 +113,7 @@ export async function main(argv) {
     closing = true;
     process.stderr.write(`memwasm mcp: ${why}, closing ${settings.config.storage.config.path}\n`);
     try {
+      await live?.stop();
       await server.close();
     } finally {
       memory.close();
@@ -97,6 +126,7 @@ export async function main(argv) {
   const intercept = (message) => (isModernRequest(message) ? answerModern(message, ctx) : null);
   await server.connect(new LineTransport(sdk.types.JSONRPCMessageSchema, { intercept }));
   process.stderr.write(`memwasm mcp: serving ${settings.config.storage.config.path} over stdio (user ` +
-    `${JSON.stringify(settings.userId)}, ${settings.llm ? "LLM" : "no LLM"}, graph ${settings.graph ? "on" : "off"})\n`);
+    `${JSON.stringify(settings.userId)}, ${settings.llm ? "LLM" : "no LLM"}, graph ${settings.graph ? "on" : "off"}` +
+    `${settings.sync ? `, in sync through ${settings.sync.url}` : ""})\n`);
   return undefined; // keeps running
 }

@@ -81,6 +81,8 @@ test("bad command lines exit with a message, without touching stdout", T, () => 
     [["mcp", "--db", "x.db", "--bogus"], /Unknown option '--bogus'/],
     [["mcp", "--db", "x.db", "--weights", "w"], /--weights and --tokenizer go together/],
     [["mcp", "--db", "x.db", "--dimensions", "0"], /--dimensions must be a positive integer/],
+    [["mcp", "--db", "x.db", "--sync-interval-ms", "500"], /--sync-interval-ms goes with --sync-url/],
+    [["mcp", "--db", "x.db", "--sync-url", "http://127.0.0.1:9", "--sync-interval-ms", "5"], /--sync-interval-ms must be a whole number of 100 or more/],
     [["serve"], /usage: memwasm mcp/],
   ]) {
     const out = run(BIN, args);
@@ -91,6 +93,9 @@ test("bad command lines exit with a message, without touching stdout", T, () => 
   const noKey = run(BIN, ["mcp", "--db", freshDb()], { OPENAI_API_KEY: "", OPENAI_BASE_URL: "" });
   assert.equal(noKey.status, 1);
   assert.match(noKey.stderr, /INVALID_CONFIG.*OPENAI_API_KEY/s);
+  const noToken = run(BIN, ["mcp", "--db", freshDb(), "--sync-url", "http://127.0.0.1:9"], { OPENAI_API_KEY: "k", MEMWASM_SYNC_TOKEN: "" });
+  assert.equal(noToken.status, 1);
+  assert.match(noToken.stderr, /INVALID_CONFIG.*MEMWASM_SYNC_TOKEN/s);
   assert.match(run(BIN, ["mcp", "--help"]).stdout, /--user-id ID/);
 });
 
