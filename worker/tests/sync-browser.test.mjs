@@ -4,12 +4,9 @@
 // device holds the same memories, history and graph, and byte-for-byte the same export; and a tab closed while
 // it applies a large pull loses nothing and doubles nothing once a new tab syncs.
 //
-// The Worker sends no CORS headers (no route family does: no `access-control-*` anywhere in worker/src), so a
-// page on another origin cannot call /v1/sync itself. The pages' requests to the Worker go through Playwright's
-// `context.route`, which answers the preflight and forwards each request with Node's fetch; `access-control-
-// allow-origin: *` is added to the answers. Offline emulation does not stop routed requests, so the route also
-// refuses them while the test has the context offline. The embedder is a JS callback (the same on every device)
-// that gets its vectors from the scripted server through Node: the browsers' own requests stay cut offline.
+// The pages reach the Worker (another origin) through its CORS; the context's offline emulation cuts them. The
+// embedder is a JS callback (the same on every device) that gets its vectors from the scripted server through
+// Node: the browsers' own requests stay cut offline.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -47,19 +44,14 @@ async function embed(texts) {
 /** What an error thrown in a page or in Node looks like to the test: an Error with the library's code. */
 const coded = ({ code, message }) => Object.assign(new Error(message), { code });
 
-/** A browser device: a fresh context (its own IndexedDB), its requests to the Worker forwarded from Node. */
+/** A browser device: a fresh context (its own IndexedDB), the requests it sends the Worker counted. */
 async function browserDevice(name, token = ALICE) {
   const context = await browser.newContext();
   const device = { name, context, offline: false, forwarded: [] };
   await context.exposeFunction("embedVia", embed);
   await context.exposeFunction("applying", (call) => device.onApplying?.(call));
-  await context.route(`${url}/**`, async (route) => {
-    const request = route.request();
-    if (device.offline) return route.abort("internetdisconnected");
-    const answer = await fetch(request.url(), { method: request.method(), headers: request.headers(), body: request.postDataBuffer() ?? undefined });
-    const body = Buffer.from(await answer.arrayBuffer());
-    device.forwarded.push(new URL(request.url()).pathname);
-    await route.fulfill({ status: answer.status, body, headers: { "content-type": "application/json", "access-control-allow-origin": "*" } }).catch(() => {});
+  context.on("request", (request) => {
+    if (request.url().startsWith(url) && request.method() !== "OPTIONS") device.forwarded.push(new URL(request.url()).pathname);
   });
   device.cut = async (offline) => {
     device.offline = offline;
@@ -161,7 +153,7 @@ test("two browsers and a Node process that wrote offline end with the same memor
     const report = await device.call("sync");
     assert.deepEqual([report.pushed, report.pulled, report.pending], [0, 0, 0], `${device.name}: a sync with nothing new moves nothing`);
   }
-  t.diagnostic(`laptop sent ${laptop.forwarded.length} requests through the route, the tablet ${tablet.forwarded.length}`);
+  t.diagnostic(`laptop sent ${laptop.forwarded.length} requests to the Worker, the tablet ${tablet.forwarded.length}`);
   await Promise.all([laptop.context.close(), tablet.context.close()]);
 });
 
