@@ -48,7 +48,9 @@ fn a_scope_too_long_for_kv_keys_holds_nothing_and_cannot_be_written() {
     assert_eq!(block_on(engine.delete_all(&read)).unwrap(), 0);
     let options = AddOptions { scope: ScopeFields::user(long), ..AddOptions::default() };
     assert_eq!(block_on(engine.add(&json!("likes tea"), &options)).unwrap_err().code(), "INVALID_INPUT");
-    assert!(kv.log().is_empty(), "no key KV could not hold was asked for: {:?}", kv.log());
+    // Before its first commit an instance reads whether sync was started on the store (one short key).
+    let asked: Vec<String> = kv.log().into_iter().filter(|op| op != "list t/x/side/sync/").collect();
+    assert!(asked.is_empty(), "no key KV could not hold was asked for: {asked:?}");
 }
 
 #[test]

@@ -26,10 +26,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Like `open`, loading into a configured empty search index (e.g. an int8 one).
     pub async fn open_with_index(llm: L, embedder: E, storage: S, prompts: Prompts, index: V) -> Result<Self> {
-        let engine = attached(Self::assemble_loaded(llm, embedder, storage, prompts, index).await?);
-        #[cfg(feature = "core-features")]
-        engine.resume_sync().await?;
-        Ok(engine)
+        Self::assemble_loaded(llm, embedder, storage, prompts, index).await.map(attached)
     }
 }
 

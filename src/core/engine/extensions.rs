@@ -23,6 +23,12 @@ pub(crate) type Staging<'a> = Box<dyn FnOnce(&Scope, &mut AddResult, &mut Change
 /// A feature's state and what it does at the engine's fixed points; every hook does nothing unless the
 /// feature says.
 pub(crate) trait EngineHooks<Engine> {
+    /// Before a commit is staged: what the feature must read from storage first (its own state, once), so
+    /// that opening reads nothing for it. `None` when there is nothing to read.
+    fn prepare_commit<'a>(&'a self, _engine: &'a Engine) -> Option<LocalBoxFuture<'a, Result<()>>> {
+        None
+    }
+
     /// Before `changes` go to storage: the feature adds to them (cascades, follow-up records).
     fn before_commit(&self, _engine: &Engine, _changes: &mut Changeset) {}
 

@@ -133,6 +133,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// Like `commit`, in turns that `pace` ends (see `import`).
     pub(crate) async fn commit_paced(&self, mut changes: Changeset, pace: &dyn Pace) -> Result<()> {
+        // A commit of nothing (a settle with nothing to settle) reads nothing for the features either.
+        for hooks in self.extensions.hooks().filter(|_| !changes.is_empty()) {
+            if let Some(prepare) = hooks.prepare_commit(self) {
+                prepare.await?;
+            }
+        }
         for hooks in self.extensions.hooks() {
             hooks.before_commit(self, &mut changes);
         }

@@ -26,12 +26,11 @@ pub use state::Pending;
 
 use std::rc::Rc;
 
-use self::recorder::{SyncRecorder, FIRST_COMMIT_NUMBER};
+use self::recorder::SyncRecorder;
 use self::state::{LogState, LOG_KIND};
 
 use crate::core::engine::MemoryEngine;
 use crate::core::error::Result;
-use crate::core::identity::new_id;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::storage::Storage;
 use crate::core::vector_store::VectorStore;
@@ -47,14 +46,5 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let records = self.storage.load_side(LOG_KIND).await?;
         let value = records.into_iter().find(|record| record.key == LogState::key()).map(|record| record.value);
         Ok(LogState::read(value))
-    }
-
-    /// At open: when sync was started on this store before, this instance records its writes from the start,
-    /// as a client of its own (its id is stored with its first entry).
-    pub(crate) async fn resume_sync(&self) -> Result<()> {
-        if self.sync_log().await?.is_some() {
-            self.sync_recorder().start(new_id(), FIRST_COMMIT_NUMBER);
-        }
-        Ok(())
     }
 }

@@ -3,10 +3,14 @@
 
 use std::cell::RefCell;
 
+use futures_util::future::LocalBoxFuture;
+
 use super::entry_write::{write_entries, Written};
 use super::state::{client_write, is_sync_commit, Pending};
 use crate::core::engine::extensions::EngineHooks;
 use crate::core::engine::MemoryEngine;
+use crate::core::error::Result;
+use crate::core::identity::new_id;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::side_records::SideWrite;
 use crate::core::storage::{Changeset, Storage};
@@ -22,11 +26,14 @@ pub const FIRST_COMMIT_NUMBER: u64 = 1 << 32;
 #[derive(Debug, Default)]
 pub struct SyncRecorder {
     client: RefCell<Option<(String, u64)>>,
+    /// Whether this instance looked, before its first commit, for a sync started on the store earlier.
+    looked: std::cell::Cell<bool>,
 }
 
 impl SyncRecorder {
     /// Records from now on as `client`, whose next entry is number `next`.
     pub fn start(&self, client: String, next: u64) {
+        self.looked.set(true);
         *self.client.borrow_mut() = Some((client, next));
     }
 
@@ -67,12 +74,28 @@ pub fn outbox_writes(client: &str, first: u64, entries: Vec<Written>, at_ms: i64
 }
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<MemoryEngine<L, E, S, V>> for SyncRecorder {
+    /// Before this instance's first commit: when sync was started on the store before (by an earlier open or
+    /// another tab), this instance records from now on, as a client of its own (its id is stored with its
+    /// first entry). Read here rather than at open, so that opening a store reads nothing for sync.
+    fn prepare_commit<'a>(&'a self, engine: &'a MemoryEngine<L, E, S, V>) -> Option<LocalBoxFuture<'a, Result<()>>> {
+        if self.looked.get() {
+            return None;
+        }
+        Some(Box::pin(async move {
+            let started = engine.sync_log().await?.is_some();
+            if !self.looked.replace(true) && started && self.client.borrow().is_none() {
+                self.start(new_id(), FIRST_COMMIT_NUMBER);
+            }
+            Ok(())
+        }))
+    }
+
     /// The store was emptied (a reset here or in another tab), its sync records too: this instance records
     /// as a new client from now on, so the log's entries of the old one come back with their data.
     fn on_clear(&self) {
         let mut client = self.client.borrow_mut();
         if client.is_some() {
-            *client = Some((crate::core::identity::new_id(), FIRST_COMMIT_NUMBER));
+            *client = Some((new_id(), FIRST_COMMIT_NUMBER));
         }
     }
 
