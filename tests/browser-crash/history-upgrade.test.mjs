@@ -17,7 +17,11 @@ const { memories: MEMORIES, history: ADDED } = readExport(N);
 const HISTORY = [...ADDED,
   ...MEMORIES.map((m, i) => ({ kind: "history", id: `update-${i}`, memoryId: m.id, event: "UPDATE", oldValue: m.memory,
     newValue: m.memory, timestamp: "2026-02-01T00:00:00.000Z", isDeleted: false, userId: "bench" }))];
-const EXPECTED = [{ kind: "memwasm-export", version: 2, memories: N, history: HISTORY.length }, ...MEMORIES, ...HISTORY]
+/** History as an export orders it: by time, then ADD, UPDATE, NONE, DELETE, then id. */
+const RANK = { ADD: 0, UPDATE: 1, NONE: 2, DELETE: 3 };
+const cmp = (x, y) => (x < y ? -1 : x > y ? 1 : 0);
+const byTime = (a, b) => cmp(a.timestamp, b.timestamp) || RANK[a.event] - RANK[b.event] || cmp(a.id, b.id);
+const EXPECTED = [{ kind: "memwasm-export", version: 2, memories: N, history: HISTORY.length }, ...MEMORIES, ...[...HISTORY].sort(byTime)]
   .map((line) => JSON.stringify(line)).join("\n") + "\n";
 
 let h;
