@@ -38,5 +38,19 @@ export interface SyncApplied {
   /** Memories whose vectors another embedding model made, embedded again here. */
   reembedded: number;
   checkpoint: number;
+  /** Ids of the memories other devices' entries wrote here with a text new here: what `syncCurate` judges. */
+  arrived: string[];
+  warnings?: AddWarning[];
+}
+
+/** What `memory.syncCurate(ids)` changed: arrivals judged against older memories by the LLM. */
+export interface SyncCurated {
+  /** Arrived memories the LLM was asked about (those with older similar memories in their scope). */
+  judged: number;
+  /** Older memories rewritten with an arrived fact (an UPDATE in their history). */
+  updated: number;
+  /** Memories deleted: arrivals merged into or duplicating an older memory, and older ones the LLM deleted. */
+  deleted: number;
+  /** `DECISION_FAILED` when the LLM failed (those memories are left as they are), and the decision's warnings. */
   warnings?: AddWarning[];
 }

@@ -87,6 +87,17 @@ impl Memory {
         })
     }
 
+    /// Judges the memories `ids` that a pull brought (`SyncApplied.arrived`) against the older memories of
+    /// their scopes with the LLM, as `add()` judges a new fact, and writes what it decided (pushed next sync).
+    #[wasm_bindgen(js_name = syncCurate, unchecked_return_type = "Promise<SyncCurated>")]
+    pub fn sync_curate(&self, #[wasm_bindgen(unchecked_param_type = "string[]")] ids: JsValue) -> Promise {
+        let engine = self.engine.clone();
+        promise(async move {
+            let ids: Vec<String> = from_js(ids, "ids", MemoryError::InvalidInput)?;
+            engine.sync_curate(&ids).await
+        })
+    }
+
     /// Starts over on the log `logId` (the server's log was wiped or replaced): everything this store holds
     /// is queued for it.
     #[wasm_bindgen(js_name = syncRebase, unchecked_return_type = "Promise<SyncStatus>")]

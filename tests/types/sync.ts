@@ -1,7 +1,7 @@
 // Type tests for sync (each `@ts-expect-error` fails the check if its line compiles). Run by
 // scripts/suites/25-types.sh: tsc -p tests/types.
 import { Memory } from "../../pkg/index.js";
-import type { LiveSync, MemoryErrorCode, SyncApplied, SyncOptions, SyncReport, SyncStatus } from "../../pkg/index.js";
+import type { LiveSync, MemoryErrorCode, SyncApplied, SyncCurated, SyncOptions, SyncReport, SyncStatus } from "../../pkg/index.js";
 
 export async function synced(memory: Memory, key: Uint8Array): Promise<SyncReport> {
   const options: SyncOptions = { url: "https://memwasm.example.workers.dev", token: "t", key, timeoutMs: 5000 };
@@ -15,7 +15,11 @@ export async function synced(memory: Memory, key: Uint8Array): Promise<SyncRepor
   const outbox = await memory.syncOutbox(10);
   await memory.syncAcknowledge(outbox[0].clientId, outbox.map((entry) => entry.n));
   const applied: SyncApplied = await memory.syncApply("log", [{ seq: 1, clientId: "c", n: 1, data: "{}" }]);
-  void [moved, logId, codes, applied];
+  const curated: SyncCurated = await memory.syncCurate(applied.arrived);
+  const changed: number = curated.judged + curated.updated + curated.deleted;
+  void [moved, logId, codes, applied, changed];
+  // @ts-expect-error syncCurate takes the ids as an array
+  await memory.syncCurate("id");
   // @ts-expect-error the passphrase is a string
   await memory.sync({ url: "u", token: "t", passphrase: 42 });
   // @ts-expect-error a token is required

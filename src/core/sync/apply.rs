@@ -50,6 +50,9 @@ pub struct Applied {
     pub reembedded: usize,
     /// The sequence number applied up to.
     pub checkpoint: u64,
+    /// Ids of the memories other clients' entries wrote here whose text is new here (added, or changed):
+    /// what `sync_curate` may judge.
+    pub arrived: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<AddWarning>,
 }
@@ -144,6 +147,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         changes.upserts =
             sorted(std::mem::take(&mut changes.upserts), |m| format!("{}\u{0}{}", m.item.created_at, m.item.id));
+        let arrived = {
+            let index = self.index.borrow();
+            let new_here = |m: &&StoredMemory| index.get(&m.item.id).is_none_or(|old| old.item.memory != m.item.memory);
+            changes.upserts.iter().filter(new_here).map(|m| m.item.id.clone()).collect()
+        };
         let (warnings, _) = self.embed_vectorless(&mut changes.upserts, &Unpaced).await?;
         let reembedded =
             changes.upserts.iter().filter(|m| reembed.contains(&m.item.id) && m.embedding.is_some()).count();
@@ -155,6 +163,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             graph: changes.graph.upserts.len() + changes.graph.deletes.len(),
             reembedded,
             checkpoint,
+            arrived,
             warnings,
         };
         changes.side.push(LogState { log_id: Some(log_id.to_owned()), checkpoint }.write());

@@ -9,6 +9,10 @@
 #[cfg(feature = "extras")]
 pub mod apply;
 #[cfg(feature = "extras")]
+pub mod curate;
+#[cfg(all(test, feature = "extras"))]
+mod curate_tests;
+#[cfg(feature = "extras")]
 pub mod entry;
 pub mod entry_write;
 #[cfg(feature = "extras")]
@@ -20,6 +24,8 @@ mod tests;
 
 #[cfg(feature = "extras")]
 pub use apply::{Applied, Pulled};
+#[cfg(feature = "extras")]
+pub use curate::Curated;
 #[cfg(feature = "extras")]
 pub use outbox::SyncStatus;
 pub use state::Pending;

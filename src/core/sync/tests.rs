@@ -15,13 +15,13 @@ type Device = MemoryEngine<NoLlm, Letters, KeepingStorage>;
 
 /// The server's part, as the Worker does it: one ordered log, each client's entries stored once.
 #[derive(Default)]
-struct Log {
-    id: String,
+pub(super) struct Log {
+    pub(super) id: String,
     entries: RefCell<Vec<Pulled>>,
 }
 
 impl Log {
-    fn new(id: &str) -> Self {
+    pub(super) fn new(id: &str) -> Self {
         Self { id: id.into(), ..Self::default() }
     }
 
@@ -66,7 +66,7 @@ fn device(storage: &KeepingStorage) -> Device {
 }
 
 /// What `memory.sync()` does: push the outbox, acknowledge, pull and apply.
-fn sync(device: &Device, log: &Log) -> Applied {
+pub(super) fn sync<L: Llm>(device: &MemoryEngine<L, Letters, KeepingStorage>, log: &Log) -> Applied {
     let pending = block_on(device.sync_pending(usize::MAX)).unwrap();
     for (client, numbers) in log.push(&pending) {
         block_on(device.sync_acknowledge(&client, &numbers)).unwrap();
@@ -84,7 +84,7 @@ fn add(device: &Device, text: &str) -> String {
     block_on(device.add(&json!(text), &options)).unwrap().results[0].id.clone()
 }
 
-fn texts(device: &Device) -> Vec<String> {
+pub(super) fn texts<L: Llm>(device: &MemoryEngine<L, Letters, KeepingStorage>) -> Vec<String> {
     let all = Read::of(Scope { user_id: Some("alice".into()), ..Scope::default() }, DEFAULT_LIMIT);
     let mut texts: Vec<String> =
         block_on(device.get_all(&all)).unwrap().results.into_iter().map(|m| m.memory).collect();
