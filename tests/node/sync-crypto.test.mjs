@@ -122,8 +122,8 @@ describe("sync entries on the wire", () => {
 
   test("a decompression bomb is refused (SYNC_ENTRY_INVALID), sealed or plain, without holding what it inflates to", T, async () => {
     const zeros = new Uint8Array(1 << 20);
-    const bomb = await deflateStream(Array(64).fill(zeros)); // 64 MiB of zeros in about 64 KB
-    assert.ok(bomb.length < 100_000);
+    const bomb = await deflateStream(Array(128).fill(zeros)); // 128 MiB of zeros in about 128 KB
+    assert.ok(bomb.length < 200_000);
     const before = process.memoryUsage().rss;
     const started = performance.now();
     await assert.rejects(open(null, entry(1, `p2.${toBase64(bomb)}`)), (error) => {
@@ -133,7 +133,7 @@ describe("sync entries on the wire", () => {
     });
     await assert.rejects(open(KEY, entry(2, await sealBytes("e2.", KEY, CLIENT, 2, bomb))), { code: "SYNC_ENTRY_INVALID" }, "a bomb from a device with the key");
     assert.ok(performance.now() - started < 5_000);
-    assert.ok(process.memoryUsage().rss - before < 48 << 20, "well under the 64 MiB the bomb inflates to");
+    assert.ok(process.memoryUsage().rss - before < 64 << 20, "half the 128 MiB the bomb inflates to (measured: 36 MiB)");
     // Just under the cap inflates.
     const under = await deflateStream([new TextEncoder().encode(" ".repeat(MAX_INFLATED_BYTES))]);
     assert.equal((await open(null, entry(1, `p2.${toBase64(under)}`))).length, MAX_INFLATED_BYTES);
