@@ -2,6 +2,8 @@
 export interface SyncStatus {
   /** This instance's client id: every open of a store is a client of its own. */
   clientId: string;
+  /** The store's device id, the same for every open of it: the server tracks how far each device applied its log. */
+  deviceId: string;
   /** The server log this store follows; `null` before the first sync. */
   logId: string | null;
   /** The sequence number of the last log entry applied here. */

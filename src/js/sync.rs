@@ -108,4 +108,12 @@ impl Memory {
         let engine = self.engine.clone();
         promise(async move { engine.sync_rebase(&string_arg(&log_id, "logId")?).await })
     }
+
+    /// Everything this store holds, as the data of entries numbered from 1 (a compaction of the log uploads
+    /// them, encrypted, in place of the entries applied here).
+    #[wasm_bindgen(js_name = syncSnapshot, unchecked_return_type = "Promise<string[]>")]
+    pub fn sync_snapshot(&self) -> Promise {
+        let engine = self.engine.clone();
+        promise(async move { engine.sync_snapshot_texts().await })
+    }
 }

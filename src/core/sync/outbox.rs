@@ -3,9 +3,11 @@
 
 use serde::Serialize;
 
-use super::entry_write::write_entries;
+use super::entry_write::{write_entries, Written};
 use super::recorder::{outbox_writes, FIRST_COMMIT_NUMBER};
-use super::state::{client_write, LogState, Pending, CLIENT_KIND, OUTBOX_KIND, SENT_KIND};
+use super::state::{
+    client_write, device_of, device_write, LogState, Pending, CLIENT_KIND, LOG_KIND, OUTBOX_KIND, SENT_KIND,
+};
 use crate::core::engine::transfer::sorted;
 use crate::core::engine::MemoryEngine;
 use crate::core::error::Result;
@@ -24,6 +26,8 @@ use crate::core::vector_store::VectorStore;
 pub struct SyncStatus {
     /// This instance's client id (each instance of a store is a client of its own).
     pub client_id: String,
+    /// The store's device id, the same for every instance (empty before `sync_start`).
+    pub device_id: String,
     /// The log this store follows (`None` before the first answer of a server).
     pub log_id: Option<String>,
     /// The sequence number of the last log entry applied here.
@@ -48,15 +52,19 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             }
             self.commit(Changeset { side: writes, ..Changeset::default() }).await?;
         }
+        if device_of(&self.storage.load_side(LOG_KIND).await?).is_none() {
+            self.commit(Changeset { side: vec![device_write(&new_id())], ..Changeset::default() }).await?;
+        }
         self.sync_status().await
     }
 
     /// This store's sync state (`sync_start` first).
     pub async fn sync_status(&self) -> Result<SyncStatus> {
         let log = self.sync_log().await?.unwrap_or_default();
+        let device_id = device_of(&self.storage.load_side(LOG_KIND).await?).unwrap_or_default();
         let pending = self.storage.load_side(OUTBOX_KIND).await?.len();
         let client_id = self.sync_recorder().client().unwrap_or_default();
-        Ok(SyncStatus { client_id, log_id: log.log_id, checkpoint: log.checkpoint, pending })
+        Ok(SyncStatus { client_id, device_id, log_id: log.log_id, checkpoint: log.checkpoint, pending })
     }
 
     /// The outbox's first `limit` entries, in the order to push them: each client's in number order, the
@@ -116,6 +124,18 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// Everything the store holds (memories with their vectors, history, graph) as outbox writes of `client`,
     /// numbered from 1.
     async fn sync_snapshot(&self, client: &str) -> Result<Vec<SideWrite>> {
+        let (writes, _) = outbox_writes(client, 1, self.sync_snapshot_entries().await?, self.clock.now_ms());
+        Ok(writes)
+    }
+
+    /// Everything the store holds, as the texts of entries numbered from 1 (what a compaction of the log
+    /// uploads in place of the entries this store has applied).
+    pub async fn sync_snapshot_texts(&self) -> Result<Vec<String>> {
+        Ok(self.sync_snapshot_entries().await?.into_iter().map(|written| written.text).collect())
+    }
+
+    /// Everything the store holds (memories with their vectors, history, graph) as entries.
+    async fn sync_snapshot_entries(&self) -> Result<Vec<Written>> {
         self.load_scope(&Scope::default()).await?;
         let items: Vec<_> =
             self.index.borrow().list(usize::MAX, &|_| true).into_iter().map(|m| m.item.clone()).collect();
@@ -135,9 +155,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         };
         let graph = GraphChanges { upserts: self.storage.load_graph().await?.unwrap_or_default(), deletes: Vec::new() };
         let everything = Changeset { upserts, history, graph, ..Changeset::default() };
-        let entries = write_entries(&everything, self.current_embedding_model().as_ref());
-        let (writes, _) = outbox_writes(client, 1, entries, self.clock.now_ms());
-        Ok(writes)
+        Ok(write_entries(&everything, self.current_embedding_model().as_ref()))
     }
 
     /// The ids of the clients this store's instances have been (their entries are already applied here).

@@ -16,6 +16,9 @@ pub const OUTBOX_KIND: &str = "sync-outbox";
 /// until a pull brings them back without their data (a client's own entries do not travel back).
 pub const SENT_KIND: &str = "sync-sent";
 const LOG_KEY: &str = "log";
+/// The store's device id (`sync` / `device`): one per store, kept across opens (unlike client ids), so the
+/// server knows how far each device has applied the log and may compact what every device has.
+const DEVICE_KEY: &str = "device";
 
 /// The log this store follows: its id (`None` until the first answer of a server) and the sequence number
 /// of the last entry applied.
@@ -81,6 +84,17 @@ impl Pending {
         let read = |record: SideRecord| Some((record.key, serde_json::from_value(record.value).ok()?));
         records.into_iter().filter_map(read).collect()
     }
+}
+
+/// The device id among the `sync` records, if one was given.
+pub fn device_of(records: &[SideRecord]) -> Option<String> {
+    let record = records.iter().find(|record| record.key == DEVICE_KEY)?;
+    record.value.get("id").and_then(Value::as_str).map(str::to_owned)
+}
+
+/// The write that stores the store's device id.
+pub fn device_write(id: &str) -> SideWrite {
+    SideWrite::put(LOG_KIND, DEVICE_KEY, json!({ "id": id }))
 }
 
 /// The write that stores `client`'s next entry number.
