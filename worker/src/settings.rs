@@ -35,6 +35,10 @@ const DEFAULT_DREAM_MAX_SCOPES: usize = 50;
 const DEFAULT_SYNC_MAX_ENTRY_BYTES: u64 = 256 << 10;
 /// The most data of one user's sync log when `SYNC_MAX_LOG_BYTES` is not set: 256 MiB.
 const DEFAULT_SYNC_MAX_LOG_BYTES: u64 = 256 << 20;
+/// Seconds a sync device may go without pulling before compaction stops waiting for it: 30 days.
+const DEFAULT_SYNC_DEVICE_TTL_SECONDS: u64 = 30 * 24 * 3600;
+/// Entries every active device has applied past the floor before a device is asked to compact.
+const DEFAULT_SYNC_COMPACT_AFTER: u64 = 1000;
 /// The binding Workers AI models run through.
 const AI_BINDING: &str = "AI";
 /// The KV namespace binding holding memories and history.
@@ -158,6 +162,18 @@ pub fn sync_max_entry_bytes(env: &Env) -> Result<u64, ApiError> {
 /// The most data one user's sync log holds, in bytes (`SYNC_MAX_LOG_BYTES`).
 pub fn sync_max_log_bytes(env: &Env) -> Result<u64, ApiError> {
     Ok(number(env, "SYNC_MAX_LOG_BYTES")?.unwrap_or(DEFAULT_SYNC_MAX_LOG_BYTES))
+}
+
+/// Seconds a sync device may go without pulling before compaction stops waiting for it
+/// (`SYNC_DEVICE_TTL_SECONDS`).
+pub fn sync_device_ttl_seconds(env: &Env) -> Result<u64, ApiError> {
+    Ok(number(env, "SYNC_DEVICE_TTL_SECONDS")?.unwrap_or(DEFAULT_SYNC_DEVICE_TTL_SECONDS))
+}
+
+/// How many entries past the floor every active device must have applied before a device is asked to
+/// compact the log (`SYNC_COMPACT_AFTER`).
+pub fn sync_compact_after(env: &Env) -> Result<u64, ApiError> {
+    Ok(number(env, "SYNC_COMPACT_AFTER")?.unwrap_or(DEFAULT_SYNC_COMPACT_AFTER))
 }
 
 /// The memwasm config the vars describe for `tenant`'s slice of KV, checked.

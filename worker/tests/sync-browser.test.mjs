@@ -23,7 +23,8 @@ const SCOPE = { userId: "alice" };
 let h, worker, url, browser;
 before(async () => {
   h = await harness();
-  worker = await startWorker(h.llm, { vars: { MEMORY_TOKENS: JSON.stringify(TOKENS) } });
+  // Compaction only when asked (sync-compact.test.mjs): the closed-tab test needs its pull to come in pages.
+  worker = await startWorker(h.llm, { vars: { MEMORY_TOKENS: JSON.stringify(TOKENS), SYNC_COMPACT_AFTER: "1000000" } });
   url = String(await worker.mf.ready).replace(/\/$/, "");
   browser = (await h.launch(h.profile())).context.browser();
 });

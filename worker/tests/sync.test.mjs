@@ -63,7 +63,7 @@ for (const shards of ["tenant", "scope"]) {
     assert.deepEqual({ ...first, logId: undefined }, { logId: undefined, lastN: 3, head: 3, accepted: 3 });
     const all = await pull(worker, tok("alice"));
     assert.deepEqual(all, {
-      logId: first.logId, head: 3, more: false,
+      logId: first.logId, head: 3, floor: 0, more: false, compact: null,
       entries: [1, 2, 3].map((n) => ({ seq: n, clientId: "phone", n, data: `e${n}` })),
     });
     assert.deepEqual((await pull(worker, tok("alice"), "?since=2")).entries.map((e) => e.seq), [3]);
@@ -147,8 +147,8 @@ for (const shards of ["tenant", "scope"]) {
     const wiped = await ok(worker, "DELETE", "/v1/sync", { token: tok("frank") });
     assert.equal(wiped.deleted, 5);
     assert.notEqual(wiped.logId, before.logId);
-    assert.deepEqual(await pull(worker, tok("frank")), { logId: wiped.logId, entries: [], head: 0, more: false });
-    assert.deepEqual(await status(worker, tok("frank")), { logId: wiped.logId, head: 0, entries: 0, bytes: 0, clients: [] });
+    assert.deepEqual(await pull(worker, tok("frank")), { logId: wiped.logId, entries: [], head: 0, floor: 0, more: false, compact: null });
+    assert.deepEqual(await status(worker, tok("frank")), { logId: wiped.logId, head: 0, floor: 0, entries: 0, bytes: 0, mode: "relay", clients: [], devices: [] });
     const keys = shards === "scope" ? await storedKeys(worker, "acme", "frank", "sync/") : await storedKeys(worker, "acme", undefined, "sync/frank/");
     assert.deepEqual(keys, ["sync/frank/meta"], "the old log's keys are deleted");
     const again = (await push(worker, tok("frank"), { clientId: "f", entries: entries(1, 1) })).body;

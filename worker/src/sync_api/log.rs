@@ -4,7 +4,10 @@
 //! - `l/<logId>/e/<seq, 20 digits>`: one entry, `{c: clientId, n, d: data}` (the data opaque);
 //! - `l/<logId>/c/<clientId>`: a client's `{lastN, pulled}`;
 //! - `l/<logId>/n/<clientId>/<n, 20 digits>`: the sequence number a client's entry `n` was stored at, so an
-//!   entry pushed again (a retry, another tab of the same store) is found and stored once.
+//!   entry pushed again (a retry, another tab of the same store) is found and stored once;
+//! - `l/<logId>/d/<deviceId>`: how far a device applied the log, and when it last pulled (`devices`);
+//! - `l/<logId>/s/<snapshotId>/<i, 20 digits>`: the snapshot that stands for the entries up to `floor`, and
+//!   `l/<logId>/t`: a snapshot being uploaded (`compact`).
 //!
 //! Entries and clients live under the log's id, so a wipe is one write (a new `meta` with a new id); the old
 //! log's keys are deleted after it, and a wipe that stops half-way leaves only keys no log reads.
@@ -17,11 +20,8 @@ use worker::Storage;
 use super::store::{self, json, range, write_all};
 use crate::error::ApiError;
 
-/// Keys a wipe deletes per storage call (their values are listed with them).
-const WIPE_PAGE: usize = 64;
-
 /// The log's head record.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Meta {
     #[serde(rename = "logId")]
     pub log_id: String,
@@ -31,6 +31,23 @@ pub struct Meta {
     pub entries: u64,
     /// Bytes of data stored.
     pub bytes: u64,
+    /// The entries up to this sequence number were compacted into the snapshot (0: never compacted).
+    #[serde(default)]
+    pub floor: u64,
+    /// The snapshot's id, its entries (sequence numbers `floor - k + 1 ..= floor`) and their bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snapshot: Option<String>,
+    #[serde(default, rename = "snapshotEntries")]
+    pub snapshot_entries: u64,
+    #[serde(default, rename = "snapshotBytes")]
+    pub snapshot_bytes: u64,
+}
+
+impl Meta {
+    /// The sequence number before the snapshot's first entry.
+    pub fn snapshot_start(&self) -> u64 {
+        self.floor - self.snapshot_entries.min(self.floor)
+    }
 }
 
 /// What the log knows of one client.
@@ -62,7 +79,7 @@ impl Log {
         Self { storage, root: format!("sync/{}/", encode(user)) }
     }
 
-    fn meta_key(&self) -> String {
+    pub fn meta_key(&self) -> String {
         format!("{}meta", self.root)
     }
 
@@ -86,6 +103,24 @@ impl Log {
         format!("{}l/{}/n/{client}/{n:020}", self.root, meta.log_id)
     }
 
+    pub fn devices_prefix(&self, meta: &Meta) -> String {
+        format!("{}l/{}/d/", self.root, meta.log_id)
+    }
+
+    /// The keys of the snapshot `id`'s entries.
+    pub fn snapshot_prefix(&self, meta: &Meta, id: &str) -> String {
+        format!("{}l/{}/s/{id}/", self.root, meta.log_id)
+    }
+
+    pub fn snapshots_prefix(&self, meta: &Meta) -> String {
+        format!("{}l/{}/s/", self.root, meta.log_id)
+    }
+
+    /// The key of the snapshot being uploaded.
+    pub fn upload_key(&self, meta: &Meta) -> String {
+        format!("{}l/{}/t", self.root, meta.log_id)
+    }
+
     /// Which of `client`'s entry numbers `numbers` are stored already.
     pub async fn stored_numbers(&self, meta: &Meta, client: &str, numbers: &[u64]) -> Result<Vec<u64>, ApiError> {
         let keys: Vec<String> = numbers.iter().map(|n| self.number_key(meta, client, *n)).collect();
@@ -106,7 +141,7 @@ impl Log {
     }
 
     async fn create(&self) -> Result<Meta, ApiError> {
-        let meta = Meta { log_id: new_id(), head: 0, entries: 0, bytes: 0 };
+        let meta = Meta { log_id: new_id(), head: 0, entries: 0, bytes: 0, ..Meta::default() };
         write_all(&self.storage, &[(self.meta_key(), json(&meta)?)], &[]).await?;
         Ok(meta)
     }
@@ -158,14 +193,7 @@ impl Log {
         let removed = store::get::<Meta>(&self.storage, &self.meta_key()).await?.map_or(0, |meta| meta.entries);
         let meta = self.create().await?;
         let (logs, fresh) = (format!("{}l/", self.root), format!("{}l/{}/", self.root, meta.log_id));
-        loop {
-            let page: Vec<(String, serde_json::Value)> = range(&self.storage, &logs, None, Some(WIPE_PAGE)).await?;
-            let keys: Vec<String> =
-                page.into_iter().map(|(key, _)| key).filter(|key| !key.starts_with(&fresh)).collect();
-            if keys.is_empty() {
-                return Ok((removed, meta));
-            }
-            write_all(&self.storage, &[], &keys).await?;
-        }
+        store::delete_where(&self.storage, &logs, None, |key| !key.starts_with(&fresh)).await?;
+        Ok((removed, meta))
     }
 }

@@ -7,14 +7,17 @@
 //! | route | body / query | answer |
 //! |---|---|---|
 //! | `POST /v1/sync/push` | `{clientId, entries: [{n, data}], userId?}` | `{logId, lastN, head, accepted}` |
-//! | `GET /v1/sync/pull` | `?since&limit&clientId&userId` | `{logId, entries: [{seq, clientId, n, data}], head, more}` |
-//! | `GET /v1/sync` | `?userId` | `{logId, head, entries, bytes, clients: [{clientId, lastN, pulled}]}` |
+//! | `GET /v1/sync/pull` | `?since&limit&clientId&deviceId&userId` | `{logId, entries: [{seq, clientId, n, data}], head, floor, more, compact}` |
+//! | `POST /v1/sync/compact` | `{deviceId, snapshotId, upTo, entries: [{n, data}], total?, userId?}` | `{staged, compacted, floor}` |
+//! | `GET /v1/sync` | `?userId` | `{logId, head, floor, entries, bytes, mode, clients: [{clientId, lastN, pulled}], devices}` |
 //! | `DELETE /v1/sync` | `?userId` | `{deleted, logId}` (the new log's id) |
 //!
 //! A user's token reaches its own log, a tenant-wide token the log of the user it names (`user`). With
 //! `STORAGE = "kv"` every route answers 501 `SYNC_NEEDS_DURABLE_OBJECTS`.
 
 mod client_id;
+mod compact;
+mod devices;
 mod log;
 mod pull;
 mod push;
@@ -42,7 +45,7 @@ pub async fn handle(visit: &Visit<'_>, route: Option<SyncRoute>) -> Result<Respo
         return Err(ApiError::new(501, "SYNC_NEEDS_DURABLE_OBJECTS", why));
     };
     let body = match route {
-        SyncRoute::Push => Some(user::object_of(&visit.body)?),
+        SyncRoute::Push | SyncRoute::Compact => Some(user::object_of(&visit.body)?),
         _ => None,
     };
     let in_query = visit.query.get(user::USER_FIELD).map(str::to_owned);
@@ -62,7 +65,16 @@ pub async fn handle(visit: &Visit<'_>, route: Option<SyncRoute>) -> Result<Respo
             let push = push::parse(body.as_ref().unwrap_or(&Default::default()), max_entry_bytes)?;
             push::push(&log, push, settings::sync_max_log_bytes(visit.env)?).await
         }
-        SyncRoute::Pull => pull::pull(&log, pull::parse(&visit.query)?, max_entry_bytes).await,
+        SyncRoute::Pull => {
+            let ttl_ms = settings::sync_device_ttl_seconds(visit.env)?.saturating_mul(1000);
+            let policy = pull::Policy { ttl_ms, compact_after: settings::sync_compact_after(visit.env)? };
+            pull::pull(&log, pull::parse(&visit.query)?, max_entry_bytes, &policy).await
+        }
+        SyncRoute::Compact => {
+            let compact = compact::parse(body.as_ref().unwrap_or(&Default::default()), max_entry_bytes)?;
+            let ttl_ms = settings::sync_device_ttl_seconds(visit.env)?.saturating_mul(1000);
+            compact::compact(&log, compact, settings::sync_max_log_bytes(visit.env)?, ttl_ms).await
+        }
         SyncRoute::Status => status(&log, visit).await,
         SyncRoute::Wipe => {
             refuse_parameters(visit)?;
@@ -72,7 +84,8 @@ pub async fn handle(visit: &Visit<'_>, route: Option<SyncRoute>) -> Result<Respo
     }
 }
 
-/// `GET /v1/sync`: the log's id, head and totals, and what it knows of each client.
+/// `GET /v1/sync`: the log's id, head, floor and totals, what it knows of each client and device, and the
+/// mode: `relay` (the Worker stores and forwards entries; it does not index them for its REST search).
 async fn status(log: &Log, visit: &Visit<'_>) -> Result<Response, ApiError> {
     refuse_parameters(visit)?;
     let meta = log.meta().await?;
@@ -81,9 +94,14 @@ async fn status(log: &Log, visit: &Visit<'_>) -> Result<Response, ApiError> {
         .await?
         .into_iter()
         .map(|(id, client)| json!({ "clientId": id, "lastN": client.last_n, "pulled": client.pulled }));
+    let devices = log
+        .devices(&meta)
+        .await?
+        .into_iter()
+        .map(|(id, device)| json!({ "deviceId": id, "pulled": device.pulled, "at": device.at }));
     let answer = json!({
-        "logId": meta.log_id, "head": meta.head, "entries": meta.entries, "bytes": meta.bytes,
-        "clients": clients.collect::<Vec<_>>(),
+        "logId": meta.log_id, "head": meta.head, "floor": meta.floor, "entries": meta.entries, "bytes": meta.bytes,
+        "mode": "relay", "clients": clients.collect::<Vec<_>>(), "devices": devices.collect::<Vec<_>>(),
     });
     Ok(Response::from_json(&answer)?)
 }

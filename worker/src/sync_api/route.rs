@@ -13,6 +13,8 @@ listed! {
         Push,
         /// `GET /v1/sync/pull`.
         Pull,
+        /// `POST /v1/sync/compact`.
+        Compact,
         /// `GET /v1/sync`.
         Status,
         /// `DELETE /v1/sync`.
@@ -27,17 +29,18 @@ impl SyncRoute {
         Some(match (method, segments) {
             (Method::Post, ["push"]) => Self::Push,
             (Method::Get, ["pull"]) => Self::Pull,
+            (Method::Post, ["compact"]) => Self::Compact,
             (Method::Get, []) => Self::Status,
             (Method::Delete, []) => Self::Wipe,
             _ => return None,
         })
     }
 
-    /// Where a tenant-wide token names the user whose log the route reaches (`userId`): the push's JSON
+    /// Where a tenant-wide token names the user whose log the route reaches (`userId`): the push's (or compaction's) JSON
     /// body (or its query string), every other route's query string.
     pub fn user_place(self) -> Place {
         match self {
-            Self::Push => Place::Body,
+            Self::Push | Self::Compact => Place::Body,
             Self::Pull | Self::Status | Self::Wipe => Place::Query,
         }
     }

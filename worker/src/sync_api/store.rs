@@ -13,6 +13,8 @@ use crate::error::ApiError;
 
 /// Most keys one storage call takes.
 const MAX_KEYS: usize = 128;
+/// Keys listed (their values with them) per page of a deletion.
+const DELETE_PAGE: usize = 64;
 
 /// A storage failure, as a coded error.
 pub fn storage_error(error: impl std::fmt::Debug) -> ApiError {
@@ -68,6 +70,59 @@ pub async fn range<T: DeserializeOwned>(
     }
     found.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(found)
+}
+
+/// The keys under `prefix` from `start` (inclusive) to `end` (exclusive), at most `limit`, in key order,
+/// with their text unread (for counting).
+pub async fn raw_range(
+    storage: &Storage,
+    prefix: &str,
+    (start, end): (&str, &str),
+    limit: usize,
+) -> Result<Vec<(String, String)>, ApiError> {
+    let options = ListOptions::new().prefix(prefix).start(start).end(end).limit(limit);
+    let listed = storage.list_with_options(options).await.map_err(storage_error)?;
+    let mut found = Vec::new();
+    for pair in listed.entries() {
+        let pair: Array = pair.map_err(storage_error)?.dyn_into().map_err(storage_error)?;
+        found.push((pair.get(0).as_string().unwrap_or_default(), pair.get(1).as_string().unwrap_or_default()));
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(found)
+}
+
+/// Deletes, page by page, the keys under `prefix` before `end` for which `doomed` holds; each page is one
+/// write, so a stop half-way leaves keys to delete later, never half a record.
+pub async fn delete_where(
+    storage: &Storage,
+    prefix: &str,
+    end: Option<&str>,
+    doomed: impl Fn(&str) -> bool,
+) -> Result<(), ApiError> {
+    let mut after: Option<String> = None;
+    loop {
+        let mut options = ListOptions::new().prefix(prefix).limit(DELETE_PAGE);
+        if let Some(end) = end {
+            options = options.end(end);
+        }
+        let start = after.as_ref().map(|key| format!("{key}\u{0}"));
+        if let Some(start) = &start {
+            options = options.start(start);
+        }
+        let listed = storage.list_with_options(options).await.map_err(storage_error)?;
+        let mut keys: Vec<String> = Vec::new();
+        for pair in listed.entries() {
+            let pair: Array = pair.map_err(storage_error)?.dyn_into().map_err(storage_error)?;
+            keys.extend(pair.get(0).as_string());
+        }
+        keys.sort();
+        let Some(last) = keys.last().cloned() else { return Ok(()) };
+        let doomed: Vec<String> = keys.into_iter().filter(|key| doomed(key)).collect();
+        if !doomed.is_empty() {
+            write_all(storage, &[], &doomed).await?;
+        }
+        after = Some(last);
+    }
 }
 
 /// JSON text of `value`.
