@@ -76,6 +76,12 @@ export interface SyncOptions {
     signal?: AbortSignal;
     /** The `fetch` to use (default the global one). */
     fetch?: typeof fetch;
+    /** Upload this device's state as the log's snapshot when the server asks (every device it knows has applied
+     * that far), so the server's storage stays bounded; default `true`. */
+    compact?: boolean;
+    /** Judge the memories that arrived from other devices against older ones with the LLM, as `add()` judges a
+     * new fact, and push what it decided in the same round; default `false`. */
+    curate?: boolean;
 }
 
 /** What one round of sync did. */
@@ -88,7 +94,16 @@ export interface SyncReport {
     bytesReceived: number;
     /** The server's log was wiped or replaced, and this store sent it everything it holds. */
     rebased: boolean;
+    /** The log was compacted past this device's checkpoint (it was away longer than the server's device TTL):
+     * after pushing its changes, it emptied its store and rebuilt it from the log. */
+    rebuilt: boolean;
+    /** This device uploaded the log's snapshot up to `upTo` (`entries` of it), or `null`. */
+    compacted: { upTo: number; entries: number } | null;
     applied: { memories: number; deletes: number; history: number; graph: number; reembedded: number };
+    /** Ids of memories other devices' entries wrote here with a text new here. */
+    arrived: string[];
+    /** What curation changed (with `curate: true`), or `null`. */
+    curated: import("./dist/memwasm.js").SyncCurated | null;
     warnings: import("./dist/memwasm.js").AddWarning[];
     logId: string | null;
     checkpoint: number;

@@ -12,7 +12,7 @@ import { withConfig } from "./with-config.mjs";
 const PUSH_BYTES = 768 * 1024;
 const PUSH_ENTRIES = 500;
 const PULL_LIMIT = 500;
-const OPTIONS = ["url", "token", "key", "passphrase", "salt", "userId", "timeoutMs", "signal", "intervalMs", "writeCheckMs", "onSync", "onError", "fetch"];
+const OPTIONS = ["url", "token", "key", "passphrase", "salt", "userId", "timeoutMs", "signal", "intervalMs", "writeCheckMs", "onSync", "onError", "fetch", "compact", "curate"];
 
 /** Checks `options` and derives the key once. */
 async function prepare(options) {
@@ -48,7 +48,9 @@ async function call(config, method, path, body) {
   if (!response.ok) {
     const { code, message } = json?.error ?? {};
     const detail = code ? `${code}: ${message}` : text.slice(0, 200);
-    throw new MemoryError(`sync server answered ${response.status}: ${detail}`, "SYNC_HTTP", response.status);
+    const error = new MemoryError(`sync server answered ${response.status}: ${detail}`, "SYNC_HTTP", response.status);
+    error.serverCode = code;
+    throw error;
   }
   if (json === undefined) throw new MemoryError(`sync server answered ${response.status} with no JSON`, "SYNC_HTTP", response.status);
   return json;
@@ -61,8 +63,11 @@ const withUser = (config, params = {}) => new URLSearchParams({ ...params, ...(c
 async function checkKey(memory, config) {
   const status = await memory.syncStatus();
   const query = withUser(config, { since: Math.max(0, status.checkpoint - 1), limit: 1 });
-  const answer = await call(config, "GET", `/v1/sync/pull?${query}`);
-  if (status.logId && answer.logId !== status.logId) return; // a new log: the round rebases
+  const answer = await call(config, "GET", `/v1/sync/pull?${query}`).catch((error) => {
+    if (error.serverCode === "SYNC_COMPACTED") return { entries: [] }; // the pull rebuilds this device
+    throw error;
+  });
+  if (status.logId && answer.logId && answer.logId !== status.logId) return; // a new log: the round rebases
   if (answer.entries[0]) await open(config.cryptoKey, answer.entries[0]);
 }
 
@@ -98,13 +103,21 @@ async function push(memory, config, report, followed) {
   }
 }
 
-/** Pulls and applies what follows the checkpoint, page by page. */
+/** Pulls and applies what follows the checkpoint, page by page; the server's new log id when it is not the
+ * one followed, else its last answer. */
 async function pull(memory, config, report) {
   for (;;) {
     const status = await memory.syncStatus();
-    const query = withUser(config, { since: status.checkpoint, limit: PULL_LIMIT, clientId: status.clientId });
-    const answer = await call(config, "GET", `/v1/sync/pull?${query}`);
-    if (status.logId && answer.logId !== status.logId) return answer.logId;
+    const params = { since: status.checkpoint, limit: PULL_LIMIT, clientId: status.clientId, deviceId: status.deviceId };
+    let answer;
+    try {
+      answer = await call(config, "GET", `/v1/sync/pull?${withUser(config, params)}`);
+    } catch (error) {
+      if (error.serverCode !== "SYNC_COMPACTED") throw error;
+      await rebuild(memory, config, report);
+      continue;
+    }
+    if (status.logId && answer.logId !== status.logId) return { newLog: answer.logId };
     const entries = [];
     for (const entry of answer.entries) {
       // This device's own entries come back without their data: it wrote them.
@@ -118,28 +131,75 @@ async function pull(memory, config, report) {
     const applied = await memory.syncApply(answer.logId, entries);
     report.pulled += applied.entries;
     for (const key of ["memories", "deletes", "history", "graph", "reembedded"]) report.applied[key] += applied[key];
+    report.arrived.push(...(applied.arrived ?? []));
     report.warnings.push(...(applied.warnings ?? []));
-    if (!answer.more) return undefined;
+    if (!answer.more) return { last: answer };
   }
+}
+
+/** The log was compacted past this device's checkpoint (it was away longer than the server's device TTL):
+ * after pushing what it wrote, it empties its store and rebuilds it from the log's snapshot. */
+async function rebuild(memory, config, report) {
+  await push(memory, config, report);
+  if ((await memory.syncStatus()).pending > 0) throw new MemoryError("sync: the log was compacted past this device, which still has changes to push; sync again", "SYNC_HTTP", 409);
+  await memory.reset();
+  await memory.syncStart();
+  report.rebuilt = true;
+}
+
+/** Uploads this store's whole state as the log's snapshot up to `upTo` (the server asked for it: every device
+ * has applied that far), in requests of about `PUSH_BYTES`; the entries it replaces are then deleted on the
+ * server. Skipped when the snapshot would not fit above the floor, or when another device compacted first. */
+async function compact(memory, config, report, { compact: upTo, floor }) {
+  const texts = await memory.syncSnapshot();
+  if (texts.length === 0 || upTo - texts.length < floor) return;
+  const { deviceId } = await memory.syncStatus();
+  const snapshotId = `s${crypto.randomUUID().replaceAll("-", "")}`;
+  for (let i = 0; i < texts.length; ) {
+    const page = [];
+    let bytes = 0;
+    for (; i < texts.length; i++) {
+      const data = await seal(config.cryptoKey, snapshotId, i + 1, texts[i]);
+      if (page.length > 0 && bytes + data.length > PUSH_BYTES) break;
+      bytes += data.length;
+      page.push({ n: i + 1, data });
+    }
+    const total = i === texts.length ? { total: texts.length } : {};
+    const body = { deviceId, snapshotId, upTo, entries: page, ...total, ...(config.userId ? { userId: config.userId } : {}) };
+    try {
+      await call(config, "POST", "/v1/sync/compact", body);
+    } catch (error) {
+      if (error.serverCode === "SYNC_COMPACT_STALE") return; // the log moved on: a later round compacts
+      throw error;
+    }
+    report.bytesSent += bytes;
+  }
+  report.compacted = { upTo, entries: texts.length };
 }
 
 /** One round of sync of `memory` (see the module). */
 export async function syncOnce(memory, options, prepared) {
   const config = prepared ?? (await prepare(options));
-  const report = { pushed: 0, pulled: 0, bytesSent: 0, bytesReceived: 0, rebased: false,
-    applied: { memories: 0, deletes: 0, history: 0, graph: 0, reembedded: 0 }, warnings: [] };
+  const report = { pushed: 0, pulled: 0, bytesSent: 0, bytesReceived: 0, rebased: false, rebuilt: false, compacted: null,
+    applied: { memories: 0, deletes: 0, history: 0, graph: 0, reembedded: 0 }, arrived: [], curated: null, warnings: [] };
   await memory.syncStart();
   for (let round = 0; round < 2; round++) {
     await checkKey(memory, config);
     const followed = (await memory.syncStatus()).logId;
     const pushedTo = await push(memory, config, report, followed);
     const status = await memory.syncStatus();
-    const newLog = (status.logId && pushedTo && pushedTo !== status.logId ? pushedTo : undefined) ?? (await pull(memory, config, report));
-    if (!newLog) {
+    const pulled = status.logId && pushedTo && pushedTo !== status.logId ? { newLog: pushedTo } : await pull(memory, config, report);
+    if (!pulled.newLog) {
+      if (config.curate && report.arrived.length > 0) {
+        report.curated = await memory.syncCurate(report.arrived);
+        report.warnings.push(...(report.curated.warnings ?? []));
+        await push(memory, config, report, followed); // what curation wrote goes out in this round
+      }
+      if (pulled.last.compact && config.compact !== false) await compact(memory, config, report, pulled.last);
       const done = await memory.syncStatus();
       return { ...report, logId: done.logId, checkpoint: done.checkpoint, pending: done.pending };
     }
-    await memory.syncRebase(newLog); // the server's log was wiped or replaced: it gets everything held here
+    await memory.syncRebase(pulled.newLog); // the server's log was wiped or replaced: it gets everything held here
     report.rebased = true;
   }
   throw new MemoryError("sync: the server's log changed twice during one sync; try again", "SYNC_HTTP", 409);
