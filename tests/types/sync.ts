@@ -17,7 +17,15 @@ export async function synced(memory: Memory, key: Uint8Array): Promise<SyncRepor
   const applied: SyncApplied = await memory.syncApply("log", [{ seq: 1, clientId: "c", n: 1, data: "{}" }]);
   const curated: SyncCurated = await memory.syncCurate(applied.arrived);
   const changed: number = curated.judged + curated.updated + curated.deleted;
-  void [moved, logId, codes, applied, changed];
+  const careful = await memory.sync({ ...options, compact: false, curate: true });
+  const compactedUpTo: number | undefined = careful.compacted?.upTo;
+  const rebuilt: boolean = careful.rebuilt;
+  const judged: number | undefined = careful.curated?.judged;
+  const deviceId: string = status.deviceId;
+  const snapshot: string[] = await memory.syncSnapshot();
+  void [moved, logId, codes, applied, changed, compactedUpTo, rebuilt, judged, deviceId, snapshot, careful.arrived.length];
+  // @ts-expect-error compact is a boolean
+  await memory.sync({ ...options, compact: "yes" });
   // @ts-expect-error syncCurate takes the ids as an array
   await memory.syncCurate("id");
   // @ts-expect-error the passphrase is a string
