@@ -151,9 +151,12 @@ async function rebuild(memory, config, report) {
  * has applied that far), in requests of about `PUSH_BYTES`; the entries it replaces are then deleted on the
  * server. Skipped when the snapshot would not fit above the floor, or when another device compacted first. */
 async function compact(memory, config, report, { compact: upTo, floor }) {
+  // Only a store with nothing left to push: a snapshot holding a change the log never gets would give new
+  // devices what the others never see.
+  const { deviceId, pending } = await memory.syncStatus();
+  if (pending > 0) return;
   const texts = await memory.syncSnapshot();
   if (texts.length === 0 || upTo - texts.length < floor) return;
-  const { deviceId } = await memory.syncStatus();
   const snapshotId = `s${crypto.randomUUID().replaceAll("-", "")}`;
   for (let i = 0; i < texts.length; ) {
     const page = [];

@@ -7,7 +7,7 @@
 //! entry pushed again is still stored once. Answers `{staged, compacted, floor}`.
 //!
 //! 409 `SYNC_COMPACT_STALE` when the log moved so that the snapshot no longer fits (another device
-//! compacted first, or a device seen within the TTL has not applied `upTo` yet), or while another device's
+//! compacted first, or a device seen within the TTL has not applied `upTo` yet), or while another
 //! upload is under way (one that sent nothing for `UPLOAD_HOLD_MS` has given up, and is replaced).
 
 use serde::{Deserialize, Serialize};
@@ -83,7 +83,8 @@ pub async fn compact(log: &Log, compact: Compact, max_log_bytes: u64, ttl_ms: u6
     let mut upload: Upload = store::get(log.storage(), &log.upload_key(&meta)).await?.unwrap_or_default();
     let now = devices::now_ms();
     if upload.id != compact.snapshot {
-        if upload.device != compact.device && upload.at + UPLOAD_HOLD_MS > now {
+        // Another upload (another device's, or another tab's of this one) is under way: it goes first.
+        if !upload.id.is_empty() && upload.at + UPLOAD_HOLD_MS > now {
             return Err(stale(format!("device {:?} is uploading a snapshot", upload.device)));
         }
         if !upload.id.is_empty() {
