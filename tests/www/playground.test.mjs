@@ -4,28 +4,18 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
-import { chromium } from "playwright-core";
+import { loadPlayground, startBrowser } from "./browser.mjs";
 import { startScriptedServer } from "../support/scripted-server.mjs";
 import { serve } from "../../www/serve.mjs";
 
 const ARTIFACTS = new URL("../artifacts/", import.meta.url);
-const ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
-
-let llm, site, browser, context, page;
-const consoleErrors = [];
+let llm, site, browser, context, page, consoleErrors;
 
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   llm = await startScriptedServer();
   site = await serve({ port: 0 });
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  page.on("console", (message) => {
-    if (message.type() === "error") consoleErrors.push(message.text());
-  });
-  page.on("pageerror", (error) => consoleErrors.push(String(error)));
+  ({ browser, context, page, consoleErrors } = await startBrowser());
 });
 
 after(async () => {
@@ -34,11 +24,7 @@ after(async () => {
   await llm?.close();
 });
 
-async function load() {
-  await page.goto(`${site.url}/www/`);
-  await page.waitForFunction(() => document.body.dataset.ready);
-  assert.equal(await page.evaluate(() => document.body.dataset.ready), "true", "the page opened its memory");
-}
+const load = () => loadPlayground(page, site);
 
 async function applySettings(values) {
   await page.locator("#settings").evaluate((details) => (details.open = true));

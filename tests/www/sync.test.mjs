@@ -10,20 +10,17 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { createServer } from "node:net";
-import { chromium } from "playwright-core";
+import { loadPlayground, startBrowser } from "./browser.mjs";
 import { Memory } from "../../pkg/index.node.mjs";
 import { startServer, startWorker } from "../../worker/tests/helpers.mjs";
 import { serve } from "../../www/serve.mjs";
 
-const ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
 const ALICE = "tok-alice-0123456789";
 const PASSPHRASE = "correct horse battery staple";
 const WAIT = { timeout: 20_000 };
 const ARTIFACTS = new URL("../artifacts/", import.meta.url);
 
-let server, worker, workerUrl, site, browser, context, page, phone;
-const consoleErrors = [];
+let server, worker, workerUrl, site, browser, context, page, phone, consoleErrors;
 /** The page's requests to the Worker, as "METHOD /path". */
 const seen = [];
 
@@ -41,13 +38,7 @@ before(async () => {
   worker = await startWorker(server, { vars: { MEMORY_TOKENS: JSON.stringify({ [ALICE]: { tenant: "acme", user: "alice" } }) } });
   workerUrl = String(await worker.mf.ready).replace(/\/$/, "");
   site = await serve({ port: 0 });
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  page.on("console", (message) => {
-    if (message.type() === "error") consoleErrors.push(message.text());
-  });
-  page.on("pageerror", (error) => consoleErrors.push(String(error)));
+  ({ browser, context, page, consoleErrors } = await startBrowser());
   // What the page sent the Worker (not its preflights).
   page.on("request", (request) => {
     if (request.url().startsWith(workerUrl) && request.method() !== "OPTIONS") seen.push(`${request.method()} ${new URL(request.url()).pathname}`);
@@ -63,11 +54,7 @@ after(async () => {
   await server?.close();
 });
 
-async function load() {
-  await page.goto(`${site.url}/www/`);
-  await page.waitForFunction(() => document.body.dataset.ready, null, WAIT);
-  assert.equal(await page.evaluate(() => document.body.dataset.ready), "true", "the page opened its memory");
-}
+const load = () => loadPlayground(page, site, WAIT);
 
 async function useOffline(userId) {
   const form = page.locator("#settings-form");
