@@ -38,6 +38,10 @@ pub(crate) trait EngineHooks<Engine> {
     /// The index was emptied (a reset, or another tab's): the feature forgets what it derived from it.
     fn on_clear(&self) {}
 
+    /// Another instance (a tab, a `Memory` on the same storage) committed: what the feature read of its own
+    /// state in storage may be stale.
+    fn on_remote_change(&self) {}
+
     /// A storage that loads on demand put `scope` into the index: what loads the feature's own part of it
     /// (`None` when the feature keeps nothing of it).
     fn on_load_scope<'a>(&'a self, _engine: &'a Engine, _scope: &'a Scope) -> Option<LocalBoxFuture<'a, Result<()>>> {

@@ -99,6 +99,14 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<Memo
         }
     }
 
+    /// Another instance committed, perhaps the one that started sync on the store: an instance that found no
+    /// sync started looks again before its next commit.
+    fn on_remote_change(&self) {
+        if self.client.borrow().is_none() {
+            self.looked.set(false);
+        }
+    }
+
     fn before_commit(&self, engine: &MemoryEngine<L, E, S, V>, changes: &mut Changeset) {
         if self.client.borrow().is_none() || is_sync_commit(&changes.side) {
             return;

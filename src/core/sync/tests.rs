@@ -249,3 +249,21 @@ fn a_reset_device_gets_everything_back_from_the_log_with_its_own_entries_data() 
     sync(&laptop, &log);
     assert_eq!(texts(&laptop), ["likes tea"]);
 }
+
+#[test]
+fn a_tab_that_wrote_before_another_started_sync_records_its_writes_after() {
+    let storage = KeepingStorage::new();
+    let open = || block_on(MemoryEngine::open(NoLlm, Letters::new(26), storage.clone(), Default::default())).unwrap();
+    let early = std::rc::Rc::new(open());
+    early.follow_remote();
+    add(&early, "likes tea"); // before sync was started anywhere: nothing to record
+    let other = open();
+    block_on(other.sync_start()).unwrap();
+    storage.notify(Default::default()); // the other tab's commit, as its notice reaches this one
+    add(&early, "likes figs");
+    let pending = block_on(other.sync_pending(usize::MAX)).unwrap();
+    let recorded: Vec<&str> =
+        pending.iter().filter(|p| p.data.contains("likes figs")).map(|p| p.client_id.as_str()).collect();
+    assert_eq!(recorded.len(), 1, "the early tab's write after sync started is in the outbox: {pending:?}");
+    assert_ne!(recorded[0], block_on(other.sync_status()).unwrap().client_id, "as a client of its own");
+}
