@@ -9,7 +9,7 @@ const EXTRACT = "You are an expert at extracting structured, atomic facts";
 const DECIDE = "You are a memory management system";
 
 /** The JSON array on the line after `label` in a decision prompt (`[]` when absent). */
-function listAfter(text, label) {
+export function listAfter(text, label) {
   const line = text.split(label)[1]?.split("\n").find((l) => l.trim() !== "");
   try {
     return JSON.parse(line ?? "[]");

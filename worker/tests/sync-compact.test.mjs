@@ -3,10 +3,9 @@
 // new devices start from the snapshot, a device away longer than SYNC_DEVICE_TTL_SECONDS is 409
 // SYNC_COMPACTED and rebuilds, and the storage the log holds shrinks. First the protocol, then devices.
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { test } from "node:test";
-import { Memory } from "memwasm";
-import { assertError, startServer, startWorker, tempDir, T } from "./helpers.mjs";
+import { device } from "./sync-device.mjs";
+import { assertError, startServer, startWorker, T } from "./helpers.mjs";
 
 const ALICE = "tok-alice-0123456789";
 const TOKENS = { [ALICE]: { tenant: "acme", user: "alice" } };
@@ -116,17 +115,6 @@ test("bad compaction requests are coded errors and change nothing", T, async (t)
   assert.deepEqual([mine.compacted, mine.floor], [true, 4]);
   assert.deepEqual((await pull(worker, { since: 0 })).entries.map((e) => [e.seq, e.data]), [[3, "m1"], [4, "m2"]]);
 });
-
-/** A device: a memory on its own SQLite file, with the scripted embedder. */
-async function device(t, server, name) {
-  const memory = await Memory.open({
-    embedder: { provider: "openai", config: { baseUrl: server.baseUrl, apiKey: "k", model: "test-embed", dimensions: 64 } },
-    llm: { provider: "openai", config: { baseUrl: server.baseUrl, apiKey: "k", model: "test-llm" } },
-    storage: { provider: "sqlite", config: { path: join(tempDir(t), `${name}.db`) } },
-  });
-  t.after(() => memory.close());
-  return memory;
-}
 
 const remember = (memory, text) => memory.add(text, { userId: "alice", infer: false }).then((r) => r.results[0].id);
 const texts = async (memory) => (await memory.getAll({ userId: "alice" })).results.map((m) => m.memory).sort();

@@ -3,25 +3,15 @@
 // devices, byte for byte; the device that wrote the newer fact asks the LLM nothing, and a sync with nothing
 // new asks nothing either.
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { test } from "node:test";
-import { Memory } from "memwasm";
-import { startServer, startWorker, tempDir } from "./helpers.mjs";
+import { device } from "./sync-device.mjs";
+import { startServer, startWorker } from "./helpers.mjs";
+import { listAfter } from "../../tests/support/moving-user.mjs";
 
 const ALICE = "tok-alice-0123456789";
 const TOKENS = { [ALICE]: { tenant: "acme", user: "alice" } };
 const KEY = new Uint8Array(32).fill(7);
 const DECIDE = "You are a memory management system";
-
-/** The JSON array on the line after `label` in a decision prompt (`[]` when absent). */
-function listAfter(text, label) {
-  const line = text.split(label)[1]?.split("\n").find((l) => l.trim() !== "");
-  try {
-    return JSON.parse(line ?? "[]");
-  } catch {
-    return [];
-  }
-}
 
 /** The decision: a new "works at" fact UPDATEs the listed memory saying where Alice works. */
 const jobRule = {
@@ -32,16 +22,6 @@ const jobRule = {
     return { memory: listAfter(user, "New facts:").map((text) => (job ? { id: job.id, text, event: "UPDATE" } : { text, event: "ADD" })) };
   },
 };
-
-async function device(t, server, name) {
-  const memory = await Memory.open({
-    embedder: { provider: "openai", config: { baseUrl: server.baseUrl, apiKey: "k", model: "test-embed", dimensions: 64 } },
-    llm: { provider: "openai", config: { baseUrl: server.baseUrl, apiKey: "k", model: "test-llm" } },
-    storage: { provider: "sqlite", config: { path: join(tempDir(t), `${name}.db`) } },
-  });
-  t.after(() => memory.close());
-  return memory;
-}
 
 const decisions = (server) => server.requests("chat").filter((request) => JSON.stringify(request.body ?? request).includes(DECIDE)).length;
 const texts = async (memory) => (await memory.getAll({ userId: "alice" })).results.map((m) => m.memory).sort();

@@ -3,10 +3,10 @@
 // holds the same memories and history; with faults on the way (a reply lost after the server stored a push,
 // a pull cut, a wrong key, a changed ciphertext) and a look into the Durable Object's storage.
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { test } from "node:test";
 import { Memory } from "memwasm";
-import { startServer, startWorker, tempDir } from "./helpers.mjs";
+import { device } from "./sync-device.mjs";
+import { startServer, startWorker } from "./helpers.mjs";
 
 const ALICE = "tok-alice-0123456789";
 const BOB = "tok-bob-0123456789";
@@ -23,18 +23,6 @@ async function rig(t, vars = {}) {
   });
   const url = String(await worker.mf.ready).replace(/\/$/, "");
   return { server, worker, url };
-}
-
-/** A device: a memory on its own SQLite file, with the scripted embedder. */
-async function device(t, server, name) {
-  const folder = tempDir(t);
-  const memory = await Memory.open({
-    embedder: { provider: "openai", config: { baseUrl: server.baseUrl, apiKey: "k", model: "test-embed", dimensions: 64 } },
-    llm: { provider: "openai", config: { baseUrl: server.baseUrl, apiKey: "k", model: "test-llm" } },
-    storage: { provider: "sqlite", config: { path: join(folder, `${name}.db`) } },
-  });
-  t.after(() => memory.close());
-  return memory;
 }
 
 /** Every key and value in `tenant`'s Durable Object (the test-only `/__do/storage/` routes), as one text. */
