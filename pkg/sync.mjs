@@ -180,8 +180,18 @@ async function compact(memory, config, report, { compact: upTo, floor }) {
   report.compacted = { upTo, entries: texts.length };
 }
 
-/** One round of sync of `memory` (see the module). */
-export async function syncOnce(memory, options, prepared) {
+/** The round of sync running on each memory, so that a round asked for meanwhile (a manual `sync()` beside
+ * `syncLive`'s) starts after it rather than pushing, applying and curating the same entries beside it. */
+const rounds = new WeakMap();
+
+/** One round of sync of `memory` (see the module), after the one running on it. */
+export function syncOnce(memory, options, prepared) {
+  const round = (rounds.get(memory) ?? Promise.resolve()).catch(() => {}).then(() => roundOf(memory, options, prepared));
+  rounds.set(memory, round);
+  return round;
+}
+
+async function roundOf(memory, options, prepared) {
   const config = prepared ?? (await prepare(options));
   const report = { pushed: 0, pulled: 0, bytesSent: 0, bytesReceived: 0, rebased: false, rebuilt: false, compacted: null,
     applied: { memories: 0, deletes: 0, history: 0, graph: 0, reembedded: 0 }, arrived: [], curated: null, warnings: [] };

@@ -164,3 +164,22 @@ test("bad sync options are coded errors", async () => {
   await assert.rejects(memory.sync({ url: "http://127.0.0.1:9", token: "t", live: true }), { code: "INVALID_CONFIG" });
   await assert.rejects(memory.sync({ url: "http://127.0.0.1:9", token: "t", timeoutMs: 500 }), { code: "SYNC_NETWORK" });
 });
+
+test("two syncs of one memory at once (a manual sync beside syncLive's round) end as one would", { timeout: 120_000 }, async (t) => {
+  const { server, url } = await rig(t);
+  const [laptop, phone] = [await device(t, server, "laptop"), await device(t, server, "phone")];
+  const options = { url, token: ALICE, key: KEY };
+  for (let i = 0; i < 20; i++) await remember(laptop, `Alice noted fact ${i}`);
+  await laptop.sync(options);
+  await phone.sync(options); // from here each write of the phone is an entry of its own
+  for (let i = 0; i < 5; i++) await remember(phone, `Alice's phone noted ${i}`);
+  const reports = await Promise.all([phone.sync(options), phone.sync(options), laptop.sync(options)]);
+  assert.equal(reports[0].pushed + reports[1].pushed, 5, "the phone's entries are pushed once between the two");
+  await laptop.sync(options);
+  await phone.sync(options);
+  assert.equal((await texts(phone)).length, 25);
+  assert.deepEqual(await texts(laptop), await texts(phone));
+  const lines = (await phone.exportMemories()).trim().split("\n").map((line) => JSON.parse(line));
+  assert.equal(lines.filter((line) => line.kind === "history").length, 25, "one ADD per memory, none doubled");
+  assert.equal(await phone.exportMemories(), await laptop.exportMemories());
+});
