@@ -57,6 +57,9 @@ pub struct Applied {
     pub warnings: Vec<AddWarning>,
 }
 
+/// The lock key that applies take turns on.
+const APPLY_TURN: &str = "sync:apply";
+
 /// The last state the pull gives a memory or graph record: written (`Some`) or deleted; whether that last
 /// entry is one of this store's own.
 type Last<T> = HashMap<String, (bool, Option<T>)>;
@@ -65,6 +68,10 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// Applies `pulled` (entries of the log `log_id`, in sequence order) and moves the checkpoint past them,
     /// in one commit. An entry that does not read (`SYNC_ENTRY_INVALID`) stops it before anything is written.
     pub async fn sync_apply(&self, log_id: &str, pulled: Vec<Pulled>) -> Result<Applied> {
+        // One apply at a time, here and in the other instances on the storage (tabs each running `syncLive`):
+        // the next one reads the checkpoint this one commits, and skips what it applied.
+        let _local = self.locks.lock(APPLY_TURN).await;
+        let _shared = self.storage.hold(APPLY_TURN).await?;
         let log = self.sync_log().await?.unwrap_or_default();
         if log.log_id.as_deref().is_some_and(|followed| followed != log_id) {
             let why = format!("the pull is of log {log_id}, but this store follows {:?}: rebase first", log.log_id);

@@ -8,6 +8,8 @@
 
 #[cfg(feature = "extras")]
 pub mod apply;
+#[cfg(all(test, feature = "extras"))]
+mod apply_tests;
 #[cfg(feature = "extras")]
 pub mod curate;
 #[cfg(all(test, feature = "extras"))]
