@@ -82,6 +82,7 @@ const SAMPLES = {
   "mcp.Rpc": [["POST", "/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list" }]],
   "sync.Push": [["POST", "/v1/sync/push", { clientId: "c", entries: [{ n: 1, data: "x" }], userId: "alice" }]],
   "sync.Pull": [["GET", "/v1/sync/pull?userId=alice"]],
+  "sync.Compact": [["POST", "/v1/sync/compact", { deviceId: "d", snapshotId: "s", upTo: 1, entries: [], userId: "alice" }]],
   "sync.Status": [["GET", "/v1/sync?userId=alice"]],
   "sync.Wipe": [["DELETE", "/v1/sync?userId=alice"]],
 };
