@@ -88,8 +88,7 @@ pub async fn compact(log: &Log, compact: Compact, max_log_bytes: u64, ttl_ms: u6
             return Err(stale(format!("device {:?} is uploading a snapshot", upload.device)));
         }
         if !upload.id.is_empty() {
-            let old = log.snapshot_prefix(&meta, &upload.id);
-            store::delete_where(log.storage(), &old, None, |_| true).await?;
+            drop_upload(log, &meta, &upload.id).await?;
         }
         upload = Upload {
             id: compact.snapshot.clone(),
@@ -129,8 +128,7 @@ pub async fn compact(log: &Log, compact: Compact, max_log_bytes: u64, ttl_ms: u6
     let floor = match swap(log, meta.clone(), &upload, &compact.device, total, ttl_ms).await {
         Err(error) if error.code == "SYNC_COMPACT_STALE" => {
             // A snapshot that can no longer be swapped in never will: its upload is dropped.
-            store::delete_where(log.storage(), &prefix, None, |_| true).await?;
-            write_all(log.storage(), &[], &[log.upload_key(&meta)]).await?;
+            drop_upload(log, &meta, &upload.id).await?;
             return Err(error);
         }
         other => other?,
@@ -156,17 +154,17 @@ async fn swap(log: &Log, meta: Meta, upload: &Upload, device: &str, total: u64, 
     if waiting < upload.up_to {
         return Err(stale(format!("a device has applied the log only up to {waiting}, not {}", upload.up_to)));
     }
-    // Count what the snapshot replaces: the entries after the old floor, and the old snapshot.
+    // What stays is the snapshot and the entries after it (usually few): they are counted, not the ones replaced.
     let entries = log.entries_prefix(&meta);
-    let end = log.entry_key(&meta, upload.up_to + 1);
-    let (mut removed, mut removed_bytes, mut from) = (0u64, 0u64, log.entry_key(&meta, meta.floor + 1));
+    let (end, last) = (log.entry_key(&meta, upload.up_to + 1), log.entry_key(&meta, meta.head + 1));
+    let (mut kept, mut kept_bytes, mut from) = (0u64, 0u64, end.clone());
     loop {
-        let page = raw_range(log.storage(), &entries, (&from, &end), 64).await?;
-        let Some((last, _)) = page.last() else { break };
-        from = format!("{last}\u{0}");
+        let page = raw_range(log.storage(), &entries, (&from, &last), 64).await?;
+        let Some((key, _)) = page.last() else { break };
+        from = format!("{key}\u{0}");
         for (_, text) in &page {
-            removed += 1;
-            removed_bytes += serde_json::from_str::<Stored>(text).map_or(0, |stored| stored.d.len() as u64);
+            kept += 1;
+            kept_bytes += serde_json::from_str::<Stored>(text).map_or(0, |stored| stored.d.len() as u64);
         }
     }
     let next = Meta {
@@ -174,8 +172,8 @@ async fn swap(log: &Log, meta: Meta, upload: &Upload, device: &str, total: u64, 
         snapshot: Some(upload.id.clone()),
         snapshot_entries: total,
         snapshot_bytes: upload.bytes,
-        entries: meta.entries.saturating_sub(removed + meta.snapshot_entries) + total,
-        bytes: meta.bytes.saturating_sub(removed_bytes + meta.snapshot_bytes) + upload.bytes,
+        entries: kept + total,
+        bytes: kept_bytes + upload.bytes,
         ..meta.clone()
     };
     write_all(log.storage(), &[(log.meta_key(), json(&next)?)], &[log.upload_key(&meta)]).await?;
@@ -183,6 +181,12 @@ async fn swap(log: &Log, meta: Meta, upload: &Upload, device: &str, total: u64, 
     let keep = log.snapshot_prefix(&meta, &upload.id);
     store::delete_where(log.storage(), &log.snapshots_prefix(&meta), None, |key| !key.starts_with(&keep)).await?;
     Ok(next.floor)
+}
+
+/// Deletes the upload of snapshot `id`: its staged entries, then its record.
+async fn drop_upload(log: &Log, meta: &Meta, id: &str) -> Result<(), ApiError> {
+    store::delete_where(log.storage(), &log.snapshot_prefix(meta, id), None, |_| true).await?;
+    write_all(log.storage(), &[], &[log.upload_key(meta)]).await
 }
 
 fn stale(why: String) -> ApiError {
