@@ -51,8 +51,6 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// The log state stored here; `None` until sync is started on this store.
     pub(crate) async fn sync_log(&self) -> Result<Option<LogState>> {
-        let records = self.storage.load_side(LOG_KIND).await?;
-        let value = records.into_iter().find(|record| record.key == LogState::key()).map(|record| record.value);
-        Ok(LogState::read(value))
+        Ok(LogState::of(&self.storage.load_side(LOG_KIND).await?))
     }
 }

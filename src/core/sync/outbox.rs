@@ -60,8 +60,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
     /// This store's sync state (`sync_start` first).
     pub async fn sync_status(&self) -> Result<SyncStatus> {
-        let log = self.sync_log().await?.unwrap_or_default();
-        let device_id = device_of(&self.storage.load_side(LOG_KIND).await?).unwrap_or_default();
+        let records = self.storage.load_side(LOG_KIND).await?;
+        let log = LogState::of(&records).unwrap_or_default();
+        let device_id = device_of(&records).unwrap_or_default();
         let pending = self.storage.load_side(OUTBOX_KIND).await?.len();
         let client_id = self.sync_recorder().client().unwrap_or_default();
         Ok(SyncStatus { client_id, device_id, log_id: log.log_id, checkpoint: log.checkpoint, pending })

@@ -37,13 +37,14 @@ impl LogState {
         Some(Self { log_id, checkpoint: value.get("checkpoint").and_then(Value::as_u64).unwrap_or(0) })
     }
 
+    /// The state among the `sync` records, when sync was started on this store.
+    pub fn of(records: &[SideRecord]) -> Option<Self> {
+        Self::read(records.iter().find(|record| record.key == LOG_KEY).map(|record| record.value.clone()))
+    }
+
     /// The write that stores this state.
     pub fn write(&self) -> SideWrite {
         SideWrite::put(LOG_KIND, LOG_KEY, json!({ "logId": self.log_id, "checkpoint": self.checkpoint }))
-    }
-
-    pub fn key() -> &'static str {
-        LOG_KEY
     }
 }
 
