@@ -4,6 +4,12 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
+# Disk: a fresh clone's builds took 8.3 GB, of which 2.5 GB were incremental caches and most of the rest
+# debug info in test binaries (100 MB per browser test .wasm); a CI machine ran out of space. Neither helps
+# a one-shot run. Set either variable to keep them.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-0}"
+echo "=== disk free at start: $(df -h . | awk 'NR==2 {print $4}')"
 
 started=$SECONDS
 bash scripts/setup.sh || { echo "setup failed"; echo "0 passed, 1 failed"; exit 1; }
@@ -31,6 +37,7 @@ for suite in scripts/suites/*.sh; do
 done
 
 echo
+echo "=== disk: build outputs $(du -sh target local-embedder/target worker/target 2>/dev/null | awk '{print $1}' | paste -sd+ -), free $(df -h . | awk 'NR==2 {print $4}')"
 echo "=== summary"
 printf '%s' "$summary"
 echo "$passed passed, $failed failed"
