@@ -5,6 +5,7 @@
 import init, * as core from "./dist/core/memwasm.js";
 import { splitMemory } from "./split.mjs";
 import { withSync } from "./sync.mjs";
+import { withImport } from "./import/index.mjs";
 import { withLocalProvider } from "./local-embedder/provider.mjs";
 
 await init();
@@ -19,5 +20,5 @@ async function loadFull() {
 export * from "./dist/core/memwasm.js";
 export { MemoryError, LLMError } from "./dist/errors.js";
 
-/** The Memory of both modules, plus `embedder: {provider: "local"}` (memwasm/local-embedder, imported on first use). */
-export const Memory = withSync(withLocalProvider(splitMemory(core, loadFull), () => import("./local-embedder/index.browser.mjs")));
+/** The Memory of both modules, plus `importConversations()` (import/), `embedder: {provider: "local"}` (memwasm/local-embedder, imported on first use). */
+export const Memory = withImport(withSync(withLocalProvider(splitMemory(core, loadFull), () => import("./local-embedder/index.browser.mjs"))));

@@ -5,6 +5,7 @@ import { initSync, Memory as CoreMemory } from "./dist/memwasm.js";
 import { withLocalProvider } from "./local-embedder/provider.mjs";
 import { withSqliteStorage } from "./sqlite.mjs";
 import { withSync } from "./sync.mjs";
+import { withImport } from "./import/index.mjs";
 
 initSync({ module: readFileSync(new URL("./dist/memwasm_bg.wasm", import.meta.url)) });
 
@@ -12,6 +13,6 @@ export * from "./dist/memwasm.js";
 export { openSqlite } from "./sqlite.mjs";
 export { MemoryError, LLMError } from "./dist/errors.js";
 
-/** The core's Memory, plus `sync()`, `storage: {provider: "sqlite"}` (a database file, opened here) and
+/** The core's Memory, plus `sync()`, `importConversations()` (import/), `storage: {provider: "sqlite"}` (a database file, opened here) and
  * `embedder: {provider: "local"}` (memwasm/local-embedder, imported on first use). */
-export const Memory = withSync(withLocalProvider(withSqliteStorage(CoreMemory), () => import("./local-embedder/index.node.mjs")));
+export const Memory = withImport(withSync(withLocalProvider(withSqliteStorage(CoreMemory), () => import("./local-embedder/index.node.mjs"))));

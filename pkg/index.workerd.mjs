@@ -3,11 +3,12 @@
 import wasm from "./dist/memwasm_bg.wasm";
 import { initSync, Memory as CoreMemory } from "./dist/memwasm.js";
 import { withSync } from "./sync.mjs";
+import { withImport } from "./import/index.mjs";
 
 initSync({ module: wasm });
 
 export * from "./dist/memwasm.js";
 export { MemoryError, LLMError } from "./dist/errors.js";
 
-/** The module's Memory, plus `sync()` and `syncLive()`. */
-export const Memory = withSync(CoreMemory);
+/** The module's Memory, plus `sync()`, `syncLive()` and `importConversations()` (import/). */
+export const Memory = withImport(withSync(CoreMemory));
