@@ -6,7 +6,8 @@
 // scripted server; add-quality.mjs: what add()'s fast pipeline shows the update
 // decision, against the exact one, over bench/quality/scenarios.json with the on-device MiniLM embedder; then
 // LOCOMO retrieval against MiniSearch and dense baselines (locomo/run.mjs); the cold start in headless Chromium (browser.mjs) beside Node's SQLite storage (sqlite.mjs, which runs browser.mjs) and the REST service in local workerd (worker.mjs);
-// sync of 10,000 memories between two SQLite devices through the Worker against export + import (sync.mjs)) and
+// sync of 10,000 memories between two SQLite devices through the Worker against export + import (sync.mjs); the import of a
+// generated 1,000-conversation ChatGPT export (import.mjs)) and
 // prints tables of medians with ratios and the targets.
 // Results go to bench/results/latest.json. Options: --no-build, --quick (the small figures only).
 import { execFileSync, spawnSync } from "node:child_process";
@@ -20,6 +21,7 @@ import { recallTable, targetsTable as locomoTargets } from "./locomo/report.mjs"
 import { rerankTable } from "./lib/rerank-table.mjs";
 import { sqliteTable } from "./sqlite.mjs";
 import { syncTable, syncTargets } from "./sync.mjs";
+import { importTable, importTargets } from "./import.mjs";
 
 const bench = dirname(fileURLToPath(import.meta.url));
 const root = dirname(bench);
@@ -219,7 +221,7 @@ function tenantLine(tenant) {
 }
 
 /** Every target of the speed issue, with the measured value and whether it is met. */
-function targets(figures, add, wasm, browser, quality, worker, pub, sqlite, tenant, sync) {
+function targets(figures, add, wasm, browser, quality, worker, pub, sqlite, tenant, sync, imported) {
   const find = (kind, n, dim) => figures.find((f) => f.kind === kind && f.n === n && f.dim === dim)?.contenders;
   const rows = [];
   const check = (what, value, ok, shown) => rows.push(`| ${what} | ${shown ?? value} | ${ok ? "met" : "NOT met"} |`);
@@ -315,6 +317,8 @@ function targets(figures, add, wasm, browser, quality, worker, pub, sqlite, tena
   } else rows.push("| Worker, a tenant sharded by user (bench/worker-tenant.mjs) | not run | NOT met |");
   if (sync) for (const [what, measured, ok] of syncTargets(sync).filter(([what]) => !what.startsWith("("))) check(`Sync (bench/sync.mjs): ${what}`, measured, ok);
   else rows.push("| Sync between devices through the Worker (bench/sync.mjs) | not run | NOT met |");
+  if (imported) for (const [what, measured, ok] of importTargets(imported)) check(`Import (bench/import.mjs): ${what}`, measured, ok);
+  else rows.push("| Import of a ChatGPT export (bench/import.mjs) | not run | NOT met |");
   return ["| target | measured | |", "|---|---|---|", ...rows].join("\n");
 }
 
@@ -401,9 +405,16 @@ try {
 } catch (error) {
   say(`sync bench skipped: ${error.message.split("\n")[0]}`);
 }
+say("import: a generated ChatGPT export of 1,000 conversations into SQLite, scripted models with no delay (bench/import.mjs)");
+let imported;
+try {
+  imported = json(process.execPath, [join(bench, "import.mjs"), "--json"]);
+} catch (error) {
+  say(`import bench skipped: ${error.message.split("\n")[0]}`);
+}
 const wasm = releaseSize ?? size();
 machine.loadAverageAtEnd = loadavg()[0];
-const results = { date: new Date().toISOString(), machine, seconds: (Date.now() - started) / 1000, figures, add, public: pub, rerank, quality, locomo, browser, sqlite: sqlite && { ...sqlite, browser: undefined }, worker, tenant, sync, size: wasm };
+const results = { date: new Date().toISOString(), machine, seconds: (Date.now() - started) / 1000, figures, add, public: pub, rerank, quality, locomo, browser, sqlite: sqlite && { ...sqlite, browser: undefined }, worker, tenant, sync, import: imported, size: wasm };
 results.list = list.result;
 
 const report = [
@@ -441,7 +452,9 @@ const report = [
   "",
   sync ? syncTable(sync) : "Sync between devices (bench/sync.mjs): not run.",
   "",
-  targets(figures, add, wasm, browser, quality, worker, pub, sqlite, tenant, sync),
+  imported ? importTable(imported) : "Import of a ChatGPT export (bench/import.mjs): not run.",
+  "",
+  targets(figures, add, wasm, browser, quality, worker, pub, sqlite, tenant, sync, imported),
 ].join("\n");
 process.stdout.write(report + "\n");
 mkdirSync(join(bench, "results"), { recursive: true });
