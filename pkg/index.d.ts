@@ -55,6 +55,99 @@ export declare class Memory extends CoreMemory {
     sync(options: SyncOptions): Promise<SyncReport>;
     /** Syncs after every write, every `intervalMs` and when the browser comes back online, until `stop()`. */
     syncLive(options: LiveSyncOptions): LiveSync;
+    /** Imports an export of past conversations (ChatGPT's or Claude's `conversations.json`, or their zip) or of
+     * memories (mem0's, this library's): the whole archive is checked first (`IMPORT_FORMAT` naming the
+     * conversation; nothing added), then one `add()` per chunk of messages, in time order, with the messages'
+     * ids and times and an idempotency key, so importing the same archive again adds only what is missing and
+     * makes no model call for the rest. `dryRun: true` counts and estimates the model calls instead. */
+    importConversations(source: ImportSource, options: ImportConversationsOptions & { dryRun: true }): Promise<ImportDryRunReport>;
+    importConversations(source: ImportSource, options?: ImportConversationsOptions & { dryRun?: false }): Promise<ImportReport>;
+    importConversations(source: ImportSource, options?: ImportConversationsOptions): Promise<ImportReport | ImportDryRunReport>;
+}
+
+/** The exports `importConversations` reads. */
+export type ImportFormat = "chatgpt" | "claude" | "mem0" | "memwasm";
+
+/** An export: its text, its bytes (UTF-8 JSON, or the data export's zip holding `conversations.json`), or its
+ * parsed JSON. */
+export type ImportSource = string | Uint8Array | ArrayBuffer | Blob | readonly unknown[] | Record<string, unknown>;
+
+/** `memory.importConversations(source, options)`'s options. */
+export interface ImportConversationsOptions {
+    /** Default `"auto"`: found from the source's shape. */
+    format?: "auto" | ImportFormat;
+    /** The scope the memories are made in (one is needed for conversations; a mem0 export's memories keep their
+     * own without it; a memwasm export always keeps its own). */
+    userId?: string;
+    agentId?: string;
+    runId?: string;
+    /** `false`: each message stored as it is, no LLM call. Default: `add()`'s. */
+    infer?: boolean;
+    /** Check and count only: adds nothing, calls no model. */
+    dryRun?: boolean;
+    /** Called before the first chunk and after each one; what it throws is ignored. */
+    onProgress?: (progress: ImportConversationsProgress) => void;
+    /** Stops the import between two chunks (`ABORTED`); what was committed stays, and the same import resumes. */
+    signal?: AbortSignal;
+    /** Most messages in one `add()`, 1 to 1000; default 20. */
+    chunkMessages?: number;
+}
+
+/** How far an import is. */
+export interface ImportConversationsProgress {
+    conversations: { done: number; total: number };
+    messages: { done: number; total: number };
+    chunks: { done: number; total: number };
+    /** Memories added or updated so far by this call. */
+    facts: number;
+    /** Chunks an earlier import had committed (no model call, no change). */
+    replayed: number;
+}
+
+/** A conversation (or a mem0 memory) left out, and why. */
+export interface ImportSkipped {
+    conversationId: string;
+    why: string;
+}
+
+/** What an import did. */
+export interface ImportReport {
+    format: ImportFormat;
+    /** Conversations with messages to import, their messages, and the chunks (`add()` calls) they made. */
+    conversations: number;
+    messages: number;
+    chunks: number;
+    /** Chunks that an earlier import had committed. */
+    replayed: number;
+    /** Memories added or updated (ADD and UPDATE events) by this call; a memwasm export's memories written. */
+    facts: number;
+    /** Conversations with nothing to import (empty, or only system, tool or hidden messages). */
+    skipped: ImportSkipped[];
+    /** The model calls this call's chunks were estimated to cost (replayed ones cost none). */
+    modelCalls: number;
+    /** ChatGPT and Claude: messages left out (system, tool, hidden, to a tool, without text) and parts left out
+     * (images, attachments, files, tool and thinking blocks). */
+    skippedMessages?: number;
+    skippedParts?: number;
+    /** A memwasm export: memories and history records written (`importMemories`' answer). */
+    memories?: number;
+    history?: number;
+    warnings?: import("./dist/memwasm.js").AddWarning[];
+}
+
+/** What `dryRun: true` found: the counts, and the model calls the import would make. */
+export interface ImportDryRunReport {
+    dryRun: true;
+    format: ImportFormat;
+    conversations: number;
+    messages: number;
+    chunks: number;
+    /** 2 per chunk with an LLM (1 with the `"additive"` pipeline), 1 more with graph memory; 0 with `infer: false`
+     * or no LLM, and for mem0 and memwasm exports. */
+    modelCalls: number;
+    skipped: ImportSkipped[];
+    memories?: number;
+    history?: number;
 }
 
 /** Where and how `memory.sync()` syncs. */
