@@ -1,6 +1,7 @@
 // The playground: opens an IndexedDB-backed memory with the user's settings and wires the panes.
 import { Memory } from "../pkg/index.browser.mjs";
 import { ChatPane } from "./chat.js";
+import { ChatsImportPane } from "./chats-import.js";
 import { MemoryPane } from "./memories.js";
 import { wireOfflineModel } from "./offline-pane.js";
 import { fillForm, hasLlm, loadSettings, readForm, saveSettings, showProviderFields, toConfig } from "./settings.js";
@@ -52,6 +53,12 @@ const sync = new SyncPane(
   app,
 );
 
+const chats = new ChatsImportPane(
+  { form: $("chats-form"), estimate: $("chats-estimate"), cancel: $("chats-cancel"), box: $("chats-progress"), bar: $("chats-bar"),
+    text: $("chats-text"), result: $("chats-result"), error: $("chats-error"), summary: $("chats-summary") },
+  app,
+);
+
 const form = $("settings-form");
 fillForm(form, app.settings);
 form.elements.namedItem("provider").addEventListener("change", () => showProviderFields(form));
@@ -77,4 +84,4 @@ try {
   showError($("chat-error"), error);
   document.body.dataset.ready = "error";
 }
-window.playground = { app, chat, memories, sync };
+window.playground = { app, chat, chats, memories, sync };

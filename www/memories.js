@@ -1,8 +1,9 @@
 // The memory pane: the user's memories a page at a time (newest first, with their true count), search
-// with a method selector and scores, each memory's history timeline, edit and delete, export, import with
+// with a method selector and scores, each memory's history timeline and sources, edit and delete, export, import with
 // progress and Cancel, and reset behind a confirmation.
 import { ImportProgress } from "./import-progress.js";
 import { Pager } from "./pager.js";
+import { toggleSources } from "./sources-view.js";
 import { showError } from "./status.js";
 
 export class MemoryPane {
@@ -97,7 +98,9 @@ export class MemoryPane {
   async act(action, node) {
     const id = node.dataset.id;
     const memory = this.app.memory;
-    if (action === "delete") {
+    if (action === "sources") {
+      await toggleSources(memory, node);
+    } else if (action === "delete") {
       await memory.delete(id);
       await this.app.memoriesChanged();
     } else if (action === "history") {
