@@ -59,7 +59,7 @@ function progressPrinter(stderr) {
 }
 
 export async function main(argv, { stdout = process.stdout, stderr = process.stderr, env = process.env } = {}) {
-  if (argv.length === 0 || argv.includes("--help") || argv.includes("-h")) return stdout.write(`${USAGE}\n`), argv.length === 0 ? 2 : 0;
+  if (argv.includes("--help") || argv.includes("-h")) return stdout.write(`${USAGE}\n`), 0;
   let args, settings;
   try {
     args = split(argv);

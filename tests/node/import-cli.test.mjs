@@ -15,8 +15,8 @@ const BIN = new URL("../../pkg/bin/memwasm.mjs", import.meta.url).pathname;
 const T = { timeout: 60_000 };
 
 /** `memwasm …args` with the scripted models: `{ code, stdout, stderr }`. */
-function memwasm(args) {
-  const env = { ...process.env, OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: server.baseUrl };
+function memwasm(args, over = {}) {
+  const env = { ...process.env, OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: server.baseUrl, ...over };
   // From tests/, where better-sqlite3 is installed (the package finds it from the working folder).
   const child = spawn(process.execPath, [BIN, ...args], { env, cwd: new URL("..", import.meta.url), stdio: ["ignore", "pipe", "pipe"] });
   const out = { stdout: "", stderr: "" };
@@ -73,6 +73,10 @@ test("exit codes: 1 and IMPORT_FORMAT for a malformed file (nothing added), 2 fo
     assert.equal(bad.code, 2, `${args.join(" ")}: ${bad.stderr}`);
     assert.match(bad.stderr, /usage: memwasm import FILE/);
   }
+  const noKey = await memwasm(["import", fixturePath("mem0-export.json"), "--db", db], { OPENAI_API_KEY: "", OPENAI_BASE_URL: "" });
+  assert.equal(noKey.code, 1);
+  assert.match(noKey.stderr, /INVALID_CONFIG.*OPENAI_API_KEY/s);
+  assert.match((await memwasm(["import", "--help"])).stdout, /--chunk-messages N/);
   const missing = await memwasm(["import", "/nonexistent/conversations.json", "--db", db]);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /cannot read/);
