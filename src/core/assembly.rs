@@ -44,6 +44,7 @@ fn attached<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default>(
         engine.graph_state();
         engine.access_notes();
         engine.sync_recorder();
+        engine.extensions.get_or_attach::<crate::core::provenance::ProvenanceState>();
     }
     engine
 }

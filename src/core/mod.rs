@@ -34,6 +34,7 @@ pub mod limits;
 pub mod llm_json;
 #[cfg(feature = "core-features")]
 pub mod memory_lifecycle;
+pub mod message_fields;
 pub mod model;
 pub mod model_traits;
 pub mod pace;
@@ -44,6 +45,8 @@ pub mod prompt_fence;
 #[cfg(all(test, feature = "core-features"))]
 mod prompt_fencing_tests;
 pub mod prompts;
+#[cfg(feature = "core-features")]
+pub mod provenance;
 pub mod query_time;
 pub mod read;
 mod read_call;

@@ -47,6 +47,10 @@ pub struct AddOptions {
     /// `metadata.eventTime`: a search that names a time finds it by this time, not by when it was stored.
     #[serde(alias = "event_time")]
     pub event_time: Option<String>,
+    /// A key naming this call: an `add()` whose key this memory (the same scope) committed already makes no
+    /// model call and changes nothing; it returns the earlier call's result, with `replayed: true`.
+    #[serde(alias = "idempotency_key")]
+    pub idempotency_key: Option<String>,
 }
 scoped_options!(AddOptions, ScopeForm::Plain);
 
@@ -85,6 +89,11 @@ impl AddOptions {
         Ok(metadata)
     }
 
+    /// The checked `idempotencyKey`, if any: not blank, at most `MAX_IDEMPOTENCY_KEY_CHARS` characters.
+    pub fn idempotency_key(&self) -> Result<Option<&str>> {
+        super::message_fields::idempotency_key(self.idempotency_key.as_deref())
+    }
+
     /// The validated scope: the scope options, with any entity ids `filters` carries (mem0 v3).
     pub fn scope(&self) -> Result<Scope> {
         Ok(self.scope_and_filters()?.0)
@@ -102,7 +111,7 @@ impl AddOptions {
 pub fn parse_messages(input: &Value) -> Result<Vec<Message>> {
     let invalid = |why: String| MemoryError::InvalidInput(why);
     match input {
-        Value::String(text) => Ok(vec![Message { role: "user".into(), content: text.clone() }]),
+        Value::String(text) => Ok(vec![Message::new("user", text.clone())]),
         Value::Array(items) => items
             .iter()
             .enumerate()
@@ -112,7 +121,7 @@ pub fn parse_messages(input: &Value) -> Result<Vec<Message>> {
                 match (role, content) {
                     (Some(role), Some(content)) if !role.is_empty() => {
                         check_role(index, role)?;
-                        Ok(Message { role: role.to_owned(), content: content.to_owned() })
+                        super::message_fields::with_origin(index, item, Message::new(role, content))
                     }
                     _ => Err(invalid(format!("messages[{index}] must be {{role: string, content: string}}"))),
                 }
@@ -178,7 +187,7 @@ mod tests {
 
     #[test]
     fn messages_from_string_or_array() {
-        assert_eq!(parse_messages(&json!("hi")).unwrap(), vec![Message { role: "user".into(), content: "hi".into() }]);
+        assert_eq!(parse_messages(&json!("hi")).unwrap(), vec![Message::new("user", "hi")]);
         let list =
             parse_messages(&json!([{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}])).unwrap();
         assert_eq!(list[1].role, "assistant");

@@ -68,6 +68,14 @@ impl SideMap {
         records.map(|(key, value)| SideRecord { key: key.clone(), value: value.clone() }).collect()
     }
 
+    /// The records of `kind` whose key starts with `prefix`, in key order.
+    pub fn records_under(&self, kind: &str, prefix: &str) -> Vec<SideRecord> {
+        let Some(records) = self.0.get(kind) else { return Vec::new() };
+        let from = records.range::<str, _>((std::ops::Bound::Included(prefix), std::ops::Bound::Unbounded));
+        let under = from.take_while(|(key, _)| key.starts_with(prefix));
+        under.map(|(key, value)| SideRecord { key: key.clone(), value: value.clone() }).collect()
+    }
+
     /// Every record, as (kind, record), in kind then key order.
     pub fn all(&self) -> Vec<(String, SideRecord)> {
         self.0.keys().flat_map(|kind| self.records(kind).into_iter().map(|record| (kind.clone(), record))).collect()
@@ -118,6 +126,9 @@ mod tests {
         map.apply(&[SideWrite::delete("k", "a"), SideWrite::put("k", "b", json!(3))]);
         assert_eq!(map.records("k"), vec![SideRecord { key: "b".into(), value: json!(3) }]);
         assert_eq!(map.get("j", "x"), Some(&json!(0)));
+        map.apply(&[SideWrite::put("k", "a/1", json!(4)), SideWrite::put("k", "a0", json!(5))]);
+        assert_eq!(map.records_under("k", "a/").iter().map(|r| r.key.as_str()).collect::<Vec<_>>(), ["a/1"]);
+        assert!(map.records_under("none", "a").is_empty());
         assert!(map.records("none").is_empty() && !map.has("none"));
         map.fill("none", Vec::new());
         assert!(map.has("none"));

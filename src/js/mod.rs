@@ -305,6 +305,17 @@ impl Memory {
         promise(async move { engine.history(&string_arg(&memory_id, "memoryId")?).await })
     }
 
+    /// The messages a memory came from, oldest first (`[]` for none). Rejects with `NOT_FOUND` for an
+    /// unknown id.
+    #[wasm_bindgen(unchecked_return_type = "Promise<MemorySource[]>")]
+    pub fn sources(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string", js_name = memoryId)] memory_id: JsValue,
+    ) -> Promise {
+        let engine = self.engine.clone();
+        promise(async move { engine.provenance().sources(&string_arg(&memory_id, "memoryId")?).await })
+    }
+
     /// Lets go of what the storage holds open: SQLite's database file in Node, so another process can open
     /// it; later calls that read or write storage reject with `STORAGE_UNAVAILABLE`. Nothing happens for
     /// other storages.

@@ -3,6 +3,30 @@
 export interface Message {
   role: "system" | "user" | "assistant" | (string & {});
   content: string;
+  /** The message's id in its source (a chat export's message id), kept as the source of the memories it
+   * makes (see `Memory.sources`). Without one, a source is named `"md5:" + md5(role + "\n" + content)`. */
+  id?: string;
+  /** The conversation it belongs to (`conversation_id` too). */
+  conversationId?: string;
+  /** When it was said: ISO 8601 with a time zone, or a date `YYYY-MM-DD` (`created_at` too). */
+  createdAt?: string;
+}
+
+/** One message a memory came from (`Memory.sources(memoryId)`, oldest first). */
+export interface MemorySource {
+  /** The message's `id`, else `"md5:"` and the hex MD5 of its role, a line break and its content. */
+  id: string;
+  conversationId?: string;
+  role: string;
+  createdAt?: string;
+  /** The message's first 200 characters. */
+  excerpt: string;
+  /** The event of the memory this message caused: an UPDATE keeps the older sources and adds its own. */
+  event: "ADD" | "UPDATE";
+  /** That event's history record (`history(memoryId)`); absent when history is off. */
+  historyId?: string;
+  /** When the event was committed (ISO 8601). */
+  recordedAt: string;
 }
 
 /**
@@ -153,6 +177,9 @@ export interface AddResult {
   results: MemoryEvent[];
   /** Facts or LLM decisions that were skipped, and why. Empty when everything went through. */
   warnings: AddWarning[];
+  /** `true` when this is the result of an earlier `add()` with the same `idempotencyKey` (nothing was done
+   * now); absent otherwise. */
+  replayed?: boolean;
 }
 
 /** How far an `importMemories` call is: `done` of `total` records (memory and history lines) read and
@@ -499,6 +526,10 @@ export interface AddOptions extends Scope, WriteLifecycleOptions {
   /** The time what this call stores refers to, ISO 8601 with a time zone or a date `YYYY-MM-DD`; kept in
    * `metadata.eventTime`. A search that names a time ("in May 2023", "last week") finds these memories by it. */
   eventTime?: string;
+  /** Names this call (at most 512 characters; `idempotency_key` too): once an `add()` with this key committed
+   * in this scope, another makes no model call and changes nothing; it resolves with the earlier result and
+   * `replayed: true`. The key is written in the same commit as the add's memories, also when it stored none. */
+  idempotencyKey?: string;
 }
 
 /**

@@ -38,5 +38,16 @@ pub(crate) struct AddCall<'a> {
     pub(crate) options: &'a AddOptions,
 }
 
+/// An `add()` as the features' `add_replay` and `before_add_commit` hooks see it, inferring or not.
+#[cfg_attr(not(feature = "core-features"), allow(dead_code))]
+#[derive(Clone, Copy)]
+pub(crate) struct AddRequest<'a> {
+    pub(crate) messages: &'a [Message],
+    pub(crate) options: &'a AddOptions,
+    pub(crate) scope: &'a Scope,
+    /// False for `infer: false` (each non-system message stored as it is).
+    pub(crate) infer: bool,
+}
+
 /// The events and the writes of an `add()`, not yet committed.
 pub(crate) type Inferred = Result<(AddResult, Changeset)>;

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use futures_util::future::LocalBoxFuture;
 
-use super::destination::{AddCall, Inferred};
+use super::destination::{AddCall, AddRequest, Inferred};
 use super::search_response::SearchResponse;
 use crate::core::add_pipeline::Pipeline;
 use crate::core::error::Result;
@@ -69,6 +69,35 @@ pub(crate) trait EngineHooks<Engine> {
     /// The feature's own step of an inferring `add()` of `messages` (its own model call), run alongside the
     /// vector path; what it stages runs once the add's events are known, under the add's commit lock.
     fn add_step<'a>(&self, _engine: &'a Engine, _messages: &'a [Message]) -> Option<LocalBoxFuture<'a, Staging<'a>>> {
+        None
+    }
+
+    /// Before an `add()` does anything (its arguments checked): the result of an earlier add that this one
+    /// repeats, when the feature kept one (an `idempotencyKey` committed before). The add then returns it and
+    /// makes no model call and no write. `None` when the feature has nothing to say.
+    fn add_replay<'a>(
+        &'a self,
+        _engine: &'a Engine,
+        _request: AddRequest<'a>,
+    ) -> Option<LocalBoxFuture<'a, Result<Option<AddResult>>>> {
+        None
+    }
+
+    /// An `add()` (inferring, by any pipeline, or `infer: false`) is about to commit `changes` and return
+    /// `result` (its final events): the feature adds its own writes to the same commit. Runs also when the
+    /// add stores nothing.
+    fn before_add_commit(
+        &self,
+        _engine: &Engine,
+        _request: AddRequest<'_>,
+        _result: &AddResult,
+        _changes: &mut Changeset,
+    ) {
+    }
+
+    /// The kind of side records this feature keeps per memory, keyed `<memoryId>/…`, that travel with
+    /// the memory in exports and come back with imports.
+    fn exported_side_kind(&self) -> Option<&'static str> {
         None
     }
 

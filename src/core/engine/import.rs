@@ -22,6 +22,7 @@ use crate::core::error::{MemoryError, Result};
 use crate::core::model::types::{AddWarning, HistoryRecord, StoredMemory, WarningCode};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pace::{pause, Pace, Phase, Progress, Unpaced};
+use crate::core::side_records::SideWrite;
 use crate::core::storage::{Changeset, Storage};
 use crate::core::vector_store::VectorStore;
 
@@ -45,6 +46,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             pause(pace, Progress { phase: Phase::Read, done: reader.read(), total }).await?;
         }
         let mut bundle = reader.finish()?;
+        let kinds = self.importable_side_kinds();
+        if let Some(unknown) = bundle.side.iter().find(|line| !kinds.contains(&line.of.as_str())) {
+            let why = format!("import: side records of kind {:?} are not kept by this build", unknown.of);
+            return Err(MemoryError::InvalidInput(why));
+        }
         pace.report(Progress { phase: Phase::Read, done: total, total });
         let (mut warnings, not_embedded) = self.embed_vectorless(&mut bundle.memories, pace).await?;
         let with_vectors = bundle.memories.iter().any(|memory| memory.embedding.is_some());
@@ -54,7 +60,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let stored = self.stored_history_ids(&bundle.history).await?;
         let history: Vec<HistoryRecord> = bundle.history.into_iter().filter(|r| !stored.contains(&r.id)).collect();
         let summary = ImportSummary { memories: bundle.memories.len(), history: history.len(), warnings };
-        let mut changes = Changeset { upserts: bundle.memories, history, ..Changeset::default() };
+        let side = bundle.side.into_iter().map(|line| SideWrite::put(&line.of, &line.key, line.value)).collect();
+        let mut changes = Changeset { upserts: bundle.memories, history, side, ..Changeset::default() };
         if !not_embedded.is_empty() {
             self.note_unsettled(&mut changes, &not_embedded);
         }

@@ -5,8 +5,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::destination::AddCall;
 pub(crate) use super::destination::Destination;
+use super::destination::{AddCall, AddRequest};
 use super::memory::MemoryEngine;
 use crate::core::error::{MemoryError, Result};
 use crate::core::filter::Filter;
@@ -81,6 +81,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             parsed
         };
         let write = options.lifecycle().check(self.now_ms())?;
+        options.idempotency_key()?;
+        let infer = options.infer.unwrap_or(self.llm.is_configured());
+        let request = AddRequest { messages: &messages, options, scope: &scope, infer };
+        if let Some(replayed) = self.replayed(request).await? {
+            return Ok(replayed);
+        }
         self.load_scope(&scope).await?;
         self.retry_unsettled();
         self.settle_quietly().await;
@@ -88,13 +94,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let metadata = options.stored_metadata()?;
         let to = Destination { centroid: self.centroid(&scope), scope: scope.clone(), metadata, write };
         let result = AddResult::default();
-        let infer = options.infer.unwrap_or(self.llm.is_configured());
         if infer && !self.llm.is_configured() {
             return Err(MemoryError::InvalidInput("infer: true needs an LLM, and llm.provider is \"none\"".into()));
         }
         if !infer {
-            let texts = messages.into_iter().filter(|m| m.role != "system").map(|m| (m.content, m.role)).collect();
-            return self.add_verbatim(texts, &to, result).await;
+            return self.add_verbatim(request, &to, result).await;
         }
         let _turn = self.decision_turn(&scope).await?; // held until the commit (see `decision_turn`)
         let pipeline = options.pipeline.unwrap_or(self.pipeline);
@@ -121,8 +125,21 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             stage(&scope, &mut result, &mut changes);
         }
         self.trim(&scope, &mut changes);
+        self.extensions.hooks().for_each(|hooks| hooks.before_add_commit(self, request, &result, &mut changes));
         self.commit(changes).await?;
         Ok(result)
+    }
+
+    /// The result of an earlier `add()` that `request` repeats, when a feature kept one (`add_replay`).
+    async fn replayed(&self, request: AddRequest<'_>) -> Result<Option<AddResult>> {
+        for hooks in self.extensions.hooks() {
+            if let Some(replay) = hooks.add_replay(self, request) {
+                if let Some(result) = replay.await? {
+                    return Ok(Some(result));
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// The vector path of an inferring `add()` by the exact pipeline: extraction, embedding, neighbours,
@@ -206,10 +223,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// keyword-only (`NOT_EMBEDDED`) and embedded later.
     async fn add_verbatim(
         &self,
-        texts: Vec<(String, String)>,
+        request: AddRequest<'_>,
         to: &Destination,
         mut result: AddResult,
     ) -> Result<AddResult> {
+        let said = request.messages.iter().filter(|m| m.role != "system");
+        let texts: Vec<(String, String)> = said.map(|m| (m.content.clone(), m.role.clone())).collect();
         let scope = &to.scope;
         let roles: HashMap<String, String> = texts.iter().map(|(text, role)| (text.clone(), role.clone())).collect();
         // Stored as given, as mem0 does: no exact-duplicate check (a text may come back with new metadata).
@@ -228,6 +247,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         self.note_unsettled(&mut changes, &fresh);
         self.trim(scope, &mut changes);
+        self.extensions.hooks().for_each(|hooks| hooks.before_add_commit(self, request, &result, &mut changes));
         self.commit(changes).await?;
         Ok(result)
     }

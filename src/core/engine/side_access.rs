@@ -28,6 +28,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         Ok(self.side.borrow().records(kind))
     }
 
+    /// The side records of `kind` whose key starts with `prefix`, in key order.
+    pub async fn side_records_under(&self, kind: &str, prefix: &str) -> Result<Vec<SideRecord>> {
+        self.load_side_kind(kind).await?;
+        Ok(self.side.borrow().records_under(kind, prefix))
+    }
+
     /// The side record `kind` / `key`, if any.
     pub async fn side_record(&self, kind: &str, key: &str) -> Result<Option<Value>> {
         self.load_side_kind(kind).await?;

@@ -7,6 +7,12 @@
 //! `{"kind":"history",…HistoryRecord}` lines, memories by creation time and history by time (see `Bundle::in_order`). An
 //! import checks every line before it writes anything.
 //!
+//! Then, when there are some, S `{"kind":"side","of":KIND,"key":KEY,"value":…}` lines (the header says
+//! `"side":S`): the side records a feature keeps per memory (keyed `<memoryId>/…`, such as a memory's
+//! sources), of the exported memories and history, in kind then key order. An import writes them back; it
+//! refuses a kind no feature of this build exports. An older memwasm refuses such a file at its first side
+//! line; a file without side records is the same as before.
+//!
 //! Version 2 added the lifecycle fields to memory lines (soft-deleted and expired memories are exported
 //! too, marked as such); version 1 files still import, their memories with the lifecycle defaults. The
 //! version changed so that an older memwasm refuses a version 2 file instead of importing it without those
@@ -40,9 +46,26 @@ enum Line {
         history: usize,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         embedder: Option<EmbeddingModel>,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        side: usize,
     },
     Memory(Box<ExportedMemory>),
     History(HistoryRecord),
+    Side(SideLine),
+}
+
+/// A side-record line of an export.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideLine {
+    /// The record's kind.
+    pub of: String,
+    pub key: String,
+    pub value: serde_json::Value,
+}
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
 }
 
 /// A memory line of an export (and a memory of a sync entry): the record, its vector in base64.
@@ -61,6 +84,8 @@ pub struct Bundle {
     pub history: Vec<HistoryRecord>,
     /// The model the vectors come from, when known.
     pub embedder: Option<EmbeddingModel>,
+    /// Side records kept per memory (see the module), in kind then key order.
+    pub side: Vec<SideLine>,
 }
 
 impl Bundle {
@@ -118,13 +143,18 @@ pub fn to_jsonl(bundle: &Bundle) -> String {
 /// Each line of `bundle`'s export, as JSON.
 fn lines(bundle: &Bundle) -> impl Iterator<Item = String> + '_ {
     let (memories, history, embedder) = (bundle.memories.len(), bundle.history.len(), bundle.embedder.clone());
-    let header = Line::Header { version: EXPORT_VERSION, memories, history, embedder };
+    let header = Line::Header { version: EXPORT_VERSION, memories, history, embedder, side: bundle.side.len() };
     let memories = bundle.memories.iter().map(|memory| {
         let item = MemoryItem { score: None, ..memory.item.clone() };
         Line::Memory(Box::new(ExportedMemory { item, embedding: memory.embedding.as_deref().map(vector_to_base64) }))
     });
     let history = bundle.history.iter().cloned().map(Line::History);
-    std::iter::once(header).chain(memories).chain(history).map(|line| serde_json::to_string(&line).unwrap_or_default())
+    let side = bundle.side.iter().cloned().map(Line::Side);
+    std::iter::once(header)
+        .chain(memories)
+        .chain(history)
+        .chain(side)
+        .map(|line| serde_json::to_string(&line).unwrap_or_default())
 }
 
 #[path = "transfer_read.rs"]
@@ -164,7 +194,36 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             }
         };
         let embedder = self.recorded_embedding_model().await?;
-        Ok(to_jsonl(&Bundle { memories, history, embedder }.in_order()))
+        let side = self.exported_side(&memories, &history).await?;
+        Ok(to_jsonl(&Bundle { memories, history, embedder, side }.in_order()))
+    }
+
+    /// The side records the features keep per memory (`EngineHooks::exported_side_kind`) of `memories`
+    /// and of the memories `history` names.
+    pub(crate) async fn exported_side(
+        &self,
+        memories: &[StoredMemory],
+        history: &[HistoryRecord],
+    ) -> Result<Vec<SideLine>> {
+        let kinds: Vec<&'static str> = self.extensions.hooks().filter_map(|hooks| hooks.exported_side_kind()).collect();
+        if kinds.is_empty() {
+            return Ok(Vec::new());
+        }
+        let ids: std::collections::HashSet<&str> = (memories.iter().map(|m| m.item.id.as_str()))
+            .chain(history.iter().map(|record| record.memory_id.as_str()))
+            .collect();
+        let mut lines = Vec::new();
+        for kind in kinds {
+            let records = self.side_records(kind).await?;
+            let of_these = records.into_iter().filter(|r| r.key.split('/').next().is_some_and(|id| ids.contains(id)));
+            lines.extend(of_these.map(|r| SideLine { of: kind.to_owned(), key: r.key, value: r.value }));
+        }
+        Ok(lines)
+    }
+
+    /// The kinds of side records an import may write back (those the features export).
+    pub(crate) fn importable_side_kinds(&self) -> Vec<&'static str> {
+        self.extensions.hooks().filter_map(|hooks| hooks.exported_side_kind()).collect()
     }
 }
 

@@ -7,6 +7,7 @@ use super::{Bundle, ExportedMemory, Line, EXPORT_VERSION, OLDEST_EXPORT_VERSION}
 use crate::core::codec::vector_from_base64;
 use crate::core::error::{MemoryError, Result};
 use crate::core::identity::content_hash;
+use crate::core::limits::MAX_ID_CHARS;
 use crate::core::limits::{MAX_IMPORT_LINE_BYTES, MAX_IMPORT_MEMORIES};
 use crate::core::model::types::{EventKind, MemoryItem, StoredMemory};
 
@@ -23,6 +24,8 @@ pub struct Reader<'a> {
     /// The lines after the header, numbered from 0.
     lines: std::iter::Enumerate<std::str::Lines<'a>>,
     promised: (usize, usize),
+    /// Side lines the header promises.
+    promised_side: usize,
     expected: Option<ExpectedDimension>,
     bundle: Bundle,
     ids: HashSet<(&'static str, String)>,
@@ -35,7 +38,7 @@ impl<'a> Reader<'a> {
         let Some((_, first)) = lines.by_ref().find(|(_, line)| !line.trim().is_empty()) else {
             return Err(bad(1, "empty input, expected a memwasm export".into()));
         };
-        let Ok(Line::Header { version, memories, history, embedder }) = serde_json::from_str(first) else {
+        let Ok(Line::Header { version, memories, history, embedder, side }) = serde_json::from_str(first) else {
             return Err(bad(1, "not a memwasm export (the first line must be its header)".into()));
         };
         if !(OLDEST_EXPORT_VERSION..=EXPORT_VERSION).contains(&version) {
@@ -46,7 +49,7 @@ impl<'a> Reader<'a> {
             return Err(bad(1, format!("an import exceeds the limit of {MAX_IMPORT_MEMORIES} memories ({memories})")));
         }
         let (bundle, ids) = (Bundle { embedder, ..Bundle::default() }, HashSet::new());
-        Ok(Self { lines, promised: (memories, history), expected, bundle, ids })
+        Ok(Self { lines, promised: (memories, history), promised_side: side, expected, bundle, ids })
     }
 
     /// The number of memory and history lines the header promises.
@@ -96,6 +99,16 @@ impl<'a> Reader<'a> {
                 }
                 self.bundle.history.push(record);
             }
+            Line::Side(line) => {
+                let memory = line.key.split('/').next().unwrap_or_default();
+                if line.of.trim().is_empty() || memory.trim().is_empty() || memory.chars().count() > MAX_ID_CHARS {
+                    return Err(bad(number, "a side record needs a kind (`of`) and a key `<memoryId>/…`".into()));
+                }
+                if !self.ids.insert(("side", format!("{}\n{}", line.of, line.key))) {
+                    return Err(bad(number, format!("side record {} {} appears twice", line.of, line.key)));
+                }
+                self.bundle.side.push(line);
+            }
         }
         Ok(true)
     }
@@ -123,6 +136,10 @@ impl<'a> Reader<'a> {
                 1,
                 format!("the header promises {memories} memories and {history} history records, found {found}"),
             ));
+        }
+        if bundle.side.len() != self.promised_side {
+            let (promised, found) = (self.promised_side, bundle.side.len());
+            return Err(bad(1, format!("the header promises {promised} side records, found {found}")));
         }
         Ok(bundle)
     }

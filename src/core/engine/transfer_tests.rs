@@ -61,8 +61,12 @@ fn everything(engine: &Engine, who: &str) -> Vec<StoredMemory> {
 fn export_then_import_into_an_empty_memory_is_exact() {
     let source = filled();
     let jsonl = block_on(source.export(Scope::default())).unwrap();
-    assert_eq!(jsonl.lines().count(), 1 + 3 + 6, "header, 3 live memories, 6 history records (4 ADD, UPDATE, DELETE)");
-    assert!(jsonl.starts_with(r#"{"kind":"memwasm-export","version":2,"memories":3,"history":6}"#));
+    // With the features, each add()'s sources (provenance) travel as side lines.
+    let side = if cfg!(feature = "core-features") { 4 } else { 0 };
+    let why = "header, 3 live memories, 6 history records (4 ADD, UPDATE, DELETE), the 4 adds' sources";
+    assert_eq!(jsonl.lines().count(), 1 + 3 + 6 + side, "{why}");
+    let header = r#"{"kind":"memwasm-export","version":2,"memories":3,"history":6"#;
+    assert!(jsonl.starts_with(&format!("{header}{}}}", if side > 0 { r#","side":4"# } else { "" })), "{jsonl}");
     let target = engine(26);
     let summary = block_on(target.import(&jsonl)).unwrap();
     assert_eq!(summary, ImportSummary { memories: 3, history: 6, warnings: vec![] });

@@ -47,7 +47,7 @@ mod tests {
     use super::*;
 
     fn said(role: &str, content: &str) -> Message {
-        Message { role: role.into(), content: content.into() }
+        Message::new(role, content)
     }
 
     #[test]

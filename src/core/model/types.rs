@@ -103,6 +103,9 @@ pub struct MemoryEvent {
 pub struct AddResult {
     pub results: Vec<MemoryEvent>,
     pub warnings: Vec<AddWarning>,
+    /// True when an earlier `add()` with the same `idempotencyKey` made this result (left out otherwise).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub replayed: bool,
 }
 
 impl AddResult {
@@ -134,9 +137,26 @@ pub struct HistoryRecord {
     pub scope: Scope,
 }
 
-/// A chat message.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A chat message, and where it came from when the caller says (kept as a memory's sources).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Message {
     pub role: String,
     pub content: String,
+    /// The message's id in its source (a chat export's message id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The conversation it belongs to, in its source.
+    #[serde(default, skip_serializing_if = "Option::is_none", alias = "conversation_id")]
+    pub conversation_id: Option<String>,
+    /// When it was said (ISO 8601).
+    #[serde(default, skip_serializing_if = "Option::is_none", alias = "created_at")]
+    pub created_at: Option<String>,
+}
+
+impl Message {
+    /// A message with only a role and a text.
+    pub fn new(role: impl Into<String>, content: impl Into<String>) -> Self {
+        Self { role: role.into(), content: content.into(), ..Self::default() }
+    }
 }

@@ -18,6 +18,7 @@ use crate::core::model::lifecycle::Lifecycle;
 use crate::core::model::listed::Listed;
 use crate::core::model::scope::Scope;
 use crate::core::model::types::{AddResult, AddWarning, MemoryEvent, MemoryItem, WarningCode};
+use crate::core::provenance::MemorySource;
 use crate::core::read::{ReadCall, ReadOptions};
 use crate::core::testing::{KeepingStorage, Letters, ScriptedLlm};
 use crate::core::upstream_error::UpstreamError;
@@ -156,8 +157,15 @@ pub fn samples() -> Vec<Sample> {
     let (engine, mut stored) = engine();
     let id = stored.id.clone();
     stored.warnings.push(warning());
-    let added = block_on(engine.add(&json!("Alice owns a cat"), &options(scoped(json!({"infer": false}))))).unwrap();
-    let added = AddResult { results: added.results.into_iter().map(filled_event).collect(), warnings: vec![warning()] };
+    let cat = json!([{"role": "user", "content": "Alice owns a cat", "id": "m1", "conversationId": "c1",
+        "createdAt": "2024-05-01T10:00:00Z"}]);
+    let added = block_on(engine.add(&cat, &options(scoped(json!({"infer": false}))))).unwrap();
+    let cat_id = added.results[0].id.clone();
+    let results = added.results.into_iter().map(filled_event).collect();
+    let added = AddResult { results, warnings: vec![warning()], replayed: true };
+    let sources: Vec<MemorySource> = (block_on(engine.provenance().sources(&cat_id)).unwrap().into_iter())
+        .map(|source| MemorySource { history_id: source.history_id.or(Some("h1".into())), ..source })
+        .collect();
     let found = block_on(engine.search("Where does Alice live?", &read(ReadCall::Search, json!({})))).unwrap();
     let page = block_on(engine.get_all(&read(ReadCall::GetAll, json!({})))).unwrap();
     let page = crate::core::engine::crud::Page { results: page.results.into_iter().map(filled_item).collect(), ..page };
@@ -189,6 +197,7 @@ pub fn samples() -> Vec<Sample> {
         Sample::of(Method("get"), &item),
         Sample::of(Method("getAll"), &page),
         Sample::of(Method("history"), &block_on(engine.history(&id)).unwrap()),
+        Sample::of(Method("sources"), &sources),
         Sample::of(Method("getByKey"), &by_key),
         Sample::of(Method("pin"), &pinned),
         Sample::of(Method("reflections"), &Listed { results: reflections }),

@@ -105,7 +105,12 @@ pub fn samples() -> Vec<Sample> {
     let mut injection = block_on(engine.tiers().format_for_injection(&scope(), 500)).unwrap();
     injection.memories = injection.memories.into_iter().map(filled_item).collect();
     let window = ContextWindow { scope: scope(), max_tokens: 200, keep_last: 2 };
-    let turns = vec![Message { role: "user".into(), content: "Hi, I am Alice".into() }];
+    let turns = vec![Message {
+        id: Some("m1".into()),
+        conversation_id: Some("c1".into()),
+        created_at: Some("2024-05-01T10:00:00Z".into()),
+        ..Message::new("user", "Hi, I am Alice")
+    }];
     let ContextResult { messages, summary, summarized, total_tokens, warnings: _ } =
         block_on(engine.tiers().context_push(&window, turns)).unwrap();
     let summary = summary.or(Some("Alice said hello".into()));

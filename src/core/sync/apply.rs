@@ -102,6 +102,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 
         let (mut memories, mut graph): (Last<StoredMemory>, Last<GraphRecord>) = Default::default();
         let mut history = Vec::new();
+        let (kinds, mut side) = (self.importable_side_kinds(), Vec::new());
         let mut reembed = HashSet::new();
         for (entry, parsed) in &read {
             let mine = own.contains(&entry.client_id);
@@ -124,13 +125,15 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             parsed.graph_deletes.iter().for_each(|key| drop(graph.insert(key.clone(), (mine, None))));
             if !mine {
                 history.extend(parsed.history.iter().cloned());
+                let known = parsed.side.iter().filter(|line| kinds.contains(&line.of.as_str()));
+                side.extend(known.map(|line| SideWrite::put(&line.of, &line.key, line.value.clone())));
             }
         }
         let stored = self.stored_history_ids(&history).await?;
         let mut seen = HashSet::new();
         history.retain(|record| !stored.contains(&record.id) && seen.insert(record.id.clone()));
 
-        let mut changes = Changeset { history, ..Changeset::default() };
+        let mut changes = Changeset { history, side, ..Changeset::default() };
         for (id, (mine, state)) in memories {
             if mine || held.contains(&id) {
                 continue;

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use super::entry_write::ENTRY_VERSION;
 use crate::core::codec::vector_from_base64;
 use crate::core::engine::embedding_model::EmbeddingModel;
-use crate::core::engine::transfer::ExportedMemory as EntryMemory;
+use crate::core::engine::transfer::{ExportedMemory as EntryMemory, SideLine};
 use crate::core::error::{MemoryError, Result};
 use crate::core::model::graph::GraphRecord;
 use crate::core::model::types::{HistoryRecord, StoredMemory};
@@ -29,6 +29,9 @@ pub struct Entry {
     pub graph: Vec<GraphRecord>,
     #[serde(default)]
     pub graph_deletes: Vec<String>,
+    /// Side records kept per memory (a memory's sources), as exports carry them. An older reader skips them.
+    #[serde(default)]
+    pub side: Vec<SideLine>,
 }
 
 impl Entry {

@@ -1,5 +1,6 @@
 //! Writing entries of the sync log: what one commit changed (memories as they are now, with their vectors;
-//! the ids deleted; history records; graph writes), in the export's shapes, as the JSON text the app
+//! the ids deleted; history records; graph writes; the side records kept per memory that exports carry, such
+//! as a memory's sources), in the export's shapes, as the JSON text the app
 //! encrypts. A commit larger than [`MAX_ENTRY_BYTES`] is split into several entries. Each record is
 //! serialised once, straight into its entry's text (`entry` reads them back).
 
@@ -7,7 +8,7 @@ use serde::Serialize;
 
 use crate::core::codec::vector_to_base64;
 use crate::core::engine::embedding_model::EmbeddingModel;
-use crate::core::engine::transfer::ExportedMemory;
+use crate::core::engine::transfer::{ExportedMemory, SideLine};
 use crate::core::model::types::MemoryItem;
 use crate::core::storage::Changeset;
 
@@ -18,7 +19,7 @@ pub const ENTRY_VERSION: u32 = 1;
 pub const MAX_ENTRY_BYTES: usize = 96 * 1024;
 
 /// The lists of an entry, in the order they are written.
-const LISTS: [&str; 5] = ["memories", "deletes", "history", "graph", "graphDeletes"];
+const LISTS: [&str; 6] = ["memories", "deletes", "history", "graph", "graphDeletes", "side"];
 
 /// One entry as written: its text, and the memory ids and graph keys it changes.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -29,8 +30,8 @@ pub struct Written {
 }
 
 /// `changes` as entries of about `MAX_ENTRY_BYTES` each (none when it changes nothing that syncs);
-/// `embedder` is the model the vectors come from, when known.
-pub fn write_entries(changes: &Changeset, embedder: Option<&EmbeddingModel>) -> Vec<Written> {
+/// `embedder` is the model the vectors come from, when known; side records of `side_kinds` travel too.
+pub fn write_entries(changes: &Changeset, embedder: Option<&EmbeddingModel>, side_kinds: &[&str]) -> Vec<Written> {
     let header = match embedder.and_then(|model| serde_json::to_string(model).ok()) {
         Some(model) => format!("{{\"v\":{ENTRY_VERSION},\"embedder\":{model}"),
         None => format!("{{\"v\":{ENTRY_VERSION}"),
@@ -45,6 +46,10 @@ pub fn write_entries(changes: &Changeset, embedder: Option<&EmbeddingModel>) -> 
     changes.history.iter().for_each(|record| texts.add(2, record, None, None));
     changes.graph.upserts.iter().for_each(|record| texts.add(3, record, None, Some(&record.key())));
     changes.graph.deletes.iter().for_each(|key| texts.add(4, key, None, Some(key)));
+    for write in changes.side.iter().filter(|write| side_kinds.contains(&write.kind.as_str())) {
+        let Some(value) = write.value.clone() else { continue };
+        texts.add(5, &SideLine { of: write.kind.clone(), key: write.key.clone(), value }, None, None);
+    }
     texts.close();
     texts.done
 }
@@ -53,7 +58,7 @@ pub fn write_entries(changes: &Changeset, embedder: Option<&EmbeddingModel>) -> 
 #[derive(Default)]
 struct Texts {
     header: String,
-    lists: [String; 5],
+    lists: [String; 6],
     bytes: usize,
     open: Written,
     done: Vec<Written>,

@@ -155,8 +155,10 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             }
         };
         let graph = GraphChanges { upserts: self.storage.load_graph().await?.unwrap_or_default(), deletes: Vec::new() };
-        let everything = Changeset { upserts, history, graph, ..Changeset::default() };
-        Ok(write_entries(&everything, self.current_embedding_model().as_ref()))
+        let side = self.exported_side(&upserts, &history).await?;
+        let side = side.into_iter().map(|line| SideWrite::put(&line.of, &line.key, line.value)).collect();
+        let everything = Changeset { upserts, history, graph, side, ..Changeset::default() };
+        Ok(write_entries(&everything, self.current_embedding_model().as_ref(), &self.importable_side_kinds()))
     }
 
     /// The ids of the clients this store's instances have been (their entries are already applied here).

@@ -111,7 +111,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<Memo
         if self.client.borrow().is_none() || is_sync_commit(&changes.side) {
             return;
         }
-        let entries = write_entries(changes, engine.current_embedding_model().as_ref());
+        let kinds = engine.importable_side_kinds();
+        let entries = write_entries(changes, engine.current_embedding_model().as_ref(), &kinds);
         let writes = self.stage(changes, entries, engine.clock.now_ms());
         changes.side.extend(writes);
     }

@@ -59,7 +59,7 @@ pub struct ContextResult {
 /// The summary as the system message that opens the window (its further lines indented).
 pub fn summary_message(summary: &str) -> Message {
     let summary = fence(summary, Place::Block);
-    Message { role: "system".into(), content: format!("Summary of the conversation so far:\n{summary}") }
+    Message::new("system", format!("Summary of the conversation so far:\n{summary}"))
 }
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Tiers<'_, L, E, S, V> {
@@ -144,7 +144,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Tiers<'_, L, E, 
     /// `content` cut at a word boundary (marked `…`, or at a character when it has one word) so that a
     /// message of `role` with it takes at most `budget` tokens.
     fn cut_to(&self, role: &str, content: &str, budget: usize) -> String {
-        let fits = |text: &str| self.message_tokens(&Message { role: role.into(), content: text.into() }) <= budget;
+        let fits = |text: &str| self.message_tokens(&Message::new(role, text)) <= budget;
         let words: Vec<&str> = content.split_whitespace().collect();
         match longest(words.len(), |n| fits(&cut_words(&words, n))) {
             0 => {

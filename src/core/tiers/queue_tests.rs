@@ -5,7 +5,7 @@ fn scope(user: &str) -> Scope {
 }
 
 fn turn(text: &str) -> Vec<Message> {
-    vec![Message { role: "user".into(), content: text.into() }]
+    vec![Message::new("user", text)]
 }
 
 fn settings() -> BackgroundSettings {

@@ -57,7 +57,7 @@ fn alice() -> Scope {
 }
 
 fn turn(role: &str, text: &str) -> Message {
-    Message { role: role.into(), content: text.into() }
+    Message::new(role, text)
 }
 
 /// Summaries name how many lines they were given, so each is distinct and short.
