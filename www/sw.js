@@ -7,6 +7,8 @@ const SHELL = [
   "../pkg/index.browser.mjs", "../pkg/split.mjs", "../pkg/dist/memory-methods.js", "../pkg/dist/core/memwasm.js", "../pkg/dist/core/memwasm_bg.wasm",
   // The full module too (graph memory, conversations, documents), which the package fetches on first use.
   "../pkg/dist/memwasm.js", "../pkg/dist/memwasm_bg.wasm", "../pkg/dist/errors.js",
+  // importConversations (the Import from ChatGPT / Claude pane).
+  ...["index", "importer", "source", "detect", "chatgpt", "claude", "mem0", "memwasm", "plan", "zip"].map((name) => `../pkg/import/${name}.mjs`),
 ];
 
 self.addEventListener("install", (event) => {

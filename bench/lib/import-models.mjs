@@ -5,9 +5,9 @@
 export const EXTRACT = "You are an expert at extracting structured, atomic facts";
 export const DECIDE = "You are a memory management system";
 
-/** "I have been …" → "User has been …", "My sister …" → "User's sister …". */
+/** "I have been …" → "User has been …", "I prefer" → "User prefers", "My sister …" → "User's sister …". */
 export function factOf(line) {
-  return line.replace(/^I have /, "User has ").replace(/^I am /, "User is ").replace(/^I /, "User ").replace(/^My /, "User's ");
+  return line.replace(/^I prefer /, "User prefers ").replace(/^I have /, "User has ").replace(/^I am /, "User is ").replace(/^I /, "User ").replace(/^My /, "User's ");
 }
 
 /** The rules: extraction and decision, each `delayMs` slow. */
