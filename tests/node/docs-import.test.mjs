@@ -59,7 +59,8 @@ test("docs/import.md: the browser block's Cancel stops the import between chunks
   const values = [];
   // The bar's first value past 0 presses Cancel: the chunk that reported it is committed, the next is not sent.
   const bar = { set value(v) { values.push(v); if (v > 0 && values.filter((x) => x > 0).length === 1) cancelButton.onclick(); } };
-  await runBlock(browser.code, { memory, file: new Blob([ARCHIVE]), cancelButton, bar, AbortController });
+  const importChosen = await runBlock(`${browser.code}\nreturn importChosen;`, { __import: (specifier) => import(specifier), memory });
+  await importChosen({ files: [new Blob([ARCHIVE])] }, cancelButton, bar);
   assert.ok(values.at(-1) > 0 && values.at(-1) < 1, `stopped part-way: ${values}`);
   const part = (await memory.getAll({ userId: "alice" })).results.length;
   assert.ok(part > 0, "what was committed stays");
@@ -76,10 +77,10 @@ test("docs/import.md: the CLI's dry run adds nothing, its import fills the file"
   // A project of the user's, with better-sqlite3 installed (Node 20 has no node:sqlite): the tests' own.
   symlinkSync(new URL("tests/node_modules", ROOT).pathname, "node_modules");
   const bin = new URL("pkg/bin/memwasm.mjs", ROOT).pathname;
-  const lines = cli.code.split("\n").filter((line) => line.startsWith("npx memwasm "));
+  const lines = cli.code.split("\n").filter((line) => line.startsWith("./node_modules/.bin/memwasm "));
   assert.equal(lines.length, 2);
   // Not execFileSync: the scripted server answers from this process.
-  const run = async (line) => (await promisify(execFile)(process.execPath, [bin, ...line.slice("npx memwasm ".length).split(/\s+/)],
+  const run = async (line) => (await promisify(execFile)(process.execPath, [bin, ...line.slice("./node_modules/.bin/memwasm ".length).split(/\s+/)],
     { env: { ...process.env, ...env() }, encoding: "utf8" })).stdout;
   const estimate = JSON.parse(await run(lines[0]));
   assert.equal(server.count("chat"), 0, "the dry run calls no model");
