@@ -1,6 +1,6 @@
 // The import figure: a generated ChatGPT export of 1,000 conversations (lib/chatgpt-archive.mjs, seed 1) imported by
-// `memory.importConversations()` into a SQLite memory, against the scripted OpenAI-compatible server in this process
-// with no delay. Reports the dry run's estimate, the model calls made (per conversation), and the time beyond the model
+// `memory.importConversations()` into a SQLite memory (no fact budget: `limits.maxFacts: null`), against the scripted
+// OpenAI-compatible server in this process with no delay. Reports the dry run's estimate, the model calls made (per conversation), and the time beyond the model
 // calls per 1,000 messages: the import's wall time less the time some model request was in flight (each `fetch` to
 // the server, timed until its body is read; overlapping requests count once). Then the same archive again: what a
 // re-import adds and costs. `--json` prints one JSON object; `--conversations N` for another size.
@@ -63,6 +63,7 @@ export function importTable(r) {
 /** `[what, measured, met]` of each target. */
 export function importTargets(r) {
   return [
+    ["every fact the import reports is in the memory", `${r.first.report.facts} facts, ${r.first.added} memories`, r.first.added === r.first.report.facts],
     ["a re-import of the same archive adds 0 memories and makes 0 model calls",
       `${r.again.added} added, ${r.again.chat} model calls, ${r.again.report.replayed} chunks replayed`, r.again.added === 0 && r.again.chat === 0],
     ["the dry run's estimate is at least the calls made", `${r.dryRun.modelCalls} estimated, ${r.first.chat} made`, r.dryRun.modelCalls >= r.first.chat],
@@ -87,6 +88,8 @@ async function main() {
     llm: { provider: "openai", config: { baseUrl: server.baseUrl, apiKey: "bench", model: "bench" } },
     embedder: { provider: "openai", config: { baseUrl: server.baseUrl, apiKey: "bench", model: "bench", dimensions: 64 } },
     storage: { provider: "sqlite", config: { path: join(scratch, "import.db") } },
+    // Every fact kept: the default budget (500 facts a scope) would trim an archive this size as it goes.
+    limits: { maxFacts: null },
   });
   try {
     const count = async () => (await memory.getAll({ userId: "bench", limit: 1 })).totalCount;
