@@ -1,15 +1,17 @@
 // The playground's "Import from ChatGPT / Claude" pane in headless Chromium (Debian's, via playwright-core) against
 // the scripted LLM server: a ChatGPT export (a fixture file written by bench/lib/chatgpt-archive.mjs) chosen in the
-// file picker shows the dry run's counts and the model calls it will make, before any model call; Import shows
-// progress and Cancel stops it between chunks, keeping what was committed; Import again resumes (the chunks already
-// in cost no model call) and ends with the memories a clean import makes; a memory's Sources show the message it
-// came from. A file that is no export shows IMPORT_FORMAT in place. Leaves tests/artifacts/www-import.png.
+// file picker (and its zip, and a Claude export: the format found from the file) shows the dry run's counts and
+// the model calls it will make, before any model call; Import shows progress and Cancel stops it between chunks,
+// keeping what was committed; Import again resumes (the chunks already in cost no model call) and ends with the
+// memories a clean import makes; a memory's Sources show the messages it came from. A file that is no export
+// shows IMPORT_FORMAT in place. Leaves tests/artifacts/www-import.png.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadPlayground, startBrowser } from "./browser.mjs";
+import { zipFile } from "./zip-file.mjs";
 import { chatgptArchive, keptMessages } from "../../bench/lib/chatgpt-archive.mjs";
 import { factOf, importModelRules } from "../../bench/lib/import-models.mjs";
 import { startScriptedServer } from "../support/scripted-server.mjs";
@@ -25,6 +27,8 @@ before(async () => {
   folder = mkdtempSync(join(tmpdir(), "memwasm-www-import-"));
   writeFileSync(join(folder, "conversations.json"), JSON.stringify(ARCHIVE));
   writeFileSync(join(folder, "notes.json"), JSON.stringify({ hello: "not an export" }));
+  writeFileSync(join(folder, "chatgpt-export.zip"), zipFile({ "user.json": "{}", "conversations.json": JSON.stringify(ARCHIVE) }));
+  copyFileSync(new URL("../fixtures/import/claude-conversations.json", import.meta.url), join(folder, "claude.json"));
   llm = await startScriptedServer();
   site = await serve({ port: 0 });
   ({ browser, context, page, consoleErrors } = await startBrowser());
@@ -94,12 +98,22 @@ describe("playground: Import from ChatGPT / Claude", () => {
     assert.equal(llm.count("chat"), 0, "no model call for a file that is no export");
   });
 
+  test("a Claude export and a ChatGPT export's zip are found by their shape, and estimated with no model call", async () => {
+    await choose("claude.json");
+    assert.equal(await page.locator("#chats-error").isVisible(), false);
+    assert.equal(await page.locator("#chats-estimate").textContent(), "Claude export: 1 conversation, 4 messages in 1 chunk: about 2 model calls.");
+    await choose("chatgpt-export.zip");
+    assert.match(await page.locator("#chats-estimate").textContent(), /^ChatGPT export: 8 conversations, \d+ messages in 8 chunks: about 16 model calls\.$/);
+    assert.equal(await page.locator('#chats-form button[type="submit"]').isDisabled(), false, "Import is on once the estimate shows");
+    assert.equal(llm.count("chat"), 0);
+  });
+
   test("the dry run shows conversations, messages and model calls before any call; Cancel keeps what was committed", async () => {
     llm.script(importModelRules({ delayMs: 120 }));
     await choose("conversations.json");
     assert.equal(await page.locator("#chats-error").isVisible(), false);
     const estimate = await page.locator("#chats-estimate").textContent();
-    assert.match(estimate, new RegExp(`^(ChatGPT export|Export): 8 conversations, ${keptMessages(ARCHIVE)} messages in \\d+ chunks: about \\d+ model calls\\.$`));
+    assert.match(estimate, new RegExp(`^ChatGPT export: 8 conversations, ${keptMessages(ARCHIVE)} messages in \\d+ chunks: about \\d+ model calls\\.$`));
     assert.equal(llm.count("chat"), 0, "the dry run makes no model call");
 
     const said = await importNow({ cancelAfterMessages: 1 });
