@@ -12,6 +12,7 @@ import { Memory as NodeMemory } from "memwasm";
 import { FULL_ONLY, METHODS } from "../../pkg/dist/memory-methods.js";
 import { splitMemory } from "../../pkg/split.mjs";
 import { withSync } from "../../pkg/sync.mjs";
+import { withImport } from "../../pkg/import/index.mjs";
 import { T, scriptedServer, seed, testConfig, texts } from "./helpers.mjs";
 
 core.initSync({ module: readFileSync(new URL("../../pkg/dist/core/memwasm_bg.wasm", import.meta.url)) });
@@ -68,8 +69,8 @@ describe("split modules", () => {
       return { methods: [...names].sort(), statics: statics.sort(), dispose: typeof Class.prototype[Symbol.dispose] };
     };
     assert.deepEqual(surface(Memory), surface(full.Memory));
-    // With the package's sync(), as index.browser.mjs exports it (and index.node.mjs the Node one).
-    assert.deepEqual(surface(withSync(Memory)), surface(NodeMemory));
+    // With the package's sync() and importConversations(), as index.browser.mjs exports it (and index.node.mjs the Node one).
+    assert.deepEqual(surface(withImport(withSync(Memory))), surface(NodeMemory));
   });
 
   test("the core module refuses configs for the full one with NOT_IN_MODULE, a shared MemoryError", T, () => {
