@@ -5,6 +5,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { EXTRACT, T, makeMemory, rejectsWith, scriptedServer, texts } from "./helpers.mjs";
+import { parseChatgpt } from "../../pkg/import/chatgpt.mjs";
 import { FACTS, contents, fixture, scriptFacts } from "./import-support.mjs";
 
 const server = scriptedServer();
@@ -35,6 +36,13 @@ describe("ChatGPT's conversations.json", () => {
     const source = (await memory.sources(vegan.id)).find((s) => s.id === "m-u2-kept");
     assert.deepEqual([source.conversationId, source.role, source.createdAt, source.excerpt],
       ["conv-lisbon", "user", "2023-11-14T22:18:20.000Z", "Actually I am vegan, any food tips?"]);
+  });
+
+  test("without current_node, the newest child at each step down from the root", () => {
+    const archive = JSON.parse(fixture("chatgpt-conversations.json")).slice(0, 1);
+    delete archive[0].current_node;
+    const [lisbon] = parseChatgpt(archive);
+    assert.deepEqual(lisbon.messages.map((m) => m.id), ["m-u1", "m-a1", "m-u2-kept", "m-a2-kept"]);
   });
 
   test("a malformed conversation is IMPORT_FORMAT naming it, before anything is added or sent", T, async () => {
