@@ -70,6 +70,10 @@ export const memoryTools = {
     return found;
   },
 
+  async get_memory_sources({ memory_id }, { memory }) {
+    return { results: await memory.sources(memory_id) };
+  },
+
   update_memory: ({ memory_id, text }, { memory }) => memory.update(memory_id, text),
   delete_memory: ({ memory_id }, { memory }) => memory.delete(memory_id),
 

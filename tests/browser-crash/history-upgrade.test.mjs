@@ -104,7 +104,8 @@ for (const version of [5, 4]) {
       await memory.add("written after the upgrade", { userId: "bench", infer: false });
       return (await memory.exportMemories({})).trim().split("\n").map((line) => JSON.parse(line));
     }, config);
-    assert.deepEqual(reopened[0], { kind: "memwasm-export", version: 2, memories: N + 1, history: HISTORY.length + 1 });
+    assert.deepEqual(reopened[0], { kind: "memwasm-export", version: 2, memories: N + 1, history: HISTORY.length + 1, side: 1 },
+      "the add's source travels too");
     await browser.kill();
   });
 }

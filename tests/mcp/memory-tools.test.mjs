@@ -1,5 +1,6 @@
 // mem0's MCP tools over stdio: `npx memwasm mcp` driven by the official SDK client.
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
 import { T, call, callFails, connect, freshDb, scriptAdd, scriptedServer } from "./helpers.mjs";
@@ -10,7 +11,7 @@ before(async () => (await server.ready, (client = await connect(server, freshDb(
 after(async () => client?.close());
 
 const MEM0 = ["add_memory", "search_memories", "get_memories", "get_memory", "update_memory", "delete_memory",
-  "delete_all_memories", "delete_entities", "list_entities"];
+  "delete_all_memories", "delete_entities", "list_entities", "get_memory_sources"];
 const GRAPH = ["create_entities", "create_relations", "add_observations", "delete_entities", "delete_observations",
   "delete_relations", "read_graph", "search_nodes", "open_nodes"];
 
@@ -23,7 +24,7 @@ test("tools/list: mem0's tools and the reference memory server's, each with a de
   const all = every.map((t) => t.name);
   await withGraph.close();
   assert.deepEqual([...new Set([...MEM0, ...GRAPH])].filter((n) => !all.includes(n)), []);
-  assert.equal(all.length, 17);
+  assert.equal(all.length, 18);
   for (const tool of every) {
     assert.ok(tool.description.length > 20, tool.name);
     assert.equal(tool.inputSchema.type, "object", tool.name);
@@ -39,6 +40,11 @@ test("add_memory extracts facts into the default user; search, get, update, dele
   scriptAdd(server, "I love green tea", ["Loves green tea", "Lives in Lisbon"]);
   const added = await call(client, "add_memory", { text: "I love green tea and I live in Lisbon" });
   assert.deepEqual(added.results.map((e) => [e.event, e.memory]), [["ADD", "Loves green tea"], ["ADD", "Lives in Lisbon"]]);
+  const said = "I love green tea and I live in Lisbon";
+  const { results: sources } = await call(client, "get_memory_sources", { memory_id: added.results[0].id });
+  const hash = "md5:" + createHash("md5").update(`user\n${said}`).digest("hex");
+  assert.deepEqual(sources.map((s) => [s.id, s.role, s.excerpt, s.event]), [[hash, "user", said, "ADD"]]);
+  assert.equal((await callFails(client, "get_memory_sources", { memory_id: "no-such-id" })).code, "NOT_FOUND");
 
   const found = await call(client, "search_memories", { query: "green tea", limit: 1 });
   assert.equal(found.results.length, 1);

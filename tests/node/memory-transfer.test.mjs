@@ -29,7 +29,8 @@ describe("exportMemories / importMemories", () => {
     const jsonl = await source.exportMemories({});
     const lines = jsonl.trim().split("\n").map((line) => JSON.parse(line));
     const embedder = { provider: "openai", model: "test-embed", dimensions: 64 };
-    assert.deepEqual(lines[0], { kind: "memwasm-export", version: 2, memories: 2, history: 5, embedder });
+    assert.deepEqual(lines[0], { kind: "memwasm-export", version: 2, memories: 2, history: 5, embedder, side: 3 });
+    assert.deepEqual(lines.slice(-3).map((line) => [line.kind, line.of]), Array(3).fill(["side", "sources"]), "each add's sources");
     assert.equal(typeof lines[1].embedding, "string", "embeddings travel as base64 of little-endian f32");
 
     const target = noLlm();
@@ -37,8 +38,10 @@ describe("exportMemories / importMemories", () => {
     assert.deepEqual(await target.getAll(alice), await source.getAll(alice));
     assert.deepEqual(await target.search("tea", alice), await source.search("tea", alice));
     assert.deepEqual(await target.history(bike), await source.history(bike), "a deleted memory's history");
+    assert.deepEqual(await target.sources(tea), await source.sources(tea));
+    assert.deepEqual((await target.sources(bike)).map((s) => s.excerpt), ["owns a bike"], "a deleted memory's sources");
     assert.equal(await target.exportMemories({}), jsonl);
-    assert.equal((await source.exportMemories(alice)).trim().split("\n").length, 1 + 1 + 4);
+    assert.equal((await source.exportMemories(alice)).trim().split("\n").length, 1 + 1 + 4 + 2);
   });
 
   test("a bad line is INVALID_INPUT naming it, and nothing is imported", T, async () => {

@@ -67,11 +67,15 @@ impl From<MemoryEvent> for Event {
 pub struct Added {
     results: Vec<Event>,
     warnings: Vec<AddWarning>,
+    /// True when an earlier add with the same `idempotency_key` made this result (left out otherwise).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    replayed: bool,
 }
 
 impl From<AddResult> for Added {
     fn from(result: AddResult) -> Self {
-        Self { results: result.results.into_iter().map(Event::from).collect(), warnings: result.warnings }
+        let results = result.results.into_iter().map(Event::from).collect();
+        Self { results, warnings: result.warnings, replayed: result.replayed }
     }
 }
 

@@ -112,6 +112,7 @@ test("naming another user, or another user's memory, is FORBIDDEN and changes no
     ["get_memories", BOB],
     ["get_memories", { filters: { AND: [{ agent_id: "helper" }, BOB] } }],
     ["get_memory", { memory_id: seed.id }],
+    ["get_memory_sources", { memory_id: seed.id }],
     ["update_memory", { memory_id: seed.id, text: "Bob hates jazz" }],
     ["delete_memory", { memory_id: seed.id }],
     ["delete_all_memories", BOB],

@@ -45,6 +45,9 @@ test("every tool, called through the SDK client", T, async () => {
   assert.equal(one.memory, "Loves sushi");
   assert.equal(one.metadata.app_id, "app-1");
   assert.equal(one.user_id, "alice");
+  const sources = (await call(client, "get_memory_sources", { memory_id: id })).results;
+  assert.deepEqual(sources.map((s) => [s.role, s.excerpt, s.event]), [["user", "I love sushi", "ADD"]]);
+  assert.match(sources[0].id, /^md5:[0-9a-f]{32}$/);
   assert.match((await call(client, "update_memory", { memory_id: id, text: "Loves sushi a lot" })).message, /updated/);
   assert.equal((await call(client, "get_memory", { memory_id: id })).memory, "Loves sushi a lot");
   const scopes = await call(client, "list_entities");

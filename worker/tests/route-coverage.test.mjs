@@ -21,6 +21,7 @@ const SAMPLES = {
   "v1.Get": [["GET", "/v1/memories/{id}/"]],
   "v1.Update": [["PUT", "/v1/memories/{id}/", { text: "alice likes green tea" }]],
   "v1.History": [["GET", "/v1/memories/{id}/history/"]],
+  "v1.Sources": [["GET", "/v1/memories/{id}/sources/"]],
   "v1.Delete": [["DELETE", "/v1/memories/{gone}/"]],
   "v1.Entities": [["GET", "/v1/entities/?user_id=alice"]],
   "v1.Relations": [["GET", "/v1/entities/alice/relations/?user_id=alice"]],

@@ -211,7 +211,8 @@ test("GET /v1/export/ with one object per tenant: the whole tenant, or one scope
   assert.equal(whole.headers.get("x-memwasm-next"), null);
   const lines = whole.body.split("\n").filter(Boolean).map((line) => JSON.parse(line));
   const embedder = { provider: "openai", model: "test-embed", dimensions: 64 };
-  assert.deepEqual(lines[0], { kind: "memwasm-export", version: 2, memories: 9, history: 9, embedder });
+  assert.deepEqual(lines[0], { kind: "memwasm-export", version: 2, memories: 9, history: 9, embedder, side: 9 });
+  assert.deepEqual(lines.filter((l) => l.kind === "side").map((l) => l.of), Array(9).fill("sources"), "each memory's sources");
   assert.deepEqual(lines.filter((l) => l.kind === "memory").map((m) => m.id).sort(), Object.values(ids).flat().sort());
   const bob = await worker.call("GET", "/v1/export/?user_id=bob");
   const bobs = bob.body.split("\n").filter(Boolean).map((line) => JSON.parse(line)).filter((l) => l.kind === "memory");

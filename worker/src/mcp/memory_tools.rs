@@ -133,6 +133,20 @@ pub async fn get_memory(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
     }
 }
 
+/// `{results}`: the messages memory `memory_id` came from, oldest first. A user's token reaches only the
+/// sources of its own memories that still exist.
+pub async fn get_memory_sources(args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
+    let id = memory_id(args);
+    if ctx.access.is_user() {
+        let Some(found) = ctx.engine.get(id).await? else {
+            return Err(tool_error("NOT_FOUND", format!("No memory with id {}", Value::String(id.into()))));
+        };
+        ctx.access.may_touch(&found)?;
+    }
+    let results = ctx.engine.provenance().sources(id).await?;
+    Ok(json!({ "results": serde_json::to_value(results).unwrap_or_default() }))
+}
+
 /// `FORBIDDEN` when the memory `id` exists and the token may not touch it (a user's token: another
 /// user's memory); checked before a change by id.
 async fn may_change(id: &str, ctx: &Ctx) -> Result<(), ApiError> {

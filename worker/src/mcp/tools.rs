@@ -81,6 +81,7 @@ async fn run(name: &str, args: &Args, ctx: &Ctx) -> Result<Value, ApiError> {
         "search_memories" => memory_tools::search_memories(args, ctx).await,
         "get_memories" => memory_tools::get_memories(args, ctx).await,
         "get_memory" => memory_tools::get_memory(args, ctx).await,
+        "get_memory_sources" => memory_tools::get_memory_sources(args, ctx).await,
         "update_memory" => memory_tools::update_memory(args, ctx).await,
         "delete_memory" => memory_tools::delete_memory(args, ctx).await,
         "delete_all_memories" => memory_tools::delete_all_memories(args, ctx).await,

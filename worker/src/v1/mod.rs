@@ -9,6 +9,7 @@
 //! | `GET` / `PUT` / `DELETE /v1/memories/:id/` | get / update (`{text}`) / delete one memory |
 //! | `DELETE /v1/memories/` | delete a scope's memories |
 //! | `GET /v1/memories/:id/history/` | a memory's history |
+//! | `GET /v1/memories/:id/sources/` | the messages a memory came from, oldest first → `{results: MemorySource[]}` (the JS `sources()`'s shape) |
 //! | `GET /v1/export/` | the memories and history of a scope (`user_id`, `agent_id`, `run_id`), or of the whole tenant, as JSON Lines |
 //! | `POST /v1/reset/` | delete every memory and history record of the caller's tenant |
 //! | `POST /v1/storage/migrate` | copy the tenant from Workers KV into its object (`STORAGE = "do"` only: `durable::migrate`) |
@@ -81,6 +82,7 @@ pub async fn handle(visit: &Visit<'_>, call: Option<&V1Call>) -> Result<Response
             }
             json(&history.into_iter().map(History::from).collect::<Vec<_>>())
         }
+        V1Route::Sources => json(&Results { results: engine.provenance().sources(id).await? }),
         V1Route::Entities => {
             let entities = engine.graph().get_entities(read(ReadCall::ScopeOnly)?.scope).await?;
             json(&Results { results: entities.into_iter().map(EntityItem::from).collect() })

@@ -27,6 +27,8 @@ listed! {
         Delete,
         /// `GET /v1/memories/{id}/history/`.
         History,
+        /// `GET /v1/memories/{id}/sources/`.
+        Sources,
         /// `GET /v1/entities/`.
         Entities,
         /// `GET /v1/entities/{name}/relations/`.
@@ -66,6 +68,7 @@ impl V1Call {
             (Method::Put, ["memories", id]) => named(V1Route::Update, id),
             (Method::Delete, ["memories", id]) => named(V1Route::Delete, id),
             (Method::Get, ["memories", id, "history"]) => named(V1Route::History, id),
+            (Method::Get, ["memories", id, "sources"]) => named(V1Route::Sources, id),
             (Method::Get, ["entities"]) => plain(V1Route::Entities),
             (Method::Get, ["entities", name, "relations"]) => named(V1Route::Relations, name),
             (Method::Get, ["export"]) => plain(V1Route::Export),
@@ -87,7 +90,7 @@ impl V1Route {
             Self::Search | Self::List | Self::DeleteScope => user(Place::Query, Unnamed::Across),
             Self::Entities | Self::Relations => user(Place::Query, Unnamed::Required),
             Self::Export => user(Place::Query, Unnamed::ExportPages),
-            Self::Get | Self::Update | Self::Delete | Self::History => ShardNeed::ById,
+            Self::Get | Self::Update | Self::Delete | Self::History | Self::Sources => ShardNeed::ById,
             Self::Reembed | Self::Reset => ShardNeed::EveryUser,
             Self::Migrate => ShardNeed::Unsharded,
         }
