@@ -92,6 +92,11 @@ pub(super) fn texts<L: Llm>(device: &MemoryEngine<L, Letters, KeepingStorage>) -
     texts
 }
 
+/// The excerpts of memory `id`'s sources (provenance's side records, which sync entries carry).
+fn source_excerpts(device: &Device, id: &str) -> Vec<String> {
+    block_on(device.provenance().sources(id)).unwrap().into_iter().map(|source| source.excerpt).collect()
+}
+
 fn history_ids(device: &Device, id: &str) -> Vec<String> {
     let mut ids: Vec<String> = block_on(device.history(id)).unwrap().into_iter().map(|r| r.id).collect();
     ids.sort();
@@ -111,6 +116,11 @@ fn two_devices_end_with_the_same_memories_and_history() {
     assert_eq!(texts(&laptop), ["has a cat", "likes tea"]);
     assert_eq!(texts(&laptop), texts(&phone));
     assert_eq!(history_ids(&laptop, &tea), history_ids(&phone, &tea));
+    assert_eq!(source_excerpts(&phone, &tea), ["likes tea"], "the add's source travels with it");
+    assert_eq!(
+        block_on(phone.provenance().sources(&tea)).unwrap(),
+        block_on(laptop.provenance().sources(&tea)).unwrap()
+    );
     assert_eq!(block_on(laptop.sync_status()).unwrap().pending, 0, "everything pushed was acknowledged");
     assert_eq!(sync(&laptop, &log).entries, 0, "a second sync applies nothing");
 }
@@ -174,7 +184,7 @@ fn what_a_store_held_before_sync_started_is_pushed_first() {
     let log = Log::new("log-1");
     let storage = KeepingStorage::new();
     let plain = block_on(MemoryEngine::open(NoLlm, Letters::new(26), storage.clone(), Default::default())).unwrap();
-    add(&plain, "likes tea");
+    let tea = add(&plain, "likes tea");
     drop(plain);
     let laptop = device(&storage);
     add(&laptop, "has a cat");
@@ -184,6 +194,7 @@ fn what_a_store_held_before_sync_started_is_pushed_first() {
     sync(&laptop, &log);
     sync(&phone, &log);
     assert_eq!(texts(&phone), ["has a cat", "likes tea"]);
+    assert_eq!(source_excerpts(&phone, &tea), ["likes tea"], "the snapshot carries the sources");
 }
 
 #[test]
