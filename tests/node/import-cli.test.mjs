@@ -15,13 +15,16 @@ const BIN = new URL("../../pkg/bin/memwasm.mjs", import.meta.url).pathname;
 const T = { timeout: 60_000 };
 
 /** `memwasm …args` with the scripted models: `{ code, stdout, stderr }`. */
-function memwasm(args, over = {}) {
+function memwasm(args, over = {}, onStderr = () => {}) {
   const env = { ...process.env, OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: server.baseUrl, ...over };
   // From tests/, where better-sqlite3 is installed (the package finds it from the working folder).
   const child = spawn(process.execPath, [BIN, ...args], { env, cwd: new URL("..", import.meta.url), stdio: ["ignore", "pipe", "pipe"] });
   const out = { stdout: "", stderr: "" };
   child.stdout.on("data", (chunk) => (out.stdout += chunk));
-  child.stderr.on("data", (chunk) => (out.stderr += chunk));
+  child.stderr.on("data", (chunk) => {
+    out.stderr += chunk;
+    onStderr(child, out.stderr);
+  });
   return new Promise((resolve) => child.on("close", (code) => resolve({ code, ...out })));
 }
 
@@ -56,6 +59,26 @@ test("memwasm import fills the SQLite file; the same command again replays every
     const kept = await contents(memory, { userId: "alice" });
     assert.deepEqual(kept.map((m) => m.memory), ["Grows tomatoes on a balcony in Berlin", "Has a cat called Miso"]);
     assert.deepEqual(kept[0].sources, ["cm-1", "cm-2", "cm-3", "cm-4"]);
+  } finally {
+    memory.close();
+  }
+});
+
+test("Ctrl-C stops the import between chunks with exit code 130; the same command resumes it", T, async () => {
+  scriptFacts(server, { delayMs: 100 });
+  const db = newFile();
+  const args = ["import", fixturePath("chatgpt-conversations.json"), "--db", db, "--user-id", "alice", "--chunk-messages", "1", ...MODELS];
+  let pressed = false;
+  const stopped = await memwasm(args, {}, (child, stderr) => !pressed && stderr.includes("0/6 chunks") && (pressed = child.kill("SIGINT")));
+  assert.equal(stopped.code, 130, stopped.stderr);
+  const [, committed] = stopped.stderr.match(/ABORTED: importConversations: stopped by its signal after (\d) of 6 chunks/) ?? [];
+  assert.ok(Number(committed) >= 1 && Number(committed) < 6, stopped.stderr);
+  const resumed = await memwasm(args);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.equal(JSON.parse(resumed.stdout).replayed, Number(committed));
+  const memory = await Memory.open(testConfig(server, { storage: { provider: "sqlite", config: { path: db } } }));
+  try {
+    assert.equal((await contents(memory, { userId: "alice" })).length, 3, "the three facts, each once");
   } finally {
     memory.close();
   }

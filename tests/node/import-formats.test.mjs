@@ -139,6 +139,16 @@ describe("memories from mem0 and memwasm", () => {
   });
 });
 
+test("an import's memories exported and imported into another memory keep their sources", T, async () => {
+  scriptFacts(server);
+  const memory = makeMemory(server);
+  await memory.importConversations(fixture("claude-conversations.json"), alice);
+  const copy = makeMemory(server);
+  const report = await copy.importConversations(await memory.exportMemories(alice));
+  assert.deepEqual([report.format, report.memories], ["memwasm", 2]);
+  assert.deepEqual(await contents(copy, alice), await contents(memory, alice));
+});
+
 test("every fact the fixtures' user messages hold was scripted once", () => {
   const all = ["chatgpt-conversations.json", "claude-conversations.json"].map(fixture).join("\n");
   for (const [words] of FACTS) assert.ok(all.includes(words), words);
