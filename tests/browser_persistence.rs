@@ -105,11 +105,14 @@ async fn export_reset_import_round_trip_is_exact() {
 
     let everything = ok(memory.export_memories(js(&json!({})))).await.as_str().unwrap().to_owned();
     let alice_only = ok(memory.export_memories(js(&json!({"userId": "alice"})))).await;
-    assert_eq!(everything.lines().count(), 1 + 3 + 6, "header, 3 memories, 6 history records:\n{everything}");
-    assert_eq!(alice_only.as_str().unwrap().lines().count(), 1 + 2 + 5);
+    let why = "header, 3 memories, 6 history records, the 4 adds' sources";
+    assert_eq!(everything.lines().count(), 1 + 3 + 6 + 4, "{why}:\n{everything}");
+    assert_eq!(alice_only.as_str().unwrap().lines().count(), 1 + 2 + 5 + 3, "the deleted memory's sources too");
     assert!(everything.lines().nth(1).unwrap().contains(r#""embedding":""#), "embeddings are exported");
     let before = (all_of(&memory, "alice").await, scores(&memory, "green tea", "alice").await);
     let trail = ok(memory.history(js(&gone))).await;
+    let sourced = ok(memory.sources(js(&tea))).await;
+    assert_eq!(sourced[0]["excerpt"], "likes green tea");
 
     ok(memory.reset()).await;
     assert!(all_of(&memory, "alice").await.is_empty());
@@ -121,6 +124,7 @@ async fn export_reset_import_round_trip_is_exact() {
     let memory = open(db).await;
     assert_eq!((all_of(&memory, "alice").await, scores(&memory, "green tea", "alice").await), before, "after reload");
     assert_eq!(ok(memory.history(js(&gone))).await, trail, "the history of a deleted memory came back");
+    assert_eq!(ok(memory.sources(js(&tea))).await, sourced, "the sources came back");
     assert_eq!(
         ok(memory.get(js(&tea))).await["metadata"],
         json!({"topic": "food", "rank": 3, "score": 0.25, "tags": ["x"], "role": "user"})

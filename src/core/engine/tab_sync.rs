@@ -12,6 +12,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// Mirrors a change another instance made to the shared storage in this instance's index. A memory the
     /// index cannot hold (a vector of another length) stays out of it instead of stopping the rest.
     pub fn apply_remote(&self, change: RemoteChange) {
+        // The side records read so far may be stale now (the change does not say which it wrote): each kind is
+        // read again from storage when next needed.
+        self.side.borrow_mut().clear();
         self.extensions.hooks().for_each(|hooks| hooks.on_remote_change());
         let _ = self.mirror(change.cleared, &change.deletes, Vec::new());
         for memory in change.upserts {

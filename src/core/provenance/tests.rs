@@ -212,3 +212,17 @@ fn a_bad_message_field_is_a_coded_error_and_stores_nothing() {
     assert!(doubles.llm.calls().is_empty());
     assert!(block_on(engine.side_records(super::KEYS_KIND)).unwrap().is_empty(), "no key kept");
 }
+
+#[test]
+fn a_key_another_instance_committed_replays_here_once_its_change_is_told() {
+    let doubles = doubles();
+    let (here, there) = (doubles.engine(), doubles.engine());
+    let verbatim = |key: &str| alice(json!({"idempotencyKey": key, "infer": false}));
+    block_on(here.add(&json!("Likes tea"), &verbatim("k1"))).unwrap();
+    let theirs = block_on(there.add(&json!("Likes jazz"), &verbatim("k2"))).unwrap();
+    here.apply_remote(Default::default());
+    let replayed = block_on(here.add(&json!("Likes jazz"), &verbatim("k2"))).unwrap();
+    assert!(replayed.replayed && replayed.results == theirs.results);
+    assert_eq!(sources(&here, &theirs.results[0].id)[0].excerpt, "Likes jazz", "their sources are read here too");
+    assert_eq!(doubles.storage.memories().len(), 2);
+}
