@@ -215,7 +215,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let mut lines = Vec::new();
         for kind in kinds {
             let records = self.side_records(kind).await?;
-            let of_these = records.into_iter().filter(|r| r.key.split('/').next().is_some_and(|id| ids.contains(id)));
+            // A key is `<memoryId>/…`, and an id may hold a `/` itself: any prefix ending before a `/` may be it.
+            let of_these =
+                records.into_iter().filter(|r| r.key.match_indices('/').any(|(at, _)| ids.contains(&r.key[..at])));
             lines.extend(of_these.map(|r| SideLine { of: kind.to_owned(), key: r.key, value: r.value }));
         }
         Ok(lines)

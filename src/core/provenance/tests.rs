@@ -226,3 +226,22 @@ fn a_key_another_instance_committed_replays_here_once_its_change_is_told() {
     assert_eq!(sources(&here, &theirs.results[0].id)[0].excerpt, "Likes jazz", "their sources are read here too");
     assert_eq!(doubles.storage.memories().len(), 2);
 }
+
+#[test]
+fn an_id_with_a_slash_keeps_and_exports_its_sources() {
+    let doubles = doubles();
+    let engine = doubles.engine();
+    let line = |id: &str, text: &str| {
+        json!({"kind": "memory", "id": id, "memory": text, "hash": crate::core::identity::content_hash(text),
+            "metadata": {}, "createdAt": "2024-01-01T00:00:00.000Z", "updatedAt": "2024-01-01T00:00:00.000Z",
+            "userId": "alice"})
+    };
+    let header = json!({"kind": "memwasm-export", "version": 2, "memories": 1, "history": 0});
+    block_on(engine.import(&format!("{header}\n{}\n", line("notes/1", "User lives in Paris")))).unwrap();
+    script(&doubles, "User lives in Paris, near the Louvre");
+    let updated = block_on(engine.add(&json!([said("m2", "near the Louvre")]), &alice(json!({})))).unwrap();
+    assert_eq!((updated.results[0].event, updated.results[0].id.as_str()), (EventKind::Update, "notes/1"));
+    assert_eq!(sources(&engine, "notes/1")[0].id, "m2");
+    let exported = block_on(engine.export(Default::default())).unwrap();
+    assert!(exported.lines().next().unwrap().contains("\"side\":1"), "{exported}");
+}
