@@ -39,7 +39,7 @@ pub struct Snapshot {
     generation: Option<String>,
     /// The journal entries before the read: the image covers them.
     journal: Vec<String>,
-    /// The encoded image; `None` when the scope has no image (vectors of mixed lengths, or too many).
+    /// The encoded image; `None` when the scope has no image (empty, vectors of mixed lengths, or too many).
     bytes: Option<Vec<u8>>,
     /// How many memories it holds.
     memories: usize,
@@ -164,7 +164,8 @@ impl<B: KvBackend> KvStorage<B> {
             scope: scope.clone(),
             generation,
             journal,
-            bytes: encode(&memories, 0),
+            // An empty scope has no image (reading nothing is as fast), and drops one it had.
+            bytes: if memories.is_empty() { None } else { encode(&memories, 0) },
             memories: memories.len(),
         })
     }

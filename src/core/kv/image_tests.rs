@@ -315,3 +315,22 @@ fn a_journal_grown_while_warm_gets_a_fresh_image_when_the_host_is_idle() {
     same(&opened, &records(&kv, &a));
     assert_eq!(opened.len(), 69);
 }
+
+#[test]
+fn an_empty_scope_writes_no_image_and_drops_the_one_it_had() {
+    // A scope read in full with nothing in it (a tenant just reset, a user's first list) leaves no image
+    // behind: reading nothing is already as fast as an image, and a reset store stays empty.
+    let kv = MapKv::new(1000).atomic();
+    let a = user("a", None);
+    assert!(open(&kv, &a).0.is_empty());
+    assert_eq!(kv.keys(), [format!("{PREFIX}imggen")]);
+    // An image of a scope that was since emptied goes when the scope is imaged again.
+    let kv = imaged(2);
+    for n in 1..=2 {
+        delete(&kv, &memory(n, &format!("fact {n}"), user("a", (n % 2 == 0).then_some("b"))));
+    }
+    let storage = KvStorage::new(kv.clone(), PREFIX);
+    block_on(storage.store(block_on(storage.snapshot(&a)).unwrap())).unwrap();
+    assert!(kv.keys().iter().all(|key| !key.contains("/imgh/") && !key.contains("/imgp/")), "{:?}", kv.keys());
+    assert!(open(&kv, &a).0.is_empty());
+}
