@@ -84,6 +84,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         options.idempotency_key()?;
         let infer = options.infer.unwrap_or(self.llm.is_configured());
         let request = AddRequest { messages: &messages, options, scope: &scope, infer };
+        // With a key, the scope's turn is taken before the key is looked up and held until the commit, so
+        // that two adds with one key at once run once (the other replays).
+        let keyed_turn = match options.idempotency_key {
+            Some(_) => Some(self.decision_turn(&scope).await?),
+            None => None,
+        };
         if let Some(replayed) = self.replayed(request).await? {
             return Ok(replayed);
         }
@@ -100,7 +106,10 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         if !infer {
             return self.add_verbatim(request, &to, result).await;
         }
-        let _turn = self.decision_turn(&scope).await?; // held until the commit (see `decision_turn`)
+        let _turn = match keyed_turn {
+            Some(turn) => turn,
+            None => self.decision_turn(&scope).await?, // held until the commit (see `decision_turn`)
+        };
         let pipeline = options.pipeline.unwrap_or(self.pipeline);
         let call = AddCall { messages: &messages, to: &to, filter: &filter, options };
         let by_feature = self.extensions.hooks().find_map(|hooks| hooks.add_pipeline(self, pipeline, call));

@@ -53,4 +53,6 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Provenance<'_, L
 }
 
 #[cfg(test)]
+mod concurrent_tests;
+#[cfg(test)]
 mod tests;
