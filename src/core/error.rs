@@ -110,6 +110,10 @@ pub enum MemoryError {
     /// Sync: the sync server could not be reached in time (network, timeout).
     #[error("sync server unreachable: {0}")]
     SyncNetwork(String),
+    /// `importConversations()`: the archive is not an export of its format, or a conversation in it is
+    /// malformed (the message names it); nothing was added.
+    #[error("archive unusable: {0}")]
+    ImportFormat(String),
 }
 
 impl MemoryError {
@@ -151,6 +155,7 @@ impl MemoryError {
         "SYNC_KEY",
         "SYNC_HTTP",
         "SYNC_NETWORK",
+        "IMPORT_FORMAT",
     ];
 
     /// The stable, documented code for this error (e.g. `SCOPE_REQUIRED`).
@@ -192,6 +197,7 @@ impl MemoryError {
             Self::SyncKey(_) => "SYNC_KEY",
             Self::SyncHttp { .. } => "SYNC_HTTP",
             Self::SyncNetwork(_) => "SYNC_NETWORK",
+            Self::ImportFormat(_) => "IMPORT_FORMAT",
         }
     }
 

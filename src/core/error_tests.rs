@@ -44,6 +44,7 @@ fn one_of_each() -> Vec<MemoryError> {
         MemoryError::SyncKey("x".into()),
         MemoryError::SyncHttp { status: 409, message: "x".into() },
         MemoryError::SyncNetwork("x".into()),
+        MemoryError::ImportFormat("x".into()),
     ];
     for error in &all {
         match error {
@@ -74,7 +75,8 @@ fn one_of_each() -> Vec<MemoryError> {
             | MemoryError::SyncEntry(_)
             | MemoryError::SyncKey(_)
             | MemoryError::SyncHttp { .. }
-            | MemoryError::SyncNetwork(_) => {}
+            | MemoryError::SyncNetwork(_)
+            | MemoryError::ImportFormat(_) => {}
         }
     }
     all

@@ -1435,7 +1435,8 @@ export type MemoryErrorCode =
   | "SYNC_ENTRY_INVALID"
   | "SYNC_KEY"
   | "SYNC_HTTP"
-  | "SYNC_NETWORK";
+  | "SYNC_NETWORK"
+  | "IMPORT_FORMAT";
 
 /** The `Error` every failed call rejects with (and `new Memory` throws); `err instanceof MemoryError` works. */
 export class MemoryError extends Error {

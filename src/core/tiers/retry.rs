@@ -63,6 +63,7 @@ fn spent_or_refused(code: &str) -> bool {
             | "SYNC_KEY"
             | "SYNC_HTTP"
             | "SYNC_NETWORK"
+            | "IMPORT_FORMAT"
     )
 }
 
