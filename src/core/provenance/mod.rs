@@ -3,7 +3,7 @@
 //! message): the message's id (the caller's, else a hash of its role and text), conversation, role, time and
 //! first 200 characters, with the event (ADD or UPDATE) and its history record. An UPDATE adds its messages
 //! and keeps the older ones. Deleting a memory keeps its sources, as it keeps its history (`reset()` clears
-//! both). Sources travel in exports and come back with imports; sync does not carry them (yet).
+//! both). Sources travel in exports and come back with imports, and sync entries carry them.
 //!
 //! The same feature keeps `add()`'s `idempotencyKey`s (`replay`).
 
@@ -53,6 +53,6 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Provenance<'_, L
 }
 
 #[cfg(test)]
-mod concurrent_tests;
+mod key_tests;
 #[cfg(test)]
 mod tests;

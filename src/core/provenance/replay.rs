@@ -1,6 +1,6 @@
 //! `idempotencyKey`: the result of an `add()` that named a key is kept as a side record (`add-keys` kind,
 //! keyed by the scope and the key), written in the same commit as the add's writes, also when it stored
-//! nothing. A later `add()` with the same key in the same scope returns it, with `replayed: true`, before
+//! nothing, unless a failed model call stopped it (`complete`). A later `add()` with the same key in the same scope returns it, with `replayed: true`, before
 //! any model call. A process killed before that commit re-runs the add; one killed after it replays.
 
 use serde_json::{json, Value};
@@ -16,6 +16,15 @@ pub const KEYS_KIND: &str = "add-keys";
 /// The record's key: the scope's three ids and the caller's key, as a JSON array (unambiguous).
 pub fn key_of(scope: &Scope, key: &str) -> String {
     json!([scope.user_id, scope.agent_id, scope.run_id, key]).to_string()
+}
+
+/// True when the add did its whole job, so that its key may be kept: no model call stopped it and no fact
+/// was skipped for want of a vector. A stopped add keeps no key, and the same add later runs again (a dead
+/// model host during an import leaves its chunks to do); what it stored before it stopped is then an exact
+/// duplicate, which the next run does not store twice.
+pub fn complete(result: &AddResult) -> bool {
+    let stopped = [WarningCode::ExtractionFailed, WarningCode::DecisionFailed, WarningCode::EmbeddingFailed];
+    !result.warnings.iter().any(|warning| stopped.contains(&warning.code))
 }
 
 /// The write that keeps `result` under `key`.

@@ -77,7 +77,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> EngineHooks<Memo
             let value = serde_json::to_value(&record).unwrap_or_default();
             writes.push(SideWrite::put(SOURCES_KIND, &record.key(), value));
         }
-        if let Some(key) = request.options.idempotency_key.as_deref() {
+        if let Some(key) = request.options.idempotency_key.as_deref().filter(|_| replay::complete(result)) {
             writes.push(replay::keep(request.scope, key, result));
         }
         changes.side.extend(writes);
