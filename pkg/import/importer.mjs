@@ -85,6 +85,7 @@ async function runConversations(memory, conversations, o, format) {
     const eventTime = chunk.messages.at(-1).createdAt;
     const options = { ...o.scope, idempotencyKey: chunk.key, ...(eventTime ? { eventTime } : {}), ...(o.infer === undefined ? {} : { infer: o.infer }) };
     const result = await memory.add(messages, options);
+    stopIfFailed(result, chunk, done.chunks, counts.chunks);
     if (result.replayed) report.replayed++;
     else [report.facts, report.modelCalls] = [report.facts + written(result), report.modelCalls + perChunk];
     done.chunks++;
@@ -93,6 +94,20 @@ async function runConversations(memory, conversations, o, format) {
     progress();
   }
   return report;
+}
+
+/** Warnings of an `add()` that a failed model call stopped (it stored nothing and kept no key). */
+const STOPPED = ["EXTRACTION_FAILED", "DECISION_FAILED", "EMBEDDING_FAILED"];
+
+/** Throws when the chunk's `add()` was stopped by a failed model call (a dead or refusing host): with the
+ * failure's own code, so that an import does not run on through every chunk of the archive making calls that
+ * fail; the chunks committed before stay, and importing again resumes at this one. */
+function stopIfFailed(result, chunk, done, total) {
+  const stopped = (result?.warnings ?? []).find((w) => STOPPED.includes(w.code));
+  if (!stopped) return;
+  const where = `chunk ${done + 1} of ${total} (conversation ${JSON.stringify(chunk.conversation.id)})`;
+  throw new MemoryError(`importConversations: ${where} failed: ${stopped.message} (the chunks before it are committed: import again to resume)`,
+    stopped.cause ?? "LLM_RESPONSE", stopped.status);
 }
 
 /** Messages and parts the archive had that were not imported (system, tool, hidden; images, attachments). */

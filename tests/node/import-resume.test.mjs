@@ -54,3 +54,25 @@ test("a signal aborted before the start adds nothing", T, async () => {
   assert.equal((await memory.getAll(alice)).results.length, 0);
   assert.equal(modelCalls(server), 0);
 });
+
+test("a model host failing mid-import stops it with the failure's code; imported again once it answers, the memories of a clean import", T, async () => {
+  scriptFacts(server);
+  const clean = makeMemory(server);
+  await clean.importConversations(archive(), { ...alice, chunkMessages: 1 });
+  const expected = await contents(clean, alice);
+
+  server.reset();
+  server.script({ kind: "chat", match: [EXTRACT, "I am vegan"], status: 401, message: "the host is down" });
+  scriptFacts(server);
+  const memory = makeMemory(server);
+  await rejectsWith(() => memory.importConversations(archive(), { ...alice, chunkMessages: 1 }), "LLM_HTTP",
+    (e) => assert.match(e.message, /chunk \d+ of 6 .*conversation .*import again to resume/s));
+  const partial = (await contents(memory, alice)).map((m) => m.memory);
+  assert.ok(!partial.includes("Is vegan") && partial.length < expected.length, "the failed chunk stored nothing");
+
+  server.reset();
+  scriptFacts(server);
+  const resumed = await memory.importConversations(archive(), { ...alice, chunkMessages: 1 });
+  assert.ok(resumed.facts >= 1, "the failed chunk ran again");
+  assert.deepEqual(await contents(memory, alice), expected);
+});
