@@ -57,6 +57,7 @@ mod v1;
 mod visit;
 mod wire;
 mod wire_names;
+mod wire_source;
 
 use worker::{console_error, event, Context, Env, Request, Response, ScheduleContext, ScheduledEvent};
 

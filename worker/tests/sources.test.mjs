@@ -16,7 +16,8 @@ after(async () => {
 });
 
 const call = (...args) => worker.call(...args);
-const said = (id, content) => ({ role: "user", content, id, conversationId: "c1", createdAt: "2024-05-01T10:00:00Z" });
+// The REST API's snake_case, as every other /v1/ body and answer.
+const said = (id, content) => ({ role: "user", content, id, conversation_id: "c1", created_at: "2024-05-01T10:00:00Z" });
 
 test("sources follow a fact through ADD and UPDATE", T, async () => {
   server.script([
@@ -40,12 +41,13 @@ test("sources follow a fact through ADD and UPDATE", T, async () => {
 
   const { status, body } = await call("GET", `/v1/memories/${id}/sources/`);
   assert.equal(status, 200, JSON.stringify(body));
-  assert.deepEqual(body.results.map((s) => [s.id, s.conversationId, s.role, s.excerpt, s.event]), [
-    ["m1", "c1", "user", "I live in NYC", "ADD"],
-    ["m2", "c1", "user", "I moved to SF", "UPDATE"],
+  assert.deepEqual(body.results.map((s) => [s.id, s.conversation_id, s.role, s.created_at, s.excerpt, s.event]), [
+    ["m1", "c1", "user", "2024-05-01T10:00:00Z", "I live in NYC", "ADD"],
+    ["m2", "c1", "user", "2024-05-01T10:00:00Z", "I moved to SF", "UPDATE"],
   ]);
   const history = await call("GET", `/v1/memories/${id}/history/`);
-  assert.deepEqual(body.results.map((s) => s.historyId), history.body.map((r) => r.id));
+  assert.deepEqual(body.results.map((s) => s.history_id), history.body.map((r) => r.id));
+  assert.deepEqual(body.results.map((s) => s.recorded_at), history.body.map((r) => r.timestamp));
   assertError(await call("GET", "/v1/memories/no-such-id/sources/"), 404, "NOT_FOUND");
 });
 

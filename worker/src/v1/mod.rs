@@ -9,7 +9,7 @@
 //! | `GET` / `PUT` / `DELETE /v1/memories/:id/` | get / update (`{text}`) / delete one memory |
 //! | `DELETE /v1/memories/` | delete a scope's memories |
 //! | `GET /v1/memories/:id/history/` | a memory's history |
-//! | `GET /v1/memories/:id/sources/` | the messages a memory came from, oldest first → `{results: MemorySource[]}` (the JS `sources()`'s shape) |
+//! | `GET /v1/memories/:id/sources/` | the messages a memory came from, oldest first → `{results: [...]}` (`sources()`'s records in snake_case) |
 //! | `GET /v1/export/` | the memories and history of a scope (`user_id`, `agent_id`, `run_id`), or of the whole tenant, as JSON Lines |
 //! | `POST /v1/reset/` | delete every memory and history record of the caller's tenant |
 //! | `POST /v1/storage/migrate` | copy the tenant from Workers KV into its object (`STORAGE = "do"` only: `durable::migrate`) |
@@ -30,6 +30,7 @@ use crate::error::ApiError;
 use crate::requests::{add_body, parse, read_query, search_body, search_query, UpdateBody};
 use crate::visit::Visit;
 use crate::wire::{Added, EntityItem, Found, History, Item, Message, RelationItem, Results};
+use crate::wire_source::Source;
 
 fn json<T: Serialize>(value: &T) -> Result<Response, ApiError> {
     Ok(Response::from_json(value)?)
@@ -82,7 +83,10 @@ pub async fn handle(visit: &Visit<'_>, call: Option<&V1Call>) -> Result<Response
             }
             json(&history.into_iter().map(History::from).collect::<Vec<_>>())
         }
-        V1Route::Sources => json(&Results { results: engine.provenance().sources(id).await? }),
+        V1Route::Sources => {
+            let sources = engine.provenance().sources(id).await?;
+            json(&Results { results: sources.into_iter().map(Source::from).collect() })
+        }
         V1Route::Entities => {
             let entities = engine.graph().get_entities(read(ReadCall::ScopeOnly)?.scope).await?;
             json(&Results { results: entities.into_iter().map(EntityItem::from).collect() })
