@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { EXTRACT, Memory, makeMemory, scriptedServer, testConfig } from "./helpers.mjs";
 import { databaseFolder } from "./sqlite-support.mjs";
 import { contents, fixture, fixturePath, scriptFacts } from "./import-support.mjs";
+import { childLines } from "./child-lines.mjs";
 
 const server = scriptedServer();
 const newFile = databaseFolder();
@@ -18,17 +19,7 @@ const alice = { userId: "alice" };
 /** Runs the child on `path`; `onLine(line, child)` sees each line it prints. */
 function runChild(path, onLine = () => {}) {
   const child = spawn(process.execPath, [CHILD, path, server.baseUrl, ARCHIVE], { stdio: ["ignore", "pipe", "inherit"] });
-  const lines = [];
-  let rest = "";
-  child.stdout.on("data", (chunk) => {
-    const parts = (rest + chunk).split("\n");
-    rest = parts.pop();
-    for (const line of parts) {
-      lines.push(line);
-      onLine(line, child);
-    }
-  });
-  return new Promise((resolve) => child.on("close", (code, signal) => resolve({ lines, code, signal })));
+  return childLines(child, onLine);
 }
 
 const reportOf = ({ lines }) => JSON.parse(lines.find((line) => line.startsWith("report ")).slice(7));

@@ -9,6 +9,7 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Memory, T, scriptedServer, testConfig, seed } from "./helpers.mjs";
 import { databaseFolder, rawDatabase, sqliteStorage } from "./sqlite-support.mjs";
+import { childLines } from "./child-lines.mjs";
 
 const server = scriptedServer();
 const newFile = databaseFolder();
@@ -18,17 +19,7 @@ const alice = { userId: "alice" };
 /** Runs the child on `path`; `onLine(line, child)` sees each line it prints. Resolves with every line. */
 function runChild(path, mode, onLine = () => {}, options = {}) {
   const child = spawn(process.execPath, [CHILD, path, server.baseUrl, mode ?? ""], { stdio: ["ignore", "pipe", "inherit"], ...options });
-  const lines = [];
-  let rest = "";
-  child.stdout.on("data", (chunk) => {
-    const parts = (rest + chunk).split("\n");
-    rest = parts.pop();
-    for (const line of parts) {
-      lines.push(line);
-      onLine(line, child);
-    }
-  });
-  return new Promise((resolve) => child.on("close", (code, signal) => resolve({ lines, code, signal })));
+  return childLines(child, onLine);
 }
 
 test("SIGKILL during 50 concurrent adds loses no acknowledged add and leaves nothing half-written", T, async () => {
