@@ -58,7 +58,7 @@ test("notifications get 202, batches an array, requests their id back", T, async
   ]);
   assert.equal(batch.status, 200);
   assert.deepEqual(batch.body.map((answer) => answer.id), [1, 2]);
-  assert.equal(batch.body[1].result.tools.length, 9, "graph memory is off: no graph-only tools");
+  assert.equal(batch.body[1].result.tools.length, 10, "graph memory is off: no graph-only tools");
   assert.equal((await post(rig.worker, [{ jsonrpc: "2.0", method: "notifications/initialized" }])).status, 202);
 });
 
