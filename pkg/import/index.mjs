@@ -1,6 +1,7 @@
 // `withImport(Memory)`: the Memory class plus `memory.importConversations(source, options)` (importer.mjs),
-// as `withSync` adds `sync()`. It notes what each memory is made with (an LLM, graph memory, the pipeline)
-// from its config, for the dry run's estimate of model calls.
+// as `withSync` adds `sync()`. Through `withConfig`, it notes what each memory is made with (an LLM, graph
+// memory, the pipeline) from its config, for the dry run's estimate of model calls.
+import { withConfig } from "../with-config.mjs";
 import { importConversations, settingsOf } from "./importer.mjs";
 
 export { importConversations };
@@ -14,22 +15,7 @@ function settings(config) {
 }
 
 export function withImport(Base) {
-  const Imported = class extends Base {
-    constructor(config) {
-      super(config);
-      settingsOf.set(this, settings(config));
-    }
-    static fromConfig(config) {
-      const memory = Object.setPrototypeOf(super.fromConfig(config), this.prototype);
-      settingsOf.set(memory, settings(config));
-      return memory;
-    }
-    static async open(config) {
-      const memory = Object.setPrototypeOf(await super.open(config), this.prototype);
-      settingsOf.set(memory, settings(config));
-      return memory;
-    }
-  };
+  const Imported = withConfig(Base, (config) => config, (memory, config) => settingsOf.set(memory, settings(config)));
   Imported.prototype.importConversations = function importInto(source, options) {
     return importConversations(this, source, options);
   };
