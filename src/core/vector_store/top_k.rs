@@ -1,8 +1,9 @@
-//! A bounded top-k selection: O(n log k) instead of sorting every hit. Higher scores win; among equal
-//! scores the lower slot (the older memory) wins, so results are deterministic.
+//! A bounded top-k selection: hits that beat the current floor go to a buffer, and when the buffer is full
+//! the best `limit` are selected (`select_nth_unstable`, linear) and the floor raised: O(n) for a scan,
+//! however large `limit` (a fused search draws a thousand), where a heap pays O(log k) per hit kept. Higher
+//! scores win; among equal scores the lower slot (the older memory) wins, so results are deterministic.
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 
 /// A hit: its score and the slot it came from.
 #[derive(Debug, Clone, Copy)]
@@ -12,69 +13,76 @@ struct Hit {
 }
 
 impl Hit {
-    /// `Greater` when `self` ranks below `other` (so the heap's top is the weakest hit kept).
+    /// `Less` when `self` ranks above `other`: best first.
     #[inline(always)]
-    fn weakness(&self, other: &Self) -> Ordering {
+    fn rank(&self, other: &Self) -> Ordering {
         other.score.total_cmp(&self.score).then(self.slot.cmp(&other.slot))
     }
 }
 
-impl PartialEq for Hit {
-    fn eq(&self, other: &Self) -> bool {
-        self.weakness(other) == Ordering::Equal
-    }
-}
-impl Eq for Hit {}
-impl PartialOrd for Hit {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Hit {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.weakness(other)
-    }
-}
+/// Hits a buffer holds beyond `limit` before it is cut back, at least.
+const SLACK: usize = 64;
 
 /// The best `limit` hits seen so far.
 #[derive(Debug)]
 pub struct TopK {
     limit: usize,
-    heap: BinaryHeap<Hit>,
+    /// Every hit offered that beat `floor` when it came, since the last cut.
+    buffer: Vec<Hit>,
+    /// The length at which the buffer is cut back to the best `limit`.
+    cut_at: usize,
+    /// The weakest hit kept at the last cut (none before the first): a hit must rank above it. Most rows
+    /// of a scan fall below its score, and one float comparison turns them away.
+    floor: Option<Hit>,
 }
 
 impl TopK {
-    /// Keeps at most `limit` hits; `expected` (an upper bound on the hits offered) sizes the heap.
+    /// Keeps at most `limit` hits; `expected` (an upper bound on the hits offered) sizes the buffer.
     pub fn new(limit: usize, expected: usize) -> Self {
-        Self { limit, heap: BinaryHeap::with_capacity(limit.min(expected)) }
+        let cut_at = limit.saturating_add(limit.max(SLACK));
+        Self { limit, buffer: Vec::with_capacity(cut_at.min(expected)), cut_at, floor: None }
     }
 
-    /// True when a hit with this score and slot would be kept (NaN never is).
+    /// True when a hit with this score and slot may be among the best (NaN never is).
     #[inline(always)]
     pub fn admits(&self, score: f32, slot: u32) -> bool {
         if score.is_nan() || self.limit == 0 {
             return false;
         }
-        match self.heap.peek() {
-            Some(weakest) if self.heap.len() >= self.limit => Hit { score, slot }.weakness(weakest) == Ordering::Less,
+        match &self.floor {
+            Some(floor) if score < floor.score => false,
+            Some(floor) if score == floor.score => Hit { score, slot }.rank(floor) == Ordering::Less,
             _ => true,
         }
     }
 
-    /// Keeps the hit if it makes the cut, dropping the weakest when full.
+    /// Keeps the hit if it may make the cut.
     pub fn push(&mut self, score: f32, slot: u32) {
         if !self.admits(score, slot) {
             return;
         }
-        if self.heap.len() >= self.limit {
-            self.heap.pop();
+        self.buffer.push(Hit { score, slot });
+        if self.buffer.len() >= self.cut_at {
+            self.cut();
         }
-        self.heap.push(Hit { score, slot });
+    }
+
+    /// Keeps the best `limit` of the buffer and raises the floor to the weakest of them.
+    fn cut(&mut self) {
+        if self.buffer.len() > self.limit {
+            self.buffer.select_nth_unstable_by(self.limit, Hit::rank);
+            self.buffer.truncate(self.limit);
+        }
+        if self.buffer.len() == self.limit {
+            self.floor = self.buffer.iter().copied().max_by(Hit::rank);
+        }
     }
 
     /// The hits kept, best first.
-    pub fn into_sorted(self) -> Vec<(f32, u32)> {
-        self.heap.into_sorted_vec().into_iter().map(|hit| (hit.score, hit.slot)).collect()
+    pub fn into_sorted(mut self) -> Vec<(f32, u32)> {
+        self.cut();
+        self.buffer.sort_unstable_by(Hit::rank);
+        self.buffer.into_iter().map(|hit| (hit.score, hit.slot)).collect()
     }
 }
 
@@ -88,9 +96,52 @@ mod tests {
         for (slot, score) in [0.1, 0.9, 0.5, 0.9, 0.3, 0.7, f32::NAN].into_iter().enumerate() {
             top.push(score, slot as u32);
         }
-        assert!(!top.admits(0.5, 0));
-        assert!(top.admits(0.7, 4));
         assert_eq!(top.into_sorted(), [(0.9, 1), (0.9, 3), (0.7, 5)]);
+    }
+
+    #[test]
+    fn a_cut_raises_the_floor_that_turns_rows_away() {
+        let mut top = TopK::new(2, 1_000);
+        assert!(top.admits(-1.0, 999), "no floor before the first cut");
+        for slot in 0..(2 + SLACK) as u32 {
+            top.push(slot as f32, slot);
+        }
+        // The buffer was cut to the best two (65 and 64): the floor is 64 at slot 64.
+        assert!(!top.admits(63.0, 0));
+        assert!(!top.admits(64.0, 65), "an equal score from a newer slot ranks below");
+        assert!(top.admits(64.0, 7), "an equal score from an older slot ranks above");
+        assert!(top.admits(64.5, 900));
+        assert!(!top.admits(f32::NAN, 0));
+        top.push(64.0, 7);
+        assert_eq!(top.into_sorted(), [(65.0, 65), (64.0, 7)]);
+    }
+
+    #[test]
+    fn matches_a_full_sort_with_ties_signed_zeros_and_nan() {
+        // Scores from a small set (many ties), signed zeros and NaN, against sorting every hit.
+        let values = [0.5, -0.0, 0.0, 0.25, f32::NAN, -0.25, 0.5, 1.0, 0.0, -0.0];
+        let mut state = 7u32;
+        let scores: Vec<f32> = (0..500)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                values[state as usize % values.len()]
+            })
+            .collect();
+        for limit in [1, 3, 10, 64, 499, 600] {
+            let mut top = TopK::new(limit, scores.len());
+            for (slot, score) in scores.iter().enumerate() {
+                top.push(*score, slot as u32);
+            }
+            let mut every: Vec<(f32, u32)> =
+                scores.iter().enumerate().filter(|(_, s)| !s.is_nan()).map(|(slot, s)| (*s, slot as u32)).collect();
+            every.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            every.truncate(limit);
+            let kept = top.into_sorted();
+            let bits = |hits: &[(f32, u32)]| hits.iter().map(|(s, slot)| (s.to_bits(), *slot)).collect::<Vec<_>>();
+            assert_eq!(bits(&kept), bits(&every), "limit {limit}");
+        }
     }
 
     #[test]
