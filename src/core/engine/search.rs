@@ -203,7 +203,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let now = self.now_iso();
         let keep = |item: &MemoryItem| read.keeps(item, &now);
         let index = self.index.borrow();
-        let candidates = drawn_alone(read);
+        let candidates = drawn_by_vector(read);
         let hits: Vec<(f64, &MemoryItem)> = match remote {
             Some(ranked) => ranked.into_iter().filter_map(|(s, id)| Some((s, &index.get(&id)?.item))).collect(),
             None => index
@@ -300,6 +300,16 @@ fn drawn_alone(read: &Read) -> usize {
         page.max(FUSION_POOL)
     } else {
         page
+    }
+}
+
+/// How many candidates a search by a caller's vector draws: the page, as nothing reorders them after the
+/// ranking (a threshold only cuts its tail), or the fusion pool when `read.count_matches` asks for the count.
+fn drawn_by_vector(read: &Read) -> usize {
+    if read.count_matches {
+        drawn_alone(read)
+    } else {
+        read.limit
     }
 }
 

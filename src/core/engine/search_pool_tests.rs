@@ -117,5 +117,9 @@ fn a_search_by_vector_for_a_page_draws_about_the_page() {
     let ids: Vec<String> = page.results.iter().map(|item| item.id.clone()).collect();
     assert_eq!(ids, (0..10).map(|i| format!("m{i:05}")).collect::<Vec<_>>());
     assert_eq!(page.total_count, 3_000);
-    assert!(page.matched <= 40, "a page of 10 drew {} candidates", page.matched);
+    assert_eq!(page.matched, 10, "a page of 10 drew {} candidates", page.matched);
+    let counted = Read { count_matches: true, ..Read::of(scope("alice", None), 10) };
+    let every = block_on(engine.search_by_vector(vec![1.0, 0.0], &counted)).unwrap();
+    assert_eq!(page.results, every.results, "the same best ten as from the pool");
+    assert_eq!(every.matched, FUSION_POOL);
 }

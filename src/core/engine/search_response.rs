@@ -16,8 +16,9 @@ pub struct SearchResponse {
     pub total_count: usize,
     /// How many memories the ranking matched, whatever `limit`: those it scored (a shared term for keywords,
     /// a vector for cosines) that pass `threshold` and `radius`, among the `max(limit × 4, FUSION_POOL)`
-    /// candidates each ranking draws (a vector or keyword search alone draws `limit × 4` unless
-    /// `Read::count_matches`). The conversation API's `total_count`; not serialised (`totalCount` is the pool).
+    /// candidates each ranking draws (a vector or keyword search alone draws `limit × 4`, a search by a given
+    /// vector `limit`, unless `Read::count_matches`). The conversation API's `total_count`; not serialised
+    /// (`totalCount` is the pool).
     #[serde(skip)]
     pub matched: usize,
     /// Relations walked by a graph-enhanced search (absent when graph memory is off or not asked for).
