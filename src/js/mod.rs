@@ -216,15 +216,17 @@ impl Memory {
         #[wasm_bindgen(unchecked_param_type = "SearchOptions")] options: JsValue,
     ) -> Promise {
         let engine = self.engine.clone();
-        self.answer(async move {
+        // One JSON text for the page: its numbers are f64 (scores, importance), which JSON keeps exactly.
+        let found = async move {
             let read = read_options(options, ReadCall::Search)?;
             let mut found = match query.as_string() {
                 Some(text) => engine.search(&text, &read).await,
                 None => engine.search_by_vector(vector_query(&query)?, &read).await,
             }?;
             crate::core::recency::newest_first_at_equal_score(&mut found.results);
-            Ok(found)
-        })
+            convert::to_js_by_json(&found)
+        };
+        settled(Box::pin(found), self.strict)
     }
 
     /// The memory with this id, or `null`.
