@@ -147,7 +147,10 @@ describe("limits.maxMemoriesPerScope", () => {
     assert.deepEqual(texts((await rig.mem.getAll({ userId: "u" })).results), ["u keyed", "u two"]);
     rig.clock.t += MINUTE;
     await seed(rig.mem, server, ["User owns a kayak"], { userId: "w", importance: 0.4 });
-    await seed(rig.mem, server, ["User sings in a choir"], { userId: "w", importance: 0.3 });
+    const choir = ["User sings in a choir"];
+    server.script([extraction("input choir", choir, { times: 1 }), decision(choir, addsFor(choir), { times: 1 })]);
+    const { results } = await rig.mem.add("input choir", { userId: "w", importance: 0.3 });
+    assert.deepEqual(results.map((e) => [e.event, e.memory]), [["ADD", "User sings in a choir"], ["DELETE", "w one"]]);
     const w = await rig.mem.getAll({ userId: "w" });
     assert.deepEqual(texts(w.results), ["User owns a kayak", "User sings in a choir"]);
   });
@@ -192,6 +195,17 @@ describe("limits.maxFacts", () => {
     assert.deepEqual(await eventsOf(mem, low.id), ["ADD", "DELETE"]);
     await facts(mem, "input other user", ["User w's fact"], { userId: "w" });
     assert.equal((await mem.getAll({ userId: "w" })).results.length, 1, "each scope has its own budget");
+  });
+
+  test("an add() that trims says so: each fact the budget deleted is a DELETE event of its result", T, async () => {
+    const mem = additive({ limits: { maxFacts: 2 } });
+    await facts(mem, "input one", ["fact one"], { importance: 0.2 });
+    await facts(mem, "input two", ["fact two"], { importance: 0.9 });
+    const { results } = await facts(mem, "input three", ["fact three"], { importance: 0.5 });
+    const one = results.find((e) => e.event === "DELETE");
+    assert.deepEqual(results.map((e) => [e.event, e.memory]), [["ADD", "fact three"], ["DELETE", "fact one"]]);
+    assert.equal(await mem.get(one.id), null);
+    assert.deepEqual(await eventsOf(mem, one.id), ["ADD", "DELETE"], "the event is the history's DELETE");
   });
 
   test("conversation turns, key/value entries and pinned facts are not trimmed", T, async () => {

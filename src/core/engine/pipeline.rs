@@ -133,7 +133,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         for stage in staged {
             stage(&scope, &mut result, &mut changes);
         }
-        self.trim(&scope, &mut changes);
+        self.trim_recorded(&scope, &mut result, &mut changes);
         self.extensions.hooks().for_each(|hooks| hooks.before_add_commit(self, request, &result, &mut changes));
         self.commit(changes).await?;
         Ok(result)

@@ -2,10 +2,11 @@
 //! under `limits.maxMemoriesPerScope` and `limits.maxFacts`.
 
 use super::memory::MemoryEngine;
+use super::pipeline::event;
 use crate::core::lifecycle::facts::{is_fact, FACT_TYPES};
 use crate::core::lifecycle::write::over_limit;
 use crate::core::model::scope::Scope;
-use crate::core::model::types::{MemoryItem, StoredMemory};
+use crate::core::model::types::{AddResult, EventKind, MemoryItem, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::storage::{Changeset, Storage};
 use crate::core::vector_store::{Count, Plain, VectorStore};
@@ -30,6 +31,19 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let writes_a_fact = changes.upserts.iter().any(|m| &m.item.scope == scope && is_fact(&m.item));
         if let (Some(max), true) = (self.lifecycle.max_facts, writes_a_fact) {
             self.trim_to(scope, changes, max, Plain::mask(Some(&FACT_TYPES)), &is_fact);
+        }
+    }
+
+    /// [`trim`](Self::trim) for an `add()`: each memory the budget deletes is also a DELETE event of `result`,
+    /// so the caller sees what the write took (an import over `limits.maxFacts` would otherwise lose facts
+    /// without a word).
+    pub(crate) fn trim_recorded(&self, scope: &Scope, result: &mut AddResult, changes: &mut Changeset) {
+        let before = changes.deletes.len();
+        self.trim(scope, changes);
+        let index = self.index.borrow();
+        for memory in changes.deletes[before..].iter().filter_map(|id| index.get(id)) {
+            let old = Some(memory.item.memory.clone());
+            result.record(event(EventKind::Delete, &memory.item, old, None));
         }
     }
 

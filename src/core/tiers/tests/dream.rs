@@ -1,6 +1,7 @@
 //! Journals, dreams and the background writer's batches.
 
 use super::*;
+use crate::core::model::types::EventKind;
 
 /// Extraction finds one fact per user line; decisions add every fact; dreams rewrite the profile.
 fn responder(request: &LlmRequest<'_>) -> String {
@@ -190,7 +191,9 @@ fn a_batch_over_the_add_limit_runs_as_several_adds_and_oversized_turns_are_refus
     let BatchOutcome::Changed { result, .. } = block_on(engine.tiers().run_batch(&background, batch)) else {
         panic!("every part ran")
     };
-    assert_eq!(result.results.len(), 1_200);
+    let count = |kind: EventKind| result.results.iter().filter(|event| event.event == kind).count();
+    assert_eq!(count(EventKind::Add), 1_200);
+    assert_eq!(count(EventKind::Delete), 700, "the fact budget (500) kept, and the result says what it took");
     assert_eq!(world.calls("record_facts"), 3, "1,200 turns: three adds of at most 500");
     let huge = turn("user", &"x".repeat(crate::core::limits::MAX_MESSAGE_BYTES + 1));
     let error = block_on(engine.tiers().flush_turns(&background, &alice(), vec![huge])).unwrap_err();
