@@ -121,6 +121,9 @@ export interface ImportReport {
     replayed: number;
     /** Memories added or updated (ADD and UPDATE events) by this call; a memwasm export's memories written. */
     facts: number;
+    /** Memories this call's adds deleted (DELETE events): facts a later message contradicted, and the least
+     * important, oldest facts over the scope's budget (`limits.maxFacts`, 500 by default). Not for an export. */
+    deleted?: number;
     /** Conversations with nothing to import (empty, or only system, tool or hidden messages). */
     skipped: ImportSkipped[];
     /** The model calls this call's chunks were estimated to cost (replayed ones cost none). */

@@ -95,8 +95,9 @@ export class ChatsImportPane {
   finished(report) {
     const skipped = report.skipped?.length ? ` ${plural(report.skipped.length, "conversation")} skipped (${report.skipped[0].why}${report.skipped.length > 1 ? ", …" : ""}).` : "";
     const replayed = report.replayed ? ` ${plural(report.replayed, "chunk")} were already in and cost nothing.` : "";
+    const deleted = report.deleted ? ` ${plural(report.deleted, "fact")} deleted (contradicted, or over the fact budget).` : "";
     this.say(`Imported ${plural(report.conversations, "conversation")} and ${plural(report.messages, "message")}: ` +
-      `${plural(report.facts, "fact")}, ${plural(report.modelCalls, "model call")}.${replayed}${skipped}`, "done");
+      `${plural(report.facts, "fact")}, ${plural(report.modelCalls, "model call")}.${deleted}${replayed}${skipped}`, "done");
   }
 
   say(sentence, state) {

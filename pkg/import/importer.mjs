@@ -62,6 +62,8 @@ function tell(o, progress) {
 }
 
 const written = (result) => (result?.results ?? []).filter((e) => e.event === "ADD" || e.event === "UPDATE").length;
+/** DELETE events of an `add()`: facts a later message contradicted, and facts over the scope's budget. */
+const deleted = (result) => (result?.results ?? []).filter((e) => e.event === "DELETE").length;
 
 async function runConversations(memory, conversations, o, format) {
   if (Object.keys(o.scope).length === 0) throw new MemoryError("importConversations: name the memories' owner (`userId`, `agentId` or `runId`)", "SCOPE_REQUIRED");
@@ -70,7 +72,7 @@ async function runConversations(memory, conversations, o, format) {
   const counts = { conversations: p.conversations, messages: p.messages, chunks: p.chunks.length };
   if (o.dryRun) return { dryRun: true, format, ...counts, modelCalls: perChunk * p.chunks.length, skipped: p.skipped };
   const done = { conversations: 0, messages: 0, chunks: 0 };
-  const report = { format, ...counts, replayed: 0, facts: 0, skipped: p.skipped, modelCalls: 0, ...leftOut(conversations) };
+  const report = { format, ...counts, replayed: 0, facts: 0, deleted: 0, skipped: p.skipped, modelCalls: 0, ...leftOut(conversations) };
   const progress = () => tell(o, {
     conversations: { done: done.conversations, total: counts.conversations },
     messages: { done: done.messages, total: counts.messages },
@@ -87,7 +89,7 @@ async function runConversations(memory, conversations, o, format) {
     const result = await memory.add(messages, options);
     stopIfFailed(result, chunk, done.chunks, counts.chunks);
     if (result.replayed) report.replayed++;
-    else [report.facts, report.modelCalls] = [report.facts + written(result), report.modelCalls + perChunk];
+    else [report.facts, report.deleted, report.modelCalls] = [report.facts + written(result), report.deleted + deleted(result), report.modelCalls + perChunk];
     done.chunks++;
     done.messages += chunk.messages.length;
     if (chunk.last) done.conversations++;
@@ -119,12 +121,12 @@ const leftOut = (conversations) => ({
 async function runMem0(memory, records, o) {
   const counts = { conversations: 0, messages: records.length, chunks: records.length };
   if (o.dryRun) return { dryRun: true, format: "mem0", ...counts, modelCalls: 0, skipped: [] };
-  const report = { format: "mem0", ...counts, replayed: 0, facts: 0, skipped: [], modelCalls: 0 };
+  const report = { format: "mem0", ...counts, replayed: 0, facts: 0, deleted: 0, skipped: [], modelCalls: 0 };
   let done = 0;
   const step = async (result, record, why) => {
     if (why) report.skipped.push({ conversationId: record.id, why });
     else if (result.replayed) report.replayed++;
-    else report.facts += written(result);
+    else [report.facts, report.deleted] = [report.facts + written(result), report.deleted + deleted(result)];
     done++;
     tell(o, { conversations: { done: 0, total: 0 }, messages: { done, total: records.length }, chunks: { done, total: records.length }, facts: report.facts, replayed: report.replayed });
   };

@@ -18,7 +18,7 @@ describe("ChatGPT's conversations.json", () => {
     const memory = makeMemory(server);
     const report = await memory.importConversations(fixture("chatgpt-conversations.json"), alice);
     assert.deepEqual(report, {
-      format: "chatgpt", conversations: 2, messages: 6, chunks: 2, replayed: 0, facts: 3, modelCalls: 4,
+      format: "chatgpt", conversations: 2, messages: 6, chunks: 2, replayed: 0, facts: 3, deleted: 0, modelCalls: 4,
       skipped: [{ conversationId: "conv-empty", why: "no messages" }], skippedMessages: 4, skippedParts: 1,
     });
     const sent = prompts();
@@ -81,7 +81,7 @@ describe("Claude's conversations.json", () => {
     const memory = makeMemory(server);
     const report = await memory.importConversations(fixture("claude-conversations.json"), alice);
     assert.deepEqual(report, {
-      format: "claude", conversations: 1, messages: 4, chunks: 1, replayed: 0, facts: 2, modelCalls: 2,
+      format: "claude", conversations: 1, messages: 4, chunks: 1, replayed: 0, facts: 2, deleted: 0, modelCalls: 2,
       skipped: [{ conversationId: "c-empty", why: "no messages" }], skippedMessages: 0, skippedParts: 3,
     });
     const sent = prompts();
@@ -108,7 +108,7 @@ describe("memories from mem0 and memwasm", () => {
   test("a mem0 export: each memory as it is (no LLM), in its own user's scope, its mem0 id as its source", T, async () => {
     const memory = makeMemory(server);
     const report = await memory.importConversations(fixture("mem0-export.json"));
-    assert.deepEqual(report, { format: "mem0", conversations: 0, messages: 2, chunks: 2, replayed: 0, facts: 2, skipped: [], modelCalls: 0 });
+    assert.deepEqual(report, { format: "mem0", conversations: 0, messages: 2, chunks: 2, replayed: 0, facts: 2, deleted: 0, skipped: [], modelCalls: 0 });
     assert.equal(server.count("chat"), 0);
     const all = (await memory.getAll({ userId: "jordan" })).results;
     assert.deepEqual(texts(all), ["Allergic to peanuts", "Prefers window seats on long flights"]);

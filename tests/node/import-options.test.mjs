@@ -88,6 +88,15 @@ test("progress counts conversations, messages, chunks and facts up to their tota
   for (const [a, b] of seen.slice(1).map((p, i) => [seen[i], p])) assert.ok(b.chunks.done === a.chunks.done + 1 && b.facts >= a.facts);
 });
 
+test("facts over the fact budget are counted as deleted, not lost without a word", T, async () => {
+  scriptFacts(server);
+  const memory = makeMemory(server, { limits: { maxFacts: 2 } });
+  const report = await memory.importConversations(fixture("chatgpt-conversations.json"), { ...alice, chunkMessages: 2 });
+  assert.equal(report.facts, 3);
+  assert.equal(report.deleted, 1, "the third fact trimmed the least important, oldest one");
+  assert.equal((await memory.getAll(alice)).results.length, report.facts - report.deleted);
+});
+
 test("bad options are INVALID_INPUT, no scope is SCOPE_REQUIRED, nothing sent", T, async () => {
   const memory = makeMemory(server);
   const archive = fixture("chatgpt-conversations.json");
