@@ -1,7 +1,8 @@
 //! `idempotencyKey`: the result of an `add()` that named a key is kept as a side record (`add-keys` kind,
 //! keyed by the scope and the key), written in the same commit as the add's writes, also when it stored
-//! nothing, unless a failed model call stopped it (`complete`). A later `add()` with the same key in the same scope returns it, with `replayed: true`, before
-//! any model call. A process killed before that commit re-runs the add; one killed after it replays.
+//! nothing, unless a failed model call stopped it (`complete`). A later `add()` with the same key in the
+//! same scope returns it, with `replayed: true`, before any model call. A process killed before that commit
+//! re-runs the add; one killed after it replays.
 
 use serde_json::{json, Value};
 
