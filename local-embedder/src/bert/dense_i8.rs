@@ -7,7 +7,7 @@
 //! where 127 levels lost too much (a worst cosine of 0.980 to f32 over the test sentences). The sums are integers and the dequantisation is the same
 //! scalar code on every target, so native tests check the numbers the browser computes.
 
-use super::kernel_i8::{pair, rows_1, rows_4, PAIR_BYTES, PANEL};
+use super::kernel_i8::{self, pair, MAX_ROWS, PAIR_BYTES, PANEL};
 use crate::quant::{quantize_i16_into, quantize_rows, Q_MAX};
 
 /// A packed int8 linear layer.
@@ -48,31 +48,21 @@ impl DenseI8 {
         Self { inputs, outputs, panels, scales, bias }
     }
 
-    /// Outputs per row (N).
-    pub fn outputs(&self) -> usize {
-        self.outputs
-    }
-
-    /// Rows of K floats in `x` → rows of N floats. Rows go four at a time, the rest one at a time: each
-    /// row's integers are the same either way, so a text embeds identically alone or in a batch.
+    /// Rows of K floats in `x` → rows of N floats. Rows go up to four at a time: each row's integers are
+    /// the same however they are grouped, so a text embeds identically alone or in a batch.
     pub fn apply(&self, x: &[f32]) -> Vec<f32> {
         let (k, n, pairs) = (self.inputs, self.outputs, self.inputs.div_ceil(2));
         let rows = x.len().checked_div(k).unwrap_or(0);
         let (packed, row_scales) = quantize_activations(x, k, rows);
         let mut y = vec![0.0; rows * n];
-        let mut block = [0i32; 4 * PANEL];
+        let mut block = [0i32; MAX_ROWS * PANEL];
         for (index, panel) in self.panels.chunks_exact((pairs * PAIR_BYTES).max(1)).enumerate() {
             let first = index * PANEL;
             let width = PANEL.min(n - first);
             let mut row = 0;
             while row < rows {
-                let take = if rows - row >= 4 { 4 } else { 1 };
-                let x = &packed[row * pairs..(row + take) * pairs];
-                if take == 4 {
-                    rows_4(x, panel, &mut block);
-                } else {
-                    rows_1(x, panel, &mut block);
-                }
+                let take = MAX_ROWS.min(rows - row);
+                kernel_i8::rows(&packed[row * pairs..(row + take) * pairs], panel, &mut block, take);
                 for r in 0..take {
                     let out = &mut y[(row + r) * n + first..(row + r) * n + first + width];
                     let sums = &block[r * PANEL..r * PANEL + width];
@@ -130,7 +120,9 @@ mod tests {
     #[test]
     fn matches_the_spelled_out_arithmetic_for_every_row_count_odd_inputs_and_a_ragged_last_panel() {
         let value = |i: usize| ((i * 7919 % 1000) as f32 / 500.0) - 1.0;
-        for (rows, k, n) in [(1, 5, 3), (3, 16, 8), (4, 384, 384), (7, 384, 1536), (9, 41, 13), (0, 8, 8)] {
+        for (rows, k, n) in
+            [(1, 5, 3), (2, 16, 8), (3, 16, 8), (4, 384, 384), (6, 40, 9), (7, 384, 1536), (9, 41, 13), (0, 8, 8)]
+        {
             let x: Vec<f32> = (0..rows * k).map(value).collect();
             let w: Vec<f32> = (0..n * k).map(|i| value(i + 17)).collect();
             let b: Vec<f32> = (0..n).map(|i| value(i + 3)).collect();
