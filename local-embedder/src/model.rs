@@ -88,7 +88,7 @@ impl Bert {
         let ids = Tensor::from_slice(&batch.ids, shape, &Device::Cpu).map_err(inference)?;
         let mask = Tensor::from_slice(&batch.mask, shape, &Device::Cpu).map_err(inference)?;
         let types = Tensor::from_slice(&batch.types, shape, &Device::Cpu).map_err(inference)?;
-        let hidden = self.model.forward(&ids, &types, &mask)?;
+        let hidden = self.model.forward(&ids, &types, &batch.mask)?;
         Ok((hidden, mask.to_dtype(DType::F32).map_err(inference)?))
     }
 }

@@ -37,7 +37,7 @@ test("bytes in, same vectors out; padding does not change a text's vector", asyn
   fromBytes.close();
 });
 
-test("a text's vector is the same floats alone as in a batch of texts of its length (four rows at a time, the rest one by one)", async () => {
+test("a text's vector is the same floats alone as in a batch of texts of its length (four rows at a time, the rest one by one; attention reads its own tokens only)", async () => {
   const texts = ["user likes red", "user likes blue", "user likes gold", "user likes green", "user likes black"];
   const lengths = await Promise.all(texts.map(async (text) => (await embedder.tokenIds(text)).length));
   assert.equal(new Set(lengths).size, 1, `token lengths ${lengths}`);

@@ -37,15 +37,10 @@ impl Dense {
         Ok(Self { inputs, outputs, panels, bias })
     }
 
-    /// Outputs per row (N).
-    pub fn outputs(&self) -> usize {
-        self.outputs
-    }
-
     /// Rows of K floats in `x` → rows of N floats. Each panel meets every row while it is in cache.
     pub fn apply(&self, x: &[f32]) -> Vec<f32> {
         let (k, n) = (self.inputs, self.outputs);
-        let rows = if k == 0 { 0 } else { x.len() / k };
+        let rows = x.len().checked_div(k).unwrap_or(0);
         let mut y = vec![0.0; rows * n];
         let mut block = [0.0f32; 4 * PANEL];
         // Rows go four at a time, the last one to three one at a time: each row's outputs are the same

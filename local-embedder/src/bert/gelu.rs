@@ -6,7 +6,8 @@
 /// erf(x) to within a few f32 ulps.
 #[inline(always)]
 pub fn erf(x: f32) -> f32 {
-    let x = x.max(-4.0).min(4.0);
+    // `clamp` compares; `f32::max`/`min` would be calls to libm's fmaxf/fminf on wasm, which stop vectorising.
+    let x = x.clamp(-4.0, 4.0);
     let x2 = x * x;
     let mut p = -2.726_142_3e-10f32;
     for c in [2.770_681_4e-8, -2.101_024e-6, -5.692_506_4e-5, -7.349_906_3e-4, -2.954_6e-3, -1.609_603_3e-2] {
@@ -17,6 +18,14 @@ pub fn erf(x: f32) -> f32 {
         q = q * x2 + c;
     }
     x * p / q
+}
+
+/// GELU's tanh approximation (`gelu_new`, candle's `gelu`), in place.
+pub fn gelu_tanh_in_place(values: &mut [f32]) {
+    let c = (2.0f32 / std::f32::consts::PI).sqrt();
+    for v in values.iter_mut() {
+        *v = 0.5 * *v * (1.0 + (c * (*v + 0.044715 * *v * *v * *v)).tanh());
+    }
 }
 
 /// Applies GELU to every value in place.

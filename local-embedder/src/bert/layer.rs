@@ -1,12 +1,13 @@
 //! One encoder layer: self-attention over the unmasked tokens, then the feed-forward block, each with its
-//! residual connection and layer norm (post-norm, as BERT).
+//! residual connection and layer norm (post-norm, as BERT). Runs on plain rows of floats: candle's tensor
+//! ops cost more than their arithmetic at a sentence's few tokens.
 
-use super::gelu::gelu_in_place;
+use super::attention::{attend, Shape};
+use super::gelu::{gelu_in_place, gelu_tanh_in_place};
 use super::linear::Linear;
-use crate::error::{inference, Result};
+use super::norm::Norm;
 use crate::weights::Int8Weights;
-use candle_core::{Tensor, D};
-use candle_nn::{layer_norm, LayerNorm, Module, VarBuilder};
+use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{Config, HiddenAct};
 
 pub struct Layer {
@@ -14,11 +15,11 @@ pub struct Layer {
     key: Linear,
     value: Linear,
     attention_out: Linear,
-    attention_norm: LayerNorm,
+    attention_norm: Norm,
     intermediate: Linear,
     activation: HiddenAct,
     output: Linear,
-    output_norm: LayerNorm,
+    output_norm: Norm,
     heads: usize,
 }
 
@@ -28,7 +29,7 @@ impl Layer {
         let (hidden, inner) = (config.hidden_size, config.intermediate_size);
         let dense = |vb: &VarBuilder, inputs, outputs| Linear::load(vb, int8, inputs, outputs);
         let attention = vb.pp("attention");
-        let norm = |vb: VarBuilder| layer_norm(hidden, config.layer_norm_eps, vb.pp("LayerNorm"));
+        let norm = |vb: VarBuilder| Norm::load(vb.pp("LayerNorm"), hidden, config.layer_norm_eps);
         Ok(Self {
             query: dense(&attention.pp("self").pp("query"), hidden, hidden)?,
             key: dense(&attention.pp("self").pp("key"), hidden, hidden)?,
@@ -43,36 +44,20 @@ impl Layer {
         })
     }
 
-    /// `hidden` `(rows, cols, hidden)`; `mask` the additive attention mask `(rows, 1, 1, cols)`.
-    pub fn forward(&self, hidden: &Tensor, mask: &Tensor) -> Result<Tensor> {
-        let attended = self.attention(hidden, mask)?;
-        let attended = self.attention_out.forward(&attended)?;
-        let attended = self.attention_norm.forward(&(attended + hidden).map_err(inference)?).map_err(inference)?;
-        let inner = match self.activation {
-            HiddenAct::Gelu => self.intermediate.forward_with(&attended, gelu_in_place)?,
-            HiddenAct::GeluApproximate => self.intermediate.forward(&attended)?.gelu().map_err(inference)?,
-            HiddenAct::Relu => self.intermediate.forward(&attended)?.relu().map_err(inference)?,
-        };
-        let out = self.output.forward(&inner)?;
-        self.output_norm.forward(&(out + attended).map_err(inference)?).map_err(inference)
-    }
-
-    /// Scaled dot-product attention per head; the heads' outputs side by side, `(rows, cols, hidden)`.
-    fn attention(&self, hidden: &Tensor, mask: &Tensor) -> Result<Tensor> {
-        let (rows, cols, width) = hidden.dims3().map_err(inference)?;
-        let size = width / self.heads;
-        let split = |t: Tensor| {
-            t.reshape((rows, cols, self.heads, size)).and_then(|t| t.transpose(1, 2)).and_then(|t| t.contiguous())
-        };
-        let q = split(self.query.forward(hidden)?).map_err(inference)?;
-        let k = split(self.key.forward(hidden)?).map_err(inference)?;
-        let v = split(self.value.forward(hidden)?).map_err(inference)?;
-        let scores =
-            (q.matmul(&k.t().map_err(inference)?).map_err(inference)? / (size as f64).sqrt()).map_err(inference)?;
-        let probs =
-            candle_nn::ops::softmax_last_dim(&scores.broadcast_add(mask).map_err(inference)?).map_err(inference)?;
-        let context =
-            probs.matmul(&v).and_then(|c| c.transpose(1, 2)).and_then(|c| c.contiguous()).map_err(inference)?;
-        context.flatten_from(D::Minus2).map_err(inference)
+    /// `hidden` `(rows · cols, width)` → the same shape; `mask` `(rows, cols)`, 1 on real tokens.
+    pub fn forward(&self, hidden: &[f32], mask: &[u32], rows: usize, cols: usize) -> Vec<f32> {
+        let shape = Shape { rows, cols, width: hidden.len() / (rows * cols).max(1), heads: self.heads };
+        let (q, k, v) = (self.query.apply(hidden), self.key.apply(hidden), self.value.apply(hidden));
+        let mut attended = self.attention_out.apply(&attend(&q, &k, &v, mask, shape));
+        self.attention_norm.add_and_normalize(&mut attended, hidden);
+        let mut inner = self.intermediate.apply(&attended);
+        match self.activation {
+            HiddenAct::Gelu => gelu_in_place(&mut inner),
+            HiddenAct::GeluApproximate => gelu_tanh_in_place(&mut inner),
+            HiddenAct::Relu => inner.iter_mut().for_each(|x| *x = x.max(0.0)),
+        }
+        let mut out = self.output.apply(&inner);
+        self.output_norm.add_and_normalize(&mut out, &attended);
+        out
     }
 }

@@ -3,10 +3,8 @@
 
 use super::dense::Dense;
 use super::dense_i8::DenseI8;
-use crate::error::{inference, Result};
 use crate::quant::Quantization;
 use crate::weights::{int8_matrix, Int8Weights};
-use candle_core::{Device, Tensor};
 use candle_nn::VarBuilder;
 
 pub enum Linear {
@@ -30,23 +28,11 @@ impl Linear {
         })
     }
 
-    /// `x` `(…, K)` → `(…, N)`; `then` runs on the outputs before they become a tensor (an activation).
-    pub fn forward_with(&self, x: &Tensor, then: impl FnOnce(&mut [f32])) -> Result<Tensor> {
-        let mut shape = x.dims().to_vec();
-        let x = x.flatten_all().and_then(|x| x.to_vec1::<f32>()).map_err(inference)?;
-        let (mut y, outputs) = match self {
-            Self::F32(dense) => (dense.apply(&x), dense.outputs()),
-            Self::Int8(dense) => (dense.apply(&x), dense.outputs()),
-        };
-        then(&mut y);
-        if let Some(last) = shape.last_mut() {
-            *last = outputs;
+    /// Rows of K floats → rows of N floats.
+    pub fn apply(&self, x: &[f32]) -> Vec<f32> {
+        match self {
+            Self::F32(dense) => dense.apply(x),
+            Self::Int8(dense) => dense.apply(x),
         }
-        Tensor::from_vec(y, shape, &Device::Cpu).map_err(inference)
-    }
-
-    /// `x` `(…, K)` → `(…, N)`.
-    pub fn forward(&self, x: &Tensor) -> Result<Tensor> {
-        self.forward_with(x, |_| ())
     }
 }

@@ -1,8 +1,9 @@
 //! The BERT encoder, written for this embedder after candle-transformers' `BertModel` (the same weights,
 //! names and arithmetic): its dense layers keep their weights packed, f32 ([`dense`]) or int8 ([`dense_i8`]),
-//! the word table may be int8 ([`words`]), and BERT's GELU uses a vectorised erf ([`gelu`]). Attention's two
-//! small matmuls and the layer norms stay candle's, in f32.
+//! the word table may be int8 ([`words`]), and BERT's GELU uses a vectorised erf ([`gelu`]). The layers run
+//! on plain rows of floats ([`attention`], [`norm`]); the embeddings are candle's.
 
+mod attention;
 mod dense;
 mod dense_i8;
 mod gelu;
@@ -10,11 +11,12 @@ mod kernel;
 mod kernel_i8;
 mod layer;
 mod linear;
+mod norm;
 mod words;
 
 use crate::error::{inference, Result};
 use crate::weights::Int8Weights;
-use candle_core::{DType, Tensor};
+use candle_core::Tensor;
 use candle_nn::{embedding, layer_norm, Embedding, LayerNorm, Module, VarBuilder};
 use candle_transformers::models::bert::Config;
 use layer::Layer;
@@ -52,22 +54,21 @@ impl BertModel {
     }
 
     /// The last hidden states `(rows, cols, hidden)` for token `ids`, `types` and `mask` (1 on real tokens),
-    /// each `(rows, cols)`.
-    pub fn forward(&self, ids: &Tensor, types: &Tensor, mask: &Tensor) -> Result<Tensor> {
+    /// each `(rows, cols)` (the mask row-major).
+    pub fn forward(&self, ids: &Tensor, types: &Tensor, mask: &[u32]) -> Result<Tensor> {
         let cols = ids.dim(1).map_err(inference)?;
         let positions = Tensor::arange(0u32, cols as u32, ids.device()).map_err(inference)?;
         let summed = (self.words.forward(ids).map_err(inference)?
             + self.token_types.forward(types).map_err(inference)?)
         .and_then(|s| s.broadcast_add(&self.positions.forward(&positions)?))
         .map_err(inference)?;
-        let mut hidden = self.norm.forward(&summed).map_err(inference)?;
-        // 0 where attended, f32::MIN on padding, shaped to add to every head's scores.
-        let mask = mask.to_dtype(DType::F32).and_then(|m| m.unsqueeze(1)?.unsqueeze(1)).map_err(inference)?;
-        let mask = ((mask.ones_like().map_err(inference)? - &mask).map_err(inference)? * f64::from(f32::MIN))
-            .map_err(inference)?;
+        let hidden = self.norm.forward(&summed).map_err(inference)?;
+        let shape = hidden.dims().to_vec();
+        let mut hidden = hidden.flatten_all().and_then(|h| h.to_vec1::<f32>()).map_err(inference)?;
+        let rows = ids.dim(0).map_err(inference)?;
         for layer in &self.layers {
-            hidden = layer.forward(&hidden, &mask)?;
+            hidden = layer.forward(&hidden, mask, rows, cols);
         }
-        Ok(hidden)
+        Tensor::from_vec(hidden, shape, ids.device()).map_err(inference)
     }
 }
