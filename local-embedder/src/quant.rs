@@ -39,7 +39,8 @@ pub const Q_MAX: f32 = 127.0;
 /// Rounds `values / scale` into `put(index, q)` with `scale = max|x| / levels`, so `|q| ≤ levels`; returns
 /// the scale. An all-zero (or non-finite) row gets scale 0 and zeros.
 fn quantize_with(values: &[f32], levels: f32, mut put: impl FnMut(usize, f32)) -> f32 {
-    let max = values.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+    // A compare, not `f32::max`, which wasm calls libm's `fmaxf` for; NaN is skipped either way.
+    let max = values.iter().fold(0.0f32, |m, v| if v.abs() > m { v.abs() } else { m });
     if !(max.is_finite() && max > 0.0) {
         (0..values.len()).for_each(|i| put(i, 0.0));
         return 0.0;
@@ -58,8 +59,16 @@ pub fn quantize_into(values: &[f32], out: &mut [i8]) -> f32 {
 }
 
 /// Quantises `values` into i16 `out` (same length) with `|q| ≤ levels` (at most 32767), and returns the scale.
+/// The arithmetic of [`quantize_with`], four values at a time on wasm (run on every row of activations).
 pub fn quantize_i16_into(values: &[f32], out: &mut [i16], levels: f32) -> f32 {
-    quantize_with(values, levels.min(f32::from(i16::MAX)), |i, q| out[i] = q as i16)
+    let levels = levels.min(f32::from(i16::MAX));
+    let max = simd::max_abs(values);
+    if !(max.is_finite() && max > 0.0) {
+        out.fill(0);
+        return 0.0;
+    }
+    simd::round_into(values, out, levels / max, levels);
+    max / levels
 }
 
 /// Quantises each row of `width` values of `matrix`: the int8 values, row after row, and one scale per row.
@@ -68,6 +77,57 @@ pub fn quantize_rows(matrix: &[f32], width: usize) -> (Vec<i8>, Vec<f32>) {
     let scales = matrix.chunks_exact(width.max(1)).zip(values.chunks_exact_mut(width.max(1)));
     let scales = scales.map(|(row, out)| quantize_into(row, out)).collect();
     (values, scales)
+}
+
+/// `max |x|` (NaN skipped) and `round(x · inverse)` clamped to `±levels`, scalar or SIMD128 with the same
+/// results: the maximum is exact, and multiply, round-to-even, clamp and conversion are per value.
+mod simd {
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    pub fn max_abs(values: &[f32]) -> f32 {
+        values.iter().fold(0.0f32, |m, v| if v.abs() > m { v.abs() } else { m })
+    }
+
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    pub fn round_into(values: &[f32], out: &mut [i16], inverse: f32, levels: f32) {
+        for (q, v) in out.iter_mut().zip(values) {
+            *q = (v * inverse).round_ties_even().clamp(-levels, levels) as i16;
+        }
+    }
+
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    pub fn max_abs(values: &[f32]) -> f32 {
+        use core::arch::wasm32::*;
+        let chunks = values.chunks_exact(4);
+        let tail = chunks.remainder().iter().fold(0.0f32, |m, v| if v.abs() > m { v.abs() } else { m });
+        // `pmax(m, x)` is `m < x ? x : m`: a NaN x leaves m, as the scalar fold does.
+        let mut lanes = f32x4_splat(0.0);
+        for c in chunks {
+            lanes = f32x4_pmax(lanes, f32x4_abs(f32x4(c[0], c[1], c[2], c[3])));
+        }
+        let lane = [f32x4_extract_lane::<0>(lanes), f32x4_extract_lane::<1>(lanes), f32x4_extract_lane::<2>(lanes)];
+        lane.into_iter().chain([f32x4_extract_lane::<3>(lanes)]).fold(tail, |m, v| if v > m { v } else { m })
+    }
+
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    pub fn round_into(values: &[f32], out: &mut [i16], inverse: f32, levels: f32) {
+        use core::arch::wasm32::*;
+        let (scale, low, high) = (f32x4_splat(inverse), f32x4_splat(-levels), f32x4_splat(levels));
+        // round, then clamp (a NaN stays NaN through pmax/pmin), then convert: NaN → 0 as `as i16` gives.
+        let four = |c: &[f32]| {
+            let r = f32x4_nearest(f32x4_mul(f32x4(c[0], c[1], c[2], c[3]), scale));
+            i32x4_trunc_sat_f32x4(f32x4_pmin(f32x4_pmax(r, low), high))
+        };
+        let mut eights = out.chunks_exact_mut(8);
+        let mut input = values.chunks_exact(8);
+        for (q, c) in (&mut eights).zip(&mut input) {
+            let packed = i16x8_narrow_i32x4(four(&c[..4]), four(&c[4..]));
+            // SAFETY: `q` is 8 i16s, the 16 bytes stored; v128 stores need no alignment.
+            unsafe { v128_store(q.as_mut_ptr().cast(), packed) };
+        }
+        for (q, v) in eights.into_remainder().iter_mut().zip(input.remainder()) {
+            *q = (v * inverse).round_ties_even().clamp(-levels, levels) as i16;
+        }
+    }
 }
 
 #[cfg(test)]
