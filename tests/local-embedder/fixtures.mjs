@@ -1,6 +1,7 @@
 // Shared by the tests here: where the weights are (MINILM_DIR, filled by scripts/setup.d/65-minilm.sh; the
 // cross-encoder's in CROSS_ENCODER_DIR, by 66-cross-encoder.sh), the numpy references (reference.json and
-// cross-reference.json, written by reference.py and cross_reference.py) and a cosine.
+// cross-reference.json, written by reference.py and cross_reference.py), a cosine and one shared assertion.
+import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -30,4 +31,17 @@ export function worst(rows, vectors) {
     const c = cosine(row.embedding, vectors[i]);
     return c < w.cosine ? { cosine: c, text: row.text } : w;
   }, { cosine: Infinity, text: "" });
+}
+
+/** Asserts that each of five texts of one token length embeds to the same floats alone as in a batch of all
+ *  five: the batch's rows go through the kernels grouped otherwise than one text's rows. */
+export async function assertAloneAsInBatch(embedder) {
+  const texts = ["user likes red", "user likes blue", "user likes gold", "user likes green", "user likes black"];
+  const lengths = await Promise.all(texts.map(async (text) => (await embedder.tokenIds(text)).length));
+  assert.equal(new Set(lengths).size, 1, `token lengths ${lengths}`);
+  const batch = await embedder.embed(texts);
+  for (const [i, text] of texts.entries()) {
+    const [alone] = await embedder.embed([text]);
+    assert.ok(alone.every((x, j) => Object.is(x, batch[i][j])), text);
+  }
 }

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { createLocalEmbedder, quantizeWeights } from "memwasm/local-embedder";
 import { blocksRunBy } from "../node/docs-pages.mjs";
 import { runBlock } from "../node/docs-run.mjs";
-import { TOKENIZER, WEIGHTS, cosine } from "./fixtures.mjs";
+import { TOKENIZER, WEIGHTS, assertAloneAsInBatch, cosine } from "./fixtures.mjs";
 
 const sentences = JSON.parse(readFileSync(new URL("./sentences.json", import.meta.url), "utf8"));
 const f32 = await createLocalEmbedder({ weights: WEIGHTS, tokenizer: TOKENIZER });
@@ -62,16 +62,7 @@ test("an unknown quantization, a corrupt int8 file or non-bytes reject with EMBE
 
 test('quantization: "int8": a text\'s vector is the same floats alone as in a batch, whatever rows its tokens share a kernel call with', async () => {
   const int8 = await createLocalEmbedder({ weights: WEIGHTS, tokenizer: TOKENIZER, quantization: "int8" });
-  // Five texts of one length: the batch's 5 × n token rows go through the kernel 1 to 4 at a time, differently
-  // from one text's n rows; the integer sums and so the floats must not change.
-  const texts = ["user likes red", "user likes blue", "user likes gold", "user likes green", "user likes black"];
-  const lengths = await Promise.all(texts.map(async (text) => (await int8.tokenIds(text)).length));
-  assert.equal(new Set(lengths).size, 1, `token lengths ${lengths}`);
-  const batch = await int8.embed(texts);
-  for (const [i, text] of texts.entries()) {
-    const [alone] = await int8.embed([text]);
-    assert.ok(alone.every((x, j) => Object.is(x, batch[i][j])), text);
-  }
+  await assertAloneAsInBatch(int8);
   int8.close();
 });
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { Memory, MemoryError } from "memwasm";
 import { createLocalEmbedder } from "memwasm/local-embedder";
-import { TOKENIZER, WEIGHTS, cosine, reference, worst } from "./fixtures.mjs";
+import { TOKENIZER, WEIGHTS, assertAloneAsInBatch, cosine, reference, worst } from "./fixtures.mjs";
 
 const rows = reference();
 const embedder = await createLocalEmbedder({ weights: WEIGHTS, tokenizer: TOKENIZER });
@@ -38,14 +38,7 @@ test("bytes in, same vectors out; padding does not change a text's vector", asyn
 });
 
 test("a text's vector is the same floats alone as in a batch of texts of its length (four rows at a time, the rest one by one; attention reads its own tokens only)", async () => {
-  const texts = ["user likes red", "user likes blue", "user likes gold", "user likes green", "user likes black"];
-  const lengths = await Promise.all(texts.map(async (text) => (await embedder.tokenIds(text)).length));
-  assert.equal(new Set(lengths).size, 1, `token lengths ${lengths}`);
-  const batch = await embedder.embed(texts);
-  for (const [i, text] of texts.entries()) {
-    const [alone] = await embedder.embed([text]);
-    assert.ok(alone.every((x, j) => Object.is(x, batch[i][j])), text);
-  }
+  await assertAloneAsInBatch(embedder);
 });
 
 test("Memory with provider local: semantic search answers what keyword search cannot", async () => {
