@@ -11,7 +11,7 @@ use crate::core::model::scope::Scope;
 use crate::core::model::types::{MemoryItem, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pipeline_options::required_text;
-use crate::core::query_time::{event_span, query_window, raise_in, within, TIME_SHARE};
+use crate::core::query_time::{event_span, query_window, raise_answers, raise_in, within, TIME_SHARE, WHEN_SHARE};
 use crate::core::read::Read;
 use crate::core::storage::Storage;
 use crate::core::vector_store::{Count, Predicate, VectorStore};
@@ -142,7 +142,10 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 let score = |ids: &[&str]| keywords.scores_in(text, ids, (&corpus, &read.scope), &turns);
                 let keyword = with_scores_of(by_keyword(page), &vector, score);
                 let fused = weighted(&vector, &keyword, read.weights);
-                raise_in(with_neighbours(fused, &turns, NEIGHBOUR_SHARE), window, time_of, TIME_SHARE, 1.0)
+                let fused = raise_in(with_neighbours(fused, &turns, NEIGHBOUR_SHARE), window, time_of, TIME_SHARE, 1.0);
+                // A question that asks when raises the memories that say a time.
+                let text_of = |id: &str| index.get(id).map(|m| m.item.memory.as_str());
+                raise_answers(fused, text, text_of, WHEN_SHARE, 1.0)
             }
             Method::Rrf => {
                 let lists = [by_vector(candidates)?, by_keyword(candidates)];

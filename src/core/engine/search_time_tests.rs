@@ -133,3 +133,27 @@ fn an_add_says_the_time_its_memories_refer_to_and_a_bad_one_stores_nothing() {
     assert_eq!(kept.results.len(), 2, "nothing stored by the refused adds");
     assert!(kept.results.iter().all(|m| m.metadata.get("eventTime").is_some()));
 }
+
+#[test]
+fn a_question_that_asks_when_puts_the_memory_that_says_a_time_first() {
+    let engine = letter_engine(InMemoryStorage::default());
+    let plain = AddOptions { scope: ScopeFields::user("u"), infer: Some(false), ..AddOptions::default() };
+    for text in [
+        "Caroline loves the support group and the support group loves her",
+        "Caroline went to the support group yesterday",
+    ] {
+        block_on(engine.add(&json!(text), &plain)).unwrap();
+    }
+    // Without a when-question the memory that repeats the words comes first; asked when, the one with a time.
+    assert_eq!(
+        first(&engine, "Did Caroline go to the support group?", json!({})),
+        "Caroline loves the support group and the support group loves her"
+    );
+    for question in ["When did Caroline go to the support group?", "How long ago did Caroline go to the support group?"]
+    {
+        assert_eq!(first(&engine, question, json!({})), "Caroline went to the support group yesterday", "{question}");
+    }
+    // Only the fused ranking: the keyword method alone ranks as it does without the question word.
+    let keyword = |question: &str| first(&engine, question, json!({"method": "keyword"}));
+    assert_eq!(keyword("When did Caroline go to the support group?"), keyword("Did Caroline go to the support group?"));
+}

@@ -2,14 +2,16 @@
 //! raises the memories whose time falls in it. A memory's time is the time it refers to, not only when it
 //! was stored: `metadata.eventTime`, else `metadata.date` (a conversation's session date, in any common
 //! form), else its `startTime`–`endTime` span, else `createdAt`. Relative times count from the read's
-//! `referenceDate`, else now.
+//! `referenceDate`, else now. A question that asks when raises the memories that say a time ([`answers`]).
 
 mod anchors;
+mod answers;
 mod words;
 
 use serde_json::Value;
 
 pub use anchors::{date_in, spans_in, Span, DAY};
+pub use answers::{asks_when, raise_answers, says_a_time, WHEN_SHARE};
 pub use words::{MONTHS, WEEKDAYS};
 
 use crate::core::fusion::Ranking;
@@ -60,16 +62,20 @@ pub fn raise_in<'a>(
     top: f64,
 ) -> Ranking<'a> {
     let Some(window) = window else { return ranking };
-    let in_window = |id: &str| time_of(id).is_some_and(|time| time.overlaps(&window));
-    let mut raised: Ranking<'a> = ranking
+    raise_where(ranking, |id| time_of(id).is_some_and(|time| time.overlaps(&window)), share, top)
+}
+
+/// `ranking` with every memory `raised(id)` says raised: a score `s` becomes `s + share · (top − s)`.
+fn raise_where<'a>(ranking: Ranking<'a>, raised: impl Fn(&str) -> bool, share: f64, top: f64) -> Ranking<'a> {
+    let mut ranking: Ranking<'a> = ranking
         .into_iter()
-        .map(|(score, id)| match in_window(id) {
+        .map(|(score, id)| match raised(id) {
             true => (score + share * (top - score).max(0.0), id),
             false => (score, id),
         })
         .collect();
-    crate::core::sort::sort_by(&mut raised, |a, b| b.0.total_cmp(&a.0));
-    raised
+    crate::core::sort::sort_by(&mut ranking, |a, b| b.0.total_cmp(&a.0));
+    ranking
 }
 
 /// The memories of `ranking` whose time (`time_of`) overlaps `window`, in their order; none without a window.

@@ -108,3 +108,54 @@ fn memories_in_the_window_rise_keeping_their_order() {
     assert_eq!(ids, ["b", "a", "c", "x"]);
     assert!((raised[1].0 - 0.685).abs() < 1e-9 && raised.iter().all(|(s, _)| *s <= 1.0));
 }
+
+#[test]
+fn questions_that_ask_when() {
+    for question in [
+        "When did Melanie paint a sunrise?",
+        "when is the trip",
+        "How long ago was the move?",
+        "What year did she start?",
+        "what month was it",
+        "In which year did he graduate?",
+    ] {
+        assert!(asks_when(question), "{question}");
+    }
+    for question in ["What did Melanie paint?", "Where was the trip, and when?", "How many cats?", "In which city?", ""]
+    {
+        assert!(!asks_when(question), "{question}");
+    }
+}
+
+#[test]
+fn memories_that_say_a_time() {
+    for text in [
+        "I went yesterday",
+        "We moved two years ago",
+        "Last week was busy",
+        "see you next summer",
+        "this morning I ran",
+        "It opened in May",
+        "back in 2019",
+        "for 3 weeks",
+        "every Saturday",
+        "a few days later",
+        "busy weekends",
+        "I have been painting lately",
+    ] {
+        assert!(says_a_time(text), "{text}");
+    }
+    for text in ["I love painting", "the last one", "two cats", "room 1234", "the day is long", ""] {
+        assert!(!says_a_time(text), "{text}");
+    }
+}
+
+#[test]
+fn raise_answers_lifts_the_memories_that_say_a_time_only_for_a_when_question() {
+    let ranking: Ranking = vec![(0.8, "plain"), (0.75, "timed"), (0.5, "other")];
+    let text = |id: &str| Some(if id == "timed" { "we met yesterday" } else { "we met" });
+    let raised = raise_answers(ranking.clone(), "When did we meet?", text, WHEN_SHARE, 1.0);
+    assert_eq!(raised.iter().map(|(_, id)| *id).collect::<Vec<_>>(), ["timed", "plain", "other"]);
+    assert!((raised[0].0 - (0.75 + WHEN_SHARE * 0.25)).abs() < 1e-12);
+    assert_eq!(raise_answers(ranking.clone(), "Where did we meet?", text, WHEN_SHARE, 1.0), ranking);
+}
