@@ -39,18 +39,28 @@ pub const Q_MAX: f32 = 127.0;
 /// Rounds `values / scale` into `put(index, q)` with `scale = max|x| / levels`, so `|q| ≤ levels`; returns
 /// the scale. An all-zero (or non-finite) row gets scale 0 and zeros.
 fn quantize_with(values: &[f32], levels: f32, mut put: impl FnMut(usize, f32)) -> f32 {
-    // A compare, not `f32::max`, which wasm calls libm's `fmaxf` for; NaN is skipped either way.
-    let max = values.iter().fold(0.0f32, |m, v| if v.abs() > m { v.abs() } else { m });
+    let max = simd::max_abs(values);
     if !(max.is_finite() && max > 0.0) {
         (0..values.len()).for_each(|i| put(i, 0.0));
         return 0.0;
     }
     let inverse = levels / max;
     for (i, v) in values.iter().enumerate() {
-        // `as` saturates (NaN → 0) where `put` converts, so the clamp only guards rounding at the edge.
-        put(i, (v * inverse).round_ties_even().clamp(-levels, levels));
+        put(i, round_scaled(*v, inverse, levels));
     }
     max / levels
+}
+
+/// The largest `|x|` of `values` (0 when empty), a NaN skipped: compares, not `f32::max`, which wasm makes a
+/// call to libm's `fmaxf`.
+fn max_abs_scalar(values: &[f32]) -> f32 {
+    values.iter().fold(0.0f32, |m, v| if v.abs() > m { v.abs() } else { m })
+}
+
+/// `x · inverse` rounded to even and clamped to `±levels`. A NaN stays NaN, which `as` turns into 0 where the
+/// caller converts, so the clamp only guards rounding at the edge.
+fn round_scaled(x: f32, inverse: f32, levels: f32) -> f32 {
+    (x * inverse).round_ties_even().clamp(-levels, levels)
 }
 
 /// Quantises `values` into int8 `out` (same length), `|q| ≤ 127`, and returns the scale.
@@ -79,18 +89,20 @@ pub fn quantize_rows(matrix: &[f32], width: usize) -> (Vec<i8>, Vec<f32>) {
     (values, scales)
 }
 
-/// `max |x|` (NaN skipped) and `round(x · inverse)` clamped to `±levels`, scalar or SIMD128 with the same
-/// results: the maximum is exact, and multiply, round-to-even, clamp and conversion are per value.
+/// [`max_abs_scalar`] and [`round_scaled`] over a row, scalar or SIMD128 with the same results: the maximum
+/// is exact, and multiply, round-to-even, clamp and conversion are per value.
 mod simd {
+    use super::{max_abs_scalar, round_scaled};
+
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     pub fn max_abs(values: &[f32]) -> f32 {
-        values.iter().fold(0.0f32, |m, v| if v.abs() > m { v.abs() } else { m })
+        max_abs_scalar(values)
     }
 
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     pub fn round_into(values: &[f32], out: &mut [i16], inverse: f32, levels: f32) {
         for (q, v) in out.iter_mut().zip(values) {
-            *q = (v * inverse).round_ties_even().clamp(-levels, levels) as i16;
+            *q = round_scaled(*v, inverse, levels) as i16;
         }
     }
 
@@ -98,14 +110,15 @@ mod simd {
     pub fn max_abs(values: &[f32]) -> f32 {
         use core::arch::wasm32::*;
         let chunks = values.chunks_exact(4);
-        let tail = chunks.remainder().iter().fold(0.0f32, |m, v| if v.abs() > m { v.abs() } else { m });
+        let tail = max_abs_scalar(chunks.remainder());
         // `pmax(m, x)` is `m < x ? x : m`: a NaN x leaves m, as the scalar fold does.
         let mut lanes = f32x4_splat(0.0);
         for c in chunks {
             lanes = f32x4_pmax(lanes, f32x4_abs(f32x4(c[0], c[1], c[2], c[3])));
         }
-        let lane = [f32x4_extract_lane::<0>(lanes), f32x4_extract_lane::<1>(lanes), f32x4_extract_lane::<2>(lanes)];
-        lane.into_iter().chain([f32x4_extract_lane::<3>(lanes)]).fold(tail, |m, v| if v > m { v } else { m })
+        let (a, b) = (f32x4_extract_lane::<0>(lanes), f32x4_extract_lane::<1>(lanes));
+        let (c, d) = (f32x4_extract_lane::<2>(lanes), f32x4_extract_lane::<3>(lanes));
+        max_abs_scalar(&[tail, a, b, c, d])
     }
 
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -125,7 +138,7 @@ mod simd {
             unsafe { v128_store(q.as_mut_ptr().cast(), packed) };
         }
         for (q, v) in eights.into_remainder().iter_mut().zip(input.remainder()) {
-            *q = (v * inverse).round_ties_even().clamp(-levels, levels) as i16;
+            *q = round_scaled(*v, inverse, levels) as i16;
         }
     }
 }
