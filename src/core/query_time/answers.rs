@@ -9,6 +9,12 @@ use crate::core::fusion::Ranking;
 /// How far a memory that says a time rises towards the top score for a question that asks when.
 pub const WHEN_SHARE: f64 = 0.3;
 
+/// The periods `last` and `next` say a time with: `last week`, `next summer`, `last time`.
+const AFTER_LAST_OR_NEXT: [&str; 10] =
+    ["week", "month", "year", "weekend", "night", "summer", "winter", "spring", "fall", "time"];
+/// The periods `this` says a time with: `this morning`, `this weekend`.
+const AFTER_THIS: [&str; 6] = ["morning", "week", "weekend", "month", "year", "summer"];
+
 /// Whether `query` asks when: it starts with `when`, `how long`, `what year` (`month`, `date`, `day`, `time`)
 /// or `in which year` (`month`).
 pub fn asks_when(query: &str) -> bool {
@@ -50,21 +56,8 @@ pub fn says_a_time(text: &str) -> bool {
                     || WEEKDAYS.contains(&day)
                     || MONTHS.contains(&w)
                     || (matches!(w, "a" | "one" | "two" | "three" | "few") && period(next))
-                    || (matches!(w, "last" | "next")
-                        && matches!(
-                            next,
-                            "week"
-                                | "month"
-                                | "year"
-                                | "weekend"
-                                | "night"
-                                | "summer"
-                                | "winter"
-                                | "spring"
-                                | "fall"
-                                | "time"
-                        ))
-                    || (w == "this" && matches!(next, "morning" | "week" | "weekend" | "month" | "year" | "summer"))
+                    || (matches!(w, "last" | "next") && AFTER_LAST_OR_NEXT.contains(&next))
+                    || (w == "this" && AFTER_THIS.contains(&next))
             }
         }
     })
