@@ -108,7 +108,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 let hits = remote.iter().take(limit).map(|(score, id)| (*score, id.as_str()));
                 return Ok(hits.filter(|(s, _)| close(*s)).collect());
             }
-            let hits = index.search_in_scope(vector.unwrap_or_default(), limit, &read.scope, &keep)?;
+            let hits = index.search_in_scope(vector.unwrap_or_default(), limit, &read.scope, (&keep, read.plain()))?;
             Ok(hits
                 .into_iter()
                 .map(|(score, m)| (f64::from(score), m.item.id.as_str()))
@@ -121,10 +121,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             Method::Vector => Neighbours::default(),
             _ => keywords.neighbours_in(&corpus, &read.scope),
         };
-        let by_keyword = |limit: usize| -> Ranking {
-            let passes = |id: &str| index.get(id).is_some_and(|m| keep(&m.item));
-            keywords.search_in(text, limit, (&corpus, &read.scope), &passes, &turns)
-        };
+        let passes = |id: &str| index.get(id).is_some_and(|m| keep(&m.item));
+        let keyword_query = || keywords.query_in(text, (&corpus, &read.scope), &turns);
+        let by_keyword = |limit: usize| -> Ranking { keyword_query().top(limit, &passes) };
         let page = read.limit.saturating_mul(OVERFETCH);
         let candidates = page.max(FUSION_POOL);
         let alone = drawn_alone(read);
@@ -139,8 +138,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             Method::Hybrid | Method::Agentic => {
                 // The keyword list needs only its best for the page; every vector candidate gets its own score.
                 let vector = by_vector(candidates)?;
-                let score = |ids: &[&str]| keywords.scores_in(text, ids, (&corpus, &read.scope), &turns);
-                let keyword = with_scores_of(by_keyword(page), &vector, score);
+                let query = keyword_query();
+                let keyword = with_scores_of(query.top(page, &passes), &vector, |ids| query.scores(ids));
                 let fused = weighted(&vector, &keyword, read.weights);
                 let fused = raise_in(with_neighbours(fused, &turns, NEIGHBOUR_SHARE), window, time_of, TIME_SHARE, 1.0);
                 // A question that asks when raises the memories that say a time.
@@ -210,7 +209,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let hits: Vec<(f64, &MemoryItem)> = match remote {
             Some(ranked) => ranked.into_iter().filter_map(|(s, id)| Some((s, &index.get(&id)?.item))).collect(),
             None => index
-                .search_in_scope(&vector, candidates, &read.scope, &keep)?
+                .search_in_scope(&vector, candidates, &read.scope, (&keep, read.plain()))?
                 .into_iter()
                 .map(|(score, memory)| (f64::from(score), &memory.item))
                 .collect(),

@@ -14,6 +14,9 @@ use super::tokenizer::tokenize;
 use super::turns::{Around, Neighbours, Place, TurnOrder};
 use crate::core::model::scope::Scope;
 
+#[path = "prepared.rs"]
+mod prepared;
+pub use prepared::KeywordQuery;
 #[path = "rank.rs"]
 mod rank;
 #[cfg(test)]
@@ -247,19 +250,7 @@ impl KeywordIndex {
         keep: IdPredicate,
         neighbours: &Neighbours<'a>,
     ) -> Vec<(f64, &'a str)> {
-        self.terms().search(query, (limit, rank::Ranking::ByLimit), (corpus, Some(scope)), keep, neighbours)
-    }
-
-    /// The score [`search_in`](Self::search_in) would give each of `ids` that shares a term with `query`
-    /// (itself or, for a turn, through the turn before it), in `ids`' order; the others are left out.
-    pub fn scores_in<'a>(
-        &'a self,
-        query: &str,
-        ids: &[&str],
-        (corpus, scope): (IdPredicate, &Scope),
-        neighbours: &Neighbours<'a>,
-    ) -> Vec<(f64, &'a str)> {
-        self.terms().scores(query, ids, (corpus, Some(scope)), neighbours)
+        self.query_in(query, (corpus, scope), neighbours).top(limit, keep)
     }
 
     /// Like [`search_in`](Self::search_in), ranking the way `ranking` says whatever the limit: `Every`

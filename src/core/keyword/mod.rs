@@ -11,7 +11,7 @@ mod tokenizer;
 mod top_k_tests;
 mod turns;
 
-pub use bm25::{IdPredicate, KeywordIndex, B, K1};
+pub use bm25::{IdPredicate, KeywordIndex, KeywordQuery, B, K1};
 pub use normalize::{nfc, set_normalizer, Normalizer};
 pub use tokenizer::tokenize;
 pub use turns::{Around, Neighbours};

@@ -5,11 +5,12 @@
 //! scored with array reads, not a hash look-up per document. A search for far fewer documents than its
 //! terms' postings number ranks by `top_k` instead, which gives the same list.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 
 use rustc_hash::FxHashMap;
 
 use super::tokenize;
+use super::top_k::Term;
 use super::{Doc, IdPredicate, Terms, B, CONTEXT_SHARE, K1};
 use crate::core::keyword::turns::Neighbours;
 use crate::core::model::scope::Scope;
@@ -152,6 +153,24 @@ impl<'a> Query<'a, '_> {
         }
     }
 
+    /// How many documents of the corpus hold the term of `postings`, their highest frequency and their
+    /// shortest length, in one tight pass over its postings: when every scope is known and the corpus has
+    /// no turns (a holder's shape then says whether it counts, and its length); else `None`.
+    pub(super) fn tally(&self, postings: &FxHashMap<u32, u32>) -> Option<(usize, u32, u32)> {
+        let contained = self.contained.as_deref().filter(|_| !self.turns)?;
+        let (mut holders, mut most, mut shortest) = (0usize, 0u32, u32::MAX);
+        for (&slot, &tf) in postings {
+            let Some(&(len, number)) = self.index.shapes.get(slot as usize) else { continue };
+            if contained.get(number as usize).copied().unwrap_or(false) {
+                holders += 1;
+                if tf > 0 {
+                    (most, shortest) = (most.max(tf), shortest.min(len));
+                }
+            }
+        }
+        Some((holders, most, shortest))
+    }
+
     /// Whether the live document in `slot` is in the corpus: read from its shape when every scope is known.
     pub(super) fn in_corpus_at(&self, slot: u32) -> bool {
         match &self.contained {
@@ -204,11 +223,24 @@ impl Terms {
         keep: IdPredicate,
         neighbours: &Neighbours<'a>,
     ) -> Vec<(f64, &'a str)> {
-        let postings = self.postings_of(query);
-        if postings.is_empty() || limit == 0 {
+        match self.prepare(query, (corpus, scope), neighbours) {
+            Some(query) => self.rank(&query, &OnceCell::new(), (limit, ranking), keep),
+            None => Vec::new(),
+        }
+    }
+
+    /// The `limit` best documents of `query` passing `keep`, ranked as `ranking` says; `terms` holds the
+    /// query's term weights and bounds once a ranking has read them (`Query::terms`).
+    pub(super) fn rank<'a>(
+        &'a self,
+        query: &Query<'a, '_>,
+        terms: &OnceCell<Vec<Term<'a>>>,
+        (limit, ranking): (usize, Ranking),
+        keep: IdPredicate,
+    ) -> Vec<(f64, &'a str)> {
+        if limit == 0 {
             return Vec::new();
         }
-        let query = self.query(postings, (corpus, scope), neighbours);
         // Skipping pays when the best are few among the documents holding a term: the top-k ranking's
         // look-ups cost more per document than scoring every holder does.
         let postings = query.postings.iter().map(|p| p.len()).sum::<usize>();
@@ -225,8 +257,8 @@ impl Terms {
         };
         work.grow(self.docs.len());
         let found = match top {
-            true => self.rank_top(&query, limit, keep, work),
-            false => self.rank_every(&query, limit, keep, work),
+            true => self.rank_top((query, terms.get_or_init(|| query.terms())), limit, keep, work),
+            false => self.rank_every(query, limit, keep, work),
         };
         work.settle();
         found
@@ -240,20 +272,15 @@ impl Terms {
         terms.iter().filter_map(|term| self.postings.get(term)).collect()
     }
 
-    /// The score `search` would give each of `ids` that holds a term of `query`, in `ids`' order (a fused
-    /// search's keyword scores of what the vector ranking found, without ranking every holder).
-    pub(super) fn scores<'a>(
+    /// The search's `Query` for the text `query`, or `None` when the index holds none of its terms.
+    pub(super) fn prepare<'a, 'q>(
         &'a self,
         query: &str,
-        ids: &[&str],
-        (corpus, scope): (IdPredicate, Option<&Scope>),
-        neighbours: &Neighbours<'a>,
-    ) -> Vec<(f64, &'a str)> {
+        (corpus, scope): (IdPredicate<'q>, Option<&Scope>),
+        neighbours: &'q Neighbours<'a>,
+    ) -> Option<Query<'a, 'q>> {
         let postings = self.postings_of(query);
-        if postings.is_empty() || ids.is_empty() {
-            return Vec::new();
-        }
-        self.score_each(&self.query(postings, (corpus, scope), neighbours), ids)
+        (!postings.is_empty()).then(|| self.query(postings, (corpus, scope), neighbours))
     }
 
     /// The search's `Query`: with the scope mask, a turn's neighbours in the corpus are those of its

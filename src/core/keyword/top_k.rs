@@ -20,7 +20,7 @@ use super::{Doc, IdPredicate, Terms, CONTEXT_SHARE};
 const ROUNDING: f64 = 1e-9;
 
 /// What the search keeps of one query term.
-struct Term<'a> {
+pub(super) struct Term<'a> {
     postings: &'a FxHashMap<u32, u32>,
     idf: f64,
     /// No document's part from this term exceeds it.
@@ -56,7 +56,7 @@ impl PartialEq for Ranked {
 
 impl Eq for Ranked {}
 
-impl Query<'_, '_> {
+impl<'a> Query<'a, '_> {
     /// Calls `visit` with the slot of each document holding the term of `postings` and the term's frequency
     /// in its text (0: a turn that has the term only from the turn before), as long as `visit` returns true.
     fn holders(&self, postings: &FxHashMap<u32, u32>, visit: &mut impl FnMut(u32, u32) -> bool) {
@@ -79,17 +79,26 @@ impl Query<'_, '_> {
         }
     }
 
+    /// Each query term's weight and bound, in term order: one walk of its postings, which the ranking and
+    /// the scores of a fused search share.
+    pub(super) fn terms(&self) -> Vec<Term<'a>> {
+        self.postings.iter().map(|&postings| self.term(postings)).collect()
+    }
+
     /// The term's weight and bound: its documents are counted, their highest frequency and shortest length
     /// noted.
     fn term<'p>(&self, postings: &'p FxHashMap<u32, u32>) -> Term<'p> {
-        let (mut holders, mut most, mut shortest) = (0usize, 0u32, u32::MAX);
-        self.holders(postings, &mut |slot, tf| {
-            holders += 1;
-            if tf > 0 {
-                let len = self.index.shapes.get(slot as usize).map_or(0, |shape| shape.0);
-                (most, shortest) = (most.max(tf), shortest.min(len));
-            }
-            true
+        let (holders, most, shortest) = self.tally(postings).unwrap_or_else(|| {
+            let (mut holders, mut most, mut shortest) = (0usize, 0u32, u32::MAX);
+            self.holders(postings, &mut |slot, tf| {
+                holders += 1;
+                if tf > 0 {
+                    let len = self.index.shapes.get(slot as usize).map_or(0, |shape| shape.0);
+                    (most, shortest) = (most.max(tf), shortest.min(len));
+                }
+                true
+            });
+            (holders, most, shortest)
         });
         let idf = idf(self.count, holders);
         // A holder's frequency counts its context's (at most `most` too); its length with its context is at
@@ -135,25 +144,25 @@ impl Query<'_, '_> {
 impl Terms {
     /// Each of `ids` that is in the corpus and holds a query term (itself or, for a turn, in its context)
     /// with its score, in `ids`' order: the score either ranking would give it.
-    pub(super) fn score_each<'a>(&'a self, query: &Query<'a, '_>, ids: &[&str]) -> Vec<(f64, &'a str)> {
-        let terms: Vec<Term> = query.postings.iter().map(|postings| query.term(postings)).collect();
+    /// `terms` are the query's (`Query::terms`).
+    pub(super) fn score_each<'a>(&'a self, query: &Query<'a, '_>, terms: &[Term], ids: &[&str]) -> Vec<(f64, &'a str)> {
         let scored = ids.iter().filter_map(|id| {
             let slot = *self.slots.get(*id)?;
             let doc = self.live(slot).filter(|doc| query.in_corpus(doc))?;
-            Some((query.score(&terms, (slot, doc)), doc.id.as_str()))
+            Some((query.score(terms, (slot, doc)), doc.id.as_str()))
         });
         scored.filter(|(score, _)| *score > 0.0).collect()
     }
 
-    /// The `limit` best documents passing `keep`, best first, scoring only those that can be among them.
+    /// The `limit` best documents passing `keep`, best first, scoring only those that can be among them;
+    /// `terms` are the query's (`Query::terms`).
     pub(super) fn rank_top<'a>(
         &'a self,
-        query: &Query<'a, '_>,
+        (query, terms): (&Query<'a, '_>, &[Term]),
         limit: usize,
         keep: IdPredicate,
         work: &mut Work,
     ) -> Vec<(f64, &'a str)> {
-        let terms: Vec<Term> = query.postings.iter().map(|postings| query.term(postings)).collect();
         let mut visit: Vec<usize> = (0..terms.len()).collect();
         crate::core::sort::sort_by(&mut visit, |a, b| terms[*b].bound.total_cmp(&terms[*a].bound));
         // What the terms from each step of the visit on can add to a score, at most.
@@ -188,7 +197,7 @@ impl Terms {
                 }
                 let Some(doc) = self.live(slot) else { return true };
                 work.scored.push(slot);
-                let ranked = Ranked { score: query.score(&terms, (slot, doc)), seq: doc.seq, slot };
+                let ranked = Ranked { score: query.score(terms, (slot, doc)), seq: doc.seq, slot };
                 let enters = best.len() < limit || best.peek().is_some_and(|worst| ranked < *worst);
                 if enters && keep(&doc.id) {
                     if best.len() < limit {

@@ -130,3 +130,64 @@ fn the_top_k_ranking_is_the_ranking_of_every_holder() {
     // The comparison means something only if many searches skipped documents.
     assert!(pruned * 5 > searches, "only {pruned} of {searches} searches skipped a document");
 }
+
+#[test]
+fn one_prepared_query_ranks_and_scores_as_the_searches_do() {
+    let mut random = Seeded(0x5851_F42D_4C95_7F2D);
+    for round in 0..40 {
+        let (index, placed) = corpus(&mut random, false);
+        let scope = [user("alice"), user("bob")][round % 2].clone();
+        let corpus = |id: &str| placed.iter().any(|(kept, s)| kept == id && scope.contains(s));
+        let neighbours = index.neighbours_in(&corpus, &scope);
+        let ids: Vec<&str> = placed.iter().map(|(id, _)| id.as_str()).collect();
+        for _ in 0..8 {
+            let text = query(&mut random);
+            let every = index.search_by(Ranking::Every, &text, usize::MAX, (&corpus, Some(&scope)), ALL, &neighbours);
+            let prepared = index.query_in(&text, (&corpus, &scope), &neighbours);
+            // Ranked first, then scored: the scores read the weights the ranking read.
+            let top = prepared.top(5, ALL);
+            assert_eq!(top, index.search_in(&text, 5, (&corpus, &scope), ALL, &neighbours), "{text:?}");
+            let scored = prepared.scores(&ids);
+            assert_eq!(scored.len(), every.len(), "{text:?}: every holder in the corpus is scored, no other");
+            for (score, id) in &scored {
+                let (want, _) = every.iter().find(|(_, held)| held == id).expect("a holder");
+                assert!((score - want).abs() <= 1e-9, "{id}: {score} != {want} for {text:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn without_turns_the_terms_tallied_from_shapes_rank_as_every_holder_does() {
+    let mut random = Seeded(0x2545_F491_4F6C_DD1D);
+    let mut checked = 0;
+    for _ in 0..30 {
+        let mut index = KeywordIndex::default();
+        let mut placed: Vec<(String, Scope)> = Vec::new();
+        for n in 0..40 + random.below(160) {
+            let (scope, _) = place(&mut random);
+            let id = format!("m{}", random.below(n + 1));
+            index.upsert_in(&id, &text(&mut random, n), &scope);
+            placed.retain(|(kept, _)| *kept != id);
+            placed.push((id, scope));
+        }
+        for _ in 0..random.below(8) {
+            index.remove(&placed.remove(random.below(placed.len())).0);
+        }
+        for scope in [user("alice"), user("bob"), Scope { run_id: Some("r2".into()), ..user("bob") }] {
+            let corpus = |id: &str| placed.iter().any(|(kept, s)| kept == id && scope.contains(s));
+            let neighbours = index.neighbours_in(&corpus, &scope);
+            for _ in 0..6 {
+                let text = query(&mut random);
+                for limit in [1, 3, 10] {
+                    let args = (&corpus as &dyn Fn(&str) -> bool, Some(&scope));
+                    let top = index.search_by(Ranking::Top, &text, limit, args, ALL, &neighbours);
+                    let every = index.search_by(Ranking::Every, &text, limit, args, ALL, &neighbours);
+                    assert_eq!(top, every, "{text:?} in {scope:?}, limit {limit}");
+                    checked += usize::from(!top.is_empty());
+                }
+            }
+        }
+    }
+    assert!(checked > 500, "only {checked} searches found anything");
+}
