@@ -93,12 +93,28 @@ fn ranked<'a>(ids: Vec<&'a str>, score: impl Fn(&str) -> f64) -> Ranking<'a> {
 /// list scores 0 there, so every fused score lies in [0, 1].
 pub fn weighted<'a>(vector: &Ranking<'a>, keyword: &Ranking<'a>, weights: Weights) -> Ranking<'a> {
     let best_keyword = keyword.iter().map(|(score, _)| *score).fold(0.0, f64::max);
-    let (cosines, bm25s) = (scores(vector), scores(keyword));
-    ranked(union(&[vector, keyword]), |id| {
-        let cosine = cosines.get(id).copied().unwrap_or(0.0).max(0.0);
-        let bm25 = if best_keyword > 0.0 { bm25s.get(id).copied().unwrap_or(0.0) / best_keyword } else { 0.0 };
-        weights.vector * cosine + weights.keyword * bm25
-    })
+    // Each id once, in order of first appearance, with its cosine and BM25: one look-up per entry of a list.
+    let mut at: HashMap<&str, usize> = HashMap::default();
+    at.reserve(vector.len() + keyword.len());
+    let mut parts: Vec<(&'a str, [f64; 2])> = Vec::with_capacity(vector.len() + keyword.len());
+    for (list, part) in [(vector, 0), (keyword, 1)] {
+        for &(score, id) in list {
+            let entry = *at.entry(id).or_insert_with(|| {
+                parts.push((id, [0.0; 2]));
+                parts.len() - 1
+            });
+            parts[entry].1[part] = score;
+        }
+    }
+    let mut fused: Ranking<'a> = parts
+        .into_iter()
+        .map(|(id, [cosine, bm25])| {
+            let bm25 = if best_keyword > 0.0 { bm25 / best_keyword } else { 0.0 };
+            (weights.vector * cosine.max(0.0) + weights.keyword * bm25, id)
+        })
+        .collect();
+    crate::core::sort::sort_by(&mut fused, |a, b| b.0.total_cmp(&a.0));
+    fused
 }
 
 /// RRF: the sum over lists of 1 / (`k` + rank), ranks counted from 1; absent from a list adds nothing.
@@ -120,9 +136,7 @@ pub fn reciprocal_rank<'a>(lists: &[&Ranking<'a>], k: f64) -> Ranking<'a> {
 pub fn with_neighbours<'a>(ranking: Ranking<'a>, neighbours: &Neighbours<'_>, shares: Shares) -> Ranking<'a> {
     let fused = scores(&ranking);
     let score = |id: Option<&str>| id.and_then(|id| fused.get(id)).copied().unwrap_or(0.0).max(0.0);
-    let ids = ranking.iter().map(|&(_, id)| id).collect();
-    ranked(ids, |id| {
-        let own = fused[id];
+    let raise = |own: f64, id: &str| {
         let Some(around) = neighbours.get(id) else { return own };
         let further = |next: Option<&str>, before: bool| {
             let beyond = neighbours.get(next?)?;
@@ -135,7 +149,10 @@ pub fn with_neighbours<'a>(ranking: Ranking<'a>, neighbours: &Neighbours<'_>, sh
         let next = score(around.before).max(score(around.after));
         let second = score(further(around.before, true)).max(score(further(around.after, false)));
         own + (shares.next * next + shares.second * second) * (1.0 - own).max(0.0)
-    })
+    };
+    let mut raised: Ranking<'a> = ranking.iter().map(|&(own, id)| (raise(own, id), id)).collect();
+    crate::core::sort::sort_by(&mut raised, |a, b| b.0.total_cmp(&a.0));
+    raised
 }
 
 #[cfg(test)]
