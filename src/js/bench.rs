@@ -72,7 +72,7 @@ impl BenchIndex {
     /// The rows of the `limit` memories of user `u{user}` most similar to the unit vector `query`.
     pub fn search(&self, query: &[f32], limit: usize, user: u32) -> Result<Vec<u32>, JsValue> {
         let scope = Scope { user_id: Some(format!("u{user}")), ..Scope::default() };
-        let hits = self.store.search_in_scope(query, limit, &scope, &|_| true).map_err(to_js_error)?;
+        let hits = self.store.search_in_scope(query, limit, &scope, (&|_| true, None)).map_err(to_js_error)?;
         Ok(hits.iter().filter_map(|(_, memory)| memory.item.id[1..].parse().ok()).collect())
     }
 

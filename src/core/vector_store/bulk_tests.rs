@@ -65,7 +65,7 @@ fn rows_land_in_their_memorys_slot_whatever_the_order() {
     let bob = |item: &MemoryItem| item.scope.user_id.as_deref() == Some("bob");
     let hits = store.search(&vector(7, 20), 3, &|_| true).unwrap();
     assert_eq!((hits[0].1.item.id.as_str(), hits[0].1.embedding.is_none()), ("m7", true));
-    let scoped = store.search_in_scope(&vector(8, 20), 50, &user("bob"), &bob).unwrap();
+    let scoped = store.search_in_scope(&vector(8, 20), 50, &user("bob"), (&bob, None)).unwrap();
     assert_eq!(scoped.len(), 25, "every bob memory, found by its interned scope");
 }
 

@@ -126,6 +126,9 @@ fn agree(fast: &InMemoryVectorStore, exact: &Walking) {
             assert_eq!(ids(&got.expired), ids(&want.expired), "{read:?}");
         }
     }
+    for read in reads() {
+        searches_agree(fast, exact, &read);
+    }
     for scope in scopes() {
         for key in (0..15).map(|k| format!("k{k}")) {
             let id = |m: Option<&StoredMemory>| m.map(|m| m.item.id.clone());
@@ -143,6 +146,31 @@ fn agree(fast: &InMemoryVectorStore, exact: &Walking) {
         for (g, w) in got.unwrap_or_default().iter().zip(want.unwrap_or_default()) {
             assert!((g - w).abs() < 1e-9, "{scope:?}: {g} against {w}");
         }
+    }
+}
+
+/// A search in `read`'s scope told what its predicate comes down to for plain memories finds what the
+/// walking default finds, scores included, and runs the predicate on none of the plain ones.
+fn searches_agree(fast: &InMemoryVectorStore, exact: &Walking, read: &Read) {
+    let calls = std::cell::Cell::new(0);
+    let keep = |item: &MemoryItem| read.keeps(item, NOW);
+    let counted = |item: &MemoryItem| {
+        calls.set(calls.get() + 1);
+        assert!(read.plain().is_none() || !count::is_plain(item), "the predicate ran on plain {}", item.id);
+        keep(item)
+    };
+    let hits = |found: Vec<(f32, &StoredMemory)>| {
+        found.into_iter().map(|(score, m)| (score.to_bits(), m.item.id.clone())).collect::<Vec<_>>()
+    };
+    for (limit, query) in [(1, [1.0; 8]), (10, [0.5, -1.0, 2.0, 0.0, 1.0, 3.0, -2.0, 1.0]), (1000, [1.0; 8])] {
+        let got = hits(fast.search_in_scope(&query, limit, &read.scope, (&counted, read.plain())).unwrap());
+        let want = hits(exact.search_in_scope(&query, limit, &read.scope, (&keep, None)).unwrap());
+        assert_eq!(got, want, "{read:?} limit {limit}");
+        let ran = calls.replace(0) > 0;
+        assert!(
+            ran || read.plain().is_some() || got.is_empty(),
+            "{read:?}: a read that is not plain runs its predicate"
+        );
     }
 }
 

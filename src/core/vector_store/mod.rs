@@ -40,6 +40,9 @@ use super::packed::Packed;
 /// A predicate over memories, used for scope and filter checks.
 pub type Predicate<'a> = &'a dyn Fn(&MemoryItem) -> bool;
 
+/// What a search keeps: the exact test, and when set what it comes down to for a plain memory.
+pub type Kept<'a> = (Predicate<'a>, Option<Plain<'a>>);
+
 /// How the index stores vectors (`vectorStore.config.quantization`: `"auto"`, `"none"` or `"int8"`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -108,13 +111,15 @@ pub trait VectorStore {
         let members = self.list(usize::MAX, &|item| scope.contains(&item.scope) && item.lifecycle.is_live(now));
         centroid(members.iter().filter_map(|m| self.vector(&m.item.id)))
     }
-    /// Like `search`, for memories in `scope` only; stores may check the scope before scoring a row.
+    /// Like `search`, for memories in `scope` only, passing `kept.0`; stores may check the scope before
+    /// scoring a row. `kept.1`, when set, vouches what `kept.0` comes down to for a plain memory (its
+    /// scope is `scope`; see [`Count::plain`]), so a store may skip the predicate there.
     fn search_in_scope(
         &self,
         query: &[f32],
         limit: usize,
         scope: &Scope,
-        keep: Predicate,
+        (keep, _): Kept,
     ) -> Result<Vec<(f32, &StoredMemory)>> {
         self.search(query, limit, &|item| scope.contains(&item.scope) && keep(item))
     }

@@ -348,7 +348,7 @@ fn scope_pre_check_skips_other_scopes_before_the_predicate() {
     for (query_scope, seen) in [(scope("alice", None), [0, 1]), (scope("bob", Some("helper")), [3, 3])] {
         let query = rng.vector(16);
         calls.set(0);
-        let fast = store.search_in_scope(&query, 10, &query_scope, &counting).unwrap();
+        let fast = store.search_in_scope(&query, 10, &query_scope, (&counting, None)).unwrap();
         assert!(calls.get() < 200, "the predicate runs only for rows that make the cut: {}", calls.get());
         let slow = store.search(&query, 10, &|item| query_scope.contains(&item.scope)).unwrap();
         assert_eq!(ids(&fast), ids(&slow));
@@ -359,10 +359,10 @@ fn scope_pre_check_skips_other_scopes_before_the_predicate() {
     }
     let only_even = |item: &MemoryItem| item.id[1..].parse::<usize>().unwrap() % 8 == 0;
     let query = rng.vector(16);
-    let filtered = store.search_in_scope(&query, 5, &scope("alice", None), &only_even).unwrap();
+    let filtered = store.search_in_scope(&query, 5, &scope("alice", None), (&only_even, None)).unwrap();
     assert_eq!(filtered.len(), 5);
     assert!(filtered.iter().all(|(_, m)| only_even(&m.item)));
-    let nobody = store.search_in_scope(&query, 5, &scope("carol", None), &|_| true).unwrap();
+    let nobody = store.search_in_scope(&query, 5, &scope("carol", None), (&|_| true, None)).unwrap();
     assert!(nobody.is_empty());
 }
 

@@ -79,10 +79,34 @@ impl TopK {
     }
 
     /// The hits kept, best first.
-    pub fn into_sorted(mut self) -> Vec<(f32, u32)> {
+    pub fn into_sorted(self) -> Vec<(f32, u32)> {
+        let mut hits = self.into_unsorted();
+        sort(&mut hits);
+        hits
+    }
+
+    /// The hits kept, in no particular order (a caller that filters and cuts them sorts only what is left).
+    pub fn into_unsorted(mut self) -> Vec<(f32, u32)> {
         self.cut();
-        self.buffer.sort_unstable_by(Hit::rank);
         self.buffer.into_iter().map(|hit| (hit.score, hit.slot)).collect()
+    }
+}
+
+/// The order of hits: best first, the older slot first among equal scores.
+fn order(a: &(f32, u32), b: &(f32, u32)) -> Ordering {
+    Hit { score: a.0, slot: a.1 }.rank(&Hit { score: b.0, slot: b.1 })
+}
+
+/// Sorts hits best first.
+pub fn sort(hits: &mut [(f32, u32)]) {
+    hits.sort_unstable_by(order);
+}
+
+/// Keeps the best `limit` of `hits`, in no particular order: the set the first `limit` of them sorted hold.
+pub fn keep_best(hits: &mut Vec<(f32, u32)>, limit: usize) {
+    if hits.len() > limit {
+        hits.select_nth_unstable_by(limit, order);
+        hits.truncate(limit);
     }
 }
 
@@ -141,6 +165,13 @@ mod tests {
             let kept = top.into_sorted();
             let bits = |hits: &[(f32, u32)]| hits.iter().map(|(s, slot)| (s.to_bits(), *slot)).collect::<Vec<_>>();
             assert_eq!(bits(&kept), bits(&every), "limit {limit}");
+            // The best of a larger top, cut without sorting, are the same hits.
+            let mut wider = TopK::new(limit * 2, scores.len());
+            scores.iter().enumerate().for_each(|(slot, score)| wider.push(*score, slot as u32));
+            let mut cut = wider.into_unsorted();
+            keep_best(&mut cut, limit);
+            sort(&mut cut);
+            assert_eq!(bits(&cut), bits(&every), "the best {limit} of {}", limit * 2);
         }
     }
 
