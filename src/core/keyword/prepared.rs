@@ -4,8 +4,7 @@
 
 use std::cell::OnceCell;
 
-use super::rank::{Query, Ranking};
-use super::top_k::Term;
+use super::rank::{Query, Ranking, Term};
 use super::{IdPredicate, KeywordIndex, Terms};
 use crate::core::keyword::turns::Neighbours;
 use crate::core::model::scope::Scope;

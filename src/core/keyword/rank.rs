@@ -10,7 +10,6 @@ use std::cell::{OnceCell, RefCell};
 use rustc_hash::FxHashMap;
 
 use super::tokenize;
-use super::top_k::Term;
 use super::{Doc, IdPredicate, Terms, B, CONTEXT_SHARE, K1};
 use crate::core::keyword::turns::Neighbours;
 use crate::core::model::scope::Scope;
@@ -97,6 +96,16 @@ pub(crate) enum Ranking {
     /// `top_k`, whatever the limit.
     #[cfg_attr(not(test), allow(dead_code))]
     Top,
+}
+
+/// What the search keeps of one query term.
+pub(super) struct Term<'a> {
+    pub(super) postings: &'a FxHashMap<u32, u32>,
+    pub(super) idf: f64,
+    /// No document's part from this term exceeds it.
+    pub(super) bound: f64,
+    /// Its highest frequency in a holder (context counted).
+    pub(super) most: f64,
 }
 
 /// What one search reads: the postings of the query's terms, the corpus and its statistics, and where each

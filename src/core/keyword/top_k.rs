@@ -13,21 +13,11 @@ use std::collections::BinaryHeap;
 
 use rustc_hash::FxHashMap;
 
-use super::rank::{idf, Query, Work};
+use super::rank::{idf, Query, Term, Work};
 use super::{Doc, IdPredicate, Terms, CONTEXT_SHARE};
 
 /// How far a document's computed score may stray above the sum of its terms' bounds by rounding (relative).
 const ROUNDING: f64 = 1e-9;
-
-/// What the search keeps of one query term.
-pub(super) struct Term<'a> {
-    postings: &'a FxHashMap<u32, u32>,
-    idf: f64,
-    /// No document's part from this term exceeds it.
-    bound: f64,
-    /// Its highest frequency in a holder (context counted).
-    most: f64,
-}
 
 /// A scored document; the greater of two ranks after the other (lower score, or equal and newer).
 struct Ranked {
