@@ -14,6 +14,8 @@ use super::tokenizer::tokenize;
 use super::turns::{Around, Neighbours, Place, TurnOrder};
 use crate::core::model::scope::Scope;
 
+#[path = "posting.rs"]
+mod posting;
 #[path = "prepared.rs"]
 mod prepared;
 pub use prepared::KeywordQuery;
@@ -112,7 +114,7 @@ struct Terms {
     docs: Vec<Option<Doc>>,
     free: Vec<u32>,
     /// Term → slot of each document holding it → how often it occurs there.
-    postings: FxHashMap<String, FxHashMap<u32, u32>>,
+    postings: FxHashMap<String, posting::Posting>,
     turns: TurnOrder,
     /// The corpus statistics per exact scope.
     tallies: ScopeTallies,
@@ -362,15 +364,19 @@ impl Terms {
             }
         }
         let slot = self.free.pop().unwrap_or(self.docs.len() as u32);
+        let mut doc = Doc { id, seq, terms: Box::default(), len, at, scope_number: None, linked: (None, None) };
+        doc.scope_number = self.tallies.count(doc.scope(), len, doc.turn().is_some(), true);
         for (term, tf) in &counts {
             match self.postings.get_mut(term) {
-                Some(slots) => drop(slots.insert(slot, *tf)),
-                None => drop(self.postings.insert(term.clone(), FxHashMap::from_iter([(slot, *tf)]))),
+                Some(posting) => posting.add(slot, (*tf, len), doc.scope_number),
+                None => {
+                    let mut posting = posting::Posting::default();
+                    posting.add(slot, (*tf, len), doc.scope_number);
+                    self.postings.insert(term.clone(), posting);
+                }
             }
         }
-        let terms = counts.into_iter().map(|(term, _)| term).collect();
-        let mut doc = Doc { id, seq, terms, len, at, scope_number: None, linked: (None, None) };
-        doc.scope_number = self.tallies.count(doc.scope(), len, doc.turn().is_some(), true);
+        doc.terms = counts.into_iter().map(|(term, _)| term).collect();
         self.set_shape(slot, (len, doc.scope_number.unwrap_or(NO_SCOPE)));
         self.slots.insert(doc.id.clone(), slot);
         match self.docs.get_mut(slot as usize) {
@@ -436,7 +442,7 @@ impl Terms {
         self.tallies.count(doc.scope(), doc.len, doc.turn().is_some(), false);
         for term in &doc.terms {
             if let Some(slots) = self.postings.get_mut(term) {
-                slots.remove(&slot);
+                slots.remove(slot, doc.scope_number);
                 if slots.is_empty() {
                     self.postings.remove(term);
                 }

@@ -9,6 +9,7 @@ use std::cell::{OnceCell, RefCell};
 
 use rustc_hash::FxHashMap;
 
+use super::posting::Posting;
 use super::tokenize;
 use super::{Doc, IdPredicate, Terms, B, CONTEXT_SHARE, K1};
 use crate::core::keyword::turns::Neighbours;
@@ -113,7 +114,7 @@ pub(super) struct Term<'a> {
 pub(super) struct Query<'a, 'q> {
     pub(super) index: &'a Terms,
     /// The postings of each query term the index holds, in term order: scores sum in this order.
-    pub(super) postings: Vec<&'a FxHashMap<u32, u32>>,
+    pub(super) postings: Vec<&'a Posting>,
     corpus: IdPredicate<'q>,
     /// With every document's scope known: for each scope number, whether the searched scope contains it.
     contained: Option<Vec<bool>>,
@@ -162,22 +163,12 @@ impl<'a> Query<'a, '_> {
         }
     }
 
-    /// How many documents of the corpus hold the term of `postings`, their highest frequency and their
-    /// shortest length, in one tight pass over its postings: when every scope is known and the corpus has
-    /// no turns (a holder's shape then says whether it counts, and its length); else `None`.
-    pub(super) fn tally(&self, postings: &FxHashMap<u32, u32>) -> Option<(usize, u32, u32)> {
+    /// How many documents of the corpus hold the term of `posting`, and bounds of their frequencies and
+    /// lengths, from its tallies: when every scope is known and the corpus has no turns (which count the
+    /// turn after each holder too); else `None`.
+    pub(super) fn tally(&self, posting: &Posting) -> Option<(usize, u32, u32)> {
         let contained = self.contained.as_deref().filter(|_| !self.turns)?;
-        let (mut holders, mut most, mut shortest) = (0usize, 0u32, u32::MAX);
-        for (&slot, &tf) in postings {
-            let Some(&(len, number)) = self.index.shapes.get(slot as usize) else { continue };
-            if contained.get(number as usize).copied().unwrap_or(false) {
-                holders += 1;
-                if tf > 0 {
-                    (most, shortest) = (most.max(tf), shortest.min(len));
-                }
-            }
-        }
-        Some((holders, most, shortest))
+        Some(posting.tally(contained))
     }
 
     /// Whether the live document in `slot` is in the corpus: read from its shape when every scope is known.
@@ -274,7 +265,7 @@ impl Terms {
     }
 
     /// The postings of each distinct term of `query` the index holds, in term order.
-    fn postings_of(&self, query: &str) -> Vec<&FxHashMap<u32, u32>> {
+    fn postings_of(&self, query: &str) -> Vec<&Posting> {
         let mut terms = tokenize(query);
         terms.sort_unstable();
         terms.dedup();
@@ -296,7 +287,7 @@ impl Terms {
     /// conversation, linked slot to slot; otherwise `neighbours` says which turns `corpus` keeps around it.
     fn query<'a, 'q>(
         &'a self,
-        postings: Vec<&'a FxHashMap<u32, u32>>,
+        postings: Vec<&'a Posting>,
         (corpus, scope): (IdPredicate<'q>, Option<&Scope>),
         neighbours: &'q Neighbours<'a>,
     ) -> Query<'a, 'q> {
@@ -340,7 +331,7 @@ impl Terms {
         for (number, slots) in (1u32..).zip(query.postings.iter().copied()) {
             // The documents holding the term: those whose text has it, and the turns right after them.
             holders.clear();
-            for (&slot, &tf) in slots {
+            for (&slot, &tf) in slots.iter() {
                 work.tf[slot as usize] = tf;
                 if let Some(doc) = self.live(slot).filter(|doc| query.in_corpus(doc)) {
                     work.mark(slot, number);

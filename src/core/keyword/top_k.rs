@@ -13,6 +13,7 @@ use std::collections::BinaryHeap;
 
 use rustc_hash::FxHashMap;
 
+use super::posting::Posting;
 use super::rank::{idf, Query, Term, Work};
 use super::{Doc, IdPredicate, Terms, CONTEXT_SHARE};
 
@@ -77,7 +78,7 @@ impl<'a> Query<'a, '_> {
 
     /// The term's weight and bound: its documents are counted, their highest frequency and shortest length
     /// noted.
-    fn term<'p>(&self, postings: &'p FxHashMap<u32, u32>) -> Term<'p> {
+    fn term<'p>(&self, postings: &'p Posting) -> Term<'p> {
         let (holders, most, shortest) = self.tally(postings).unwrap_or_else(|| {
             let (mut holders, mut most, mut shortest) = (0usize, 0u32, u32::MAX);
             self.holders(postings, &mut |slot, tf| {
