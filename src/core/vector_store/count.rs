@@ -37,7 +37,12 @@ impl Plain<'_> {
 
     /// True when a plain memory of `scope` and type `kind` is kept.
     pub fn passes(&self, scope: &Scope, kind: MemoryType) -> bool {
-        self.scope.contains(scope) && self.types & 1 << type_index(kind) != 0
+        self.scope.contains(scope) && self.takes(type_index(kind))
+    }
+
+    /// True when the type at `index` of [`MemoryType::ALL`] is asked for.
+    pub fn takes(&self, index: u8) -> bool {
+        self.types & 1 << index != 0
     }
 }
 

@@ -19,7 +19,7 @@ impl InMemoryVectorStore {
         let visible = self.scopes.visible_from(plain.scope);
         let mut kept = 0;
         for (counts, _) in self.catalog.plain.iter().zip(&visible).filter(|(_, seen)| **seen) {
-            let of_type = counts.iter().enumerate().filter(|(kind, _)| plain.types & 1 << kind != 0);
+            let of_type = counts.iter().enumerate().filter(|(kind, _)| plain.takes(*kind as u8));
             kept += of_type
                 .map(|(_, [all, vectorless])| if count.vectorless { *vectorless } else { *all } as usize)
                 .sum::<usize>();

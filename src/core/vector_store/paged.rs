@@ -51,7 +51,7 @@ impl InMemoryVectorStore {
     /// The page of a plain read and its count: the lists of the visible scopes and asked-for types hold only
     /// memories it keeps, bar the expired ones (`expired`, ascending); the others are tested.
     fn ranked(&self, listing: &Listing, plain: Plain, scopes: &[u32], expired: &[u32]) -> (Vec<u32>, usize) {
-        let asked = |kind: u8| kind != OTHER && plain.types & 1 << kind != 0;
+        let asked = |kind: u8| kind != OTHER && plain.takes(kind);
         let lists = self.lists(scopes, &asked);
         let mut tested = Vec::new();
         for others in self.lists(scopes, &|kind| kind == OTHER) {

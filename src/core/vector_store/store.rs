@@ -142,7 +142,7 @@ impl InMemoryVectorStore {
         let wanted = if rescoring { limit.saturating_add(margin).saturating_add(extra) } else { limit };
         let rows = (self.keys.as_slice(), visible);
         let kept = |slot: usize| match (plain, self.catalog.kind[slot]) {
-            (Some(plain), kind) if kind < NOT_PLAIN => plain.types & 1 << kind != 0,
+            (Some(plain), kind) if kind < NOT_PLAIN => plain.takes(kind),
             _ => keep(&self.item(slot).item),
         };
         // First the best `pool` rows of the visible scopes, with `keep` run on them only. That is exact when
