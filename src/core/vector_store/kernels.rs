@@ -12,6 +12,13 @@ pub fn dot_f32(a: &[f32], b: &[f32]) -> f32 {
     imp::dot_f32(a, b)
 }
 
+/// `Σ v[i]²` for a slice of any length: the whole chunks of [`LANES`] through [`dot_f32`], the rest one by
+/// one. A check of a vector's length, so its rounding may differ from a sequential sum's in the last bits.
+pub fn squared_norm(v: &[f32]) -> f32 {
+    let (head, rest) = v.split_at(v.len() / LANES * LANES);
+    dot_f32(head, head) + rest.iter().map(|x| x * x).sum::<f32>()
+}
+
 /// `Σ codes[i]·query[i]` for int8 codes against an i16 query, both a multiple of [`LANES`] long.
 /// The caller bounds `|query[i]|` so that the i32 sum cannot overflow (see `quantize`).
 #[inline(always)]

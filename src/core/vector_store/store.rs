@@ -378,7 +378,7 @@ impl InMemoryVectorStore {
         if let Some(expected) = self.arena.dimension().filter(|d| *d != row.len()) {
             return Err(MemoryError::DimensionMismatch { expected, actual: row.len() });
         }
-        let norm = row.iter().map(|x| x * x).sum::<f32>().sqrt();
+        let norm = super::kernels::squared_norm(row).sqrt();
         let unit = if (norm - 1.0).abs() <= 1e-4 {
             row
         } else {

@@ -3,7 +3,7 @@
 
 use std::cell::Cell;
 
-use super::kernels::{dot_f32, dot_i8, LANES};
+use super::kernels::{dot_f32, dot_i8, squared_norm, LANES};
 use super::*;
 use crate::core::error::MemoryError;
 
@@ -186,6 +186,17 @@ fn kernels_match_a_naive_dot_product() {
         let exact: i64 = codes.iter().zip(&query).map(|(c, q)| i64::from(*c) * i64::from(*q)).sum();
         assert_eq!(i64::from(dot_i8(&codes, &query)), exact, "{dim}");
     }
+}
+
+#[test]
+fn squared_norm_matches_a_naive_sum_at_every_length() {
+    let mut rng = Rng(11);
+    for dim in [0, 1, 3, LANES - 1, LANES, LANES + 5, 100, 384, 1536] {
+        let v: Vec<f32> = (0..dim).map(|_| rng.unit()).collect();
+        let exact: f64 = v.iter().map(|x| f64::from(*x) * f64::from(*x)).sum();
+        assert!((f64::from(squared_norm(&v)) - exact).abs() < 1e-4, "{dim}");
+    }
+    assert!(squared_norm(&[1.0, f32::NAN]).is_nan());
 }
 
 #[test]
