@@ -145,6 +145,7 @@ fn in_stored_order(packed: Packed, places: Vec<Place>, shared: Rc<Shared>) -> Pa
     if sorted {
         let ids = packed.memories.iter().map(|memory| memory.item.id.clone()).collect();
         let chunks = places.iter().map(|place| place.chunk).collect();
+        shared.placement.borrow_mut().reserve(places.len());
         let rows = PlacingRows { rows: packed.rows, ids, chunks, shared };
         return Packed { memories: packed.memories, rows: Box::new(rows) };
     }
@@ -172,7 +173,7 @@ fn stored_order(a: (&StoredMemory, &Place), b: (&StoredMemory, &Place)) -> Order
 /// The image's rows, noting in the placement which chunk holds each vector as they are handed out.
 struct PlacingRows {
     rows: Box<dyn RowSource>,
-    /// Per memory (by index), its id and the chunk holding its vector.
+    /// Per memory (by index), its id (moved into the placement with its row) and the chunk holding its vector.
     ids: Vec<String>,
     chunks: Vec<Option<u32>>,
     shared: Rc<Shared>,
@@ -183,8 +184,8 @@ impl RowSource for PlacingRows {
         let chunk = self.rows.next_chunk()?;
         let mut placement = self.shared.placement.borrow_mut();
         for (owner, row) in chunk.rows() {
-            if let (Some(id), Some(Some(key))) = (self.ids.get(owner), self.chunks.get(owner)) {
-                placement.insert(id.clone(), Placed { chunk: *key, print: fingerprint(row) });
+            if let (Some(id), Some(Some(key))) = (self.ids.get_mut(owner), self.chunks.get(owner)) {
+                placement.insert(std::mem::take(id), Placed { chunk: *key, print: fingerprint(row) });
             }
         }
         Some(chunk)
