@@ -2,21 +2,27 @@
 //! the best `limit` are selected (`select_nth_unstable`, linear) and the floor raised: O(n) for a scan,
 //! however large `limit` (a fused search draws a thousand), where a heap pays O(log k) per hit kept. Higher
 //! scores win; among equal scores the lower slot (the older memory) wins, so results are deterministic.
+//! Each hit is one `u64` ([`Key`]), so that selecting and sorting compare integers.
 
-use std::cmp::Ordering;
+/// A hit as one number that sorts best first: the score's bits mapped onto `total_cmp`'s order and
+/// flipped (a higher score is a smaller key), then the slot (the lower slot first among equal scores).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Key(u64);
 
-/// A hit: its score and the slot it came from.
-#[derive(Debug, Clone, Copy)]
-struct Hit {
-    score: f32,
-    slot: u32,
-}
-
-impl Hit {
-    /// `Less` when `self` ranks above `other`: best first.
+impl Key {
     #[inline(always)]
-    fn rank(&self, other: &Self) -> Ordering {
-        other.score.total_cmp(&self.score).then(self.slot.cmp(&other.slot))
+    fn new(score: f32, slot: u32) -> Self {
+        let bits = score.to_bits();
+        // Ascending in `total_cmp`'s order: negatives reversed below the positives.
+        let ascending = if bits >> 31 == 1 { !bits } else { bits | 1 << 31 };
+        Self(u64::from(!ascending) << 32 | u64::from(slot))
+    }
+
+    #[inline(always)]
+    fn hit(self) -> (f32, u32) {
+        let ascending = !((self.0 >> 32) as u32);
+        let bits = if ascending >> 31 == 1 { ascending & !(1 << 31) } else { !ascending };
+        (f32::from_bits(bits), self.0 as u32)
     }
 }
 
@@ -28,12 +34,12 @@ const SLACK: usize = 64;
 pub struct TopK {
     limit: usize,
     /// Every hit offered that beat `floor` when it came, since the last cut.
-    buffer: Vec<Hit>,
+    buffer: Vec<Key>,
     /// The length at which the buffer is cut back to the best `limit`.
     cut_at: usize,
-    /// The weakest hit kept at the last cut (none before the first): a hit must rank above it. Most rows
-    /// of a scan fall below its score, and one float comparison turns them away.
-    floor: Option<Hit>,
+    /// The weakest hit kept at the last cut, with its score (none before the first): a hit must rank
+    /// above it. Most rows of a scan fall below its score, and one float comparison turns them away.
+    floor: Option<(f32, Key)>,
 }
 
 impl TopK {
@@ -50,9 +56,9 @@ impl TopK {
             return false;
         }
         match &self.floor {
-            Some(floor) if score < floor.score => false,
-            Some(floor) if score == floor.score => Hit { score, slot }.rank(floor) == Ordering::Less,
-            _ => true,
+            Some((floor, _)) if score < *floor => false,
+            Some((_, key)) => Key::new(score, slot) < *key,
+            None => true,
         }
     }
 
@@ -61,7 +67,7 @@ impl TopK {
         if !self.admits(score, slot) {
             return;
         }
-        self.buffer.push(Hit { score, slot });
+        self.buffer.push(Key::new(score, slot));
         if self.buffer.len() >= self.cut_at {
             self.cut();
         }
@@ -70,42 +76,37 @@ impl TopK {
     /// Keeps the best `limit` of the buffer and raises the floor to the weakest of them.
     fn cut(&mut self) {
         if self.buffer.len() > self.limit {
-            self.buffer.select_nth_unstable_by(self.limit, Hit::rank);
+            self.buffer.select_nth_unstable(self.limit);
             self.buffer.truncate(self.limit);
         }
         if self.buffer.len() == self.limit {
-            self.floor = self.buffer.iter().copied().max_by(Hit::rank);
+            self.floor = self.buffer.iter().max().map(|key| (key.hit().0, *key));
         }
     }
 
     /// The hits kept, best first.
-    pub fn into_sorted(self) -> Vec<(f32, u32)> {
-        let mut hits = self.into_unsorted();
-        sort(&mut hits);
-        hits
+    pub fn into_sorted(mut self) -> Vec<(f32, u32)> {
+        self.cut();
+        self.buffer.sort_unstable();
+        self.buffer.into_iter().map(Key::hit).collect()
     }
 
     /// The hits kept, in no particular order (a caller that filters and cuts them sorts only what is left).
     pub fn into_unsorted(mut self) -> Vec<(f32, u32)> {
         self.cut();
-        self.buffer.into_iter().map(|hit| (hit.score, hit.slot)).collect()
+        self.buffer.into_iter().map(Key::hit).collect()
     }
 }
 
-/// The order of hits: best first, the older slot first among equal scores.
-fn order(a: &(f32, u32), b: &(f32, u32)) -> Ordering {
-    Hit { score: a.0, slot: a.1 }.rank(&Hit { score: b.0, slot: b.1 })
-}
-
-/// Sorts hits best first.
+/// Sorts hits best first, the older slot first among equal scores.
 pub fn sort(hits: &mut [(f32, u32)]) {
-    hits.sort_unstable_by(order);
+    hits.sort_unstable_by_key(|&(score, slot)| Key::new(score, slot));
 }
 
 /// Keeps the best `limit` of `hits`, in no particular order: the set the first `limit` of them sorted hold.
 pub fn keep_best(hits: &mut Vec<(f32, u32)>, limit: usize) {
     if hits.len() > limit {
-        hits.select_nth_unstable_by(limit, order);
+        hits.select_nth_unstable_by_key(limit, |&(score, slot)| Key::new(score, slot));
         hits.truncate(limit);
     }
 }
@@ -173,6 +174,22 @@ mod tests {
             sort(&mut cut);
             assert_eq!(bits(&cut), bits(&every), "the best {limit} of {}", limit * 2);
         }
+    }
+
+    #[test]
+    fn a_key_orders_as_total_cmp_then_slot_and_gives_back_the_exact_hit() {
+        let scores =
+            [f32::NEG_INFINITY, -1.5, -f32::MIN_POSITIVE, -0.0, 0.0, f32::MIN_POSITIVE, 0.25, 1.0, f32::INFINITY];
+        let mut hits: Vec<(f32, u32)> = scores.iter().flat_map(|s| [(*s, 9), (*s, 2), (*s, u32::MAX)]).collect();
+        for &(score, slot) in &hits {
+            assert_eq!(Key::new(score, slot).hit().0.to_bits(), score.to_bits());
+            assert_eq!(Key::new(score, slot).hit().1, slot);
+        }
+        let mut by_rank = hits.clone();
+        by_rank.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        sort(&mut hits);
+        let bits = |hits: &[(f32, u32)]| hits.iter().map(|(s, slot)| (s.to_bits(), *slot)).collect::<Vec<_>>();
+        assert_eq!(bits(&hits), bits(&by_rank));
     }
 
     #[test]
