@@ -133,7 +133,12 @@ pub fn reciprocal_rank<'a>(lists: &[&Ranking<'a>], k: f64) -> Ranking<'a> {
 /// `s + (shares.next · m + shares.second · m2) · (1 − s)`, so a fused score stays in [0, 1] and an answer is
 /// found beside the turn that asked for it (or one turn further, after a reply). Memories that are not turns
 /// keep their score.
-pub fn with_neighbours<'a>(ranking: Ranking<'a>, neighbours: &Neighbours<'_>, shares: Shares) -> Ranking<'a> {
+pub fn with_neighbours<'a>(mut ranking: Ranking<'a>, neighbours: &Neighbours<'_>, shares: Shares) -> Ranking<'a> {
+    if neighbours.is_empty() {
+        // No turns: nothing is raised (and no map of the scores is built).
+        crate::core::sort::sort_by(&mut ranking, |a, b| b.0.total_cmp(&a.0));
+        return ranking;
+    }
     let fused = scores(&ranking);
     let score = |id: Option<&str>| id.and_then(|id| fused.get(id)).copied().unwrap_or(0.0).max(0.0);
     let raise = |own: f64, id: &str| {
@@ -254,6 +259,24 @@ mod tests {
         }
         let all = with_neighbours(vec![(1.0, "t1"), (1.0, "t2"), (1.0, "t3")], &neighbours, NEIGHBOUR_SHARE);
         assert!(all.iter().all(|(s, _)| close(*s, 1.0)), "scores stay at most 1");
+    }
+
+    #[test]
+    fn without_turns_nothing_is_raised_and_the_order_is_kept() {
+        let ranking: Ranking = vec![(0.8, "a"), (0.5, "b"), (0.5, "c"), (-0.1, "d")];
+        let fused = with_neighbours(ranking.clone(), &Neighbours::default(), NEIGHBOUR_SHARE);
+        assert_eq!(fused, ranking);
+        // An unsorted ranking comes back sorted, equal scores in the order given, as with turns.
+        let fused = with_neighbours(vec![(0.1, "x"), (0.5, "y"), (0.1, "z")], &Neighbours::default(), NEIGHBOUR_SHARE);
+        assert_eq!(fused, [(0.5, "y"), (0.1, "x"), (0.1, "z")]);
+    }
+
+    #[test]
+    fn weighted_reads_a_memory_listed_twice_with_one_score_as_once() {
+        let (vector, keyword) = lists();
+        let mut twice = keyword.clone();
+        twice.extend([(3.0, "b"), (6.0, "c")]);
+        assert_eq!(weighted(&vector, &twice, Weights::default()), weighted(&vector, &keyword, Weights::default()));
     }
 
     #[test]

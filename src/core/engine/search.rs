@@ -15,7 +15,6 @@ use crate::core::query_time::{event_span, query_window, raise_answers, raise_in,
 use crate::core::read::Read;
 use crate::core::storage::Storage;
 use crate::core::vector_store::{Count, Predicate, VectorStore};
-use rustc_hash::FxHashSet as HashSet;
 
 /// Candidates each ranking contributes per wanted result before fusion (at least [`FUSION_POOL`]).
 pub const OVERFETCH: usize = 4;
@@ -273,16 +272,17 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     }
 }
 
-/// `keyword` and the keyword scores `score` gives the memories of `vector` missing from it: when more than
-/// `keyword`'s length hold the query's words, a memory the vector ranking found still gets its own.
+/// `keyword` and the keyword scores `score` gives the memories of `vector`: when more than `keyword`'s
+/// length hold the query's words, a memory the vector ranking found still gets its own. A memory in both
+/// is listed twice with the same score (`score` scores as the ranking does), which `weighted` reads as
+/// once; checking for it would hash every candidate's id once more.
 fn with_scores_of<'a>(
     mut keyword: Ranking<'a>,
     vector: &Ranking<'a>,
     score: impl FnOnce(&[&'a str]) -> Ranking<'a>,
 ) -> Ranking<'a> {
-    let listed: HashSet<&str> = keyword.iter().map(|(_, id)| *id).collect();
-    let unlisted: Vec<&str> = vector.iter().map(|(_, id)| *id).filter(|id| !listed.contains(id)).collect();
-    keyword.extend(score(&unlisted));
+    let ids: Vec<&str> = vector.iter().map(|(_, id)| *id).collect();
+    keyword.extend(score(&ids));
     keyword
 }
 
