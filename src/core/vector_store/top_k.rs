@@ -98,16 +98,26 @@ impl TopK {
     }
 }
 
+/// `hits` as keys, changed by `change`, and back (one sort and one select serve every caller).
+fn through_keys(hits: &mut Vec<(f32, u32)>, change: impl FnOnce(&mut Vec<Key>)) {
+    let mut keys: Vec<Key> = hits.iter().map(|&(score, slot)| Key::new(score, slot)).collect();
+    change(&mut keys);
+    hits.clear();
+    hits.extend(keys.into_iter().map(Key::hit));
+}
+
 /// Sorts hits best first, the older slot first among equal scores.
-pub fn sort(hits: &mut [(f32, u32)]) {
-    hits.sort_unstable_by_key(|&(score, slot)| Key::new(score, slot));
+pub fn sort(hits: &mut Vec<(f32, u32)>) {
+    through_keys(hits, |keys| keys.sort_unstable());
 }
 
 /// Keeps the best `limit` of `hits`, in no particular order: the set the first `limit` of them sorted hold.
 pub fn keep_best(hits: &mut Vec<(f32, u32)>, limit: usize) {
     if hits.len() > limit {
-        hits.select_nth_unstable_by_key(limit, |&(score, slot)| Key::new(score, slot));
-        hits.truncate(limit);
+        through_keys(hits, |keys| {
+            keys.select_nth_unstable(limit);
+            keys.truncate(limit);
+        });
     }
 }
 
