@@ -205,6 +205,8 @@ for (const driver of DRIVERS) {
       assert.equal((await first.getAll(alice)).results.length, 1, "the first memory goes on");
       first.close();
       await rejectsWith(() => first.store("k", "v", alice), "STORAGE_UNAVAILABLE", (error) => assert.match(error.message, /closed/));
+      assert.equal((await first.getAll(alice)).results.length, 1, "what was loaded still answers from memory after close()");
+      first.free(); // gives the in-memory index back at once (docs/node-storage.md)
       const second = await Memory.open(testConfig(server, busy));
       assert.equal((await second.getAll(alice)).results.length, 1);
       second.close();
