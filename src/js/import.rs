@@ -6,7 +6,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::AbortSignal;
 
 use crate::core::error::MemoryError;
-use crate::platform::pace::{paced_string, JsPace};
+use crate::platform::pace::JsPace;
+use crate::platform::paced_text::paced_string;
 
 const KNOWN: &str = "onProgress, signal";
 

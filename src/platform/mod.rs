@@ -14,6 +14,7 @@ mod nfc;
 #[cfg(feature = "extras")]
 pub mod observe;
 pub mod pace;
+pub mod paced_text;
 pub mod plain;
 #[cfg(feature = "extras")]
 pub mod sqlite;

@@ -7,14 +7,13 @@ use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
 
-use js_sys::{Function, JsString, Promise, Reflect};
+use js_sys::{Function, Promise, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
 use super::timer::set_timeout;
-use crate::core::error::Result;
-use crate::core::pace::{aborted_error, Pace, Progress};
+use crate::core::pace::{Pace, Progress};
 
 /// Milliseconds of work in one turn: well below the 50 ms at which a browser counts a task as long.
 pub const TURN_MS: f64 = 25.0;
@@ -70,34 +69,6 @@ impl Pace for JsPace {
         let _ = set("total", (progress.total as f64).into());
         if let Err(thrown) = callback.call1(&JsValue::UNDEFINED, &report) {
             web_sys::console::warn_2(&"memwasm: onProgress threw (the call goes on):".into(), &thrown);
-        }
-    }
-}
-
-/// UTF-16 units of text copied into wasm at once (a few ms).
-const SLICE: u32 = 1 << 20;
-
-/// `text` as a Rust string, copied a slice at a time, ending turns when `pace` says so (a long text copied
-/// at once is a long task of its own); `ABORTED` once the caller asks to stop.
-pub async fn paced_string(text: &JsString, pace: &dyn Pace) -> Result<String> {
-    let length = text.length();
-    let mut copied = String::with_capacity(length as usize);
-    let mut start = 0;
-    loop {
-        if pace.aborted() {
-            return Err(aborted_error());
-        }
-        if start >= length {
-            return Ok(copied);
-        }
-        let mut end = start.saturating_add(SLICE).min(length);
-        if end < length && (0xD800..0xDC00).contains(&(text.char_code_at(end - 1) as u32)) {
-            end -= 1; // never split a surrogate pair
-        }
-        copied.push_str(&String::from(text.slice(start, end)));
-        start = end;
-        if pace.due() {
-            pace.yield_now().await;
         }
     }
 }

@@ -100,6 +100,19 @@ describe("importMemories text", () => {
     assert.deepEqual(await mem.importMemories(jsonl), { memories: texts.length, history: 0 }, "every hash matches its text");
     assert.deepEqual((await mem.getAll({ userId: "u", limit: 10_000 })).results.map((m) => m.memory).sort(), texts.sort());
   });
+
+  test("a text of several slices in three-byte characters, accents and ASCII comes in whole", T, async () => {
+    const at = "2026-01-01T00:00:00.000Z";
+    const texts = Array.from({ length: 2000 }, (_, i) => i % 3 === 0 ? `${i} 記憶${"日本語の文".repeat(500)}`
+      : i % 3 === 1 ? `${i} café ${"é".repeat(500)}` : `${i} plain ${"x".repeat(900)}`);
+    const lines = [{ kind: "memwasm-export", version: 2, memories: texts.length, history: 0 }, ...texts.map((text, i) =>
+      ({ kind: "memory", id: `c${i}`, memory: text, hash: md5(text), metadata: {}, createdAt: at, updatedAt: at, userId: "u" }))];
+    const jsonl = lines.map((line) => JSON.stringify(line)).join("\n");
+    assert.ok(jsonl.length > 2 * 2 ** 20 && Buffer.byteLength(jsonl) > 2 * jsonl.length, "several slices, mostly 3 bytes a unit");
+    const mem = memory();
+    assert.deepEqual(await mem.importMemories(jsonl), { memories: texts.length, history: 0 }, "every hash matches its text");
+    assert.deepEqual((await mem.getAll({ userId: "u", limit: 10_000 })).results.map((m) => m.memory).sort(), texts.sort());
+  });
 });
 
 describe("importMemories dimension check", () => {
