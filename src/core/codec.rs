@@ -78,10 +78,21 @@ pub fn bytes_from_base64(text: &str) -> Result<Vec<u8>> {
         *out = [(group >> 16) as u8, (group >> 8) as u8, group as u8];
     }
     if seen >= 64 {
-        return body.chunks_exact(4).try_for_each(|quad| decode_quad(quad, false, &mut Vec::new())).map(|()| bytes);
+        return quad_by_quad(text);
     }
     if !last.is_empty() {
         decode_quad(last, true, &mut bytes)?;
+    }
+    Ok(bytes)
+}
+
+/// The bytes of base64 text whose length is a multiple of 4, each quad checked on its own: the error names
+/// the first fault.
+fn quad_by_quad(text: &[u8]) -> Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(text.len() / 4 * 3);
+    let quads = text.len() / 4;
+    for (index, quad) in text.chunks_exact(4).enumerate() {
+        decode_quad(quad, index + 1 == quads, &mut bytes)?;
     }
     Ok(bytes)
 }
@@ -153,18 +164,9 @@ mod tests {
         }
     }
 
-    /// Every quad checked on its own: what the fast path must agree with, result and error alike.
-    fn quad_by_quad(text: &str) -> Result<Vec<u8>> {
-        let quads: Vec<&[u8]> = text.as_bytes().chunks(4).collect();
-        let mut bytes = Vec::new();
-        for (i, quad) in quads.iter().enumerate() {
-            decode_quad(quad, i + 1 == quads.len(), &mut bytes)?;
-        }
-        Ok(bytes)
-    }
-
     #[test]
     fn base64_decodes_as_the_quad_by_quad_reference_with_a_fault_anywhere() {
+        // Every quad checked on its own is what the fast path must agree with, result and error alike.
         let message = |result: Result<Vec<u8>>| result.map_err(|error| error.to_string());
         for len in 0..40usize {
             let bytes: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8).collect();
@@ -175,7 +177,8 @@ mod tests {
                     let mut broken = text.clone().into_bytes();
                     broken[at] = fault;
                     let broken = String::from_utf8(broken).unwrap();
-                    let (fast, reference) = (message(bytes_from_base64(&broken)), message(quad_by_quad(&broken)));
+                    let (fast, reference) =
+                        (message(bytes_from_base64(&broken)), message(quad_by_quad(broken.as_bytes())));
                     assert_eq!(fast, reference, "{broken:?}");
                 }
             }
