@@ -64,15 +64,22 @@ impl KvBackend for JsKv {
         Ok(keys.iter().map(|key| found.get(&JsValue::from_str(key)).as_string()).collect())
     }
 
-    /// One bulk read of `Uint8Array` values (`put_bytes`), copied straight into wasm memory.
-    async fn get_bytes_many(&self, keys: &[String]) -> Result<Vec<Option<Vec<u8>>>> {
+    /// One bulk read of `Uint8Array` values (`put_bytes`), each copied straight into `out`'s spare room.
+    async fn append_bytes(&self, keys: &[String], out: &mut Vec<u8>) -> Result<bool> {
         let names: Array = keys.iter().map(|key| JsValue::from_str(key)).collect();
         let first = keys.first().map_or("", String::as_str);
         let found = self.call("get", first, &[names.into()]).await?;
         let found: Map =
             found.dyn_into().map_err(|_| storage_error("get", first, "bulk read did not return a Map".into()))?;
-        let bytes = |value: JsValue| value.dyn_into::<Uint8Array>().ok().map(|array| array.to_vec());
-        Ok(keys.iter().map(|key| bytes(found.get(&JsValue::from_str(key)))).collect())
+        for key in keys {
+            let Ok(part) = found.get(&JsValue::from_str(key)).dyn_into::<Uint8Array>() else { return Ok(false) };
+            let (at, length) = (out.len(), part.length() as usize);
+            out.reserve(length);
+            part.copy_to_uninit(&mut out.spare_capacity_mut()[..length]);
+            // SAFETY: `copy_to_uninit` initialised the `length` bytes after `at`.
+            unsafe { out.set_len(at + length) };
+        }
+        Ok(true)
     }
 
     /// A `Uint8Array` value where the binding is atomic (a Durable Object's storage takes binary values);

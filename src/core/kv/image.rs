@@ -96,16 +96,15 @@ impl<B: KvBackend> KvStorage<B> {
         Ok(in_order(&packed.memories).map(|()| (packed, journal.len())))
     }
 
-    /// The image's parts joined; `None` when one is missing.
+    /// The image's parts joined, each copied once into place; `None` when one is missing. The bulk reads
+    /// go one after another: images are kept over a Durable Object's storage, whose reads are local.
     async fn image_bytes(&self, scope: &Scope, token: &str, parts: usize) -> Result<Option<Vec<u8>>> {
-        use futures_util::stream::{self, StreamExt, TryStreamExt};
         let keys: Vec<String> = (0..parts).map(|at| self.keys.image_part(scope, token, at)).collect();
-        let reads = stream::iter(keys.chunks(super::BULK_READ_KEYS)).map(|chunk| self.backend.get_bytes_many(chunk));
-        let pages: Vec<Vec<Option<Vec<u8>>>> = reads.buffered(super::READS_AT_ONCE).try_collect().await?;
-        let mut bytes = Vec::with_capacity(parts * PART);
-        for part in pages.into_iter().flatten() {
-            let Some(part) = part else { return Ok(None) };
-            bytes.extend_from_slice(&part);
+        let mut bytes = Vec::with_capacity(parts.saturating_mul(PART));
+        for chunk in keys.chunks(super::BULK_READ_KEYS) {
+            if !self.backend.append_bytes(chunk, &mut bytes).await? {
+                return Ok(None);
+            }
         }
         Ok(Some(bytes))
     }

@@ -174,6 +174,28 @@ fn an_image_missing_a_part_reads_every_memory_with_a_warning() {
 }
 
 #[test]
+fn an_image_in_more_parts_than_one_bulk_read_takes_opens_from_them_in_order() {
+    let kv = imaged(40);
+    let (a, keys) = (user("a", None), super::keys::KvKeys::new(PREFIX));
+    let head = kv.value(&keys.image_head(&a)).unwrap();
+    let fields: Vec<&str> = head.split(' ').collect();
+    let bytes = bytes_from_base64(&kv.value(&keys.image_part(&a, fields[0], 0)).unwrap()).unwrap();
+    // Re-split into tiny parts: more than two bulk reads, the last one partial.
+    let size = bytes.len().div_ceil(2 * super::BULK_READ_KEYS + 7);
+    let parts: Vec<&[u8]> = bytes.chunks(size).collect();
+    assert!(parts.len() > 2 * super::BULK_READ_KEYS, "{} parts", parts.len());
+    for (at, part) in parts.iter().enumerate() {
+        kv.set_value(&keys.image_part(&a, fields[0], at), &bytes_to_base64(part));
+    }
+    kv.set_value(&keys.image_head(&a), &format!("{} {} {}", fields[0], parts.len(), fields[2]));
+    let (opened, how) = open(&kv, &a);
+    assert_eq!(how, "image journal=0");
+    same(&opened, &records(&kv, &a));
+    assert_eq!(opened.len(), 40);
+    assert!(kv.warnings().is_empty(), "{:?}", kv.warnings());
+}
+
+#[test]
 fn a_journal_that_places_a_memory_out_of_creation_order_reads_every_memory() {
     let kv = imaged(4);
     let mut early = memory(3, "fact 3, moved earlier", user("a", None));
