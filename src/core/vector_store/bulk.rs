@@ -13,6 +13,7 @@ impl InMemoryVectorStore {
     pub(super) fn load_rows(&mut self, packed: Packed) -> Result<()> {
         let Packed { memories, mut rows } = packed;
         self.reserve(memories.len());
+        self.catalog.defer_sums();
         let mut slots = Vec::with_capacity(memories.len());
         for memory in memories {
             // A new id takes the next slot.

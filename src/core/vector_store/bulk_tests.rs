@@ -203,3 +203,35 @@ fn a_load_refused_half_way_leaves_a_store_that_reads_what_it_holds() {
     store.upsert(memory("d", "u", Some(vec![0.0, 2.0]))).unwrap();
     assert_eq!(store.search(&[0.0, 1.0], 1, &|_| true).unwrap()[0].1.item.id, "d");
 }
+
+#[test]
+fn the_scope_centroid_after_a_bulk_load_is_the_mean_of_its_vectors_before_and_after_writes() {
+    const NOW: &str = "2030-01-01T00:00:00Z";
+    let agree = |store: &InMemoryVectorStore, when: &str| {
+        for user in ["alice", "bob", "carol"] {
+            let scope = super::tests::scope(user, None);
+            let members = store.list(usize::MAX, &|item| scope.contains(&item.scope));
+            let want = super::centroid(members.iter().filter_map(|m| store.vector(&m.item.id)));
+            let got = store.centroid(&scope, NOW);
+            assert_eq!(got.is_some(), want.is_some(), "{when}, {user}");
+            for (g, w) in got.unwrap_or_default().iter().zip(want.unwrap_or_default()) {
+                assert!((g - w).abs() < 1e-9, "{when}, {user}: {g} against {w}");
+            }
+        }
+    };
+    let (memories, chunks) = shuffled(60, 8, 7);
+    let mut store = InMemoryVectorStore::default();
+    store.load_packed(packed(memories.clone(), chunks.clone())).unwrap();
+    store.upsert(memory("late", "alice", Some(vector(100, 8)))).unwrap();
+    store.remove("m3");
+    store.upsert(memory("m4", "bob", Some(vector(101, 8)))).unwrap();
+    agree(&store, "writes before the first centroid");
+    store.upsert(memory("later", "carol", Some(vector(102, 8)))).unwrap();
+    store.remove("m6");
+    store.upsert(memory("m5", "alice", Some(vector(103, 8)))).unwrap();
+    agree(&store, "writes after it");
+    let mut filled = InMemoryVectorStore::default();
+    filled.upsert(memory("first", "carol", Some(vector(104, 8)))).unwrap();
+    filled.load_packed(packed(memories, chunks)).unwrap();
+    agree(&filled, "a load into a store already holding memories");
+}

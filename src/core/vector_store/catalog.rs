@@ -1,6 +1,8 @@
 //! What the default index keeps of each slot beside its vector, updated on every write, so that counting a
 //! read's memories, finding a key or a text hash and the scope centroid need no walk over the memories.
 
+use std::borrow::Cow;
+use std::cell::{Cell, Ref, RefCell};
 use std::collections::BTreeSet;
 
 use super::count::{is_plain, type_index};
@@ -26,8 +28,10 @@ pub struct Catalog {
     pub others: BTreeSet<u32>,
     hashes: Postings,
     keys: Postings,
-    /// Scope id → sum and number of the unit vectors of its [`summed`] rows.
-    pub sums: Vec<(Vec<f64>, usize)>,
+    /// Scope id → sum and number of the unit vectors of its [`summed`] rows (see [`Catalog::sums`]).
+    sums: RefCell<Vec<(Vec<f64>, usize)>>,
+    /// A bulk load left `sums` out: the first centroid adds up every row.
+    sums_deferred: Cell<bool>,
     /// Vector rows with an expiry and not soft-deleted: in a centroid while not expired.
     pub timed: BTreeSet<u32>,
     /// Each scope's slots in order, and its memories with an expiry.
@@ -135,24 +139,48 @@ impl Catalog {
         }
     }
 
+    /// Leaves the running sums out until a centroid is asked for: a bulk load (an open), which most
+    /// searches follow and no centroid, spares a pass over every vector.
+    pub fn defer_sums(&mut self) {
+        self.sums_deferred.set(true);
+    }
+
+    /// Scope id → sum and number of the unit vectors of its [`summed`] rows; when deferred, first added
+    /// up from `rows`, every summed row as its scope id and unit vector.
+    pub fn sums<'a>(&self, rows: impl Iterator<Item = (u32, Cow<'a, [f32]>)>) -> Ref<'_, Vec<(Vec<f64>, usize)>> {
+        if self.sums_deferred.replace(false) {
+            let mut sums = self.sums.borrow_mut();
+            sums.clear();
+            rows.for_each(|(scope, vector)| add_to(&mut sums, scope, &vector, 1.0));
+        }
+        self.sums.borrow()
+    }
+
     fn add(&mut self, scope: u32, vector: &[f32], sign: f64) {
-        let at = scope as usize;
-        if self.sums.len() <= at {
-            self.sums.resize_with(at + 1, Default::default);
-        }
-        let (sum, count) = &mut self.sums[at];
-        if sum.len() != vector.len() {
-            *sum = vec![0.0; vector.len()];
-        }
-        sum.iter_mut().zip(vector).for_each(|(s, x)| *s += sign * f64::from(*x));
-        *count = if sign > 0.0 { *count + 1 } else { count.saturating_sub(1) };
-        if *count == 0 {
-            sum.iter_mut().for_each(|s| *s = 0.0);
+        if !self.sums_deferred.get() {
+            add_to(self.sums.get_mut(), scope, vector, sign);
         }
     }
 
     /// Forgets everything (the slots are re-entered after a compaction).
     pub fn clear(&mut self) {
         *self = Self::default();
+    }
+}
+
+/// Adds `vector` (`sign` 1) to the sum of scope id `scope` in `sums`, or takes it out (-1).
+fn add_to(sums: &mut Vec<(Vec<f64>, usize)>, scope: u32, vector: &[f32], sign: f64) {
+    let at = scope as usize;
+    if sums.len() <= at {
+        sums.resize_with(at + 1, Default::default);
+    }
+    let (sum, count) = &mut sums[at];
+    if sum.len() != vector.len() {
+        *sum = vec![0.0; vector.len()];
+    }
+    sum.iter_mut().zip(vector).for_each(|(s, x)| *s += sign * f64::from(*x));
+    *count = if sign > 0.0 { *count + 1 } else { count.saturating_sub(1) };
+    if *count == 0 {
+        sum.iter_mut().for_each(|s| *s = 0.0);
     }
 }

@@ -1,7 +1,7 @@
 //! The default index's answers that read its [`Catalog`](super::super::catalog::Catalog) instead of
 //! walking the memories: counts, the memory with a key, the first with a text hash, the scope centroid.
 
-use super::{InMemoryVectorStore, NO_VECTOR, REMOVED};
+use super::{summed_row, InMemoryVectorStore, NO_VECTOR, REMOVED};
 use crate::core::model::scope::Scope;
 use crate::core::model::types::StoredMemory;
 use crate::core::vector_store::count::Count;
@@ -62,7 +62,11 @@ impl InMemoryVectorStore {
             }
             count += n;
         };
-        for (id, (part, n)) in self.catalog.sums.iter().enumerate() {
+        let rows = (0..self.slots.len()).filter_map(|slot| {
+            let vector = summed_row(&self.arena, &self.keys, &self.slots, slot)?;
+            Some((self.catalog.scope[slot], vector))
+        });
+        for (id, (part, n)) in self.catalog.sums(rows).iter().enumerate() {
             if *n > 0 && visible[id] {
                 add(&mut part.iter().copied(), *n);
             }
