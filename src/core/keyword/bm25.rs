@@ -5,7 +5,6 @@
 //! words of the question it answers (see `turns`).
 
 use std::cell::{OnceCell, RefCell};
-use std::collections::HashMap;
 
 use rustc_hash::FxHashMap;
 
@@ -92,7 +91,7 @@ impl Doc {
 #[derive(Debug, Default)]
 pub struct KeywordIndex {
     /// Texts not indexed yet: id → (insertion order, text, where it belongs).
-    pending: RefCell<HashMap<String, Pending>>,
+    pending: RefCell<FxHashMap<String, Pending>>,
     terms: OnceCell<Terms>,
     next_seq: u64,
 }
@@ -301,7 +300,7 @@ impl KeywordIndex {
 impl Terms {
     /// The index of the noted texts: every document placed (in insertion order), the turns ordered at once
     /// (not one tree insertion each), then linked in one pass over their order.
-    fn build(pending: HashMap<String, Pending>) -> Self {
+    fn build(pending: FxHashMap<String, Pending>) -> Self {
         let mut terms = Terms::default();
         terms.docs.reserve(pending.len());
         terms.slots.reserve(pending.len());

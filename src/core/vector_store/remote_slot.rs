@@ -77,7 +77,11 @@ impl RemoteSlot {
 
     /// Notes that `id` has no vector anymore.
     pub fn forget(&self, id: &str) {
-        self.held.borrow_mut().remove(id);
+        let mut held = self.held.borrow_mut();
+        // Without a remote index nothing is held: a scope's load forgets each of its ids, unhashed.
+        if !held.is_empty() {
+            held.remove(id);
+        }
     }
 
     /// Notes that no memory has a vector (the index was cleared).
