@@ -30,22 +30,22 @@ thread_local! {
 
 /// The term of `word`: `None` for a stop word, the Snowball English stem of a word of ASCII letters
 /// (remembered), any other word (digits, accents, other scripts: never a stop word) as it is.
-fn term_of(stemmer: &Stemmer, word: String) -> Option<String> {
+fn term_of(stemmer: &Stemmer, word: &str) -> Option<String> {
     if !word.bytes().all(|b| b.is_ascii_lowercase()) {
-        return Some(word);
+        return Some(word.to_owned());
     }
     TERMS.with_borrow_mut(|terms| {
-        if let Some(term) = terms.get(&word) {
+        if let Some(term) = terms.get(word) {
             return term.clone();
         }
         if terms.len() >= TERMS_KEPT {
             terms.clear();
         }
-        let term = match STOP_WORDS.binary_search(&word.as_str()) {
+        let term = match STOP_WORDS.binary_search(&word) {
             Ok(_) => None,
-            Err(_) => Some(stemmer.stem(&word).into_owned()),
+            Err(_) => Some(stemmer.stem(word).into_owned()),
         };
-        terms.insert(word, term.clone());
+        terms.insert(word.to_owned(), term.clone());
         term
     })
 }
@@ -81,10 +81,11 @@ impl Terms {
     }
 
     /// Ends a word: a stop word is dropped, a word of ASCII letters is stemmed, others stay as they are.
+    /// The word's buffer is kept for the next word: a known word costs one allocation, its term's.
     fn end_word(&mut self) {
         if !self.word.is_empty() {
-            let word = std::mem::take(&mut self.word);
-            self.terms.extend(term_of(&self.stemmer, word));
+            self.terms.extend(term_of(&self.stemmer, &self.word));
+            self.word.clear();
         }
     }
 
