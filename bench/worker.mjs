@@ -2,7 +2,8 @@
 // Runs worker/build in local workerd (Miniflare, loopback only), seeds one scope per size (`infer: false`
 // adds of 500 messages; embeddings from the scripted server), then measures search p50 per size:
 //   cold  — the first search after workerd starts over the persisted data (a fresh isolate and object);
-//   wake  — Durable Objects only: the first search after the object evicted its index (idle alarm);
+//   wake  — Durable Objects only: the first search after the object evicted its index (idle alarm), the
+//           median of ROUNDS wakes (as is restart's);
 //   warm  — the median of WARM searches that follow;
 //   restart — Durable Objects only: the first search after workerd starts again, once the object wrote the
 //           scope's open image (the cold search read every memory: seeding's adds left a long journal).
@@ -31,6 +32,8 @@ const SIZES = option("--sizes", "100,1000,5000,10000").split(",").map(Number);
 const STORAGES = option("--storage", "both") === "both" ? ["kv", "do"] : [option("--storage")];
 const DIMS = option("--dims", "384");
 const WARM = 30;
+/** Wakes and restarts per Durable Objects size, reported as their medians: one figure alone is noise. */
+const ROUNDS = 3;
 const BATCH = 500;
 const IDLE_SECONDS = 2;
 /// One object's isolate limit, and what is left for the JS heap, the request and the runtime.
@@ -74,14 +77,20 @@ async function figures(server, storage) {
       if (storage === "do") {
         wasm = await wasmBytes(worker);
         const coldLoad = await scopeLoads(worker);
-        await sleep(IDLE_SECONDS * 1000 + 1500);
-        wake = (await timedSearch(worker, search(n, WARM + 1))).ms;
-        const wakeLoad = await scopeLoads(worker);
-        await sleep(1000);
-        await worker.dispose();
-        worker = await start();
-        restart = (await timedSearch(worker, search(n, WARM + 2))).ms;
-        loads = { cold: coldLoad, wake: wakeLoad, restart: await scopeLoads(worker) };
+        const [wakes, restarts] = [[], []];
+        let wakeLoad, restartLoad;
+        for (let round = 0; round < ROUNDS; round++) {
+          await sleep(IDLE_SECONDS * 1000 + 1500);
+          wakes.push((await timedSearch(worker, search(n, WARM + 1 + 2 * round))).ms);
+          wakeLoad = await scopeLoads(worker);
+          await sleep(1000);
+          await worker.dispose();
+          worker = await start();
+          restarts.push((await timedSearch(worker, search(n, WARM + 2 + 2 * round))).ms);
+          restartLoad = await scopeLoads(worker);
+        }
+        [wake, restart] = [median(wakes), median(restarts)];
+        loads = { cold: coldLoad, wake: wakeLoad, restart: restartLoad, wakes: wakes.map(Math.round), restarts: restarts.map(Math.round) };
       }
       rows.push({ storage, n, cold: cold.ms, wake, restart, loads, warm: median(warm), results: cold.results, wasm, seededWasm });
       say(`${storage} ${n}: cold ${cold.ms.toFixed(1)} ms, warm p50 ${median(warm).toFixed(1)} ms${wake ? `, wake ${wake.toFixed(1)} ms, restart ${restart.toFixed(1)} ms ${JSON.stringify(loads)}` : ""}`);
