@@ -9,7 +9,7 @@ use std::cell::{OnceCell, RefCell};
 use rustc_hash::FxHashMap;
 
 use super::scope_tally::ScopeTallies;
-use super::tokenizer::tokenize;
+use super::tokenizer::each_term;
 use super::turns::{Around, Neighbours, Place, TurnOrder};
 use crate::core::model::scope::Scope;
 
@@ -24,6 +24,8 @@ mod rank;
 pub(crate) use rank::Ranking;
 #[path = "top_k.rs"]
 mod top_k;
+#[path = "vocabulary.rs"]
+mod vocabulary;
 
 /// Term-frequency saturation.
 pub const K1: f64 = 1.2;
@@ -45,8 +47,8 @@ struct Doc {
     id: String,
     /// Insertion order, kept across updates: ties rank older memories first.
     seq: u64,
-    /// Its distinct terms (their counts are in the postings).
-    terms: Box<[String]>,
+    /// The numbers of its distinct terms (their counts are in the postings).
+    terms: Box<[u32]>,
     /// How many terms the text has.
     len: u32,
     /// Where the memory belongs, when the index was told it (see `scope_tally`).
@@ -113,7 +115,7 @@ struct Terms {
     docs: Vec<Option<Doc>>,
     free: Vec<u32>,
     /// Term → slot of each document holding it → how often it occurs there.
-    postings: FxHashMap<String, posting::Posting>,
+    vocabulary: vocabulary::Vocabulary,
     turns: TurnOrder,
     /// The corpus statistics per exact scope.
     tallies: ScopeTallies,
@@ -217,7 +219,7 @@ impl KeywordIndex {
 
     /// How many distinct terms are indexed.
     pub fn term_count(&self) -> usize {
-        self.terms().postings.len()
+        self.terms().vocabulary.len()
     }
 
     /// Up to `limit` memories passing `keep` that share a term with `query`, best BM25 score first.
@@ -304,10 +306,16 @@ impl Terms {
         let mut terms = Terms::default();
         terms.docs.reserve(pending.len());
         terms.slots.reserve(pending.len());
-        let mut pending: Vec<(String, Pending)> = pending.into_iter().collect();
-        pending.sort_unstable_by_key(|(_, (seq, ..))| *seq);
-        for (id, (seq, text, belongs)) in pending {
-            terms.place(id, &text, seq, belongs);
+        // Placed in insertion order, read through a sorted list of (order, position): sorting the noted
+        // texts themselves moved a hundred-odd bytes each per swap.
+        let mut pending: Vec<Option<(String, Pending)>> = pending.into_iter().map(Some).collect();
+        let mut order: Vec<(u64, u32)> =
+            pending.iter().flatten().zip(0u32..).map(|((_, (seq, ..)), at)| (*seq, at)).collect();
+        order.sort_unstable();
+        for (_, at) in order {
+            if let Some((id, (seq, text, belongs))) = pending.get_mut(at as usize).and_then(Option::take) {
+                terms.place(id, &text, seq, belongs);
+            }
         }
         let turns = terms.docs.iter().flatten().filter_map(|doc| Some((doc.turn()?.clone(), doc.id.clone())));
         terms.turns = turns.collect();
@@ -352,30 +360,25 @@ impl Terms {
             Some((scope, None)) => At::Scope(scope),
             Some((conversation, Some(created_at))) => At::Turn(Place { conversation, created_at, seq }),
         };
-        let mut tokens = tokenize(text);
-        let len = u32::try_from(tokens.len()).unwrap_or(u32::MAX);
-        tokens.sort_unstable();
-        let mut counts: Vec<(String, u32)> = Vec::with_capacity(tokens.len());
-        for token in tokens {
-            match counts.last_mut() {
-                Some((term, tf)) if *term == token => *tf += 1,
-                _ => counts.push((token, 1)),
-            }
-        }
+        // Each term's number and count, looked up as the text is read (a known term allocates nothing).
+        let mut counts: Vec<(u32, u32)> = Vec::new();
+        each_term(text, &mut |term| counts.push((self.vocabulary.number_of(term), 1)));
+        let len = u32::try_from(counts.len()).unwrap_or(u32::MAX);
+        counts.sort_unstable_by_key(|&(number, _)| number);
+        counts.dedup_by(|next, kept| {
+            let repeat = next.0 == kept.0;
+            kept.1 += u32::from(repeat);
+            repeat
+        });
         let slot = self.free.pop().unwrap_or(self.docs.len() as u32);
         let mut doc = Doc { id, seq, terms: Box::default(), len, at, scope_number: None, linked: (None, None) };
         doc.scope_number = self.tallies.count(doc.scope(), len, doc.turn().is_some(), true);
-        for (term, tf) in &counts {
-            match self.postings.get_mut(term) {
-                Some(posting) => posting.add(slot, (*tf, len), doc.scope_number),
-                None => {
-                    let mut posting = posting::Posting::default();
-                    posting.add(slot, (*tf, len), doc.scope_number);
-                    self.postings.insert(term.clone(), posting);
-                }
+        for &(number, tf) in &counts {
+            if let Some(posting) = self.vocabulary.postings_mut(number) {
+                posting.add(slot, (tf, len), doc.scope_number);
             }
         }
-        doc.terms = counts.into_iter().map(|(term, _)| term).collect();
+        doc.terms = counts.into_iter().map(|(number, _)| number).collect();
         self.set_shape(slot, (len, doc.scope_number.unwrap_or(NO_SCOPE)));
         self.slots.insert(doc.id.clone(), slot);
         match self.docs.get_mut(slot as usize) {
@@ -439,13 +442,11 @@ impl Terms {
             self.turns.remove(place.clone(), id);
         }
         self.tallies.count(doc.scope(), doc.len, doc.turn().is_some(), false);
-        for term in &doc.terms {
-            if let Some(slots) = self.postings.get_mut(term) {
-                slots.remove(slot, doc.scope_number);
-                if slots.is_empty() {
-                    self.postings.remove(term);
-                }
+        for &number in &doc.terms {
+            if let Some(posting) = self.vocabulary.postings_mut(number) {
+                posting.remove(slot, doc.scope_number);
             }
+            self.vocabulary.release_if_unheld(number);
         }
         Some(doc)
     }

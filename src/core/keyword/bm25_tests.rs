@@ -67,6 +67,10 @@ fn updates_and_removals_are_incremental() {
     assert_eq!(ranked(&index, "banana").len(), 0);
     // Terms nobody uses any more leave the index.
     assert_eq!(index.term_count(), 5, "kiwi cherry durian elderberry fig");
+    // A term gone and then written again is a new term of the index, held by its new document alone.
+    index.upsert("d4", "Apple");
+    assert_eq!(ranked(&index, "apple").iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>(), ["d4"]);
+    assert_eq!((ranked(&index, "kiwi")[0].0.as_str(), index.term_count()), ("d1", 6));
     index.clear();
     assert!(index.is_empty() && index.term_count() == 0);
     assert!(ranked(&index, "kiwi").is_empty());

@@ -11,8 +11,9 @@ use rustc_hash::FxHashMap;
 #[derive(Debug, Default)]
 pub(super) struct Posting {
     slots: FxHashMap<u32, u32>,
-    /// Scope number → how many documents of that scope hold the term (documents of a known scope only).
-    by_scope: FxHashMap<u32, u32>,
+    /// Scope number → how many documents of that scope hold the term (documents of a known scope only),
+    /// sorted by scope number: most terms are held in one scope or a few.
+    by_scope: Vec<(u32, u32)>,
     /// The highest frequency and the shortest length of any document that held the term since it was
     /// first indexed: bounds, loosened by no removal, that stay true of every holder.
     most: u32,
@@ -36,7 +37,10 @@ impl Posting {
         }
         self.slots.insert(slot, tf);
         if let Some(scope) = scope {
-            *self.by_scope.entry(scope).or_default() += 1;
+            match self.by_scope.binary_search_by_key(&scope, |&(number, _)| number) {
+                Ok(at) => self.by_scope[at].1 += 1,
+                Err(at) => self.by_scope.insert(at, (scope, 1)),
+            }
         }
         (self.most, self.shortest) = (self.most.max(tf), self.shortest.min(len));
     }
@@ -46,7 +50,8 @@ impl Posting {
         if self.slots.remove(&slot).is_none() {
             return;
         }
-        if let Some(count) = scope.and_then(|scope| self.by_scope.get_mut(&scope)) {
+        let at = scope.and_then(|scope| self.by_scope.binary_search_by_key(&scope, |&(number, _)| number).ok());
+        if let Some((_, count)) = at.and_then(|at| self.by_scope.get_mut(at)) {
             *count = count.saturating_sub(1);
         }
     }

@@ -10,8 +10,8 @@ use std::cell::{OnceCell, RefCell};
 use rustc_hash::FxHashMap;
 
 use super::posting::Posting;
-use super::tokenize;
 use super::{Doc, IdPredicate, Terms, B, CONTEXT_SHARE, K1};
+use crate::core::keyword::tokenize;
 use crate::core::keyword::turns::Neighbours;
 use crate::core::model::scope::Scope;
 
@@ -269,7 +269,7 @@ impl Terms {
         let mut terms = tokenize(query);
         terms.sort_unstable();
         terms.dedup();
-        terms.iter().filter_map(|term| self.postings.get(term)).collect()
+        terms.iter().filter_map(|term| self.vocabulary.postings(term)).collect()
     }
 
     /// The search's `Query` for the text `query`, or `None` when the index holds none of its terms.

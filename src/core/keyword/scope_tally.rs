@@ -1,7 +1,7 @@
 //! The keyword index's corpus statistics per exact scope, kept as documents are written: a search over a
 //! scope adds up the tallies of the scopes it contains instead of visiting every document.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::core::model::scope::Scope;
 
@@ -20,7 +20,7 @@ struct ScopeTally {
 #[derive(Debug, Default)]
 pub struct ScopeTallies {
     /// The position of each scope's tally in `tallies`.
-    ids: HashMap<Scope, u32>,
+    ids: FxHashMap<Scope, u32>,
     tallies: Vec<(Scope, ScopeTally)>,
     unscoped: usize,
 }

@@ -28,15 +28,15 @@ thread_local! {
     static TERMS: RefCell<FxHashMap<String, Option<String>>> = RefCell::default();
 }
 
-/// The term of `word`: `None` for a stop word, the Snowball English stem of a word of ASCII letters
-/// (remembered), any other word (digits, accents, other scripts: never a stop word) as it is.
-fn term_of(stemmer: &Stemmer, word: &str) -> Option<String> {
+/// Calls `visit` with the term of `word`: none for a stop word, the Snowball English stem of a word of
+/// ASCII letters (remembered), any other word (digits, accents, other scripts: never a stop word) as it is.
+fn term_of(stemmer: &Stemmer, word: &str, visit: &mut dyn FnMut(&str)) {
     if !word.bytes().all(|b| b.is_ascii_lowercase()) {
-        return Some(word.to_owned());
+        return visit(word);
     }
     TERMS.with_borrow_mut(|terms| {
         if let Some(term) = terms.get(word) {
-            return term.clone();
+            return term.as_deref().into_iter().for_each(visit);
         }
         if terms.len() >= TERMS_KEPT {
             terms.clear();
@@ -45,8 +45,8 @@ fn term_of(stemmer: &Stemmer, word: &str) -> Option<String> {
             Ok(_) => None,
             Err(_) => Some(stemmer.stem(word).into_owned()),
         };
-        terms.insert(word.to_owned(), term.clone());
-        term
+        term.as_deref().into_iter().for_each(&mut *visit);
+        terms.insert(word.to_owned(), term);
     })
 }
 
@@ -67,34 +67,38 @@ fn is_cjk(c: char) -> bool {
     )
 }
 
-/// Collects terms while the text is scanned.
-struct Terms {
-    terms: Vec<String>,
+/// Hands each term to `visit` while the text is scanned.
+struct Terms<'a> {
+    visit: &'a mut dyn FnMut(&str),
     word: String,
     cjk: Vec<char>,
     stemmer: Stemmer,
 }
 
-impl Terms {
-    fn new() -> Self {
-        Self { terms: Vec::new(), word: String::new(), cjk: Vec::new(), stemmer: Stemmer::create(Algorithm::English) }
+impl<'a> Terms<'a> {
+    fn new(visit: &'a mut dyn FnMut(&str)) -> Self {
+        Self { visit, word: String::new(), cjk: Vec::new(), stemmer: Stemmer::create(Algorithm::English) }
     }
 
     /// Ends a word: a stop word is dropped, a word of ASCII letters is stemmed, others stay as they are.
-    /// The word's buffer is kept for the next word: a known word costs one allocation, its term's.
+    /// The word's buffer is kept for the next word: a known word costs no allocation.
     fn end_word(&mut self) {
         if !self.word.is_empty() {
-            self.terms.extend(term_of(&self.stemmer, &self.word));
+            term_of(&self.stemmer, &self.word, self.visit);
             self.word.clear();
         }
     }
 
     /// A CJK run becomes each character and each adjacent pair (as Lucene's CJK bigrams with unigrams).
     fn end_cjk(&mut self) {
+        let mut buffer = [0u8; 8];
         for (i, &c) in self.cjk.iter().enumerate() {
-            self.terms.push(c.to_string());
+            let one = c.len_utf8();
+            c.encode_utf8(&mut buffer);
+            (self.visit)(std::str::from_utf8(&buffer[..one]).unwrap_or_default());
             if let Some(&next) = self.cjk.get(i + 1) {
-                self.terms.push([c, next].iter().collect());
+                let two = one + next.encode_utf8(&mut buffer[one..]).len();
+                (self.visit)(std::str::from_utf8(&buffer[..two]).unwrap_or_default());
             }
         }
         self.cjk.clear();
@@ -103,30 +107,34 @@ impl Terms {
 
 /// The search terms of `text`, in order of appearance (repeats kept: they count as term frequency).
 pub fn tokenize(text: &str) -> Vec<String> {
+    let mut terms = Vec::new();
+    each_term(text, &mut |term| terms.push(term.to_owned()));
+    terms
+}
+
+/// Calls `visit` with each search term of `text`, in order of appearance (repeats kept), as [`tokenize`]
+/// lists them: an index looks each up without an allocation per term.
+pub fn each_term(text: &str, visit: &mut dyn FnMut(&str)) {
     if text.is_ascii() {
-        return tokenize_ascii(text);
+        return each_ascii_term(text, visit);
     }
-    tokenize_unicode(text)
+    each_unicode_term(text, visit);
 }
 
-/// [`tokenize`] of ASCII text, byte by byte: the same terms without the Unicode steps (NFC, case
+/// [`each_term`] of ASCII text, byte by byte: the same terms without the Unicode steps (NFC, case
 /// mapping, character classes), which were most of indexing a store of plain English.
-fn tokenize_ascii(text: &str) -> Vec<String> {
-    let mut terms = Terms::new();
-    for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() {
-            terms.word.push(byte.to_ascii_lowercase() as char);
-        } else {
-            terms.end_word();
-        }
+fn each_ascii_term(text: &str, visit: &mut dyn FnMut(&str)) {
+    let mut terms = Terms::new(visit);
+    for word in text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|word| !word.is_empty()) {
+        terms.word.push_str(word);
+        terms.word.make_ascii_lowercase();
+        terms.end_word();
     }
-    terms.end_word();
-    terms.terms
 }
 
-/// [`tokenize`] of any text.
-fn tokenize_unicode(text: &str) -> Vec<String> {
-    let mut terms = Terms::new();
+/// [`each_term`] of any text.
+fn each_unicode_term(text: &str, visit: &mut dyn FnMut(&str)) {
+    let mut terms = Terms::new(visit);
     for c in lowercase_chars(&nfc(text)).chars() {
         if is_cjk(c) {
             terms.end_word();
@@ -141,12 +149,17 @@ fn tokenize_unicode(text: &str) -> Vec<String> {
     }
     terms.end_word();
     terms.end_cjk();
-    terms.terms
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{tokenize, tokenize_unicode};
+    use super::{each_unicode_term, tokenize};
+
+    fn tokenize_unicode(text: &str) -> Vec<String> {
+        let mut terms = Vec::new();
+        each_unicode_term(text, &mut |term| terms.push(term.to_owned()));
+        terms
+    }
 
     #[test]
     fn ascii_text_gets_the_terms_the_unicode_path_gives() {
