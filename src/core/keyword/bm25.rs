@@ -311,7 +311,7 @@ impl Terms {
         let mut pending: Vec<Option<(String, Pending)>> = pending.into_iter().map(Some).collect();
         let mut order: Vec<(u64, u32)> =
             pending.iter().flatten().zip(0u32..).map(|((_, (seq, ..)), at)| (*seq, at)).collect();
-        order.sort_unstable();
+        crate::core::sort::sort(&mut order);
         for (_, at) in order {
             if let Some((id, (seq, text, belongs))) = pending.get_mut(at as usize).and_then(Option::take) {
                 terms.place(id, &text, seq, belongs);
@@ -361,14 +361,11 @@ impl Terms {
             Some((conversation, Some(created_at))) => At::Turn(Place { conversation, created_at, seq }),
         };
         // Each term's number and count, looked up as the text is read (a known term allocates nothing).
-        let mut counts: Vec<(u32, u32)> = Vec::new();
-        each_term(text, &mut |term| counts.push((self.vocabulary.number_of(term), 1)));
-        let len = u32::try_from(counts.len()).unwrap_or(u32::MAX);
-        counts.sort_unstable_by_key(|&(number, _)| number);
-        counts.dedup_by(|next, kept| {
-            let repeat = next.0 == kept.0;
-            kept.1 += u32::from(repeat);
-            repeat
+        let (mut counts, mut len) = (Vec::new(), 0u32);
+        self.vocabulary.next_text();
+        each_term(text, &mut |term| {
+            len = len.saturating_add(1);
+            self.vocabulary.count(term, &mut counts);
         });
         let slot = self.free.pop().unwrap_or(self.docs.len() as u32);
         let mut doc = Doc { id, seq, terms: Box::default(), len, at, scope_number: None, linked: (None, None) };

@@ -10,25 +10,36 @@ use super::posting::Posting;
 #[derive(Debug, Default)]
 pub(super) struct Vocabulary {
     numbers: FxHashMap<Box<str>, u32>,
-    /// By number: the term's text and its postings (a freed number's text is empty).
-    entries: Vec<(Box<str>, Posting)>,
+    /// By number (a freed number's text is empty).
+    entries: Vec<Entry>,
     /// Freed numbers.
     unused: Vec<u32>,
+    /// The mark of the text being counted (see [`Vocabulary::count`]).
+    text: u32,
+}
+
+#[derive(Debug, Default)]
+struct Entry {
+    term: Box<str>,
+    postings: Posting,
+    /// The mark of the last text that counted the term, and where it listed it.
+    seen: (u32, u32),
 }
 
 impl Vocabulary {
     /// The number of `term`, given one (with no holders yet) when the index does not hold it.
-    pub(super) fn number_of(&mut self, term: &str) -> u32 {
+    fn number_of(&mut self, term: &str) -> u32 {
         if let Some(&number) = self.numbers.get(term) {
             return number;
         }
+        let entry = Entry { term: term.into(), ..Entry::default() };
         let number = match self.unused.pop() {
             Some(number) => {
-                self.entries[number as usize] = (term.into(), Posting::default());
+                self.entries[number as usize] = entry;
                 number
             }
             None => {
-                self.entries.push((term.into(), Posting::default()));
+                self.entries.push(entry);
                 (self.entries.len() - 1) as u32
             }
         };
@@ -36,22 +47,41 @@ impl Vocabulary {
         number
     }
 
+    /// Starts counting the terms of another text.
+    pub(super) fn next_text(&mut self) {
+        self.text = self.text.wrapping_add(1);
+    }
+
+    /// Counts one occurrence of `term` in the text being read into `counts` (term number, frequency): each
+    /// term listed once, in order of first appearance, found again through where it was listed (no sort).
+    pub(super) fn count(&mut self, term: &str, counts: &mut Vec<(u32, u32)>) {
+        let number = self.number_of(term);
+        let Some(entry) = self.entries.get_mut(number as usize) else { return };
+        match counts.get_mut(entry.seen.1 as usize) {
+            Some((listed, tf)) if entry.seen.0 == self.text && *listed == number => *tf += 1,
+            _ => {
+                entry.seen = (self.text, counts.len() as u32);
+                counts.push((number, 1));
+            }
+        }
+    }
+
     /// The postings of `term`, when the index holds it.
     pub(super) fn postings(&self, term: &str) -> Option<&Posting> {
-        Some(&self.entries.get(*self.numbers.get(term)? as usize)?.1)
+        Some(&self.entries.get(*self.numbers.get(term)? as usize)?.postings)
     }
 
     /// The postings of term `number`.
     pub(super) fn postings_mut(&mut self, number: u32) -> Option<&mut Posting> {
-        Some(&mut self.entries.get_mut(number as usize)?.1)
+        Some(&mut self.entries.get_mut(number as usize)?.postings)
     }
 
     /// Frees term `number` when no document holds it any more.
     pub(super) fn release_if_unheld(&mut self, number: u32) {
-        let Some((term, posting)) = self.entries.get_mut(number as usize) else { return };
-        if posting.is_empty() && !term.is_empty() {
-            self.numbers.remove(&**term);
-            *term = Box::default();
+        let Some(entry) = self.entries.get_mut(number as usize) else { return };
+        if entry.postings.is_empty() && !entry.term.is_empty() {
+            self.numbers.remove(&*entry.term);
+            *entry = Entry::default();
             self.unused.push(number);
         }
     }
