@@ -121,8 +121,8 @@ pub fn each_term(text: &str, visit: &mut dyn FnMut(&str)) {
     each_unicode_term(text, visit);
 }
 
-/// [`each_term`] of ASCII text, byte by byte: the same terms without the Unicode steps (NFC, case
-/// mapping, character classes), which were most of indexing a store of plain English.
+/// [`each_term`] of ASCII text, split at every byte that is no letter or digit: the same terms without the
+/// Unicode steps (NFC, case mapping, character classes), which were most of indexing a store of plain English.
 fn each_ascii_term(text: &str, visit: &mut dyn FnMut(&str)) {
     let mut terms = Terms::new(visit);
     for word in text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|word| !word.is_empty()) {
