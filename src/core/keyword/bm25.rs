@@ -306,16 +306,12 @@ impl Terms {
         let mut terms = Terms::default();
         terms.docs.reserve(pending.len());
         terms.slots.reserve(pending.len());
-        // Placed in insertion order, read through a sorted list of (order, position): sorting the noted
-        // texts themselves moved a hundred-odd bytes each per swap.
-        let mut pending: Vec<Option<(String, Pending)>> = pending.into_iter().map(Some).collect();
-        let mut order: Vec<(u64, u32)> =
-            pending.iter().flatten().zip(0u32..).map(|((_, (seq, ..)), at)| (*seq, at)).collect();
-        crate::core::sort::sort(&mut order);
-        for (_, at) in order {
-            if let Some((id, (seq, text, belongs))) = pending.get_mut(at as usize).and_then(Option::take) {
-                terms.place(id, &text, seq, belongs);
-            }
+        // Placed in insertion order. `core::sort` sorts positions and then moves each noted text once: an
+        // in-place sort moved a hundred-odd bytes at every swap.
+        let mut pending: Vec<(String, Pending)> = pending.into_iter().collect();
+        crate::core::sort::sort_by(&mut pending, |(_, (a, ..)), (_, (b, ..))| a.cmp(b));
+        for (id, (seq, text, belongs)) in pending {
+            terms.place(id, &text, seq, belongs);
         }
         let turns = terms.docs.iter().flatten().filter_map(|doc| Some((doc.turn()?.clone(), doc.id.clone())));
         terms.turns = turns.collect();
