@@ -47,6 +47,7 @@ mod prompt_fencing_tests;
 pub mod prompts;
 #[cfg(feature = "core-features")]
 pub mod provenance;
+pub mod query_speaker;
 pub mod query_time;
 pub mod read;
 mod read_call;

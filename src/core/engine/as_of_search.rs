@@ -56,7 +56,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             index.upsert(memory)?;
         }
         self.reading_from(index, keywords, || {
-            let ranking = self.rank(text, vector.as_deref(), None, method, read)?;
+            let ranking = self.rank((text, None), vector.as_deref(), None, method, read)?;
             let mut response = self.respond(text, ranking, method, read);
             response.warnings.extend(fell_back.into_iter().chain(self.vectors_pending(method, read)));
             Ok(response)

@@ -36,6 +36,7 @@ mod rerank_tests;
 pub mod search;
 mod search_agentic;
 mod search_response;
+mod search_speaker;
 pub(crate) mod side_access;
 pub mod snapshot;
 mod state;

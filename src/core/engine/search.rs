@@ -11,6 +11,7 @@ use crate::core::model::scope::Scope;
 use crate::core::model::types::{MemoryItem, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pipeline_options::required_text;
+use crate::core::query_speaker::raise_speaker;
 use crate::core::query_time::{event_span, query_window, raise_answers, raise_in, within, TIME_SHARE, WHEN_SHARE};
 use crate::core::read::Read;
 use crate::core::storage::Storage;
@@ -62,19 +63,31 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             self.settle_quietly().await;
             Ok::<_, crate::core::error::MemoryError>(())
         };
+        // A speaker the query names is ranked without the name (`query_speaker`): known before the scope
+        // loads when its turns are indexed already, so the query is embedded once, else after it loads.
+        let hybrid = method == Method::Hybrid;
+        let named_early = hybrid.then(|| self.speaker_named(text, &read.scope, false)).flatten();
+        let embedded_text = named_early.as_ref().map_or(text, |named| named.query.as_str());
         let query = async {
             match method {
                 Method::Keyword => None,
-                _ => Some(self.embedder.embed_one(text).await),
+                _ => Some(self.embedder.embed_one(embedded_text).await),
             }
         };
         let (loaded, embedded) = futures_util::future::join(scope, query).await;
         loaded?;
+        let named = hybrid.then(|| self.speaker_named(text, &read.scope, true)).flatten();
+        let ranked_text = named.as_ref().map_or(text, |named| named.query.as_str());
+        let embedded = match embedded {
+            Some(_) if ranked_text != embedded_text => Some(self.embedder.embed_one(ranked_text).await),
+            embedded => embedded,
+        };
         // Checked against the loaded index's vector length.
         let vector = embedded.map(|embedded| embedded.and_then(|vector| self.fit_index(vector)));
         let (vector, method, fell_back) = self.query_vector(vector, method)?;
         let remote = self.remote_vectors().remote_ranking(vector.as_deref(), method, read).await?;
-        let ranking = self.rank(text, vector.as_deref(), remote.as_ref(), method, read)?;
+        let speaker = named.as_ref().map(|named| named.name.as_str());
+        let ranking = self.rank((ranked_text, speaker), vector.as_deref(), remote.as_ref(), method, read)?;
         let (ranking, reranked) = self.reranked(text, ranking, read).await;
         let mut response = self.respond(text, ranking, method, read);
         reranked.mark(&mut response);
@@ -87,10 +100,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// candidates per ranking (`limit × 4` for `vector` or `keyword` alone, unless `read.count_matches`; see
     /// [`FUSION_POOL`] for `hybrid`), whatever the limit (`respond` keeps the first `read.limit`). `vector` is the query's unit
     /// vector (`None` for `keyword`); `remote` is the vector ranking a remote index gave (see
-    /// `remote_ranking`), used instead of the in-RAM one.
+    /// `remote_ranking`), used instead of the in-RAM one. `speaker`: the speaker the query names, whose
+    /// turns rise in a fused ranking (`query_speaker`).
     pub(crate) fn rank(
         &self,
-        text: &str,
+        (text, speaker): (&str, Option<&str>),
         vector: Option<&[f32]>,
         remote: Option<&Ranked>,
         method: Method,
@@ -143,7 +157,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 let fused = raise_in(with_neighbours(fused, &turns, NEIGHBOUR_SHARE), window, time_of, TIME_SHARE, 1.0);
                 // A question that asks when raises the memories that say a time.
                 let text_of = |id: &str| index.get(id).map(|m| m.item.memory.as_str());
-                raise_answers(fused, text, text_of, WHEN_SHARE, 1.0)
+                let fused = raise_answers(fused, text, text_of, WHEN_SHARE, 1.0);
+                match speaker {
+                    Some(name) => raise_speaker(fused, name, |id| turns.get(id).and(text_of(id))),
+                    None => fused,
+                }
             }
             Method::Rrf => {
                 let lists = [by_vector(candidates)?, by_keyword(candidates)];

@@ -46,7 +46,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let (vector, hybrid, fell_back) = self.query_vector(embedded, hybrid)?;
         let degraded: Vec<AddWarning> = fell_back.into_iter().chain(self.vectors_pending(hybrid, read)).collect();
         let remote = self.remote_vectors().remote_ranking(vector.as_deref(), hybrid, read).await?;
-        let first = self.rank(text, vector.as_deref(), remote.as_ref(), hybrid, read)?;
+        let first = self.rank((text, None), vector.as_deref(), remote.as_ref(), hybrid, read)?;
         let fall_back = |first: Ranked, warning: AddWarning| {
             let mut response = self.respond(text, first, hybrid, read);
             response.queries = Some(vec![text.to_owned()]);
@@ -74,7 +74,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let mut lists = vec![first];
         for (query, vector) in refined.iter().zip(vectors) {
             let remote = self.remote_vectors().remote_ranking(vector.as_deref(), hybrid, read).await?;
-            lists.push(self.rank(query, vector.as_deref(), remote.as_ref(), hybrid, read)?);
+            lists.push(self.rank((query, None), vector.as_deref(), remote.as_ref(), hybrid, read)?);
         }
         let queries = std::iter::once(text.to_owned()).chain(refined).collect();
         let ranking = if lists.len() > 1 { fuse(&lists) } else { lists.remove(0) };

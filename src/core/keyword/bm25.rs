@@ -13,6 +13,8 @@ use super::tokenizer::each_term;
 use super::turns::{Around, Neighbours, Place, TurnOrder};
 use crate::core::model::scope::Scope;
 
+#[path = "holders.rs"]
+mod holders;
 #[path = "posting.rs"]
 mod posting;
 #[path = "prepared.rs"]

@@ -66,7 +66,12 @@ pub fn raise_in<'a>(
 }
 
 /// `ranking` with every memory `raised(id)` says raised: a score `s` becomes `s + share · (top − s)`.
-fn raise_where<'a>(ranking: Ranking<'a>, raised: impl Fn(&str) -> bool, share: f64, top: f64) -> Ranking<'a> {
+pub(crate) fn raise_where<'a>(
+    ranking: Ranking<'a>,
+    raised: impl Fn(&str) -> bool,
+    share: f64,
+    top: f64,
+) -> Ranking<'a> {
     let mut ranking: Ranking<'a> = ranking
         .into_iter()
         .map(|(score, id)| match raised(id) {

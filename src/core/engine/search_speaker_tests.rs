@@ -1,0 +1,63 @@
+//! A query that names a speaker of the conversation finds what that speaker said: it is embedded without
+//! the name, once when the scope's turns are indexed already, and only in the scope the speaker talks in.
+
+use futures_executor::block_on;
+use serde_json::json;
+
+use crate::core::config::Prompts;
+use crate::core::engine::memory::MemoryEngine;
+use crate::core::model::scope_fields::ScopeFields;
+use crate::core::pipeline_options::AddOptions;
+use crate::core::read::Read;
+use crate::core::storage::InMemoryStorage;
+use crate::core::testing::{NoLlm, TableEmbedder};
+use crate::core::vector_store::tests::scope;
+
+const ASKS: &str = "Caroline: Melanie, what did you paint today?";
+const ANSWERS: &str = "Melanie: A lake at dawn, with my kids.";
+
+/// Alice's conversation of Caroline and Melanie, and Bob's, where only Zed speaks. The query with the name
+/// embeds close to the turn that mentions Melanie; without it, close to Melanie's answer.
+fn engine() -> (MemoryEngine<NoLlm, TableEmbedder, InMemoryStorage>, TableEmbedder) {
+    let rows: [(&str, &[f32]); 4] = [
+        ("Melanie paint", &[1.0, 0.0, 0.0]),
+        ("Caroline: Melanie", &[1.0, 0.0, 0.0]),
+        ("did paint", &[0.0, 1.0, 0.0]),
+        ("Melanie: A lake", &[0.0, 1.0, 0.0]),
+    ];
+    let embedder = TableEmbedder::new(&rows, &[0.0, 0.0, 1.0]);
+    let engine = MemoryEngine::new(NoLlm, embedder.clone(), InMemoryStorage::default(), Prompts::default());
+    let turns = |user: &str, texts: &[&str]| {
+        let messages: Vec<_> = texts.iter().map(|text| json!({"role": "user", "content": text})).collect();
+        let options = AddOptions { scope: ScopeFields::user(user), infer: Some(false), ..AddOptions::default() };
+        block_on(engine.add(&json!(messages), &options)).unwrap();
+    };
+    turns("alice", &[ASKS, ANSWERS, "Caroline: Lovely! I went to the museum."]);
+    turns("bob", &["Zed: Melanie, what did you paint today?", "Zed: I went to the museum."]);
+    (engine, embedder)
+}
+
+fn first(engine: &MemoryEngine<NoLlm, TableEmbedder, InMemoryStorage>, user: &str, query: &str) -> String {
+    block_on(engine.search(query, &Read::of(scope(user, None), 10))).unwrap().results[0].memory.clone()
+}
+
+#[test]
+fn the_named_speakers_answer_comes_before_the_turn_that_mentions_the_name() {
+    let (engine, embedder) = engine();
+    assert_eq!(first(&engine, "alice", "What did Melanie paint?"), ANSWERS);
+    // With the scope's turns indexed, the query is embedded once, without the name.
+    let before = embedder.requests();
+    assert_eq!(first(&engine, "alice", "What did Melanie paint?"), ANSWERS);
+    assert_eq!(embedder.requests(), before + 1);
+}
+
+#[test]
+fn a_name_no_turn_of_the_scope_is_spoken_by_is_kept_in_the_query() {
+    let (engine, _) = engine();
+    let named = |user: &str| engine.speaker_named("What did Melanie paint?", &scope(user, None), true);
+    assert_eq!(named("alice").map(|n| (n.name, n.query)), Some(("Melanie".into(), "What did paint?".into())));
+    assert_eq!(named("bob"), None);
+    // Bob's search reads the query as it is, so the turn that mentions Melanie comes first.
+    assert_eq!(first(&engine, "bob", "What did Melanie paint?"), "Zed: Melanie, what did you paint today?");
+    assert_eq!(engine.speaker_named("What did Caroline tell Melanie?", &scope("alice", None), true), None);
+}

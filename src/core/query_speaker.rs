@@ -1,0 +1,144 @@
+//! A query that names one speaker of the conversation ("What did Melanie paint?") asks what that speaker
+//! said. It is ranked without the name, which would otherwise pull in every turn that mentions it, and
+//! that speaker's turns rise in the fused ranking. A turn's speaker is the name its text starts with, as a
+//! transcript writes it ("Melanie: I painted a lake"); a query names a speaker with a capital letter.
+
+use std::ops::Range;
+
+use crate::core::case::lowercase;
+use crate::core::fusion::Ranking;
+
+/// How far a turn of the speaker the query names rises towards the top score: `s + share · (top − s)`.
+pub const SPEAKER_SHARE: f64 = 0.25;
+/// How many of the scope's turns holding a query's word are read for their speakers.
+pub const TURNS_READ: usize = 16;
+/// The most words a speaker's name has.
+const MOST_NAME_WORDS: usize = 3;
+/// The longest speaker's name, in bytes.
+const LONGEST_NAME: usize = 40;
+
+/// The speaker a query names, and the query without the name (the query itself when nothing else is left).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamedSpeaker {
+    pub name: String,
+    pub query: String,
+}
+
+/// The speaker `text` starts with: one to three words, each starting with a capital letter, before its
+/// first `": "` ("Melanie: …", "Dr. Ada Lane: …").
+pub fn speaker_of(text: &str) -> Option<&str> {
+    // `": "` is ASCII, so its byte position is a character boundary.
+    let end = text.as_bytes().windows(2).take(LONGEST_NAME + 1).position(|pair| pair == b": ")?;
+    let name = &text[..end];
+    let words: Vec<&str> = name.split(' ').collect();
+    let word_ok = |w: &&str| capitalised(w) && w.chars().all(|c| c.is_alphanumeric() || matches!(c, '.' | '\'' | '-'));
+    (words.len() <= MOST_NAME_WORDS && words.iter().all(word_ok)).then_some(name)
+}
+
+/// Whether `word` starts with a capital letter: one that the case mapping changes (`core::case`, whose
+/// tables the module does not carry).
+fn capitalised(word: &str) -> bool {
+    match word.chars().next() {
+        Some(c) if c.is_ascii() => c.is_ascii_uppercase(),
+        Some(c) => {
+            let mut buffer = [0; 4];
+            let c = &*c.encode_utf8(&mut buffer);
+            lowercase(c) != c
+        }
+        None => false,
+    }
+}
+
+/// Whether two names are the same, whatever their case.
+fn same_name(a: &str, b: &str) -> bool {
+    a.eq_ignore_ascii_case(b) || lowercase(a) == lowercase(b)
+}
+
+/// The words of `text` (runs of letters and digits) with their byte ranges.
+fn words(text: &str) -> Vec<(&str, Range<usize>)> {
+    let mut found = Vec::new();
+    let mut start = None;
+    for (at, c) in text.char_indices().chain([(text.len(), ' ')]) {
+        match (c.is_alphanumeric(), start) {
+            (true, None) => start = Some(at),
+            (false, Some(from)) => {
+                found.push((&text[from..at], from..at));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Where the words of `name` stand together in `query` (whole words, any case): the byte range of each place.
+fn places(query: &[(&str, Range<usize>)], name: &str) -> Vec<Range<usize>> {
+    let name: Vec<&str> = words(name).into_iter().map(|(w, _)| w).collect();
+    if name.is_empty() {
+        return Vec::new();
+    }
+    query
+        .windows(name.len())
+        .filter(|run| run.iter().zip(&name).all(|((w, _), n)| same_name(w, n)))
+        .map(|run| run[0].1.start..run[run.len() - 1].1.end)
+        .collect()
+}
+
+/// The one speaker `query` names, when it names exactly one. `speakers_holding(word)` lists the speakers
+/// of the scope's turns that hold a word; each word of the query written with a capital letter is asked.
+pub fn named_speaker(query: &str, mut speakers_holding: impl FnMut(&str) -> Vec<String>) -> Option<NamedSpeaker> {
+    let query_words = words(query);
+    let mut named: Vec<(String, Vec<Range<usize>>)> = Vec::new();
+    let mut asked: Vec<&str> = Vec::new();
+    for (word, _) in &query_words {
+        if !capitalised(word) || asked.contains(word) {
+            continue;
+        }
+        asked.push(word);
+        for speaker in speakers_holding(word) {
+            let at = places(&query_words, &speaker);
+            let known = named.iter().any(|(name, _)| same_name(name, &speaker));
+            if !at.is_empty() && !known {
+                named.push((speaker, at));
+            }
+        }
+    }
+    let [(name, at)] = <[_; 1]>::try_from(named).ok()?;
+    Some(NamedSpeaker { query: without(query, &at), name })
+}
+
+/// `query` without the text at `places` (each with a possessive `'s` after it), spaces closed up; `query`
+/// itself when no word would be left.
+fn without(query: &str, places: &[Range<usize>]) -> String {
+    let mut kept = String::with_capacity(query.len());
+    let mut from = 0;
+    for place in places {
+        kept.push_str(&query[from..place.start]);
+        let rest = &query[place.end..];
+        let possessive = ["'s", "\u{2019}s", "'", "\u{2019}"]
+            .iter()
+            .find(|p| rest.starts_with(*p) && !rest[p.len()..].chars().next().is_some_and(char::is_alphanumeric));
+        from = place.end + possessive.map_or(0, |p| p.len());
+    }
+    kept.push_str(&query[from..]);
+    let kept = kept.split_whitespace().collect::<Vec<_>>().join(" ");
+    match words(&kept).is_empty() {
+        true => query.to_owned(),
+        false => kept,
+    }
+}
+
+/// `ranking` with the turns of speaker `name` raised: a memory that `turn_text` gives a text whose
+/// speaker is `name` (any case) scores `s + SPEAKER_SHARE · (1 − s)`.
+pub fn raise_speaker<'a, 't>(
+    ranking: Ranking<'a>,
+    name: &str,
+    turn_text: impl Fn(&str) -> Option<&'t str>,
+) -> Ranking<'a> {
+    let spoken = |id: &str| turn_text(id).and_then(speaker_of).is_some_and(|s| same_name(s, name));
+    crate::core::query_time::raise_where(ranking, spoken, SPEAKER_SHARE, 1.0)
+}
+
+#[cfg(test)]
+#[path = "query_speaker_tests.rs"]
+mod tests;

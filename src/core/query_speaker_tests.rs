@@ -1,0 +1,71 @@
+use super::*;
+
+/// The speakers of a conversation of Melanie, Caroline and Dr. Ada Lane's turns holding `word`.
+fn speakers(word: &str) -> Vec<String> {
+    let turns = ["Melanie: I painted a lake", "Caroline: Melanie, what did you paint?", "Dr. Ada Lane: Caroline rests"];
+    let holds = |turn: &str| words(turn).iter().any(|(w, _)| w.eq_ignore_ascii_case(word));
+    turns.into_iter().filter(|turn| holds(turn)).filter_map(speaker_of).map(str::to_owned).collect()
+}
+
+#[test]
+fn a_turns_speaker_is_the_capitalised_name_it_starts_with() {
+    assert_eq!(speaker_of("Melanie: I painted a lake"), Some("Melanie"));
+    assert_eq!(speaker_of("Dr. Ada Lane: hello"), Some("Dr. Ada Lane"));
+    assert_eq!(speaker_of("Zoë: hej"), Some("Zoë"));
+    for text in [
+        "melanie: lower case",
+        "I said: nothing",
+        "Melanie said no",
+        "Note to self: buy milk",
+        "Ana Maria de la Cruz: hi",
+    ] {
+        assert_eq!(speaker_of(text), None, "{text}");
+    }
+    assert_eq!(speaker_of(&format!("{}: long", "A".repeat(60))), None);
+    assert_eq!(speaker_of(""), None);
+    // A character of several bytes where the name's longest length ends.
+    assert_eq!(speaker_of(&format!("Ana: {}", "é".repeat(40))), Some("Ana"));
+    assert_eq!(speaker_of(&format!("{}: x", "Ana".repeat(13))), Some("Ana".repeat(13).as_str()));
+    assert_eq!(speaker_of(&format!("{}: x", "Ana".repeat(14))), None);
+}
+
+#[test]
+fn a_query_that_names_one_speaker_is_read_without_the_name() {
+    let named = named_speaker("What did Melanie paint?", speakers).unwrap();
+    assert_eq!(named, NamedSpeaker { name: "Melanie".into(), query: "What did paint?".into() });
+    // The possessive goes with the name, in either apostrophe; every mention goes.
+    assert_eq!(named_speaker("What are Melanie's kids like?", speakers).unwrap().query, "What are kids like?");
+    assert_eq!(
+        named_speaker("Did Melanie\u{2019}s lake please Melanie?", speakers).unwrap().query,
+        "Did lake please ?"
+    );
+    // A name of several words goes whole.
+    let named = named_speaker("What does Dr. Ada Lane say?", speakers).unwrap();
+    assert_eq!((named.name.as_str(), named.query.as_str()), ("Dr. Ada Lane", "What does say?"));
+    // Nothing left but the name: the query stays as it is.
+    assert_eq!(named_speaker("Melanie", speakers).unwrap().query, "Melanie");
+}
+
+#[test]
+fn a_query_naming_no_speaker_or_two_is_left_alone() {
+    assert_eq!(named_speaker("What did Caroline tell Melanie?", speakers), None, "two speakers");
+    assert_eq!(named_speaker("What did she paint?", speakers), None, "no name");
+    // Only a capitalised word is asked about; a word that is no speaker's name names none.
+    assert_eq!(named_speaker("what did melanie paint?", speakers), None);
+    assert_eq!(named_speaker("What did Lake paint?", speakers), None);
+}
+
+#[test]
+fn the_named_speakers_turns_rise_towards_the_top() {
+    let texts = |id: &str| match id {
+        "m" => Some("Melanie: I painted a lake"),
+        "c" => Some("Caroline: Melanie, what did you paint?"),
+        _ => None,
+    };
+    let ranking: Ranking = vec![(0.6, "c"), (0.5, "m"), (0.4, "fact")];
+    let raised = raise_speaker(ranking.clone(), "melanie", texts);
+    // m: .5 + .25 · .5 = .625 passes c; the others keep their scores.
+    assert_eq!(SPEAKER_SHARE, 0.25);
+    assert_eq!(raised, [(0.625, "m"), (0.6, "c"), (0.4, "fact")]);
+    assert_eq!(raise_speaker(ranking.clone(), "Ada", texts), ranking);
+}
