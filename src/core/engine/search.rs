@@ -78,8 +78,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         loaded?;
         let named = hybrid.then(|| self.speaker_named(text, &read.scope, true)).flatten();
         let ranked_text = named.as_ref().map_or(text, |named| named.query.as_str());
+        // Embedded again for the text ranked, unless the embedding failed: a dead host is not asked twice.
         let embedded = match embedded {
-            Some(_) if ranked_text != embedded_text => Some(self.embedder.embed_one(ranked_text).await),
+            Some(Ok(_)) if ranked_text != embedded_text => Some(self.embedder.embed_one(ranked_text).await),
             embedded => embedded,
         };
         // Checked against the loaded index's vector length.

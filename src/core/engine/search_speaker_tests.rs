@@ -61,3 +61,19 @@ fn a_name_no_turn_of_the_scope_is_spoken_by_is_kept_in_the_query() {
     assert_eq!(first(&engine, "bob", "What did Melanie paint?"), "Zed: Melanie, what did you paint today?");
     assert_eq!(engine.speaker_named("What did Caroline tell Melanie?", &scope("alice", None), true), None);
 }
+
+#[test]
+fn a_query_that_could_not_be_embedded_is_not_embedded_again_without_the_name() {
+    use crate::core::testing::Letters;
+    let embedder = Letters::new(26).failing_on("paint");
+    let engine: MemoryEngine<NoLlm, Letters, InMemoryStorage> =
+        MemoryEngine::new(NoLlm, embedder.clone(), InMemoryStorage::default(), Prompts::default());
+    let messages = json!([{"role": "user", "content": "Melanie: A lake at dawn"}, {"role": "user", "content": "Caroline: Lovely"}]);
+    let options = AddOptions { scope: ScopeFields::user("alice"), infer: Some(false), ..AddOptions::default() };
+    block_on(engine.add(&messages, &options)).unwrap();
+    // The first search names Melanie only once the scope's turns are indexed, after its embedding failed.
+    let before = embedder.requests();
+    let failed = block_on(engine.search("What did Melanie paint?", &Read::of(scope("alice", None), 10))).unwrap_err();
+    assert_eq!(failed.code(), "EMBEDDING_RESPONSE");
+    assert_eq!(embedder.requests(), before + 1, "one request: a failed embedding is not asked again");
+}
