@@ -103,8 +103,34 @@ pub fn named_speaker(query: &str, mut speakers_holding: impl FnMut(&str) -> Vec<
             }
         }
     }
+    // Of two speakers, one named only as an object ("to Jon", "Gina's store"), the other is asked about.
+    if let [(_, first), (_, second)] = &named[..] {
+        match (object_only(&query_words, query, first), object_only(&query_words, query, second)) {
+            (false, true) => named.truncate(1),
+            (true, false) => drop(named.swap_remove(0)),
+            _ => {}
+        }
+    }
     let [(name, at)] = <[_; 1]>::try_from(named).ok()?;
     Some(NamedSpeaker { query: without(query, &at), name })
+}
+
+/// Whether every place of a name in `query` reads as an object: after `to`, `for`, `with`, `about`, `from`,
+/// `at`, `of` or `by`, or followed by a possessive.
+fn object_only(query_words: &[(&str, Range<usize>)], query: &str, places: &[Range<usize>]) -> bool {
+    places.iter().all(|place| {
+        let before =
+            query_words.iter().rev().find(|(_, word)| word.end <= place.start).map(|(w, _)| w.to_ascii_lowercase());
+        let after_preposition =
+            matches!(before.as_deref(), Some("to" | "for" | "with" | "about" | "from" | "at" | "of" | "by"));
+        after_preposition || possessive(&query[place.end..]).is_some()
+    })
+}
+
+/// The length of the possessive `rest` starts with (`'s`, `’s`, or an apostrophe alone), if any.
+fn possessive(rest: &str) -> Option<usize> {
+    let ends = |p: &&&str| rest.starts_with(**p) && !rest[p.len()..].chars().next().is_some_and(char::is_alphanumeric);
+    ["'s", "\u{2019}s", "'", "\u{2019}"].iter().find(ends).map(|p| p.len())
 }
 
 /// `query` without the text at `places` (each with a possessive `'s` after it), spaces closed up; `query`
@@ -114,11 +140,7 @@ fn without(query: &str, places: &[Range<usize>]) -> String {
     let mut from = 0;
     for place in places {
         kept.push_str(&query[from..place.start]);
-        let rest = &query[place.end..];
-        let possessive = ["'s", "\u{2019}s", "'", "\u{2019}"]
-            .iter()
-            .find(|p| rest.starts_with(*p) && !rest[p.len()..].chars().next().is_some_and(char::is_alphanumeric));
-        from = place.end + possessive.map_or(0, |p| p.len());
+        from = place.end + possessive(&query[place.end..]).unwrap_or(0);
     }
     kept.push_str(&query[from..]);
     let kept = kept.split_whitespace().collect::<Vec<_>>().join(" ");

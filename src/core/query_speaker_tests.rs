@@ -47,6 +47,21 @@ fn a_query_that_names_one_speaker_is_read_without_the_name() {
 }
 
 #[test]
+fn of_two_speakers_the_one_not_named_as_an_object_is_asked_about() {
+    let named = |query: &str| named_speaker(query, speakers).map(|n| (n.name, n.query));
+    let asked = |name: &str, query: &str| Some((name.to_owned(), query.to_owned()));
+    assert_eq!(named("What did Caroline say to Melanie?"), asked("Caroline", "What did say to Melanie?"));
+    assert_eq!(
+        named("What does Melanie think about Caroline's decision?"),
+        asked("Melanie", "What does think about Caroline's decision?")
+    );
+    assert_eq!(named("What did Melanie do for Dr. Ada Lane?"), asked("Melanie", "What did do for Dr. Ada Lane?"));
+    // Both as subjects, or both as objects: neither is the one asked about.
+    assert_eq!(named("How do Melanie and Caroline both paint?"), None);
+    assert_eq!(named("What did Melanie's kids give to Caroline?"), None);
+}
+
+#[test]
 fn a_query_naming_no_speaker_or_two_is_left_alone() {
     assert_eq!(named_speaker("What did Caroline tell Melanie?", speakers), None, "two speakers");
     assert_eq!(named_speaker("What did she paint?", speakers), None, "no name");
