@@ -1,12 +1,14 @@
 //! A query that names one speaker of the conversation ("What did Melanie paint?") asks what that speaker
 //! said. It is ranked without the name, which would otherwise pull in every turn that mentions it, and
 //! that speaker's turns rise in the fused ranking. A turn's speaker is the name its text starts with, as a
-//! transcript writes it ("Melanie: I painted a lake"); a query names a speaker with a capital letter.
+//! transcript writes it ("Melanie: I painted a lake"); a query names a speaker with a capital letter, or in
+//! any word but a stop word when it is typed all in lower case ("what did melanie paint?").
 
 use std::ops::Range;
 
 use crate::core::case::lowercase;
 use crate::core::fusion::Ranking;
+use crate::core::keyword::is_stop_word;
 
 /// How far a turn of the speaker the query names rises towards the top score: `s + share · (top − s)`.
 pub const SPEAKER_SHARE: f64 = 0.25;
@@ -85,17 +87,26 @@ fn places(query: &[(&str, Range<usize>)], name: &str) -> Vec<Range<usize>> {
 }
 
 /// The one speaker `query` names, when it names exactly one. `speakers_holding(word)` lists the speakers
-/// of the scope's turns that hold a word; each word of the query written with a capital letter is asked.
+/// of the scope's turns that hold a word; each word of the query written with a capital letter is asked,
+/// or, in a query typed without capitals, each word of letters that is not a stop word.
 pub fn named_speaker(query: &str, mut speakers_holding: impl FnMut(&str) -> Vec<String>) -> Option<NamedSpeaker> {
     let query_words = words(query);
+    let lower_case = !query_words.iter().any(|(word, _)| capitalised(word));
+    let could_be_a_name = |word: &str| match lower_case {
+        true => word.chars().any(char::is_alphabetic) && !is_stop_word(word),
+        false => capitalised(word),
+    };
     let mut named: Vec<(String, Vec<Range<usize>>)> = Vec::new();
     let mut asked: Vec<&str> = Vec::new();
     for (word, _) in &query_words {
-        if !capitalised(word) || asked.contains(word) {
+        if !could_be_a_name(word) || asked.contains(word) {
             continue;
         }
         asked.push(word);
         for speaker in speakers_holding(word) {
+            if lower_case && is_stop_word(&lowercase(&speaker)) {
+                continue; // "will" is no name where nothing is capitalised
+            }
             let at = places(&query_words, &speaker);
             let known = named.iter().any(|(name, _)| same_name(name, &speaker));
             if !at.is_empty() && !known {

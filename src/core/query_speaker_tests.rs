@@ -65,9 +65,34 @@ fn of_two_speakers_the_one_not_named_as_an_object_is_asked_about() {
 fn a_query_naming_no_speaker_or_two_is_left_alone() {
     assert_eq!(named_speaker("What did Caroline tell Melanie?", speakers), None, "two speakers");
     assert_eq!(named_speaker("What did she paint?", speakers), None, "no name");
-    // Only a capitalised word is asked about; a word that is no speaker's name names none.
-    assert_eq!(named_speaker("what did melanie paint?", speakers), None);
+    // In a query with capitals, only a capitalised word is asked about; a word that is no speaker's name
+    // names none.
+    assert_eq!(named_speaker("What did melanie paint?", speakers), None);
     assert_eq!(named_speaker("What did Lake paint?", speakers), None);
+}
+
+#[test]
+fn a_query_typed_in_lower_case_names_a_speaker_by_any_word_but_a_stop_word() {
+    let named = |query: &str| named_speaker(query, speakers).map(|n| (n.name, n.query));
+    assert_eq!(named("what did melanie paint?"), Some(("Melanie".into(), "what did paint?".into())));
+    assert_eq!(named("what does dr. ada lane say?"), Some(("Dr. Ada Lane".into(), "what does say?".into())));
+    assert_eq!(
+        named("what did caroline say to melanie?"),
+        Some(("Caroline".into(), "what did say to melanie?".into()))
+    );
+    assert_eq!(named("what did caroline tell melanie?"), None, "two speakers");
+    // A stop word is never asked about, even when a speaker has it for a name; nor is a number.
+    let mut asked = Vec::new();
+    let will = |word: &str| {
+        asked.push(word.to_owned());
+        ["Will: I painted", "Will: in 2023"]
+            .into_iter()
+            .filter(|t| t.contains(word))
+            .map(|_| "Will".to_owned())
+            .collect()
+    };
+    assert_eq!(named_speaker("what will i paint in 2023?", will), None);
+    assert_eq!(asked, ["paint"]);
 }
 
 #[test]

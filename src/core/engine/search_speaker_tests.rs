@@ -52,6 +52,15 @@ fn the_named_speakers_answer_comes_before_the_turn_that_mentions_the_name() {
 }
 
 #[test]
+fn a_query_typed_in_lower_case_names_the_speaker_too() {
+    let (engine, _) = engine();
+    // The query without the name embeds close to Melanie's answer ("did paint"), as it does capitalised.
+    assert_eq!(first(&engine, "alice", "what did melanie paint?"), ANSWERS);
+    let named = engine.speaker_named("what did melanie paint?", &scope("alice", None), true);
+    assert_eq!(named.map(|n| (n.name, n.query)), Some(("Melanie".into(), "what did paint?".into())));
+}
+
+#[test]
 fn a_name_no_turn_of_the_scope_is_spoken_by_is_kept_in_the_query() {
     let (engine, _) = engine();
     let named = |user: &str| engine.speaker_named("What did Melanie paint?", &scope(user, None), true);

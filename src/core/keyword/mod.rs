@@ -13,5 +13,5 @@ mod turns;
 
 pub use bm25::{IdPredicate, KeywordIndex, KeywordQuery, B, K1};
 pub use normalize::{nfc, set_normalizer, Normalizer};
-pub use tokenizer::tokenize;
+pub use tokenizer::{is_stop_word, tokenize};
 pub use turns::{Around, Neighbours};

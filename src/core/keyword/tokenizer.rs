@@ -19,6 +19,11 @@ const STOP_WORDS: &[&str] = &[
     "will", "with",
 ];
 
+/// Whether `word` (lower case) is one of the [`STOP_WORDS`].
+pub fn is_stop_word(word: &str) -> bool {
+    STOP_WORDS.binary_search(&word).is_ok()
+}
+
 /// How many words [`term_of`] remembers before it starts over (about 1.5 MB at most).
 const TERMS_KEPT: usize = 1 << 15;
 
@@ -41,10 +46,7 @@ fn term_of(stemmer: &Stemmer, word: &str, visit: &mut dyn FnMut(&str)) {
         if terms.len() >= TERMS_KEPT {
             terms.clear();
         }
-        let term = match STOP_WORDS.binary_search(&word) {
-            Ok(_) => None,
-            Err(_) => Some(stemmer.stem(word).into_owned()),
-        };
+        let term = (!is_stop_word(word)).then(|| stemmer.stem(word).into_owned());
         term.as_deref().into_iter().for_each(&mut *visit);
         terms.insert(word.to_owned(), term);
     })
