@@ -1,12 +1,15 @@
 //! The optional fields of an `add()` message that say where it came from (`id`, `conversationId`,
-//! `createdAt`, snake_case aliases too), and the `idempotencyKey` option: checked here, kept as the sources
-//! of the memories the add writes (`provenance`).
+//! `createdAt`, snake_case aliases too, and who said it, `name`), and the `idempotencyKey` option: checked
+//! here, kept as the sources of the memories the add writes (`provenance`) and, for `name`, as the `actor_id`
+//! of the memories a message stored as it was said becomes.
 
 use serde_json::Value;
 
 use super::error::{MemoryError, Result};
 use super::model::types::Message;
 
+/// The metadata key that holds who said a message stored as it was said (its `name`), as mem0 names it.
+pub const ACTOR_KEY: &str = "actor_id";
 /// The longest message id or conversation id kept, in characters.
 pub const MAX_SOURCE_ID_CHARS: usize = 256;
 /// The longest `idempotencyKey`, in characters.
@@ -31,7 +34,21 @@ pub fn with_origin(index: usize, item: &Value, mut message: Message) -> Result<M
             Some(time.to_owned())
         }
     };
+    message.name = name_field(index, item)?;
     Ok(message)
+}
+
+/// The `name` field: one line of at most `MAX_SOURCE_ID_CHARS` characters, not blank, kept trimmed.
+fn name_field(index: usize, item: &Value) -> Result<Option<String>> {
+    let Some((_, name)) = text_field(index, item, &["name"])? else { return Ok(None) };
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > MAX_SOURCE_ID_CHARS || name.chars().any(char::is_control) {
+        let why = format!(
+            "messages[{index}].name must be a non-blank line of at most {MAX_SOURCE_ID_CHARS} characters (who said it)"
+        );
+        return Err(MemoryError::InvalidInput(why));
+    }
+    Ok(Some(name.to_owned()))
 }
 
 /// An id field: a non-blank string of at most `MAX_SOURCE_ID_CHARS` characters.

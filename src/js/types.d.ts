@@ -10,6 +10,9 @@ export interface Message {
   conversationId?: string;
   /** When it was said: ISO 8601 with a time zone, or a date `YYYY-MM-DD` (`created_at` too). */
   createdAt?: string;
+  /** Who said it: stored as it was said (`infer: false`), its memory keeps it as `metadata.actor_id`, as
+   * mem0 does. A non-blank line of at most 256 characters, trimmed. */
+  name?: string;
 }
 
 /** One message a memory came from (`Memory.sources(memoryId)`, oldest first). */

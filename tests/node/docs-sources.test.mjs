@@ -1,6 +1,7 @@
 // The blocks of docs/sources.md run as written against the scripted server, with the standard test config as
 // `config`; what their comments claim is asserted: the fact followed through ADD → UPDATE keeps both
-// messages, and the second add with the same idempotencyKey replays with no model call.
+// messages, the second add with the same idempotencyKey replays with no model call, and a message's name is
+// its memory's actor_id.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { T, Memory, addsFor, decision, extraction, scriptedServer, testConfig } from "./helpers.mjs";
@@ -8,7 +9,7 @@ import { blocksRunBy } from "./docs-pages.mjs";
 import { keepClaimed, runBlock } from "./docs-run.mjs";
 
 const server = scriptedServer();
-const [followed, replayed] = blocksRunBy("tests/node/docs-sources.test.mjs");
+const [followed, replayed, named] = blocksRunBy("tests/node/docs-sources.test.mjs");
 
 /** Runs `code`; resolves with the values its claiming comments were about. */
 async function run(code) {
@@ -62,4 +63,19 @@ test("docs/sources.md: the same chunk added twice with one idempotencyKey replay
   assert.deepEqual(again, { ...first, replayed: true });
   assert.ok(between > before, "the first add called the model");
   assert.equal(server.requests().length, between, "the replay made no request");
+});
+
+test("docs/sources.md: a message's name is kept as its memory's actor_id, and a filter on it finds what that person said", T, async () => {
+  const claimed = await run(named.code);
+  // Melanie's turn alone
+  const found = claimed.get("Melanie's turn alone").results;
+  assert.deepEqual(found.map((m) => [m.memory, m.metadata.actor_id]), [["I painted a lake at dawn", "Melanie"]]);
+  const memory = new Memory(testConfig(server));
+  await memory.add([{ role: "user", name: " Ann ", content: "hello" }], { userId: "club", infer: false });
+  assert.equal((await memory.getAll({ userId: "club" })).results[0].metadata.actor_id, "Ann", "trimmed");
+  const rejected = await memory.add([{ role: "user", content: "x" }, { role: "user", name: "", content: "y" }], { userId: "club", infer: false })
+    .then(() => assert.fail("a blank name is refused"), (error) => error);
+  assert.equal(rejected.code, "INVALID_INPUT");
+  assert.match(rejected.message, /messages\[1\]\.name/);
+  assert.equal((await memory.getAll({ userId: "club" })).results.length, 1, "nothing of the refused call is stored");
 });

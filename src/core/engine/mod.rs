@@ -22,6 +22,8 @@ mod joined;
 mod list_tests;
 pub(crate) mod locks;
 pub mod memory;
+#[cfg(test)]
+mod message_name_tests;
 pub(crate) mod on_demand;
 #[cfg(test)]
 mod on_demand_tests;

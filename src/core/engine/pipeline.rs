@@ -12,6 +12,7 @@ use crate::core::error::{MemoryError, Result};
 use crate::core::filter::Filter;
 use crate::core::identity::{content_hash, new_id};
 use crate::core::llm_json::{parse_decisions, parse_extraction};
+use crate::core::message_fields::ACTOR_KEY;
 use crate::core::model::scope::Scope;
 use crate::core::model::types::{
     AddResult, AddWarning, EventKind, MemoryEvent, MemoryItem, Message, Metadata, StoredMemory, WarningCode,
@@ -228,29 +229,30 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         self.apply(ops, embedded, to, result, false).await
     }
 
-    /// `infer: false`: each (text, role) becomes a memory as it is; one the embedder fails on is stored
-    /// keyword-only (`NOT_EMBEDDED`) and embedded later.
+    /// `infer: false`: each message (its role, and who said it as `actor_id`) becomes a memory as it is;
+    /// one the embedder fails on is stored keyword-only (`NOT_EMBEDDED`) and embedded later.
     async fn add_verbatim(
         &self,
         request: AddRequest<'_>,
         to: &Destination,
         mut result: AddResult,
     ) -> Result<AddResult> {
-        let said = request.messages.iter().filter(|m| m.role != "system");
-        let texts: Vec<(String, String)> = said.map(|m| (m.content.clone(), m.role.clone())).collect();
+        let said: Vec<&Message> = request.messages.iter().filter(|m| m.role != "system").collect();
         let scope = &to.scope;
-        let roles: HashMap<String, String> = texts.iter().map(|(text, role)| (text.clone(), role.clone())).collect();
         // Stored as given, as mem0 does: no exact-duplicate check (a text may come back with new metadata).
-        let fresh: Vec<String> = texts.into_iter().map(|(text, _)| text).collect();
+        let fresh: Vec<String> = said.iter().map(|m| m.content.clone()).collect();
         let embedded = self.embed_or_keyword_only(&fresh, &mut result.warnings).await?;
         let mut changes = Changeset::default();
-        let said = self.clock.turn_stamps(fresh.len());
-        for (nth, text) in fresh.iter().enumerate() {
+        let stamps = self.clock.turn_stamps(fresh.len());
+        for (nth, (text, message)) in fresh.iter().zip(&said).enumerate() {
             let vector = embedded.get(text).cloned().flatten();
             let mut metadata = to.metadata.clone();
-            metadata.insert("role".into(), Value::String(roles.get(text).cloned().unwrap_or_default()));
+            metadata.insert("role".into(), Value::String(message.role.clone()));
+            if let Some(name) = &message.name {
+                metadata.insert(ACTOR_KEY.into(), Value::String(name.clone()));
+            }
             if let Some(added) = self.stage_add(text, vector, to, metadata, &mut changes, &mut result) {
-                in_order(&mut changes, said.saturating_add(nth as i64));
+                in_order(&mut changes, stamps.saturating_add(nth as i64));
                 result.results.push(added);
             }
         }

@@ -152,6 +152,9 @@ pub struct Message {
     /// When it was said (ISO 8601).
     #[serde(default, skip_serializing_if = "Option::is_none", alias = "created_at")]
     pub created_at: Option<String>,
+    /// Who said it (the chat format's `name`), kept as its memories' `actor_id`, as mem0 keeps it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 impl Message {
