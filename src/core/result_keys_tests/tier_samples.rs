@@ -109,6 +109,7 @@ pub fn samples() -> Vec<Sample> {
         id: Some("m1".into()),
         conversation_id: Some("c1".into()),
         created_at: Some("2024-05-01T10:00:00Z".into()),
+        name: Some("Alice".into()),
         ..Message::new("user", "Hi, I am Alice")
     }];
     let ContextResult { messages, summary, summarized, total_tokens, warnings: _ } =
