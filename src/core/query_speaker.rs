@@ -1,14 +1,17 @@
 //! A query that names one speaker of the conversation ("What did Melanie paint?") asks what that speaker
 //! said. It is ranked without the name, which would otherwise pull in every turn that mentions it, and
-//! that speaker's turns rise in the fused ranking. A turn's speaker is the name its text starts with, as a
-//! transcript writes it ("Melanie: I painted a lake"); a query names a speaker with a capital letter, or in
-//! any word but a stop word when it is typed all in lower case ("what did melanie paint?").
+//! that speaker's turns rise in the fused ranking. A turn's speaker is the `name` its message gave (kept as
+//! `actor_id`), else the name its text starts with, as a transcript writes it ("Melanie: I painted a
+//! lake"); a query names a speaker with a capital letter, or in any word but a stop word when it is typed
+//! all in lower case ("what did melanie paint?").
 
 use std::ops::Range;
 
 use crate::core::case::lowercase;
 use crate::core::fusion::Ranking;
 use crate::core::keyword::is_stop_word;
+use crate::core::message_fields::ACTOR_KEY;
+use crate::core::model::types::MemoryItem;
 
 /// How far a turn of the speaker the query names rises towards the top score: `s + share · (top − s)`.
 pub const SPEAKER_SHARE: f64 = 0.25;
@@ -35,6 +38,23 @@ pub fn speaker_of(text: &str) -> Option<&str> {
     let words: Vec<&str> = name.split(' ').collect();
     let word_ok = |w: &&str| capitalised(w) && w.chars().all(|c| c.is_alphanumeric() || matches!(c, '.' | '\'' | '-'));
     (words.len() <= MOST_NAME_WORDS && words.iter().all(word_ok)).then_some(name)
+}
+
+/// Who said turn `item`: the `actor_id` its message's `name` gave it, else the name its text starts with.
+pub fn turn_speaker(item: &MemoryItem) -> Option<&str> {
+    match item.metadata.get(ACTOR_KEY).and_then(serde_json::Value::as_str) {
+        Some(actor) => Some(actor),
+        None => speaker_of(&item.memory),
+    }
+}
+
+/// What the keyword index reads of a turn: its text, after its speaker's name when only `actor_id` holds
+/// it (as a transcript writes it), so that a query naming the speaker finds their turns.
+pub fn turn_keyword_text(item: &MemoryItem) -> std::borrow::Cow<'_, str> {
+    match item.metadata.get(ACTOR_KEY).and_then(serde_json::Value::as_str) {
+        Some(actor) if speaker_of(&item.memory).is_none() => format!("{actor}: {}", item.memory).into(),
+        _ => item.memory.as_str().into(),
+    }
 }
 
 /// Whether `word` starts with a capital letter: one that the case mapping changes (`core::case`, whose
@@ -161,14 +181,14 @@ fn without(query: &str, places: &[Range<usize>]) -> String {
     }
 }
 
-/// `ranking` with the turns of speaker `name` raised: a memory that `turn_text` gives a text whose
-/// speaker is `name` (any case) scores `s + SPEAKER_SHARE · (1 − s)`.
+/// `ranking` with the turns of speaker `name` raised: a memory whose speaker `speaker` says is `name` (any
+/// case) scores `s + SPEAKER_SHARE · (1 − s)`.
 pub fn raise_speaker<'a, 't>(
     ranking: Ranking<'a>,
     name: &str,
-    turn_text: impl Fn(&str) -> Option<&'t str>,
+    speaker: impl Fn(&str) -> Option<&'t str>,
 ) -> Ranking<'a> {
-    let spoken = |id: &str| turn_text(id).and_then(speaker_of).is_some_and(|s| same_name(s, name));
+    let spoken = |id: &str| speaker(id).is_some_and(|s| same_name(s, name));
     crate::core::query_time::raise_where(ranking, spoken, SPEAKER_SHARE, 1.0)
 }
 

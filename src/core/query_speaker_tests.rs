@@ -97,15 +97,42 @@ fn a_query_typed_in_lower_case_names_a_speaker_by_any_word_but_a_stop_word() {
 
 #[test]
 fn the_named_speakers_turns_rise_towards_the_top() {
-    let texts = |id: &str| match id {
-        "m" => Some("Melanie: I painted a lake"),
-        "c" => Some("Caroline: Melanie, what did you paint?"),
+    let speakers = |id: &str| match id {
+        "m" => Some("Melanie"),
+        "c" => Some("Caroline"),
         _ => None,
     };
     let ranking: Ranking = vec![(0.6, "c"), (0.5, "m"), (0.4, "fact")];
-    let raised = raise_speaker(ranking.clone(), "melanie", texts);
+    let raised = raise_speaker(ranking.clone(), "melanie", speakers);
     // m: .5 + .25 · .5 = .625 passes c; the others keep their scores.
     assert_eq!(SPEAKER_SHARE, 0.25);
     assert_eq!(raised, [(0.625, "m"), (0.6, "c"), (0.4, "fact")]);
-    assert_eq!(raise_speaker(ranking.clone(), "Ada", texts), ranking);
+    assert_eq!(raise_speaker(ranking.clone(), "Ada", speakers), ranking);
+}
+
+#[test]
+fn a_turns_speaker_is_its_actor_else_the_name_its_text_starts_with() {
+    let item = |text: &str, actor: Option<&str>| -> MemoryItem {
+        let metadata = actor.map_or(serde_json::json!({}), |actor| serde_json::json!({ ACTOR_KEY: actor }));
+        let item = serde_json::json!({
+            "id": "m", "memory": text, "hash": "h", "createdAt": "2026-01-10T00:00:00.000Z",
+            "updatedAt": "2026-01-10T00:00:00.000Z", "metadata": metadata
+        });
+        serde_json::from_value(item).unwrap()
+    };
+    let named = item("A lake at dawn", Some("Melanie"));
+    assert_eq!(
+        (turn_speaker(&named), turn_keyword_text(&named).as_ref()),
+        (Some("Melanie"), "Melanie: A lake at dawn")
+    );
+    let written = item("Melanie: A lake at dawn", None);
+    assert_eq!(
+        (turn_speaker(&written), turn_keyword_text(&written).as_ref()),
+        (Some("Melanie"), "Melanie: A lake at dawn")
+    );
+    // Both: the actor says who, and the text is read as it is.
+    let both = item("Mel: A lake", Some("Melanie"));
+    assert_eq!((turn_speaker(&both), turn_keyword_text(&both).as_ref()), (Some("Melanie"), "Mel: A lake"));
+    let neither = item("a lake", None);
+    assert_eq!((turn_speaker(&neither), turn_keyword_text(&neither).as_ref()), (None, "a lake"));
 }

@@ -71,6 +71,12 @@ test("docs/sources.md: a message's name is kept as its memory's actor_id, and a 
   const found = claimed.get("Melanie's turn alone").results;
   assert.deepEqual(found.map((m) => [m.memory, m.metadata.actor_id]), [["I painted a lake at dawn", "Melanie"]]);
   const memory = new Memory(testConfig(server));
+  // "a query that names them raises their turns": the same two turns with and without their names.
+  const pair = [{ role: "user", name: "Caroline", content: "Melanie, what did you paint?" }, { role: "user", name: "Melanie", content: "A lake at dawn" }];
+  await memory.add(pair, { userId: "named", infer: false });
+  await memory.add(pair.map(({ role, content }) => ({ role, content })), { userId: "unnamed", infer: false });
+  const answer = async (userId) => (await memory.search("What did Melanie paint?", { userId })).results.find((m) => m.memory === "A lake at dawn").score;
+  assert.ok(await answer("named") > await answer("unnamed") + 0.1, "Melanie's turn rises when the query names her");
   await memory.add([{ role: "user", name: " Ann ", content: "hello" }], { userId: "club", infer: false });
   assert.equal((await memory.getAll({ userId: "club" })).results[0].metadata.actor_id, "Ann", "trimmed");
   const rejected = await memory.add([{ role: "user", content: "x" }, { role: "user", name: "", content: "y" }], { userId: "club", infer: false })

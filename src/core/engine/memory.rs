@@ -12,6 +12,7 @@ use crate::core::model::types::{EventKind, HistoryRecord, MemoryItem, StoredMemo
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pace::{Pace, Phase, Progress, Unpaced};
 use crate::core::packed::Packed;
+use crate::core::query_speaker::turn_keyword_text;
 use crate::core::side_records::SideMap;
 use crate::core::storage::{Changeset, RemoteChange, Storage};
 use crate::core::time::Clock;
@@ -229,10 +230,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
 }
 
 /// Indexes a memory's text for keyword search; a message stored as it was said (it has a `role`) is
-/// indexed as a turn of its scope's conversation, searched with the turn before it.
+/// indexed as a turn of its scope's conversation, searched with the turn before it, after its speaker's
+/// name (`query_speaker::turn_keyword_text`).
 pub(crate) fn index_keywords(keywords: &mut KeywordIndex, item: &MemoryItem) {
     match item.metadata.contains_key("role") {
-        true => keywords.upsert_turn(&item.id, &item.memory, &item.scope, &item.created_at),
+        true => keywords.upsert_turn(&item.id, &turn_keyword_text(item), &item.scope, &item.created_at),
         false => keywords.upsert_in(&item.id, &item.memory, &item.scope),
     }
 }

@@ -11,7 +11,7 @@ use crate::core::model::scope::Scope;
 use crate::core::model::types::{MemoryItem, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pipeline_options::required_text;
-use crate::core::query_speaker::raise_speaker;
+use crate::core::query_speaker::{raise_speaker, turn_speaker};
 use crate::core::query_time::{event_span, query_window, raise_answers, raise_in, within, TIME_SHARE, WHEN_SHARE};
 use crate::core::read::Read;
 use crate::core::storage::Storage;
@@ -160,7 +160,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 let text_of = |id: &str| index.get(id).map(|m| m.item.memory.as_str());
                 let fused = raise_answers(fused, text, text_of, WHEN_SHARE, 1.0);
                 match speaker {
-                    Some(name) => raise_speaker(fused, name, |id| turns.get(id).and(text_of(id))),
+                    Some(name) => raise_speaker(fused, name, |id| {
+                        turns.get(id).and(index.get(id)).and_then(|m| turn_speaker(&m.item))
+                    }),
                     None => fused,
                 }
             }

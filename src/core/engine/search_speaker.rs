@@ -5,7 +5,7 @@
 use super::memory::MemoryEngine;
 use crate::core::model::scope::Scope;
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::query_speaker::{named_speaker, speaker_of, NamedSpeaker, TURNS_READ};
+use crate::core::query_speaker::{named_speaker, turn_speaker, NamedSpeaker, TURNS_READ};
 use crate::core::storage::Storage;
 use crate::core::vector_store::VectorStore;
 
@@ -21,7 +21,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let index = self.index.borrow();
         named_speaker(query, |word| {
             let turns = keywords.turns_holding(word, scope, TURNS_READ);
-            let speakers = turns.into_iter().filter_map(|id| speaker_of(&index.get(id)?.item.memory));
+            let speakers = turns.into_iter().filter_map(|id| turn_speaker(&index.get(id)?.item));
             speakers.map(str::to_owned).collect()
         })
     }

@@ -61,6 +61,32 @@ fn a_query_typed_in_lower_case_names_the_speaker_too() {
 }
 
 #[test]
+fn a_turn_whose_message_named_its_speaker_is_that_speakers() {
+    let rows: [(&str, &[f32]); 4] = [
+        ("Melanie paint", &[1.0, 0.0, 0.0]),
+        ("Melanie, what", &[1.0, 0.0, 0.0]),
+        ("did paint", &[0.0, 1.0, 0.0]),
+        ("A lake", &[0.0, 1.0, 0.0]),
+    ];
+    let engine = MemoryEngine::new(
+        NoLlm,
+        TableEmbedder::new(&rows, &[0.0, 0.0, 1.0]),
+        InMemoryStorage::default(),
+        Prompts::default(),
+    );
+    let messages = json!([
+        {"role": "user", "name": "Caroline", "content": "Melanie, what did you paint today?"},
+        {"role": "user", "name": "Melanie", "content": "A lake at dawn, with my kids."},
+        {"role": "user", "name": "Caroline", "content": "Lovely! I went to the museum."},
+    ]);
+    let options = AddOptions { scope: ScopeFields::user("carol"), infer: Some(false), ..AddOptions::default() };
+    block_on(engine.add(&messages, &options)).unwrap();
+    assert_eq!(first(&engine, "carol", "What did Melanie paint?"), "A lake at dawn, with my kids.");
+    let named = engine.speaker_named("what did melanie paint?", &scope("carol", None), true);
+    assert_eq!(named.map(|n| (n.name, n.query)), Some(("Melanie".into(), "what did paint?".into())));
+}
+
+#[test]
 fn a_name_no_turn_of_the_scope_is_spoken_by_is_kept_in_the_query() {
     let (engine, _) = engine();
     let named = |user: &str| engine.speaker_named("What did Melanie paint?", &scope(user, None), true);
