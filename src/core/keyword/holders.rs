@@ -23,6 +23,9 @@ impl KeywordIndex {
 
 impl Terms {
     fn turns_holding(&self, word: &str, scope: &Scope, limit: usize) -> Vec<&str> {
+        if self.turns.is_empty() {
+            return Vec::new(); // a store of facts alone: no word's postings are walked
+        }
         let mut term = None;
         each_term(word, &mut |t| {
             term.get_or_insert_with(|| t.to_owned());
