@@ -63,9 +63,11 @@ pub fn summary_message(summary: &str) -> Message {
 }
 
 impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Tiers<'_, L, E, S, V> {
-    /// Tokens of one chat message.
+    /// Tokens of one chat message: its role, its content, its name (and one more, as the chat format
+    /// counts a name) and the format's overhead.
     pub fn message_tokens(&self, message: &Message) -> usize {
-        self.count_tokens(&message.role) + self.count_tokens(&message.content) + MESSAGE_OVERHEAD
+        let name = message.name.as_deref().map_or(0, |name| self.count_tokens(name) + 1);
+        self.count_tokens(&message.role) + self.count_tokens(&message.content) + name + MESSAGE_OVERHEAD
     }
 
     fn window_tokens(&self, summary: Option<&str>, messages: &[Message]) -> usize {
@@ -94,7 +96,12 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Tiers<'_, L, E, 
         let mut warnings = Vec::new();
         if let Some(newest) = state.messages.last_mut() {
             if self.message_tokens(newest) > window.max_tokens {
-                newest.content = self.cut_to(&newest.role, &newest.content, window.max_tokens);
+                if self.message_tokens(&Message { content: String::new(), ..newest.clone() }) > window.max_tokens {
+                    newest.name = None; // a name longer than the whole window goes before the text does
+                }
+                if self.message_tokens(newest) > window.max_tokens {
+                    newest.content = self.cut_to(newest, window.max_tokens);
+                }
                 let why = format!("the newest turn was over the window's {} tokens and was cut", window.max_tokens);
                 warnings.push(AddWarning::new(WarningCode::TurnTruncated, why));
             }
@@ -141,10 +148,15 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Tiers<'_, L, E, 
         Ok(split)
     }
 
-    /// `content` cut at a word boundary (marked `…`, or at a character when it has one word) so that a
-    /// message of `role` with it takes at most `budget` tokens.
-    fn cut_to(&self, role: &str, content: &str, budget: usize) -> String {
-        let fits = |text: &str| self.message_tokens(&Message::new(role, text)) <= budget;
+    /// `message`'s content cut at a word boundary (marked `…`, or at a character when it has one word) so
+    /// that the message with it takes at most `budget` tokens.
+    fn cut_to(&self, message: &Message, budget: usize) -> String {
+        let content = message.content.as_str();
+        let fits = |text: &str| {
+            let cut =
+                Message { content: text.to_owned(), name: message.name.clone(), ..Message::new(&message.role, "") };
+            self.message_tokens(&cut) <= budget
+        };
         let words: Vec<&str> = content.split_whitespace().collect();
         match longest(words.len(), |n| fits(&cut_words(&words, n))) {
             0 => {

@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::*;
 use crate::core::engine::memory::MemoryEngine;
-use crate::core::model::types::Message;
+use crate::core::model::types::{Message, WarningCode};
 use crate::core::model_traits::LlmRequest;
 use crate::core::testing::{Doubles, KeepingStorage, Letters, ScriptedLlm};
 use crate::core::time::{millis_from_iso, Clock};
@@ -99,6 +99,33 @@ fn a_200_turn_conversation_stays_within_budget_with_one_incremental_summary_per_
     let reloaded = world.engine();
     let result = block_on(reloaded.tiers().context_push(&window, vec![turn("user", "after the reload")])).unwrap();
     assert_eq!(result.summary, previous, "a reload continues the stored summary");
+}
+
+#[test]
+fn a_turns_name_counts_towards_the_window() {
+    let world = World::new(summarizer);
+    let engine = world.engine();
+    let window = ContextWindow { scope: alice(), max_tokens: 40, keep_last: 1 };
+    let text = format!("{}and then Braga in summer", "we should visit Lisbon and Porto in spring ".repeat(3));
+    let text = text.as_str();
+    let plain = engine.tiers().message_tokens(&turn("user", text));
+    let named = Message { name: Some("Maria Fernanda da Silva Albuquerque Ribeiro".into()), ..turn("user", text) };
+    let tokens = engine.tiers().message_tokens(&named);
+    // The chat format sends the name with the message: its tokens and one more.
+    assert_eq!(tokens, plain + engine.count_tokens(named.name.as_deref().unwrap()) + 1);
+    assert!(plain <= 40 && tokens > 40, "fits without its name ({plain}), not with it ({tokens})");
+    let result = block_on(engine.tiers().context_push(&window, vec![named])).unwrap();
+    assert!(result.total_tokens <= 40, "{} tokens", result.total_tokens);
+    assert_eq!(result.warnings.iter().map(|w| w.code).collect::<Vec<_>>(), [WarningCode::TurnTruncated]);
+    assert_eq!(result.messages[0].name.as_deref(), Some("Maria Fernanda da Silva Albuquerque Ribeiro"));
+    // A name longer than the whole window is dropped before the text is cut to nothing.
+    let huge = Message { name: Some("Maria ".repeat(40).trim().into()), ..turn("user", "hello there") };
+    let result = block_on(engine.tiers().context_push(&window, vec![huge])).unwrap();
+    assert!(result.total_tokens <= 40, "{} tokens", result.total_tokens);
+    assert_eq!(
+        (result.messages.last().unwrap().name.as_deref(), result.messages.last().unwrap().content.as_str()),
+        (None, "hello there")
+    );
 }
 
 #[test]
