@@ -96,7 +96,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Tiers<'_, L, E, 
         let mut warnings = Vec::new();
         if let Some(newest) = state.messages.last_mut() {
             if self.message_tokens(newest) > window.max_tokens {
-                if self.message_tokens(&Message { content: String::new(), ..newest.clone() }) > window.max_tokens {
+                if self.message_tokens(newest) - self.count_tokens(&newest.content) > window.max_tokens {
                     newest.name = None; // a name longer than the whole window goes before the text does
                 }
                 if self.message_tokens(newest) > window.max_tokens {
@@ -152,11 +152,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Tiers<'_, L, E, 
     /// that the message with it takes at most `budget` tokens.
     fn cut_to(&self, message: &Message, budget: usize) -> String {
         let content = message.content.as_str();
-        let fits = |text: &str| {
-            let cut =
-                Message { content: text.to_owned(), name: message.name.clone(), ..Message::new(&message.role, "") };
-            self.message_tokens(&cut) <= budget
-        };
+        // What the message costs besides its content: its role, its name and the format's overhead.
+        let fixed = self.message_tokens(message) - self.count_tokens(content);
+        let fits = |text: &str| fixed + self.count_tokens(text) <= budget;
         let words: Vec<&str> = content.split_whitespace().collect();
         match longest(words.len(), |n| fits(&cut_words(&words, n))) {
             0 => {
