@@ -40,18 +40,20 @@ pub fn speaker_of(text: &str) -> Option<&str> {
     (words.len() <= MOST_NAME_WORDS && words.iter().all(word_ok)).then_some(name)
 }
 
-/// Who said turn `item`: the `actor_id` its message's `name` gave it, else the name its text starts with.
+/// The `actor_id` a turn's message `name` gave it.
+fn actor_of(item: &MemoryItem) -> Option<&str> {
+    item.metadata.get(ACTOR_KEY).and_then(serde_json::Value::as_str)
+}
+
+/// Who said turn `item`: its `actor_id`, else the name its text starts with.
 pub fn turn_speaker(item: &MemoryItem) -> Option<&str> {
-    match item.metadata.get(ACTOR_KEY).and_then(serde_json::Value::as_str) {
-        Some(actor) => Some(actor),
-        None => speaker_of(&item.memory),
-    }
+    actor_of(item).or_else(|| speaker_of(&item.memory))
 }
 
 /// What the keyword index reads of a turn: its text, after its speaker's name when only `actor_id` holds
 /// it (as a transcript writes it), so that a query naming the speaker finds their turns.
 pub fn turn_keyword_text(item: &MemoryItem) -> std::borrow::Cow<'_, str> {
-    match item.metadata.get(ACTOR_KEY).and_then(serde_json::Value::as_str) {
+    match actor_of(item) {
         Some(actor) if speaker_of(&item.memory).is_none() => format!("{actor}: {}", item.memory).into(),
         _ => item.memory.as_str().into(),
     }
