@@ -3,7 +3,8 @@
 //! that speaker's turns rise in the fused ranking. A turn's speaker is the `name` its message gave (kept as
 //! `actor_id`), else the name its text starts with, as a transcript writes it ("Melanie: I painted a
 //! lake"); a query names a speaker with a capital letter, or in any word but a stop word when it is typed
-//! all in lower case ("what did melanie paint?").
+//! all in lower case ("what did melanie paint?"), unless the conversation itself writes that word in lower
+//! case more often than capitalised (a speaker named Art, and turns that talk of art).
 
 use std::ops::Range;
 
@@ -15,8 +16,9 @@ use crate::core::model::types::MemoryItem;
 
 /// How far a turn of the speaker the query names rises towards the top score: `s + share · (top − s)`.
 pub const SPEAKER_SHARE: f64 = 0.25;
-/// How many of the scope's turns holding a query's word are read for their speakers.
-pub const TURNS_READ: usize = 16;
+/// How many of the scope's turns holding a query's word are read for their speakers (and, in a query typed
+/// in lower case, for how they write the word).
+pub const TURNS_READ: usize = 64;
 /// The most words a speaker's name has.
 const MOST_NAME_WORDS: usize = 3;
 /// The longest speaker's name, in bytes.
@@ -27,6 +29,13 @@ const LONGEST_NAME: usize = 40;
 pub struct NamedSpeaker {
     pub name: String,
     pub query: String,
+}
+
+/// A turn that holds a query's word: who said it, and its text.
+#[derive(Debug, Clone, Copy)]
+pub struct Holder<'t> {
+    pub speaker: &'t str,
+    pub text: &'t str,
 }
 
 /// The speaker `text` starts with: one to three words, each starting with a capital letter, before its
@@ -108,10 +117,11 @@ fn places(query: &[(&str, Range<usize>)], name: &str) -> Vec<Range<usize>> {
         .collect()
 }
 
-/// The one speaker `query` names, when it names exactly one. `speakers_holding(word)` lists the speakers
-/// of the scope's turns that hold a word; each word of the query written with a capital letter is asked,
-/// or, in a query typed without capitals, each word of letters that is not a stop word.
-pub fn named_speaker(query: &str, mut speakers_holding: impl FnMut(&str) -> Vec<String>) -> Option<NamedSpeaker> {
+/// The one speaker `query` names, when it names exactly one. `holders(word)` lists the scope's turns that
+/// hold a word, with their speakers; each word of the query written with a capital letter is asked, or, in
+/// a query typed without capitals, each word of letters that is not a stop word and that those turns do
+/// not write in lower case more often than capitalised.
+pub fn named_speaker<'t>(query: &str, mut holders: impl FnMut(&str) -> Vec<Holder<'t>>) -> Option<NamedSpeaker> {
     let query_words = words(query);
     let lower_case = !query_words.iter().any(|(word, _)| capitalised(word));
     let could_be_a_name = |word: &str| match lower_case {
@@ -125,14 +135,18 @@ pub fn named_speaker(query: &str, mut speakers_holding: impl FnMut(&str) -> Vec<
             continue;
         }
         asked.push(word);
-        for speaker in speakers_holding(word) {
-            if lower_case && is_stop_word(&lowercase(&speaker)) {
+        let holding = holders(word);
+        if lower_case && written_as_a_word(word, &holding) {
+            continue; // "art" asks about art where the turns talk of art, whoever is named Art
+        }
+        for Holder { speaker, .. } in holding {
+            if lower_case && is_stop_word(&lowercase(speaker)) {
                 continue; // "will" is no name where nothing is capitalised
             }
-            let at = places(&query_words, &speaker);
-            let known = named.iter().any(|(name, _)| same_name(name, &speaker));
+            let at = places(&query_words, speaker);
+            let known = named.iter().any(|(name, _)| same_name(name, speaker));
             if !at.is_empty() && !known {
-                named.push((speaker, at));
+                named.push((speaker.to_owned(), at));
             }
         }
     }
@@ -146,6 +160,22 @@ pub fn named_speaker(query: &str, mut speakers_holding: impl FnMut(&str) -> Vec<
     }
     let [(name, at)] = <[_; 1]>::try_from(named).ok()?;
     Some(NamedSpeaker { query: without(query, &at), name })
+}
+
+/// Whether the turns holding `word` (lower case) write it in lower case more often than capitalised, past
+/// the speaker's name a turn starts with: a word of the conversation, not only a name.
+fn written_as_a_word(word: &str, holding: &[Holder]) -> bool {
+    let (mut lower, mut capital) = (0usize, 0usize);
+    for Holder { text, .. } in holding {
+        let said = speaker_of(text).map_or(*text, |name| &text[name.len()..]);
+        for (written, _) in words(said).into_iter().filter(|(w, _)| same_name(w, word)) {
+            match capitalised(written) {
+                true => capital += 1,
+                false => lower += 1,
+            }
+        }
+    }
+    lower > capital
 }
 
 /// Whether every place of a name in `query` reads as an object: after `to`, `for`, `with`, `about`, `from`,

@@ -1,11 +1,11 @@
-//! Which speaker of the searched scope's conversation a query names (see `core::query_speaker`): each
-//! capitalised word of the query is looked up among the scope's turns that hold it, and their speakers
+//! Which speaker of the searched scope's conversation a query names (see `core::query_speaker`): each word
+//! of the query that could be a name is looked up among the scope's turns that hold it, and their speakers
 //! are the names it could be.
 
 use super::memory::MemoryEngine;
 use crate::core::model::scope::Scope;
 use crate::core::model_traits::{Embedder, Llm};
-use crate::core::query_speaker::{named_speaker, turn_speaker, NamedSpeaker, TURNS_READ};
+use crate::core::query_speaker::{named_speaker, turn_speaker, Holder, NamedSpeaker, TURNS_READ};
 use crate::core::storage::Storage;
 use crate::core::vector_store::VectorStore;
 
@@ -20,9 +20,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         let index = self.index.borrow();
         named_speaker(query, |word| {
-            let turns = keywords.turns_holding(word, scope, TURNS_READ);
-            let speakers = turns.into_iter().filter_map(|id| turn_speaker(&index.get(id)?.item));
-            speakers.map(str::to_owned).collect()
+            let turns = keywords.turns_holding(word, scope, TURNS_READ).into_iter().filter_map(|id| index.get(id));
+            let holder = |item| Some(Holder { speaker: turn_speaker(item)?, text: &item.memory });
+            turns.filter_map(|entry| holder(&entry.item)).collect()
         })
     }
 }

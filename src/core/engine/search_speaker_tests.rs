@@ -112,3 +112,29 @@ fn a_query_that_could_not_be_embedded_is_not_embedded_again_without_the_name() {
     assert_eq!(failed.code(), "EMBEDDING_RESPONSE");
     assert_eq!(embedder.requests(), before + 1, "one request: a failed embedding is not asked again");
 }
+
+#[test]
+fn a_speakers_name_the_conversation_writes_as_a_word_is_that_word_in_a_lower_case_query() {
+    let rows: [(&str, &[f32]); 4] = [
+        ("what art", &[1.0, 0.0, 0.0]),
+        ("what do", &[0.0, 1.0, 0.0]),
+        ("I love art", &[1.0, 0.0, 0.0]),
+        ("pottery", &[0.0, 1.0, 0.0]),
+    ];
+    let engine = MemoryEngine::new(
+        NoLlm,
+        TableEmbedder::new(&rows, &[0.0, 0.0, 1.0]),
+        InMemoryStorage::default(),
+        Prompts::default(),
+    );
+    let texts = ["Art: I took a pottery class today.", "Melanie: I love art, painting most of all.", "Art: Nice!"];
+    let messages: Vec<_> = texts.iter().map(|text| json!({"role": "user", "content": text})).collect();
+    let options = AddOptions { scope: ScopeFields::user("dana"), infer: Some(false), ..AddOptions::default() };
+    block_on(engine.add(&json!(messages), &options)).unwrap();
+    // "art" is a word this conversation writes in lower case: typed so, it asks about art, not about Art.
+    assert_eq!(first(&engine, "dana", "what art do i love?"), texts[1]);
+    assert_eq!(engine.speaker_named("what art do i love?", &scope("dana", None), true), None);
+    // Capitalised, the name still names him.
+    let named = engine.speaker_named("What did Art take?", &scope("dana", None), true);
+    assert_eq!(named.map(|n| n.name), Some("Art".into()));
+}
