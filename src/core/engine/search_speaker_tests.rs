@@ -37,6 +37,20 @@ fn engine() -> (MemoryEngine<NoLlm, TableEmbedder, InMemoryStorage>, TableEmbedd
     (engine, embedder)
 }
 
+/// An engine embedding by `rows` (anything else along the third axis) that stored `messages` for `user` as
+/// they were said.
+fn stored(
+    rows: &[(&str, &[f32])],
+    user: &str,
+    messages: &serde_json::Value,
+) -> MemoryEngine<NoLlm, TableEmbedder, InMemoryStorage> {
+    let embedder = TableEmbedder::new(rows, &[0.0, 0.0, 1.0]);
+    let engine = MemoryEngine::new(NoLlm, embedder, InMemoryStorage::default(), Prompts::default());
+    let options = AddOptions { scope: ScopeFields::user(user), infer: Some(false), ..AddOptions::default() };
+    block_on(engine.add(messages, &options)).unwrap();
+    engine
+}
+
 fn first(engine: &MemoryEngine<NoLlm, TableEmbedder, InMemoryStorage>, user: &str, query: &str) -> String {
     block_on(engine.search(query, &Read::of(scope(user, None), 10))).unwrap().results[0].memory.clone()
 }
@@ -68,19 +82,12 @@ fn a_turn_whose_message_named_its_speaker_is_that_speakers() {
         ("did paint", &[0.0, 1.0, 0.0]),
         ("A lake", &[0.0, 1.0, 0.0]),
     ];
-    let engine = MemoryEngine::new(
-        NoLlm,
-        TableEmbedder::new(&rows, &[0.0, 0.0, 1.0]),
-        InMemoryStorage::default(),
-        Prompts::default(),
-    );
     let messages = json!([
         {"role": "user", "name": "Caroline", "content": "Melanie, what did you paint today?"},
         {"role": "user", "name": "Melanie", "content": "A lake at dawn, with my kids."},
         {"role": "user", "name": "Caroline", "content": "Lovely! I went to the museum."},
     ]);
-    let options = AddOptions { scope: ScopeFields::user("carol"), infer: Some(false), ..AddOptions::default() };
-    block_on(engine.add(&messages, &options)).unwrap();
+    let engine = stored(&rows, "carol", &messages);
     assert_eq!(first(&engine, "carol", "What did Melanie paint?"), "A lake at dawn, with my kids.");
     let named = engine.speaker_named("what did melanie paint?", &scope("carol", None), true);
     assert_eq!(named.map(|n| (n.name, n.query)), Some(("Melanie".into(), "what did paint?".into())));
@@ -121,16 +128,9 @@ fn a_speakers_name_the_conversation_writes_as_a_word_is_that_word_in_a_lower_cas
         ("I love art", &[1.0, 0.0, 0.0]),
         ("pottery", &[0.0, 1.0, 0.0]),
     ];
-    let engine = MemoryEngine::new(
-        NoLlm,
-        TableEmbedder::new(&rows, &[0.0, 0.0, 1.0]),
-        InMemoryStorage::default(),
-        Prompts::default(),
-    );
     let texts = ["Art: I took a pottery class today.", "Melanie: I love art, painting most of all.", "Art: Nice!"];
     let messages: Vec<_> = texts.iter().map(|text| json!({"role": "user", "content": text})).collect();
-    let options = AddOptions { scope: ScopeFields::user("dana"), infer: Some(false), ..AddOptions::default() };
-    block_on(engine.add(&json!(messages), &options)).unwrap();
+    let engine = stored(&rows, "dana", &json!(messages));
     // "art" is a word this conversation writes in lower case: typed so, it asks about art, not about Art.
     assert_eq!(first(&engine, "dana", "what art do i love?"), texts[1]);
     assert_eq!(engine.speaker_named("what art do i love?", &scope("dana", None), true), None);
