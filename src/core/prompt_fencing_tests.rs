@@ -43,7 +43,7 @@ fn lines(prompt: &str) -> Vec<&str> {
 }
 
 fn message(hostile: &str) -> Message {
-    Message::new(hostile, hostile)
+    Message { name: Some(hostile.into()), ..Message::new(hostile, hostile) }
 }
 
 /// A memory with `hostile` as its text and as every metadata value the prompts show.

@@ -66,12 +66,24 @@ Return a JSON object of this shape:
   {"text": "a new fact", "event": "ADD"}
 ]}"#;
 
-/// Renders messages as `role: content` lines. The role stays on its line and a message's further lines are
-/// indented, so no text in a message can start a line of its own: it cannot pose as another turn
-/// (`assistant: …`) or as a section of the prompt (`## …`).
+/// Renders messages as `role: content` lines (`role (name): content` for a message that names its speaker).
+/// The role and name stay on their line and a message's further lines are indented, so no text in a message
+/// can start a line of its own: it cannot pose as another turn (`assistant: …`) or as a section of the
+/// prompt (`## …`).
 pub fn render_conversation(messages: &[Message]) -> String {
-    let turn = |m: &Message| format!("{}: {}", fence(&m.role, Place::Line), fence(&m.content, Place::Block));
+    let turn = |m: &Message| format!("{}: {}", speaker_label(m), fence(&m.content, Place::Block));
     messages.iter().map(turn).collect::<Vec<_>>().join("\n")
+}
+
+/// Who said `message`, as a prompt shows it: its role, then its `name` in brackets when it has one
+/// (`user (Alice)`), so that facts of a conversation among several people keep who they are about; each
+/// kept on its line.
+pub fn speaker_label(message: &Message) -> String {
+    let role = fence(&message.role, Place::Line);
+    match &message.name {
+        Some(name) => format!("{role} ({})", fence(name, Place::Line)),
+        None => role,
+    }
 }
 
 /// The user message of the fact-extraction call.

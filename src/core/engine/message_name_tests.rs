@@ -54,3 +54,27 @@ fn a_name_that_is_not_a_short_line_of_text_is_a_coded_error_and_nothing_is_store
     let added = block_on(engine.add(&turns, &verbatim())).unwrap();
     assert_eq!(added.results[0].metadata.as_ref().and_then(|m| m.get("actor_id")), None);
 }
+
+#[test]
+fn the_fact_extraction_is_told_who_said_each_message() {
+    use crate::core::config::Prompts;
+    use crate::core::engine::memory::MemoryEngine;
+    use crate::core::testing::{Letters, ScriptedLlm};
+    let llm = ScriptedLlm::new();
+    let engine: MemoryEngine<_, _, _> =
+        MemoryEngine::new(llm.clone(), Letters::new(26), InMemoryStorage::default(), Prompts::default());
+    let turns = json!([
+        {"role": "user", "name": "Alice", "content": "I am vegan"},
+        {"role": "user", "name": "Bob", "content": "I love steak"},
+        {"role": "assistant", "content": "Noted"},
+    ]);
+    let options = AddOptions { scope: ScopeFields::user("u"), ..AddOptions::default() };
+    block_on(engine.add(&turns, &options)).unwrap();
+    let extraction =
+        llm.calls().into_iter().find(|call| call.reply == Some("record_facts")).expect("an extraction call");
+    assert!(
+        extraction.user.contains("user (Alice): I am vegan\nuser (Bob): I love steak\nassistant: Noted"),
+        "{}",
+        extraction.user
+    );
+}

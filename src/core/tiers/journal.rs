@@ -12,6 +12,7 @@ use crate::core::model::scope::Scope;
 use crate::core::model::types::Message;
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::prompt_fence::{fence, Place};
+use crate::core::prompts::speaker_label;
 use crate::core::side_records::SideWrite;
 use crate::core::storage::Storage;
 use crate::core::tiers::Tiers;
@@ -59,16 +60,16 @@ pub fn day_of(millis: i64) -> String {
 }
 
 impl JournalRecord {
-    /// The journal as Markdown: a heading for the day, one section per flush, one line per message (its
-    /// role and text each kept on it: the dream prompt shows this text).
+    /// The journal as Markdown: a heading for the day, one section per flush, one line per message (who
+    /// said it and its text, each kept on it: the dream prompt shows this text).
     pub fn markdown(&self) -> String {
         let mut text = format!("# Journal {}\n", fence(&self.date, Place::Line));
         for entry in &self.entries {
             let time = fence(entry.at.get(11..19).unwrap_or(&entry.at), Place::Line);
             text.push_str(&format!("\n## {time} UTC\n"));
             for message in &entry.messages {
-                let (role, content) = (fence(&message.role, Place::Line), fence(&message.content, Place::Line));
-                text.push_str(&format!("- **{role}:** {content}\n"));
+                let (who, content) = (speaker_label(message), fence(&message.content, Place::Line));
+                text.push_str(&format!("- **{who}:** {content}\n"));
             }
         }
         text

@@ -2,6 +2,7 @@
 
 use crate::core::model::types::Message;
 use crate::core::prompt_fence::{fence, Place};
+use crate::core::prompts::speaker_label;
 use crate::core::reply_schema::{parsed, ReplySchema};
 
 /// The running-summary call: the previous summary plus the turns that left the window, never more.
@@ -25,7 +26,7 @@ pub fn summary_input(previous: Option<&str>, turns: &[Message]) -> String {
     let previous = fence(previous.unwrap_or("(none)"), Place::Block);
     let mut input = format!("Summary so far:\n{previous}\n\nTurns that left the window:\n");
     for turn in turns {
-        input.push_str(&format!("{}: {}\n", fence(&turn.role, Place::Line), fence(&turn.content, Place::Block)));
+        input.push_str(&format!("{}: {}\n", speaker_label(turn), fence(&turn.content, Place::Block)));
     }
     input
 }

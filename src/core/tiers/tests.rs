@@ -102,6 +102,21 @@ fn a_200_turn_conversation_stays_within_budget_with_one_incremental_summary_per_
 }
 
 #[test]
+fn the_running_summary_is_told_who_said_each_turn() {
+    let world = World::new(summarizer);
+    let engine = world.engine();
+    let window = ContextWindow { scope: alice(), max_tokens: 40, keep_last: 1 };
+    let said = |name: &str, text: &str| Message { name: Some(name.into()), ..turn("user", text) };
+    let (vegan, steak) = ("I am vegan these days and cook lentils every evening", "I love a good steak on Sundays");
+    let turns = vec![said("Alice", vegan), said("Bob", steak), turn("user", "Noted, both of you, thanks a lot")];
+    for turn in turns {
+        block_on(engine.tiers().context_push(&window, vec![turn])).unwrap();
+    }
+    let prompt = world.doubles.llm.calls().last().unwrap().user.clone();
+    assert!(prompt.contains(&format!("user (Alice): {vegan}\nuser (Bob): {steak}\n")), "{prompt}");
+}
+
+#[test]
 fn a_turns_name_counts_towards_the_window() {
     let world = World::new(summarizer);
     let engine = world.engine();
