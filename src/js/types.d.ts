@@ -21,6 +21,8 @@ export interface MemorySource {
   id: string;
   conversationId?: string;
   role: string;
+  /** Who said it: the message's `name`, when it had one. */
+  name?: string;
   createdAt?: string;
   /** The message's first 200 characters. */
   excerpt: string;

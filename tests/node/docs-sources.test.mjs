@@ -70,6 +70,9 @@ test("docs/sources.md: a message's name is kept as its memory's actor_id, and a 
   // Melanie's turn alone
   const found = claimed.get("Melanie's turn alone").results;
   assert.deepEqual(found.map((m) => [m.memory, m.metadata.actor_id]), [["I painted a lake at dawn", "Melanie"]]);
+  // [{ role: "user", name: "Caroline", … }]
+  const sources = claimed.get('[{ role: "user", name: "Caroline", … }]');
+  assert.deepEqual(sources.map((s) => [s.role, s.name, s.excerpt]), [["user", "Caroline", "I painted my first portrait"]]);
   const memory = new Memory(testConfig(server));
   // "a query that names them raises their turns": the same two turns with and without their names.
   const pair = [{ role: "user", name: "Caroline", content: "Melanie, what did you paint?" }, { role: "user", name: "Melanie", content: "A lake at dawn" }];

@@ -13,6 +13,8 @@ pub struct Source {
     conversation_id: Option<String>,
     role: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     created_at: Option<String>,
     excerpt: String,
     event: EventKind,
@@ -27,6 +29,7 @@ impl From<MemorySource> for Source {
             id: source.id,
             conversation_id: source.conversation_id,
             role: source.role,
+            name: source.name,
             created_at: source.created_at,
             excerpt: source.excerpt,
             event: source.event,

@@ -12,8 +12,8 @@ pub const SOURCES_KIND: &str = "sources";
 /// The characters of a message an excerpt keeps.
 pub const EXCERPT_CHARS: usize = 200;
 
-/// A message as a memory's source: its id (the caller's, else `md5:` of role and text), where and when it was
-/// said, and its first `EXCERPT_CHARS` characters.
+/// A message as a memory's source: its id (the caller's, else `md5:` of role and text), who said it (its
+/// `name`), where and when it was said, and its first `EXCERPT_CHARS` characters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SourceMessage {
@@ -21,6 +21,8 @@ pub struct SourceMessage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conversation_id: Option<String>,
     pub role: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
     pub excerpt: String,
@@ -33,6 +35,7 @@ impl SourceMessage {
             id,
             conversation_id: message.conversation_id.clone(),
             role: message.role.clone(),
+            name: message.name.clone(),
             created_at: message.created_at.clone(),
             excerpt: message.content.chars().take(EXCERPT_CHARS).collect(),
         }
@@ -71,6 +74,7 @@ impl SourceRecord {
             id: message.id,
             conversation_id: message.conversation_id,
             role: message.role,
+            name: message.name,
             created_at: message.created_at,
             excerpt: message.excerpt,
             event,
@@ -89,6 +93,9 @@ pub struct MemorySource {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conversation_id: Option<String>,
     pub role: String,
+    /// Who said it: the message's `name`, when it had one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
     /// The message's first 200 characters.

@@ -245,3 +245,25 @@ fn an_id_with_a_slash_keeps_and_exports_its_sources() {
     let exported = block_on(engine.export(Default::default())).unwrap();
     assert!(exported.lines().next().unwrap().contains("\"side\":1"), "{exported}");
 }
+
+#[test]
+fn a_source_keeps_who_said_its_message_through_a_reopen_and_an_export() {
+    let doubles = doubles();
+    let engine = doubles.engine();
+    script(&doubles, "Alice is vegan");
+    let chat = json!([
+        {"role": "user", "name": "Alice", "content": "I am vegan", "id": "m1"},
+        {"role": "user", "content": "Noted", "id": "m2"},
+    ]);
+    let added = block_on(engine.add(&chat, &alice(json!({})))).unwrap();
+    let id = added.results[0].id.clone();
+    let names = |engine: &Engine| sources(engine, &id).into_iter().map(|s| (s.id, s.name)).collect::<Vec<_>>();
+    let expected = vec![("m1".to_owned(), Some("Alice".to_owned())), ("m2".to_owned(), None)];
+    assert_eq!(names(&engine), expected);
+    assert_eq!(names(&doubles.engine()), expected, "after a reopen");
+    let other = self::doubles().engine();
+    block_on(other.import(&block_on(engine.export(Default::default())).unwrap())).unwrap();
+    assert_eq!(names(&other), expected, "after an export and import");
+    let shown = serde_json::to_value(&sources(&engine, &id)).unwrap();
+    assert_eq!((shown[0]["name"].clone(), shown[1].get("name")), (json!("Alice"), None));
+}

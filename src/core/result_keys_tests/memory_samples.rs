@@ -157,8 +157,8 @@ pub fn samples() -> Vec<Sample> {
     let (engine, mut stored) = engine();
     let id = stored.id.clone();
     stored.warnings.push(warning());
-    let cat = json!([{"role": "user", "content": "Alice owns a cat", "id": "m1", "conversationId": "c1",
-        "createdAt": "2024-05-01T10:00:00Z"}]);
+    let cat = json!([{"role": "user", "name": "Alice", "content": "Alice owns a cat", "id": "m1",
+        "conversationId": "c1", "createdAt": "2024-05-01T10:00:00Z"}]);
     let added = block_on(engine.add(&cat, &options(scoped(json!({"infer": false}))))).unwrap();
     let cat_id = added.results[0].id.clone();
     let results = added.results.into_iter().map(filled_event).collect();
