@@ -1,5 +1,6 @@
 // Provenance over REST: GET /v1/memories/{id}/sources/ follows a fact through ADD → UPDATE (both messages kept,
-// with the ids the caller gave), and an add's idempotency_key replays the committed result with no model call.
+// with the ids the caller gave, and who said each), and an add's idempotency_key replays the committed result
+// with no model call.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { DECIDE, EXTRACT, T, assertError, startServer, startWorker } from "./helpers.mjs";
@@ -67,4 +68,17 @@ test("an add with an idempotency_key replays with no model call", T, async () =>
   assert.equal(server.requests().length, before, "no model call");
   const all = await call("GET", "/v1/memories/?user_id=keys");
   assert.equal(all.body.results.length, 1);
+});
+
+test("a named message's source keeps who said it, and the model sees the name", T, async () => {
+  server.script([
+    { kind: "chat", match: [EXTRACT, "user (Ana): I play go"], reply: { facts: ["Ana plays go"] }, times: 1 },
+    { kind: "chat", match: [DECIDE, "Ana plays go"], reply: { memory: [{ text: "Ana plays go", event: "ADD" }] }, times: 1 },
+  ]);
+  const message = { ...said("m4", "I play go"), name: "Ana" };
+  const added = await call("POST", "/v1/memories/", { body: { messages: [message], user_id: "named" } });
+  assert.equal(added.status, 200, JSON.stringify(added.body));
+  assert.deepEqual(added.body.results.map((e) => [e.event, e.memory]), [["ADD", "Ana plays go"]]);
+  const { body } = await call("GET", `/v1/memories/${added.body.results[0].id}/sources/`);
+  assert.deepEqual(body.results.map((s) => [s.id, s.role, s.name, s.excerpt]), [["m4", "user", "Ana", "I play go"]]);
 });
