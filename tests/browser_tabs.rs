@@ -183,6 +183,56 @@ async fn eight_adds_moving_the_user_from_two_tabs_at_once_end_with_one_fact_and_
 }
 
 #[wasm_bindgen_test]
+async fn a_tab_whose_lock_comes_before_the_last_writers_notice_waits_for_that_notice() {
+    let db = "tabs-slow-notices";
+    delete_database(db).await;
+    script_moves().await;
+    // Notices reach the other tab 150 ms late (a busy browser): the next tab's Web Lock is granted first.
+    run_js(
+        "const post = BroadcastChannel.prototype.postMessage; window.__post = post; \
+         BroadcastChannel.prototype.postMessage = function (m) { setTimeout(() => post.call(this, m), 150); };",
+    )
+    .await;
+    let open = || async { open_with(with_llm(db)).await.unwrap_or_else(|(code, why)| panic!("{code}: {why}")) };
+    let (left, right) = (open().await, open().await);
+    let adds = Array::new();
+    for (nth, city) in CITIES[..4].iter().enumerate() {
+        let tab = if nth % 2 == 0 { &left } else { &right };
+        adds.push(&tab.add(js(&format!("I moved to {city}")), js(&json!({"userId": "alice"}))));
+    }
+    let added = JsFuture::from(Promise::all(&adds)).await;
+    run_js("BroadcastChannel.prototype.postMessage = window.__post;").await;
+    added.expect("every add succeeds");
+    let stored = all_of(&open().await, "alice").await;
+    let texts: Vec<&str> = stored.iter().map(|m| m["memory"].as_str().unwrap()).collect();
+    assert_eq!(texts, ["User lives in Madrid"], "one current fact");
+    delete_database(db).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_notice_that_never_comes_delays_the_next_turn_but_does_not_stop_it() {
+    let db = "tabs-lost-notices";
+    delete_database(db).await;
+    script_moves().await;
+    // As a tab closed between its commit and its notice: no notice reaches the other tab.
+    run_js(
+        "window.__post = BroadcastChannel.prototype.postMessage; BroadcastChannel.prototype.postMessage = () => {};",
+    )
+    .await;
+    let open = || async { open_with(with_llm(db)).await.unwrap_or_else(|(code, why)| panic!("{code}: {why}")) };
+    let (left, right) = (open().await, open().await);
+    let first = JsFuture::from(left.add(js(&"I moved to Paris"), js(&json!({"userId": "alice"})))).await;
+    let second = JsFuture::from(right.add(js(&"I moved to Berlin"), js(&json!({"userId": "alice"})))).await;
+    let third = JsFuture::from(right.add(js(&"I moved to Rome"), js(&json!({"userId": "alice"})))).await;
+    run_js("BroadcastChannel.prototype.postMessage = window.__post;").await;
+    for added in [first, second, third] {
+        added.expect("every add succeeds");
+    }
+    assert!(!all_of(&open().await, "alice").await.is_empty());
+    delete_database(db).await;
+}
+
+#[wasm_bindgen_test]
 async fn a_page_whose_web_locks_refuse_still_adds() {
     let db = "tabs-locks-refused";
     delete_database(db).await;

@@ -74,3 +74,4 @@ pub mod upstream_error;
 pub mod value_de;
 pub mod vector_store;
 pub mod warning;
+pub mod watermark;

@@ -44,19 +44,22 @@ const WRITE_CONTEXT: &str = "the open image was not written";
 /// every record (a fresh image is then written shortly).
 pub async fn load(shared: Rc<Shared>) -> Result<Packed> {
     shared.placement.borrow_mut().clear();
-    if let Some(packed) = from_image(&shared).await? {
+    if let Some((packed, last)) = from_image(&shared).await? {
+        shared.seen.borrow_mut().reset(last);
         return Ok(packed);
     }
     let stores = shared.connection.read_stores().await?;
-    let full = read_all(stores, Some(shared)).await?;
+    let full = read_all(stores, Some(shared.clone())).await?;
+    shared.seen.borrow_mut().reset(full.seq);
     rebuild_soon(full.database.clone());
     Ok(full.packed)
 }
 
-/// The image with its journal applied; `None` (after a warning when the image does not decode) to read
-/// every record instead.
-async fn from_image(shared: &Rc<Shared>) -> Result<Option<Packed>> {
+/// The image with its journal applied, and the last change it covers with it; `None` (after a warning
+/// when the image does not decode) to read every record instead.
+async fn from_image(shared: &Rc<Shared>) -> Result<Option<(Packed, u64)>> {
     let stores = shared.connection.read_stores().await?;
+    let counter = Changes::read(&stores.image, READ_CONTEXT);
     let stored = settled(stores.image.get(&JsValue::from_str(KEY)), READ_CONTEXT).await?;
     if stored.is_undefined() {
         return Ok(None);
@@ -97,7 +100,8 @@ async fn from_image(shared: &Rc<Shared>) -> Result<Option<Packed>> {
     if !small {
         rebuild_soon(stores.database.clone());
     }
-    Ok(Some(in_stored_order(packed, places, shared.clone())))
+    let last = counter.await?.last;
+    Ok(Some((in_stored_order(packed, places, shared.clone()), last)))
 }
 
 /// The image in a record of the `image` store, and each memory's place; or why it cannot be used.
@@ -238,11 +242,12 @@ fn to_js(memories: &[StoredMemory], places: &[Place], seq: u64) -> Option<JsValu
 }
 
 /// Removes the image and notes a `clear()` in the counter, in `store` (the `image` store of the clear's
-/// transaction): an image of before it, still waiting to be written, is then dropped.
-pub async fn forget(store: &IdbObjectStore) -> Result<()> {
+/// transaction): an image of before it, still waiting to be written, is then dropped. Returns the clear's
+/// change number.
+pub async fn forget(store: &IdbObjectStore) -> Result<u64> {
     const CONTEXT: &str = "nothing was deleted";
     store.delete(&JsValue::from_str(KEY)).map_err(|thrown| from_thrown(thrown, CONTEXT))?;
-    next_change(store, true, CONTEXT).await.map(drop)
+    next_change(store, true, CONTEXT).await
 }
 
 /// Writes `record`, the image as of change `seq`, and drops the tombstones it covers, in one transaction;

@@ -53,6 +53,7 @@ use crate::core::pace::{aborted_error, Pace, Unpaced};
 use crate::core::packed::Packed;
 use crate::core::side_records::SideRecord;
 use crate::core::storage::{Changeset, RemoteChange, RemoteListener, SharedTurn, Storage};
+use crate::core::watermark::Watermark;
 
 pub use self::connection::open as open_database;
 pub use self::outcome::from_dom as error_from_dom_exception;
@@ -82,6 +83,8 @@ struct Shared {
     placement: RefCell<Placement>,
     /// Tasks waiting for the notices received so far to be read (see `read_notices`).
     drained: RefCell<Vec<std::task::Waker>>,
+    /// The changes read into the index so far (see `turns`).
+    seen: RefCell<Watermark>,
 }
 
 impl IndexedDbStorage {
@@ -95,6 +98,7 @@ impl IndexedDbStorage {
             reading: Cell::new(false),
             placement: RefCell::default(),
             drained: RefCell::default(),
+            seen: RefCell::default(),
         });
         let weak = Rc::downgrade(&shared);
         let sync = TabSync::join(&settings.db_name, move |notice| receive(&weak, notice));
@@ -169,8 +173,9 @@ impl Storage for IndexedDbStorage {
         }
         committed(&raw).await?;
         vectors.settle(&mut self.shared.placement.borrow_mut(), changes);
+        self.shared.seen.borrow_mut().note(change);
         let ids = changes.upserts.iter().map(|m| m.item.id.clone()).chain(changes.deletes.iter().cloned()).collect();
-        self.sync.announce(&Notice { cleared: false, ids });
+        self.sync.announce(&Notice { cleared: false, ids, change });
         Ok(())
     }
 
@@ -192,13 +197,17 @@ impl Storage for IndexedDbStorage {
         if let Some(Err(error)) = emptied.iter().map(ObjectStore::clear).find(Result::is_err) {
             return Err(abandon(&raw, &error));
         }
-        if let Err(error) = image::forget(&IdbObjectStore::from(image_store.clone())).await {
-            let _ = raw.abort();
-            return Err(error);
-        }
+        let change = match image::forget(&IdbObjectStore::from(image_store.clone())).await {
+            Ok(change) => change,
+            Err(error) => {
+                let _ = raw.abort();
+                return Err(error);
+            }
+        };
         committed(&raw).await?;
         self.shared.placement.borrow_mut().clear();
-        self.sync.announce(&Notice { cleared: true, ids: Vec::new() });
+        self.shared.seen.borrow_mut().note(change);
+        self.sync.announce(&Notice { cleared: true, ids: Vec::new(), change });
         Ok(())
     }
 
@@ -274,7 +283,10 @@ fn receive(shared: &Weak<Shared>, notice: Notice) {
         loop {
             let next = shared.inbox.borrow_mut().pop_front();
             let Some(notice) = next else { break };
-            match reread(&shared, notice).await {
+            let change = notice.change;
+            let reread = reread(&shared, notice).await;
+            shared.seen.borrow_mut().note(change);
+            match reread {
                 Ok(change) => {
                     if let Some(listener) = shared.listener.borrow().as_ref() {
                         listener(change);

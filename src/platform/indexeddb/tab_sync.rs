@@ -1,6 +1,7 @@
 //! Tells the other tabs (and other `Memory` instances) on the same database what a write changed, over a
-//! `BroadcastChannel` named after the database, and hears what theirs changed. Notices carry ids only;
-//! the receiver re-reads those memories from IndexedDB, which stays the single source of truth.
+//! `BroadcastChannel` named after the database, and hears what theirs changed. Notices carry ids and the
+//! write's change number only; the receiver re-reads those memories from IndexedDB, which stays the single
+//! source of truth.
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::closure::Closure;
@@ -16,6 +17,9 @@ pub struct Notice {
     pub cleared: bool,
     /// Memories written or deleted.
     pub ids: Vec<String>,
+    /// The write's change number (see `journal`); 0 from a memwasm that sent none.
+    #[serde(default)]
+    pub change: u64,
 }
 
 /// One end of the database's channel. Without `BroadcastChannel` (old browsers) it does nothing: each

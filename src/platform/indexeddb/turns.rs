@@ -1,13 +1,19 @@
 //! Turns held against the other tabs on one database (`Storage::hold`): a Web Lock (`navigator.locks`)
 //! named after the database and the key, let go when the guard is dropped, or by the browser when the tab
-//! holding it goes away. Once it has the lock, a tab waits for the other tabs' notices it has received
-//! (`tab_sync`) to be read into its index. Without Web Locks there is nothing to hold against (`None`).
+//! holding it goes away. Once it has the lock, a tab reads the database's change counter and waits until
+//! the other tabs' notices (`tab_sync`) of every change up to it are read into its index: the previous
+//! holder announced its write before letting go, but the browser may grant the lock before it delivers
+//! that notice. A notice that never comes (a tab closed between its commit and its notice, or an older
+//! memwasm, whose notices carry no change number) is waited for [`LONGEST_WAIT_MS`] at most, once.
+//! Without Web Locks there is nothing to hold against (`None`).
 
 use js_sys::{Function, Promise, Reflect};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
+use super::connection::READ_CONTEXT;
+use super::journal::Changes;
 use super::Shared;
 use crate::core::error::{MemoryError, Result};
 use crate::core::storage::SharedTurn;
@@ -17,9 +23,33 @@ use crate::core::storage::SharedTurn;
 pub async fn hold(shared: &Shared, db_name: &str, key: &str) -> Result<Option<SharedTurn>> {
     let turn = web_lock(&format!("memwasm:{db_name}:{key}")).await?;
     if turn.is_some() {
-        super::read_notices(shared).await;
+        catch_up(shared).await?;
     }
     Ok(turn)
+}
+
+/// The longest a turn waits for the notices of changes the database already holds.
+pub const LONGEST_WAIT_MS: f64 = 500.0;
+/// How often a waiting turn looks again.
+const POLL_MS: f64 = 5.0;
+
+/// Waits until every change the database holds now has been read into the index (at most `LONGEST_WAIT_MS`).
+async fn catch_up(shared: &Shared) -> Result<()> {
+    let stores = shared.connection.read_stores().await?;
+    let last = Changes::read(&stores.image, READ_CONTEXT).await?.last;
+    let started = js_sys::Date::now();
+    loop {
+        super::read_notices(shared).await;
+        if shared.seen.borrow().covers(last) {
+            return Ok(());
+        }
+        if js_sys::Date::now() - started >= LONGEST_WAIT_MS {
+            shared.seen.borrow_mut().reset(last); // not coming: take turns as before, and not wait for it again
+            return Ok(());
+        }
+        let tick = Promise::new(&mut |done, _| drop(crate::platform::timer::set_timeout(&done, POLL_MS)));
+        let _ = JsFuture::from(tick).await;
+    }
 }
 
 /// Holds the Web Lock `name` until the guard is dropped; `None` without Web Locks.
