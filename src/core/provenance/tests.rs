@@ -264,6 +264,6 @@ fn a_source_keeps_who_said_its_message_through_a_reopen_and_an_export() {
     let other = self::doubles().engine();
     block_on(other.import(&block_on(engine.export(Default::default())).unwrap())).unwrap();
     assert_eq!(names(&other), expected, "after an export and import");
-    let shown = serde_json::to_value(&sources(&engine, &id)).unwrap();
+    let shown = serde_json::to_value(sources(&engine, &id)).unwrap();
     assert_eq!((shown[0]["name"].clone(), shown[1].get("name")), (json!("Alice"), None));
 }
