@@ -23,7 +23,7 @@ use crate::core::storage::SharedTurn;
 pub async fn hold(shared: &Shared, db_name: &str, key: &str) -> Result<Option<SharedTurn>> {
     let turn = web_lock(&format!("memwasm:{db_name}:{key}")).await?;
     if turn.is_some() {
-        catch_up(shared).await?;
+        catch_up(shared).await;
     }
     Ok(turn)
 }
@@ -34,18 +34,22 @@ pub const LONGEST_WAIT_MS: f64 = 500.0;
 const POLL_MS: f64 = 5.0;
 
 /// Waits until every change the database holds now has been read into the index (at most `LONGEST_WAIT_MS`).
-async fn catch_up(shared: &Shared) -> Result<()> {
-    let stores = shared.connection.read_stores().await?;
-    let last = Changes::read(&stores.image, READ_CONTEXT).await?.last;
+/// A counter that cannot be read (the database closed under it) leaves the notices received so far.
+async fn catch_up(shared: &Shared) {
+    let counter = match shared.connection.read_stores().await {
+        Ok(stores) => Changes::read(&stores.image, READ_CONTEXT).await,
+        Err(error) => Err(error),
+    };
+    let Ok(Changes { last, .. }) = counter else { return super::read_notices(shared).await };
     let started = js_sys::Date::now();
     loop {
         super::read_notices(shared).await;
         if shared.seen.borrow().covers(last) {
-            return Ok(());
+            return;
         }
         if js_sys::Date::now() - started >= LONGEST_WAIT_MS {
             shared.seen.borrow_mut().reset(last); // not coming: take turns as before, and not wait for it again
-            return Ok(());
+            return;
         }
         let tick = Promise::new(&mut |done, _| drop(crate::platform::timer::set_timeout(&done, POLL_MS)));
         let _ = JsFuture::from(tick).await;
