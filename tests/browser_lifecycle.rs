@@ -134,7 +134,7 @@ async fn upgrades_from(version: u32) {
         layout(db).await,
         json!([
             SCHEMA_VERSION,
-            ["gone", "graph", "history", "image", "memories", "side", "vectors"],
+            ["gone", "graph", "history", "image", "memories", "packs", "side", "vectors"],
             ["changed", KEY_INDEX]
         ])
     );

@@ -224,7 +224,12 @@ async fn a_version_4_database_is_migrated_on_open_and_searches_as_before() {
     drop(memory);
     assert_eq!(
         layout(db).await,
-        json!([SCHEMA_VERSION, ["gone", "graph", "history", "image", "memories", "side", "vectors"], ["ragged"], 300]),
+        json!([
+            SCHEMA_VERSION,
+            ["gone", "graph", "history", "image", "memories", "packs", "side", "vectors"],
+            ["ragged"],
+            300
+        ]),
         "vectors moved out of the 300 readable records; the corrupt one is left as it was"
     );
     assert_eq!(chunks(db).await.iter().map(|(_, ids)| ids.len()).sum::<usize>(), 300);

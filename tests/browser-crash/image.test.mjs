@@ -2,7 +2,8 @@
 // opens a memory whose image is missing or out of date (so the open reads every record and writes a fresh
 // image half a second later, in a transaction of its own), and the whole browser is killed at a different
 // moment of each round, before, during or after that write. A fresh browser on the same profile must then
-// open to exactly what the records say (the ids and texts in the raw `memories` store), with no warning,
+// open to exactly what the records say (the ids and texts in the raw `memories` and `packs` stores, each id
+// once), with no warning,
 // and find a memory by its own vector; between rounds a few memories are added and deleted, so later
 // opens read an image and its journal.
 import { after, before, test } from "node:test";
@@ -28,12 +29,15 @@ const RAW = (dbName) => new Promise((resolve, reject) => {
   request.onerror = () => reject(request.error);
   request.onsuccess = () => {
     const db = request.result;
-    const tx = db.transaction(["memories", "image"]);
+    const tx = db.transaction(["memories", "packs", "image"]);
     const out = {};
-    tx.objectStore("memories").getAll().onsuccess = (e) => (out.records = e.target.result.map((m) => [m.id, m.memory]).sort());
+    // Imports (bulk writes) are packed, a few hundred memories to a record of JSON texts (schema 8).
+    tx.objectStore("memories").getAll().onsuccess = (e) => (out.singles = e.target.result.map((m) => [m.id, m.memory]));
+    tx.objectStore("packs").getAll().onsuccess = (e) =>
+      (out.packed = e.target.result.flatMap((p) => p.texts.map((text) => JSON.parse(text))).map((m) => [m.id, m.memory]));
     tx.objectStore("image").get("memories").onsuccess = (e) => (out.image = e.target.result?.seq ?? null);
     tx.objectStore("image").get("changes").onsuccess = (e) => (out.last = e.target.result?.last ?? null);
-    tx.oncomplete = () => (db.close(), resolve(out));
+    tx.oncomplete = () => (db.close(), resolve({ ...out, records: [...out.singles, ...out.packed].sort() }));
     tx.onerror = () => reject(tx.error);
   };
 });
@@ -93,12 +97,13 @@ test("a browser killed around the open image's write reopens to what the records
         const own = lines.find((line) => line.id === probe.id);
         const bytes = Uint8Array.from(atob(own.embedding), (c) => c.charCodeAt(0));
         const found = (await memory.search({ embedding: Array.from(new Float32Array(bytes.buffer)) }, { userId: user, limit: 1 })).results;
-        return { records: stored.records, image: stored.image, last: stored.last, loaded: all.map((m) => [m.id, m.memory]).sort(), warnings, top: found[0]?.id, probe: probe.id };
+        return { records: stored.records, packed: stored.packed.length, image: stored.image, last: stored.last, loaded: all.map((m) => [m.id, m.memory]).sort(), warnings, top: found[0]?.id, probe: probe.id };
       }, { config, dbName, user: USER, raw: RAW.toString() });
       t.diagnostic(`killed ${delay} ms after the open: image of change ${seen.image}, last change ${seen.last}`);
       assert.deepEqual(seen.warnings, [], `killed ${delay} ms after the open: no warning`);
       assert.equal(seen.loaded.length, next - (DELAYS.indexOf(delay) + 1), "every import kept, one delete per round");
       assert.deepEqual(seen.loaded, seen.records, `killed ${delay} ms after the open: what the records say`);
+      assert.ok(seen.packed > 0, "the imports were packed");
       assert.equal(seen.top, seen.probe, "a memory is found by its own vector");
     }
   } finally {

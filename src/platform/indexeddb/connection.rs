@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{IdbDatabase, IdbObjectStore, IdbTransaction};
 
 use super::outcome::{from_idb, from_thrown};
-use super::schema::{upgrade, GONE, IMAGE, MEMORIES, VECTORS, VERSION};
+use super::schema::{upgrade, GONE, IMAGE, MEMORIES, PACKS, VECTORS, VERSION};
 use crate::core::error::{MemoryError, Result};
 
 /// A lazily opened, self-closing connection to one database.
@@ -26,6 +26,7 @@ pub struct Reading {
     pub vectors: IdbObjectStore,
     pub image: IdbObjectStore,
     pub gone: IdbObjectStore,
+    pub packs: IdbObjectStore,
     /// The open database: a write on it (not on a reopened one) fails once the database was deleted.
     pub database: IdbDatabase,
 }
@@ -34,16 +35,19 @@ impl Reading {
     /// The stores of a readonly transaction on `database` as it is: `None` once it was closed (deleted
     /// or upgraded by another tab since), never reopened.
     pub fn on(database: &IdbDatabase) -> Option<Result<Self>> {
-        let names = js_sys::Array::of4(&MEMORIES.into(), &VECTORS.into(), &IMAGE.into(), &GONE.into());
+        let names: js_sys::Array = READ.iter().map(|name| wasm_bindgen::JsValue::from_str(name)).collect();
         database.transaction_with_str_sequence(&names).ok().map(|transaction| Self::of(&transaction))
     }
 
     fn of(transaction: &IdbTransaction) -> Result<Self> {
         let store = |name| transaction.object_store(name).map_err(|thrown| from_thrown(thrown, READ_CONTEXT));
         let (memories, vectors, image, gone) = (store(MEMORIES)?, store(VECTORS)?, store(IMAGE)?, store(GONE)?);
-        Ok(Self { memories, vectors, image, gone, database: transaction.db() })
+        Ok(Self { memories, vectors, image, gone, packs: store(PACKS)?, database: transaction.db() })
     }
 }
+
+/// The stores a `Reading` holds.
+const READ: [&str; 5] = [MEMORIES, VECTORS, IMAGE, GONE, PACKS];
 
 /// What a failed read left behind, for its error.
 pub const READ_CONTEXT: &str = "nothing was read";
@@ -51,7 +55,7 @@ pub const READ_CONTEXT: &str = "nothing was read";
 impl Connection {
     /// The stores opening reads, in one readonly transaction.
     pub async fn read_stores(&self) -> Result<Reading> {
-        let transaction = self.transaction(&[MEMORIES, VECTORS, IMAGE, GONE], TransactionMode::ReadOnly).await?;
+        let transaction = self.transaction(&READ, TransactionMode::ReadOnly).await?;
         Reading::of(&IdbTransaction::from(transaction))
     }
 

@@ -1,9 +1,10 @@
 //! The open image in IndexedDB (schema version 7; see `core::image`): one record of the `image` store,
 //! `{seq, bytes, orders, chunks}`, holding every memory and vector as of change `seq` with, beside them,
 //! each memory's `order` and vector chunk (what the sort and the next commit's chunk hints need). The
-//! journal after it is the memory records whose `changed` is above `seq` and the ids `gone` after it (see
-//! `journal`). Opening reads the image and the journal in one readonly transaction instead of every record.
-//! With no image, one that does not decode (a warning says why) or a count of records that disagrees, it
+//! journal after it is the memory records and packs (see `packs`) whose `changed` is above `seq` and the
+//! ids `gone` after it (see `journal`). Opening reads the image and the journal in one readonly transaction
+//! instead of every record. With no image, one that does not decode (a warning says why) or a count of
+//! records that disagrees (the packed ones counted by the change counter), it
 //! reads every record (`packed`). After such an open, or one whose journal is large (`journal_is_small`),
 //! half a second later, off the open, a fresh image is built from a snapshot of its own and written in a
 //! readwrite transaction of its own: a tab closed or killed before or during it leaves the previous image,
@@ -27,6 +28,7 @@ use super::journal::{changed_after, gone_ids, gone_keys, next_change, Changes, B
 use super::load::chunks_of;
 use super::outcome::{committed, from_thrown, settled};
 use super::packed::{pack, read_all, FullRead, Place};
+use super::packs::memories_of;
 use super::records::memories_from_js;
 use super::schema::{GONE, IMAGE, MEMORIES};
 use super::vectors::Placed;
@@ -69,6 +71,8 @@ async fn from_image(shared: &Rc<Shared>) -> Result<Option<(Packed, u64)>> {
     let count = settled(stores.memories.count(), READ_CONTEXT);
     let index = stores.memories.index(BY_CHANGE).map_err(|thrown| from_thrown(thrown, READ_CONTEXT))?;
     let changed = settled(index.get_all_with_key(changed_after(seq)?.as_ref()), READ_CONTEXT);
+    let index = stores.packs.index(BY_CHANGE).map_err(|thrown| from_thrown(thrown, READ_CONTEXT))?;
+    let repacked = settled(index.get_all_with_key(changed_after(seq)?.as_ref()), READ_CONTEXT);
     let gone = settled(stores.gone.get_all_keys_with_key(gone_keys(seq, true)?.as_ref()), READ_CONTEXT);
     let (image, mut places) = match from_js(&stored, seq) {
         Ok(image) => image,
@@ -78,11 +82,14 @@ async fn from_image(shared: &Rc<Shared>) -> Result<Option<(Packed, u64)>> {
         }
     };
     let changed: Array = changed.await?.unchecked_into();
+    let repacked: Array = repacked.await?.unchecked_into();
     let gone = gone_ids(&gone.await?.unchecked_into());
-    let small = journal_is_small(changed.length() as usize + gone.len(), image.memories.len());
-    let records: Vec<_> = memories_from_js(&changed).into_iter().filter_map(|r| skip_corrupt(MEMORIES, r)).collect();
+    let records = memories_from_js(&changed).into_iter().chain(repacked.iter().flat_map(|pack| memories_of(&pack)));
+    let records: Vec<_> = records.filter_map(|record| skip_corrupt(MEMORIES, record)).collect();
+    let small = journal_is_small(records.len() + gone.len(), image.memories.len());
     let chunks = chunks_of(&stores.vectors, &records).await?;
-    let count = count.await?.as_f64().unwrap_or(-1.0);
+    let counter = counter.await?;
+    let count = count.await?.as_f64().unwrap_or(-1.0) + counter.packed as f64;
     let (journal, journal_places) = pack(records, chunks, Some(shared.clone()));
     let journal = journal.into_memories();
     let moved = !journal.is_empty() || !gone.is_empty();
@@ -100,8 +107,7 @@ async fn from_image(shared: &Rc<Shared>) -> Result<Option<(Packed, u64)>> {
     if !small {
         rebuild_soon(stores.database.clone());
     }
-    let last = counter.await?.last;
-    Ok(Some((in_stored_order(packed, places, shared.clone()), last)))
+    Ok(Some((in_stored_order(packed, places, shared.clone()), counter.last)))
 }
 
 /// The image in a record of the `image` store, and each memory's place; or why it cannot be used.
@@ -247,7 +253,7 @@ fn to_js(memories: &[StoredMemory], places: &[Place], seq: u64) -> Option<JsValu
 pub async fn forget(store: &IdbObjectStore) -> Result<u64> {
     const CONTEXT: &str = "nothing was deleted";
     store.delete(&JsValue::from_str(KEY)).map_err(|thrown| from_thrown(thrown, CONTEXT))?;
-    next_change(store, true, CONTEXT).await
+    next_change(store, true, CONTEXT).await.map(|changes| changes.last)
 }
 
 /// Writes `record`, the image as of change `seq`, and drops the tombstones it covers, in one transaction;

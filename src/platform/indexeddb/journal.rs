@@ -2,8 +2,9 @@
 //! read and bumped inside the commit's own readwrite transaction (tabs writing at once never share a
 //! number), stamps it on each memory record it writes (`changed`, under the index [`BY_CHANGE`]) and keeps
 //! each id it deletes in `gone`, keyed `[change, id]`, until an open image covers that change (see
-//! `image`). The counter is a record of the `image` store under [`COUNTER`]: `{last, cleared, imaged}`,
-//! the last change number, the change number of the last `clear()` and the one the stored image covers.
+//! `image`). The counter is a record of the `image` store under [`COUNTER`]: `{last, cleared, imaged,
+//! packed}`, the last change number, the change number of the last `clear()`, the one the stored image
+//! covers and how many memories the `packs` store holds (schema version 8, see `packs`; absent before: 0).
 
 use std::future::Future;
 
@@ -25,6 +26,7 @@ pub struct Changes {
     pub last: u64,
     pub cleared: u64,
     pub imaged: u64,
+    pub packed: u64,
 }
 
 impl Changes {
@@ -44,13 +46,14 @@ impl Changes {
                 0
             }
         };
-        Self { last: field("last"), cleared: field("cleared"), imaged: field("imaged") }
+        Self { last: field("last"), cleared: field("cleared"), imaged: field("imaged"), packed: field("packed") }
     }
 
     /// Stores the counter in `store`, the `image` store of a readwrite transaction.
     pub fn write(&self, store: &IdbObjectStore, context: &'static str) -> Result<()> {
         let record = Object::new();
-        for (name, value) in [("last", self.last), ("cleared", self.cleared), ("imaged", self.imaged)] {
+        let fields = [("last", self.last), ("cleared", self.cleared), ("imaged", self.imaged), ("packed", self.packed)];
+        for (name, value) in fields {
             let _ = Reflect::set(&record, &name.into(), &JsValue::from(value as f64));
         }
         let key = JsValue::from_str(COUNTER);
@@ -59,8 +62,13 @@ impl Changes {
 }
 
 /// Takes the next change number from `store`, the `image` store of the caller's readwrite transaction;
-/// `cleared` marks it as a `clear()`. The counter is read at once and bumped when awaited.
-pub fn next_change(store: &IdbObjectStore, cleared: bool, context: &'static str) -> impl Future<Output = Result<u64>> {
+/// `cleared` marks it as a `clear()` (which empties the packs too). The counter is read at once and bumped
+/// when awaited; it comes back as bumped.
+pub fn next_change(
+    store: &IdbObjectStore,
+    cleared: bool,
+    context: &'static str,
+) -> impl Future<Output = Result<Changes>> {
     let read = Changes::read(store, context);
     let store = store.clone();
     async move {
@@ -68,9 +76,10 @@ pub fn next_change(store: &IdbObjectStore, cleared: bool, context: &'static str)
         changes.last += 1;
         if cleared {
             changes.cleared = changes.last;
+            changes.packed = 0;
         }
         changes.write(&store, context)?;
-        Ok(changes.last)
+        Ok(changes)
     }
 }
 

@@ -1,8 +1,9 @@
-//! Reading memories with their vectors for another tab's notice: the records it names and the chunks they
-//! point to, in one readonly transaction (opening reads everything at once, see `packed`, which also joins
-//! records to their vectors here; or the open image and its journal, whose chunks are read here, see
-//! `image`).
+//! Reading memories with their vectors for another tab's notice: the records it names (single, else from the
+//! pack holding them, see `packs`) and the chunks they point to, in one readonly transaction (opening reads
+//! everything at once, see `packed`, which also joins records to their vectors here; or the open image and
+//! its journal, whose chunks are read here, see `image`).
 
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use wasm_bindgen::JsValue;
@@ -10,8 +11,9 @@ use web_sys::IdbObjectStore;
 
 use super::chunk::JsChunk;
 use super::connection::READ_CONTEXT;
-use super::outcome::settled;
+use super::outcome::{from_thrown, settled};
 use super::packed::pack;
+use super::packs::{memories_of, MEMBERS};
 use super::records::{memory_from_js, MemoryRecord};
 use super::schema::{MEMORIES, VECTORS};
 use super::{skip_corrupt, warn_corrupt, Shared};
@@ -24,13 +26,16 @@ pub async fn load_some(shared: &Rc<Shared>, ids: Vec<String>) -> Result<(Vec<Sto
     let stores = shared.connection.read_stores().await?;
     let requests: Vec<_> =
         ids.iter().map(|id| settled(stores.memories.get(&JsValue::from_str(id)), READ_CONTEXT)).collect();
-    let (mut found, mut gone) = (Vec::new(), Vec::new());
+    let (mut found, mut unsingled) = (Vec::new(), Vec::new());
     for (id, request) in ids.iter().zip(requests) {
         match request.await? {
-            record if record.is_undefined() => gone.push(id.clone()),
+            record if record.is_undefined() => unsingled.push(id),
             record => found.extend(skip_corrupt(MEMORIES, memory_from_js(record))),
         }
     }
+    // An id with no single record may be packed (see `packs`): each pack holding some is read once.
+    let (packed, gone) = packed_members(&stores.packs, unsingled).await?;
+    found.extend(packed);
     let chunks = chunks_of(&stores.vectors, &found).await?;
     let mut placement = shared.placement.borrow_mut();
     for id in &ids {
@@ -38,6 +43,27 @@ pub async fn load_some(shared: &Rc<Shared>, ids: Vec<String>) -> Result<(Vec<Sto
     }
     drop(placement);
     Ok((pack(found, chunks, Some(shared.clone())).0.into_memories(), gone))
+}
+
+/// The memories `ids` that `packs` holds, and the ids it does not hold.
+async fn packed_members(packs: &IdbObjectStore, ids: Vec<&String>) -> Result<(Vec<MemoryRecord>, Vec<String>)> {
+    let members = packs.index(MEMBERS).map_err(|thrown| from_thrown(thrown, READ_CONTEXT))?;
+    let lookups: Vec<_> = ids.iter().map(|id| settled(members.get_key(&JsValue::from_str(id)), READ_CONTEXT)).collect();
+    let (mut wanted, mut gone) = (HashMap::<u64, HashSet<&str>>::new(), Vec::new());
+    for (id, lookup) in ids.into_iter().zip(lookups) {
+        match lookup.await?.as_f64() {
+            Some(pack) => _ = wanted.entry(pack as u64).or_default().insert(id.as_str()),
+            None => gone.push(id.clone()),
+        }
+    }
+    let reads: Vec<_> =
+        wanted.keys().map(|key| settled(packs.get(&JsValue::from(*key as f64)), READ_CONTEXT)).collect();
+    let mut found = Vec::new();
+    for (ids, read) in wanted.values().zip(reads) {
+        let records = memories_of(&read.await?).into_iter().filter_map(|record| skip_corrupt(MEMORIES, record));
+        found.extend(records.filter(|record| ids.contains(record.memory.item.id.as_str())));
+    }
+    Ok((found, gone))
 }
 
 /// The chunks holding the vectors of `records`, read from `vectors` (those that do not decode are skipped

@@ -16,6 +16,7 @@ mod migrate_history;
 mod outcome;
 mod paced;
 mod packed;
+mod packs;
 mod pages;
 mod persist;
 mod records;
@@ -38,10 +39,10 @@ use self::connection::Connection;
 use self::graph::{graph_from_js, GraphWrites};
 use self::history::{batch_to_js, batches, entries_from_js, BY_MEMORY};
 use self::journal::{next_change, tombstone};
-use self::outcome::{abandon, committed, from_idb};
+use self::outcome::{abandon, committed, from_idb, settled};
 use self::paced::PacedWriter;
 use self::records::memories_to_js;
-use self::schema::{GONE, GRAPH, HISTORY, IMAGE, MEMORIES, SIDE, VECTORS};
+use self::schema::{GONE, GRAPH, HISTORY, IMAGE, MEMORIES, PACKS, SIDE, VECTORS};
 use self::side::{kind_range, side_from_js, SideWrites};
 use self::tab_sync::{Notice, TabSync};
 use self::vectors::{Placement, VectorWrites};
@@ -64,6 +65,8 @@ pub use self::schema::{
 
 /// Records a commit encodes at once (one `JSON.parse` each batch, see `records`): short turns, bounded memory.
 const ENCODE_BATCH: usize = 500;
+/// What a failed commit left behind, for its error.
+const WRITE_CONTEXT: &str = "the write was rolled back";
 
 /// A `Storage` in one IndexedDB database (`storage: {provider: "indexeddb", config: {dbName}}`).
 pub struct IndexedDbStorage {
@@ -129,7 +132,7 @@ impl Storage for IndexedDbStorage {
         if pace.aborted() {
             return Err(aborted_error());
         }
-        let names = [MEMORIES, HISTORY, GRAPH, SIDE, VECTORS, IMAGE, GONE];
+        let names = [MEMORIES, HISTORY, GRAPH, SIDE, VECTORS, IMAGE, GONE, PACKS];
         let transaction = self.shared.connection.transaction(&names, TransactionMode::ReadWrite).await?;
         let stores: Vec<_> = names.iter().map(|name| transaction.object_store(name)).collect();
         let raw = IdbTransaction::from(transaction);
@@ -137,31 +140,54 @@ impl Storage for IndexedDbStorage {
             Ok(stores) => stores,
             Err(error) => return Err(abandon(&raw, &error)),
         };
-        let [memory_store, history_store, graph_store, side_store, vector_store, image_store, gone_store] = &stores[..]
+        let [memory_store, history_store, graph_store, side_store, vector_store, image_store, gone_store, packs_store] =
+            &stores[..]
         else {
             return Err(MemoryError::Storage("IndexedDB: a store is missing (nothing was written)".into()));
         };
         let raw_store = |store: &ObjectStore| IdbObjectStore::from(store.clone());
-        let vector_store = raw_store(vector_store);
+        let (vector_store, image_store) = (raw_store(vector_store), raw_store(image_store));
         let records = changes.upserts.len() + changes.history.len();
         let mut writer = PacedWriter::new(&raw, raw_store(memory_store), pace, records);
-        let change = next_change(&raw_store(image_store), false, "the write was rolled back");
+        let counter = next_change(&image_store, false, WRITE_CONTEXT);
+        let bulk = changes.upserts.len() >= packs::PACK_AT;
+        let singles = bulk.then(|| settled(raw_store(memory_store).count(), WRITE_CONTEXT));
         let vectors = VectorWrites::plan(&vector_store, &self.shared.placement, changes).await;
         let vectors = vectors.map_err(|error| writer.fail(error))?;
-        let change = change.await.map_err(|error| writer.fail(error))?;
+        let mut counter = counter.await.map_err(|error| writer.fail(error))?;
+        let (change, packed) = (counter.last, counter.packed);
         vectors.write(&vector_store, &mut writer).await?;
-        let (memory_store, gone_store) = (raw_store(memory_store), raw_store(gone_store));
+        let (memory_store, gone_store, packs_store) =
+            (raw_store(memory_store), raw_store(gone_store), raw_store(packs_store));
+        if packed > 0 {
+            let touched = changes.upserts.iter().map(|m| &m.item.id).chain(&changes.deletes);
+            let taken = packs::take_out(&packs_store, touched, change, &mut writer).await?;
+            counter.packed = counter.packed.saturating_sub(taken);
+        }
         for id in &changes.deletes {
             let id_value = JsValue::from_str(id);
             writer.delete(&memory_store, &id_value).await?;
             writer.put_keyed(&gone_store, &id_value, &tombstone(change, id)).await?;
         }
         let chunks: Vec<Option<u32>> = vectors.placed.iter().map(|placed| placed.map(|placed| placed.chunk)).collect();
-        for (first, upserts) in (0..).step_by(ENCODE_BATCH).zip(changes.upserts.chunks(ENCODE_BATCH)) {
-            let records = memories_to_js(upserts, &chunks, first, change).map_err(|error| writer.fail(error))?;
-            for record in &records {
-                writer.issue(&memory_store, record, false, 1).await?;
+        if let Some(singles) = singles {
+            // A bulk write: its memories go to new packs, and out of `memories` (each in one place).
+            if singles.await.map_err(|error| writer.fail(error))?.as_f64() != Some(0.0) {
+                for memory in &changes.upserts {
+                    writer.delete(&memory_store, &JsValue::from_str(&memory.item.id)).await?;
+                }
             }
+            counter.packed += packs::write(&packs_store, &changes.upserts, &chunks, change, &mut writer).await?;
+        } else {
+            for (first, upserts) in (0..).step_by(ENCODE_BATCH).zip(changes.upserts.chunks(ENCODE_BATCH)) {
+                let records = memories_to_js(upserts, &chunks, first, change).map_err(|error| writer.fail(error))?;
+                for record in &records {
+                    writer.issue(&memory_store, record, false, 1).await?;
+                }
+            }
+        }
+        if counter.packed != packed {
+            counter.write(&image_store, WRITE_CONTEXT).map_err(|error| writer.fail(error))?;
         }
         let history_store = raw_store(history_store);
         for entries in batches(&changes.history) {
@@ -185,7 +211,7 @@ impl Storage for IndexedDbStorage {
 
     /// Empties every store but the change counter, which notes the clear (see `image::forget`).
     async fn clear(&self) -> Result<()> {
-        let names = [MEMORIES, HISTORY, GRAPH, SIDE, VECTORS, GONE, IMAGE];
+        let names = [MEMORIES, HISTORY, GRAPH, SIDE, VECTORS, GONE, PACKS, IMAGE];
         let transaction = self.shared.connection.transaction(&names, TransactionMode::ReadWrite).await?;
         let stores: Vec<_> = names.iter().map(|name| transaction.object_store(name)).collect();
         let raw = IdbTransaction::from(transaction);

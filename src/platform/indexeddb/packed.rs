@@ -1,6 +1,6 @@
-//! Opening without an image (see `image`): every memory record and every `vectors` chunk, read with one
-//! `getAll` each in one readonly transaction (a consistent snapshot, with the change counter it includes),
-//! handed to the index as [`Packed`] memories and rows (another tab's notice reads some records and chunks,
+//! Opening without an image (see `image`): every memory record, every pack (see `packs`) and every
+//! `vectors` chunk, read with one `getAll` each in one readonly transaction (a consistent snapshot, with
+//! the change counter it includes), handed to the index as [`Packed`] memories and rows (another tab's notice reads some records and chunks,
 //! joined the same way). Records are joined to their rows by chunk and id before any vector is copied;
 //! then each chunk is copied into wasm once, into one reused buffer, and the index copies its rows from
 //! there. [`Placement`] is filled as the chunks go by.
@@ -20,6 +20,7 @@ use super::chunk::{fingerprint, JsChunk};
 use super::connection::{Reading, READ_CONTEXT};
 use super::journal::Changes;
 use super::outcome::settled;
+use super::packs::memories_of;
 use super::records::{memories_from_js, MemoryRecord};
 use super::schema::{MEMORIES, VECTORS};
 use super::vectors::Placed;
@@ -48,11 +49,13 @@ pub struct FullRead {
 pub async fn read_all(stores: Reading, shared: Option<Rc<Shared>>) -> Result<FullRead> {
     let changes = Changes::read(&stores.image, READ_CONTEXT);
     let records = settled(stores.memories.get_all(), READ_CONTEXT);
+    let packs = settled(stores.packs.get_all(), READ_CONTEXT);
     let chunks = settled(stores.vectors.get_all(), READ_CONTEXT);
     // The records are decoded while the database reads the chunks.
     let records: Array = records.await?.unchecked_into();
-    let records = memories_from_js(&records).into_iter().filter_map(|record| skip_corrupt(MEMORIES, record));
-    let records: Vec<MemoryRecord> = records.collect();
+    let packs: Array = packs.await?.unchecked_into();
+    let records = memories_from_js(&records).into_iter().chain(packs.iter().flat_map(|pack| memories_of(&pack)));
+    let records: Vec<MemoryRecord> = records.filter_map(|record| skip_corrupt(MEMORIES, record)).collect();
     let chunks: Array = chunks.await?.unchecked_into();
     let chunks =
         chunks.iter().filter_map(|chunk| JsChunk::from_js(&chunk).map_err(|why| warn_corrupt(VECTORS, &why)).ok());

@@ -100,13 +100,38 @@ pub fn memories_from_js(records: &Array) -> Vec<std::result::Result<MemoryRecord
     let fast = fast.into_iter().enumerate();
     fast.map(|(at, record)| match record {
         Fast { embedding: Some(_), .. } => memory_from_js(records.get(at as u32)),
+        record => from_fast(record),
+    })
+    .collect()
+}
+
+/// The memories that `texts` (a pack's JSON texts, see `packs`) store, each `Ok` or `Err(why)`: read as one
+/// JSON array when they all decode, else text by text.
+pub fn memories_from_texts(texts: &Array) -> Vec<std::result::Result<MemoryRecord, String>> {
+    let joined = String::from(texts.join(","));
+    if let Ok(fast) = serde_json::from_str::<Vec<Fast>>(&format!("[{joined}]")) {
+        if fast.len() == texts.length() as usize {
+            return fast.into_iter().map(from_fast).collect();
+        }
+    }
+    texts.iter().map(|text| memory_from_text(&text)).collect()
+}
+
+/// The memory one of a pack's JSON texts stores.
+pub fn memory_from_text(text: &JsValue) -> std::result::Result<MemoryRecord, String> {
+    let text = text.as_string().ok_or("a packed memory is not a JSON text")?;
+    serde_json::from_str::<Fast>(&text).map_err(|error| format!("a packed memory: {error}")).and_then(from_fast)
+}
+
+fn from_fast(record: Fast) -> std::result::Result<MemoryRecord, String> {
+    match record {
         Fast { item, .. } if item.id.is_empty() => Err("record \"\": memory record without an id".into()),
+        Fast { item, embedding: Some(_), .. } => Err(format!("record \"{}\": an inline vector in a pack", item.id)),
         Fast { item, order, chunk, .. } => match chunk.map(|key| chunk_key(Some(key))) {
             Some(None) => Err(format!("record \"{}\": chunk is not a chunk number", item.id)),
             chunk => Ok(MemoryRecord { memory: StoredMemory { item, embedding: None }, order, chunk: chunk.flatten() }),
         },
-    })
-    .collect()
+    }
 }
 
 /// A memory record as written: the `MemoryItem` (without score), `order` and `chunk`.
@@ -129,30 +154,49 @@ pub fn memories_to_js(
     first: usize,
     changed: u64,
 ) -> Result<Vec<JsValue>> {
-    if let Some(memory) = memories.iter().find(|memory| !memory.item.metadata.values().all(js_safe)) {
-        let why = format!("the metadata of memory \"{}\" holds an integer a JS number cannot hold", memory.item.id);
-        return Err(MemoryError::Storage(format!("cannot encode a record: {why}")));
-    }
-    let placed =
-        memories.iter().zip(first..).map(|(memory, order)| ((memory, chunks.get(order).copied().flatten()), order));
-    let records: Vec<Written> = placed
-        .map(|((memory, chunk), order)| {
+    let memories: Vec<(&StoredMemory, usize)> = memories.iter().zip(first..).collect();
+    let records = written(&memories, chunks, changed)?;
+    Ok(parsed(&records)?.iter().collect())
+}
+
+/// The JSON texts that store `memories` in a pack (see `packs`), each with its `order` within its write, at
+/// change number `changed`; the `order`-th memory's vector went to chunk `chunks[order]`.
+pub fn texts_to_js(memories: &[(&StoredMemory, usize)], chunks: &[Option<u32>], changed: u64) -> Result<Array> {
+    let records = written(memories, chunks, changed)?;
+    let texts: std::result::Result<Vec<String>, _> = records.iter().map(serde_json::to_string).collect();
+    parsed(&texts.map_err(|error| MemoryError::Storage(format!("cannot encode a record: {error}")))?)
+}
+
+/// The records as written of `memories`, each with its `order`; refused when one holds an integer a JS number
+/// cannot hold exactly.
+fn written<'a>(
+    memories: &[(&'a StoredMemory, usize)],
+    chunks: &[Option<u32>],
+    changed: u64,
+) -> Result<Vec<Written<'a>>> {
+    memories
+        .iter()
+        .map(|&(memory, order)| {
+            if !memory.item.metadata.values().all(js_safe) {
+                let id = &memory.item.id;
+                let why = format!("the metadata of memory \"{id}\" holds an integer a JS number cannot hold");
+                return Err(MemoryError::Storage(format!("cannot encode a record: {why}")));
+            }
             let item = match memory.item.score {
                 None => Cow::Borrowed(&memory.item),
                 Some(_) => Cow::Owned(MemoryItem { score: None, ..memory.item.clone() }),
             };
-            Written { item, order, chunk, changed }
+            Ok(Written { item, order, chunk: chunks.get(order).copied().flatten(), changed })
         })
-        .collect();
-    parsed(&records)
+        .collect()
 }
 
-/// `values` as plain objects: one `serde_json` string, one `JSON.parse`.
-fn parsed<T: Serialize>(values: &[T]) -> Result<Vec<JsValue>> {
+/// `values` as a JS array: one `serde_json` string, one `JSON.parse`.
+fn parsed<T: Serialize>(values: &[T]) -> Result<Array> {
     let failed = |why: &str| MemoryError::Storage(format!("cannot encode a record: {why}"));
     let text = serde_json::to_string(values).map_err(|error| failed(&error.to_string()))?;
     let array = js_sys::JSON::parse(&text).map_err(|_| failed("JSON.parse refused it"))?;
-    Ok(array.dyn_into::<Array>().map_err(|_| failed("not an array"))?.iter().collect())
+    array.dyn_into::<Array>().map_err(|_| failed("not an array"))
 }
 
 /// False for a value holding an integer that a JS number cannot hold exactly.

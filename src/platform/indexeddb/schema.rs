@@ -32,6 +32,10 @@
 //! `journal`), the `gone` store (ids deleted since the image, keyed `[change, id]`) and the `changed` index
 //! on `memories` (each record's change number). Records written before it have no `changed`: the first open
 //! reads every record and writes an image covering them.
+//!
+//! Version 8 (import speed) adds the `packs` store (see `packs`), keyed by an auto-incremented `pack`, with
+//! the `multiEntry` index `ids` (unique) and the index `changed`. Only bulk writes fill it; no record moves
+//! on the upgrade, so it cannot fail half-way.
 
 use idb::{Database, IndexParams, KeyPath, ObjectStoreParams, Transaction};
 use web_sys::IdbObjectStore;
@@ -39,7 +43,7 @@ use web_sys::IdbObjectStore;
 use super::history::{BY_ID, BY_MEMORY};
 
 /// The schema version this library writes.
-pub const VERSION: u32 = 7;
+pub const VERSION: u32 = 8;
 /// Memories, keyed by id.
 pub const MEMORIES: &str = "memories";
 /// History batches, keyed by insertion order (see `history`).
@@ -54,6 +58,8 @@ pub const VECTORS: &str = "vectors";
 pub const IMAGE: &str = "image";
 /// Ids deleted since the image, keyed `[change, id]` (out of line; see `journal`).
 pub const GONE: &str = "gone";
+/// Memories packed by bulk writes, keyed by pack number (in line, see `packs`).
+pub const PACKS: &str = "packs";
 /// Memory index on the lifecycle `key` (unique per scope only, so not a unique index).
 pub const BY_KEY: &str = "key";
 
@@ -103,7 +109,17 @@ pub fn upgrade(database: &Database, transaction: &Transaction, old_version: u32)
         let by_change = KeyPath::new_single(super::journal::BY_CHANGE);
         transaction.object_store(MEMORIES)?.create_index(super::journal::BY_CHANGE, by_change, None)?;
     }
-    // Later versions add `if old_version < 8 { … }` here.
+    if old_version < 8 {
+        let mut params = ObjectStoreParams::new();
+        params.key_path(Some(KeyPath::new_single(super::packs::KEY))).auto_increment(true);
+        let packs = database.create_object_store(PACKS, params)?;
+        let mut members = IndexParams::new();
+        members.multi_entry(true).unique(true);
+        packs.create_index(super::packs::MEMBERS, KeyPath::new_single(super::packs::MEMBERS), Some(members))?;
+        let by_change = KeyPath::new_single(super::journal::BY_CHANGE);
+        packs.create_index(super::journal::BY_CHANGE, by_change, None)?;
+    }
+    // Later versions add `if old_version < 9 { … }` here.
     Ok(())
 }
 
