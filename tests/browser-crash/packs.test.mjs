@@ -1,0 +1,100 @@
+// Packs of IndexedDB storage (schema 8) when the browser is SIGKILLed during an import: an import of 1,000
+// memories is one bulk write, its memories a few hundred to a `packs` record. Each round starts an import
+// and kills the whole browser a little later, at a different moment of the write; a fresh browser on the
+// same profile must then hold all of that import or none of it, open to exactly what the raw `memories`
+// and `packs` stores say (each id once), with no warning, with the change counter's count of packed
+// memories equal to the packs' ids, and take a next write.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { rmSync } from "node:fs";
+import { harness } from "./harness.mjs";
+
+const USER = "packs";
+const BATCH = 1000;
+/** Kill delays after the import started (ms). */
+const DELAYS = [20, 120, 170, 200, 230, 260, 300, 1000];
+
+let h;
+before(async () => (h = await harness()));
+after(() => h?.close());
+
+/** The ids of the raw `memories` store, of every pack, and the counter's `packed`. */
+const RAW = (dbName) => new Promise((resolve, reject) => {
+  const request = indexedDB.open(dbName);
+  request.onerror = () => reject(request.error);
+  request.onsuccess = () => {
+    const db = request.result;
+    const tx = db.transaction(["memories", "packs", "image"]);
+    const out = {};
+    tx.objectStore("memories").getAllKeys().onsuccess = (e) => (out.singles = e.target.result);
+    tx.objectStore("packs").getAll().onsuccess = (e) => (out.packed = e.target.result.flatMap((p) => p.ids));
+    tx.objectStore("image").get("changes").onsuccess = (e) => (out.counted = e.target.result?.packed ?? 0);
+    tx.oncomplete = () => (db.close(), resolve(out));
+    tx.onerror = () => reject(tx.error);
+  };
+});
+
+/** An export of `BATCH` memories numbered from `from`, with vectors of the scripted embedder's 64 dimensions
+ * (the add after each round stores one of its own). */
+function exportLines(from) {
+  const lines = [JSON.stringify({ kind: "memwasm-export", version: 2, memories: BATCH, history: 0 })];
+  for (let i = from; i < from + BATCH; i++) {
+    const seed = createHash("sha256").update(`vector ${i}`).digest();
+    const raw = Array.from({ length: 64 }, (_, d) => seed[d % 32] - 127.5 + d);
+    const norm = Math.hypot(...raw);
+    const embedding = Buffer.from(Float32Array.from(raw, (x) => x / norm).buffer).toString("base64");
+    const text = `fact ${i}`;
+    lines.push(JSON.stringify({ kind: "memory", id: `p${String(i).padStart(5, "0")}`, memory: text,
+      hash: createHash("md5").update(text).digest("hex"), metadata: {}, createdAt: "2026-01-01T00:00:00.000Z",
+      updatedAt: "2026-01-01T00:00:00.000Z", userId: USER, embedding }));
+  }
+  return lines.join("\n") + "\n";
+}
+
+test("a browser killed during an import keeps all of it or none, each memory in one place", async (t) => {
+  const profile = h.profile();
+  const dbName = "crash-packs";
+  const config = h.config(dbName);
+  let browser = await h.launch(profile);
+  let kept = 0;
+  try {
+    for (const [round, delay] of DELAYS.entries()) {
+      const page = await h.openPage(browser.context);
+      await page.evaluate(async ({ config, text }) => {
+        window.memory = await window.memwasm.Memory.open(config);
+        window.text = text;
+      }, { config, text: exportLines(round * BATCH) });
+      await page.evaluate(() => void window.memory.importMemories(window.text));
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      await browser.kill();
+      browser = await h.launch(profile);
+      const fresh = await h.openPage(browser.context);
+      const seen = await fresh.evaluate(async ({ config, dbName, user, raw, later }) => {
+        const stored = await (0, eval)(raw)(dbName);
+        const warnings = [];
+        const warn = console.warn;
+        console.warn = (...args) => (warnings.push(args.join(" ")), warn(...args));
+        const memory = await window.memwasm.Memory.open(config);
+        console.warn = warn;
+        const all = (await memory.getAll({ userId: user, limit: 100000 })).results.map((m) => m.id);
+        const added = await memory.add(later, { userId: "later", infer: false });
+        return { ...stored, all, warnings, added: added.results.map((r) => r.event) };
+      }, { config, dbName, user: USER, raw: RAW.toString(), later: `written after round ${round}` });
+      const imported = seen.all.filter((id) => Number(id.slice(1)) >= round * BATCH).length;
+      t.diagnostic(`killed ${delay} ms into the import: ${imported === BATCH ? "all" : "none"} of it kept`);
+      assert.deepEqual(seen.warnings, [], `killed at ${delay} ms: no warning`);
+      assert.ok(imported === 0 || imported === BATCH, `killed at ${delay} ms: all or none, not ${imported}`);
+      kept += imported;
+      assert.equal(seen.all.length, kept, "every earlier import kept");
+      const ids = seen.singles.filter((id) => id.startsWith("p")).concat(seen.packed);
+      assert.deepEqual([...seen.all].sort(), [...ids].sort(), "what the raw stores say, each id once");
+      assert.equal(seen.counted, seen.packed.length, "the counter counts the packed memories");
+      assert.deepEqual(seen.added, ["ADD"], "a next write");
+    }
+    assert.ok(kept > 0, "at least one import was kept");
+  } finally {
+    await browser.kill();
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
