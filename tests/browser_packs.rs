@@ -195,3 +195,35 @@ async fn clear_empties_the_packs_and_their_count() {
     assert_eq!(read(db).await, expected(&memories(0..2)));
     delete_database(db).await;
 }
+
+#[wasm_bindgen_test]
+async fn two_instances_bulk_writing_the_same_memories_at_once_both_succeed_and_keep_each_once() {
+    let db = "packs-race";
+    delete_database(db).await;
+    let (first, second) = (storage(db), storage(db));
+    let again: Vec<StoredMemory> = memories(0..300)
+        .into_iter()
+        .map(|mut m| {
+            m.item.memory.push_str(" again");
+            m
+        })
+        .collect();
+    let (a, b) = (commit(&first, memories(0..300), &[]), commit(&second, again[1..].to_vec(), &["m000"]));
+    futures_util::future::join(a, b).await;
+    let stored = layout(db).await;
+    let mut packed: Vec<&str> = stored["packs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p.as_array().unwrap())
+        .map(|id| id.as_str().unwrap())
+        .collect();
+    packed.sort_unstable();
+    packed.dedup();
+    assert_eq!(stored["packed"].as_u64(), Some(packed.len() as u64), "each packed memory once, counted");
+    let read = read(db).await;
+    let second_last = read.iter().all(|(_, text, _)| text.ends_with(" again"));
+    let first_last = read.iter().all(|(_, text, _)| !text.ends_with(" again"));
+    assert!((second_last && read.len() == 299) || (first_last && read.len() == 300), "one write after the other");
+    delete_database(db).await;
+}
