@@ -28,7 +28,7 @@ mod turns;
 mod vectors;
 
 use std::cell::{Cell, RefCell};
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::rc::{Rc, Weak};
 
 use idb::{ObjectStore, Query, TransactionMode};
@@ -151,7 +151,7 @@ impl Storage for IndexedDbStorage {
         let mut writer = PacedWriter::new(&raw, raw_store(memory_store), pace, records);
         let counter = next_change(&image_store, false, WRITE_CONTEXT);
         let bulk = changes.upserts.len() >= packs::PACK_AT;
-        let singles = bulk.then(|| settled(raw_store(memory_store).count(), WRITE_CONTEXT));
+        let singles = bulk.then(|| settled(raw_store(memory_store).get_all_keys(), WRITE_CONTEXT));
         let vectors = VectorWrites::plan(&vector_store, &self.shared.placement, changes).await;
         let vectors = vectors.map_err(|error| writer.fail(error))?;
         let mut counter = counter.await.map_err(|error| writer.fail(error))?;
@@ -172,10 +172,10 @@ impl Storage for IndexedDbStorage {
         let chunks: Vec<Option<u32>> = vectors.placed.iter().map(|placed| placed.map(|placed| placed.chunk)).collect();
         if let Some(singles) = singles {
             // A bulk write: its memories go to new packs, and out of `memories` (each in one place).
-            if singles.await.map_err(|error| writer.fail(error))?.as_f64() != Some(0.0) {
-                for memory in &changes.upserts {
-                    writer.delete(&memory_store, &JsValue::from_str(&memory.item.id)).await?;
-                }
+            let singles = js_sys::Array::from(&singles.await.map_err(|error| writer.fail(error))?);
+            let singles: HashSet<String> = singles.iter().filter_map(|id| id.as_string()).collect();
+            for id in changes.upserts.iter().map(|memory| &memory.item.id).filter(|id| singles.contains(*id)) {
+                writer.delete(&memory_store, &JsValue::from_str(id)).await?;
             }
             counter.packed += packs::write(&packs_store, &changes.upserts, &chunks, change, &mut writer).await?;
         } else {
