@@ -34,6 +34,13 @@ fn memories(range: std::ops::Range<usize>) -> Vec<StoredMemory> {
     range.map(memory).collect()
 }
 
+/// Memories `range` with new texts (`memory 3 again`).
+fn rewritten(range: std::ops::Range<usize>) -> Vec<StoredMemory> {
+    let mut memories = memories(range);
+    memories.iter_mut().for_each(|memory| memory.item.memory.push_str(" again"));
+    memories
+}
+
 async fn commit(storage: &IndexedDbStorage, upserts: Vec<StoredMemory>, deletes: &[&str]) {
     let deletes = deletes.iter().map(|id| id.to_string()).collect();
     storage.commit(&Changeset { upserts, deletes, ..Changeset::default() }).await.expect("committed");
@@ -135,13 +142,7 @@ async fn a_bulk_write_of_memories_already_stored_replaces_them_wherever_they_are
     delete_database(db).await;
     commit(&storage(db), vec![memory(3)], &[]).await;
     commit(&storage(db), memories(0..300), &[]).await;
-    let again: Vec<StoredMemory> = memories(0..300)
-        .into_iter()
-        .map(|mut m| {
-            m.item.memory.push_str(" again");
-            m
-        })
-        .collect();
+    let again = rewritten(0..300);
     let mut twice = again.clone();
     twice.push(again[9].clone()); // an id twice in one write: the last is kept, as a put would
     commit(&storage(db), twice, &[]).await;
@@ -201,13 +202,7 @@ async fn two_instances_bulk_writing_the_same_memories_at_once_both_succeed_and_k
     let db = "packs-race";
     delete_database(db).await;
     let (first, second) = (storage(db), storage(db));
-    let again: Vec<StoredMemory> = memories(0..300)
-        .into_iter()
-        .map(|mut m| {
-            m.item.memory.push_str(" again");
-            m
-        })
-        .collect();
+    let again = rewritten(0..300);
     let (a, b) = (commit(&first, memories(0..300), &[]), commit(&second, again[1..].to_vec(), &["m000"]));
     futures_util::future::join(a, b).await;
     let stored = layout(db).await;

@@ -8,8 +8,8 @@
 // opens read an image and its journal.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
+import { exportLines as exportFile } from "./export-lines.mjs";
 import { harness } from "./harness.mjs";
 
 const USER = "image";
@@ -42,22 +42,8 @@ const RAW = (dbName) => new Promise((resolve, reject) => {
   };
 });
 
-/** An export file (as `exportMemories` writes it) of `count` memories from number `from`, 8-d vectors. */
-function exportLines(from, count) {
-  const lines = [JSON.stringify({ kind: "memwasm-export", version: 2, memories: count, history: 0 })];
-  for (let i = from; i < from + count; i++) {
-    const seed = createHash("sha256").update(`vector ${i}`).digest();
-    const raw = Array.from({ length: 8 }, (_, d) => seed[d] - 127.5);
-    const norm = Math.hypot(...raw);
-    const vector = Float32Array.from(raw, (x) => x / norm);
-    const embedding = Buffer.from(vector.buffer).toString("base64");
-    const text = `fact ${i}`;
-    lines.push(JSON.stringify({ kind: "memory", id: `m${String(i).padStart(5, "0")}`, memory: text,
-      hash: createHash("md5").update(text).digest("hex"), metadata: {}, createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
-      updatedAt: "2026-01-01T00:00:00.000Z", userId: USER, embedding }));
-  }
-  return lines.join("\n") + "\n";
-}
+/** An export file of `count` memories from number `from`, 8-d vectors. */
+const exportLines = (from, count) => exportFile({ from, count, dim: 8, prefix: "m", user: USER });
 
 test("a browser killed around the open image's write reopens to what the records say", async (t) => {
   const profile = h.profile();

@@ -6,8 +6,8 @@
 // memories equal to the packs' ids, and take a next write.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
+import { exportLines as exportFile } from "./export-lines.mjs";
 import { harness } from "./harness.mjs";
 
 const USER = "packs";
@@ -37,20 +37,7 @@ const RAW = (dbName) => new Promise((resolve, reject) => {
 
 /** An export of `BATCH` memories numbered from `from`, with vectors of the scripted embedder's 64 dimensions
  * (the add after each round stores one of its own). */
-function exportLines(from) {
-  const lines = [JSON.stringify({ kind: "memwasm-export", version: 2, memories: BATCH, history: 0 })];
-  for (let i = from; i < from + BATCH; i++) {
-    const seed = createHash("sha256").update(`vector ${i}`).digest();
-    const raw = Array.from({ length: 64 }, (_, d) => seed[d % 32] - 127.5 + d);
-    const norm = Math.hypot(...raw);
-    const embedding = Buffer.from(Float32Array.from(raw, (x) => x / norm).buffer).toString("base64");
-    const text = `fact ${i}`;
-    lines.push(JSON.stringify({ kind: "memory", id: `p${String(i).padStart(5, "0")}`, memory: text,
-      hash: createHash("md5").update(text).digest("hex"), metadata: {}, createdAt: "2026-01-01T00:00:00.000Z",
-      updatedAt: "2026-01-01T00:00:00.000Z", userId: USER, embedding }));
-  }
-  return lines.join("\n") + "\n";
-}
+const exportLines = (from) => exportFile({ from, count: BATCH, dim: 64, prefix: "p", user: USER, spread: false });
 
 test("a browser killed during an import keeps all of it or none, each memory in one place", async (t) => {
   const profile = h.profile();
