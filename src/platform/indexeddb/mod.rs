@@ -1,10 +1,11 @@
-//! IndexedDB storage for browsers: memories, their vectors (in chunks, see `chunk`), history and the graph
-//! (graph memory) in one database. Each call writes in one readwrite transaction over all the stores, so it
-//! is kept whole or not at all; the memory reads everything once when it opens (see `load`); other tabs
+//! IndexedDB storage for browsers: memories (one record each, or packed by bulk writes, see `packs`), their
+//! vectors (in chunks, see `chunk`), history and the graph (graph memory) in one database. Each call writes
+//! in one readwrite transaction over all the stores (see `commit`), so it is kept whole or not at all; the memory reads everything once when it opens (see `load`); other tabs
 //! hear about each write and re-read the memories it changed (not the graph: another tab's graph writes
 //! show after a reopen).
 
 mod chunk;
+mod commit;
 mod connection;
 mod graph;
 mod history;
@@ -28,7 +29,7 @@ mod turns;
 mod vectors;
 
 use std::cell::{Cell, RefCell};
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::rc::{Rc, Weak};
 
 use idb::{ObjectStore, Query, TransactionMode};
@@ -36,21 +37,18 @@ use wasm_bindgen::JsValue;
 use web_sys::{IdbObjectStore, IdbTransaction};
 
 use self::connection::Connection;
-use self::graph::{graph_from_js, GraphWrites};
-use self::history::{batch_to_js, batches, entries_from_js, BY_MEMORY};
-use self::journal::{next_change, tombstone};
-use self::outcome::{abandon, committed, from_idb, settled};
-use self::paced::PacedWriter;
-use self::records::memories_to_js;
+use self::graph::graph_from_js;
+use self::history::{entries_from_js, BY_MEMORY};
+use self::outcome::{abandon, committed, from_idb};
 use self::schema::{GONE, GRAPH, HISTORY, IMAGE, MEMORIES, PACKS, SIDE, VECTORS};
-use self::side::{kind_range, side_from_js, SideWrites};
+use self::side::{kind_range, side_from_js};
 use self::tab_sync::{Notice, TabSync};
-use self::vectors::{Placement, VectorWrites};
+use self::vectors::Placement;
 use crate::core::config::IndexedDbSettings;
-use crate::core::error::{MemoryError, Result};
+use crate::core::error::Result;
 use crate::core::model::graph::GraphRecord;
 use crate::core::model::types::{HistoryRecord, StoredMemory};
-use crate::core::pace::{aborted_error, Pace, Unpaced};
+use crate::core::pace::{Pace, Unpaced};
 use crate::core::packed::Packed;
 use crate::core::side_records::SideRecord;
 use crate::core::storage::{Changeset, RemoteChange, RemoteListener, SharedTurn, Storage};
@@ -62,11 +60,6 @@ pub use self::schema::{
     BY_KEY as KEY_INDEX, GRAPH as GRAPH_STORE, HISTORY as HISTORY_STORE, MEMORIES as MEMORIES_STORE,
     VECTORS as VECTORS_STORE, VERSION as SCHEMA_VERSION,
 };
-
-/// Records a commit encodes at once (one `JSON.parse` each batch, see `records`): short turns, bounded memory.
-const ENCODE_BATCH: usize = 500;
-/// What a failed commit left behind, for its error.
-const WRITE_CONTEXT: &str = "the write was rolled back";
 
 /// A `Storage` in one IndexedDB database (`storage: {provider: "indexeddb", config: {dbName}}`).
 pub struct IndexedDbStorage {
@@ -125,84 +118,9 @@ impl Storage for IndexedDbStorage {
         self.commit_paced(changes, &Unpaced).await
     }
 
-    /// One readwrite transaction over every store, its requests issued in turns (see `paced`).
+    /// One readwrite transaction over every store, its requests issued in turns (see `commit`).
     async fn commit_paced(&self, changes: &Changeset, pace: &dyn Pace) -> Result<()> {
-        let graph = GraphWrites::encode(&changes.graph)?;
-        let side = SideWrites::encode(&changes.side)?;
-        if pace.aborted() {
-            return Err(aborted_error());
-        }
-        let names = [MEMORIES, HISTORY, GRAPH, SIDE, VECTORS, IMAGE, GONE, PACKS];
-        let transaction = self.shared.connection.transaction(&names, TransactionMode::ReadWrite).await?;
-        let stores: Vec<_> = names.iter().map(|name| transaction.object_store(name)).collect();
-        let raw = IdbTransaction::from(transaction);
-        let stores: Vec<ObjectStore> = match stores.into_iter().collect() {
-            Ok(stores) => stores,
-            Err(error) => return Err(abandon(&raw, &error)),
-        };
-        let [memory_store, history_store, graph_store, side_store, vector_store, image_store, gone_store, packs_store] =
-            &stores[..]
-        else {
-            return Err(MemoryError::Storage("IndexedDB: a store is missing (nothing was written)".into()));
-        };
-        let raw_store = |store: &ObjectStore| IdbObjectStore::from(store.clone());
-        let (vector_store, image_store) = (raw_store(vector_store), raw_store(image_store));
-        let records = changes.upserts.len() + changes.history.len();
-        let mut writer = PacedWriter::new(&raw, raw_store(memory_store), pace, records);
-        let counter = next_change(&image_store, false, WRITE_CONTEXT);
-        let bulk = changes.upserts.len() >= packs::PACK_AT;
-        let singles = bulk.then(|| settled(raw_store(memory_store).get_all_keys(), WRITE_CONTEXT));
-        let vectors = VectorWrites::plan(&vector_store, &self.shared.placement, changes).await;
-        let vectors = vectors.map_err(|error| writer.fail(error))?;
-        let mut counter = counter.await.map_err(|error| writer.fail(error))?;
-        let (change, packed) = (counter.last, counter.packed);
-        vectors.write(&vector_store, &mut writer).await?;
-        let (memory_store, gone_store, packs_store) =
-            (raw_store(memory_store), raw_store(gone_store), raw_store(packs_store));
-        if packed > 0 {
-            let touched = changes.upserts.iter().map(|m| &m.item.id).chain(&changes.deletes);
-            let taken = packs::take_out(&packs_store, touched, change, &mut writer).await?;
-            counter.packed = counter.packed.saturating_sub(taken);
-        }
-        for id in &changes.deletes {
-            let id_value = JsValue::from_str(id);
-            writer.delete(&memory_store, &id_value).await?;
-            writer.put_keyed(&gone_store, &id_value, &tombstone(change, id)).await?;
-        }
-        let chunks: Vec<Option<u32>> = vectors.placed.iter().map(|placed| placed.map(|placed| placed.chunk)).collect();
-        if let Some(singles) = singles {
-            // A bulk write: its memories go to new packs, and out of `memories` (each in one place).
-            let singles = js_sys::Array::from(&singles.await.map_err(|error| writer.fail(error))?);
-            let singles: HashSet<String> = singles.iter().filter_map(|id| id.as_string()).collect();
-            for id in changes.upserts.iter().map(|memory| &memory.item.id).filter(|id| singles.contains(*id)) {
-                writer.delete(&memory_store, &JsValue::from_str(id)).await?;
-            }
-            counter.packed += packs::write(&packs_store, &changes.upserts, &chunks, change, &mut writer).await?;
-        } else {
-            for (first, upserts) in (0..).step_by(ENCODE_BATCH).zip(changes.upserts.chunks(ENCODE_BATCH)) {
-                let records = memories_to_js(upserts, &chunks, first, change).map_err(|error| writer.fail(error))?;
-                for record in &records {
-                    writer.issue(&memory_store, record, false, 1).await?;
-                }
-            }
-        }
-        if counter.packed != packed {
-            counter.write(&image_store, WRITE_CONTEXT).map_err(|error| writer.fail(error))?;
-        }
-        let history_store = raw_store(history_store);
-        for entries in batches(&changes.history) {
-            let batch = batch_to_js(entries).map_err(|error| writer.fail(error))?;
-            writer.issue(&history_store, &batch, true, entries.len()).await?;
-        }
-        if let Err(error) = graph.write(graph_store).and_then(|()| side.write(side_store)) {
-            return Err(abandon(&raw, &error));
-        }
-        committed(&raw).await?;
-        vectors.settle(&mut self.shared.placement.borrow_mut(), changes);
-        self.shared.seen.borrow_mut().note(change);
-        let ids = changes.upserts.iter().map(|m| m.item.id.clone()).chain(changes.deletes.iter().cloned()).collect();
-        self.sync.announce(&Notice { cleared: false, ids, change });
-        Ok(())
+        commit::commit(&self.shared, &self.sync, changes, pace).await
     }
 
     async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>> {
