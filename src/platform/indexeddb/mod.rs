@@ -1,8 +1,8 @@
 //! IndexedDB storage for browsers: memories (one record each, or packed by bulk writes, see `packs`), their
 //! vectors (in chunks, see `chunk`), history and the graph (graph memory) in one database. Each call writes
-//! in one readwrite transaction over all the stores (see `commit`), so it is kept whole or not at all; the memory reads everything once when it opens (see `load`); other tabs
-//! hear about each write and re-read the memories it changed (not the graph: another tab's graph writes
-//! show after a reopen).
+//! in one readwrite transaction over all the stores (see `commit`), so it is kept whole or not at all; the
+//! memory reads everything once when it opens (see `load`); other tabs hear about each write and re-read the
+//! memories it changed (not the graph: another tab's graph writes show after a reopen).
 
 mod chunk;
 mod commit;
