@@ -3,7 +3,6 @@
 //! everything at once, see `packed`, which also joins records to their vectors here; or the open image and
 //! its journal, whose chunks are read here, see `image`).
 
-use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use wasm_bindgen::JsValue;
@@ -11,9 +10,9 @@ use web_sys::IdbObjectStore;
 
 use super::chunk::JsChunk;
 use super::connection::READ_CONTEXT;
-use super::outcome::{from_thrown, settled};
+use super::outcome::settled;
 use super::packed::pack;
-use super::packs::{memories_of, MEMBERS};
+use super::packs::{holding, memories_of};
 use super::records::{memory_from_js, MemoryRecord};
 use super::schema::{MEMORIES, VECTORS};
 use super::{skip_corrupt, warn_corrupt, Shared};
@@ -47,15 +46,8 @@ pub async fn load_some(shared: &Rc<Shared>, ids: Vec<String>) -> Result<(Vec<Sto
 
 /// The memories `ids` that `packs` holds, and the ids it does not hold.
 async fn packed_members(packs: &IdbObjectStore, ids: Vec<&String>) -> Result<(Vec<MemoryRecord>, Vec<String>)> {
-    let members = packs.index(MEMBERS).map_err(|thrown| from_thrown(thrown, READ_CONTEXT))?;
-    let lookups: Vec<_> = ids.iter().map(|id| settled(members.get_key(&JsValue::from_str(id)), READ_CONTEXT)).collect();
-    let (mut wanted, mut gone) = (HashMap::<u64, HashSet<&str>>::new(), Vec::new());
-    for (id, lookup) in ids.into_iter().zip(lookups) {
-        match lookup.await?.as_f64() {
-            Some(pack) => _ = wanted.entry(pack as u64).or_default().insert(id.as_str()),
-            None => gone.push(id.clone()),
-        }
-    }
+    let (wanted, loose) = holding(packs, &ids, READ_CONTEXT).await?;
+    let gone = loose.into_iter().cloned().collect();
     let reads: Vec<_> =
         wanted.keys().map(|key| settled(packs.get(&JsValue::from(*key as f64)), READ_CONTEXT)).collect();
     let mut found = Vec::new();

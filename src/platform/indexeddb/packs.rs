@@ -72,18 +72,8 @@ pub async fn take_out<'a>(
     changed: u64,
     writer: &mut PacedWriter<'_>,
 ) -> Result<u64> {
-    let index = store.index(MEMBERS).map_err(|thrown| writer.fail(from_thrown(thrown, CONTEXT)))?;
     let ids: Vec<&String> = ids.collect();
-    let mut taken: HashMap<u64, HashSet<&str>> = HashMap::new();
-    // Looked up a batch at a time: each batch is issued in one task, so a large write never blocks the page.
-    for batch in ids.chunks(LOOKUPS) {
-        let lookups: Vec<_> = batch.iter().map(|id| settled(index.get_key(&JsValue::from_str(id)), CONTEXT)).collect();
-        for (id, lookup) in batch.iter().zip(lookups) {
-            if let Some(pack) = lookup.await.map_err(|error| writer.fail(error))?.as_f64() {
-                taken.entry(pack as u64).or_default().insert(id.as_str());
-            }
-        }
-    }
+    let (taken, _) = holding(store, &ids, CONTEXT).await.map_err(|error| writer.fail(error))?;
     let reads: Vec<_> = taken.keys().map(|key| settled(store.get(&JsValue::from(*key as f64)), CONTEXT)).collect();
     let mut count = 0;
     for ((key, ids), read) in taken.iter().zip(reads) {
@@ -108,6 +98,27 @@ pub async fn take_out<'a>(
         writer.issue(store, &pack, false, 0).await?;
     }
     Ok(count)
+}
+
+/// The packs of `store` holding some of `ids`, each with those ids, and the ids no pack holds. Looked up
+/// through `ids` a batch at a time: each batch is issued in one task, so a large write never blocks the page.
+pub async fn holding<'a>(
+    store: &IdbObjectStore,
+    ids: &[&'a String],
+    context: &'static str,
+) -> Result<(HashMap<u64, HashSet<&'a str>>, Vec<&'a String>)> {
+    let index = store.index(MEMBERS).map_err(|thrown| from_thrown(thrown, context))?;
+    let (mut held, mut loose) = (HashMap::<u64, HashSet<&str>>::new(), Vec::new());
+    for batch in ids.chunks(LOOKUPS) {
+        let lookups: Vec<_> = batch.iter().map(|id| settled(index.get_key(&JsValue::from_str(id)), context)).collect();
+        for (id, lookup) in batch.iter().zip(lookups) {
+            match lookup.await?.as_f64() {
+                Some(pack) => _ = held.entry(pack as u64).or_default().insert(id.as_str()),
+                None => loose.push(*id),
+            }
+        }
+    }
+    Ok((held, loose))
 }
 
 /// The memories of `pack` (a `packs` record), each `Ok` or `Err(why)`.
