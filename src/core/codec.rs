@@ -66,7 +66,9 @@ pub fn bytes_from_base64(text: &str) -> Result<Vec<u8>> {
         return Err(bad("base64 length is not a multiple of 4".into()));
     }
     let (body, last) = text.split_at(text.len().saturating_sub(4));
-    let mut bytes = vec![0; body.len() / 4 * 3];
+    // Room for the last quad too, so its bytes never move the rest.
+    let mut bytes = Vec::with_capacity(text.len() / 4 * 3);
+    bytes.resize(body.len() / 4 * 3, 0);
     let mut seen = 0;
     for (quad, out) in body.chunks_exact(4).zip(bytes.chunks_exact_mut(3)) {
         // Fixed-size arrays (never failing here), so the quad compiles to plain loads and stores.

@@ -12,7 +12,13 @@ pub fn new_id() -> String {
 
 /// MD5 hex digest of `text`, the dedup key of memories (their `hash`).
 pub fn content_hash(text: &str) -> String {
-    Md5::digest(text.as_bytes()).iter().map(|byte| format!("{byte:02x}")).collect()
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut hex = String::with_capacity(32);
+    for byte in Md5::digest(text.as_bytes()) {
+        hex.push(char::from(HEX[usize::from(byte >> 4)]));
+        hex.push(char::from(HEX[usize::from(byte & 15)]));
+    }
+    hex
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use crate::core::error::{MemoryError, Result};
 use crate::core::pace::{aborted_error, Pace};
 
 /// UTF-16 units of text copied into wasm at once (a few ms).
-const SLICE: u32 = 1 << 20;
+const SLICE: u32 = 1 << 16;
 
 #[wasm_bindgen]
 extern "C" {

@@ -16,7 +16,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::degraded::is_unavailable;
-use super::memory::MemoryEngine;
+use super::memory::{make_room, MemoryEngine};
 use super::transfer::{ExpectedDimension, ImportSummary, Reader};
 use crate::core::error::{MemoryError, Result};
 use crate::core::model::types::{AddWarning, HistoryRecord, StoredMemory, WarningCode};
@@ -136,6 +136,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     ) -> Result<()> {
         self.mirror(false, deletes, Vec::new())?;
         let total = upserts.len();
+        make_room(&mut *self.index.borrow_mut(), &mut self.keywords.borrow_mut(), total);
         for (done, memory) in upserts.into_iter().enumerate() {
             if pace.due() {
                 pace.report(Progress { phase: Phase::Index, done, total });

@@ -186,6 +186,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             keywords.remove(id);
             self.remote.forget(id);
         }
+        make_room(&mut *index, &mut keywords, upserts.len());
         for mut memory in upserts {
             self.remote.take_vector(&mut memory); // with a remote index, vectors stay there only
             index_keywords(&mut keywords, &memory.item);
@@ -226,6 +227,18 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             return Err(MemoryError::InvalidInput("embedding must be a non-empty, non-zero, finite vector".into()));
         }
         self.fit_index(vector)
+    }
+}
+
+/// The fewest upserts of one commit for which the indexes make room at once (below, each grows as it goes:
+/// making exact room for every small write would copy the index each time).
+const BULK: usize = 256;
+
+/// Makes room in the indexes for a commit of `upserts` memories, when it is a bulk one (see [`BULK`]).
+pub(crate) fn make_room<V: VectorStore>(index: &mut V, keywords: &mut KeywordIndex, upserts: usize) {
+    if upserts >= BULK {
+        index.reserve(upserts);
+        keywords.reserve(upserts);
     }
 }
 

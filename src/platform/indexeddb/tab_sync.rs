@@ -44,9 +44,13 @@ impl TabSync {
         Self { channel: Some(channel), _on_message: Some(on_message) }
     }
 
-    /// Tells the other instances what a write changed.
+    /// Tells the other instances what a write changed (one JSON text parsed by JS: a bulk write's ids
+    /// cross into JS at once, not one string at a time).
     pub fn announce(&self, notice: &Notice) {
-        let (Some(channel), Ok(message)) = (&self.channel, serde_wasm_bindgen::to_value(notice)) else { return };
+        let Some(channel) = &self.channel else { return };
+        let Some(message) = serde_json::to_string(notice).ok().and_then(|text| js_sys::JSON::parse(&text).ok()) else {
+            return;
+        };
         let _ = channel.post_message(&message);
     }
 }
