@@ -1,5 +1,5 @@
 //! All-or-nothing writes and bad data, in headless Chromium against real IndexedDB: a transaction that
-//! aborts (a real quota error; a put the store refuses half-way) leaves neither the database nor the
+//! aborts (a real quota error; a record the storage refuses half-way) leaves neither the database nor the
 //! in-memory index with part of the write; corrupt records are skipped with a warning, never a panic.
 //! Each test deletes its database first and last.
 #![cfg(target_arch = "wasm32")]
@@ -64,7 +64,7 @@ async fn a_put_refused_half_way_aborts_the_whole_write() {
     let three = json!([{"role": "user", "content": "owns a cat"}, {"role": "user", "content": "owns a dog"}, {"role": "user", "content": "likes jazz"}]);
     let error = engine.add(&three, &alice).await.unwrap_err();
     assert_eq!(error.code(), "STORAGE");
-    assert!(error.to_string().contains("ConstraintError"), "{error}");
+    assert!(error.to_string().contains("cannot encode a record"), "{error}");
     let error = engine.update(&tea, "likes green tea").await.unwrap_err();
     assert_eq!(error.code(), "STORAGE");
     engine.delete(&tea, false).await.unwrap_err();

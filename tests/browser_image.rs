@@ -293,7 +293,7 @@ async fn a_version_6_database_upgrades_and_its_first_open_reads_every_record() {
         ))
         .await,
     );
-    assert_eq!(layout, json!([8, ["gone", "graph", "history", "image", "memories", "packs", "side", "vectors"]]));
+    assert_eq!(layout, json!([9, ["gone", "graph", "history", "image", "memories", "packs", "side", "vectors"]]));
     assert_eq!(storage(db).load_memories().await.unwrap().len(), 4);
     delete_database(db).await;
 }

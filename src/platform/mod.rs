@@ -9,6 +9,7 @@ mod env;
 mod fetch;
 mod heap;
 pub mod indexeddb;
+mod js_strings;
 mod kv;
 mod nfc;
 #[cfg(feature = "extras")]
@@ -25,6 +26,7 @@ pub use callback::{CallbackEmbedder, CallbackLlm, CallbackReranker};
 use case::JS_CASE;
 pub use env::env_var;
 pub use fetch::FetchClient;
+pub(crate) use js_strings::js_strings;
 pub use kv::JsKv;
 use nfc::js_nfc;
 pub use workers_ai::{WorkersAiEmbedder, WorkersAiLlm};

@@ -96,8 +96,8 @@ for (const version of [5, 4]) {
     assert.equal(got.exported, EXPECTED);
     const returned = ({ kind, ...entry }) => ({ ...entry, user_id: entry.userId });
     assert.deepEqual(got.histories, MEMORIES.map((m) => HISTORY.filter((e) => e.memoryId === m.id).map(returned)));
-    assert.deepEqual(await layout(page, dbName), { version: 8, stores: ["gone", "graph", "history", "image", "memories", "packs", "side", "vectors"],
-      historyIndexes: ["ids", "memoryIds"], memories: N, history: 2 }, "600 entries in two batches");
+    assert.deepEqual(await layout(page, dbName), { version: 9, stores: ["gone", "graph", "history", "image", "memories", "packs", "side", "vectors"],
+      historyIndexes: ["memoryIds"], memories: N, history: 2 }, "600 entries in two batches");
 
     const reopened = await page.evaluate(async (config) => {
       const memory = await window.memwasm.Memory.open(config);

@@ -102,9 +102,10 @@ impl Storage for KeepingStorage {
     }
 }
 
-/// A storage `S` that, while `armed`, adds a second copy of the first history record to every commit: a
-/// store whose history ids are unique (IndexedDB) refuses that write after the others of the commit went
-/// through, so the whole transaction must be undone. Everything else goes to `inner` unchanged.
+/// A storage `S` that, while `armed`, adds to every commit a last memory whose metadata holds an integer
+/// a JS number cannot hold exactly: a store that keeps JSON for JS (IndexedDB) refuses to encode it after
+/// the commit's first requests went out, so the whole transaction must be undone. Everything else goes to
+/// `inner` unchanged.
 pub struct Sabotaged<S> {
     pub inner: S,
     pub armed: Rc<Cell<bool>>,
@@ -128,7 +129,10 @@ impl<S: Storage> Storage for Sabotaged<S> {
             return self.inner.commit(changes).await;
         }
         let mut poisoned = changes.clone();
-        poisoned.history.push(changes.history[0].clone());
+        let mut memory = poisoned.upserts.last().cloned().unwrap_or_else(unstorable_default);
+        memory.item.id = "unstorable".into();
+        memory.item.metadata.insert("unstorable".into(), serde_json::json!(u64::MAX));
+        poisoned.upserts.push(memory);
         self.inner.commit(&poisoned).await
     }
 
@@ -167,4 +171,21 @@ impl<S: Storage> Storage for Sabotaged<S> {
     fn watch(&self, listener: RemoteListener) {
         self.inner.watch(listener);
     }
+}
+
+/// The memory `Sabotaged` poisons a commit without upserts with (its metadata comes after).
+fn unstorable_default() -> StoredMemory {
+    let item = crate::core::model::types::MemoryItem {
+        id: String::new(),
+        memory: "unstorable".into(),
+        hash: "unstorable".into(),
+        metadata: Default::default(),
+        score: None,
+        fused_score: None,
+        created_at: "2025-01-01T00:00:00.000Z".into(),
+        updated_at: "2025-01-01T00:00:00.000Z".into(),
+        scope: Scope::default(),
+        lifecycle: Default::default(),
+    };
+    StoredMemory { item, embedding: None }
 }

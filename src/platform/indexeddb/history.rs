@@ -1,9 +1,10 @@
 //! History in the `history` store (schema version 6): one record per batch of a write's history entries,
-//! `{seq, memoryIds, ids, records}`. `records` is the entries as one JSON array string (one string to clone,
+//! `{seq, memoryIds, records}`. `records` is the entries as one JSON array string (one string to clone,
 //! not one object per entry), `memoryIds` the distinct memories they belong to (the `multiEntry` index that
-//! `history(id)` reads), `ids` the entries' ids (a unique `multiEntry` index: an entry id stored twice
-//! fails the write, as it did when each entry was a record of its own). `seq` is auto-incremented, so
-//! batches come back oldest first, and the entries of a batch are in write order.
+//! `history(id)` reads). `seq` is auto-incremented, so batches come back oldest first, and the entries of a
+//! batch are in write order. Batches written by versions 6 to 8 also hold `ids`, the entries' ids, for a
+//! unique index that version 9 dropped: an entry id is never written twice (an import skips the entries
+//! already stored), and should two writes race to store one, reading keeps its first entry only.
 //!
 //! Decoding never panics: an entry or a batch that does not decode is reported as `Err(why)` for the
 //! caller to skip (it stays stored).
@@ -16,52 +17,32 @@ use wasm_bindgen::{JsCast, JsValue};
 use super::stored_json::from_stored;
 use crate::core::error::{MemoryError, Result};
 use crate::core::model::types::HistoryRecord;
+use crate::platform::js_strings;
 
 /// Entries per batch record, at most.
 pub const BATCH: usize = 500;
 /// The `multiEntry` index of the memories a batch's entries belong to.
 pub const BY_MEMORY: &str = "memoryIds";
-/// The unique `multiEntry` index of the entries' ids.
-pub const BY_ID: &str = "ids";
 const RECORDS: &str = "records";
 
-/// `entries` cut into batches of at most [`BATCH`], a new batch starting at an id the current one already
-/// holds (the store's unique index then sees it twice and refuses the write, as it would one record each).
-pub fn batches(entries: &[HistoryRecord]) -> Vec<&[HistoryRecord]> {
-    let mut cuts = Vec::new();
-    let (mut start, mut seen) = (0, HashSet::new());
-    for (at, entry) in entries.iter().enumerate() {
-        if at - start == BATCH || !seen.insert(entry.id.as_str()) {
-            cuts.push(&entries[start..at]);
-            start = at;
-            seen = HashSet::from([entry.id.as_str()]);
-        }
-    }
-    if start < entries.len() {
-        cuts.push(&entries[start..]);
-    }
-    cuts
+/// `entries` cut into batches of at most [`BATCH`].
+pub fn batches(entries: &[HistoryRecord]) -> impl Iterator<Item = &[HistoryRecord]> {
+    entries.chunks(BATCH)
 }
 
 /// The batch record storing `entries` (the store adds `seq`).
 pub fn batch_to_js(entries: &[HistoryRecord]) -> Result<JsValue> {
     let text = serde_json::to_string(entries)
         .map_err(|error| MemoryError::Storage(format!("cannot encode a history record: {error}")))?;
-    let ids = entries.iter().map(|entry| entry.id.as_str());
-    batch_record(entries.iter().map(|entry| entry.memory_id.as_str()), ids, text)
+    batch_record(entries.iter().map(|entry| entry.memory_id.as_str()), text)
 }
 
-/// A batch record of entries already encoded as `records` (a JSON array), with their memory ids and ids.
-pub fn batch_record<'a>(
-    memory_ids: impl Iterator<Item = &'a str>,
-    ids: impl Iterator<Item = &'a str>,
-    records: String,
-) -> Result<JsValue> {
+/// A batch record of entries already encoded as `records` (a JSON array), with their memory ids.
+pub fn batch_record<'a>(memory_ids: impl Iterator<Item = &'a str>, records: String) -> Result<JsValue> {
     let mut seen = HashSet::new();
-    let memory_ids: Array = memory_ids.filter(|id| seen.insert(*id)).map(JsValue::from_str).collect();
-    let ids: Array = ids.map(JsValue::from_str).collect();
+    let memory_ids = js_strings(memory_ids.filter(|id| seen.insert(*id)));
     let batch = Object::new();
-    let fields: [(&str, JsValue); 3] = [(BY_MEMORY, memory_ids.into()), (BY_ID, ids.into()), (RECORDS, records.into())];
+    let fields: [(&str, JsValue); 2] = [(BY_MEMORY, memory_ids.into()), (RECORDS, records.into())];
     for (name, value) in fields {
         Reflect::set(&batch, &JsValue::from_str(name), &value)
             .map_err(|_| MemoryError::Storage(format!("cannot encode a history batch's {name}")))?;
@@ -88,4 +69,10 @@ fn entry_from_js(entry: JsValue) -> std::result::Result<HistoryRecord, String> {
     let id = Reflect::get(&entry, &"id".into()).ok().and_then(|id| id.as_string());
     let id = id.map_or("?".into(), |id| format!("\"{id}\""));
     from_stored(&entry).map_err(|why| format!("record {id}: {why}"))
+}
+
+/// `entries` with only the first of each id (see the module's doc).
+pub fn first_of_each_id(entries: impl Iterator<Item = HistoryRecord>) -> Vec<HistoryRecord> {
+    let mut seen = HashSet::new();
+    entries.filter(|entry| seen.insert(entry.id.clone())).collect()
 }

@@ -39,11 +39,10 @@ async fn migrate(old: &IdbObjectStore, new: &IdbObjectStore) -> Result<()> {
 
 /// One batch record holding the old records of `page`, as stored but for their `seq`.
 fn batch_of(page: &Array) -> Result<JsValue> {
-    let (mut memory_ids, mut ids, mut texts) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut memory_ids, mut texts) = (Vec::new(), Vec::new());
     for record in page.iter() {
         let field = |name: &str| Reflect::get(&record, &JsValue::from_str(name)).ok().and_then(|v| v.as_string());
         memory_ids.extend(field("memoryId"));
-        ids.extend(field("id"));
         if let Some(object) = record.dyn_ref::<js_sys::Object>() {
             let _ = Reflect::delete_property(object, &"seq".into());
         }
@@ -54,5 +53,5 @@ fn batch_of(page: &Array) -> Result<JsValue> {
         );
     }
     let records = format!("[{}]", texts.join(","));
-    batch_record(memory_ids.iter().map(String::as_str), ids.iter().map(String::as_str), records)
+    batch_record(memory_ids.iter().map(String::as_str), records)
 }

@@ -38,7 +38,7 @@ use web_sys::{IdbObjectStore, IdbTransaction};
 
 use self::connection::Connection;
 use self::graph::graph_from_js;
-use self::history::{entries_from_js, BY_MEMORY};
+use self::history::{entries_from_js, first_of_each_id, BY_MEMORY};
 use self::outcome::{abandon, committed, from_idb};
 use self::schema::{GONE, GRAPH, HISTORY, IMAGE, MEMORIES, PACKS, SIDE, VECTORS};
 use self::side::{kind_range, side_from_js};
@@ -185,7 +185,7 @@ impl Storage for IndexedDbStorage {
 }
 
 /// History entries, oldest first: all of them, or those of one memory (read through the batches holding
-/// any of its entries). An entry or batch that does not decode is skipped with a warning.
+/// any of its entries), each id once. An entry or batch that does not decode is skipped with a warning.
 async fn read_history(connection: &Connection, memory_id: Option<&str>) -> Result<Vec<HistoryRecord>> {
     let failed = |error: idb::Error| from_idb(&error, "nothing was read");
     let transaction = connection.transaction(&[HISTORY], TransactionMode::ReadOnly).await?;
@@ -199,7 +199,7 @@ async fn read_history(connection: &Connection, memory_id: Option<&str>) -> Resul
     };
     let batches = batches.map_err(failed)?;
     let entries = batches.iter().flat_map(|batch| entries_from_js(batch, memory_id));
-    Ok(entries.filter_map(|entry| skip_corrupt(HISTORY, entry)).collect())
+    Ok(first_of_each_id(entries.filter_map(|entry| skip_corrupt(HISTORY, entry))))
 }
 
 /// A decoded record, or `None` with a console warning for one that does not decode (it stays stored).

@@ -1,10 +1,10 @@
-//! Memories packed by the hundred (schema version 8). IndexedDB's cost is per record: an import of 10,000
+//! Memories packed by the hundred (schema version 8; 9 made its index non-unique). IndexedDB's cost is per record: an import of 10,000
 //! memories spent most of its time in 10,000 `put`s and their commit. So a bulk write (a commit of at least
 //! [`PACK_AT`] upserts: an import, a re-embedding) stores its memories in the `packs` store instead, about
 //! [`PACK_SIZE`] to a record `{pack, changed, ids, texts}`: `pack` an auto-incremented key, `changed` the
 //! change number of its last write (indexed, for the open image's journal, see `image`), `ids` its
-//! memories' ids (a unique `multiEntry` index: a memory is in one pack at most) and `texts` each memory's
-//! record as a JSON text (the `memories` record shape, see `records`).
+//! memories' ids (a `multiEntry` index, to find a memory's pack) and `texts` each memory's record as a
+//! JSON text (the `memories` record shape, see `records`).
 //!
 //! Every other commit writes single records into `memories`, as before. Each memory is stored in one place:
 //! a commit that upserts or deletes a packed memory first takes it out of its pack (rewritten without it,
@@ -23,6 +23,7 @@ use super::paced::PacedWriter;
 use super::records::{memories_from_texts, texts_to_js, MemoryRecord};
 use crate::core::error::Result;
 use crate::core::model::types::StoredMemory;
+use crate::platform::js_strings;
 
 /// The fewest upserts of one commit that are written in packs.
 pub const PACK_AT: usize = 256;
@@ -54,7 +55,7 @@ pub async fn write(
         memories.iter().zip(0..).filter(|(memory, order)| last.get(memory.item.id.as_str()) == Some(order)).collect();
     for part in kept.chunks(PACK_SIZE) {
         let texts = texts_to_js(part, chunks, changed).map_err(|error| writer.fail(error))?;
-        let ids: Array = part.iter().map(|(memory, _)| JsValue::from_str(&memory.item.id)).collect();
+        let ids = js_strings(part.iter().map(|(memory, _)| memory.item.id.as_str()));
         let record = Object::new();
         let _ = Reflect::set(&record, &"changed".into(), &JsValue::from(changed as f64));
         let _ = Reflect::set(&record, &MEMBERS.into(), &ids);

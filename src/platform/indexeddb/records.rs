@@ -25,6 +25,7 @@ use super::stored_json::from_stored;
 use crate::core::codec::vector_from_bytes;
 use crate::core::error::{MemoryError, Result};
 use crate::core::model::types::{MemoryItem, StoredMemory};
+use crate::platform::js_strings;
 
 const EMBEDDING: &str = "embedding";
 const ORDER: &str = "order";
@@ -164,7 +165,8 @@ pub fn memories_to_js(
 pub fn texts_to_js(memories: &[(&StoredMemory, usize)], chunks: &[Option<u32>], changed: u64) -> Result<Array> {
     let records = written(memories, chunks, changed)?;
     let texts: std::result::Result<Vec<String>, _> = records.iter().map(serde_json::to_string).collect();
-    parsed(&texts.map_err(|error| MemoryError::Storage(format!("cannot encode a record: {error}")))?)
+    let texts = texts.map_err(|error| MemoryError::Storage(format!("cannot encode a record: {error}")))?;
+    Ok(js_strings(texts.iter().map(String::as_str)))
 }
 
 /// The records as written of `memories`, each with its `order`; refused when one holds an integer a JS number

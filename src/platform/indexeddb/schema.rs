@@ -5,9 +5,9 @@
 //! - `memories`: one record per memory, keyed by `id` (see `records`), with indexes `key` (version 3) and
 //!   `changed` (version 7).
 //! - `history` (version 6): the history entries in batches, one record per write's batch, keyed by an
-//!   auto-incremented `seq` (so reads come back oldest first), with the `multiEntry` indexes `memoryIds`
-//!   and `ids` (unique; see `history`). Before version 6 it held one record per entry, with indexes `id`
-//!   (unique), `memoryId` and `timestamp`.
+//!   auto-incremented `seq` (so reads come back oldest first), with the `multiEntry` index `memoryIds`
+//!   (see `history`; versions 6 to 8 also had a unique one on the entries' `ids`). Before version 6 it held
+//!   one record per entry, with indexes `id` (unique), `memoryId` and `timestamp`.
 //! - `graph` (version 2): graph memory's entities and relations, keyed by `GraphRecord::key()` (see `graph`).
 //! - `side` (version 4): side records (message buffers, the embedding cache, conversation metadata, …),
 //!   keyed by kind and key (see `side`).
@@ -34,16 +34,22 @@
 //! reads every record and writes an image covering them.
 //!
 //! Version 8 (import speed) adds the `packs` store (see `packs`), keyed by an auto-incremented `pack`, with
-//! the `multiEntry` index `ids` (unique) and the index `changed`. Only bulk writes fill it; no record moves
-//! on the upgrade, so it cannot fail half-way.
+//! the `multiEntry` index `ids` and the index `changed`. Only bulk writes fill it; no record moves on the
+//! upgrade, so it cannot fail half-way.
+//!
+//! Version 9 (import speed) drops the unique `multiEntry` index `ids` of `history` (nothing reads it, and
+//! keeping 10,000 unique index entries was a sixth of a 10k import) and makes the `ids` index of `packs`
+//! non-unique (half the cost). Neither was what kept an id in one place: the import skips the history
+//! entries already stored, reading history keeps the first entry of an id (see `history`), and a commit
+//! takes the memories it touches out of their packs (see `packs`). Only indexes change on the upgrade.
 
 use idb::{Database, IndexParams, KeyPath, ObjectStoreParams, Transaction};
 use web_sys::IdbObjectStore;
 
-use super::history::{BY_ID, BY_MEMORY};
+use super::history::BY_MEMORY;
 
 /// The schema version this library writes.
-pub const VERSION: u32 = 8;
+pub const VERSION: u32 = 9;
 /// Memories, keyed by id.
 pub const MEMORIES: &str = "memories";
 /// History batches, keyed by insertion order (see `history`).
@@ -113,17 +119,35 @@ pub fn upgrade(database: &Database, transaction: &Transaction, old_version: u32)
         let mut params = ObjectStoreParams::new();
         params.key_path(Some(KeyPath::new_single(super::packs::KEY))).auto_increment(true);
         let packs = database.create_object_store(PACKS, params)?;
-        let mut members = IndexParams::new();
-        members.multi_entry(true).unique(true);
-        packs.create_index(super::packs::MEMBERS, KeyPath::new_single(super::packs::MEMBERS), Some(members))?;
+        packs_members(&packs)?;
         let by_change = KeyPath::new_single(super::journal::BY_CHANGE);
         packs.create_index(super::journal::BY_CHANGE, by_change, None)?;
     }
-    // Later versions add `if old_version < 9 { … }` here.
+    if old_version < 9 {
+        if (6..9).contains(&old_version) {
+            transaction.object_store(HISTORY)?.delete_index(OLD_HISTORY_IDS)?;
+        }
+        if old_version == 8 {
+            let packs = transaction.object_store(PACKS)?;
+            packs.delete_index(super::packs::MEMBERS)?;
+            packs_members(&packs)?;
+        }
+    }
+    // Later versions add `if old_version < 10 { … }` here.
     Ok(())
 }
 
-/// Creates the `history` store of batches with its two `multiEntry` indexes.
+/// The unique `multiEntry` index of history entry ids, versions 6 to 8.
+const OLD_HISTORY_IDS: &str = "ids";
+
+/// Creates the non-unique `multiEntry` index of `packs` on its memories' ids.
+fn packs_members(packs: &idb::ObjectStore) -> Result<(), idb::Error> {
+    let mut members = IndexParams::new();
+    members.multi_entry(true);
+    packs.create_index(super::packs::MEMBERS, KeyPath::new_single(super::packs::MEMBERS), Some(members)).map(drop)
+}
+
+/// Creates the `history` store of batches with its `multiEntry` index of memory ids.
 fn history_store(database: &Database) -> Result<idb::ObjectStore, idb::Error> {
     let mut params = ObjectStoreParams::new();
     params.key_path(Some(KeyPath::new_single("seq"))).auto_increment(true);
@@ -131,8 +155,5 @@ fn history_store(database: &Database) -> Result<idb::ObjectStore, idb::Error> {
     let mut by_memory = IndexParams::new();
     by_memory.multi_entry(true);
     history.create_index(BY_MEMORY, KeyPath::new_single(BY_MEMORY), Some(by_memory))?;
-    let mut by_id = IndexParams::new();
-    by_id.multi_entry(true).unique(true);
-    history.create_index(BY_ID, KeyPath::new_single(BY_ID), Some(by_id))?;
     Ok(history)
 }
