@@ -95,9 +95,14 @@ impl<'a> Reader<'a> {
     }
 
     pub fn str(&mut self) -> Result<String, Rejected> {
+        self.str_ref().map(str::to_owned)
+    }
+
+    /// The next text, borrowed from the bytes.
+    pub fn str_ref(&mut self) -> Result<&'a str, Rejected> {
         let length = self.u32()? as usize;
         let bytes = self.take(length)?;
-        String::from_utf8(bytes.to_vec()).map_err(|_| format!("text before byte {} is not UTF-8", self.at))
+        std::str::from_utf8(bytes).map_err(|_| format!("text before byte {} is not UTF-8", self.at))
     }
 
     pub fn opt_str(&mut self) -> Result<Option<String>, Rejected> {

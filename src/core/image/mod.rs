@@ -161,8 +161,9 @@ pub fn decode(bytes: Vec<u8>) -> Result<Decoded, Rejected> {
     let seq = input.u64()?;
     let count = input.u32()? as usize;
     let mut memories = Vec::with_capacity(count.min(payload.len()));
+    let mut seen = record::SeenMetadata::default();
     for _ in 0..count {
-        memories.push(StoredMemory { item: record::read_item(&mut input)?, embedding: None });
+        memories.push(StoredMemory { item: record::read_item(&mut input, &mut seen)?, embedding: None });
     }
     let dim = input.u32()? as usize;
     let row_count = input.u32()? as usize;

@@ -41,11 +41,11 @@ pub fn write_item(out: &mut Writer, item: &MemoryItem) {
     }
 }
 
-/// Reads back one item `write_item` wrote.
-pub fn read_item(input: &mut Reader) -> Result<MemoryItem, Rejected> {
+/// Reads back one item `write_item` wrote, its metadata through `seen`.
+pub fn read_item<'a>(input: &mut Reader<'a>, seen: &mut SeenMetadata<'a>) -> Result<MemoryItem, Rejected> {
     let (id, memory, hash, created_at, updated_at) =
         (input.str()?, input.str()?, input.str()?, input.str()?, input.str()?);
-    let metadata = metadata(&input.str()?)?;
+    let metadata = seen.metadata(input.str_ref()?)?;
     let scope = Scope { user_id: input.opt_str()?, agent_id: input.opt_str()?, run_id: input.opt_str()? };
     let kind = input.u8()?;
     let memory_type = *MemoryType::ALL.get(kind as usize).ok_or_else(|| format!("memory {id}: unknown type {kind}"))?;
@@ -74,13 +74,36 @@ pub fn read_item(input: &mut Reader) -> Result<MemoryItem, Rejected> {
     })
 }
 
-/// The metadata JSON object written by `write_item` (empty text: no metadata).
-fn metadata(text: &str) -> Result<Metadata, Rejected> {
-    if text.is_empty() {
-        return Ok(Metadata::new());
-    }
-    match serde_json::from_str(text) {
-        Ok(Value::Object(map)) => Ok(map),
-        _ => Err("a record's metadata is not a JSON object".into()),
+/// How many distinct metadata texts [`SeenMetadata`] keeps.
+const SEEN: usize = 16;
+
+/// The metadata texts read last, parsed: records written together often share their metadata (a source,
+/// a role, a session), and a copy of a parsed object costs less than parsing it again.
+#[derive(Default)]
+pub struct SeenMetadata<'a> {
+    kept: Vec<(&'a str, Metadata)>,
+    /// The entry the next new text replaces, once `kept` is full.
+    next: usize,
+}
+
+impl<'a> SeenMetadata<'a> {
+    /// The metadata JSON object written by `write_item` (empty text: no metadata).
+    fn metadata(&mut self, text: &'a str) -> Result<Metadata, Rejected> {
+        if text.is_empty() {
+            return Ok(Metadata::new());
+        }
+        if let Some((_, parsed)) = self.kept.iter().find(|(kept, _)| *kept == text) {
+            return Ok(parsed.clone());
+        }
+        let Ok(Value::Object(parsed)) = serde_json::from_str(text) else {
+            return Err("a record's metadata is not a JSON object".into());
+        };
+        if self.kept.len() < SEEN {
+            self.kept.push((text, parsed.clone()));
+        } else {
+            self.kept[self.next] = (text, parsed.clone());
+            self.next = (self.next + 1) % SEEN;
+        }
+        Ok(parsed)
     }
 }

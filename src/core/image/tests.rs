@@ -45,6 +45,19 @@ fn an_image_hands_its_vectors_out_a_chunk_at_a_time_and_a_journal_renumbers_them
 }
 
 #[test]
+fn metadata_shared_by_records_reads_back_for_each_whatever_repeats() {
+    // 20 distinct metadata texts, each used by three records in turn: more than the decoder keeps parsed.
+    let mut written = memories(60);
+    for (i, memory) in written.iter_mut().enumerate() {
+        memory.item.metadata = json!({"k": i % 20, "role": "user"}).as_object().unwrap().clone();
+    }
+    written[7].item.metadata.clear();
+    let decoded = decode(encode(&written, 3).unwrap()).unwrap().into_packed().into_memories();
+    assert_eq!(decoded, written);
+    assert_eq!(decoded[45].item.metadata, *json!({"k": 5, "role": "user"}).as_object().unwrap());
+}
+
+#[test]
 fn an_empty_store_has_an_image() {
     let decoded = decode(encode(&[], 0).unwrap()).unwrap();
     assert!(decoded.into_packed().into_memories().is_empty());
