@@ -88,18 +88,12 @@ async fn copy_as_version_8(from: &str, to: &str) {
 
 /// `{version, history: [index, multiEntry, unique]…, packs: …}` of database `db`, read without the library.
 async fn layout(db: &str) -> Value {
-    let open = open_current_js(db);
-    json_of(
-        run_js(&format!(
-            "{open}
-             const t = db.transaction(['history', 'packs']);
-             const indexes = (name) => {{ const s = t.objectStore(name); return [...s.indexNames].map((i) => [i, s.index(i).multiEntry, s.index(i).unique]); }};
-             const found = {{ version: db.version, history: indexes('history'), packs: indexes('packs') }};
-             db.close();
-             return found;"
-        ))
-        .await,
-    )
+    let body = "const t = db.transaction(['history', 'packs']);
+        const indexes = (name) => { const s = t.objectStore(name); return [...s.indexNames].map((i) => [i, s.index(i).multiEntry, s.index(i).unique]); };
+        const found = { version: db.version, history: indexes('history'), packs: indexes('packs') };
+        db.close();
+        return found;";
+    read_raw(db, body).await
 }
 
 #[wasm_bindgen_test]

@@ -150,6 +150,12 @@ pub fn open_current_js(db: &str) -> String {
     )
 }
 
+/// Runs `body` (JS that reads database `db`, opened at its version as `const db`, closes it and returns
+/// plain data) and returns what it returns as JSON.
+pub async fn read_raw(db: &str, body: &str) -> Value {
+    json_of(run_js(&format!("{} {body}", open_current_js(db))).await)
+}
+
 /// Runs a snippet of JS (the body of an async function) and returns what it returns.
 pub async fn run_js(body: &str) -> JsValue {
     let function = Function::new_no_args(&format!("return (async () => {{ {body} }})();"));
