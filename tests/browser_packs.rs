@@ -1,8 +1,9 @@
-//! Packs of IndexedDB storage (schema version 8), in headless Chromium: a bulk write (an import) stores its
-//! memories a few hundred to a record; every read (opening from records or from the open image and its
-//! journal, another instance's notice) finds them; a packed memory that is updated or deleted leaves its
-//! pack, and a bulk write of memories already stored (single or packed) replaces them, each memory kept in
-//! one place; `clear()` empties the packs. Each test deletes its database first and last.
+//! Packs of IndexedDB storage (schema versions 8 and 9), in headless Chromium: a bulk write (an import)
+//! stores its memories a few hundred to a record; every read (opening from records or from the open image
+//! and its journal, another instance's notice) finds them, whatever their ids hold; a packed memory that
+//! is updated or deleted leaves its pack, and a bulk write of memories already stored (single or packed)
+//! replaces them, each memory kept in one place; `clear()` empties the packs. Each test deletes its
+//! database first and last.
 #![cfg(target_arch = "wasm32")]
 
 mod browser_support;
@@ -97,6 +98,29 @@ async fn a_bulk_write_of_1200_memories_is_stored_in_four_packs_and_read_back() {
     assert_eq!(read(db).await, expected(&written), "every record read (and an image written after)");
     sleep(900).await;
     assert_eq!(read(db).await, expected(&written), "from the image");
+    delete_database(db).await;
+}
+
+#[wasm_bindgen_test]
+async fn an_id_holding_a_newline_is_packed_found_and_moved_out_like_any_other() {
+    let db = "packs-newline";
+    delete_database(db).await;
+    let mut written = memories(0..300);
+    written[10].item.id = "m\n010".into(); // the ids cross into JS joined by newlines, unless one holds one
+    written[11].item.memory = "two\nlines".into();
+    commit(&storage(db), written.clone(), &[]).await;
+    let stored = layout(db).await;
+    assert_eq!(stored["packs"][0][10], json!("m\n010"));
+    assert_eq!(read(db).await, expected(&written));
+
+    written[10].item.memory = "memory 10, changed".into();
+    commit(&storage(db), vec![written[10].clone()], &[]).await;
+    assert_eq!(layout(db).await["singles"], json!(["m\n010"]), "found through the packs' index and moved out");
+    let mut stored = read(db).await;
+    stored.sort();
+    let mut wanted = expected(&written);
+    wanted.sort();
+    assert_eq!(stored, wanted);
     delete_database(db).await;
 }
 
