@@ -129,10 +129,7 @@ impl<S: Storage> Storage for Sabotaged<S> {
             return self.inner.commit(changes).await;
         }
         let mut poisoned = changes.clone();
-        let mut memory = poisoned.upserts.last().cloned().unwrap_or_else(unstorable_default);
-        memory.item.id = "unstorable".into();
-        memory.item.metadata.insert("unstorable".into(), serde_json::json!(u64::MAX));
-        poisoned.upserts.push(memory);
+        poisoned.upserts.push(unstorable());
         self.inner.commit(&poisoned).await
     }
 
@@ -173,13 +170,13 @@ impl<S: Storage> Storage for Sabotaged<S> {
     }
 }
 
-/// The memory `Sabotaged` poisons a commit without upserts with (its metadata comes after).
-fn unstorable_default() -> StoredMemory {
+/// The memory `Sabotaged` adds: its metadata holds an integer a JS number cannot hold exactly.
+fn unstorable() -> StoredMemory {
     let item = crate::core::model::types::MemoryItem {
-        id: String::new(),
+        id: "unstorable".into(),
         memory: "unstorable".into(),
         hash: "unstorable".into(),
-        metadata: Default::default(),
+        metadata: serde_json::Map::from_iter([("unstorable".into(), serde_json::json!(u64::MAX))]),
         score: None,
         fused_score: None,
         created_at: "2025-01-01T00:00:00.000Z".into(),

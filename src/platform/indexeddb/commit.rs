@@ -11,7 +11,7 @@ use wasm_bindgen::JsValue;
 use web_sys::{IdbObjectStore, IdbTransaction};
 
 use super::graph::GraphWrites;
-use super::history::{batch_to_js, batches};
+use super::history::{batch_to_js, BATCH};
 use super::journal::{next_change, tombstone};
 use super::outcome::{abandon, committed, settled};
 use super::paced::PacedWriter;
@@ -96,7 +96,7 @@ pub async fn commit(shared: &Shared, sync: &TabSync, changes: &Changeset, pace: 
         counter.write(&image_store, WRITE_CONTEXT).map_err(|error| writer.fail(error))?;
     }
     let history_store = raw_store(history_store);
-    for entries in batches(&changes.history) {
+    for entries in changes.history.chunks(BATCH) {
         let batch = batch_to_js(entries).map_err(|error| writer.fail(error))?;
         writer.issue(&history_store, &batch, true, entries.len()).await?;
     }

@@ -25,11 +25,6 @@ pub const BATCH: usize = 500;
 pub const BY_MEMORY: &str = "memoryIds";
 const RECORDS: &str = "records";
 
-/// `entries` cut into batches of at most [`BATCH`].
-pub fn batches(entries: &[HistoryRecord]) -> impl Iterator<Item = &[HistoryRecord]> {
-    entries.chunks(BATCH)
-}
-
 /// The batch record storing `entries` (the store adds `seq`).
 pub fn batch_to_js(entries: &[HistoryRecord]) -> Result<JsValue> {
     let text = serde_json::to_string(entries)

@@ -1,10 +1,10 @@
-//! Memories packed by the hundred (schema version 8; 9 made its index non-unique). IndexedDB's cost is per record: an import of 10,000
-//! memories spent most of its time in 10,000 `put`s and their commit. So a bulk write (a commit of at least
-//! [`PACK_AT`] upserts: an import, a re-embedding) stores its memories in the `packs` store instead, about
-//! [`PACK_SIZE`] to a record `{pack, changed, ids, texts}`: `pack` an auto-incremented key, `changed` the
-//! change number of its last write (indexed, for the open image's journal, see `image`), `ids` its
-//! memories' ids (a `multiEntry` index, to find a memory's pack) and `texts` each memory's record as a
-//! JSON text (the `memories` record shape, see `records`).
+//! Memories packed by the hundred (schema version 8; 9 made its index non-unique). IndexedDB's cost is
+//! per record: an import of 10,000 memories spent most of its time in 10,000 `put`s and their commit. So a
+//! bulk write (a commit of at least [`PACK_AT`] upserts: an import, a re-embedding) stores its memories in
+//! the `packs` store instead, about [`PACK_SIZE`] to a record `{pack, changed, ids, texts}`: `pack` an
+//! auto-incremented key, `changed` the change number of its last write (indexed, for the open image's
+//! journal, see `image`), `ids` its memories' ids (a `multiEntry` index, to find a memory's pack) and
+//! `texts` each memory's record as a JSON text (the `memories` record shape, see `records`).
 //!
 //! Every other commit writes single records into `memories`, as before. Each memory is stored in one place:
 //! a commit that upserts or deletes a packed memory first takes it out of its pack (rewritten without it,
