@@ -6,12 +6,18 @@
 # Two modules: dist/ is the full one (Node and Workers load it; browsers on first use), dist/core/ is built
 # without the `extras` feature, the one browsers load at import (docs/size.md).
 # MEMWASM_FEATURES adds cargo features (bench/ builds with `bench`, the hidden __BenchIndex export).
-# Last, the on-device embedder (scripts/build-local-embedder.sh), so this one command builds the whole
-# npm package; MEMWASM_SKIP_EMBEDDER=1 skips it.
+# The on-device embedder (scripts/build-local-embedder.sh, its own crate and target dir) builds alongside,
+# so this one command builds the whole npm package; the two overlap where one waits on a single-threaded
+# link. MEMWASM_SKIP_EMBEDDER=1 skips it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+embedder=
+if [ "${MEMWASM_SKIP_EMBEDDER:-}" != 1 ]; then
+  bash scripts/build-local-embedder.sh &
+  embedder=$!
+fi
 staging=$(mktemp -d pkg/.dist-XXXXXX)
-trap 'rm -rf "$staging"' EXIT
+trap 'rm -rf "$staging"; [ -z "$embedder" ] || kill "$embedder" 2>/dev/null || true' EXIT
 # build <out dir> <cargo feature arguments...>
 build() {
   local out=$1
@@ -55,4 +61,7 @@ rm -rf "$old"
 for wasm in pkg/dist/core/memwasm_bg.wasm pkg/dist/memwasm_bg.wasm; do
   echo "built $wasm: $(stat -c %s "$wasm") bytes ($(gzip -9 -c "$wasm" | wc -c) gzipped)"
 done
-[ "${MEMWASM_SKIP_EMBEDDER:-}" = 1 ] || bash scripts/build-local-embedder.sh
+if [ -n "$embedder" ]; then
+  wait "$embedder" || { echo "build-pkg: the on-device embedder's build failed" >&2; exit 1; }
+  embedder=
+fi

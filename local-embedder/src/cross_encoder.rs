@@ -4,6 +4,7 @@
 //! `[CLS]` state goes through BERT's pooler (dense, tanh) and the classifier, whose one output is the
 //! pair's relevance logit.
 
+use crate::bert::Config;
 use crate::embedder::passes;
 use crate::error::{inference, Result};
 use crate::model::{minilm_config, read_config, Bert};
@@ -11,7 +12,6 @@ use crate::quant::Quantization;
 use crate::tokenize::TextTokenizer;
 use candle_core::{IndexOp, Module};
 use candle_nn::{linear, Linear, VarBuilder};
-use candle_transformers::models::bert::Config;
 use safetensors::SafeTensors;
 
 /// Tokens per (query, document) pair at most: the ms-marco models' window.

@@ -1,11 +1,11 @@
 //! The embedder: tokenizer + encoder + pooling.
 
+use crate::bert::Config;
 use crate::error::{inference, Result};
 use crate::model::{minilm_config, read_config, Bert};
 use crate::pool::mean_pool_normalize;
 use crate::quant::Quantization;
 use crate::tokenize::{TextTokenizer, MAX_TOKENS};
-use candle_transformers::models::bert::Config;
 
 /// Texts per forward pass at most: a longer list runs as several passes, which bounds the attention's memory
 /// (rows × 12 heads × 256² floats).

@@ -3,12 +3,12 @@
 //! (quantised at load, or read from an int8 file: [`crate::int8_file`]).
 
 use crate::bert::BertModel;
+use crate::bert::{Config, HiddenAct};
 use crate::error::{inference, EmbedderError, Result};
 use crate::quant::Quantization;
 use crate::tokenize::Batch;
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{Config, HiddenAct};
 
 /// all-MiniLM-L6-v2's `config.json`.
 pub fn minilm_config() -> Config {

@@ -57,6 +57,10 @@ fn a_bad_config_is_embedder_load() {
         let err = Embedder::from_config_json(read("model.safetensors"), &read("tokenizer.json"), &json.to_string());
         assert_eq!(err.err().map(|e| e.code()), Some("EMBEDDER_LOAD"), "{field} = {value}");
     }
+    let mut relative: serde_json::Value = serde_json::from_str(&config).unwrap();
+    relative["position_embedding_type"] = "relative_key".into();
+    let err = Embedder::from_config_json(read("model.safetensors"), &read("tokenizer.json"), &relative.to_string());
+    assert_eq!(err.err().map(|e| e.code()), Some("EMBEDDER_LOAD"), "only absolute positions are supported");
     let loaded = Embedder::from_config_json(read("model.safetensors"), &read("tokenizer.json"), &config).unwrap();
     assert_eq!(loaded.dimensions(), 384, "the model's own config.json loads");
 }

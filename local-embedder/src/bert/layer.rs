@@ -3,12 +3,12 @@
 //! ops cost more than their arithmetic at a sentence's few tokens.
 
 use super::attention::{attend, Shape};
+use super::config::{Config, HiddenAct};
 use super::gelu::{gelu_in_place, gelu_tanh_in_place};
 use super::linear::Linear;
 use super::norm::Norm;
 use crate::weights::Int8Weights;
 use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{Config, HiddenAct};
 
 pub struct Layer {
     query: Linear,

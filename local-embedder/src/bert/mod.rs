@@ -1,9 +1,11 @@
 //! The BERT encoder, written for this embedder after candle-transformers' `BertModel` (the same weights,
-//! names and arithmetic): its dense layers keep their weights packed, f32 ([`dense`]) or int8 ([`dense_i8`]),
-//! the word table may be int8 ([`words`]), and BERT's GELU uses a vectorised erf ([`gelu`]). The layers run
-//! on plain rows of floats ([`attention`], [`norm`]); the embeddings are candle's.
+//! names and arithmetic; its shape is read by [`Config`]): its dense layers keep their weights packed, f32
+//! ([`dense`]) or int8 ([`dense_i8`]), the word table may be int8 ([`words`]), and BERT's GELU uses a
+//! vectorised erf ([`gelu`]). The layers run on plain rows of floats ([`attention`], [`norm`]); the
+//! embeddings are candle's.
 
 mod attention;
+mod config;
 mod dense;
 mod dense_i8;
 mod gelu;
@@ -18,7 +20,7 @@ use crate::error::{inference, Result};
 use crate::weights::Int8Weights;
 use candle_core::Tensor;
 use candle_nn::{embedding, layer_norm, Embedding, LayerNorm, Module, VarBuilder};
-use candle_transformers::models::bert::Config;
+pub use config::{Config, HiddenAct};
 use layer::Layer;
 use words::Words;
 
