@@ -175,7 +175,7 @@ async fn a_torn_altered_or_foreign_image_is_read_past_with_a_warning_and_rebuilt
         ("record.bytes = record.bytes.slice(0, record.bytes.length - 5);", "cut short"),
         ("record.bytes[record.bytes.length - 40] ^= 1;", "torn or altered"),
         ("record.bytes[0] = 0x21;", "not a memwasm image"),
-        ("record.bytes[4] = 2;", "in format 2"),
+        ("record.bytes[4] = 0x7f;", "in format 127"),
         ("record.bytes[12] = 0x39;", "written by memwasm 9"),
         ("record.orders = new Float64Array(3);", "do not match its records"),
     ];

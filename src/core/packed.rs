@@ -3,6 +3,9 @@
 //!
 //! [`Storage::load_packed`]: super::storage::Storage::load_packed
 
+use std::rc::Rc;
+
+use super::keyword::CountedTexts;
 use super::model::types::StoredMemory;
 
 /// Every stored memory, oldest first, and a source of their vectors.
@@ -11,12 +14,32 @@ pub struct Packed {
     pub memories: Vec<StoredMemory>,
     /// The vectors, chunk by chunk; each row names the memory (its index in `memories`) it belongs to.
     pub rows: Box<dyn RowSource>,
+    /// The memories' keyword terms counted ahead (an open image keeps them), when known.
+    pub counted: Option<CountedKeywords>,
+}
+
+/// The keyword terms of packed memories, counted ahead: `of_memory[i]` is the counted text of memory `i`
+/// (`None`: its text is tokenized when indexed, as a memory changed since the image was written).
+pub struct CountedKeywords {
+    pub texts: Rc<CountedTexts>,
+    pub of_memory: Vec<Option<u32>>,
 }
 
 impl Packed {
+    /// Memories and the source of their vectors, without counted keyword terms.
+    pub fn new(memories: Vec<StoredMemory>, rows: Box<dyn RowSource>) -> Self {
+        Self { memories, rows, counted: None }
+    }
+
     /// Memories that carry their vectors themselves (no rows).
     pub fn unpacked(memories: Vec<StoredMemory>) -> Self {
-        Self { memories, rows: Box::new(NoRows) }
+        Self::new(memories, Box::new(NoRows))
+    }
+
+    /// The counted text of memory `at`, when there is one.
+    pub fn counted_text(&self, at: usize) -> Option<(&Rc<CountedTexts>, usize)> {
+        let counted = self.counted.as_ref()?;
+        Some((&counted.texts, (*counted.of_memory.get(at)?)? as usize))
     }
 
     /// The memories with each row's vector attached to its memory: the slow path, one `Vec` per vector.

@@ -59,6 +59,20 @@ pub fn turn_speaker(item: &MemoryItem) -> Option<&str> {
     actor_of(item).or_else(|| speaker_of(&item.memory))
 }
 
+/// Whether `item` is a conversation turn: a message stored as it was said (it has a `role`).
+pub fn is_turn(item: &MemoryItem) -> bool {
+    item.metadata.contains_key("role")
+}
+
+/// What the keyword index reads of a memory, and whether it is a conversation turn ([`is_turn`]),
+/// indexed as a turn of its scope's conversation.
+pub fn keyword_text(item: &MemoryItem) -> (std::borrow::Cow<'_, str>, bool) {
+    match is_turn(item) {
+        true => (turn_keyword_text(item), true),
+        false => (item.memory.as_str().into(), false),
+    }
+}
+
 /// What the keyword index reads of a turn: its text, after its speaker's name when only `actor_id` holds
 /// it (as a transcript writes it), so that a query naming the speaker finds their turns.
 pub fn turn_keyword_text(item: &MemoryItem) -> std::borrow::Cow<'_, str> {

@@ -12,7 +12,7 @@ use crate::core::model::types::{EventKind, HistoryRecord, MemoryItem, StoredMemo
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::pace::{Pace, Phase, Progress, Unpaced};
 use crate::core::packed::Packed;
-use crate::core::query_speaker::turn_keyword_text;
+use crate::core::query_speaker::{is_turn, keyword_text};
 use crate::core::side_records::SideMap;
 use crate::core::storage::{Changeset, RemoteChange, Storage};
 use crate::core::time::Clock;
@@ -244,21 +244,28 @@ pub(crate) fn make_room<V: VectorStore>(index: &mut V, keywords: &mut KeywordInd
 
 /// Indexes a memory's text for keyword search; a message stored as it was said (it has a `role`) is
 /// indexed as a turn of its scope's conversation, searched with the turn before it, after its speaker's
-/// name (`query_speaker::turn_keyword_text`).
+/// name (`query_speaker::keyword_text`).
 pub(crate) fn index_keywords(keywords: &mut KeywordIndex, item: &MemoryItem) {
-    match item.metadata.contains_key("role") {
-        true => keywords.upsert_turn(&item.id, &turn_keyword_text(item), &item.scope, &item.created_at),
-        false => keywords.upsert_in(&item.id, &item.memory, &item.scope),
+    match keyword_text(item) {
+        (text, true) => keywords.upsert_turn(&item.id, &text, &item.scope, &item.created_at),
+        (text, false) => keywords.upsert_in(&item.id, &text, &item.scope),
     }
 }
 
-/// Puts `packed`'s memories into `index` and their texts into `keywords`, the vectors copied from its rows
-/// in bulk (no `Vec` per vector): how opening and a scope's first use load. Without a remote index only
-/// (`mirror` hands vectors over to one).
+/// Puts `packed`'s memories into `index` and their texts (or their terms counted ahead) into `keywords`,
+/// the vectors copied from its rows in bulk (no `Vec` per vector): how opening and a scope's first use
+/// load. Without a remote index only (`mirror` hands vectors over to one).
 pub(crate) fn fill<V: VectorStore>(index: &mut V, keywords: &mut KeywordIndex, packed: Packed) -> Result<()> {
     keywords.reserve(packed.memories.len());
-    for memory in &packed.memories {
-        index_keywords(keywords, &memory.item);
+    for (at, memory) in packed.memories.iter().enumerate() {
+        let item = &memory.item;
+        match packed.counted_text(at) {
+            Some(counted) => {
+                let turn = is_turn(item).then_some(item.created_at.as_str());
+                keywords.upsert_counted(&item.id, counted, &item.scope, turn);
+            }
+            None => index_keywords(keywords, item),
+        }
     }
     index.load_packed(packed)
 }

@@ -52,7 +52,7 @@ impl VectorStore for Counting {
     fn load_packed(&mut self, packed: Packed) -> Result<()> {
         self.in_memories += packed.memories.iter().filter(|memory| memory.embedding.is_some()).count();
         let rows = Box::new(CountedRows { rows: packed.rows, seen: self.rows.clone() });
-        self.inner.load_packed(Packed { memories: packed.memories, rows })
+        self.inner.load_packed(Packed { rows, ..packed })
     }
     fn remove(&mut self, id: &str) -> Option<StoredMemory> {
         self.inner.remove(id)

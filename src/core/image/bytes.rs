@@ -24,6 +24,15 @@ impl Writer {
         self.bytes.extend_from_slice(&value.to_le_bytes());
     }
 
+    /// A LEB128 number: seven bits a byte, low bits first (one byte below 128).
+    pub fn varint(&mut self, mut value: u32) {
+        while value >= 0x80 {
+            self.bytes.push(value as u8 | 0x80);
+            value >>= 7;
+        }
+        self.bytes.push(value as u8);
+    }
+
     /// A length (u32) and the UTF-8 bytes.
     pub fn str(&mut self, text: &str) {
         self.u32(text.len() as u32);
@@ -56,6 +65,11 @@ impl<'a> Reader<'a> {
 
     pub fn new(bytes: &'a [u8]) -> Self {
         Self { bytes, at: 0 }
+    }
+
+    /// How many bytes are left to read.
+    pub fn remaining(&self) -> usize {
+        self.bytes.len() - self.at
     }
 
     /// True when every byte was read.
@@ -92,6 +106,22 @@ impl<'a> Reader<'a> {
 
     pub fn f64(&mut self) -> Result<f64, Rejected> {
         self.array().map(f64::from_le_bytes)
+    }
+
+    /// A LEB128 number as [`Writer::varint`] writes it (at most five bytes).
+    pub fn varint(&mut self) -> Result<u32, Rejected> {
+        let mut value = 0u32;
+        for shift in (0..35).step_by(7) {
+            let byte = self.u8()?;
+            value |= u32::from(byte & 0x7f)
+                .checked_shl(shift)
+                .filter(|_| shift < 28 || byte < 0x10)
+                .ok_or_else(|| format!("a number too large at byte {}", self.at))?;
+            if byte < 0x80 {
+                return Ok(value);
+            }
+        }
+        Err(format!("a number too long at byte {}", self.at))
     }
 
     pub fn str(&mut self) -> Result<String, Rejected> {

@@ -1,20 +1,22 @@
 //! An image brought up to date: the records deleted and changed after the image's `seq`, applied so that
 //! the result equals reading every record in stored order (rowid order in SQLite).
 
+use std::rc::Rc;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::Decoded;
 use crate::core::model::types::StoredMemory;
-use crate::core::packed::Packed;
+use crate::core::packed::{CountedKeywords, Packed};
 
 /// `image` with the ids in `gone` removed, then each of `changed` (in stored order, carrying its vector)
 /// written: in place when the image holds it (an update keeps its place), else appended. A memory that
 /// was deleted and written again is appended, as a new row is.
 pub fn with_journal(image: Decoded, gone: &[String], changed: Vec<StoredMemory>) -> Packed {
-    let Decoded { memories, mut rows, .. } = image;
     if gone.is_empty() && changed.is_empty() {
-        return Packed { memories, rows: Box::new(rows) };
+        return image.into_packed();
     }
+    let Decoded { memories, mut rows, counted, .. } = image;
     let gone: FxHashSet<&str> = gone.iter().map(String::as_str).collect();
     let place: FxHashMap<String, usize> = memories.iter().enumerate().map(|(at, m)| (m.item.id.clone(), at)).collect();
     let mut slots: Vec<Option<StoredMemory>> = memories.into_iter().map(Some).collect();
@@ -43,9 +45,18 @@ pub fn with_journal(image: Decoded, gone: &[String], changed: Vec<StoredMemory>)
             kept.push(memory);
         }
     }
+    // A kept memory's counted terms are the image's; a changed or appended one's text is tokenized.
+    let mut of_memory = vec![None; kept.len()];
+    for (at, new) in renumbered.iter().enumerate() {
+        if let Some(new) = new {
+            of_memory[*new as usize] = Some(at as u32);
+        }
+    }
     kept.extend(appended);
+    of_memory.resize(kept.len(), None);
     for owner in &mut rows.owners {
         *owner = owner.and_then(|at| renumbered.get(at as usize).copied().flatten());
     }
-    Packed { memories: kept, rows: Box::new(rows) }
+    let counted = Some(CountedKeywords { texts: Rc::new(counted), of_memory });
+    Packed { memories: kept, rows: Box::new(rows), counted }
 }

@@ -9,11 +9,13 @@
 //! writes a fresh image: it is never trusted, only used.
 //!
 //! Layout (little-endian): `MWIM`, format (u32), the writer's library version (text), payload length (u64)
-//! and checksum (u64), then the payload: `seq` (u64), the record count (u32) and each record (`record`), then the vector dimension (u32), the row count (u32), each row's record index (u32) and
-//! the rows' `f32` values.
+//! and checksum (u64), then the payload: `seq` (u64), the record count (u32) and each record (`record`),
+//! the records' keyword terms (`keywords`), then the vector dimension (u32), the row count (u32), each
+//! row's record index (u32) and the rows' `f32` values.
 
 mod bytes;
 mod journal;
+mod keywords;
 mod record;
 #[cfg(test)]
 mod tests;
@@ -21,11 +23,14 @@ mod tests;
 pub use self::bytes::Rejected;
 use self::bytes::{arrays, checksum, floats_into, put_floats, Reader, Writer};
 pub use self::journal::with_journal;
+use std::rc::Rc;
+
+use crate::core::keyword::CountedTexts;
 use crate::core::model::types::StoredMemory;
-use crate::core::packed::{Packed, RowChunk, RowSource};
+use crate::core::packed::{CountedKeywords, Packed, RowChunk, RowSource};
 
 /// The image format this library writes and reads; any other is rebuilt.
-pub const IMAGE_FORMAT: u32 = 1;
+pub const IMAGE_FORMAT: u32 = 2;
 const MAGIC: &[u8; 4] = b"MWIM";
 /// The most vector bytes an image holds: a larger store opens from its records (encoding a larger image
 /// beside the loaded index would near wasm32's 4 GiB of memory). 100,000 memories of 1,024 dimensions fit.
@@ -55,12 +60,16 @@ pub struct Decoded {
     pub seq: u64,
     pub memories: Vec<StoredMemory>,
     pub rows: ImageRows,
+    /// The memories' keyword terms, in the same order.
+    pub counted: CountedTexts,
 }
 
 impl Decoded {
-    /// The memories and their vectors, for the index to load in bulk.
+    /// The memories, their vectors and their keyword terms, for the indexes to load in bulk.
     pub fn into_packed(self) -> Packed {
-        Packed { memories: self.memories, rows: Box::new(self.rows) }
+        let of_memory = (0..self.memories.len() as u32).map(Some).collect();
+        let counted = Some(CountedKeywords { texts: Rc::new(self.counted), of_memory });
+        Packed { memories: self.memories, rows: Box::new(self.rows), counted }
     }
 }
 
@@ -120,6 +129,7 @@ pub fn encode(memories: &[StoredMemory], seq: u64) -> Option<Vec<u8>> {
     image.u64(seq);
     image.u32(memories.len() as u32);
     memories.iter().for_each(|memory| record::write_item(&mut image, &memory.item));
+    keywords::write(&mut image, memories);
     image.u32(dim as u32);
     image.u32(rows.len() as u32);
     rows.iter().for_each(|(at, _)| image.u32(*at as u32));
@@ -165,6 +175,7 @@ pub fn decode(bytes: Vec<u8>) -> Result<Decoded, Rejected> {
     for _ in 0..count {
         memories.push(StoredMemory { item: record::read_item(&mut input, &mut seen)?, embedding: None });
     }
+    let counted = keywords::read(&mut input, count)?;
     let dim = input.u32()? as usize;
     let row_count = input.u32()? as usize;
     let owner_bytes = input.take(row_count.checked_mul(4).ok_or("too many rows")?)?;
@@ -178,5 +189,5 @@ pub fn decode(bytes: Vec<u8>) -> Result<Decoded, Rejected> {
         return Err("bytes after the vectors".into());
     }
     let rows = ImageRows { dim, owners, image: bytes, values_at, next_row: 0, chunk: Vec::new() };
-    Ok(Decoded { seq, memories, rows })
+    Ok(Decoded { seq, memories, rows, counted })
 }

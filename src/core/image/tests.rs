@@ -1,8 +1,13 @@
 use serde_json::json;
 
-use super::{decode, encode, journal_is_small, with_journal, IMAGE_FORMAT};
+use super::bytes::{Reader, Writer};
+use super::{decode, encode, journal_is_small, keywords, with_journal, IMAGE_FORMAT};
+use crate::core::engine::memory::{fill, index_keywords};
+use crate::core::keyword::KeywordIndex;
 use crate::core::model::types::{MemoryItem, StoredMemory};
+use crate::core::packed::Packed;
 use crate::core::testing::Seeded;
+use crate::core::vector_store::InMemoryVectorStore;
 
 /// A memory with every optional field set on odd `i` (metadata, scopes, lifecycle), and a vector unless
 /// `i` is a multiple of 5.
@@ -173,4 +178,99 @@ fn a_journal_is_small_up_to_256_entries_or_a_sixteenth_of_the_store() {
     assert!(journal_is_small(257, 16 * 257));
     assert!(journal_is_small(6_250, 100_000));
     assert!(!journal_is_small(6_251, 100_000));
+}
+
+/// Each query's keyword ranking (score, id) in `keywords`.
+fn rankings(keywords: &KeywordIndex) -> Vec<Vec<(String, String)>> {
+    let all = |_: &str| true;
+    let queries = ["fact", "naïve café", "rewritten round", "changed", "user fact 4", "3"];
+    let ranked = |query: &str| keywords.search(query, 100, &all, &all).into_iter();
+    queries
+        .iter()
+        .map(|query| ranked(query).map(|(score, id)| (format!("{score:.12}"), id.to_owned())).collect())
+        .collect()
+}
+
+/// The keyword index opening fills from `packed` (the image's counted terms where it has them).
+fn filled(packed: Packed) -> KeywordIndex {
+    let mut keywords = KeywordIndex::default();
+    fill(&mut InMemoryVectorStore::default(), &mut keywords, packed).unwrap();
+    keywords
+}
+
+/// The keyword index of `memories`' texts, indexed one by one.
+fn from_texts(memories: &[StoredMemory]) -> KeywordIndex {
+    let mut keywords = KeywordIndex::default();
+    memories.iter().for_each(|memory| index_keywords(&mut keywords, &memory.item));
+    keywords
+}
+
+#[test]
+fn an_image_keeps_its_records_keyword_terms_and_opening_ranks_as_their_texts_do() {
+    let mut written = memories(40);
+    written[9].item.memory = "東京で寿司を食べた — Zoë's café, 3 times".into();
+    let packed = decode(encode(&written, 4).unwrap()).unwrap().into_packed();
+    let counted = packed.counted.as_ref().unwrap();
+    assert_eq!(counted.texts.len(), written.len());
+    assert!(counted.of_memory.iter().enumerate().all(|(at, text)| *text == Some(at as u32)));
+    let keywords = filled(packed);
+    assert_eq!(keywords.unindexed(), written.len(), "noted, not indexed, until the first read");
+    assert_eq!(rankings(&keywords), rankings(&from_texts(&written)));
+    assert_eq!(keywords.term_count(), from_texts(&written).term_count());
+}
+
+#[test]
+fn after_a_journal_a_changed_memory_is_found_by_its_new_text_only() {
+    let mut random = Seeded(0x7e57);
+    for round in 0..100 {
+        let image: Vec<StoredMemory> = (0..random.below(12)).map(|i| memory(i + round)).collect();
+        let ids: Vec<String> = (0..15).map(|i| format!("id-{}", i + round)).collect();
+        let gone: Vec<String> = (0..random.below(4)).map(|_| ids[random.below(15)].clone()).collect();
+        let mut changed: Vec<StoredMemory> = Vec::new();
+        for _ in 0..random.below(5) {
+            let mut memory = memory(random.below(15) + round);
+            memory.item.memory = format!("rewritten in round {round}");
+            if !changed.iter().any(|c| c.item.id == memory.item.id) {
+                changed.push(memory);
+            }
+        }
+        let expected = read_back(&image, &gone, &changed);
+        let packed = with_journal(decode(encode(&image, 1).unwrap()).unwrap(), &gone, changed);
+        assert_eq!(rankings(&filled(packed)), rankings(&from_texts(&expected)), "round {round}");
+    }
+}
+
+#[test]
+fn a_keyword_section_that_does_not_fit_its_records_is_rejected() {
+    let section = |terms: &[&str], records: u32, texts: &[(u32, &[(u32, u32)])]| {
+        let mut bytes = Writer::default();
+        bytes.u32(terms.len() as u32);
+        terms.iter().for_each(|term| bytes.str(term));
+        bytes.u32(records);
+        for (len, pairs) in texts {
+            bytes.varint(*len);
+            bytes.varint(pairs.len() as u32);
+            pairs.iter().for_each(|(term, tf)| (bytes.varint(*term), bytes.varint(*tf)).1);
+        }
+        bytes.bytes
+    };
+    let read = |bytes: Vec<u8>, records| keywords::read(&mut Reader::new(&bytes), records).map(|c| c.len());
+    assert_eq!(read(section(&["cafe", "zoe"], 2, &[(3, &[(0, 2), (1, 1)]), (0, &[])]), 2), Ok(2));
+    assert!(read(section(&["cafe"], 1, &[(1, &[(1, 1)])]), 1).unwrap_err().contains("names no term"));
+    assert!(read(section(&["cafe"], 2, &[(1, &[(0, 1)])]), 1).unwrap_err().contains("not those of its records"));
+    assert!(read(section(&["cafe"], 1, &[(1, &[(0, 1)])]), 2).is_err(), "fewer records than the image has");
+    assert!(read(section(&["cafe"], 1, &[(1, &[(0, 1), (0, 1)])])[..10].to_vec(), 1).is_err(), "cut short");
+}
+
+#[test]
+fn numbers_of_every_width_read_back_and_an_overlong_one_is_rejected() {
+    let values = [0, 1, 127, 128, 16_383, 16_384, 1 << 21, (1 << 28) - 1, 1 << 28, u32::MAX];
+    let mut bytes = Writer::default();
+    values.iter().for_each(|value| bytes.varint(*value));
+    let mut input = Reader::new(&bytes.bytes);
+    assert_eq!(values.map(|_| input.varint().unwrap()), values);
+    assert!(input.at_end());
+    for overlong in [&[0xff, 0xff, 0xff, 0xff, 0x10][..], &[0x80, 0x80, 0x80, 0x80, 0x80, 0x00], &[0x80]] {
+        assert!(Reader::new(overlong).varint().is_err(), "{overlong:?}");
+    }
 }

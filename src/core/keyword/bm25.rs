@@ -5,9 +5,11 @@
 //! words of the question it answers (see `turns`).
 
 use std::cell::{OnceCell, RefCell};
+use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
+use super::counted::CountedTexts;
 use super::scope_tally::ScopeTallies;
 use super::tokenizer::each_term;
 use super::turns::{Around, Neighbours, Place, TurnOrder};
@@ -100,8 +102,31 @@ pub struct KeywordIndex {
     next_seq: u64,
 }
 
-/// A text noted but not indexed yet: insertion order, text, where it belongs.
-type Pending = (u64, String, Option<Belongs>);
+/// A text noted but not indexed yet: insertion order, the text, where it belongs.
+type Pending = (u64, Noted, Option<Belongs>);
+
+/// A noted text, or its terms counted ahead (text number `.1` of an open image's counted texts).
+#[derive(Debug)]
+enum Noted {
+    Text(String),
+    Counted(Rc<CountedTexts>, usize),
+}
+
+/// What a document is indexed from: a text to tokenize, or its terms counted ahead.
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    Text(&'a str),
+    Counted(&'a CountedTexts, usize),
+}
+
+impl Noted {
+    fn source(&self) -> Source<'_> {
+        match self {
+            Noted::Text(text) => Source::Text(text),
+            Noted::Counted(counted, at) => Source::Counted(counted, *at),
+        }
+    }
+}
 
 /// Where a memory belongs: its scope, and for a conversation turn its creation time (a turn's conversation
 /// is its full scope).
@@ -146,21 +171,54 @@ impl KeywordIndex {
         self.upsert_as(id, text, Some((scope.clone(), Some(created_at.to_owned()))));
     }
 
+    /// Like [`upsert_in`](Self::upsert_in), or [`upsert_turn`](Self::upsert_turn) when `created_at` is
+    /// given, from the terms counted ahead for text `text` of `counted` (an open image keeps them): the
+    /// same document as indexing that text, without tokenizing it.
+    pub fn upsert_counted(
+        &mut self,
+        id: &str,
+        (counted, text): (&Rc<CountedTexts>, usize),
+        scope: &Scope,
+        created_at: Option<&str>,
+    ) {
+        let belongs = Some((scope.clone(), created_at.map(str::to_owned)));
+        match self.terms.get_mut() {
+            Some(terms) => {
+                let seq = terms.upsert(id, Source::Counted(counted, text), self.next_seq + 1, belongs);
+                self.next_seq = self.next_seq.max(seq);
+            }
+            None => self.note(id, Noted::Counted(counted.clone(), text), belongs),
+        }
+    }
+
     fn upsert_as(&mut self, id: &str, text: &str, belongs: Option<Belongs>) {
-        let seq = self.next_seq + 1;
-        let seq = match self.terms.get_mut() {
-            Some(terms) => terms.upsert(id, text, seq, belongs),
-            None => match self.pending.get_mut().get_mut(id) {
-                Some((kept, held, noted)) => {
+        let Some(terms) = self.terms.get_mut() else {
+            // A text noted again reuses the buffer of the one noted before.
+            let noted = match self.pending.get_mut().get_mut(id) {
+                Some((_, Noted::Text(held), _)) => {
                     text.clone_into(held);
-                    *noted = belongs;
-                    *kept
+                    Noted::Text(std::mem::take(held))
                 }
-                None => {
-                    self.pending.get_mut().insert(id.to_owned(), (seq, text.to_owned(), belongs));
-                    seq
-                }
-            },
+                _ => Noted::Text(text.to_owned()),
+            };
+            return self.note(id, noted, belongs);
+        };
+        let seq = terms.upsert(id, Source::Text(text), self.next_seq + 1, belongs);
+        self.next_seq = self.next_seq.max(seq);
+    }
+
+    /// Notes `noted` for the first read to index (keeping the insertion order of a memory noted before).
+    fn note(&mut self, id: &str, noted: Noted, belongs: Option<Belongs>) {
+        let seq = match self.pending.get_mut().get_mut(id) {
+            Some((kept, held, was)) => {
+                (*held, *was) = (noted, belongs);
+                *kept
+            }
+            None => {
+                let seq = self.next_seq + 1;
+                self.pending.get_mut().insert(id.to_owned(), (seq, noted, belongs));
+                seq
+            }
         };
         self.next_seq = self.next_seq.max(seq);
     }
@@ -312,8 +370,8 @@ impl Terms {
         // in-place sort moved a hundred-odd bytes at every swap.
         let mut pending: Vec<(String, Pending)> = pending.into_iter().collect();
         crate::core::sort::sort_by(&mut pending, |(_, (a, ..)), (_, (b, ..))| a.cmp(b));
-        for (id, (seq, text, belongs)) in pending {
-            terms.place(id, &text, seq, belongs);
+        for (id, (seq, noted, belongs)) in pending {
+            terms.place(id, noted.source(), seq, belongs);
         }
         let turns = terms.docs.iter().flatten().filter_map(|doc| Some((doc.turn()?.clone(), doc.id.clone())));
         terms.turns = turns.collect();
@@ -340,9 +398,9 @@ impl Terms {
     }
 
     /// Indexes the text of memory `id`; a new one gets insertion order `seq`. Returns the order it has.
-    fn upsert(&mut self, id: &str, text: &str, seq: u64, belongs: Option<Belongs>) -> u64 {
+    fn upsert(&mut self, id: &str, source: Source, seq: u64, belongs: Option<Belongs>) -> u64 {
         let seq = self.remove_doc(id).map_or(seq, |doc| doc.seq);
-        let slot = self.place(id.to_owned(), text, seq, belongs);
+        let slot = self.place(id.to_owned(), source, seq, belongs);
         if let Some(place) = self.docs[slot as usize].as_ref().and_then(Doc::turn) {
             self.turns.insert(place.clone(), id);
         }
@@ -352,7 +410,7 @@ impl Terms {
 
     /// Puts the document of memory `id` (not indexed) in a free slot, unlinked and out of the turn order;
     /// returns the slot.
-    fn place(&mut self, id: String, text: &str, seq: u64, belongs: Option<Belongs>) -> u32 {
+    fn place(&mut self, id: String, source: Source, seq: u64, belongs: Option<Belongs>) -> u32 {
         let at = match belongs {
             None => At::Unknown,
             Some((scope, None)) => At::Scope(scope),
@@ -361,10 +419,18 @@ impl Terms {
         // Each term's number and count, looked up as the text is read (a known term allocates nothing).
         let (mut counts, mut len) = (Vec::new(), 0u32);
         self.vocabulary.next_text();
-        each_term(text, &mut |term| {
-            len = len.saturating_add(1);
-            self.vocabulary.count(term, &mut counts);
-        });
+        match source {
+            Source::Text(text) => each_term(text, &mut |term| {
+                len = len.saturating_add(1);
+                self.vocabulary.count(term, 1, &mut counts);
+            }),
+            Source::Counted(counted, at) => {
+                if let Some((length, pairs)) = counted.text(at) {
+                    len = length;
+                    pairs.for_each(|(term, tf)| self.vocabulary.count(term, tf, &mut counts));
+                }
+            }
+        }
         let slot = self.free.pop().unwrap_or(self.docs.len() as u32);
         let mut doc = Doc { id, seq, terms: Box::default(), len, at, scope_number: None, linked: (None, None) };
         doc.scope_number = self.tallies.count(doc.scope(), len, doc.turn().is_some(), true);

@@ -4,6 +4,7 @@
 mod bm25;
 #[cfg(test)]
 mod bm25_tests;
+mod counted;
 mod normalize;
 mod scope_tally;
 mod tokenizer;
@@ -12,6 +13,7 @@ mod top_k_tests;
 mod turns;
 
 pub use bm25::{IdPredicate, KeywordIndex, KeywordQuery, B, K1};
+pub use counted::CountedTexts;
 pub use normalize::{nfc, set_normalizer, Normalizer};
 pub use tokenizer::{is_stop_word, tokenize};
 pub use turns::{Around, Neighbours};

@@ -52,16 +52,16 @@ impl Vocabulary {
         self.text = self.text.wrapping_add(1);
     }
 
-    /// Counts one occurrence of `term` in the text being read into `counts` (term number, frequency): each
-    /// term listed once, in order of first appearance, found again through where it was listed (no sort).
-    pub(super) fn count(&mut self, term: &str, counts: &mut Vec<(u32, u32)>) {
+    /// Counts `times` occurrences of `term` in the text being read into `counts` (term number, frequency):
+    /// each term listed once, in order of first appearance, found again through where it was listed (no sort).
+    pub(super) fn count(&mut self, term: &str, times: u32, counts: &mut Vec<(u32, u32)>) {
         let number = self.number_of(term);
         let Some(entry) = self.entries.get_mut(number as usize) else { return };
         match counts.get_mut(entry.seen.1 as usize) {
-            Some((listed, tf)) if entry.seen.0 == self.text && *listed == number => *tf += 1,
+            Some((listed, tf)) if entry.seen.0 == self.text && *listed == number => *tf = tf.saturating_add(times),
             _ => {
                 entry.seen = (self.text, counts.len() as u32);
-                counts.push((number, 1));
+                counts.push((number, times));
             }
         }
     }

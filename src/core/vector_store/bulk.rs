@@ -11,7 +11,7 @@ impl InMemoryVectorStore {
     /// Inserts or replaces `packed`'s memories (in order, as `upsert` would), then writes each row's
     /// vector into its memory's slot.
     pub(super) fn load_rows(&mut self, packed: Packed) -> Result<()> {
-        let Packed { memories, mut rows } = packed;
+        let Packed { memories, mut rows, .. } = packed;
         self.reserve(memories.len());
         self.catalog.defer_sums();
         let mut slots = Vec::with_capacity(memories.len());

@@ -23,7 +23,7 @@ impl RowSource for Rows {
 }
 
 pub(super) fn packed(memories: Vec<StoredMemory>, chunks: Vec<Chunk>) -> Packed {
-    Packed { memories, rows: Box::new(Rows(chunks.into_iter(), None)) }
+    Packed::new(memories, Box::new(Rows(chunks.into_iter(), None)))
 }
 
 fn user(user: &str) -> Scope {

@@ -157,7 +157,7 @@ fn in_stored_order(packed: Packed, places: Vec<Place>, shared: Rc<Shared>) -> Pa
         let chunks = places.iter().map(|place| place.chunk).collect();
         shared.placement.borrow_mut().reserve(places.len());
         let rows = PlacingRows { rows: packed.rows, ids, chunks, shared };
-        return Packed { memories: packed.memories, rows: Box::new(rows) };
+        return Packed { rows: Box::new(rows), ..packed };
     }
     let mut kept: Vec<(StoredMemory, Place)> = packed.into_memories().into_iter().zip(places).collect();
     crate::core::sort::sort_by(&mut kept, |a, b| stored_order((&a.0, &a.1), (&b.0, &b.1)));

@@ -87,7 +87,7 @@ pub fn pack(records: Vec<MemoryRecord>, chunks: Vec<JsChunk>, shared: Option<Rc<
     let chunks: Vec<_> = chunks.into_iter().zip(owners).collect();
     let rows = ChunkRows { chunks: chunks.into_iter(), owners: Vec::new(), buffer: Vec::new(), shared };
     let places = kept.iter().map(|(record, _)| Place { order: record.order, chunk: record.chunk }).collect();
-    (Packed { memories: kept.into_iter().map(|(record, _)| record.memory).collect(), rows: Box::new(rows) }, places)
+    (Packed::new(kept.into_iter().map(|(record, _)| record.memory).collect(), Box::new(rows)), places)
 }
 
 /// Per record, the (chunk, row) holding its vector: the last row of its chunk with its id.
