@@ -149,21 +149,28 @@ fn the_journal_brings_an_image_to_what_the_records_say() {
     assert_eq!(packed.into_memories(), read_back(&image, &gone, &changed));
 }
 
+/// A random image of up to 11 memories, and a journal: up to 3 ids deleted (some of them never stored) and
+/// up to 4 memories written (rewritten or new) since.
+fn random_journal(random: &mut Seeded, round: usize) -> (Vec<StoredMemory>, Vec<String>, Vec<StoredMemory>) {
+    let image: Vec<StoredMemory> = (0..random.below(12)).map(|i| memory(i + round)).collect();
+    let ids: Vec<String> = (0..15).map(|i| format!("id-{}", i + round)).collect();
+    let gone: Vec<String> = (0..random.below(4)).map(|_| ids[random.below(15)].clone()).collect();
+    let mut changed: Vec<StoredMemory> = Vec::new();
+    for _ in 0..random.below(5) {
+        let mut memory = memory(random.below(15) + round);
+        memory.item.memory = format!("rewritten in round {round}");
+        if !changed.iter().any(|c| c.item.id == memory.item.id) {
+            changed.push(memory);
+        }
+    }
+    (image, gone, changed)
+}
+
 #[test]
 fn random_journals_read_back_as_the_records_do() {
     let mut random = Seeded(0x5eed);
     for round in 0..200 {
-        let image: Vec<StoredMemory> = (0..random.below(12)).map(|i| memory(i + round)).collect();
-        let ids: Vec<String> = (0..15).map(|i| format!("id-{}", i + round)).collect();
-        let gone: Vec<String> = (0..random.below(4)).map(|_| ids[random.below(15)].clone()).collect();
-        let mut changed: Vec<StoredMemory> = Vec::new();
-        for _ in 0..random.below(5) {
-            let mut memory = memory(random.below(15) + round);
-            memory.item.memory = format!("rewritten in round {round}");
-            if !changed.iter().any(|c| c.item.id == memory.item.id) {
-                changed.push(memory);
-            }
-        }
+        let (image, gone, changed) = random_journal(&mut random, round);
         // A memory both deleted and written since the image was deleted first: it is written as new.
         let expected = read_back(&image, &gone, &changed);
         let packed = with_journal(decode(encode(&image, 1).unwrap()).unwrap(), &gone, changed);
@@ -223,17 +230,7 @@ fn an_image_keeps_its_records_keyword_terms_and_opening_ranks_as_their_texts_do(
 fn after_a_journal_a_changed_memory_is_found_by_its_new_text_only() {
     let mut random = Seeded(0x7e57);
     for round in 0..100 {
-        let image: Vec<StoredMemory> = (0..random.below(12)).map(|i| memory(i + round)).collect();
-        let ids: Vec<String> = (0..15).map(|i| format!("id-{}", i + round)).collect();
-        let gone: Vec<String> = (0..random.below(4)).map(|_| ids[random.below(15)].clone()).collect();
-        let mut changed: Vec<StoredMemory> = Vec::new();
-        for _ in 0..random.below(5) {
-            let mut memory = memory(random.below(15) + round);
-            memory.item.memory = format!("rewritten in round {round}");
-            if !changed.iter().any(|c| c.item.id == memory.item.id) {
-                changed.push(memory);
-            }
-        }
+        let (image, gone, changed) = random_journal(&mut random, round);
         let expected = read_back(&image, &gone, &changed);
         let packed = with_journal(decode(encode(&image, 1).unwrap()).unwrap(), &gone, changed);
         assert_eq!(rankings(&filled(packed)), rankings(&from_texts(&expected)), "round {round}");
