@@ -133,19 +133,19 @@ struct Terms {
 impl KeywordIndex {
     /// Indexes (or re-indexes) the text of memory `id`.
     pub fn upsert(&mut self, id: &str, text: &str) {
-        self.upsert_as(id, text, None);
+        self.upsert_as(id, Source::Text(text), None);
     }
 
     /// Indexes (or re-indexes) the text of memory `id` of `scope`: searches that name the scope they cover
     /// ([`search_in`](Self::search_in)) then take their statistics from per-scope tallies.
     pub fn upsert_in(&mut self, id: &str, text: &str, scope: &Scope) {
-        self.upsert_as(id, text, Some((scope.clone(), None)));
+        self.upsert_as(id, Source::Text(text), Some((scope.clone(), None)));
     }
 
     /// Indexes (or re-indexes) `id` as a turn of the conversation of `scope`, created at `created_at` (an
     /// ISO time: a conversation's turns are ordered by it, then by insertion).
     pub fn upsert_turn(&mut self, id: &str, text: &str, scope: &Scope, created_at: &str) {
-        self.upsert_as(id, text, Some((scope.clone(), Some(created_at.to_owned()))));
+        self.upsert_as(id, Source::Text(text), Some((scope.clone(), Some(created_at.to_owned()))));
     }
 
     /// Like [`upsert_in`](Self::upsert_in), or [`upsert_turn`](Self::upsert_turn) when `created_at` is
@@ -159,28 +159,23 @@ impl KeywordIndex {
         created_at: Option<&str>,
     ) {
         let belongs = Some((scope.clone(), created_at.map(str::to_owned)));
-        match self.terms.get_mut() {
-            Some(terms) => {
-                let seq = terms.upsert(id, Source::Counted(counted, text), self.next_seq + 1, belongs);
-                self.next_seq = self.next_seq.max(seq);
-            }
-            None => self.note(id, Noted::Counted(counted.clone(), text), belongs),
-        }
+        self.upsert_as(id, Source::Counted(counted, text), belongs);
     }
 
-    fn upsert_as(&mut self, id: &str, text: &str, belongs: Option<Belongs>) {
+    fn upsert_as(&mut self, id: &str, source: Source, belongs: Option<Belongs>) {
         let Some(terms) = self.terms.get_mut() else {
-            // A text noted again reuses the buffer of the one noted before.
-            let noted = match self.pending.get_mut().get_mut(id) {
-                Some((_, Noted::Text(held), _)) => {
+            let noted = match (source, self.pending.get_mut().get_mut(id)) {
+                // A text noted again reuses the buffer of the one noted before.
+                (Source::Text(text), Some((_, Noted::Text(held), _))) => {
                     text.clone_into(held);
                     Noted::Text(std::mem::take(held))
                 }
-                _ => Noted::Text(text.to_owned()),
+                (Source::Text(text), _) => Noted::Text(text.to_owned()),
+                (Source::Counted(counted, at), _) => Noted::Counted(counted.clone(), at),
             };
             return self.note(id, noted, belongs);
         };
-        let seq = terms.upsert(id, Source::Text(text), self.next_seq + 1, belongs);
+        let seq = terms.upsert(id, source, self.next_seq + 1, belongs);
         self.next_seq = self.next_seq.max(seq);
     }
 

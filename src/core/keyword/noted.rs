@@ -23,7 +23,7 @@ pub(super) enum Noted {
 #[derive(Clone, Copy)]
 pub(super) enum Source<'a> {
     Text(&'a str),
-    Counted(&'a CountedTexts, usize),
+    Counted(&'a Rc<CountedTexts>, usize),
 }
 
 impl Noted {
