@@ -15,9 +15,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
 import { listBench } from "./list.mjs";
 import { recallTable, targetsTable as locomoTargets } from "./locomo/report.mjs";
+import { gzipSize } from "./lib/gzip.mjs";
 import { rerankTable } from "./lib/rerank-table.mjs";
 import { sqliteTable } from "./sqlite.mjs";
 import { syncTable, syncTargets } from "./sync.mjs";
@@ -285,8 +285,12 @@ function targets(figures, add, wasm, browser, quality, worker, pub, sqlite, tena
     check(`add(), ${s.name}: ≤ ${limit} × one LLM call`, ratio.toFixed(2), ratio <= limit);
   }
   const first = wasm.core.gzipBytes;
+  const download = browser?.[0]?.download;
+  const before = download
+    ? `; a fresh page downloads ${download.gzipBytes} bytes gzipped of the package before its first search result, ${download.files} files with the .wasm`
+    : "";
   check("browser .wasm ≤ 300 KB gzipped (the core module, loaded at import)", first, first <= 300_000,
-    `${first} bytes (the full module, fetched on first use: ${wasm.full.gzipBytes})`);
+    `${first} bytes (the full module, fetched on first use: ${wasm.full.gzipBytes}${before})`);
   for (const { n, importMs, openMs } of browser ?? []) {
     const limit = n === 10_000 ? 120 : 800;
     check(`Chromium, a real export of ${n} memories (history, UUID ids) in IndexedDB: Memory.open → first result ≤ ${limit} ms`, `${openMs.toFixed(0)} ms`, openMs <= limit);
@@ -334,8 +338,9 @@ function targets(figures, add, wasm, browser, quality, worker, pub, sqlite, tena
 /** Both browser modules: `core` (loaded at import) and `full` (fetched on first use; Node and Workers load it). */
 function size() {
   const measure = (path) => {
-    const wasm = readFileSync(join(root, "pkg", "dist", path));
-    return { rawBytes: wasm.length, gzipBytes: gzipSync(wasm, { level: 9 }).length };
+    const file = join(root, "pkg", "dist", path);
+    const wasm = readFileSync(file);
+    return { rawBytes: wasm.length, gzipBytes: gzipSize(file, wasm) };
   };
   return { core: measure("core/memwasm_bg.wasm"), full: measure("memwasm_bg.wasm") };
 }

@@ -7,7 +7,8 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { constants, gzipSync } from "node:zlib";
+
+import { gzipSize } from "./lib/gzip.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const args = process.argv.slice(2);
@@ -18,14 +19,6 @@ const TARGET = 300 * 1000;
 
 if (!args.includes("--no-build") && !args.some((a) => !a.startsWith("--"))) {
   execFileSync("bash", ["scripts/build-pkg.sh"], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
-}
-/** `gzip -9`, as scripts/build-pkg.sh and the issue measure it (zlib's level 9 where gzip is missing). */
-function gzipSize(file, bytes) {
-  try {
-    return execFileSync("gzip", ["-9", "-c", file], { maxBuffer: 1 << 28 }).length;
-  } catch {
-    return gzipSync(bytes, { level: constants.Z_BEST_COMPRESSION }).length;
-  }
 }
 const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
 for (const [n, file] of files.entries()) {
