@@ -3,10 +3,9 @@
 // runs a round after every write (debounced), on an interval and when the browser comes back online. The
 // protocol: the server orders the entries it receives in one log per user (a sequence number each), stores
 // a client's entry once whatever the retries (its client id and number), and hands each device what follows
-// its checkpoint. See docs/sync.md.
+// its checkpoint. See docs/sync.md. Loaded on a memory's first `sync()` or `syncLive()` (sync.mjs).
 import { MemoryError } from "./dist/errors.js";
 import { open, seal, syncKey } from "./sync-crypto.mjs";
-import { withConfig } from "./with-config.mjs";
 
 /** Most bytes of entries in one push request (the Worker takes 1 MiB bodies by default). */
 const PUSH_BYTES = 768 * 1024;
@@ -15,7 +14,7 @@ const PULL_LIMIT = 500;
 const OPTIONS = ["url", "token", "key", "passphrase", "salt", "userId", "timeoutMs", "signal", "intervalMs", "writeCheckMs", "onSync", "onError", "fetch", "compact", "curate"];
 
 /** Checks `options` and derives the key once. */
-async function prepare(options) {
+export async function prepare(options) {
   if (options === null || typeof options !== "object") throw invalid("options must be an object {url, token, key?}");
   for (const name of Object.keys(options)) if (!OPTIONS.includes(name)) throw invalid(`\`${name}\` is not an option (the options are ${OPTIONS.join(", ")})`);
   const { url, token } = options;
@@ -216,71 +215,6 @@ async function roundOf(memory, options, prepared) {
     report.rebased = true;
   }
   throw new MemoryError("sync: the server's log changed twice during one sync; try again", "SYNC_HTTP", 409);
-}
-
-/** Runs `syncOnce` after writes (debounced), every `intervalMs` and on `online`, one round at a time; `stop()`
- * ends it. `onSync(report)` and `onError(error)` follow each round; `status()` says where it stands. */
-export function syncLive(memory, options) {
-  let prepared;
-  let running;
-  let again = false;
-  let stopped = false;
-  const state = { lastSync: null, lastError: null, rounds: 0 };
-  const round = async () => {
-    if (stopped) return;
-    if (running) return void (again = true);
-    running = (async () => {
-      try {
-        prepared ??= await prepare(options);
-        const report = await syncOnce(memory, options, prepared);
-        Object.assign(state, { lastSync: new Date().toISOString(), lastError: null, rounds: state.rounds + 1 });
-        options.onSync?.(report);
-      } catch (error) {
-        state.lastError = error;
-        options.onError?.(error);
-      } finally {
-        running = undefined;
-        if (again && !stopped) {
-          again = false;
-          round();
-        }
-      }
-    })();
-    return running;
-  };
-  // Every write of this instance is recorded in its outbox: a changed count starts a round.
-  let seen;
-  const watch = setInterval(async () => {
-    const recorded = await memory.syncRecorded().catch(() => seen);
-    if (seen !== undefined && recorded !== seen) round();
-    seen = recorded;
-  }, options.writeCheckMs ?? 250);
-  const timer = setInterval(round, options.intervalMs ?? 30_000);
-  globalThis.addEventListener?.("online", round);
-  round();
-  return {
-    status: () => ({ ...state, running: Boolean(running) }),
-    syncNow: () => round().then(() => running),
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      clearInterval(watch);
-      globalThis.removeEventListener?.("online", round);
-      await running;
-    },
-  };
-}
-
-/** `Base` (a Memory class) with `sync()` and `syncLive()`; the module's own classes stay as they are. */
-export function withSync(Base) {
-  const Synced = withConfig(Base, (config) => config);
-  Synced.prototype.sync = function sync(options) {
-    return syncOnce(this, options);
-  };
-  Synced.prototype.syncLive = function live(options) {
-    return syncLive(this, options);
-  };
-  return Synced;
 }
 
 const invalid = (why) => new MemoryError(`sync: ${why}`, "INVALID_CONFIG");

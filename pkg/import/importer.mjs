@@ -12,12 +12,12 @@ import { parseClaude } from "./claude.mjs";
 import { importMem0, parseMem0 } from "./mem0.mjs";
 import { countMemwasm } from "./memwasm.mjs";
 import { callsPerChunk, plan } from "./plan.mjs";
+import { settingsOf } from "./settings.mjs";
 
 const OPTIONS = ["format", "userId", "agentId", "runId", "infer", "dryRun", "onProgress", "signal", "chunkMessages"];
 const SCOPE = ["userId", "agentId", "runId"];
 
-/** What each memory was made with (`{ llm, graph, pipeline }`), as `withImport` saw its config. */
-export const settingsOf = new WeakMap();
+export { settingsOf };
 
 export async function importConversations(memory, source, options = {}) {
   const o = checkOptions(options);

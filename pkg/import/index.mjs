@@ -1,13 +1,9 @@
 // `withImport(Memory)`: the Memory class plus `memory.importConversations(source, options)` (importer.mjs),
 // as `withSync` adds `sync()`. Through `withConfig`, it notes what each memory is made with (an LLM, graph
-// memory, the pipeline) from its config, for the dry run's estimate of model calls.
+// memory, the pipeline) from its config, for the dry run's estimate of model calls. The importer and its
+// format readers load on the first call, so a page that never imports never fetches them.
 import { withConfig } from "../with-config.mjs";
-import { importConversations, settingsOf } from "./importer.mjs";
-
-export { importConversations };
-export { detect } from "./detect.mjs";
-export { parseChatgpt } from "./chatgpt.mjs";
-export { parseClaude } from "./claude.mjs";
+import { settingsOf } from "./settings.mjs";
 
 /** `{ llm, graph, pipeline }` of a Memory config. */
 function settings(config) {
@@ -16,7 +12,8 @@ function settings(config) {
 
 export function withImport(Base) {
   const Imported = withConfig(Base, (config) => config, (memory, config) => settingsOf.set(memory, settings(config)));
-  Imported.prototype.importConversations = function importInto(source, options) {
+  Imported.prototype.importConversations = async function importInto(source, options) {
+    const { importConversations } = await import("./importer.mjs");
     return importConversations(this, source, options);
   };
   return Imported;

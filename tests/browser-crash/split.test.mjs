@@ -47,3 +47,30 @@ test("the full .wasm is fetched on first use, and the memory keeps everything", 
   assert.equal(seen, 3, "another page reads what the moved memory wrote");
   await browser.kill();
 });
+
+test("the importer and the sync protocol are fetched on their first call, not before", { timeout: 60_000 }, async () => {
+  const browser = await h.launch(h.profile());
+  const tab = await h.openPage(browser.context);
+  const seen = await tab.evaluate(async (config) => {
+    const scope = { userId: "u" };
+    const fetched = () => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname);
+    const memory = await window.memwasm.Memory.open(config);
+    await memory.add("Likes green tea", { ...scope, infer: false });
+    const found = (await memory.search("green tea", scope)).results.length;
+    const before = fetched();
+    const plan = await memory.importConversations(await memory.exportMemories(scope), { ...scope, dryRun: true });
+    const afterImport = fetched();
+    const sync = { url: "http://127.0.0.1:1", token: "t", key: "k".repeat(43), timeoutMs: 5000 };
+    const refused = await memory.sync(sync).then(() => "synced", (error) => error.code);
+    return { found, before, plan: plan.memories, afterImport, refused, afterSync: fetched() };
+  }, h.config("lazy"));
+  const LATER = ["/pkg/import/importer.mjs", "/pkg/import/zip.mjs", "/pkg/sync-round.mjs", "/pkg/sync-crypto.mjs"];
+  assert.equal(seen.found, 1, "the memory searched before either was needed");
+  assert.deepEqual(LATER.filter((path) => seen.before.includes(path)), [], "none fetched before its first call");
+  assert.ok(seen.afterImport.includes("/pkg/import/importer.mjs") && seen.afterImport.includes("/pkg/import/zip.mjs"));
+  assert.equal(seen.plan, 1, "the dry run read the export's one memory");
+  assert.ok(!seen.afterImport.includes("/pkg/sync-round.mjs"), "the import did not fetch the sync protocol");
+  assert.equal(seen.refused, "SYNC_NETWORK", "sync() ran its round and found no server");
+  assert.ok(seen.afterSync.includes("/pkg/sync-round.mjs") && seen.afterSync.includes("/pkg/sync-crypto.mjs"));
+  await browser.kill();
+});
