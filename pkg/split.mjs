@@ -14,6 +14,7 @@
 // the method.
 import { MemoryError } from "./dist/errors.js";
 import { METHODS } from "./dist/memory-methods.js";
+import { onFirstUse } from "./lazy.mjs";
 
 const OPENING = Symbol("opening");
 
@@ -24,13 +25,8 @@ const needsFull = (error) => error?.code === "NOT_IN_MODULE";
  * full module's glue, initialised; called once, again after a failure).
  */
 export function splitMemory(core, loadFull) {
-  let loading;
   let full; // the full module, once loaded
-  const fullModule = () =>
-    (loading ??= loadFull().then((module) => (full = module), (error) => {
-      loading = undefined;
-      throw loadFailed(error);
-    }));
+  const fullModule = onFirstUse(() => loadFull().then((module) => (full = module)), "the full module");
 
   class Memory {
     /** The native memory calls go to, once there is one. */
@@ -240,8 +236,3 @@ function notYet() {
   throw new MemoryError(why, "NOT_IN_MODULE");
 }
 
-/** A failed load of the full module as a coded error; the next call that needs the module tries again. */
-function loadFailed(error) {
-  const why = `the full module could not be loaded (the next call that needs it tries again): ${error?.message ?? error}`;
-  return Object.assign(new MemoryError(why, "NOT_IN_MODULE"), { cause: error });
-}

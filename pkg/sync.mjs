@@ -2,14 +2,11 @@
 // user's log on a memwasm Worker, or rounds after every write, on an interval and when the browser comes
 // back online. The protocol and its encryption (sync-round.mjs, sync-crypto.mjs) load on a memory's first
 // round, so a page that never syncs never fetches them. See docs/sync.md.
+import { onFirstUse } from "./lazy.mjs";
 import { withConfig } from "./with-config.mjs";
 
-/** The protocol's module, loaded once on first use. */
-let loading;
-const protocol = () => (loading ??= import("./sync-round.mjs").catch((error) => {
-  loading = undefined; // offline: the next round tries again
-  throw error;
-}));
+/** The protocol's module (`NOT_IN_MODULE` when it cannot be fetched; the next round tries again). */
+const protocol = onFirstUse(() => import("./sync-round.mjs"), "the sync protocol (sync-round.mjs)");
 
 /** Runs `syncOnce` after writes (debounced), every `intervalMs` and on `online`, one round at a time; `stop()`
  * ends it. `onSync(report)` and `onError(error)` follow each round; `status()` says where it stands. */

@@ -4,7 +4,7 @@ const CACHE = "memwasm-playground-v8";
 const SHELL = [
   "./", "index.html", "style.css", "app.js", "chat.js", "memories.js", "pager.js", "import-progress.js", "settings.js", "status.js", "llm.js",
   "offline-model.js", "offline-pane.js", "embed-in-place.js", "sync-pane.js", "chats-import.js", "sources-view.js", "../pkg/sync.mjs", "../pkg/sync-round.mjs", "../pkg/sync-crypto.mjs", "../pkg/local-embedder/sources.mjs", "../pkg/local-embedder/provider.mjs",
-  "../pkg/index.browser.mjs", "../pkg/split.mjs", "../pkg/dist/memory-methods.js", "../pkg/dist/core/memwasm.js", "../pkg/dist/core/memwasm_bg.wasm",
+  "../pkg/index.browser.mjs", "../pkg/split.mjs", "../pkg/lazy.mjs", "../pkg/dist/memory-methods.js", "../pkg/dist/core/memwasm.js", "../pkg/dist/core/memwasm_bg.wasm",
   // The full module too (graph memory, conversations, documents), which the package fetches on first use.
   "../pkg/dist/memwasm.js", "../pkg/dist/memwasm_bg.wasm", "../pkg/dist/errors.js",
   // importConversations (the Import from ChatGPT / Claude pane).

@@ -74,3 +74,39 @@ test("the importer and the sync protocol are fetched on their first call, not be
   assert.ok(seen.afterSync.includes("/pkg/sync-round.mjs") && seen.afterSync.includes("/pkg/sync-crypto.mjs"));
   await browser.kill();
 });
+
+test("offline on their first call: NOT_IN_MODULE with the cause, and the next call fetches them", { timeout: 60_000 }, async () => {
+  const browser = await h.launch(h.profile());
+  const tab = await h.openPage(browser.context);
+  const refused = new Set();
+  // The first request of each fails as a dropped connection would; later ones go through.
+  await tab.route(/\/pkg\/(sync-round|import\/importer)\.mjs$/, (route) => {
+    const path = new URL(route.request().url()).pathname;
+    if (refused.has(path)) return route.continue();
+    refused.add(path);
+    return route.abort("internetdisconnected");
+  });
+  const seen = await tab.evaluate(async (config) => {
+    const scope = { userId: "u" };
+    const memory = await window.memwasm.Memory.open(config);
+    await memory.add("Likes green tea", { ...scope, infer: false });
+    const text = await memory.exportMemories(scope);
+    const outcome = (call) => call().then((value) => ({ value }), (error) => ({ code: error.code, message: error.message, cause: Boolean(error.cause) }));
+    const sync = { url: "http://127.0.0.1:1", token: "t", key: "k".repeat(43), timeoutMs: 5000 };
+    return {
+      import: [await outcome(() => memory.importConversations(text, { ...scope, dryRun: true })),
+        await outcome(() => memory.importConversations(text, { ...scope, dryRun: true }))],
+      sync: [await outcome(() => memory.sync(sync)), await outcome(() => memory.sync(sync))],
+      kept: (await memory.getAll(scope)).results.length,
+    };
+  }, h.config("lazy-offline"));
+  assert.equal(seen.import[0].code, "NOT_IN_MODULE", JSON.stringify(seen.import[0]));
+  assert.match(seen.import[0].message, /importer .*could not be loaded/);
+  assert.ok(seen.import[0].cause, "the failed fetch is the error's cause");
+  assert.equal(seen.import[1].value?.memories, 1, "the next call fetched the importer and ran");
+  assert.equal(seen.sync[0].code, "NOT_IN_MODULE", JSON.stringify(seen.sync[0]));
+  assert.match(seen.sync[0].message, /sync protocol .*could not be loaded/);
+  assert.equal(seen.sync[1].code, "SYNC_NETWORK", "the next round fetched the protocol and ran");
+  assert.equal(seen.kept, 1, "the memory is as it was");
+  await browser.kill();
+});
