@@ -1,7 +1,8 @@
 //! The open image of IndexedDB storage (schema version 7), in headless Chromium: opening from the image and
 //! its journal gives exactly what reading every record gives, in the same order, after updates (one that
 //! moves a memory among its write's siblings), deletes, re-adds and another instance's writes; the chunk
-//! hints it leaves let later writes keep one row per vector; a torn, altered or foreign image, or a record
+//! hints it leaves let later writes keep one row per vector, and its vectors' fingerprints let a new text
+//! rewrite no chunk; a torn, altered or foreign image, or a record
 //! written behind the journal's back, is read past (with a warning for the image) and rebuilt, and a large
 //! journal is applied, then folded into a fresh image; `clear()` removes the image and no image of before it is written; a version 6 database upgrades
 //! in place and its first open reads every record. Each test deletes its database first and last.
@@ -165,6 +166,51 @@ async fn an_instance_opened_from_the_image_keeps_one_vector_row_per_memory() {
     assert_eq!(rows.len(), 27);
     let loaded = storage(db).load_memories().await.unwrap();
     assert_eq!(loaded.iter().find(|m| m.item.id == "m003").unwrap().embedding, memory(3, Some(300)).embedding);
+    delete_database(db).await;
+}
+
+/// Starts counting `put`s into the `vectors` store (the chunk writes of commits) from zero.
+async fn count_vector_puts() {
+    run_js(
+        "if (!globalThis.vectorPuts) {
+           const put = IDBObjectStore.prototype.put;
+           globalThis.vectorPuts = { count: 0 };
+           IDBObjectStore.prototype.put = function (...args) {
+             if (this.name === 'vectors') globalThis.vectorPuts.count += 1;
+             return put.apply(this, args);
+           };
+         }
+         globalThis.vectorPuts.count = 0;",
+    )
+    .await;
+}
+
+async fn vector_puts() -> f64 {
+    run_js("return globalThis.vectorPuts.count;").await.as_f64().unwrap_or(-1.0)
+}
+
+#[wasm_bindgen_test]
+async fn an_open_from_the_image_knows_each_vectors_fingerprint_so_a_new_text_rewrites_no_chunk() {
+    let db = "image-prints";
+    imaged(db, 30).await;
+
+    let writer = storage(db);
+    let (_, warnings) = without_warnings(writer.load_memories()).await;
+    assert_eq!(warnings, "", "opened from the image");
+    count_vector_puts().await;
+    let mut retold = memory(7, Some(7));
+    retold.item.memory = "a new text, the same vector".into();
+    commit(&writer, vec![retold.clone()], &[]).await;
+    assert_eq!(vector_puts().await, 0.0, "the vector is unchanged: its chunk is neither read nor written");
+    commit(&writer, vec![memory(8, Some(800))], &[]).await;
+    assert_eq!(vector_puts().await, 1.0, "a new vector rewrites its chunk, once");
+
+    let loaded = storage(db).load_memories().await.unwrap();
+    let find = |id: &str| loaded.iter().find(|m| m.item.id == id).unwrap().clone();
+    assert_eq!(find("m007").item.memory, retold.item.memory);
+    assert_eq!(find("m007").embedding, memory(7, Some(7)).embedding);
+    assert_eq!(find("m008").embedding, memory(8, Some(800)).embedding);
+    assert_eq!(vector_rows(db).await.len(), 30, "one row per vector");
     delete_database(db).await;
 }
 

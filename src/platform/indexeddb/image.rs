@@ -1,6 +1,7 @@
 //! The open image in IndexedDB (schema version 7; see `core::image`): one record of the `image` store,
-//! `{seq, bytes, orders, chunks}`, holding every memory and vector as of change `seq` with, beside them,
-//! each memory's `order` and vector chunk (what the sort and the next commit's chunk hints need). The
+//! `{seq, bytes, orders, chunks, prints}`, holding every memory and vector as of change `seq` with, beside
+//! them, each memory's `order`, vector chunk and vector fingerprint (what the sort and the next commit's
+//! chunk hints need; an open notes them as they are, see `placement`). The
 //! journal after it is the memory records and packs (see `packs`) whose `changed` is above `seq` and the
 //! ids `gone` after it (see `journal`). Opening reads the image and the journal in one readonly transaction
 //! instead of every record. With no image, one that does not decode (a warning says why) or a count of
@@ -17,7 +18,7 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use js_sys::{Array, ArrayBuffer, Float64Array, Object, Reflect, Uint8Array};
+use js_sys::{Array, ArrayBuffer, BigUint64Array, Float64Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{IdbDatabase, IdbObjectStore, IdbTransactionMode};
@@ -29,14 +30,14 @@ use super::load::chunks_of;
 use super::outcome::{committed, from_thrown, settled};
 use super::packed::{pack, read_all, FullRead, Place};
 use super::packs::memories_of;
+use super::placement::Placed;
 use super::records::memories_from_js;
 use super::schema::{GONE, IMAGE, MEMORIES};
-use super::vectors::Placed;
 use super::{skip_corrupt, warn, Shared};
 use crate::core::error::Result;
 use crate::core::image::{decode, encode, journal_is_small, with_journal, Decoded, WRITE_AFTER_MS};
 use crate::core::model::types::StoredMemory;
-use crate::core::packed::{Packed, RowChunk, RowSource};
+use crate::core::packed::Packed;
 
 /// The image's key in the `image` store.
 const KEY: &str = "memories";
@@ -122,19 +123,22 @@ fn from_js(stored: &JsValue, seq: u64) -> std::result::Result<(Decoded, Vec<Plac
         return Err(format!("it says change {seq} but its bytes hold change {}", image.seq));
     }
     let numbers = |name: &str| field(name).dyn_into::<Float64Array>().map(|array| array.to_vec()).ok();
-    let (Some(orders), Some(chunks)) = (numbers("orders"), numbers("chunks")) else {
-        return Err("its orders or chunks are missing".into());
+    let prints = field("prints").dyn_into::<BigUint64Array>().map(|array| array.to_vec()).ok();
+    let (Some(orders), Some(chunks), Some(prints)) = (numbers("orders"), numbers("chunks"), prints) else {
+        return Err("its orders, chunks or prints are missing".into());
     };
-    if orders.len() != image.memories.len() || chunks.len() != image.memories.len() {
-        return Err("its orders or chunks do not match its records".into());
+    let count = image.memories.len();
+    if orders.len() != count || chunks.len() != count || prints.len() != count {
+        return Err("its orders, chunks or prints do not match its records".into());
     }
     let chunk = |key: f64| (key.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&key)).then_some(key as u32);
-    let places = orders.into_iter().zip(chunks).map(|(order, key)| Place { order, chunk: chunk(key) }).collect();
+    let places = orders.into_iter().zip(chunks).zip(prints);
+    let places = places.map(|((order, key), print)| Place { order, chunk: chunk(key), print: Some(print) }).collect();
     Ok((image, places))
 }
 
 /// A place for a memory that has none (never used: each memory is in the image or the journal).
-const NOWHERE: Place = Place { order: 0.0, chunk: None };
+const NOWHERE: Place = Place { order: 0.0, chunk: None, print: None };
 
 /// Each memory's place by id, the journal's overriding the image's.
 fn by_id(
@@ -153,11 +157,12 @@ fn in_stored_order(packed: Packed, places: Vec<Place>, shared: Rc<Shared>) -> Pa
     let pairs = packed.memories.iter().zip(&places);
     let sorted = pairs.clone().zip(pairs.skip(1)).all(|(a, b)| stored_order(a, b) != Ordering::Greater);
     if sorted {
-        let ids = packed.memories.iter().map(|memory| memory.item.id.clone()).collect();
-        let chunks = places.iter().map(|place| place.chunk).collect();
-        shared.placement.borrow_mut().reserve(places.len());
-        let rows = PlacingRows { rows: packed.rows, ids, chunks, shared };
-        return Packed { rows: Box::new(rows), ..packed };
+        // The image's places are noted as they are; the journal's rows note theirs as they are handed out.
+        let placed = packed.memories.iter().zip(&places).filter_map(|(memory, place)| {
+            Some((memory.item.id.clone(), Placed { chunk: place.chunk?, print: place.print? }))
+        });
+        shared.placement.borrow_mut().note(placed);
+        return packed;
     }
     let mut kept: Vec<(StoredMemory, Place)> = packed.into_memories().into_iter().zip(places).collect();
     crate::core::sort::sort_by(&mut kept, |a, b| stored_order((&a.0, &a.1), (&b.0, &b.1)));
@@ -178,28 +183,6 @@ fn stored_order(a: (&StoredMemory, &Place), b: (&StoredMemory, &Place)) -> Order
         .cmp(&b_item.created_at)
         .then(a.1.order.total_cmp(&b.1.order))
         .then_with(|| a_item.id.encode_utf16().cmp(b_item.id.encode_utf16()))
-}
-
-/// The image's rows, noting in the placement which chunk holds each vector as they are handed out.
-struct PlacingRows {
-    rows: Box<dyn RowSource>,
-    /// Per memory (by index), its id (moved into the placement with its row) and the chunk holding its vector.
-    ids: Vec<String>,
-    chunks: Vec<Option<u32>>,
-    shared: Rc<Shared>,
-}
-
-impl RowSource for PlacingRows {
-    fn next_chunk(&mut self) -> Option<RowChunk<'_>> {
-        let chunk = self.rows.next_chunk()?;
-        let mut placement = self.shared.placement.borrow_mut();
-        for (owner, row) in chunk.rows() {
-            if let (Some(id), Some(Some(key))) = (self.ids.get_mut(owner), self.chunks.get(owner)) {
-                placement.insert(std::mem::take(id), Placed { chunk: *key, print: fingerprint(row) });
-            }
-        }
-        Some(chunk)
-    }
 }
 
 /// Writes a fresh image to `database` in half a second: off the open, from a snapshot of its own.
@@ -234,12 +217,14 @@ fn to_js(memories: &[StoredMemory], places: &[Place], seq: u64) -> Option<JsValu
         .zip(places)
         .map(|(memory, place)| place.chunk.filter(|_| memory.embedding.is_some()).map_or(-1.0, f64::from))
         .collect();
+    let prints: Vec<u64> = memories.iter().map(|memory| memory.embedding.as_deref().map_or(0, fingerprint)).collect();
     let record = Object::new();
-    let fields: [(&str, JsValue); 4] = [
+    let fields: [(&str, JsValue); 5] = [
         ("seq", JsValue::from(seq as f64)),
         ("bytes", Uint8Array::from(bytes.as_slice()).into()),
         ("orders", Float64Array::from(orders.as_slice()).into()),
         ("chunks", Float64Array::from(chunks.as_slice()).into()),
+        ("prints", BigUint64Array::from(prints.as_slice()).into()),
     ];
     for (name, value) in fields {
         let _ = Reflect::set(&record, &name.into(), &value);

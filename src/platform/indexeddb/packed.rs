@@ -21,18 +21,20 @@ use super::connection::{Reading, READ_CONTEXT};
 use super::journal::Changes;
 use super::outcome::settled;
 use super::packs::memories_of;
+use super::placement::Placed;
 use super::records::{memories_from_js, MemoryRecord};
 use super::schema::{MEMORIES, VECTORS};
-use super::vectors::Placed;
 use super::{skip_corrupt, warn_corrupt, Shared};
 use crate::core::error::Result;
 use crate::core::packed::{Packed, RowChunk, RowSource};
 
-/// Where a memory's record sits among the records: its `order` and the chunk holding its vector.
+/// Where a memory's record sits among the records: its `order`, the chunk holding its vector and, when
+/// the open image says it, the vector's fingerprint.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Place {
     pub order: f64,
     pub chunk: Option<u32>,
+    pub print: Option<u64>,
 }
 
 /// Every record, read at once: the memories, each one's place, and the last change number they include.
@@ -86,7 +88,8 @@ pub fn pack(records: Vec<MemoryRecord>, chunks: Vec<JsChunk>, shared: Option<Rc<
     }
     let chunks: Vec<_> = chunks.into_iter().zip(owners).collect();
     let rows = ChunkRows { chunks: chunks.into_iter(), owners: Vec::new(), buffer: Vec::new(), shared };
-    let places = kept.iter().map(|(record, _)| Place { order: record.order, chunk: record.chunk }).collect();
+    let places =
+        kept.iter().map(|(record, _)| Place { order: record.order, chunk: record.chunk, print: None }).collect();
     (Packed::new(kept.into_iter().map(|(record, _)| record.memory).collect(), Box::new(rows)), places)
 }
 

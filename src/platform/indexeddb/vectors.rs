@@ -19,23 +19,12 @@ use web_sys::IdbObjectStore;
 use super::chunk::{fingerprint, Chunk};
 use super::outcome::settled;
 use super::paced::PacedWriter;
+use super::placement::{Placed, Placement};
 use crate::core::error::Result;
 use crate::core::model::types::StoredMemory;
 use crate::core::storage::Changeset;
 
 const CONTEXT: &str = "the write was rolled back";
-
-/// Where a memory's vector is stored, as this instance last read or wrote it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Placed {
-    /// The chunk's key.
-    pub chunk: u32,
-    /// The vector's [`fingerprint`].
-    pub print: u64,
-}
-
-/// Memory id → where its vector is stored (memories without a vector are absent).
-pub type Placement = HashMap<String, Placed>;
 
 /// The chunk writes of one commit, and where each upserted memory's vector now lives.
 pub struct VectorWrites {
@@ -55,10 +44,10 @@ impl VectorWrites {
             .iter()
             .filter_map(|key| key.as_f64())
             .fold(None, |max: Option<f64>, key| Some(max.map_or(key, |m| m.max(key))));
-        let hints: Placement = {
-            let placement = placement.borrow();
+        let hints: HashMap<String, Placed> = {
+            let mut placement = placement.borrow_mut();
             let ids = changes.upserts.iter().map(|m| &m.item.id).chain(&changes.deletes);
-            ids.filter_map(|id| Some((id.clone(), *placement.get(id)?))).collect()
+            ids.filter_map(|id| Some((id.clone(), placement.get(id)?))).collect()
         };
         // Upserts whose vector changed (or went), and deletes: the chunks they were in are read.
         let changed = |m: &&StoredMemory| {

@@ -1,0 +1,81 @@
+//! Where this instance last read or wrote each memory's vector: its chunk and its fingerprint, the hints a
+//! commit reads (see `vectors`). An open from the image only notes each memory's place, in order, and the
+//! map is built on the first lookup: a page that never writes never hashes its ids.
+
+use std::collections::HashMap;
+
+/// Where a memory's vector is stored, as this instance last read or wrote it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placed {
+    /// The chunk's key.
+    pub chunk: u32,
+    /// The vector's fingerprint (`chunk::fingerprint`).
+    pub print: u64,
+}
+
+/// Memory id → where its vector is stored (memories without a vector are absent).
+#[derive(Debug, Default)]
+pub struct Placement {
+    placed: HashMap<String, Placed>,
+    /// Changes not yet in `placed`, oldest first (`None`: the memory has no vector any more).
+    noted: Vec<(String, Option<Placed>)>,
+}
+
+impl Placement {
+    /// Where `id`'s vector is.
+    pub fn get(&mut self, id: &str) -> Option<Placed> {
+        self.settle();
+        self.placed.get(id).copied()
+    }
+
+    /// `id`'s vector is at `placed`.
+    pub fn insert(&mut self, id: String, placed: Placed) {
+        self.set(id, Some(placed));
+    }
+
+    /// `id` has no vector (any more).
+    pub fn remove(&mut self, id: &str) {
+        self.set(id.to_owned(), None);
+    }
+
+    /// Notes the places of an open, to be put in the map on the first lookup.
+    pub fn note(&mut self, places: impl IntoIterator<Item = (String, Placed)>) {
+        self.noted.extend(places.into_iter().map(|(id, placed)| (id, Some(placed))));
+    }
+
+    /// Forgets every place.
+    pub fn clear(&mut self) {
+        self.placed.clear();
+        self.noted.clear();
+    }
+
+    /// Makes room for `additional` more places in the map.
+    pub fn reserve(&mut self, additional: usize) {
+        self.placed.reserve(additional);
+    }
+
+    /// Puts `id`'s change in the map, or after the noted ones while there are some.
+    fn set(&mut self, id: String, placed: Option<Placed>) {
+        if !self.noted.is_empty() {
+            return self.noted.push((id, placed));
+        }
+        match placed {
+            Some(placed) => self.placed.insert(id, placed),
+            None => self.placed.remove(&id),
+        };
+    }
+
+    /// The noted places put in the map, in the order they were noted.
+    fn settle(&mut self) {
+        if self.noted.is_empty() {
+            return;
+        }
+        self.placed.reserve(self.noted.len());
+        for (id, placed) in std::mem::take(&mut self.noted) {
+            match placed {
+                Some(placed) => self.placed.insert(id, placed),
+                None => self.placed.remove(&id),
+            };
+        }
+    }
+}
