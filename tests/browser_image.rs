@@ -1,8 +1,8 @@
 //! The open image of IndexedDB storage (schema version 7), in headless Chromium: opening from the image and
 //! its journal gives exactly what reading every record gives, in the same order, after updates (one that
 //! moves a memory among its write's siblings), deletes, re-adds and another instance's writes; the chunk
-//! hints it leaves let later writes keep one row per vector, and its vectors' fingerprints let a new text
-//! rewrite no chunk; a torn, altered or foreign image, or a record
+//! hints it leaves (noted, and put in their map on the first lookup, after which later changes apply) let
+//! later writes keep one row per vector, and its vectors' fingerprints let a new text rewrite no chunk; a torn, altered or foreign image, or a record
 //! written behind the journal's back, is read past (with a warning for the image) and rebuilt, and a large
 //! journal is applied, then folded into a fresh image; `clear()` removes the image and no image of before it is written; a version 6 database upgrades
 //! in place and its first open reads every record. Each test deletes its database first and last.
@@ -16,6 +16,7 @@ use browser_support::*;
 use memwasm::core::config::IndexedDbSettings;
 use memwasm::core::model::types::StoredMemory;
 use memwasm::core::storage::{Changeset, Storage};
+use memwasm::platform::indexeddb::placement::{Placed, Placement};
 use memwasm::platform::indexeddb::IndexedDbStorage;
 use serde_json::{json, Value};
 use wasm_bindgen_test::*;
@@ -212,6 +213,31 @@ async fn an_open_from_the_image_knows_each_vectors_fingerprint_so_a_new_text_rew
     assert_eq!(find("m008").embedding, memory(8, Some(800)).embedding);
     assert_eq!(vector_rows(db).await.len(), 30, "one row per vector");
     delete_database(db).await;
+}
+
+#[wasm_bindgen_test]
+fn the_places_an_open_notes_go_into_the_map_before_later_changes_and_the_queue_stays_bounded() {
+    let at = |chunk: u32| Placed { chunk, print: u64::from(chunk) * 7 };
+    let mut placement = Placement::default();
+    placement.note((0..3).map(|n| (format!("m{n}"), at(n))));
+    placement.insert("m1".into(), at(9));
+    placement.remove("m2");
+    assert_eq!(placement.queued(), 5, "nothing is hashed before the first lookup");
+    assert_eq!(placement.get("m0"), Some(at(0)));
+    assert_eq!(placement.get("m1"), Some(at(9)), "a later change wins over the open's place");
+    assert_eq!(placement.get("m2"), None, "and so does a later removal");
+    assert_eq!(placement.queued(), 0);
+
+    // A page that never commits while another tab writes: changes queue up to twice the open's places
+    // (at least 1,024 each way), then go into the map.
+    let mut placement = Placement::default();
+    placement.note([("a".to_string(), at(1))]);
+    for n in 0..5_000 {
+        placement.insert(format!("x{n}"), at(2));
+        assert!(placement.queued() <= 2 * 1024, "{} changes queued", placement.queued());
+    }
+    assert_eq!(placement.get("a"), Some(at(1)));
+    assert_eq!(placement.get("x4999"), Some(at(2)));
 }
 
 #[wasm_bindgen_test]

@@ -20,7 +20,7 @@ mod packed;
 mod packs;
 mod pages;
 mod persist;
-mod placement;
+pub mod placement;
 mod records;
 mod schema;
 mod side;

@@ -4,6 +4,9 @@
 
 use std::collections::HashMap;
 
+/// The fewest changes that may queue behind an open's noted places.
+const QUEUED: usize = 1024;
+
 /// Where a memory's vector is stored, as this instance last read or wrote it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Placed {
@@ -19,6 +22,9 @@ pub struct Placement {
     placed: HashMap<String, Placed>,
     /// Changes not yet in `placed`, oldest first (`None`: the memory has no vector any more).
     noted: Vec<(String, Option<Placed>)>,
+    /// How many places the open noted: later changes queue behind them up to as many again (another tab's
+    /// writes, for a page that never commits), then everything goes into the map.
+    opened: usize,
 }
 
 impl Placement {
@@ -41,12 +47,18 @@ impl Placement {
     /// Notes the places of an open, to be put in the map on the first lookup.
     pub fn note(&mut self, places: impl IntoIterator<Item = (String, Placed)>) {
         self.noted.extend(places.into_iter().map(|(id, placed)| (id, Some(placed))));
+        self.opened = self.noted.len();
     }
 
     /// Forgets every place.
     pub fn clear(&mut self) {
         self.placed.clear();
         self.noted.clear();
+    }
+
+    /// How many changes wait to go into the map.
+    pub fn queued(&self) -> usize {
+        self.noted.len()
     }
 
     /// Makes room for `additional` more places in the map.
@@ -57,7 +69,11 @@ impl Placement {
     /// Puts `id`'s change in the map, or after the noted ones while there are some.
     fn set(&mut self, id: String, placed: Option<Placed>) {
         if !self.noted.is_empty() {
-            return self.noted.push((id, placed));
+            self.noted.push((id, placed));
+            if self.noted.len() > 2 * self.opened.max(QUEUED) {
+                self.settle();
+            }
+            return;
         }
         match placed {
             Some(placed) => self.placed.insert(id, placed),

@@ -1,0 +1,10 @@
+import { readFileSync } from "node:fs";
+import { Memory } from "memwasm";
+import { exportFile, vector, DIM } from "/work/main/bench/lib/export-file.mjs";
+const path = process.argv[2];
+const config = { llm: { provider: "none" }, embedder: { provider: "custom", dimensions: DIM, embed: async (t) => t.map(() => vector(1)) }, storage: { provider: "sqlite", config: { path } } };
+const memory = await Memory.open(config);
+await memory.importMemories(readFileSync(exportFile(10000), "utf8"));
+memory.close();
+const m2 = await Memory.open(config); await m2.search({ embedding: vector(5) }, { userId: "bench", limit: 10 }); await new Promise((r) => setTimeout(r, 1500)); m2.close();
+console.log("prepared");
