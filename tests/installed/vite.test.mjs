@@ -1,7 +1,8 @@
 // A Vite + TypeScript app that installs the tarball: `tsc --noEmit` (strict, skipLibCheck false, the Vite
 // template's lib) and `vite build` pass, and the built app, served from dist/ to Debian's headless Chromium,
-// adds and searches on IndexedDB with the scripted server as model and embedder, and with the on-device
-// embedder (memwasm/local-embedder, weights from MINILM_DIR).
+// adds and searches on IndexedDB with the scripted server as model and embedder (and dry-runs an import, whose
+// code Vite splits into a chunk fetched on that call), and with the on-device embedder (memwasm/local-embedder,
+// weights from MINILM_DIR).
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -52,6 +53,11 @@ test("a Vite + TypeScript app", { timeout: 300_000 }, async (t) => {
     const found = await again.evaluate((url) => window.app.search(url, "vite-app", "where does she live Lisbon", "alice"), llm.baseUrl);
     assert.equal(found[0], "User lives in Lisbon");
     assert.equal(await again.evaluate((url) => window.app.missingScope(url, "vite-app"), llm.baseUrl), "SCOPE_REQUIRED");
+    const fetched = [];
+    again.on("request", (request) => fetched.push(new URL(request.url()).pathname));
+    assert.equal(await again.evaluate((url) => window.app.importDryRun(url, "vite-app", "alice"), llm.baseUrl), 2,
+      "the importer, a chunk of its own in Vite's build, loads on the first call and reads the export");
+    assert.ok(fetched.some((path) => path.endsWith(".js")), `the importer's chunk was fetched on the call: ${fetched}`);
     assert.deepEqual(errors, []);
   });
 

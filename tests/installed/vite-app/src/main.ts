@@ -40,6 +40,14 @@ const app = {
     }
   },
 
+  /** A dry run of importing the scope's own export: the importer is a chunk of its own, fetched on this call. */
+  async importDryRun(baseUrl: string, dbName: string, userId: string): Promise<number> {
+    const memory = await open(baseUrl, dbName);
+    const text = await memory.exportMemories({ userId });
+    const report = await memory.importConversations(text, { userId, dryRun: true });
+    return report.memories ?? 0;
+  },
+
   /** The on-device embedder (a second entry, loaded on demand): see local.ts. */
   async local(weights: string, tokenizer: string, dbName: string): Promise<string[]> {
     const { addAndSearch } = await import("./local.ts");
