@@ -5,7 +5,8 @@
 // Ctrl-C (what was committed stays; the same command resumes).
 import { readFileSync } from "node:fs";
 import { USAGE as MCP_USAGE, checkModelKey, settingsOf } from "../mcp/cli.mjs";
-import { importConversations, settingsOf as importSettings } from "./importer.mjs";
+import { importConversations } from "./importer.mjs";
+import { settingsOf as importSettings } from "./settings.mjs";
 import { FORMATS } from "./detect.mjs";
 import { readSource } from "./source.mjs";
 

@@ -17,8 +17,6 @@ import { settingsOf } from "./settings.mjs";
 const OPTIONS = ["format", "userId", "agentId", "runId", "infer", "dryRun", "onProgress", "signal", "chunkMessages"];
 const SCOPE = ["userId", "agentId", "runId"];
 
-export { settingsOf };
-
 export async function importConversations(memory, source, options = {}) {
   const o = checkOptions(options);
   const read = await readSource(source);

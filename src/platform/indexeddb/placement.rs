@@ -36,12 +36,20 @@ impl Placement {
 
     /// `id`'s vector is at `placed`.
     pub fn insert(&mut self, id: String, placed: Placed) {
-        self.set(id, Some(placed));
+        if self.noted.is_empty() {
+            self.placed.insert(id, placed);
+        } else {
+            self.queue(id, Some(placed));
+        }
     }
 
     /// `id` has no vector (any more).
     pub fn remove(&mut self, id: &str) {
-        self.set(id.to_owned(), None);
+        if self.noted.is_empty() {
+            self.placed.remove(id);
+        } else {
+            self.queue(id.to_owned(), None);
+        }
     }
 
     /// Notes the places of an open, to be put in the map on the first lookup.
@@ -66,26 +74,16 @@ impl Placement {
         self.placed.reserve(additional);
     }
 
-    /// Puts `id`'s change in the map, or after the noted ones while there are some.
-    fn set(&mut self, id: String, placed: Option<Placed>) {
-        if !self.noted.is_empty() {
-            self.noted.push((id, placed));
-            if self.noted.len() > 2 * self.opened.max(QUEUED) {
-                self.settle();
-            }
-            return;
+    /// Queues `id`'s change behind the noted ones; past the bound, puts them all in the map.
+    fn queue(&mut self, id: String, placed: Option<Placed>) {
+        self.noted.push((id, placed));
+        if self.noted.len() > 2 * self.opened.max(QUEUED) {
+            self.settle();
         }
-        match placed {
-            Some(placed) => self.placed.insert(id, placed),
-            None => self.placed.remove(&id),
-        };
     }
 
     /// The noted places put in the map, in the order they were noted.
     fn settle(&mut self) {
-        if self.noted.is_empty() {
-            return;
-        }
         self.placed.reserve(self.noted.len());
         for (id, placed) in std::mem::take(&mut self.noted) {
             match placed {
