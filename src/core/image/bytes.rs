@@ -144,56 +144,12 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// A 64-bit checksum of `bytes`: Fletcher's two running sums over eight-byte words, in four lanes (adds
-/// only). Detects torn and altered images; not a MAC.
-pub fn checksum(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let whole = bytes.len() / 32 * 32;
-    let mut sums = ([K; 4], [0u64; 4]);
-    for block in bytes[..whole].chunks(BLOCK) {
-        sums = sum_block(sums, block);
-    }
-    let mut hash = bytes.len() as u64 ^ K;
-    let (lanes, lanes_of_lanes) = sums;
-    for value in lanes.into_iter().chain(lanes_of_lanes).chain(bytes[whole..].iter().map(|byte| u64::from(*byte))) {
-        hash = (hash ^ value).wrapping_mul(K).rotate_left(29);
-    }
-    hash ^ (hash >> 32)
-}
-
-/// How many bytes one call of a per-block loop takes. Loops over a whole image run once per open, and V8
-/// runs a wasm function's first calls unoptimised: a loop split into calls is optimised after a few.
-pub const BLOCK: usize = 1 << 16;
-
-/// The running sums after the 32-byte groups of `block` (a multiple of 32 bytes long).
-#[inline(never)]
-fn sum_block((mut sums, mut sums_of_sums): ([u64; 4], [u64; 4]), block: &[u8]) -> ([u64; 4], [u64; 4]) {
-    for group in block.chunks_exact(32) {
-        for (lane, word) in arrays::<8>(group).enumerate() {
-            sums[lane] = sums[lane].wrapping_add(u64::from_le_bytes(word));
-            sums_of_sums[lane] = sums_of_sums[lane].wrapping_add(sums[lane]);
-        }
-    }
-    (sums, sums_of_sums)
-}
-
 /// Appends `values` to `bytes` as little-endian `f32`s.
 pub fn put_floats(bytes: &mut Vec<u8>, values: &[f32]) {
     if cfg!(target_endian = "little") {
         bytes.extend_from_slice(bytemuck::cast_slice(values));
     } else {
         values.iter().for_each(|value| bytes.extend_from_slice(&value.to_le_bytes()));
-    }
-}
-
-/// `values` holding `bytes` as little-endian `f32`s (a remainder shorter than 4 bytes is left out): one
-/// copy of the bytes.
-pub fn floats_into(values: &mut Vec<f32>, bytes: &[u8]) {
-    let count = bytes.len() / 4;
-    values.resize(count, 0.0);
-    bytemuck::cast_slice_mut::<f32, u8>(values).copy_from_slice(&bytes[..count * 4]);
-    if cfg!(target_endian = "big") {
-        values.iter_mut().for_each(|value| *value = f32::from_bits(value.to_bits().swap_bytes()));
     }
 }
 

@@ -8,29 +8,40 @@
 //! this library is rejected here ([`decode`] says why) and the storage reads the records instead, then
 //! writes a fresh image: it is never trusted, only used.
 //!
-//! Layout (little-endian): `MWIM`, format (u32), the writer's library version (text), payload length (u64)
-//! and checksum (u64), then the payload: `seq` (u64), the record count (u32) and each record (`record`),
-//! the records' keyword terms (`keywords`), then the vector dimension (u32), the row count (u32), each
-//! row's record index (u32) and the rows' `f32` values.
+//! Layout (little-endian): `MWIM`, format (u32), the writer's library version (text), payload length (u64),
+//! checksum (u64) and the length of the payload's part before the vector values (u64), then the payload:
+//! `seq` (u64), the record count (u32) and each record (`record`), the records' keyword terms
+//! (`keywords`), then the vector dimension (u32), the row count (u32), each row's record index (u32) and
+//! the rows' `f32` values. Knowing where the values begin, a decoder reads the records' part and leaves
+//! the values where they are (`source`).
 
 mod bytes;
+mod checksum;
 mod journal;
 mod keywords;
 mod record;
+mod rows;
+mod source;
+#[cfg(test)]
+mod source_tests;
 #[cfg(test)]
 mod tests;
 
 pub use self::bytes::Rejected;
-use self::bytes::{arrays, checksum, floats_into, put_floats, Reader, Writer};
+use self::bytes::{arrays, put_floats, Reader, Writer};
+use self::checksum::{checksum, Checksum};
 pub use self::journal::with_journal;
+pub use self::rows::ImageRows;
+pub use self::source::ImageBytes;
+use self::source::{read_part, sum_part};
 use std::rc::Rc;
 
 use crate::core::keyword::CountedTexts;
 use crate::core::model::types::StoredMemory;
-use crate::core::packed::{CountedKeywords, Packed, RowChunk, RowSource};
+use crate::core::packed::{CountedKeywords, Packed};
 
 /// The image format this library writes and reads; any other is rebuilt.
-pub const IMAGE_FORMAT: u32 = 2;
+pub const IMAGE_FORMAT: u32 = 3;
 const MAGIC: &[u8; 4] = b"MWIM";
 /// The most vector bytes an image holds: a larger store opens from its records (encoding a larger image
 /// beside the loaded index would near wasm32's 4 GiB of memory). 100,000 memories of 1,024 dimensions fit.
@@ -73,36 +84,6 @@ impl Decoded {
     }
 }
 
-/// Rows converted from the image's bytes per chunk handed out: the vectors are never all copied at once.
-const ROWS_PER_CHUNK: usize = 1024;
-
-/// The image's vectors: `dim` values per row, each row naming its memory, handed out [`ROWS_PER_CHUNK`]
-/// rows at a time, converted from the image's own bytes.
-pub struct ImageRows {
-    dim: usize,
-    owners: Vec<Option<u32>>,
-    /// The image, whose bytes from `values_at` on are the rows' little-endian `f32`s.
-    image: Vec<u8>,
-    values_at: usize,
-    /// The first row of the next chunk.
-    next_row: usize,
-    chunk: Vec<f32>,
-}
-
-impl RowSource for ImageRows {
-    fn next_chunk(&mut self) -> Option<RowChunk<'_>> {
-        let rows = self.next_row..(self.next_row + ROWS_PER_CHUNK).min(self.owners.len());
-        if rows.is_empty() || self.dim == 0 {
-            return None;
-        }
-        self.next_row = rows.end;
-        let row_bytes = self.dim * 4;
-        let bytes = &self.image[self.values_at + rows.start * row_bytes..self.values_at + rows.end * row_bytes];
-        floats_into(&mut self.chunk, bytes);
-        Some(RowChunk { dim: self.dim, owners: &self.owners[rows], values: &self.chunk })
-    }
-}
-
 /// The image of `memories` (with their vectors), covering changes up to `seq`; `None` when their vectors
 /// differ in length (the index would refuse them) or exceed [`MAX_VECTOR_BYTES`]: such a store opens from
 /// its records.
@@ -125,6 +106,7 @@ pub fn encode(memories: &[StoredMemory], seq: u64) -> Option<Vec<u8>> {
     let sizes = image.bytes.len();
     image.u64(0);
     image.u64(0);
+    image.u64(0);
     let payload = image.bytes.len();
     image.u64(seq);
     image.u32(memories.len() as u32);
@@ -133,12 +115,14 @@ pub fn encode(memories: &[StoredMemory], seq: u64) -> Option<Vec<u8>> {
     image.u32(dim as u32);
     image.u32(rows.len() as u32);
     rows.iter().for_each(|(at, _)| image.u32(*at as u32));
+    let front = (image.bytes.len() - payload) as u64;
     image.bytes.reserve_exact(rows.len() * dim * 4);
     rows.iter().for_each(|(_, vector)| put_floats(&mut image.bytes, vector));
     let length = (image.bytes.len() - payload) as u64;
     let sum = checksum(&image.bytes[payload..]);
     image.bytes[sizes..sizes + 8].copy_from_slice(&length.to_le_bytes());
-    image.bytes[sizes + 8..payload].copy_from_slice(&sum.to_le_bytes());
+    image.bytes[sizes + 8..sizes + 16].copy_from_slice(&sum.to_le_bytes());
+    image.bytes[sizes + 16..payload].copy_from_slice(&front.to_le_bytes());
     Some(image.bytes)
 }
 
@@ -147,9 +131,17 @@ fn fits(count: usize, dim: usize) -> bool {
     count.saturating_mul(dim).saturating_mul(4) <= MAX_VECTOR_BYTES
 }
 
+/// The longest header read before its fields are known (the writer's version is a short text).
+const HEADER_MAX: usize = 256;
+
 /// The image in `bytes`, or why it cannot be used (torn, altered, another format or library version).
-pub fn decode(bytes: Vec<u8>) -> Result<Decoded, Rejected> {
-    let mut header = Reader::new(&bytes);
+/// Only the part before the vector values is copied (when `bytes` are not in this memory); the values are
+/// summed through a window and read a chunk at a time as the index takes them.
+pub fn decode(bytes: impl ImageBytes + 'static) -> Result<Decoded, Rejected> {
+    let image: Box<dyn ImageBytes> = Box::new(bytes);
+    let size = image.size();
+    let start = read_part(&*image, 0, size.min(HEADER_MAX));
+    let mut header = Reader::new(&start);
     if header.take(4).ok() != Some(MAGIC.as_slice()) {
         return Err("not a memwasm image".into());
     }
@@ -160,14 +152,29 @@ pub fn decode(bytes: Vec<u8>) -> Result<Decoded, Rejected> {
             "written by memwasm {writer} in format {format} (this is {WRITER}, format {IMAGE_FORMAT})"
         ));
     }
-    let length = header.u64()?;
-    let sum = header.u64()?;
-    let payload = header.take(usize::try_from(length).map_err(|_| "too long".to_string())?)?;
-    if !header.at_end() || checksum(payload) != sum {
+    let (length, sum, front) = (header.u64()?, header.u64()?, header.u64()?);
+    let header_length = header.position();
+    drop(start);
+    let total = usize::try_from(length).ok().and_then(|length| header_length.checked_add(length));
+    if total.is_none_or(|total| total > size) {
+        return Err(format!("cut short (its header says {length} bytes follow it; {size} bytes in all)"));
+    }
+    if total != Some(size) {
+        return Err(format!("torn or altered ({size} bytes, longer than its header says)"));
+    }
+    let (length, front) = (size - header_length, usize::try_from(front).unwrap_or(usize::MAX));
+    if front > length {
+        return Err("torn or altered (its vectors would begin past its end)".into());
+    }
+    let values_at = header_length + front;
+    let payload = read_part(&*image, header_length, front);
+    let mut summed = Checksum::default();
+    summed.add(&payload);
+    sum_part(&*image, values_at, length - front, &mut summed);
+    if summed.finish() != sum {
         return Err("torn or altered (its checksum does not match)".into());
     }
-    let header_length = bytes.len() - payload.len();
-    let mut input = Reader::new(payload);
+    let mut input = Reader::new(&payload);
     let seq = input.u64()?;
     let count = input.u32()? as usize;
     let mut memories = Vec::with_capacity(count.min(payload.len()));
@@ -183,11 +190,13 @@ pub fn decode(bytes: Vec<u8>) -> Result<Decoded, Rejected> {
     if owners.iter().flatten().any(|owner| *owner as usize >= count) {
         return Err("a vector row names no record".into());
     }
-    let values_at = header_length + input.position();
-    input.take(row_count.checked_mul(dim).and_then(|n| n.checked_mul(4)).ok_or("too many values")?)?;
     if !input.at_end() {
-        return Err("bytes after the vectors".into());
+        return Err("its vectors do not begin where its header says".into());
     }
-    let rows = ImageRows { dim, owners, image: bytes, values_at, next_row: 0, chunk: Vec::new() };
+    if row_count.checked_mul(dim).and_then(|n| n.checked_mul(4)) != Some(length - front) {
+        return Err("its vectors are not as many as its rows".into());
+    }
+    drop(payload);
+    let rows = ImageRows { dim, owners, image, values_at, next_row: 0, chunk: Vec::new() };
     Ok(Decoded { seq, memories, rows, counted })
 }

@@ -11,7 +11,7 @@ use crate::core::vector_store::InMemoryVectorStore;
 
 /// A memory with every optional field set on odd `i` (metadata, scopes, lifecycle), and a vector unless
 /// `i` is a multiple of 5.
-fn memory(i: usize) -> StoredMemory {
+pub(super) fn memory(i: usize) -> StoredMemory {
     let full = i % 2 == 1;
     let mut record = json!({"id": format!("id-{i}"), "memory": format!("fact {i} — naïve café"), "hash": format!("h{i}"),
         "createdAt": format!("2026-01-01T00:00:{:02}.000Z", i % 60), "updatedAt": "2026-02-01T00:00:00.000Z", "userId": "u"});
@@ -27,7 +27,7 @@ fn memory(i: usize) -> StoredMemory {
     StoredMemory { item, embedding }
 }
 
-fn memories(n: usize) -> Vec<StoredMemory> {
+pub(super) fn memories(n: usize) -> Vec<StoredMemory> {
     (0..n).map(memory).collect()
 }
 
@@ -41,7 +41,7 @@ fn an_image_reads_back_every_field_and_vector_in_order() {
 
 #[test]
 fn an_image_hands_its_vectors_out_a_chunk_at_a_time_and_a_journal_renumbers_them() {
-    let written = memories(2 * super::ROWS_PER_CHUNK + 37);
+    let written = memories(2 * super::rows::ROWS_PER_CHUNK + 37);
     assert_eq!(decode(encode(&written, 2).unwrap()).unwrap().into_packed().into_memories(), written);
     let gone: Vec<String> = written.iter().step_by(7).map(|memory| memory.item.id.clone()).collect();
     let changed = vec![memory(3), memory(5_000)];
