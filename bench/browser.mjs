@@ -4,10 +4,11 @@
 // measures `Memory.open` → the first search result (search by vector, top 10), three times (median), and
 // after it the first text search (`method: "keyword"`: the page has no model to embed a query); then
 // add()'s write cost: 200 sequential `infer: false` adds on IndexedDB against the same on the in-memory
-// storage (per add). It also sums what a fresh page fetched of the package before its first search result.
+// storage (per add). It also sums what a fresh page fetched of the package before its first search result,
+// and reads the core module's wasm memory after each open and its searches.
 // Usage: `node bench/browser.mjs [--n 10000,100000]`; needs the package built and the browser tests' setup
 // (`bash scripts/test.sh` does both). Prints a table with the targets (`--json`: the rows, for bench/run.mjs
-// and bench/sqlite.mjs: `{n, importMs, openMs, textMs, download, writeCost}`, writeCost the same on every row).
+// and bench/sqlite.mjs: `{n, importMs, openMs, textMs, wasmMiB: [least, most], download, writeCost}`, writeCost the same on every row).
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { basename, join } from "node:path";
@@ -63,6 +64,8 @@ try {
     }, { file, config });
     const opens = [];
     const texts = [];
+    /** The core module's wasm memory after each open and its searches, MiB. */
+    const memories = [];
     let fetched;
     for (let round = 0; round < 3; round++) {
       // A page lives on after its first result: an open that read every record writes the store's open
@@ -72,7 +75,7 @@ try {
       await new Promise((resolve) => setTimeout(resolve, IMAGE_WAIT_MS_PER_10K * Math.max(1, n / 10_000)));
       await page.close();
       page = await h.openPage(browser.context);
-      const [open, text, files] = await page.evaluate(async ({ config, query }) => {
+      const [open, text, files, mib] = await page.evaluate(async ({ config, query }) => {
         const started = performance.now();
         const memory = await window.memwasm.Memory.open(config);
         const found = await memory.search({ embedding: query }, { userId: "bench", limit: 10 });
@@ -84,16 +87,20 @@ try {
           .map((entry) => new URL(entry.name).pathname);
         const words = await memory.search("user likes", { userId: "bench", limit: 10, method: "keyword" });
         if (words.results.length !== 10) throw new Error(`${words.results.length} text results`);
-        return [opened - started, performance.now() - opened, fetched];
+        const textMs = performance.now() - opened;
+        // The core module's WebAssembly memory (it never shrinks): its init returns the loaded instance.
+        const wasm = await (await import("/pkg/dist/core/memwasm.js")).default();
+        return [opened - started, textMs, fetched, wasm.memory.buffer.byteLength / 2 ** 20];
       }, { config, query: vector(999_999) });
       fetched = files;
       opens.push(open);
       texts.push(text);
+      memories.push(mib);
     }
     await browser.kill();
     process.stderr.write(`[bench browser] ${n}: import ${importMs.toFixed(0)} ms, open → first search ${opens.map((t) => t.toFixed(0)).join(", ")} ms, ` +
-      `then first text search ${texts.map((t) => t.toFixed(0)).join(", ")} ms\n`);
-    rows.push({ n, importMs, openMs: median(opens), textMs: median(texts), download: downloaded(fetched) });
+      `then first text search ${texts.map((t) => t.toFixed(0)).join(", ")} ms, wasm memory ${memories.map((m) => m.toFixed(0)).join(", ")} MiB\n`);
+    rows.push({ n, importMs, openMs: median(opens), textMs: median(texts), wasmMiB: [Math.min(...memories), Math.max(...memories)], download: downloaded(fetched) });
   }
   // add() write cost: ADDS sequential `infer: false` adds (a fixed vector from a custom embedder, no LLM) on
   // IndexedDB and on the in-memory storage, in one page of a fresh profile (20 untimed in-memory adds first).
@@ -113,11 +120,12 @@ if (args.includes("--json")) {
 }
 console.log("\nCold start in headless Chromium (IndexedDB, realistic export: UUID ids, one history record per memory; " +
   "384-d, search by vector top 10; median of 3 opens; then the first text search, method keyword)");
-console.log("| memories | importMemories | target | Memory.open → first result | target | then first text search |\n|---|---|---|---|---|---|");
-for (const { n, importMs, openMs, textMs } of rows) {
+console.log("| memories | importMemories | target | Memory.open → first result | target | then first text search | wasm memory after |\n|---|---|---|---|---|---|---|");
+for (const { n, importMs, openMs, textMs, wasmMiB } of rows) {
   const importTarget = IMPORT_TARGET_MS[n] ? `≤ ${IMPORT_TARGET_MS[n]} ms: ${importMs <= IMPORT_TARGET_MS[n] ? "met" : "NOT met"}` : "";
   const openTarget = TARGETS[n] ? `≤ ${TARGETS[n]} ms: ${openMs <= TARGETS[n] ? "met" : "NOT met"}` : "";
-  console.log(`| ${n} | ${importMs.toFixed(0)} ms | ${importTarget} | ${openMs.toFixed(0)} ms | ${openTarget} | ${textMs.toFixed(0)} ms |`);
+  const wasm = wasmMiB[0] === wasmMiB[1] ? `${wasmMiB[0].toFixed(0)} MiB` : `${wasmMiB[0].toFixed(0)}–${wasmMiB[1].toFixed(0)} MiB`;
+  console.log(`| ${n} | ${importMs.toFixed(0)} ms | ${importTarget} | ${openMs.toFixed(0)} ms | ${openTarget} | ${textMs.toFixed(0)} ms | ${wasm} |`);
 }
 for (const { n, download } of rows) {
   console.log(`\nA fresh page's download before its first search result (${n} memories): ${download.files} files of the package, ` +
