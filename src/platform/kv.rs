@@ -8,7 +8,9 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use crate::core::error::{MemoryError, Result};
+use crate::core::image::Parts;
 use crate::core::kv::{KvBackend, KvPage};
+use crate::platform::js_bytes::JsBytes;
 
 /// Keys per `list` page (KV's maximum).
 const LIST_PAGE: u32 = 1000;
@@ -64,8 +66,9 @@ impl KvBackend for JsKv {
         Ok(keys.iter().map(|key| found.get(&JsValue::from_str(key)).as_string()).collect())
     }
 
-    /// One bulk read of `Uint8Array` values (`put_bytes`), each copied straight into `out`'s spare room.
-    async fn append_bytes(&self, keys: &[String], out: &mut Vec<u8>) -> Result<bool> {
+    /// One bulk read of `Uint8Array` values (`put_bytes`), each left in JS: an open image is read from its
+    /// parts a piece at a time, never joined into wasm memory.
+    async fn append_parts(&self, keys: &[String], out: &mut Parts) -> Result<bool> {
         let names: Array = keys.iter().map(|key| JsValue::from_str(key)).collect();
         let first = keys.first().map_or("", String::as_str);
         let found = self.call("get", first, &[names.into()]).await?;
@@ -73,11 +76,7 @@ impl KvBackend for JsKv {
             found.dyn_into().map_err(|_| storage_error("get", first, "bulk read did not return a Map".into()))?;
         for key in keys {
             let Ok(part) = found.get(&JsValue::from_str(key)).dyn_into::<Uint8Array>() else { return Ok(false) };
-            let (at, length) = (out.len(), part.length() as usize);
-            out.reserve(length);
-            part.copy_to_uninit(&mut out.spare_capacity_mut()[..length]);
-            // SAFETY: `copy_to_uninit` initialised the `length` bytes after `at`.
-            unsafe { out.set_len(at + length) };
+            out.push(Box::new(JsBytes(part)));
         }
         Ok(true)
     }

@@ -9,6 +9,7 @@ mod env;
 mod fetch;
 mod heap;
 pub mod indexeddb;
+pub mod js_bytes;
 mod js_strings;
 mod kv;
 mod nfc;

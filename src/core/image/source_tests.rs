@@ -6,7 +6,7 @@ use std::rc::Rc;
 use super::checksum::{checksum, Checksum};
 use super::rows::ROWS_PER_CHUNK;
 use super::tests::{memories, memory};
-use super::{decode, encode, with_journal, ImageBytes};
+use super::{decode, encode, with_journal, ImageBytes, Parts};
 use crate::core::testing::Seeded;
 
 /// Bytes that are only copied out, as a host's buffer is, noting the longest copy asked for.
@@ -96,4 +96,27 @@ fn an_image_outside_torn_or_altered_is_rejected() {
         altered[at] ^= 0x20;
         assert!(decode(outside(altered).0).is_err(), "byte {at} altered and used");
     }
+}
+
+#[test]
+fn an_image_in_parts_of_any_sizes_reads_as_the_whole_does() {
+    let written = memories(ROWS_PER_CHUNK + 30);
+    let bytes = encode(&written, 5).unwrap();
+    let mut random = Seeded(11);
+    for round in 0..8 {
+        let mut parts = Parts::default();
+        let mut at = 0;
+        while at < bytes.len() {
+            // Empty parts, one-byte parts and parts longer than a window or a chunk of rows.
+            let most = [1, 40, 4_000, 400_000][round % 4];
+            let step = random.below(most + 1).min(bytes.len() - at);
+            parts.push(Box::new(bytes[at..at + step].to_vec()));
+            at += step;
+        }
+        assert_eq!(parts.size(), bytes.len());
+        assert_eq!(decode(parts).unwrap().into_packed().into_memories(), written, "round {round}");
+    }
+    let mut torn = Parts::default();
+    torn.push(Box::new(bytes[..bytes.len() / 2].to_vec()));
+    assert!(decode(torn).is_err());
 }

@@ -18,7 +18,7 @@ use super::record::decode_memory;
 use super::{KvBackend, KvStorage};
 use crate::core::error::Result;
 use crate::core::identity::new_id;
-use crate::core::image::{decode, encode, journal_limit, with_journal};
+use crate::core::image::{decode, encode, journal_limit, with_journal, Parts};
 use crate::core::model::scope::Scope;
 use crate::core::model::types::StoredMemory;
 use crate::core::packed::Packed;
@@ -96,13 +96,13 @@ impl<B: KvBackend> KvStorage<B> {
         Ok(in_order(&packed.memories).map(|()| (packed, journal.len())))
     }
 
-    /// The image's parts joined, each copied once into place; `None` when one is missing. The bulk reads
-    /// go one after another: images are kept over a Durable Object's storage, whose reads are local.
-    async fn image_bytes(&self, scope: &Scope, token: &str, parts: usize) -> Result<Option<Vec<u8>>> {
+    /// The image's parts as their backend read them, not joined; `None` when one is missing. The bulk
+    /// reads go one after another: images are kept over a Durable Object's storage, whose reads are local.
+    async fn image_bytes(&self, scope: &Scope, token: &str, parts: usize) -> Result<Option<Parts>> {
         let keys: Vec<String> = (0..parts).map(|at| self.keys.image_part(scope, token, at)).collect();
-        let mut bytes = Vec::with_capacity(parts.saturating_mul(PART));
+        let mut bytes = Parts::default();
         for chunk in keys.chunks(super::BULK_READ_KEYS) {
-            if !self.backend.append_bytes(chunk, &mut bytes).await? {
+            if !self.backend.append_parts(chunk, &mut bytes).await? {
                 return Ok(None);
             }
         }

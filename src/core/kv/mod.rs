@@ -31,6 +31,7 @@ use self::record::{decode_history, decode_memory, encode_history, encode_memory,
 use super::codec::{bytes_from_base64, bytes_to_base64};
 use super::error::{MemoryError, Result};
 use super::identity::{new_id, ID_BYTES};
+use super::image::Parts;
 use super::model::graph::GraphRecord;
 use super::model::scope::Scope;
 use super::model::types::{EventKind, HistoryRecord, StoredMemory};
@@ -68,12 +69,13 @@ pub trait KvBackend {
     /// Stores `value` at `key`.
     async fn put(&self, key: &str, value: &str) -> Result<()>;
     /// Appends to `out` the byte values of up to [`BULK_READ_KEYS`] keys written by `put_bytes`, in order;
-    /// false (`out` then holds a part of them) when a key is absent or holds something else. Appending
-    /// spares an open image one copy of its parts. The default reads `put_bytes`' base64 text.
-    async fn append_bytes(&self, keys: &[String], out: &mut Vec<u8>) -> Result<bool> {
+    /// false (`out` then holds a part of them) when a key is absent or holds something else. A backend may
+    /// hand out each value where it read it (an open image is read from its parts, never joined). The
+    /// default reads `put_bytes`' base64 text.
+    async fn append_parts(&self, keys: &[String], out: &mut Parts) -> Result<bool> {
         for text in self.get_many(keys).await? {
             match text.map(|text| bytes_from_base64(&text)) {
-                Some(Ok(bytes)) => out.extend_from_slice(&bytes),
+                Some(Ok(bytes)) => out.push(Box::new(bytes)),
                 _ => return Ok(false),
             }
         }

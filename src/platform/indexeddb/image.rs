@@ -35,9 +35,10 @@ use super::records::memories_from_js;
 use super::schema::{GONE, IMAGE, MEMORIES};
 use super::{skip_corrupt, warn, Shared};
 use crate::core::error::Result;
-use crate::core::image::{decode, encode, journal_is_small, with_journal, Decoded, ImageBytes, WRITE_AFTER_MS};
+use crate::core::image::{decode, encode, journal_is_small, with_journal, Decoded, WRITE_AFTER_MS};
 use crate::core::model::types::StoredMemory;
 use crate::core::packed::Packed;
+use crate::platform::js_bytes::JsBytes;
 
 /// The image's key in the `image` store.
 const KEY: &str = "memories";
@@ -135,24 +136,6 @@ fn from_js(stored: &JsValue, seq: u64) -> std::result::Result<(Decoded, Vec<Plac
     let places = orders.into_iter().zip(chunks).zip(prints);
     let places = places.map(|((order, key), print)| Place { order, chunk: chunk(key), print: Some(print) }).collect();
     Ok((image, places))
-}
-
-/// The image's bytes in the JS buffer IndexedDB read: decoding copies the records' part into wasm and the
-/// vectors a chunk at a time, never the whole image.
-struct JsBytes(Uint8Array);
-
-impl ImageBytes for JsBytes {
-    fn size(&self) -> usize {
-        self.0.length() as usize
-    }
-
-    fn copy_to(&self, at: usize, out: &mut [u8]) {
-        self.0.subarray(at as u32, (at + out.len()) as u32).copy_to(out);
-    }
-
-    fn to_vec(&self, at: usize, length: usize) -> Vec<u8> {
-        self.0.subarray(at as u32, (at + length) as u32).to_vec()
-    }
 }
 
 /// A place for a memory that has none (never used: each memory is in the image or the journal).

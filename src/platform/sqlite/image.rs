@@ -16,9 +16,10 @@ use wasm_bindgen::{closure::Closure, JsCast, JsValue};
 use super::connection::{Connection, Param};
 use super::rows::memory_from_row;
 use crate::core::error::Result;
-use crate::core::image::{decode, encode, journal_is_small, with_journal, WRITE_AFTER_MS};
+use crate::core::image::{decode, encode, journal_is_small, with_journal, Parts, WRITE_AFTER_MS};
 use crate::core::model::types::StoredMemory;
 use crate::core::packed::Packed;
+use crate::platform::js_bytes::JsBytes;
 
 /// The size of each stored part of the image.
 const PART: usize = 256 * 1024;
@@ -126,18 +127,17 @@ fn write_due(db: &Connection, seq: u64, due: &Cell<bool>) {
     }
 }
 
-/// The stored image's parts joined, `None` when there is none. Parts of two images never mix (each write
-/// replaces every part in one transaction); should they, the checksum rejects the result.
-fn stored_image(db: &Connection) -> Result<Option<Vec<u8>>> {
-    let parts = db.all("SELECT bytes FROM image ORDER BY part", &[])?;
-    let parts: Vec<Uint8Array> = parts.iter().filter_map(|row| Array::from(&row).get(0).dyn_into().ok()).collect();
-    if parts.is_empty() {
-        return Ok(None);
+/// The stored image's parts as SQLite returned them (not joined: decoding reads them a piece at a time),
+/// `None` when there is none. Parts of two images never mix (each write replaces every part in one
+/// transaction); should they, the checksum rejects the result.
+fn stored_image(db: &Connection) -> Result<Option<Parts>> {
+    let rows = db.all("SELECT bytes FROM image ORDER BY part", &[])?;
+    let (mut parts, mut found) = (Parts::default(), false);
+    for part in rows.iter().filter_map(|row| Array::from(&row).get(0).dyn_into::<Uint8Array>().ok()) {
+        parts.push(Box::new(JsBytes(part)));
+        found = true;
     }
-    // Not zeroed first: zeroing the image's length took as long as reading it.
-    let mut bytes = Vec::with_capacity(parts.iter().map(|part| part.length() as usize).sum());
-    parts.iter().for_each(|part| bytes.extend_from_slice(&part.to_vec()));
-    Ok(Some(bytes))
+    Ok(found.then_some(parts))
 }
 
 /// Writes the image `bytes` of change `seq` in place of the stored one, and drops the tombstones it covers,
