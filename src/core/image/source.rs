@@ -1,5 +1,5 @@
-//! Where an image's bytes are read from: a `Vec` in this memory (SQLite's parts, a Durable Object's), or a
-//! buffer of the host's (IndexedDB hands over a JS `ArrayBuffer`) read a part at a time. Decoding copies
+//! Where an image's bytes are read from: a `Vec` in this memory, or buffers of the host's (IndexedDB's JS
+//! `ArrayBuffer`, SQLite's and a Durable Object's parts, see `parts`) read a part at a time. Decoding copies
 //! only the records' part of such a buffer; its vectors go from it into the index a chunk at a time, so
 //! the image is never copied whole into wasm (at 100,000 × 384 dimensions, 170 MB more wasm memory, which
 //! never shrinks).
@@ -70,11 +70,7 @@ pub fn sum_part(source: &dyn ImageBytes, at: usize, length: usize, sum: &mut Che
 /// `values` holding the `count` little-endian `f32`s at byte `at` of `source`: one copy of their bytes.
 pub fn read_floats(source: &dyn ImageBytes, at: usize, count: usize, values: &mut Vec<f32>) {
     values.resize(count, 0.0);
-    let bytes = bytemuck::cast_slice_mut::<f32, u8>(values);
-    match source.as_slice() {
-        Some(all) => bytes.copy_from_slice(&all[at..at + count * 4]),
-        None => source.copy_to(at, bytes),
-    }
+    source.copy_to(at, bytemuck::cast_slice_mut::<f32, u8>(values));
     if cfg!(target_endian = "big") {
         values.iter_mut().for_each(|value| *value = f32::from_bits(value.to_bits().swap_bytes()));
     }
