@@ -68,8 +68,8 @@ try {
     const memories = [];
     let fetched;
     for (let round = 0; round < 3; round++) {
-      // A page lives on after its first result: an open that read every record writes the store's open
-      // image half a second later, which the next open reads instead (docs/browser-persistence.md). Writing
+      // A page lives on after its first result: the import, and an open that read every record, write the
+      // store's open image half a second later, which the next open reads instead (docs/browser-persistence.md). Writing
       // it takes longer as the store grows: a page closed before it is written leaves no image, and the next
       // open reads every record again (at 100k, 2 s was too short: every open took 5–7 s that way).
       await new Promise((resolve) => setTimeout(resolve, IMAGE_WAIT_MS_PER_10K * Math.max(1, n / 10_000)));

@@ -4,7 +4,7 @@
 //! hints it leaves (noted, and put in their map on the first lookup, after which later changes apply) let
 //! later writes keep one row per vector, and its vectors' fingerprints let a new text rewrite no chunk; a torn, altered or foreign image, or a record
 //! written behind the journal's back, is read past (with a warning for the image) and rebuilt, and a large
-//! journal is applied, then folded into a fresh image; `clear()` removes the image and no image of before it is written; a version 6 database upgrades
+//! journal is applied, then folded into a fresh image, as a large write is without waiting for an open; `clear()` removes the image and no image of before it is written; a version 6 database upgrades
 //! in place and its first open reads every record. Each test deletes its database first and last.
 #![cfg(target_arch = "wasm32")]
 
@@ -294,6 +294,34 @@ async fn a_large_journal_is_applied_and_rewritten_and_a_record_written_behind_it
     assert_eq!(loaded.last().unwrap().item.id, "zz-outside");
     assert_eq!(loaded, every_record(db).await);
     let _ = seq;
+    delete_database(db).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_write_larger_than_a_journal_may_grow_writes_a_fresh_image_without_waiting_for_an_open() {
+    let db = "image-after-bulk";
+    let seq = imaged(db, 10).await;
+    let writer = storage(db);
+    assert_eq!(writer.load_memories().await.unwrap().len(), 10);
+    commit(&writer, (10..20).map(|n| memory(n, Some(n))).collect(), &[]).await;
+    sleep(800).await;
+    assert_eq!(image_state(db).await[0].as_u64(), Some(seq), "a small write leaves the image as it is");
+
+    // An import-sized write (more than 256 memories): the image is rewritten soon after it, not at the next open.
+    commit(&writer, (20..300).map(|n| memory(n, Some(n))).collect(), &[]).await;
+    let imported = image_written(db, last_change(db).await).await;
+    assert!(imported > seq, "a fresh image covers the write");
+    let doomed: Vec<String> = (10..290).map(|n| format!("m{n:03}")).collect();
+    let doomed: Vec<&str> = doomed.iter().map(String::as_str).collect();
+    commit(&writer, Vec::new(), &doomed).await;
+    let deleted = image_written(db, last_change(db).await).await;
+    assert!(deleted > imported, "so is a large delete");
+
+    let (loaded, warnings) = without_warnings(storage(db).load_memories()).await;
+    let loaded = loaded.unwrap();
+    assert_eq!(warnings, "");
+    assert_eq!(loaded.len(), 20);
+    assert_eq!(loaded, every_record(db).await);
     delete_database(db).await;
 }
 

@@ -1,10 +1,14 @@
 // The SQLite store's open image: opening reads one image and the journal of rows changed since, and ends
-// with exactly what reading every row gives (same memories, order, vectors, search results). A torn, altered
+// with exactly what reading every row gives (same memories, order, vectors, search results); a write too
+// large for a journal (an import) has a fresh image written soon after it. A torn, altered
 // or foreign image is warned about and rebuilt from the rows; a writer killed while writing the image
 // leaves a file that opens to what the rows say; a file of the previous schema is migrated.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Memory, T } from "./helpers.mjs";
 import { DRIVERS, databaseFolder, rawDatabase } from "./sqlite-support.mjs";
@@ -154,6 +158,30 @@ for (const driver of DRIVERS) {
       db.close();
     });
 
+    test("an import larger than a journal may hold has a fresh image written soon after (on close at the latest), not at the next open", T, async () => {
+      const source = await seeded(newFile(), driver, 300);
+      const backup = await source.exportMemories({});
+      source.close();
+      const path = newFile();
+      let memory = await seeded(path, driver, 10);
+      memory.close();
+      (await open(path)).close();
+      const before = imageRow(path).seq;
+      memory = await open(path);
+      await memory.importMemories(backup);
+      const expected = await state(memory);
+      memory.close(); // the file is locked while the memory is open
+      const written = imageRow(path);
+      assert.ok(written.seq > before, `the image covers the import (${written.seq} > ${before})`);
+      const db = rawDatabase(path);
+      assert.equal(db.get("SELECT count(*) AS n FROM memories WHERE changed > ?", written.seq).n, 0, "no journal left");
+      db.close();
+      const [reopened, said] = await warnings(() => open(path));
+      assert.deepEqual(said, []);
+      assert.deepEqual(await state(reopened), expected);
+      reopened.close();
+    });
+
     test("deleteAll and reset leave no image that brings memories back", T, async () => {
       const path = newFile();
       let memory = await seeded(path, driver, 5);
@@ -226,3 +254,25 @@ test("a process killed while it writes the image leaves a file that opens to wha
   assert.equal(db.pragma("integrity_check"), "ok");
   db.close();
 });
+
+test("an import's fresh image is written without the memory being closed: a process killed 2 s later leaves it", T, async () => {
+  const source = await seeded(newFile(), undefined, 300);
+  const backup = join(mkdtempSync(join(tmpdir(), "memwasm-backup-")), "backup.jsonl");
+  writeFileSync(backup, await source.exportMemories({}));
+  source.close();
+  const path = newFile();
+  (await seeded(path, undefined, 10)).close();
+  (await Memory.open(imageConfig(path))).close();
+  const before = imageRow(path).seq;
+  const child = spawn(process.execPath, [CHILD, path, backup], { stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  child.stdout.on("data", (chunk) => (out += chunk));
+  const signal = await new Promise((resolve) => child.on("close", (code, signal) => resolve(signal)));
+  assert.equal(signal, "SIGKILL");
+  assert.match(out, /imported/);
+  const db = rawDatabase(path);
+  const changed = db.get("SELECT max(changed) AS n FROM memories").n;
+  db.close();
+  assert.ok(imageRow(path).seq > before && imageRow(path).seq >= changed, "the image covers every change of the import");
+});
+

@@ -1,8 +1,8 @@
 //! A commit: one readwrite transaction over every store, its requests issued in turns (see `paced`). The
 //! vector chunks it touches are rewritten (see `vectors`), packed memories it touches are taken out of their
 //! packs, a bulk write's memories go to new packs (see `packs`) and every other upsert to a single record;
-//! deletes leave a tombstone for the open image's journal (see `journal`). Once committed, the other tabs
-//! are told (see `tab_sync`).
+//! deletes leave a tombstone for the open image's journal (see `journal`). Once committed, a write too large
+//! for that journal calls for a fresh image (see `image`) and the other tabs are told (see `tab_sync`).
 
 use std::collections::HashSet;
 
@@ -12,6 +12,7 @@ use web_sys::{IdbObjectStore, IdbTransaction};
 
 use super::graph::GraphWrites;
 use super::history::{batch_to_js, BATCH};
+use super::image;
 use super::journal::{next_change, tombstone};
 use super::outcome::{abandon, committed, settled};
 use super::paced::PacedWriter;
@@ -104,6 +105,7 @@ pub async fn commit(shared: &Shared, sync: &TabSync, changes: &Changeset, pace: 
         return Err(abandon(&raw, &error));
     }
     committed(&raw).await?;
+    image::after_commit(shared, raw.db(), changes.upserts.len() + changes.deletes.len());
     vectors.settle(&mut shared.placement.borrow_mut(), changes);
     shared.seen.borrow_mut().note(change);
     let ids = changes.upserts.iter().map(|m| m.item.id.clone()).chain(changes.deletes.iter().cloned()).collect();

@@ -8,7 +8,7 @@
 //! records that disagrees (the packed ones counted by the change counter), it
 //! reads every record (`packed`). After such an open, or one whose journal is large (`journal_is_small`),
 //! half a second later, off the open, a fresh image is built from a snapshot of its own and written in a
-//! readwrite transaction of its own: a tab closed or killed before or during it leaves the previous image,
+//! readwrite transaction of its own (so it is after a write too large for a journal, see `after_commit`): a tab closed or killed before or during it leaves the previous image,
 //! which the journal still brings up to date.
 //!
 //! Reading every record gives the memories by `createdAt`, then `order`, then id: the journal is applied in
@@ -50,13 +50,25 @@ pub async fn load(shared: Rc<Shared>) -> Result<Packed> {
     shared.placement.borrow_mut().clear();
     if let Some((packed, last)) = from_image(&shared).await? {
         shared.seen.borrow_mut().reset(last);
+        shared.stored.set(packed.memories.len());
         return Ok(packed);
     }
     let stores = shared.connection.read_stores().await?;
     let full = read_all(stores, Some(shared.clone())).await?;
     shared.seen.borrow_mut().reset(full.seq);
+    shared.stored.set(full.packed.memories.len());
     rebuild_soon(full.database.clone());
     Ok(full.packed)
+}
+
+/// After a committed write of `changes` memories (upserts and deletes) on `database`: when they are more
+/// than the journal of an image of the memories last loaded may hold (an import, a re-embedding, a large
+/// delete), a fresh image is written soon, so the next open does not read them from the journal, nor
+/// every record.
+pub fn after_commit(shared: &Shared, database: IdbDatabase, changes: usize) {
+    if !journal_is_small(changes, shared.stored.get()) {
+        rebuild_soon(database);
+    }
 }
 
 /// The image with its journal applied, and the last change it covers with it; `None` (after a warning

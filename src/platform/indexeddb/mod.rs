@@ -82,6 +82,9 @@ struct Shared {
     drained: RefCell<Vec<std::task::Waker>>,
     /// The changes read into the index so far (see `turns`).
     seen: RefCell<Watermark>,
+    /// The memories the last load found: a write of more changes than their image's journal may hold
+    /// calls for a fresh image (see `image::after_commit`).
+    stored: Cell<usize>,
 }
 
 impl IndexedDbStorage {
@@ -96,6 +99,7 @@ impl IndexedDbStorage {
             placement: RefCell::default(),
             drained: RefCell::default(),
             seen: RefCell::default(),
+            stored: Cell::new(0),
         });
         let weak = Rc::downgrade(&shared);
         let sync = TabSync::join(&settings.db_name, move |notice| receive(&weak, notice));

@@ -2,9 +2,9 @@
 //! vector as of change `seq`, and the journal after it (rows of `memories` whose `changed` is above `seq`,
 //! ids in `gone` deleted after it). Opening reads the image and the journal instead of every row; a
 //! missing, torn or foreign image, or a row count that disagrees (rows written by something other than
-//! memwasm), reads every row instead. After such an open, or one whose journal is large, a fresh image is
-//! read from the rows and written half a second later, off the open (or when the memory closes first), in
-//! one transaction: a crash mid-write leaves the old image. The image is
+//! memwasm), reads every row instead. After such an open, one whose journal is large, or a write too large
+//! for a journal, a fresh image is read from the rows and written half a second later, off the open (or
+//! when the memory closes first), in one transaction: a crash mid-write leaves the old image. The image is
 //! stored in parts of [`PART`] bytes, so that no value nears SQLite's length limit (1 GB) at any size.
 
 use std::cell::Cell;
@@ -24,11 +24,12 @@ use crate::platform::js_bytes::JsBytes;
 /// The size of each stored part of the image.
 const PART: usize = 256 * 1024;
 
-/// The change sequence, and whether a fresh image is due.
+/// The change sequence, whether a fresh image is due, and the memories the last load found.
 #[derive(Default)]
 pub struct Images {
     seq: Rc<Cell<u64>>,
     due: Rc<Cell<bool>>,
+    stored: Cell<usize>,
 }
 
 impl Images {
@@ -49,13 +50,24 @@ impl Images {
     /// Every stored memory, from the image and its journal when they can be used, else from every row;
     /// a fresh image is written soon after (off the open) when there was none or its journal is large.
     pub fn load(&self, db: &Rc<Connection>) -> Result<Packed> {
-        let packed = match self.read_image(db)? {
-            Some((packed, true)) => return Ok(packed),
-            Some((packed, false)) => packed,
-            None => Packed::unpacked(every_memory(db)?),
+        let (packed, small) = match self.read_image(db)? {
+            Some(read) => read,
+            None => (Packed::unpacked(every_memory(db)?), false),
         };
-        self.write_soon(db);
+        self.stored.set(packed.memories.len());
+        if !small {
+            self.write_soon(db);
+        }
         Ok(packed)
+    }
+
+    /// After a committed write of `changes` memories (upserts and deletes): when they are more than the
+    /// journal of an image of the memories last loaded may hold (an import, a large delete), a fresh image
+    /// is written soon, so the next open does not read them from the journal, nor every row.
+    pub fn after_commit(&self, db: &Rc<Connection>, changes: usize) {
+        if !journal_is_small(changes, self.stored.get()) {
+            self.write_soon(db);
+        }
     }
 
     /// The image with its journal applied, and whether the journal is small; `None` (after a warning when

@@ -144,7 +144,9 @@ impl Storage for SqliteStorage {
         }
         let db = self.tables().await?;
         let seq = self.images.next();
-        db.transaction(|| Self::write(db, changes, seq))
+        db.transaction(|| Self::write(db, changes, seq))?;
+        self.images.after_commit(db, changes.upserts.len() + changes.deletes.len());
+        Ok(())
     }
 
     async fn history(&self, memory_id: &str) -> Result<Vec<HistoryRecord>> {
