@@ -1,6 +1,6 @@
 //! Several `Memory` instances on one IndexedDB database, as in several tabs, in headless Chromium:
 //! concurrent writers lose nothing, every instance's index follows the others' writes (BroadcastChannel +
-//! re-read), a `versionchange` from another connection closes ours instead of blocking it, and inferring
+//! re-read; an import's in a few requests, from the journal), a `versionchange` from another connection closes ours instead of blocking it, and inferring
 //! adds of one user in both decide one after another (Web Locks; a page whose lock requests are refused
 //! still adds). Each test deletes its database first and last.
 #![cfg(target_arch = "wasm32")]
@@ -79,6 +79,64 @@ async fn other_tabs_follow_updates_deletes_and_resets() {
     ok(writer.reset()).await;
     assert!(eventually(5.0, || async { count(&reader, "alice").await == 0 }).await);
     assert_eq!(ok(reader.history(js(&tea))).await, json!([]));
+    delete_database(db).await;
+}
+
+/// Starts counting `IDBObjectStore.prototype.get` calls in this page.
+async fn count_gets() {
+    run_js(
+        "if (!globalThis.realGet) { globalThis.realGet = IDBObjectStore.prototype.get; }
+         globalThis.gets = 0;
+         IDBObjectStore.prototype.get = function (...a) { globalThis.gets++; return globalThis.realGet.apply(this, a); };",
+    )
+    .await;
+}
+
+/// The `get` calls counted since `count_gets`, which stops counting.
+async fn counted_gets() -> f64 {
+    let gets = run_js("IDBObjectStore.prototype.get = globalThis.realGet; return globalThis.gets;").await;
+    gets.as_f64().expect("a count")
+}
+
+#[wasm_bindgen_test]
+async fn an_import_reaches_the_other_tabs_in_a_few_reads_not_one_per_memory() {
+    let db = "tabs-bulk";
+    delete_database(db).await;
+    let source =
+        open_with(json!({"llm": {"provider": "none"}, "embedder": config(db)["embedder"].clone()})).await.unwrap();
+    let notes: Vec<Value> =
+        (0..300).map(|n| json!({"role": "user", "content": format!("note {n} about topic {n}")})).collect();
+    ok(source.add(js(&notes), js(&json!({"userId": "alice", "infer": false})))).await;
+    let backup = ok(source.export_memories(js(&json!({})))).await;
+    let (writer, reader) = (open(db).await, open(db).await);
+    let tea = remember(&writer, "likes tea", "alice").await;
+    assert!(eventually(5.0, || async { count(&reader, "alice").await == 1 }).await);
+
+    count_gets().await;
+    ok(writer.import_memories(js(&backup), JsValue::UNDEFINED)).await;
+    // A write right after the import, before the reader may have read it: an update and a delete of imported memories.
+    let imported = all_of(&writer, "alice").await;
+    let ids: Vec<String> =
+        imported.iter().map(|m| m["id"].as_str().unwrap().to_owned()).filter(|id| *id != tea).collect();
+    ok(writer.update(js(&ids[0]), js(&"note 0, rewritten"))).await;
+    ok(writer.delete_memory(js(&ids[1]), JsValue::UNDEFINED)).await;
+    assert!(eventually(10.0, || async { count(&reader, "alice").await == 300 }).await, "the reader follows the import");
+    let gets = counted_gets().await;
+    assert!(gets < 100.0, "the reader read the import's 300 memories in a few requests, not {gets}");
+    assert!(eventually(5.0, || async { ok(reader.get(js(&ids[0]))).await["memory"] == "note 0, rewritten" }).await);
+    assert!(ok(reader.get(js(&ids[1]))).await.is_null());
+    let sorted = |mut all: Vec<Value>| {
+        all.sort_by(|a, b| a["id"].as_str().cmp(&b["id"].as_str()));
+        all
+    };
+    assert_eq!(sorted(all_of(&reader, "alice").await), sorted(all_of(&writer, "alice").await));
+    let found = scores(&reader, "note 7 about topic 7", "alice").await;
+    assert_eq!(
+        found,
+        scores(&writer, "note 7 about topic 7", "alice").await,
+        "the reader's index holds the vectors too"
+    );
+    assert!(!found.is_empty());
     delete_database(db).await;
 }
 

@@ -25,15 +25,13 @@ use web_sys::{IdbDatabase, IdbObjectStore, IdbTransactionMode};
 
 use super::chunk::fingerprint;
 use super::connection::{Reading, READ_CONTEXT};
-use super::journal::{changed_after, gone_ids, gone_keys, next_change, Changes, BY_CHANGE};
+use super::journal::{changed_records, gone_ids, gone_keys, next_change, Changes};
 use super::load::chunks_of;
 use super::outcome::{committed, from_thrown, settled};
 use super::packed::{pack, read_all, FullRead, Place};
-use super::packs::memories_of;
 use super::placement::Placed;
-use super::records::memories_from_js;
-use super::schema::{GONE, IMAGE, MEMORIES};
-use super::{skip_corrupt, warn, Shared};
+use super::schema::{GONE, IMAGE};
+use super::{warn, Shared};
 use crate::core::error::Result;
 use crate::core::image::{decode, encode, journal_is_small, with_journal, Decoded, WRITE_AFTER_MS};
 use crate::core::model::types::StoredMemory;
@@ -83,10 +81,7 @@ async fn from_image(shared: &Rc<Shared>) -> Result<Option<(Packed, u64)>> {
     // The journal is asked for at once, the image decoded while it comes back.
     let seq = Reflect::get(&stored, &"seq".into()).ok().and_then(|seq| seq.as_f64()).unwrap_or(0.0) as u64;
     let count = settled(stores.memories.count(), READ_CONTEXT);
-    let index = stores.memories.index(BY_CHANGE).map_err(|thrown| from_thrown(thrown, READ_CONTEXT))?;
-    let changed = settled(index.get_all_with_key(changed_after(seq)?.as_ref()), READ_CONTEXT);
-    let index = stores.packs.index(BY_CHANGE).map_err(|thrown| from_thrown(thrown, READ_CONTEXT))?;
-    let repacked = settled(index.get_all_with_key(changed_after(seq)?.as_ref()), READ_CONTEXT);
+    let records = changed_records(&stores, seq)?;
     let gone = settled(stores.gone.get_all_keys_with_key(gone_keys(seq, true)?.as_ref()), READ_CONTEXT);
     let (image, mut places) = match from_js(&stored, seq) {
         Ok(image) => image,
@@ -95,11 +90,8 @@ async fn from_image(shared: &Rc<Shared>) -> Result<Option<(Packed, u64)>> {
             return Ok(None);
         }
     };
-    let changed: Array = changed.await?.unchecked_into();
-    let repacked: Array = repacked.await?.unchecked_into();
+    let records = records.await?;
     let gone = gone_ids(&gone.await?.unchecked_into());
-    let records = memories_from_js(&changed).into_iter().chain(repacked.iter().flat_map(|pack| memories_of(&pack)));
-    let records: Vec<_> = records.filter_map(|record| skip_corrupt(MEMORIES, record)).collect();
     let small = journal_is_small(records.len() + gone.len(), image.memories.len());
     let chunks = chunks_of(&stores.vectors, &records).await?;
     let counter = counter.await?;

@@ -1,15 +1,18 @@
 //! Reading memories with their vectors for another tab's notice: the records it names (single, else from the
-//! pack holding them, see `packs`) and the chunks they point to, in one readonly transaction (opening reads
-//! everything at once, see `packed`, which also joins records to their vectors here; or the open image and
-//! its journal, whose chunks are read here, see `image`).
+//! pack holding them, see `packs`; for a notice of many, every record its write or a later one changed, see
+//! `journal`) and the chunks they point to, in one readonly transaction (opening reads everything at once,
+//! see `packed`, which also joins records to their vectors here; or the open image and its journal, whose
+//! chunks are read here, see `image`).
 
+use std::collections::HashSet;
 use std::rc::Rc;
 
 use wasm_bindgen::JsValue;
 use web_sys::IdbObjectStore;
 
 use super::chunk::JsChunk;
-use super::connection::READ_CONTEXT;
+use super::connection::{Reading, READ_CONTEXT};
+use super::journal::changed_records;
 use super::outcome::settled;
 use super::packed::pack;
 use super::packs::{holding, memories_of};
@@ -19,10 +22,30 @@ use super::{skip_corrupt, warn_corrupt, Shared};
 use crate::core::error::Result;
 use crate::core::model::types::StoredMemory;
 
-/// The memories with these ids as stored now (with their vectors) and the ids no longer stored; `shared`'s
-/// placement is updated for every one of the ids.
-pub async fn load_some(shared: &Rc<Shared>, ids: Vec<String>) -> Result<(Vec<StoredMemory>, Vec<String>)> {
+/// A notice naming at least this many memories is read from the journal (two index reads, see
+/// `changed_since`) instead of one read per memory.
+pub const FROM_JOURNAL_AT: usize = 64;
+
+/// The memories with these ids, which write number `change` wrote or deleted, as stored now (with their
+/// vectors), and the ids no longer stored; `shared`'s placement is updated for every one of the ids.
+pub async fn load_some(shared: &Rc<Shared>, ids: Vec<String>, change: u64) -> Result<(Vec<StoredMemory>, Vec<String>)> {
     let stores = shared.connection.read_stores().await?;
+    let (found, gone) = if change > 0 && ids.len() >= FROM_JOURNAL_AT {
+        changed_since(&stores, change, &ids).await?
+    } else {
+        one_by_one(&stores, &ids).await?
+    };
+    let chunks = chunks_of(&stores.vectors, &found).await?;
+    let mut placement = shared.placement.borrow_mut();
+    for id in &ids {
+        placement.remove(id);
+    }
+    drop(placement);
+    Ok((pack(found, chunks, Some(shared.clone())).0.into_memories(), gone))
+}
+
+/// The records of `ids`, each read by its id (single, else from the pack holding it), and the ids not found.
+async fn one_by_one(stores: &Reading, ids: &[String]) -> Result<(Vec<MemoryRecord>, Vec<String>)> {
     let requests: Vec<_> =
         ids.iter().map(|id| settled(stores.memories.get(&JsValue::from_str(id)), READ_CONTEXT)).collect();
     let (mut found, mut unsingled) = (Vec::new(), Vec::new());
@@ -35,13 +58,19 @@ pub async fn load_some(shared: &Rc<Shared>, ids: Vec<String>) -> Result<(Vec<Sto
     // An id with no single record may be packed (see `packs`): each pack holding some is read once.
     let (packed, gone) = packed_members(&stores.packs, unsingled).await?;
     found.extend(packed);
-    let chunks = chunks_of(&stores.vectors, &found).await?;
-    let mut placement = shared.placement.borrow_mut();
-    for id in &ids {
-        placement.remove(id);
-    }
-    drop(placement);
-    Ok((pack(found, chunks, Some(shared.clone())).0.into_memories(), gone))
+    Ok((found, gone))
+}
+
+/// The records of `ids`, which write number `change` wrote or deleted, and the ids not found: each one still
+/// stored was last written by that write or a later one, so the records and packs changed since it, read
+/// through their change index in two requests, hold all of them (a memory taken out of its pack since is in
+/// no pack any more).
+async fn changed_since(stores: &Reading, change: u64, ids: &[String]) -> Result<(Vec<MemoryRecord>, Vec<String>)> {
+    let records = changed_records(stores, change.saturating_sub(1))?.await?;
+    let mut named: HashSet<String> = ids.iter().cloned().collect();
+    let found: Vec<MemoryRecord> = records.into_iter().filter(|record| named.remove(&record.memory.item.id)).collect();
+    let gone = ids.iter().filter(|id| named.contains(*id)).cloned().collect();
+    Ok((found, gone))
 }
 
 /// The memories `ids` that `packs` holds, and the ids it does not hold.

@@ -270,6 +270,6 @@ async fn reread(shared: &Rc<Shared>, notice: Notice) -> Result<RemoteChange> {
     if notice.ids.is_empty() {
         return Ok(change);
     }
-    (change.upserts, change.deletes) = load::load_some(shared, notice.ids).await?;
+    (change.upserts, change.deletes) = load::load_some(shared, notice.ids, notice.change).await?;
     Ok(change)
 }
