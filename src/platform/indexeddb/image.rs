@@ -6,10 +6,10 @@
 //! ids `gone` after it (see `journal`). Opening reads the image and the journal in one readonly transaction
 //! instead of every record. With no image, one that does not decode (a warning says why) or a count of
 //! records that disagrees (the packed ones counted by the change counter), it
-//! reads every record (`packed`). After such an open, or one whose journal is large (`journal_is_small`),
-//! half a second later, off the open, a fresh image is built from a snapshot of its own and written in a
-//! readwrite transaction of its own (so it is after a write too large for a journal, see `after_commit`): a tab closed or killed before or during it leaves the previous image,
-//! which the journal still brings up to date.
+//! reads every record (`packed`). After such an open, one whose journal is large (`journal_is_small`), or a
+//! write too large for a journal (`after_commit`), half a second later, off the open or write, a fresh image
+//! is built from a snapshot of its own and written in a readwrite transaction of its own: a tab closed or
+//! killed before or during it leaves the previous image, which the journal still brings up to date.
 //!
 //! Reading every record gives the memories by `createdAt`, then `order`, then id: the journal is applied in
 //! place (`with_journal`) and the result sorted that way when it is not already (an update can move one).
