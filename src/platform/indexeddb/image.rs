@@ -25,8 +25,8 @@ use web_sys::{IdbDatabase, IdbObjectStore, IdbTransactionMode};
 
 use super::chunk::fingerprint;
 use super::connection::{Reading, READ_CONTEXT};
-use super::journal::{changed_records, gone_ids, gone_keys, next_change, Changes};
-use super::load::chunks_of;
+use super::journal::{gone_ids, gone_keys, next_change, Changes};
+use super::load::{changed_records, chunks_of};
 use super::outcome::{committed, from_thrown, settled};
 use super::packed::{pack, read_all, FullRead, Place};
 use super::placement::Placed;

@@ -12,12 +12,7 @@ use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{IdbKeyRange, IdbObjectStore};
 
-use super::connection::{Reading, READ_CONTEXT};
 use super::outcome::{from_thrown, settled};
-use super::packs::memories_of;
-use super::records::{memories_from_js, MemoryRecord};
-use super::schema::MEMORIES;
-use super::skip_corrupt;
 use crate::core::error::{MemoryError, Result};
 
 /// The memory records' index on their change number.
@@ -104,21 +99,6 @@ pub fn gone_keys(seq: u64, after: bool) -> Result<IdbKeyRange> {
 pub fn changed_after(seq: u64) -> Result<IdbKeyRange> {
     IdbKeyRange::lower_bound_with_open(&JsValue::from(seq as f64), true)
         .map_err(|_| MemoryError::Storage(format!("IndexedDB: no key range for change {seq}")))
-}
-
-/// The memory records changed after `seq` (single, or in a pack changed since, see `packs`) that decode. Both
-/// requests are issued at once, before the returned future is awaited.
-pub fn changed_records(stores: &Reading, seq: u64) -> Result<impl Future<Output = Result<Vec<MemoryRecord>>>> {
-    let since = changed_after(seq)?;
-    let index = |store: &IdbObjectStore| store.index(BY_CHANGE).map_err(|thrown| from_thrown(thrown, READ_CONTEXT));
-    let singles = settled(index(&stores.memories)?.get_all_with_key(since.as_ref()), READ_CONTEXT);
-    let packs = settled(index(&stores.packs)?.get_all_with_key(since.as_ref()), READ_CONTEXT);
-    Ok(async move {
-        let singles: Array = singles.await?.unchecked_into();
-        let packs: Array = packs.await?.unchecked_into();
-        let records = memories_from_js(&singles).into_iter().chain(packs.iter().flat_map(|pack| memories_of(&pack)));
-        Ok(records.filter_map(|record| skip_corrupt(MEMORIES, record)).collect())
-    })
 }
 
 /// The ids `gone` keys name.

@@ -5,18 +5,20 @@
 //! chunks are read here, see `image`).
 
 use std::collections::HashSet;
+use std::future::Future;
 use std::rc::Rc;
 
-use wasm_bindgen::JsValue;
+use js_sys::Array;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::IdbObjectStore;
 
 use super::chunk::JsChunk;
 use super::connection::{Reading, READ_CONTEXT};
-use super::journal::changed_records;
-use super::outcome::settled;
+use super::journal::{changed_after, BY_CHANGE};
+use super::outcome::{from_thrown, settled};
 use super::packed::pack;
 use super::packs::{holding, memories_of};
-use super::records::{memory_from_js, MemoryRecord};
+use super::records::{memories_from_js, memory_from_js, MemoryRecord};
 use super::schema::{MEMORIES, VECTORS};
 use super::{skip_corrupt, warn_corrupt, Shared};
 use crate::core::error::Result;
@@ -71,6 +73,21 @@ async fn changed_since(stores: &Reading, change: u64, ids: &[String]) -> Result<
     let found: Vec<MemoryRecord> = records.into_iter().filter(|record| named.remove(&record.memory.item.id)).collect();
     let gone = ids.iter().filter(|id| named.contains(*id)).cloned().collect();
     Ok((found, gone))
+}
+
+/// The memory records changed after `seq` (single, or in a pack changed since, see `packs`) that decode. Both
+/// requests are issued at once, before the returned future is awaited.
+pub fn changed_records(stores: &Reading, seq: u64) -> Result<impl Future<Output = Result<Vec<MemoryRecord>>>> {
+    let since = changed_after(seq)?;
+    let index = |store: &IdbObjectStore| store.index(BY_CHANGE).map_err(|thrown| from_thrown(thrown, READ_CONTEXT));
+    let singles = settled(index(&stores.memories)?.get_all_with_key(since.as_ref()), READ_CONTEXT);
+    let packs = settled(index(&stores.packs)?.get_all_with_key(since.as_ref()), READ_CONTEXT);
+    Ok(async move {
+        let singles: Array = singles.await?.unchecked_into();
+        let packs: Array = packs.await?.unchecked_into();
+        let records = memories_from_js(&singles).into_iter().chain(packs.iter().flat_map(|pack| memories_of(&pack)));
+        Ok(records.filter_map(|record| skip_corrupt(MEMORIES, record)).collect())
+    })
 }
 
 /// The memories `ids` that `packs` holds, and the ids it does not hold.
