@@ -326,6 +326,24 @@ async fn a_write_larger_than_a_journal_may_grow_writes_a_fresh_image_without_wai
 }
 
 #[wasm_bindgen_test]
+async fn a_write_within_the_journal_of_a_store_grown_by_an_import_leaves_the_image_as_it_is() {
+    let db = "image-after-bulk-grown";
+    delete_database(db).await;
+    let writer = storage(db);
+    assert!(writer.load_memories().await.unwrap().is_empty());
+    commit(&writer, (0..6000).map(|n| memory(n, Some(n))).collect(), &[]).await;
+    let imported = image_written(db, last_change(db).await).await;
+    // 300 changes are within the journal of an image of 6,000 memories (375): no fresh image for them.
+    commit(&writer, (6000..6300).map(|n| memory(n, Some(n))).collect(), &[]).await;
+    sleep(1500).await;
+    assert_eq!(image_state(db).await[0].as_u64(), Some(imported), "the write counts against 6,000 memories, not 0");
+    let (loaded, warnings) = without_warnings(storage(db).load_memories()).await;
+    assert_eq!(warnings, "");
+    assert_eq!(loaded.unwrap().len(), 6300);
+    delete_database(db).await;
+}
+
+#[wasm_bindgen_test]
 async fn clear_removes_the_image_and_no_image_of_before_it_is_written() {
     let db = "image-clear";
     delete_database(db).await;

@@ -62,6 +62,13 @@ pub fn journal_is_small(journal: usize, count: usize) -> bool {
     journal <= journal_limit(count)
 }
 
+/// The memories stored after a write of `upserts` and `deletes` over `count`, as far as the write tells:
+/// an upsert may replace a memory, so this may count high, which only lets the journal grow longer before a
+/// write calls for a fresh image (an open still folds it).
+pub fn grown(count: usize, upserts: usize, deletes: usize) -> usize {
+    count.saturating_add(upserts).saturating_sub(deletes)
+}
+
 /// The most journal entries an image over `count` memories is kept with: max(256, count/16).
 pub fn journal_limit(count: usize) -> usize {
     SMALL_JOURNAL.max(count / 16)

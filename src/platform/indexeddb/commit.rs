@@ -105,7 +105,7 @@ pub async fn commit(shared: &Shared, sync: &TabSync, changes: &Changeset, pace: 
         return Err(abandon(&raw, &error));
     }
     committed(&raw).await?;
-    image::after_commit(shared, raw.db(), changes.upserts.len() + changes.deletes.len());
+    image::after_commit(shared, raw.db(), changes.upserts.len(), changes.deletes.len());
     vectors.settle(&mut shared.placement.borrow_mut(), changes);
     shared.seen.borrow_mut().note(change);
     let ids = changes.upserts.iter().map(|m| m.item.id.clone()).chain(changes.deletes.iter().cloned()).collect();

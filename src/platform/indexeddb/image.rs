@@ -33,7 +33,7 @@ use super::placement::Placed;
 use super::schema::{GONE, IMAGE};
 use super::{warn, Shared};
 use crate::core::error::Result;
-use crate::core::image::{decode, encode, journal_is_small, with_journal, Decoded, WRITE_AFTER_MS};
+use crate::core::image::{decode, encode, grown, journal_is_small, with_journal, Decoded, WRITE_AFTER_MS};
 use crate::core::model::types::StoredMemory;
 use crate::core::packed::Packed;
 use crate::platform::js_bytes::JsBytes;
@@ -59,14 +59,15 @@ pub async fn load(shared: Rc<Shared>) -> Result<Packed> {
     Ok(full.packed)
 }
 
-/// After a committed write of `changes` memories (upserts and deletes) on `database`: when they are more
-/// than the journal of an image of the memories last loaded may hold (an import, a re-embedding, a large
-/// delete), a fresh image is written soon, so the next open does not read them from the journal, nor
-/// every record.
-pub fn after_commit(shared: &Shared, database: IdbDatabase, changes: usize) {
-    if !journal_is_small(changes, shared.stored.get()) {
+/// After a committed write of `upserts` and `deletes` on `database`: when they are more than the journal
+/// of an image of the memories stored before it may hold (an import, a re-embedding, a large delete), a
+/// fresh image is written soon, so the next open does not read them from the journal, nor every record.
+pub fn after_commit(shared: &Shared, database: IdbDatabase, upserts: usize, deletes: usize) {
+    let stored = shared.stored.get();
+    if !journal_is_small(upserts + deletes, stored) {
         rebuild_soon(database);
     }
+    shared.stored.set(grown(stored, upserts, deletes));
 }
 
 /// The image with its journal applied, and the last change it covers with it; `None` (after a warning

@@ -26,7 +26,7 @@ use crate::core::model::types::StoredMemory;
 
 /// A notice naming at least this many memories is read from the journal (two index reads, see
 /// `changed_since`) instead of one read per memory.
-pub const FROM_JOURNAL_AT: usize = 64;
+const FROM_JOURNAL_AT: usize = 64;
 
 /// The memories with these ids, which write number `change` wrote or deleted, as stored now (with their
 /// vectors), and the ids no longer stored; `shared`'s placement is updated for every one of the ids.

@@ -82,8 +82,8 @@ struct Shared {
     drained: RefCell<Vec<std::task::Waker>>,
     /// The changes read into the index so far (see `turns`).
     seen: RefCell<Watermark>,
-    /// The memories the last load found: a write of more changes than their image's journal may hold
-    /// calls for a fresh image (see `image::after_commit`).
+    /// The memories the last load found, grown by this instance's writes since: a write of more changes
+    /// than their image's journal may hold calls for a fresh image (see `image::after_commit`).
     stored: Cell<usize>,
 }
 

@@ -16,7 +16,7 @@ use wasm_bindgen::{closure::Closure, JsCast, JsValue};
 use super::connection::{Connection, Param};
 use super::rows::memory_from_row;
 use crate::core::error::Result;
-use crate::core::image::{decode, encode, journal_is_small, with_journal, Parts, WRITE_AFTER_MS};
+use crate::core::image::{decode, encode, grown, journal_is_small, with_journal, Parts, WRITE_AFTER_MS};
 use crate::core::model::types::StoredMemory;
 use crate::core::packed::Packed;
 use crate::platform::js_bytes::JsBytes;
@@ -24,7 +24,8 @@ use crate::platform::js_bytes::JsBytes;
 /// The size of each stored part of the image.
 const PART: usize = 256 * 1024;
 
-/// The change sequence, whether a fresh image is due, and the memories the last load found.
+/// The change sequence, whether a fresh image is due, and the memories stored (as the last load found
+/// them, grown by the writes since).
 #[derive(Default)]
 pub struct Images {
     seq: Rc<Cell<u64>>,
@@ -61,13 +62,15 @@ impl Images {
         Ok(packed)
     }
 
-    /// After a committed write of `changes` memories (upserts and deletes): when they are more than the
-    /// journal of an image of the memories last loaded may hold (an import, a large delete), a fresh image
-    /// is written soon, so the next open does not read them from the journal, nor every row.
-    pub fn after_commit(&self, db: &Rc<Connection>, changes: usize) {
-        if !journal_is_small(changes, self.stored.get()) {
+    /// After a committed write of `upserts` and `deletes`: when they are more than the journal of an image
+    /// of the memories stored before it may hold (an import, a large delete), a fresh image is written
+    /// soon, so the next open does not read them from the journal, nor every row.
+    pub fn after_commit(&self, db: &Rc<Connection>, upserts: usize, deletes: usize) {
+        let stored = self.stored.get();
+        if !journal_is_small(upserts + deletes, stored) {
             self.write_soon(db);
         }
+        self.stored.set(grown(stored, upserts, deletes));
     }
 
     /// The image with its journal applied, and whether the journal is small; `None` (after a warning when

@@ -145,7 +145,7 @@ impl Storage for SqliteStorage {
         let db = self.tables().await?;
         let seq = self.images.next();
         db.transaction(|| Self::write(db, changes, seq))?;
-        self.images.after_commit(db, changes.upserts.len() + changes.deletes.len());
+        self.images.after_commit(db, changes.upserts.len(), changes.deletes.len());
         Ok(())
     }
 
