@@ -600,7 +600,8 @@ export interface SearchOptions extends ReadScope, TimeRangeOptions {
    * included, memories added since left out. ISO 8601 with a time zone. */
   asOf?: string;
   /** The "now" that relative times in the query count from ("last May", "recently", "the week before"):
-   * ISO 8601 with a time zone, or a date `YYYY-MM-DD`. Default: now. */
+   * ISO 8601 with a time zone, or a date `YYYY-MM-DD`. Default: now. A time the query names with its year counts
+   * the times before it from that one instead ("recently, as mentioned on 3 June 2023"). */
   referenceDate?: string;
   /** Send the first `reranker.config.topK` results (default 20) to the configured `reranker` and return them in
    * its order, its relevance as `score` and the ranking's as `fusedScore`. Needs a `reranker` in the config

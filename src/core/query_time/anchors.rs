@@ -107,16 +107,29 @@ fn is_month(t: &[Token], i: usize) -> bool {
     capital || numbered || introduced
 }
 
-/// The span named at `i`, relative to `reference` where it has no year, with the tokens it takes.
-fn anchor(t: &[Token], i: usize, reference: i64) -> Option<(Span, usize)> {
+/// A time at `i` that names its year (`8 May 2023`, `May 2023`, `summer 2023`, `in 2023`), with the tokens
+/// it takes.
+fn dated(t: &[Token], i: usize) -> Option<(Span, usize)> {
     if let Some(found) = full_date(t, i) {
         return Some(found);
     }
     let here = word(t.get(i));
-    if let Some(m) = here.and_then(month).filter(|_| is_month(t, i)) {
-        if let Some(y) = year(t.get(i + 1)) {
-            return Some((month_span(y, m, 1), 2));
-        }
+    if let (Some(m), Some(y)) = (here.and_then(month).filter(|_| is_month(t, i)), year(t.get(i + 1))) {
+        return Some((month_span(y, m, 1), 2));
+    }
+    if let (Some(first), Some(y)) = (here.and_then(season), year(t.get(i + 1))) {
+        return Some((month_span(y, first, 3), 2));
+    }
+    if let (Some("in" | "during" | "throughout" | "of" | "since"), Some(y)) = (here, year(t.get(i + 1))) {
+        return Some((month_span(y, 1, 12), 2));
+    }
+    None
+}
+
+/// A day or a month without a year at `i` (`August 11`, `9 November`, `in June`), the latest not after
+/// `reference`, with the tokens it takes.
+fn undated(t: &[Token], i: usize, reference: i64) -> Option<(Span, usize)> {
+    if let Some(m) = word(t.get(i)).and_then(month).filter(|_| is_month(t, i)) {
         if let Some(d) = day_of_month(t.get(i + 1)) {
             return Some((day_span(latest_year(reference, m, d), m, d), 2));
         }
@@ -125,16 +138,13 @@ fn anchor(t: &[Token], i: usize, reference: i64) -> Option<(Span, usize)> {
         }
         return Some((month_span(latest_year(reference, m, 1), m, 1), 1));
     }
-    if let (Some(d), Some(m)) = (day_of_month(t.get(i)), month_at(t.get(i + 1))) {
-        return Some((day_span(latest_year(reference, m, d), m, d), 2));
-    }
-    if let (Some(first), Some(y)) = (here.and_then(season), year(t.get(i + 1))) {
-        return Some((month_span(y, first, 3), 2));
-    }
-    if let (Some("in" | "during" | "throughout" | "of" | "since"), Some(y)) = (here, year(t.get(i + 1))) {
-        return Some((month_span(y, 1, 12), 2));
-    }
-    relative(t, i, reference)
+    let (d, m) = (day_of_month(t.get(i))?, month_at(t.get(i + 1))?);
+    Some((day_span(latest_year(reference, m, d), m, d), 2))
+}
+
+/// The span named at `i`, relative to `reference` where it has no year, with the tokens it takes.
+fn anchor(t: &[Token], i: usize, reference: i64) -> Option<(Span, usize)> {
+    dated(t, i).or_else(|| undated(t, i, reference)).or_else(|| relative(t, i, reference))
 }
 
 /// A span counted back from `reference` at `i`: `today`, `yesterday`, `recently`, `last week`, `past month`,
@@ -171,21 +181,36 @@ fn reach(t: &[Token], i: usize) -> i64 {
     sign * unit.map_or(7, |unit| n * unit)
 }
 
-/// Every span `text` names, widened by `before` / `after` and by a day each side (a conversation's date can
-/// trail what it tells); `reference` is the now that relative times count from.
-pub fn spans_in(text: &str, reference: i64) -> Vec<Span> {
-    let t = tokens(text);
+/// The spans `find` names in `t`, left to right, each with the token it starts at.
+fn named(t: &[Token], find: impl Fn(usize) -> Option<(Span, usize)>) -> Vec<(Span, usize)> {
     let mut spans = Vec::new();
     let mut i = 0;
     while i < t.len() {
-        match anchor(&t, i, reference) {
+        match find(i) {
             Some((span, used)) => {
-                let reach = reach(&t, i) * DAY;
-                spans.push(Span { start: span.start + reach.min(0) - DAY, end: span.end + reach.max(0) + DAY });
+                spans.push((span, i));
                 i += used;
             }
             None => i += 1,
         }
     }
     spans
+}
+
+/// Every span `text` names, widened by `before` / `after` and by a day each side (a conversation's date can
+/// trail what it tells). A time without a year counts from the first time named with its year after it, as
+/// English writes the year last (`recently, as mentioned on 3 June 2023`, `between August 11 and August 15
+/// 2023`), else from `reference`, the now that relative times count from (`since 2022 until last week`).
+pub fn spans_in(text: &str, reference: i64) -> Vec<Span> {
+    let t = tokens(text);
+    let dated_spans = named(&t, |i| dated(&t, i));
+    let reference_at = |i: usize| dated_spans.iter().find(|(_, at)| *at > i).map_or(reference, |(span, _)| span.end);
+    let spans = named(&t, |i| anchor(&t, i, reference_at(i)));
+    spans
+        .into_iter()
+        .map(|(span, i)| {
+            let reach = reach(&t, i) * DAY;
+            Span { start: span.start + reach.min(0) - DAY, end: span.end + reach.max(0) + DAY }
+        })
+        .collect()
 }

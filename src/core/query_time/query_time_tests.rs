@@ -54,6 +54,30 @@ fn times_without_a_year_count_from_the_reference() {
 }
 
 #[test]
+fn times_without_a_year_count_from_the_time_the_query_names_with_one() {
+    // Asked years later, as an app asks with today's date: "recently" and "August 11" belong to the year the
+    // question names, not to the years since.
+    let later = millis_from_iso("2026-12-02T12:00:00Z").unwrap();
+    let window = |query: &str| {
+        let span = query_window(query, later)?;
+        Some((iso_from_millis(span.start)[..10].to_owned(), iso_from_millis(span.end - 1)[..10].to_owned()))
+    };
+    let recently = "What new activity did Maria start recently, as mentioned on 3 June, 2023?";
+    assert_eq!(window(recently), days("2023-05-03", "2023-06-04"));
+    assert_eq!(window("Where was John between August 11 and August 15 2023?"), days("2023-08-10", "2023-08-16"));
+    assert_eq!(
+        window("What did Joanna just finish last Friday on 23 January, 2022?"),
+        days("2022-01-09", "2022-01-24")
+    );
+    assert_eq!(window("What cake did Joanna make recently in May 2022?"), days("2022-04-30", "2022-06-01"));
+    // Only from a time named after it, as English writes the year last: "since 2022 until last week" ends now.
+    assert_eq!(window("What did I read since 2022 until last week?"), days("2021-12-31", "2026-12-03"));
+    // A query naming no year counts from the reference, as before.
+    assert_eq!(window("What did Melanie paint recently?"), days("2026-10-31", "2026-12-03"));
+    assert_eq!(window("When did Melanie go camping in June?"), days("2026-05-31", "2026-07-01"));
+}
+
+#[test]
 fn words_that_only_look_like_times_are_not() {
     for query in [
         "What may Caroline do next?",
