@@ -166,8 +166,9 @@ pub fn millis_from_iso(text: &str) -> Option<i64> {
         if digits == 0 {
             return None;
         }
-        let padded: String = fraction[..digits].chars().chain("000".chars()).take(3).collect();
-        millis = padded.parse().ok()?;
+        // The first three digits, padded with zeros: no allocation, as this runs once per memory read by time.
+        let first = fraction.bytes().take(digits.min(3)).chain(std::iter::repeat(b'0')).take(3);
+        millis = first.fold(0, |sum, digit| sum * 10 + i64::from(digit - b'0'));
         rest = &fraction[digits..];
     }
     let offset_minutes = match rest {

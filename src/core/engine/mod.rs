@@ -39,6 +39,7 @@ pub mod search;
 mod search_agentic;
 mod search_response;
 mod search_speaker;
+mod search_window;
 pub(crate) mod side_access;
 pub mod snapshot;
 mod state;

@@ -4,6 +4,7 @@
 
 use super::memory::MemoryEngine;
 pub use super::search_response::SearchResponse;
+use super::search_window::{cosine, with_window_members, EventTimes};
 use crate::core::error::Result;
 use crate::core::fusion::{reciprocal_rank, weighted, with_neighbours, Method, Ranking, NEIGHBOUR_SHARE, RRF_K};
 use crate::core::keyword::Neighbours;
@@ -146,12 +147,25 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let reference = read.window.reference.or(read.window.as_of).unwrap_or_else(|| self.clock.now_ms());
         let window = query_window(text, reference);
         let time_of = |id: &str| index.get(id).map(|m| event_span(&m.item));
+        // The vector candidates, with the scope's memories of the query's time that are not among them.
+        let drawn = |wanted: usize| -> Result<Ranking> {
+            let similarity = |memory: &StoredMemory| {
+                let score = cosine(vector?, &index.vector(&memory.item.id)?);
+                close(score).then_some(score)
+            };
+            let members = || {
+                let window = window?;
+                let times = self.extensions.get_or_attach::<EventTimes>();
+                times.within(&*index, window, |item| in_scope(item) && keep(item))
+            };
+            Ok(with_window_members(by_vector(wanted)?, wanted, members, similarity))
+        };
         let ranking = match method {
             Method::Vector => by_vector(alone)?,
             Method::Keyword => by_keyword(alone),
             Method::Hybrid | Method::Agentic => {
                 // The keyword list needs only its best for the page; every vector candidate gets its own score.
-                let vector = by_vector(candidates)?;
+                let vector = drawn(candidates)?;
                 let query = keyword_query();
                 let keyword = with_scores_of(query.top(page, &passes), &vector, |ids| query.scores(ids));
                 let fused = weighted(&vector, &keyword, read.weights);
@@ -167,7 +181,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 }
             }
             Method::Rrf => {
-                let lists = [by_vector(candidates)?, by_keyword(candidates)];
+                let lists = [drawn(candidates)?, by_keyword(candidates)];
                 let fused = reciprocal_rank(&[&lists[0], &lists[1]], RRF_K);
                 // The memories of the query's time are a third list, in the order the two gave them.
                 let fused = match within(&fused, window, time_of) {

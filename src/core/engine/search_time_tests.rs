@@ -7,12 +7,16 @@ use std::rc::Rc;
 use futures_executor::block_on;
 use serde_json::{json, Value};
 
+use crate::core::engine::memory::MemoryEngine;
 use crate::core::model::scope_fields::ScopeFields;
+use crate::core::model::types::StoredMemory;
 use crate::core::pipeline_options::AddOptions;
 use crate::core::read::{ReadCall, ReadOptions};
 use crate::core::storage::InMemoryStorage;
-use crate::core::testing::letter_engine;
+use crate::core::storage::RemoteChange;
+use crate::core::testing::{letter_engine, KeepingStorage, Letters, NoLlm};
 use crate::core::time::{millis_from_iso, Clock};
+use crate::core::vector_store::VectorStore;
 
 fn dated(date: &str) -> AddOptions {
     let metadata = json!({"date": date}).as_object().cloned();
@@ -156,4 +160,78 @@ fn a_question_that_asks_when_puts_the_memory_that_says_a_time_first() {
     // Only the fused ranking: the keyword method alone ranks as it does without the question word.
     let keyword = |question: &str| first(&engine, question, json!({"method": "keyword"}));
     assert_eq!(keyword("When did Caroline go to the support group?"), keyword("Did Caroline go to the support group?"));
+}
+
+#[test]
+fn a_memory_of_the_named_time_is_found_in_a_scope_larger_than_the_candidate_pool() {
+    let engine = letter_engine(InMemoryStorage::default());
+    crowd(&engine);
+    let kayaking = block_on(engine.add(&json!("Went kayaking with Pat"), &dated("11:00 am on 3 June, 2023"))).unwrap();
+    let (kayak, rowing) = ("Went kayaking with Pat".to_owned(), "Went rowing with Pat".to_owned());
+    let query = "What happened on 3 June, 2023?";
+    // Raised by its time, it passes them all.
+    assert_eq!(found_by(&engine, query, json!({"limit": 3}))[0], kayak);
+    // Under rrf it leads the time's own list; without a time it is not drawn at all.
+    assert!(found_by(&engine, query, json!({"limit": DRAWING, "method": "rrf"})).contains(&kayak));
+    assert!(!found_by(&engine, "What happened then?", json!({"limit": DRAWING})).contains(&kayak));
+    // The times read for those searches follow later writes: a memory of that day added (less similar than
+    // any other, so drawn only by its time), the first one deleted.
+    block_on(engine.add(&json!(rowing), &dated("3 June 2023"))).unwrap();
+    assert!(found_by(&engine, query, json!({"limit": DRAWING})).contains(&rowing));
+    block_on(engine.delete(&kayaking.results[0].id, false)).unwrap();
+    let found = found_by(&engine, query, json!({"limit": DRAWING}));
+    assert!(found.contains(&rowing) && !found.contains(&kayak));
+}
+
+/// The largest limit whose search draws no more than the vector ranking's pool (`limit × 4` ≤ 1,000), so
+/// that a memory outside the pool is in its results only when its time drew it.
+const DRAWING: usize = 250;
+
+/// 1,100 memories of user `u`, more than the vector ranking draws, each nearer "What happened on 3 June,
+/// 2023?" than the dated memories of these tests (cosine 0.61 to 0.82 against 0.57 and 0.58) and sharing
+/// none of its words.
+fn crowd<S: crate::core::storage::Storage>(engine: &MemoryEngine<NoLlm, Letters, S>) {
+    let plain = AddOptions { scope: ScopeFields::user("u"), infer: Some(false), ..AddOptions::default() };
+    let verbs = "fixed washed cooked sold carried moved lost watered folded read wrote tested packed closed fetched";
+    let nouns = "gate table chair shelf kettle window ladder basket blanket candle letter parcel bucket carpet helmet";
+    let (verbs, nouns): (Vec<&str>, Vec<&str>) = (verbs.split(' ').collect(), nouns.split(' ').collect());
+    let pairs = nouns.iter().flat_map(|b| nouns.iter().filter(move |c| *c != b).map(move |c| (b, c)));
+    let others = pairs.flat_map(|(b, c)| verbs.iter().map(move |a| format!("{a} the {b} and the {c}")));
+    for text in others.take(1_100) {
+        block_on(engine.add(&json!(text), &plain)).unwrap();
+    }
+}
+
+/// The texts `engine` finds for `query` among user `u`'s memories, with these read options.
+fn found_by<S: crate::core::storage::Storage>(
+    engine: &MemoryEngine<NoLlm, Letters, S>,
+    query: &str,
+    options: Value,
+) -> Vec<String> {
+    let mut options = options;
+    options["userId"] = json!("u");
+    let read = serde_json::from_value::<ReadOptions>(options).unwrap().check(ReadCall::Search).unwrap();
+    block_on(engine.search(query, &read)).unwrap().results.into_iter().map(|m| m.memory).collect()
+}
+
+#[test]
+fn a_memory_of_the_named_time_written_by_another_tab_is_found_too() {
+    let storage = KeepingStorage::new();
+    let engine = Rc::new(letter_engine(storage.clone()));
+    engine.follow_remote();
+    crowd(&engine);
+    let query = "What happened on 3 June, 2023?";
+    assert_eq!(found_by(&engine, query, json!({"limit": DRAWING})).len(), DRAWING, "the times are read");
+    // Another tab stores a memory of that day, less similar to the query than any other.
+    let other = letter_engine(InMemoryStorage::default());
+    block_on(other.add(&json!("Went rowing with Pat"), &dated("3 June 2023"))).unwrap();
+    let rowing = {
+        let index = other.index.borrow();
+        let memory = index.list(1, &|_| true)[0];
+        StoredMemory { embedding: index.vector(&memory.item.id), ..memory.clone() }
+    };
+    storage.notify(RemoteChange { cleared: false, upserts: vec![rowing], deletes: vec![] });
+    let rowing = "Went rowing with Pat".to_owned();
+    assert!(found_by(&engine, query, json!({"limit": DRAWING})).contains(&rowing));
+    assert!(!found_by(&engine, "What happened then?", json!({"limit": DRAWING})).contains(&rowing));
 }
