@@ -2,7 +2,7 @@
 // the settings say what is missing and the command that gets it (never a silently hidden block), and a
 // download that fails names the file and the fix (never "Something went wrong").
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -32,7 +32,9 @@ async function open(t, { modelDir, route } = {}) {
 }
 
 test("without the weights on the server, the offline provider says how to get them", async (t) => {
-  const page = await open(t, { modelDir: mkdtempSync(join(tmpdir(), "memwasm-no-model-")) });
+  const modelDir = mkdtempSync(join(tmpdir(), "memwasm-no-model-"));
+  t.after(() => rmSync(modelDir, { recursive: true, force: true }));
+  const page = await open(t, { modelDir });
   const missing = page.locator("#offline-model-missing");
   await missing.waitFor();
   assert.match(await missing.textContent(), /weights are not on this server.*bash scripts\/setup\.sh minilm-weights/);

@@ -2,7 +2,7 @@
 // its JSONL file in MEMORY_FILE_PATH), both over stdio through the official SDK client: the same calls, the same
 // answers (what was created, added or deleted) and the same graph after each call.
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -15,15 +15,20 @@ const REFERENCE = new URL("node_modules/@modelcontextprotocol/server-memory/dist
 const server = scriptedServer();
 let ours;
 let reference;
+let folder;
 before(async () => {
   await server.ready;
   ours = await connect(server, freshDb());
-  const file = join(mkdtempSync(join(tmpdir(), "memwasm-reference-")), "memory.jsonl");
+  folder = mkdtempSync(join(tmpdir(), "memwasm-reference-"));
+  const file = join(folder, "memory.jsonl");
   const transport = new StdioClientTransport({ command: process.execPath, args: [REFERENCE], env: { ...process.env, MEMORY_FILE_PATH: file }, stderr: "pipe" });
   reference = new Client({ name: "memwasm-tests", version: "1.0.0" });
   await reference.connect(transport);
 });
-after(async () => Promise.all([ours?.close(), reference?.close()]));
+after(async () => {
+  await Promise.all([ours?.close(), reference?.close()]);
+  if (folder) rmSync(folder, { recursive: true, force: true });
+});
 
 /** What a call answered that both servers answer: failed or not, and the reference's fields of its result. */
 async function answer(client, name, args, fields) {

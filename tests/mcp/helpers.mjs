@@ -2,7 +2,7 @@
 // MCP SDK client over stdio (the package installed from ../../pkg into ./node_modules).
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, beforeEach } from "node:test";
@@ -35,8 +35,12 @@ export function scriptedServer() {
   });
 }
 
-/** A fresh database path. */
-export const freshDb = () => join(mkdtempSync(join(tmpdir(), "memwasm-mcp-")), "memory.db");
+/** The folders freshDb made, removed when the test file's process exits. */
+const made = [];
+process.on("exit", () => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** A fresh database path, in a folder of its own that is removed when the test file ends. */
+export const freshDb = () => join(made[made.push(mkdtempSync(join(tmpdir(), "memwasm-mcp-"))) - 1], "memory.db");
 
 /** An SDK client connected to `npx memwasm mcp --db db …args`. `direct`: `node …/bin/memwasm.mjs` instead of
  * npx, so that `client.transport.pid` is the server's own process. */

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,6 +25,7 @@ const freePort = () => new Promise((resolve) => {
 test("keys in the browser: the page's memory reaches the model only through the route, which adds the key", T, async (t) => {
   assert.ok(route && browser, "the page has the route and the page code");
   const dir = mkdtempSync(join(tmpdir(), "memwasm-keys-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, "route.mjs"), route);
   const port = await freePort();
   const child = spawn(process.execPath, [join(dir, "route.mjs")], {

@@ -6,7 +6,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -255,9 +255,11 @@ test("a process killed while it writes the image leaves a file that opens to wha
   db.close();
 });
 
-test("an import's fresh image is written without the memory being closed: a process killed 2 s later leaves it", T, async () => {
+test("an import's fresh image is written without the memory being closed: a process killed 2 s later leaves it", T, async (t) => {
   const source = await seeded(newFile(), undefined, 300);
-  const backup = join(mkdtempSync(join(tmpdir(), "memwasm-backup-")), "backup.jsonl");
+  const folder = mkdtempSync(join(tmpdir(), "memwasm-backup-"));
+  t.after(() => rmSync(folder, { recursive: true, force: true }));
+  const backup = join(folder, "backup.jsonl");
   writeFileSync(backup, await source.exportMemories({}));
   source.close();
   const path = newFile();

@@ -7,7 +7,7 @@
 // shows IMPORT_FORMAT in place. Leaves tests/artifacts/www-import.png.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadPlayground, startBrowser } from "./browser.mjs";
@@ -38,6 +38,7 @@ after(async () => {
   await browser?.close();
   await site?.close();
   await llm?.close();
+  if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
 /** The facts the scripted extraction makes of the archive: one per user message on the kept path. */
