@@ -15,13 +15,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { listBench } from "./list.mjs";
-import { recallTable, targetsTable as locomoTargets } from "./locomo/report.mjs";
 import { gzipSize } from "./lib/gzip.mjs";
-import { rerankTable } from "./lib/rerank-table.mjs";
-import { sqliteTable } from "./sqlite.mjs";
-import { syncTable, syncTargets } from "./sync.mjs";
-import { importTable, importTargets } from "./import.mjs";
 
 const bench = dirname(fileURLToPath(import.meta.url));
 const root = dirname(bench);
@@ -346,6 +340,14 @@ function size() {
 }
 
 if (!args.has("--no-build")) build();
+// Imported once the build has installed bench/'s packages (MiniSearch, better-sqlite3, the package itself),
+// so that a fresh clone's first `npm run bench` gets that far.
+const { listBench } = await import("./list.mjs");
+const { recallTable, targetsTable: locomoTargets } = await import("./locomo/report.mjs");
+const { rerankTable } = await import("./lib/rerank-table.mjs");
+const { sqliteTable } = await import("./sqlite.mjs");
+const { syncTable, syncTargets } = await import("./sync.mjs");
+const { importTable, importTargets } = await import("./import.mjs");
 const started = Date.now();
 const machine = {
   cpus: cpus().length,
