@@ -51,6 +51,8 @@ function build() {
   run("cargo", ["build", "--quiet", "--release", "--manifest-path", join(bench, "native", "Cargo.toml")]);
   say("installing Orama 3 and the package (npm install in bench/)");
   run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], bench);
+  say("installing playwright-core for the cold start in Chromium (npm install in tests/browser-crash/)");
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], join(root, "tests", "browser-crash"));
 }
 
 function json(cmd, argv) {
