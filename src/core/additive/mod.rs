@@ -33,7 +33,7 @@ use crate::core::model::types::{AddResult, EventKind, MemoryItem, Message, Store
 use crate::core::model_traits::{Embedder, Llm, LlmRequest};
 use crate::core::pipeline_options::AddOptions;
 use crate::core::storage::{Changeset, Storage};
-use crate::core::vector_store::{Predicate, VectorStore};
+use crate::core::vector_store::{cosine, Predicate, VectorStore};
 
 /// The nearest memories a fact is checked against for a near duplicate (the nearest may state another
 /// number; one a little further may restate it).
@@ -129,7 +129,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Additive<'_, L, 
         let (Some(threshold), Some(vector)) = (self.additive_settings().near_duplicate, vector) else {
             return Ok(Near::No);
         };
-        let close = |other: &[f32]| dot(other, vector) >= threshold;
+        let close = |other: &[f32]| cosine(other, vector) >= threshold;
         let restates = |text: &str| same_particulars(fact, text);
         if kept.iter().any(|(text, other)| other.as_deref().is_some_and(close) && restates(text)) {
             return Ok(Near::Kept);
@@ -150,14 +150,6 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Additive<'_, L, 
         let same = nearest.into_iter().find(|(score, memory)| *score >= threshold && restates(&memory.memory));
         Ok(same.map_or(Near::No, |(_, memory)| Near::Stored(Box::new(memory))))
     }
-}
-
-/// The cosine similarity of two unit vectors (0 when their lengths differ).
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    if a.len() != b.len() {
-        return 0.0;
-    }
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 /// The additive pipeline, attached to an engine: it runs `pipeline: "additive"` with its duplicate checks

@@ -4,7 +4,7 @@
 
 use super::memory::MemoryEngine;
 pub use super::search_response::SearchResponse;
-use super::search_window::{cosine, with_window_members, EventTimes};
+use super::search_window::{with_window_members, EventTimes};
 use crate::core::error::Result;
 use crate::core::fusion::{reciprocal_rank, weighted, with_neighbours, Method, Ranking, NEIGHBOUR_SHARE, RRF_K};
 use crate::core::keyword::Neighbours;
@@ -16,7 +16,7 @@ use crate::core::query_speaker::{raise_speaker, turn_speaker};
 use crate::core::query_time::{event_span, query_window, raise_answers, raise_in, within, TIME_SHARE, WHEN_SHARE};
 use crate::core::read::Read;
 use crate::core::storage::Storage;
-use crate::core::vector_store::{Count, Predicate, VectorStore};
+use crate::core::vector_store::{cosine, Count, Predicate, VectorStore};
 
 /// Candidates each ranking contributes per wanted result before fusion (at least [`FUSION_POOL`]).
 pub const OVERFETCH: usize = 4;
@@ -150,7 +150,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         // The vector candidates, with the scope's memories of the query's time that are not among them.
         let drawn = |wanted: usize| -> Result<Ranking> {
             let similarity = |memory: &StoredMemory| {
-                let score = cosine(vector?, &index.vector(&memory.item.id)?);
+                let score = f64::from(cosine(vector?, &index.vector(&memory.item.id)?));
                 close(score).then_some(score)
             };
             let members = || {

@@ -119,8 +119,3 @@ pub fn with_window_members<'a>(
     drawn.extend(scored);
     drawn
 }
-
-/// The cosine of two unit vectors of one length (their dot product), as the vector ranking scores.
-pub fn cosine(a: &[f32], b: &[f32]) -> f64 {
-    f64::from(a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>())
-}

@@ -142,6 +142,14 @@ pub trait VectorStore {
     }
 }
 
+/// The cosine similarity of two unit vectors, their dot product (0 when their lengths differ).
+pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    if a.len() != b.len() {
+        return 0.0;
+    }
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
 /// Scales `vector` to unit length; a zero or non-finite vector is rejected.
 pub fn normalized(mut vector: Vec<f32>) -> Option<Vec<f32>> {
     let norm = vector.iter().map(|x| x * x).sum::<f32>().sqrt();
