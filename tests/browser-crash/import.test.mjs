@@ -47,16 +47,24 @@ const open = (page, config) => page.evaluate(async (config) => {
 
 const count = (page) => page.evaluate(async (user) => (await window.memory.getAll({ userId: user, limit: 100_000 })).results.length, USER);
 
-/** Imports `text` on the page; `abortAt`: aborts at the first progress report of that phase past half way.
+/** Imports `text` on the page; `abortAt`: stops the import in that phase. In "read", at the first progress
+ * report past half way; in "write", as a Cancel button would: in the task after the phase's first report, when
+ * the import next waits (how many reports a write makes depends on the machine's speed: a fast one issues
+ * the second half of 10,000 memories in one turn, reporting nothing until it has committed).
  * The text is handed over first, on its own: receiving it is a long task of the test, not of the import. */
 const importOnPage = async (page, text, abortAt) => {
   await page.evaluate((text) => void (window.text = text), text);
   return page.evaluate(async (abortAt) => {
     const reports = [];
     const controller = new AbortController();
+    let stopping = false;
     const onProgress = (report) => {
       reports.push({ ...report, at: performance.now() });
-      if (report.phase === abortAt && report.done > report.total / 2) controller.abort();
+      if (report.phase !== abortAt || stopping) return;
+      if (abortAt === "write") setTimeout(() => controller.abort(), 0);
+      else if (report.done > report.total / 2) controller.abort();
+      else return;
+      stopping = true;
     };
     await new Promise((resolve) => setTimeout(resolve, 100)); // the observer delivers earlier long tasks
     window.longTasks.length = 0;

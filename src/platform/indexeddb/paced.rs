@@ -3,7 +3,7 @@
 //! pace says a turn is due, the writer issues one more request, a read of a key that does not exist, and
 //! goes on in its success event: the database answers it after every write issued before it, in a task
 //! of its own (awaiting an earlier write is not enough: Chromium may hand the answers to many requests
-//! over in one task). A stop asked for by then aborts the transaction, so nothing of the commit is kept.
+//! over in one task). A stop, checked after every request, aborts the transaction: nothing of it is kept.
 
 use wasm_bindgen::JsValue;
 use web_sys::{IdbObjectStore, IdbTransaction};
@@ -59,15 +59,16 @@ impl<'a> PacedWriter<'a> {
         error
     }
 
-    /// Ends the turn when due: reports, awaits the turn-ending read, then stops if the caller asked to.
+    /// Ends the turn when due (reports, awaits the turn-ending read), then stops if the caller asked to:
+    /// after every request, so a stop that came while the commit awaited the database is never carried
+    /// past the commit by a last turn too short to fall due.
     async fn turn(&mut self) -> Result<()> {
-        if !self.pace.due() {
-            return Ok(());
+        if self.pace.due() {
+            self.pace.report(Progress { phase: Phase::Write, done: self.done, total: self.total });
+            let read = self.turns.get(&JsValue::from_str(NO_KEY));
+            settled(read, CONTEXT).await.map_err(|error| self.fail(error))?;
+            self.pace.resumed();
         }
-        self.pace.report(Progress { phase: Phase::Write, done: self.done, total: self.total });
-        let read = self.turns.get(&JsValue::from_str(NO_KEY));
-        settled(read, CONTEXT).await.map_err(|error| self.fail(error))?;
-        self.pace.resumed();
         if self.pace.aborted() {
             return Err(self.fail(aborted_error()));
         }
