@@ -92,7 +92,6 @@ fn ranked<'a>(ids: Vec<&'a str>, score: impl Fn(&str) -> f64) -> Ranking<'a> {
 /// Hybrid: `weights.vector · max(cosine, 0) + weights.keyword · bm25 / best bm25`. A memory missing from a
 /// list scores 0 there, so every fused score lies in [0, 1].
 pub fn weighted<'a>(vector: &Ranking<'a>, keyword: &Ranking<'a>, weights: Weights) -> Ranking<'a> {
-    let best_keyword = keyword.iter().map(|(score, _)| *score).fold(0.0, f64::max);
     // Each id once, in order of first appearance, with its cosine and BM25: one look-up per entry of a list.
     let mut at: HashMap<&str, usize> = HashMap::default();
     at.reserve(vector.len() + keyword.len());
@@ -106,6 +105,26 @@ pub fn weighted<'a>(vector: &Ranking<'a>, keyword: &Ranking<'a>, weights: Weight
             parts[entry].1[part] = score;
         }
     }
+    weighted_parts(parts, weights)
+}
+
+/// [`weighted`] of `vector` and a keyword ranking whose scores of `vector`'s memories are known:
+/// `keyword_of[i]` is the BM25 of `vector[i]` (0: none), `others` the keyword ranking's memories that are
+/// not in `vector`, best first. The same ranking, without a look-up of any id.
+pub fn weighted_known<'a>(
+    vector: &Ranking<'a>,
+    keyword_of: &[f64],
+    others: &Ranking<'a>,
+    weights: Weights,
+) -> Ranking<'a> {
+    let known = keyword_of.iter().copied().chain(std::iter::repeat(0.0));
+    let parts = vector.iter().zip(known).map(|(&(cosine, id), bm25)| (id, [cosine, bm25]));
+    weighted_parts(parts.chain(others.iter().map(|&(bm25, id)| (id, [0.0, bm25]))).collect(), weights)
+}
+
+/// Each memory's `[cosine, bm25]` fused by `weights`, best first (equal scores in the order given).
+fn weighted_parts<'a>(parts: Vec<(&'a str, [f64; 2])>, weights: Weights) -> Ranking<'a> {
+    let best_keyword = parts.iter().map(|(_, [_, bm25])| *bm25).fold(0.0, f64::max);
     let mut fused: Ranking<'a> = parts
         .into_iter()
         .map(|(id, [cosine, bm25])| {
@@ -200,6 +219,24 @@ mod tests {
         assert_eq!(ids(&fused), ["a", "b"]);
         assert!(close(fused[0].0, 0.35) && close(fused[1].0, 0.0));
         assert!(weighted(&Vec::new(), &Vec::new(), Weights::default()).is_empty());
+    }
+
+    #[test]
+    fn weighted_of_known_keyword_scores_ranks_as_weighted_does() {
+        // Vector likes a > b > c > e; keyword likes c > b > d, and knows nothing of a and e.
+        let vector: Ranking = vec![(0.9, "a"), (0.8, "b"), (0.1, "c"), (0.05, "e")];
+        let keyword: Ranking = vec![(6.0, "c"), (3.0, "b"), (1.5, "d")];
+        for weights in
+            [Weights::default(), Weights::normalised(1.0, 3.0).unwrap(), Weights::normalised(0.0, 1.0).unwrap()]
+        {
+            let known = weighted_known(&vector, &[0.0, 3.0, 6.0, 0.0], &vec![(1.5, "d")], weights);
+            assert_eq!(known, weighted(&vector, &keyword, weights), "{weights:?}");
+        }
+        // Scores missing at the end count as 0; equal scores keep the order given (vector first).
+        let tied: Ranking = vec![(0.5, "a"), (0.5, "b")];
+        let fused = weighted_known(&tied, &[], &vec![(2.0, "z")], Weights::normalised(0.3, 0.35).unwrap());
+        assert_eq!(ids(&fused), ["z", "a", "b"]);
+        assert_eq!(fused, weighted(&tied, &vec![(2.0, "z")], Weights::normalised(0.3, 0.35).unwrap()));
     }
 
     #[test]

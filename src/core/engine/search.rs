@@ -6,7 +6,7 @@ use super::memory::MemoryEngine;
 pub use super::search_response::SearchResponse;
 use super::search_window::{with_window_members, EventTimes};
 use crate::core::error::Result;
-use crate::core::fusion::{reciprocal_rank, weighted, with_neighbours, Method, Ranking, NEIGHBOUR_SHARE, RRF_K};
+use crate::core::fusion::{reciprocal_rank, weighted_known, with_neighbours, Method, Ranking, NEIGHBOUR_SHARE, RRF_K};
 use crate::core::keyword::Neighbours;
 use crate::core::model::scope::Scope;
 use crate::core::model::types::{MemoryItem, StoredMemory};
@@ -166,9 +166,9 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             Method::Hybrid | Method::Agentic => {
                 // The keyword list needs only its best for the page; every vector candidate gets its own score.
                 let vector = drawn(candidates)?;
-                let query = keyword_query();
-                let keyword = with_scores_of(query.top(page, &passes), &vector, |ids| query.scores(ids));
-                let fused = weighted(&vector, &keyword, read.weights);
+                let ids: Vec<&str> = vector.iter().map(|(_, id)| *id).collect();
+                let (keyword_of, others) = keyword_query().scores_and_others(&ids, page, &passes);
+                let fused = weighted_known(&vector, &keyword_of, &others, read.weights);
                 let fused = raise_in(with_neighbours(fused, &turns, NEIGHBOUR_SHARE), window, time_of, TIME_SHARE, 1.0);
                 // A question that asks when raises the memories that say a time.
                 let text_of = |id: &str| index.get(id).map(|m| m.item.memory.as_str());
@@ -305,20 +305,6 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let hits = keywords.search(text, limit, &passes, &passes);
         Ok(hits.into_iter().filter_map(|(_, id)| index.get(id).cloned()).collect())
     }
-}
-
-/// `keyword` and the keyword scores `score` gives the memories of `vector`: when more than `keyword`'s
-/// length hold the query's words, a memory the vector ranking found still gets its own. A memory in both
-/// is listed twice with the same score (`score` scores as the ranking does), which `weighted` reads as
-/// once; checking for it would hash every candidate's id once more.
-fn with_scores_of<'a>(
-    mut keyword: Ranking<'a>,
-    vector: &Ranking<'a>,
-    score: impl FnOnce(&[&'a str]) -> Ranking<'a>,
-) -> Ranking<'a> {
-    let ids: Vec<&str> = vector.iter().map(|(_, id)| *id).collect();
-    keyword.extend(score(&ids));
-    keyword
 }
 
 #[cfg(test)]

@@ -40,14 +40,17 @@ impl<'a> KeywordQuery<'a, '_> {
         }
     }
 
-    /// The score [`top`](Self::top) gives each of `ids` that shares a term with the query (itself or, for a
-    /// turn, through the turn before it), in `ids`' order; the others are left out.
-    pub fn scores(&self, ids: &[&str]) -> Vec<(f64, &'a str)> {
-        match &self.query {
-            Some(query) if !ids.is_empty() => {
-                self.index.score_each(query, self.terms.get_or_init(|| query.terms()), ids)
-            }
-            _ => Vec::new(),
-        }
+    /// For a fused search: the score [`top`](Self::top) gives each of `ids` (0 when it shares no term with
+    /// the query, itself or, for a turn, through the turn before it), in `ids`' order, and the best `limit`
+    /// memories passing `keep` that are not among `ids`, best first. Each memory is in one of the two.
+    pub fn scores_and_others(&self, ids: &[&str], limit: usize, keep: IdPredicate) -> (Vec<f64>, Vec<(f64, &'a str)>) {
+        let Some(query) = &self.query else { return (vec![0.0; ids.len()], Vec::new()) };
+        let scored = self.index.score_each(query, self.terms.get_or_init(|| query.terms()), ids);
+        // A document's id is one string, which both lists borrow: the same memory is the same address.
+        let mut among: Vec<usize> = scored.iter().flatten().map(|(_, id)| id.as_ptr() as usize).collect();
+        among.sort_unstable();
+        let others = self.top(limit, keep).into_iter();
+        let others = others.filter(|(_, id)| among.binary_search(&(id.as_ptr() as usize)).is_err()).collect();
+        (scored.into_iter().map(|scored| scored.map_or(0.0, |(score, _)| score)).collect(), others)
     }
 }

@@ -147,12 +147,20 @@ fn one_prepared_query_ranks_and_scores_as_the_searches_do() {
             // Ranked first, then scored: the scores read the weights the ranking read.
             let top = prepared.top(5, ALL);
             assert_eq!(top, index.search_in(&text, 5, (&corpus, &scope), ALL, &neighbours), "{text:?}");
-            let scored = prepared.scores(&ids);
-            assert_eq!(scored.len(), every.len(), "{text:?}: every holder in the corpus is scored, no other");
-            for (score, id) in &scored {
+            let (scored, others) = prepared.scores_and_others(&ids, 5, ALL);
+            assert!(others.is_empty(), "{text:?}: every memory is among the ids scored");
+            let holders = scored.iter().filter(|score| **score > 0.0).count();
+            assert_eq!(holders, every.len(), "{text:?}: every holder in the corpus is scored, no other");
+            for (score, id) in scored.iter().zip(&ids).filter(|(score, _)| **score > 0.0) {
                 let (want, _) = every.iter().find(|(_, held)| held == id).expect("a holder");
                 assert!((score - want).abs() <= 1e-9, "{id}: {score} != {want} for {text:?}");
             }
+            // Given every other memory, the best five not among them are the ranking's best five that are not.
+            let some: Vec<&str> = ids.iter().copied().step_by(2).collect();
+            let (scored, others) = prepared.scores_and_others(&some, 5, ALL);
+            assert_eq!(scored.len(), some.len());
+            let rest: Vec<(f64, &str)> = top.iter().copied().filter(|(_, id)| !some.contains(id)).collect();
+            assert_eq!(others, rest, "{text:?}");
         }
     }
 }
