@@ -57,7 +57,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
         self.reading_from(index, keywords, || {
             let ranking = self.rank((text, None), vector.as_deref(), None, method, read)?;
-            let mut response = self.respond(text, ranking, method, read);
+            let matched = ranking.len();
+            let mut response = self.respond(text, (ranking, matched), method, read);
             response.warnings.extend(fell_back.into_iter().chain(self.vectors_pending(method, read)));
             Ok(response)
         })

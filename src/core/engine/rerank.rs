@@ -58,6 +58,11 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         }
     }
 
+    /// How many of a ranking's first memories the reranker reads for `read`: its `topK`, 0 when none runs.
+    pub(crate) fn reranks(&self, read: &Read) -> usize {
+        self.reranker.as_ref().filter(|_| read.rerank).map_or(0, |stage| stage.top_k)
+    }
+
     /// `ranking` with its first `topK` in the reranker's order when `read.rerank` asks for it.
     pub(crate) async fn reranked(&self, text: &str, ranking: Ranked, read: &Read) -> (Ranked, RerankMarks) {
         let Some(stage) = self.reranker.as_ref().filter(|_| read.rerank) else {

@@ -89,9 +89,15 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let (vector, method, fell_back) = self.query_vector(vector, method)?;
         let remote = self.remote_vectors().remote_ranking(vector.as_deref(), method, read).await?;
         let speaker = named.as_ref().map(|named| named.name.as_str());
-        let ranking = self.rank((ranked_text, speaker), vector.as_deref(), remote.as_ref(), method, read)?;
+        // Only the page's ids are copied out of the index, unless a reranker or a remote index reads on.
+        let owned = match remote.is_none() && self.reranks(read) == 0 {
+            true => read.limit,
+            false => usize::MAX,
+        };
+        let query = (ranked_text, speaker);
+        let (ranking, matched) = self.rank_owning(query, vector.as_deref(), remote.as_ref(), (method, read), owned)?;
         let (ranking, reranked) = self.reranked(text, ranking, read).await;
-        let mut response = self.respond(text, ranking, method, read);
+        let mut response = self.respond(text, (ranking, matched), method, read);
         reranked.mark(&mut response);
         response.warnings.extend(fell_back.into_iter().chain(self.vectors_pending(method, read)));
         Ok(response)
@@ -106,12 +112,26 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
     /// turns rise in a fused ranking (`query_speaker`).
     pub(crate) fn rank(
         &self,
-        (text, speaker): (&str, Option<&str>),
+        query: (&str, Option<&str>),
         vector: Option<&[f32]>,
         remote: Option<&Ranked>,
         method: Method,
         read: &Read,
     ) -> Result<Ranked> {
+        Ok(self.rank_owning(query, vector, remote, (method, read), usize::MAX)?.0)
+    }
+
+    /// [`rank`](Self::rank) with only the first `owned` ids of the ranking copied out of the index (a page
+    /// needs no more: at 100,000 memories copying the fused pool's thousand cost 4% of a search), and how
+    /// many it ranked in all.
+    pub(crate) fn rank_owning(
+        &self,
+        (text, speaker): (&str, Option<&str>),
+        vector: Option<&[f32]>,
+        remote: Option<&Ranked>,
+        (method, read): (Method, &Read),
+        owned: usize,
+    ) -> Result<(Ranked, usize)> {
         let now = self.now_iso();
         let in_scope = |item: &MemoryItem| read.scope.contains(&item.scope);
         let keep = |item: &MemoryItem| read.keeps(item, &now);
@@ -191,21 +211,30 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 with_neighbours(fused, &turns, NEIGHBOUR_SHARE)
             }
         };
-        Ok(ranking
-            .into_iter()
-            .filter(|(score, _)| read.threshold.is_none_or(|t| *score >= t))
-            .map(|(score, id)| (score, id.to_owned()))
-            .collect())
+        let kept = ranking.into_iter().filter(|(score, _)| read.threshold.is_none_or(|t| *score >= t));
+        let (mut ranked, mut matched) = (Vec::new(), 0);
+        for (score, id) in kept {
+            if matched < owned {
+                ranked.push((score, id.to_owned()));
+            }
+            matched += 1;
+        }
+        Ok((ranked, matched))
     }
 
-    /// The response for `ranking`: its first `read.limit` memories (then what the features add for `text`, see
-    /// `EngineHooks::after_search`), how many it matched, the size of the pool they were ranked from, and
-    /// `method`.
-    pub(crate) fn respond(&self, text: &str, ranking: Ranked, method: Method, read: &Read) -> SearchResponse {
+    /// The response for `ranking`, of `matched` memories in all (its head at least): its first `read.limit`
+    /// memories (then what the features add for `text`, see `EngineHooks::after_search`), how many it matched,
+    /// the size of the pool they were ranked from, and `method`.
+    pub(crate) fn respond(
+        &self,
+        text: &str,
+        (ranking, matched): (Ranked, usize),
+        method: Method,
+        read: &Read,
+    ) -> SearchResponse {
         let now = self.now_iso();
         let keep = |item: &MemoryItem| read.keeps(item, &now);
         let index = self.index.borrow();
-        let matched = ranking.len();
         let results: Vec<MemoryItem> = ranking
             .into_iter()
             .filter_map(|(score, id)| index.get(&id).map(|m| MemoryItem { score: Some(score), ..m.item.clone() }))

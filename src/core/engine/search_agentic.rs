@@ -48,7 +48,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let remote = self.remote_vectors().remote_ranking(vector.as_deref(), hybrid, read).await?;
         let first = self.rank((text, None), vector.as_deref(), remote.as_ref(), hybrid, read)?;
         let fall_back = |first: Ranked, warning: AddWarning| {
-            let mut response = self.respond(text, first, hybrid, read);
+            let matched = first.len();
+            let mut response = self.respond(text, (first, matched), hybrid, read);
             response.queries = Some(vec![text.to_owned()]);
             response.warnings.push(warning);
             response.warnings.extend(degraded.iter().cloned());
@@ -89,7 +90,8 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         read: &Read,
         warnings: Vec<AddWarning>,
     ) -> SearchResponse {
-        let mut response = self.respond(text, ranking, Method::Agentic, read);
+        let matched = ranking.len();
+        let mut response = self.respond(text, (ranking, matched), Method::Agentic, read);
         response.queries = Some(queries);
         response.warnings = warnings;
         response
