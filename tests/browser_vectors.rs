@@ -273,3 +273,29 @@ fn simd_int8_scales_match_the_scalar_reference_at_any_length() {
         assert_eq!(index.vector("m000"), Some(expected), "dimension {dim}");
     }
 }
+
+/// The rescoring of an `auto` index above its threshold (`kernels::dot_f32_pair`, two rows a pass in
+/// SIMD128) gives each hit the very score an f32 index's scan gives it (`kernels::dot_f32`, one row).
+#[wasm_bindgen_test]
+fn simd_paired_rescoring_matches_the_f32_scan() {
+    use memwasm::core::vector_store::{normalized, InMemoryVectorStore, Quantization, VectorStore};
+    let mut auto = InMemoryVectorStore::new(Quantization::Auto).with_int8_from(50);
+    let mut exact = InMemoryVectorStore::new(Quantization::None);
+    for k in 0..301 {
+        let unit = normalized(vector(k)).unwrap();
+        auto.upsert(memory(k, Some(unit.clone()))).unwrap();
+        exact.upsert(memory(k, Some(unit))).unwrap();
+    }
+    let mut compared = 0;
+    for (q, limit) in [(3, 7), (150, 40), (299, 101)] {
+        let query = normalized(vector(q + 1000)).unwrap();
+        let truth: Vec<(f32, String)> =
+            exact.search(&query, 301, &|_| true).unwrap().into_iter().map(|(s, m)| (s, m.item.id.clone())).collect();
+        for (score, memory) in auto.search(&query, limit, &|_| true).unwrap() {
+            let (want, _) = truth.iter().find(|(_, id)| *id == memory.item.id).unwrap();
+            assert_eq!(score.to_bits(), want.to_bits(), "{}: {score} against {want}", memory.item.id);
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 7 + 40 + 101);
+}

@@ -2,7 +2,7 @@
 //! multiple of [`LANES`]. Rows are f32, int8 codes with one scale each (a quarter of the memory), or both
 //! (`auto`: the int8 scan of large indexes, rescored exactly from f32).
 
-use super::kernels::{dot_f32, dot_i8, LANES};
+use super::kernels::{dot_f32, dot_f32_pair, dot_i8, LANES};
 use super::quantize::{decode, encode, QueryCodes};
 use super::top_k::TopK;
 use super::{normalized, Quantization};
@@ -240,6 +240,29 @@ impl Arena {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// [`rescore`](Self::rescore) of each slot of `hits`, in their order, given to `found` with its slot.
+    /// From f32 rows two at a time, whose scattered reads then overlap.
+    pub fn rescore_each(&self, query: &PreparedQuery, hits: &[(f32, u32)], mut found: impl FnMut(f32, u32)) {
+        let Some(rows) = &self.f32 else {
+            let mut buffer = Vec::new();
+            for &(_, slot) in hits {
+                found(self.rescore(query, slot as usize, &mut buffer), slot);
+            }
+            return;
+        };
+        let row = |slot: u32| &rows[slot as usize * self.stride..(slot as usize + 1) * self.stride];
+        let mut pairs = hits.chunks_exact(2);
+        for pair in &mut pairs {
+            let ((_, a), (_, b)) = (pair[0], pair[1]);
+            let (first, second) = dot_f32_pair(row(a), row(b), &query.padded);
+            found(first, a);
+            found(second, b);
+        }
+        for &(_, slot) in pairs.remainder() {
+            found(dot_f32(row(slot), &query.padded), slot);
         }
     }
 

@@ -12,6 +12,14 @@ pub fn dot_f32(a: &[f32], b: &[f32]) -> f32 {
     imp::dot_f32(a, b)
 }
 
+/// [`dot_f32`] of rows `a` and `b` with `query`, each summed as `dot_f32` sums it, in one pass: on wasm the
+/// two rows are read side by side, so the cache misses of rows scattered over a large arena overlap.
+#[inline(always)]
+pub fn dot_f32_pair(a: &[f32], b: &[f32], query: &[f32]) -> (f32, f32) {
+    debug_assert!(a.len() == query.len() && b.len() == query.len() && query.len() % LANES == 0);
+    imp::dot_f32_pair(a, b, query)
+}
+
 /// `Σ v[i]²` for a slice of any length: the whole chunks of [`LANES`] through [`dot_f32`], the rest one by
 /// one. A check of a vector's length, so its rounding may differ from a sequential sum's in the last bits.
 pub fn squared_norm(v: &[f32]) -> f32 {
@@ -85,6 +93,10 @@ mod imp {
 
     pub fn quantize(vector: &[f32], scale: f32, codes: &mut [i8]) {
         quantize_scalar(vector, scale, codes);
+    }
+
+    pub fn dot_f32_pair(a: &[f32], b: &[f32], query: &[f32]) -> (f32, f32) {
+        (dot_f32(a, query), dot_f32(b, query))
     }
 
     pub fn dot_f32(a: &[f32], b: &[f32]) -> f32 {
@@ -177,7 +189,40 @@ mod imp {
                 s3 = f32x4_add(s3, f32x4_mul(v128_load(x.add(12).cast()), v128_load(y.add(12).cast())));
             }
         }
-        // The same order as `reduce_f32`: lane-wise (s0 + s1) + (s2 + s3), then (l0 + l1) + (l2 + l3).
+        reduce([s0, s1, s2, s3])
+    }
+
+    /// `dot_f32` of two rows, their steps interleaved: the same sums, in the same order, per row.
+    #[inline(always)]
+    pub fn dot_f32_pair(a: &[f32], b: &[f32], query: &[f32]) -> (f32, f32) {
+        let chunks = a.len().min(b.len()).min(query.len()) / LANES;
+        let (x, z, y) = (a.as_ptr(), b.as_ptr(), query.as_ptr());
+        let zero = f32x4_splat(0.0);
+        let (mut s0, mut s1, mut s2, mut s3) = (zero, zero, zero, zero);
+        let (mut t0, mut t1, mut t2, mut t3) = (zero, zero, zero, zero);
+        for i in 0..chunks {
+            // SAFETY: chunk i covers elements 16i..16i+16 of the three slices, in bounds as chunks ≤ each
+            // len / 16; v128_load has no alignment requirement.
+            unsafe {
+                let (x, z, y) = (x.add(i * LANES), z.add(i * LANES), y.add(i * LANES));
+                let (q0, q1) = (v128_load(y.cast()), v128_load(y.add(4).cast()));
+                let (q2, q3) = (v128_load(y.add(8).cast()), v128_load(y.add(12).cast()));
+                s0 = f32x4_add(s0, f32x4_mul(v128_load(x.cast()), q0));
+                t0 = f32x4_add(t0, f32x4_mul(v128_load(z.cast()), q0));
+                s1 = f32x4_add(s1, f32x4_mul(v128_load(x.add(4).cast()), q1));
+                t1 = f32x4_add(t1, f32x4_mul(v128_load(z.add(4).cast()), q1));
+                s2 = f32x4_add(s2, f32x4_mul(v128_load(x.add(8).cast()), q2));
+                t2 = f32x4_add(t2, f32x4_mul(v128_load(z.add(8).cast()), q2));
+                s3 = f32x4_add(s3, f32x4_mul(v128_load(x.add(12).cast()), q3));
+                t3 = f32x4_add(t3, f32x4_mul(v128_load(z.add(12).cast()), q3));
+            }
+        }
+        (reduce([s0, s1, s2, s3]), reduce([t0, t1, t2, t3]))
+    }
+
+    /// The same order as `reduce_f32`: lane-wise (s0 + s1) + (s2 + s3), then (l0 + l1) + (l2 + l3).
+    #[inline(always)]
+    fn reduce([s0, s1, s2, s3]: [v128; 4]) -> f32 {
         let sum = f32x4_add(f32x4_add(s0, s1), f32x4_add(s2, s3));
         (f32x4_extract_lane::<0>(sum) + f32x4_extract_lane::<1>(sum))
             + (f32x4_extract_lane::<2>(sum) + f32x4_extract_lane::<3>(sum))

@@ -162,10 +162,7 @@ impl InMemoryVectorStore {
         top_k::keep_best(&mut hits, wanted);
         if rescoring {
             let mut best = TopK::new(limit, hits.len());
-            let mut row = Vec::new();
-            for (_, slot) in hits {
-                best.push(self.arena.rescore(&query, slot as usize, &mut row), slot);
-            }
+            self.arena.rescore_each(&query, &hits, |score, slot| best.push(score, slot));
             return Ok(best.into_sorted());
         }
         top_k::sort(&mut hits);

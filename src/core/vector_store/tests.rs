@@ -3,7 +3,7 @@
 
 use std::cell::Cell;
 
-use super::kernels::{dot_f32, dot_i8, squared_norm, LANES};
+use super::kernels::{dot_f32, dot_f32_pair, dot_i8, squared_norm, LANES};
 use super::*;
 use crate::core::error::MemoryError;
 
@@ -181,6 +181,10 @@ fn kernels_match_a_naive_dot_product() {
         let (a, b): (Vec<f32>, Vec<f32>) = (0..dim).map(|_| (rng.unit(), rng.unit())).unzip();
         let exact: f64 = a.iter().zip(&b).map(|(x, y)| f64::from(*x) * f64::from(*y)).sum();
         assert!((f64::from(dot_f32(&a, &b)) - exact).abs() < 1e-4, "{dim}");
+        // Two rows in one pass: each the very sum `dot_f32` gives it.
+        let c: Vec<f32> = (0..dim).map(|_| rng.unit()).collect();
+        let (first, second) = dot_f32_pair(&a, &c, &b);
+        assert_eq!((first.to_bits(), second.to_bits()), (dot_f32(&a, &b).to_bits(), dot_f32(&c, &b).to_bits()));
         let codes: Vec<i8> = (0..dim).map(|_| (rng.next() % 255) as i8).collect();
         let query: Vec<i16> = (0..dim).map(|_| (rng.next() % 20001) as i16 - 10000).collect();
         let exact: i64 = codes.iter().zip(&query).map(|(c, q)| i64::from(*c) * i64::from(*q)).sum();
