@@ -18,9 +18,9 @@ const CODES = { 1: "ERROR", 3: "PERM", 5: "BUSY", 6: "LOCKED", 7: "NOMEM", 8: "R
 
 const failure = (message, code) => Object.assign(new Error(message), { code });
 
-/** `error` with a `SQLITE_*` code whichever library threw it. */
+/** `error` with a `SQLITE_*` code whichever library threw it (a `STORAGE_*` one of ours kept as it is). */
 function coded(error, otherwise) {
-  if (typeof error?.code === "string" && error.code.startsWith("SQLITE_")) return error;
+  if (typeof error?.code === "string" && /^(SQLITE|STORAGE)_/.test(error.code)) return error; // ours: a closed file
   if (typeof error?.errcode === "number") return failure(error.message, `SQLITE_${CODES[error.errcode & 0xff] ?? error.errcode}`);
   return failure(error?.message ?? String(error), otherwise);
 }

@@ -205,6 +205,12 @@ for (const driver of DRIVERS) {
       assert.equal((await first.getAll(alice)).results.length, 1, "the first memory goes on");
       first.close();
       await rejectsWith(() => first.store("k", "v", alice), "STORAGE_UNAVAILABLE", (error) => assert.match(error.message, /closed/));
+      // A statement run (not only a transaction begun) on the closed file keeps the code the docs promise.
+      const [id] = (await first.getAll(alice)).results.map((memory) => memory.id);
+      await rejectsWith(() => first.history(id), "STORAGE_UNAVAILABLE", (error) => assert.match(error.message, /closed/));
+      await rejectsWith(() => first.add("Likes coffee", { ...alice, infer: false }), "STORAGE_UNAVAILABLE", (error) =>
+        assert.match(error.message, /closed/),
+      );
       assert.equal((await first.getAll(alice)).results.length, 1, "what was loaded still answers from memory after close()");
       first.free(); // gives the in-memory index back at once (docs/node-storage.md)
       const second = await Memory.open(testConfig(server, busy));
