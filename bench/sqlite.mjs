@@ -2,7 +2,8 @@
 // the same export file bench/browser.mjs imports (bench/lib/export-file.mjs: n memories of user "bench",
 // 384-d, with their vectors, UUID ids and one history record each) by `importMemories` (timed); then 3
 // rounds of `Memory.open` on the file → the first `search({embedding}, {userId: "bench", limit: 10})`
-// (median), closing after each; then add()'s write cost: 200 sequential `infer: false` adds (a custom
+// (median), closing and freeing it after each (as docs/node-storage.md tells a service that opens and
+// closes memories); then add()'s write cost: 200 sequential `infer: false` adds (a custom
 // embedder's fixed vector, no LLM) on a SQLite file against the same in memory, per add. Then it runs
 // `node bench/browser.mjs --json` on the same sizes (headless Chromium, IndexedDB) and prints one table
 // with the ratios and the target (open → first result at 10k within 1.2× of a plain scan, the same rows
@@ -126,6 +127,7 @@ async function main() {
       await memory.importMemories(text);
       const importMs = performance.now() - started;
       memory.close();
+      memory.free(); // as a service that opens and closes memories is told to (docs/node-storage.md)
       const opens = [];
       for (let round = 0; round < 4; round++) {
         started = performance.now();
@@ -134,6 +136,7 @@ async function main() {
         if (found.results.length !== 10) throw new Error(`${found.results.length} results`);
         opens.push(performance.now() - started);
         memory.close();
+        memory.free();
       }
       // The default search(text): its keyword half builds the keyword index on first use.
       const textOpens = [];
@@ -144,6 +147,7 @@ async function main() {
         if (found.results.length !== 10) throw new Error(`${found.results.length} results`);
         textOpens.push(performance.now() - started);
         memory.close();
+        memory.free();
       }
       const scans = [];
       for (let round = 0; round < 3; round++) scans.push(await plainScan(path, query));
