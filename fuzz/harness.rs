@@ -121,7 +121,7 @@ fn one_line_per_turn(messages: &[memwasm::core::model::types::Message]) {
 /// one pair of brackets, and cannot close the block.
 fn one_recall_line(metadata: memwasm::core::model::types::Metadata) {
     let mut item = sample_item();
-    item.metadata = metadata;
+    item.metadata = metadata.into();
     let line = memory_line(&item);
     assert!(!line.chars().any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')), "{line:?}");
     assert_eq!((line.matches('[').count(), line.matches(']').count()), (1, 1), "{line:?}");

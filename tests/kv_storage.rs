@@ -32,7 +32,7 @@ fn memory(id: &str, text: &str, scope: Scope, created: &str, vector: Vec<f32>) -
             id: id.into(),
             memory: text.into(),
             hash: format!("hash of {text}"),
-            metadata: json!({"tag": "t"}).as_object().unwrap().clone(),
+            metadata: json!({"tag": "t"}).as_object().unwrap().clone().into(),
             score: None,
             fused_score: None,
             created_at: created.into(),

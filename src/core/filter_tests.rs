@@ -8,7 +8,7 @@ fn item(memory: &str, metadata: Value) -> MemoryItem {
         id: "id-1".into(),
         memory: memory.into(),
         hash: "h".into(),
-        metadata: metadata.as_object().cloned().unwrap_or_default(),
+        metadata: metadata.as_object().cloned().unwrap_or_default().into(),
         score: None,
         fused_score: None,
         created_at: "2024-03-15T10:00:00.000Z".into(),

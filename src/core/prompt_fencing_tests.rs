@@ -53,7 +53,7 @@ fn item(hostile: &str) -> MemoryItem {
         id: "m1".into(),
         memory: hostile.into(),
         hash: String::new(),
-        metadata: metadata.as_object().cloned().unwrap_or_default(),
+        metadata: metadata.as_object().cloned().unwrap_or_default().into(),
         score: None,
         fused_score: None,
         created_at: "2025-01-15T10:00:00.000Z".into(),

@@ -26,7 +26,7 @@ impl From<MemoryItem> for Item {
             id: item.id,
             memory: item.memory,
             hash: item.hash,
-            metadata: item.metadata,
+            metadata: item.metadata.into_map(),
             score: item.score,
             created_at: item.created_at,
             updated_at: item.updated_at,

@@ -112,7 +112,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_
             Some(mut memory) => {
                 let old = std::mem::replace(&mut memory.item.memory, plan.text.clone());
                 memory.item.hash = content_hash(&plan.text);
-                memory.item.metadata = metadata;
+                memory.item.metadata = metadata.into();
                 memory.item.updated_at = now;
                 (memory.item, EventKind::Update, Some(old))
             }
@@ -124,7 +124,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> Conversations<'_
                     id: new_id(),
                     memory: plan.text.clone(),
                     hash: content_hash(&plan.text),
-                    metadata,
+                    metadata: metadata.into(),
                     score: None,
                     fused_score: None,
                     created_at: now.clone(),

@@ -61,7 +61,7 @@ pub(crate) fn attribute(changes: &mut Changeset, attributions: &[(String, String
 pub(crate) type Embedded = HashMap<String, Option<Vec<f32>>>;
 
 pub(crate) fn event(kind: EventKind, item: &MemoryItem, old: Option<String>, new: Option<String>) -> MemoryEvent {
-    let metadata = (kind != EventKind::None).then(|| item.metadata.clone());
+    let metadata = (kind != EventKind::None).then(|| (*item.metadata).clone());
     MemoryEvent {
         id: item.id.clone(),
         event: kind,
@@ -404,7 +404,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             id: new_id(),
             memory: text.to_owned(),
             hash: content_hash(text),
-            metadata,
+            metadata: metadata.into(),
             score: None,
             fused_score: None,
             created_at: now.clone(),

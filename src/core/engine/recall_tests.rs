@@ -9,7 +9,7 @@ fn item(id: &str, text: &str, kind: Option<&str>) -> MemoryItem {
         id: id.into(),
         memory: text.into(),
         hash: String::new(),
-        metadata: metadata.as_object().cloned().unwrap_or_default(),
+        metadata: metadata.as_object().cloned().unwrap_or_default().into(),
         score: None,
         fused_score: None,
         created_at: String::new(),

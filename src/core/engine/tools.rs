@@ -13,7 +13,7 @@ use crate::core::fusion::Method;
 use crate::core::identity::{content_hash, new_id};
 use crate::core::lifecycle::write::WriteLifecycle;
 use crate::core::model::scope::Scope;
-use crate::core::model::types::{EventKind, MemoryItem, Metadata, StoredMemory};
+use crate::core::model::types::{EventKind, MemoryItem, StoredMemory};
 use crate::core::model_traits::{Embedder, Llm};
 use crate::core::read::Read;
 use crate::core::reply_schema::parsed;
@@ -192,7 +192,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
             id: new_id(),
             memory: content.to_owned(),
             hash,
-            metadata: Metadata::new(),
+            metadata: Default::default(),
             score: None,
             fused_score: None,
             created_at: now.clone(),

@@ -8,7 +8,8 @@ use super::bytes::{Reader, Rejected, Writer};
 use crate::core::model::lifecycle::Lifecycle;
 use crate::core::model::memory_type::MemoryType;
 use crate::core::model::scope::Scope;
-use crate::core::model::types::{MemoryItem, Metadata};
+use crate::core::model::types::MemoryItem;
+use crate::core::model::SharedMetadata;
 
 /// Appends `item` (its search-only scores are not stored).
 pub fn write_item(out: &mut Writer, item: &MemoryItem) {
@@ -29,7 +30,7 @@ pub fn write_item(out: &mut Writer, item: &MemoryItem) {
     for text in [id, memory, hash, created_at, updated_at] {
         out.str(text);
     }
-    out.str(&if metadata.is_empty() { String::new() } else { Value::Object(metadata.clone()).to_string() });
+    out.str(&if metadata.is_empty() { String::new() } else { serde_json::to_string(&**metadata).unwrap_or_default() });
     for text in [user_id, agent_id, run_id] {
         out.opt_str(text.as_deref());
     }
@@ -78,19 +79,19 @@ pub fn read_item<'a>(input: &mut Reader<'a>, seen: &mut SeenMetadata<'a>) -> Res
 const SEEN: usize = 16;
 
 /// The metadata texts read last, parsed: records written together often share their metadata (a source,
-/// a role, a session), and a copy of a parsed object costs less than parsing it again.
+/// a role, a session), and those records then share one parsed object.
 #[derive(Default)]
 pub struct SeenMetadata<'a> {
-    kept: Vec<(&'a str, Metadata)>,
+    kept: Vec<(&'a str, SharedMetadata)>,
     /// The entry the next new text replaces, once `kept` is full.
     next: usize,
 }
 
 impl<'a> SeenMetadata<'a> {
     /// The metadata JSON object written by `write_item` (empty text: no metadata).
-    fn metadata(&mut self, text: &'a str) -> Result<Metadata, Rejected> {
+    fn metadata(&mut self, text: &'a str) -> Result<SharedMetadata, Rejected> {
         if text.is_empty() {
-            return Ok(Metadata::new());
+            return Ok(SharedMetadata::new());
         }
         if let Some((_, parsed)) = self.kept.iter().find(|(kept, _)| *kept == text) {
             return Ok(parsed.clone());
@@ -98,6 +99,7 @@ impl<'a> SeenMetadata<'a> {
         let Ok(Value::Object(parsed)) = serde_json::from_str(text) else {
             return Err("a record's metadata is not a JSON object".into());
         };
+        let parsed = SharedMetadata::from(parsed);
         if self.kept.len() < SEEN {
             self.kept.push((text, parsed.clone()));
         } else {

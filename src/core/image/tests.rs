@@ -54,12 +54,26 @@ fn metadata_shared_by_records_reads_back_for_each_whatever_repeats() {
     // 20 distinct metadata texts, each used by three records in turn: more than the decoder keeps parsed.
     let mut written = memories(60);
     for (i, memory) in written.iter_mut().enumerate() {
-        memory.item.metadata = json!({"k": i % 20, "role": "user"}).as_object().unwrap().clone();
+        memory.item.metadata = json!({"k": i % 20, "role": "user"}).as_object().unwrap().clone().into();
     }
     written[7].item.metadata.clear();
     let decoded = decode(encode(&written, 3).unwrap()).unwrap().into_packed().into_memories();
     assert_eq!(decoded, written);
-    assert_eq!(decoded[45].item.metadata, *json!({"k": 5, "role": "user"}).as_object().unwrap());
+    assert_eq!(*decoded[45].item.metadata, *json!({"k": 5, "role": "user"}).as_object().unwrap());
+}
+
+#[test]
+fn records_read_with_the_same_metadata_share_one_parsed_object_until_one_changes_it() {
+    let mut written = memories(4);
+    for memory in &mut written {
+        memory.item.metadata = json!({"source": "chat", "role": "user"}).as_object().unwrap().clone().into();
+    }
+    let mut decoded = decode(encode(&written, 1).unwrap()).unwrap().into_packed().into_memories();
+    assert!(std::ptr::eq(&*decoded[0].item.metadata, &*decoded[3].item.metadata));
+    decoded[3].item.metadata.insert("role".into(), json!("assistant"));
+    assert_eq!(decoded[0].item.metadata.get("role"), Some(&json!("user")));
+    assert_eq!(decoded[3].item.metadata.get("role"), Some(&json!("assistant")));
+    assert_eq!(decoded[..3], written[..3]);
 }
 
 #[test]

@@ -26,7 +26,7 @@ fn memory(n: u32, text: &str, scope: Scope) -> StoredMemory {
             id: format!("m{n}"),
             memory: text.into(),
             hash: format!("hash of {text}"),
-            metadata: json!({"n": n}).as_object().unwrap().clone(),
+            metadata: json!({"n": n}).as_object().unwrap().clone().into(),
             score: None,
             fused_score: None,
             created_at: created.clone(),

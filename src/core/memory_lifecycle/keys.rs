@@ -95,7 +95,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryLifecycle<
             id: id.clone(),
             memory: value.to_owned(),
             hash: content_hash(value),
-            metadata,
+            metadata: metadata.into(),
             score: None,
             fused_score: None,
             created_at,

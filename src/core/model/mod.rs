@@ -10,8 +10,10 @@ pub mod memory_type;
 pub mod scope;
 pub mod scope_fields;
 pub mod scope_fields_de;
+pub mod shared_metadata;
 pub mod types;
 
 pub use lifecycle::Lifecycle;
 pub use memory_type::MemoryType;
 pub use scope::Scope;
+pub use shared_metadata::SharedMetadata;

@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use super::lifecycle::Lifecycle;
 pub use super::memory_type::MemoryType;
 use super::scope::Scope;
+use super::shared_metadata::SharedMetadata;
 pub use crate::core::warning::{AddWarning, WarningCode};
 
 /// The metadata key of mem0's `expiration_date` (a memory past it is hidden unless `showExpired`).
@@ -24,9 +25,9 @@ pub struct MemoryItem {
     pub memory: String,
     /// MD5 hex digest of `memory`.
     pub hash: String,
-    /// The caller's metadata (scope ids live in `scope`, not here).
+    /// The caller's metadata (scope ids live in `scope`, not here), shared by the record's copies.
     #[serde(default)]
-    pub metadata: Metadata,
+    pub metadata: SharedMetadata,
     /// Similarity score; search results only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,

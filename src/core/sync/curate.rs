@@ -107,7 +107,7 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let duplicate = ops.iter().any(|op| matches!(op, Op::Keep { .. }));
         let to = Destination {
             scope: scope.clone(),
-            metadata: arrival.item.metadata.clone(),
+            metadata: (*arrival.item.metadata).clone(),
             write: Default::default(),
             centroid: None,
         };

@@ -176,7 +176,7 @@ fn unstorable() -> StoredMemory {
         id: "unstorable".into(),
         memory: "unstorable".into(),
         hash: "unstorable".into(),
-        metadata: serde_json::Map::from_iter([("unstorable".into(), serde_json::json!(u64::MAX))]),
+        metadata: serde_json::Map::from_iter([("unstorable".into(), serde_json::json!(u64::MAX))]).into(),
         score: None,
         fused_score: None,
         created_at: "2025-01-01T00:00:00.000Z".into(),

@@ -55,7 +55,7 @@ impl MemoryOut {
             group_id: item.scope.run_id,
             created_at: item.created_at,
             updated_at: item.updated_at,
-            metadata: with_metadata.then_some(item.metadata),
+            metadata: with_metadata.then(|| item.metadata.into_map()),
         }
     }
 }

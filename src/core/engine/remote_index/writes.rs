@@ -19,7 +19,7 @@ pub(crate) struct RemoteWrite {
 }
 
 fn point(item: &MemoryItem, vector: &[f32]) -> VectorPoint {
-    let (scope, metadata) = (item.scope.clone(), item.metadata.clone());
+    let (scope, metadata) = (item.scope.clone(), (*item.metadata).clone());
     VectorPoint { id: item.id.clone(), vector: vector.to_vec(), scope, metadata }
 }
 
