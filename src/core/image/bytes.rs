@@ -92,8 +92,12 @@ impl<'a> Reader<'a> {
         Ok(array)
     }
 
+    /// One byte. Read in place: the keyword notes are a byte at a time, tens of bytes per record.
+    #[inline(always)]
     pub fn u8(&mut self) -> Result<u8, Rejected> {
-        Ok(self.array::<1>()?[0])
+        let byte = *self.bytes.get(self.at).ok_or_else(|| format!("cut short at byte {} (needs 1 more)", self.at))?;
+        self.at += 1;
+        Ok(byte)
     }
 
     pub fn u32(&mut self) -> Result<u32, Rejected> {
@@ -110,6 +114,11 @@ impl<'a> Reader<'a> {
 
     /// A LEB128 number as [`Writer::varint`] writes it (at most five bytes).
     pub fn varint(&mut self) -> Result<u32, Rejected> {
+        // Most numbers are one byte.
+        if let Some(&byte) = self.bytes.get(self.at).filter(|byte| **byte < 0x80) {
+            self.at += 1;
+            return Ok(u32::from(byte));
+        }
         let mut value = 0u32;
         for shift in (0..35).step_by(7) {
             let byte = self.u8()?;
