@@ -12,13 +12,11 @@ impl InMemoryVectorStore {
     /// vector into its memory's slot.
     pub(super) fn load_rows(&mut self, packed: Packed) -> Result<()> {
         let Packed { memories, mut rows, .. } = packed;
-        self.reserve(memories.len());
+        VectorStore::reserve(self, memories.len());
         self.catalog.defer_sums();
         let mut slots = Vec::with_capacity(memories.len());
         for memory in memories {
-            // A new id takes the next slot.
-            slots.push(self.ids.get(&memory.item.id).map_or(self.slots.len(), |slot| *slot as usize));
-            self.upsert(memory)?;
+            slots.push(self.upsert_slot(memory)?);
         }
         let mut scratch = Vec::new();
         while let Some(chunk) = rows.next_chunk() {

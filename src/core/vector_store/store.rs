@@ -169,6 +169,41 @@ impl InMemoryVectorStore {
         Ok(hits)
     }
 
+    /// [`VectorStore::upsert`], giving the memory's slot (a bulk load writes its vector there next).
+    pub(super) fn upsert_slot(&mut self, mut memory: StoredMemory) -> Result<usize> {
+        let given = memory.embedding.take();
+        let mut scratch = Vec::new();
+        let vector = match &given {
+            None => None,
+            Some(vector) => Some(self.fit_row(vector, &mut scratch)?),
+        };
+        let scope = self.scopes.intern(&memory.item.scope);
+        let key = if vector.is_some() { scope } else { NO_VECTOR };
+        let slot = match self.ids.get(&memory.item.id) {
+            Some(&slot) => {
+                self.leave(slot as usize);
+                self.arena.write(slot as usize, vector);
+                slot as usize
+            }
+            None => {
+                let slot = self.slots.len();
+                self.ids.insert(memory.item.id.clone(), slot as u32);
+                self.slots.push(None);
+                self.keys.push(REMOVED);
+                self.catalog.push();
+                self.arena.push(vector);
+                slot
+            }
+        };
+        // The vector lives in the arena only (one copy): records carry none, `vector()` reads it (and
+        // dequantises it in int8 mode).
+        memory.embedding = None;
+        self.keys[slot] = key;
+        self.slots[slot] = Some(memory);
+        self.enter(slot, scope);
+        Ok(slot)
+    }
+
     fn results(&self, hits: Vec<(f32, u32)>) -> Vec<(f32, &StoredMemory)> {
         hits.into_iter().map(|(score, slot)| (score, self.item(slot as usize))).collect()
     }
@@ -237,38 +272,8 @@ fn summed_row<'a>(
 }
 
 impl VectorStore for InMemoryVectorStore {
-    fn upsert(&mut self, mut memory: StoredMemory) -> Result<()> {
-        let given = memory.embedding.take();
-        let mut scratch = Vec::new();
-        let vector = match &given {
-            None => None,
-            Some(vector) => Some(self.fit_row(vector, &mut scratch)?),
-        };
-        let scope = self.scopes.intern(&memory.item.scope);
-        let key = if vector.is_some() { scope } else { NO_VECTOR };
-        let slot = match self.ids.get(&memory.item.id) {
-            Some(&slot) => {
-                self.leave(slot as usize);
-                self.arena.write(slot as usize, vector);
-                slot as usize
-            }
-            None => {
-                let slot = self.slots.len();
-                self.ids.insert(memory.item.id.clone(), slot as u32);
-                self.slots.push(None);
-                self.keys.push(REMOVED);
-                self.catalog.push();
-                self.arena.push(vector);
-                slot
-            }
-        };
-        // The vector lives in the arena only (one copy): records carry none, `vector()` reads it (and
-        // dequantises it in int8 mode).
-        memory.embedding = None;
-        self.keys[slot] = key;
-        self.slots[slot] = Some(memory);
-        self.enter(slot, scope);
-        Ok(())
+    fn upsert(&mut self, memory: StoredMemory) -> Result<()> {
+        self.upsert_slot(memory).map(drop)
     }
 
     fn has_vector(&self, id: &str) -> bool {
