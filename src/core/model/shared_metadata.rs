@@ -8,8 +8,10 @@ use std::ops::{Deref, DerefMut};
 use std::rc::Rc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
 
-use super::types::Metadata;
+/// The parsed metadata object (`types::Metadata`).
+type Metadata = Map<String, Value>;
 
 /// Metadata shared between records (copy on write). Serialized as the JSON object it holds.
 #[derive(Debug, Clone, Default, PartialEq)]
