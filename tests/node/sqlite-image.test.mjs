@@ -114,6 +114,33 @@ for (const driver of DRIVERS) {
       memory.close();
     });
 
+    test("memories read from the image with the same metadata are changed one at a time", T, async () => {
+      // Records of one metadata text share one parsed object after an image is read: a change to one
+      // memory's metadata must reach that memory only, now and after a reopen.
+      const path = newFile();
+      let memory = await Memory.open(imageConfig(path, driver));
+      const shared = { source: "chat", role: "user" };
+      for (let i = 0; i < 300; i++) await memory.add(`note ${i} about topic ${i}`, { ...alice, infer: false, metadata: shared });
+      memory.close();
+      memory = await open(path); // folds the 300 changes into a fresh image, written on close
+      memory.close();
+      assert.ok(imageRow(path), "the file has an image");
+      memory = await open(path);
+      const all = (await memory.getAll({ ...alice, limit: 300 })).results;
+      assert.equal(all.length, 300);
+      await memory.update(all[4].id, { metadata: { role: "assistant", tag: "moved" } });
+      const after = new Map((await memory.getAll({ ...alice, limit: 300 })).results.map((m) => [m.id, m.metadata]));
+      assert.deepEqual(after.get(all[4].id), { source: "chat", role: "assistant", tag: "moved" });
+      for (const m of all.filter((_, at) => at !== 4)) assert.deepEqual(after.get(m.id), shared, m.memory);
+      const found = (await memory.search({ embedding: textVector("note 4 about topic 4") }, { ...alice, limit: 3 })).results;
+      for (const m of found) assert.deepEqual(m.metadata, m.id === all[4].id ? after.get(all[4].id) : shared);
+      memory.close();
+      memory = await open(path);
+      assert.deepEqual((await memory.get(all[4].id)).metadata, { source: "chat", role: "assistant", tag: "moved" });
+      assert.deepEqual((await memory.get(all[3].id)).metadata, shared);
+      memory.close();
+    });
+
     test("a torn, altered or foreign image is warned about, not used, and rebuilt from the rows", T, async () => {
       const path = newFile();
       let memory = await seeded(path, driver);
