@@ -95,9 +95,13 @@ impl<'a> Reader<'a> {
     /// One byte. Read in place: the keyword notes are a byte at a time, tens of bytes per record.
     #[inline(always)]
     pub fn u8(&mut self) -> Result<u8, Rejected> {
-        let byte = *self.bytes.get(self.at).ok_or_else(|| format!("cut short at byte {} (needs 1 more)", self.at))?;
-        self.at += 1;
-        Ok(byte)
+        match self.bytes.get(self.at) {
+            Some(&byte) => {
+                self.at += 1;
+                Ok(byte)
+            }
+            None => self.take(1).map(|bytes| bytes[0]),
+        }
     }
 
     pub fn u32(&mut self) -> Result<u32, Rejected> {

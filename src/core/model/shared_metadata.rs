@@ -49,12 +49,6 @@ impl From<Metadata> for SharedMetadata {
     }
 }
 
-impl From<SharedMetadata> for Metadata {
-    fn from(shared: SharedMetadata) -> Self {
-        shared.into_map()
-    }
-}
-
 impl Serialize for SharedMetadata {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.0.serialize(serializer)
