@@ -138,12 +138,15 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
         let index = self.index.borrow();
         let keywords = self.keywords.borrow();
         let close = |score: f64| read.radius.is_none_or(|radius| score >= radius);
-        let by_vector = |limit: usize| -> Result<Ranking> {
+        // The best `limit` by vector, the first `exact` of them with their exact similarity (see
+        // `VectorStore::search_pool`).
+        let by_vector = |(limit, exact): (usize, usize)| -> Result<Ranking> {
             if let Some(remote) = remote {
                 let hits = remote.iter().take(limit).map(|(score, id)| (*score, id.as_str()));
                 return Ok(hits.filter(|(s, _)| close(*s)).collect());
             }
-            let hits = index.search_in_scope(vector.unwrap_or_default(), limit, &read.scope, (&keep, read.plain()))?;
+            let query = vector.unwrap_or_default();
+            let hits = index.search_pool(query, (limit, exact), &read.scope, (&keep, read.plain()))?;
             Ok(hits
                 .into_iter()
                 .map(|(score, m)| (f64::from(score), m.item.id.as_str()))
@@ -178,10 +181,13 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 let times = self.extensions.get_or_attach::<EventTimes>();
                 times.within(&*index, window, |item| in_scope(item) && keep(item))
             };
-            Ok(with_window_members(by_vector(wanted)?, wanted, members, similarity))
+            // The page's candidates get exact cosines, the pool's others the index's estimate; a radius
+            // is a cosine bound, so with one every candidate's is exact.
+            let exact = if read.radius.is_some() { wanted } else { page };
+            Ok(with_window_members(by_vector((wanted, exact))?, wanted, members, similarity))
         };
         let ranking = match method {
-            Method::Vector => by_vector(alone)?,
+            Method::Vector => by_vector((alone, alone))?,
             Method::Keyword => by_keyword(alone),
             Method::Hybrid | Method::Agentic => {
                 // The keyword list needs only its best for the page; every vector candidate gets its own score.

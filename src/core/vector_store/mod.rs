@@ -123,6 +123,18 @@ pub trait VectorStore {
     ) -> Result<Vec<(f32, &StoredMemory)>> {
         self.search(query, limit, &|item| scope.contains(&item.scope) && keep(item))
     }
+    /// Like `search_in_scope`, for a fused search's pool of `limit` candidates whose first `exact` must carry
+    /// their exact similarity: a store that estimates similarity (int8 codes) may give the rest its estimate,
+    /// as their last ranks weigh little once fused.
+    fn search_pool(
+        &self,
+        query: &[f32],
+        (limit, _exact): (usize, usize),
+        scope: &Scope,
+        kept: Kept,
+    ) -> Result<Vec<(f32, &StoredMemory)>> {
+        self.search_in_scope(query, limit, scope, kept)
+    }
     /// Inserts or replaces every memory of `packed` with its vector (opening loads them all at once). By
     /// default one `upsert` per memory; stores may copy the rows in bulk.
     fn load_packed(&mut self, packed: Packed) -> Result<()> {

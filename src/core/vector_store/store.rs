@@ -116,10 +116,19 @@ impl InMemoryVectorStore {
         self.slots[slot].as_ref().expect("searched slots are live")
     }
 
-    /// The best `limit` slots among rows whose key is visible and whose memory passes `keep`. With `plain`
+    /// The best `limit` slots among rows whose key is visible and whose memory passes `keep`, the first
+    /// `exact` of them with their exact score (all of them from f32 rows; from int8 codes, those past
+    /// `exact` keep the codes' estimate). With `plain`
     /// (whose scope made `visible`), a plain memory passes when its type is asked for, and `keep` runs on
     /// the others only: the pool of a fused search is chosen without touching a thousand memories.
-    fn scan(&self, query: &[f32], limit: usize, visible: &[bool], (keep, plain): Kept) -> Result<Vec<(f32, u32)>> {
+    fn scan(
+        &self,
+        query: &[f32],
+        (limit, exact): (usize, usize),
+        visible: &[bool],
+        kept: Kept,
+    ) -> Result<Vec<(f32, u32)>> {
+        let (keep, plain) = kept;
         match self.arena.dimension() {
             None => return Ok(Vec::new()),
             Some(expected) if expected != query.len() => {
@@ -136,10 +145,12 @@ impl InMemoryVectorStore {
             Quantization::Auto => (AUTO_RESCORE_FACTOR, AUTO_RESCORE_EXTRA),
         };
         let rescoring = factor > 1;
-        // The margin for the codes' error: `factor` × the limit for a top 10, growing more slowly for a
-        // fused search's pool of a thousand, whose last ranks weigh little.
-        let margin = limit.saturating_mul(factor - 1).min(limit / 4 + 224);
-        let wanted = if rescoring { limit.saturating_add(margin).saturating_add(extra) } else { limit };
+        // The margin for the codes' error: `factor` × the exact ones for a top 10, growing more slowly for
+        // more. The exact best are among the `rescored` best estimates.
+        let exact = exact.min(limit);
+        let margin = exact.saturating_mul(factor - 1).min(exact / 4 + 224);
+        let rescored = exact.saturating_add(margin).saturating_add(extra);
+        let wanted = if rescoring { limit.max(rescored) } else { limit };
         let rows = (self.keys.as_slice(), visible);
         let kept = |slot: usize| match (plain, self.catalog.kind[slot]) {
             (Some(plain), kind) if kind < NOT_PLAIN => plain.takes(kind),
@@ -161,8 +172,12 @@ impl InMemoryVectorStore {
         }
         top_k::keep_best(&mut hits, wanted);
         if rescoring {
+            // The best `rescored` estimates get their exact scores; the others keep their estimates.
+            top_k::put_best_first(&mut hits, rescored);
+            let (head, tail) = hits.split_at(rescored.min(hits.len()));
             let mut best = TopK::new(limit, hits.len());
-            self.arena.rescore_each(&query, &hits, |score, slot| best.push(score, slot));
+            self.arena.rescore_each(&query, head, |score, slot| best.push(score, slot));
+            tail.iter().for_each(|&(score, slot)| best.push(score, slot));
             return Ok(best.into_sorted());
         }
         top_k::sort(&mut hits);
@@ -304,7 +319,7 @@ impl VectorStore for InMemoryVectorStore {
     }
 
     fn search(&self, query: &[f32], limit: usize, keep: Predicate) -> Result<Vec<(f32, &StoredMemory)>> {
-        Ok(self.results(self.scan(query, limit, &self.scopes.all_visible(), (keep, None))?))
+        Ok(self.results(self.scan(query, (limit, limit), &self.scopes.all_visible(), (keep, None))?))
     }
 
     fn search_in_scope(
@@ -314,7 +329,17 @@ impl VectorStore for InMemoryVectorStore {
         scope: &Scope,
         kept: Kept,
     ) -> Result<Vec<(f32, &StoredMemory)>> {
-        Ok(self.results(self.scan(query, limit, &self.scopes.visible_from(scope), kept)?))
+        Ok(self.results(self.scan(query, (limit, limit), &self.scopes.visible_from(scope), kept)?))
+    }
+
+    fn search_pool(
+        &self,
+        query: &[f32],
+        wanted: (usize, usize),
+        scope: &Scope,
+        kept: Kept,
+    ) -> Result<Vec<(f32, &StoredMemory)>> {
+        Ok(self.results(self.scan(query, wanted, &self.scopes.visible_from(scope), kept)?))
     }
 
     fn list(&self, limit: usize, keep: Predicate) -> Vec<&StoredMemory> {

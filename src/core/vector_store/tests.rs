@@ -443,3 +443,36 @@ fn auto_keeps_recall_for_a_fused_search_pool_of_a_thousand() {
         assert!(found >= 990, "{found} of the exact top 1000");
     }
 }
+
+#[test]
+fn a_fused_pool_gives_its_head_exact_scores_and_its_tail_close_estimates() {
+    let mut rng = Rng(22);
+    let centres: Vec<Vec<f32>> = (0..40).map(|_| rng.vector(64)).collect();
+    let rows: Vec<(String, Vec<f32>)> = (0..8000).map(|i| (format!("m{i}"), rng.near(&centres[i % 40], 0.6))).collect();
+    let mut store = InMemoryVectorStore::new(Quantization::Auto).with_int8_from(1000);
+    for (id, v) in &rows {
+        store.upsert(memory(id, "alice", Some(v.clone()))).unwrap();
+    }
+    let alice = scope("alice", None);
+    for centre in centres.iter().take(5) {
+        let query = rng.near(centre, 0.6);
+        let want = naive_top(&rows, &query, 1000);
+        let exact: std::collections::HashMap<String, f64> =
+            naive_top(&rows, &query, rows.len()).into_iter().map(|(score, id)| (id, score)).collect();
+        let got = store.search_pool(&query, (1000, 40), &alice, (&|_| true, None)).unwrap();
+        assert_eq!(got.len(), 1000);
+        let score_of = |id: &str| got.iter().find(|(_, m)| m.item.id == id).map(|(s, _)| f64::from(*s));
+        for (score, id) in want.iter().take(40) {
+            let given = score_of(id).unwrap_or_else(|| panic!("{id} of the exact top 40 is missing"));
+            assert!((given - score).abs() < 1e-5, "{id}: {given} against exact {score}");
+        }
+        for (score, memory) in &got {
+            let error = (f64::from(*score) - exact[&memory.item.id]).abs();
+            assert!(error < 0.01, "{}: off by {error}", memory.item.id);
+        }
+        let found = want.iter().filter(|(_, id)| score_of(id).is_some()).count();
+        assert!(found >= 990, "{found} of the exact top 1000");
+        let scores: Vec<f32> = got.iter().map(|(s, _)| *s).collect();
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "best first");
+    }
+}

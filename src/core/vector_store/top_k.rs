@@ -121,6 +121,15 @@ pub fn keep_best(hits: &mut Vec<(f32, u32)>, limit: usize) {
     }
 }
 
+/// Moves the best `first` of `hits` before the others, each part in no particular order.
+pub fn put_best_first(hits: &mut Vec<(f32, u32)>, first: usize) {
+    if hits.len() > first {
+        through_keys(hits, |keys| {
+            keys.select_nth_unstable(first);
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
