@@ -426,9 +426,16 @@ fn filters_on_the_best_rows_give_the_same_results_as_checking_every_row() {
     }
 }
 
-/// 8,000 of alice's 64-d vectors around 40 centres (noise 0.6), in an `auto` index scanning int8 from
-/// 1,000: the generator after them, the centres, the rows and the index.
-fn alice_in_clusters(seed: u64) -> (Rng, Vec<Vec<f32>>, Vec<(String, Vec<f32>)>, InMemoryVectorStore) {
+/// 8,000 of alice's 64-d vectors around 40 centres (noise 0.6), in an `auto` index scanning int8 from 1,000.
+struct Clustered {
+    /// The generator after the rows, for queries.
+    rng: Rng,
+    centres: Vec<Vec<f32>>,
+    rows: Vec<(String, Vec<f32>)>,
+    store: InMemoryVectorStore,
+}
+
+fn alice_in_clusters(seed: u64) -> Clustered {
     let mut rng = Rng(seed);
     let centres: Vec<Vec<f32>> = (0..40).map(|_| rng.vector(64)).collect();
     let rows: Vec<(String, Vec<f32>)> = (0..8000).map(|i| (format!("m{i}"), rng.near(&centres[i % 40], 0.6))).collect();
@@ -436,12 +443,12 @@ fn alice_in_clusters(seed: u64) -> (Rng, Vec<Vec<f32>>, Vec<(String, Vec<f32>)>,
     for (id, v) in &rows {
         store.upsert(memory(id, "alice", Some(v.clone()))).unwrap();
     }
-    (rng, centres, rows, store)
+    Clustered { rng, centres, rows, store }
 }
 
 #[test]
 fn auto_keeps_recall_for_a_fused_search_pool_of_a_thousand() {
-    let (mut rng, centres, rows, store) = alice_in_clusters(21);
+    let Clustered { mut rng, centres, rows, store } = alice_in_clusters(21);
     for centre in centres.iter().take(5) {
         let query = rng.near(centre, 0.6);
         let want = naive_top(&rows, &query, 1000);
@@ -453,7 +460,7 @@ fn auto_keeps_recall_for_a_fused_search_pool_of_a_thousand() {
 
 #[test]
 fn a_fused_pool_gives_its_head_exact_scores_and_its_tail_close_estimates() {
-    let (mut rng, centres, rows, store) = alice_in_clusters(22);
+    let Clustered { mut rng, centres, rows, store } = alice_in_clusters(22);
     let alice = scope("alice", None);
     for centre in centres.iter().take(5) {
         let query = rng.near(centre, 0.6);
