@@ -181,9 +181,10 @@ impl<L: Llm, E: Embedder, S: Storage, V: VectorStore + Default> MemoryEngine<L, 
                 let times = self.extensions.get_or_attach::<EventTimes>();
                 times.within(&*index, window, |item| in_scope(item) && keep(item))
             };
-            // The page's candidates get exact cosines, the pool's others the index's estimate; a radius
-            // is a cosine bound, so with one every candidate's is exact.
-            let exact = if read.radius.is_some() { wanted } else { page };
+            // The page's candidates get exact cosines, the pool's others the index's estimate. A radius or
+            // a threshold is a bound on a score, so with one every candidate's cosine is exact.
+            let bounded = read.radius.is_some() || read.threshold.is_some();
+            let exact = if bounded { wanted } else { page };
             Ok(with_window_members(by_vector((wanted, exact))?, wanted, members, similarity))
         };
         let ranking = match method {
