@@ -126,9 +126,8 @@ impl InMemoryVectorStore {
         query: &[f32],
         (limit, exact): (usize, usize),
         visible: &[bool],
-        kept: Kept,
+        (keep, plain): Kept,
     ) -> Result<Vec<(f32, u32)>> {
-        let (keep, plain) = kept;
         match self.arena.dimension() {
             None => return Ok(Vec::new()),
             Some(expected) if expected != query.len() => {
@@ -329,7 +328,7 @@ impl VectorStore for InMemoryVectorStore {
         scope: &Scope,
         kept: Kept,
     ) -> Result<Vec<(f32, &StoredMemory)>> {
-        Ok(self.results(self.scan(query, (limit, limit), &self.scopes.visible_from(scope), kept)?))
+        self.search_pool(query, (limit, limit), scope, kept)
     }
 
     fn search_pool(
