@@ -44,26 +44,19 @@ async function startAdds(page, dbName, acked, failed) {
 /** Everything a fresh page sees: the raw stores first, then the library's export, getAll and searches. */
 function scan(page, dbName) {
   return page.evaluate(async ({ config, dbName, user }) => {
-    const raw = await new Promise((resolve, reject) => {
-      const request = indexedDB.open(dbName);
-      request.onerror = () => reject(request.error);
-      request.onsuccess = () => {
-        const db = request.result;
-        const tx = db.transaction(["memories", "history", "vectors"], "readonly");
-        const out = {};
-        tx.objectStore("vectors").getAll().onsuccess = (e) => (out.vectors = e.target.result.map((c) =>
-          ({ chunk: c.chunk, ids: JSON.parse(c.ids), whole: c.vectors.length === JSON.parse(c.ids).length * c.dim && c.dim > 0 })));
-        // Vectors live in the `vectors` chunks (schema 5): a record names its chunk, which must hold its row.
-        tx.objectStore("memories").getAll().onsuccess = (e) => (out.memories = e.target.result.map((m) =>
-          ({ id: m.id, memory: m.memory, inline: m.embedding !== undefined,
-            embedded: out.vectors.some((c) => c.chunk === m.chunk && c.whole && c.ids.includes(m.id)) })));
-        // History lives in batches (schema 6): each record holds a write's entries as one JSON array.
-        tx.objectStore("history").getAll().onsuccess = (e) => (out.history = e.target.result.flatMap((b) =>
-          JSON.parse(b.records).map((h) => ({ id: h.id, memoryId: h.memoryId, event: h.event }))));
-        tx.oncomplete = () => (db.close(), resolve(out));
-        tx.onerror = () => reject(tx.error);
-      };
-    });
+    const raw = await window.readStores(dbName, ["memories", "history", "vectors"], (tx) => {
+      const out = {};
+      tx.objectStore("vectors").getAll().onsuccess = (e) => (out.vectors = e.target.result.map((c) =>
+        ({ chunk: c.chunk, ids: JSON.parse(c.ids), whole: c.vectors.length === JSON.parse(c.ids).length * c.dim && c.dim > 0 })));
+      // Vectors live in the `vectors` chunks (schema 5): a record names its chunk, which must hold its row.
+      tx.objectStore("memories").getAll().onsuccess = (e) => (out.memories = e.target.result.map((m) =>
+        ({ id: m.id, memory: m.memory, inline: m.embedding !== undefined,
+          embedded: out.vectors.some((c) => c.chunk === m.chunk && c.whole && c.ids.includes(m.id)) })));
+      // History lives in batches (schema 6): each record holds a write's entries as one JSON array.
+      tx.objectStore("history").getAll().onsuccess = (e) => (out.history = e.target.result.flatMap((b) =>
+        JSON.parse(b.records).map((h) => ({ id: h.id, memoryId: h.memoryId, event: h.event }))));
+      return out;
+    }, { vectors: [], memories: [], history: [] });
     const warnings = [];
     const warn = console.warn;
     console.warn = (...args) => (warnings.push(args.join(" ")), warn(...args));

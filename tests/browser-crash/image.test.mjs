@@ -24,12 +24,8 @@ before(async () => {
 after(() => h?.close());
 
 /** The ids and texts of the raw `memories` store, by id, and `[image seq, last change]`. */
-const RAW = (dbName) => new Promise((resolve, reject) => {
-  const request = indexedDB.open(dbName);
-  request.onerror = () => reject(request.error);
-  request.onsuccess = () => {
-    const db = request.result;
-    const tx = db.transaction(["memories", "packs", "image"]);
+const RAW = async (dbName) => {
+  const out = await window.readStores(dbName, ["memories", "packs", "image"], (tx) => {
     const out = {};
     // Imports (bulk writes) are packed, a few hundred memories to a record of JSON texts (schema 8).
     tx.objectStore("memories").getAll().onsuccess = (e) => (out.singles = e.target.result.map((m) => [m.id, m.memory]));
@@ -37,10 +33,10 @@ const RAW = (dbName) => new Promise((resolve, reject) => {
       (out.packed = e.target.result.flatMap((p) => p.texts.map((text) => JSON.parse(text))).map((m) => [m.id, m.memory]));
     tx.objectStore("image").get("memories").onsuccess = (e) => (out.image = e.target.result?.seq ?? null);
     tx.objectStore("image").get("changes").onsuccess = (e) => (out.last = e.target.result?.last ?? null);
-    tx.oncomplete = () => (db.close(), resolve({ ...out, records: [...out.singles, ...out.packed].sort() }));
-    tx.onerror = () => reject(tx.error);
-  };
-});
+    return out;
+  }, { singles: [], packed: [], image: null, last: null });
+  return { ...out, records: [...out.singles, ...out.packed].sort() };
+};
 
 /** An export file of `count` memories from number `from`, 8-d vectors. */
 const exportLines = (from, count) => exportFile({ from, count, dim: 8, prefix: "m", user: USER });

@@ -19,21 +19,15 @@ let h;
 before(async () => (h = await harness()));
 after(() => h?.close());
 
-/** The ids of the raw `memories` store, of every pack, and the counter's `packed`. */
-const RAW = (dbName) => new Promise((resolve, reject) => {
-  const request = indexedDB.open(dbName);
-  request.onerror = () => reject(request.error);
-  request.onsuccess = () => {
-    const db = request.result;
-    const tx = db.transaction(["memories", "packs", "image"]);
-    const out = {};
-    tx.objectStore("memories").getAllKeys().onsuccess = (e) => (out.singles = e.target.result);
-    tx.objectStore("packs").getAll().onsuccess = (e) => (out.packed = e.target.result.flatMap((p) => p.ids));
-    tx.objectStore("image").get("changes").onsuccess = (e) => (out.counted = e.target.result?.packed ?? 0);
-    tx.oncomplete = () => (db.close(), resolve(out));
-    tx.onerror = () => reject(tx.error);
-  };
-});
+/** The ids of the raw `memories` store, of every pack, and the counter's `packed` (none of them when the
+ * browser was killed before the database reached the disk). */
+const RAW = (dbName) => window.readStores(dbName, ["memories", "packs", "image"], (tx) => {
+  const out = {};
+  tx.objectStore("memories").getAllKeys().onsuccess = (e) => (out.singles = e.target.result);
+  tx.objectStore("packs").getAll().onsuccess = (e) => (out.packed = e.target.result.flatMap((p) => p.ids));
+  tx.objectStore("image").get("changes").onsuccess = (e) => (out.counted = e.target.result?.packed ?? 0);
+  return out;
+}, { singles: [], packed: [], counted: 0 });
 
 /** An export of `BATCH` memories numbered from `from`, with vectors of the scripted embedder's 64 dimensions
  * (the add after each round stores one of its own). */
