@@ -22,9 +22,11 @@ cargo_counts() {
 
 # node_suite FILES...: runs node:test files (paths from the repo root) with a spec report on stdout, then
 # the counts. Test files import "memwasm", resolved through tests/node_modules (see tests/package.json).
+# A test still running after TEST_TIMEOUT_MS (10 minutes; the longest takes under a minute) fails by name
+# instead of holding up the run.
 node_suite() {
   local tap; tap=$(mktemp)
-  node --test --test-reporter=spec --test-reporter-destination=stdout \
+  node --test --test-timeout="${TEST_TIMEOUT_MS:-600000}" --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination="$tap" "$@"
   local status=$?
   local counts; counts=$(tap_counts "$tap")

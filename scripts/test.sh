@@ -27,7 +27,10 @@ for suite in scripts/suites/*.sh; do
   echo "=== suite: $name"
   out=$(mktemp)
   started=$SECONDS
-  bash "$suite" 2>&1 | tee "$out"
+  # A suite that hangs fails on its own after SUITE_TIMEOUT seconds (the whole suite's processes are signalled)
+  # and the others still run; node:test files also fail a single test after 10 minutes (scripts/lib.sh).
+  timeout -k 30 "${SUITE_TIMEOUT:-1800}" bash "$suite" 2>&1 | tee "$out"
+  [ "${PIPESTATUS[0]}" -ne 124 ] || echo "=== suite $name did not finish within ${SUITE_TIMEOUT:-1800} s" | tee -a "$out"
   echo "=== suite $name took $((SECONDS - started)) s"
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -1)
   [ -n "$line" ] || line="0 passed, 1 failed"
