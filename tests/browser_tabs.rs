@@ -1,6 +1,7 @@
 //! Several `Memory` instances on one IndexedDB database, as in several tabs, in headless Chromium:
 //! concurrent writers lose nothing, every instance's index follows the others' writes (BroadcastChannel +
-//! re-read; an import's in a few requests, from the journal), a `versionchange` from another connection closes ours instead of blocking it, and inferring
+//! re-read; an import's in a few requests, from the journal), a `versionchange` from another connection closes ours instead of blocking it, an
+//! older connection that never closes fails the open that must upgrade instead of hanging it, and inferring
 //! adds of one user in both decide one after another (Web Locks; a page whose lock requests are refused
 //! still adds). Each test deletes its database first and last.
 #![cfg(target_arch = "wasm32")]
@@ -8,6 +9,7 @@
 mod browser_support;
 
 use browser_support::*;
+use futures_util::future::{select, Either};
 use js_sys::{Array, Function, Promise};
 use memwasm::Memory;
 use serde_json::{json, Value};
@@ -172,6 +174,34 @@ async fn versionchange_closes_the_connection_and_the_next_call_reopens() {
     assert_eq!(code, "STORAGE");
     assert!(message.contains("newer memwasm"), "{message}");
     delete_database(db).await;
+}
+
+/// Another program (or a memwasm from before connections closed on `versionchange`) holds the database open
+/// at an older version and never lets go: the open that must upgrade it fails after a few seconds with
+/// `STORAGE_UNAVAILABLE` instead of waiting for good. Once that connection goes, the next open upgrades it,
+/// and the request given up on closes what it opened, so nothing blocks a deletion.
+#[wasm_bindgen_test]
+async fn an_older_connection_that_never_lets_go_fails_the_open_instead_of_hanging() {
+    let db = "tabs-blocked";
+    delete_database(db).await;
+    run_js(&format!("{} globalThis.holder = db;", open_old_schema_js(db, 4))).await;
+    let started = js_sys::Date::now();
+    let opening = Box::pin(JsFuture::from(Memory::open(js(&config(db)))));
+    let outcome = match select(opening, Box::pin(sleep(20_000))).await {
+        Either::Left((outcome, _)) => outcome,
+        Either::Right(_) => panic!("Memory.open still waited 20 s after a connection that does not let go blocked it"),
+    };
+    let waited = js_sys::Date::now() - started;
+    let (code, message) = coded(outcome.expect_err("the open fails"));
+    assert_eq!(code, "STORAGE_UNAVAILABLE");
+    assert!(message.contains(&format!("\"{db}\" is held open by another tab")), "{message}");
+    assert!((2_500.0..15_000.0).contains(&waited), "gave up after {waited} ms, not after its wait of 3 s");
+
+    run_js("globalThis.holder.close();").await;
+    let memory = open(db).await;
+    let id = remember(&memory, "likes tea", "alice").await;
+    assert_eq!(all_of(&memory, "alice").await[0]["id"], json!(id), "the next open upgraded it and writes");
+    assert_eq!(from_another_tab(db, "delete").await, "done", "nothing left open blocks a deletion");
 }
 
 const CITIES: [&str; 8] = ["Paris", "Berlin", "Rome", "Madrid", "Vienna", "Prague", "Lisbon", "Oslo"];

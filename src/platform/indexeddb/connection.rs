@@ -5,11 +5,17 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use std::future::IntoFuture;
+
+use futures_util::future::{select, Either};
+use idb::request::OpenDatabaseRequest;
 use idb::{Database, Factory, Transaction, TransactionMode};
 use js_sys::{Function, Reflect};
 use wasm_bindgen::JsCast;
-use web_sys::{IdbDatabase, IdbObjectStore, IdbTransaction};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{IdbDatabase, IdbObjectStore, IdbOpenDbRequest, IdbTransaction};
 
+use super::blocked;
 use super::outcome::{from_idb, from_thrown};
 use super::schema::{upgrade, GONE, IMAGE, MEMORIES, PACKS, VECTORS, VERSION};
 use crate::core::error::{MemoryError, Result};
@@ -91,13 +97,15 @@ impl Connection {
     }
 }
 
-/// Opens `name` at the current schema version, upgrading it on the way when it is older.
+/// Opens `name` at the current schema version, upgrading it on the way when it is older; gives up when a
+/// connection that does not let go blocks the upgrade (see `blocked`).
 pub async fn open(name: &str) -> Result<Database> {
     let unavailable = |why: &str| MemoryError::StorageUnavailable(format!("IndexedDB {why}; nothing was stored"));
     let factory =
         Factory::new().map_err(|_| unavailable("is not available here (private mode, Node, a Worker without it)"))?;
-    let mut request =
-        factory.open(name, Some(VERSION)).map_err(|error| from_idb(&error, "could not open the database"))?;
+    let request = factory.open(name, Some(VERSION)).map_err(|error| from_idb(&error, "could not open the database"))?;
+    let raw = IdbOpenDbRequest::from(request);
+    let mut request = OpenDatabaseRequest::from(raw.clone());
     request.on_upgrade_needed(|event| {
         use idb::event::{DatabaseEvent, Event};
         use idb::request::Request;
@@ -113,7 +121,15 @@ pub async fn open(name: &str) -> Result<Database> {
             }
         }
     });
-    let database = request.await.map_err(|error| match &error {
+    let gave_up = JsFuture::from(blocked::given_up(&raw));
+    let opened = match select(request.into_future(), gave_up).await {
+        Either::Left((opened, _)) => opened,
+        Either::Right(_) => {
+            blocked::abandon(&raw);
+            return Err(blocked::blocked_error(name, VERSION));
+        }
+    };
+    let database = opened.map_err(|error| match &error {
         idb::Error::DomException(exception) if exception.name() == "VersionError" => MemoryError::Storage(format!(
             "database \"{name}\" was written by a newer memwasm (schema newer than version {VERSION}); nothing was read"
         )),

@@ -4,6 +4,7 @@
 //! memory reads everything once when it opens (see `load`); other tabs hear about each write and re-read the
 //! memories it changed (not the graph: another tab's graph writes show after a reopen).
 
+mod blocked;
 mod chunk;
 mod commit;
 mod connection;
