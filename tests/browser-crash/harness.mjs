@@ -12,7 +12,13 @@ import { serve } from "../../www/serve.mjs";
 
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", "--no-default-browser-check"];
+  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", "--no-default-browser-check",
+  "--enable-logging=stderr"];
+
+/** What Chromium logs when it finds an origin's IndexedDB files corrupt at open and deletes all of them
+ * (content/browser/indexed_db): a browser SIGKILLed in the middle of a LevelDB write, then reopened and
+ * written, then killed and reopened again, can end there. No page can prevent or undo it. */
+export const CHROMIUM_DELETED_CORRUPT_INDEXEDDB = /IndexedDB recovering from a corrupted \(and deleted\) database/;
 
 export async function harness() {
   const llm = await startScriptedServer();
@@ -40,11 +46,16 @@ export async function harness() {
         { detached: true, stdio: ["ignore", "ignore", "pipe"] });
       const exited = new Promise((resolve) => child.once("exit", resolve));
       let stderr = "";
+      const indexedDbLog = []; // Chromium's IndexedDB lines, kept whole (the rest only until DevTools answers)
+      let partial = ""; // a line the last chunk of stderr ended in the middle of
       const endpoint = await new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`chromium did not start:\n${stderr}`)), 30_000);
         child.stderr.on("data", (chunk) => {
           if (stderr.length < 20_000) stderr += chunk; // keep draining: a full pipe would stall Chromium
-          const found = /DevTools listening on (ws:\/\/\S+)/.exec(stderr);
+          const lines = (partial + chunk).split("\n");
+          partial = lines.pop();
+          indexedDbLog.push(...lines.filter((line) => line.includes("indexed_db")));
+          const found = lines.map((line) => /DevTools listening on (ws:\/\/\S+)/.exec(line)).find(Boolean);
           if (found) (clearTimeout(timer), resolve(found[1]));
         });
         exited.then((code) => (clearTimeout(timer), reject(new Error(`chromium exited (${code}):\n${stderr}`))));
@@ -52,6 +63,14 @@ export async function harness() {
       const browser = await chromium.connectOverCDP(endpoint);
       const handle = {
         context: browser.contexts()[0],
+        /** Whether Chromium logged a line matching `pattern` about IndexedDB (waiting up to `ms` for its
+         * stderr to arrive). */
+        async logged(pattern, ms = 2000) {
+          for (const started = Date.now(); Date.now() - started < ms; await new Promise((r) => setTimeout(r, 50))) {
+            if (indexedDbLog.some((line) => pattern.test(line))) return true;
+          }
+          return indexedDbLog.some((line) => pattern.test(line));
+        },
         async kill() {
           browsers.delete(handle);
           try {
