@@ -148,4 +148,5 @@ fn a_rows_choice_builds_its_model_and_names_its_provider_and_model() {
     let embedder = AnyEmbedder::<Recorder, ()>::over_http(&EmbedderChoice::None, Recorder::default(), retry);
     assert!(matches!(embedder, Some(AnyEmbedder::None)));
     assert_eq!(LlmChoice::Custom.row_model(), None);
+    assert_eq!(EmbedderChoice::None.row_model(), None, "the enum's own choices name no row");
 }
