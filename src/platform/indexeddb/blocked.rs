@@ -5,10 +5,10 @@
 //! upgrade started meanwhile), and the request it leaves behind, should it still succeed once that
 //! connection goes, closes its connection at once, so it never blocks anyone in turn.
 
-use js_sys::{Function, Promise, Reflect};
+use js_sys::{Promise, Reflect};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::IdbOpenDbRequest;
+use web_sys::{IdbDatabase, IdbOpenDbRequest};
 
 use crate::core::error::MemoryError;
 use crate::platform::timer::set_timeout;
@@ -40,10 +40,16 @@ fn still_blocked(request: &IdbOpenDbRequest) -> bool {
     state.as_deref() == Some("pending") && request.transaction().is_none()
 }
 
-/// Leaves `request` behind: the connection it opens, if it ever does, is closed as soon as it is.
+/// Leaves `request` behind: the connection it opens, if it ever does, is closed as soon as it is (a Rust
+/// closure, not JS source: a page's content security policy may forbid `new Function`).
 pub fn abandon(request: &IdbOpenDbRequest) {
-    let closed = Function::new_with_args("event", "event.target.result.close()");
-    request.set_onsuccess(Some(&closed));
+    let opened = request.clone();
+    let close = Closure::once_into_js(move |_: JsValue| {
+        if let Ok(database) = opened.result() {
+            database.unchecked_into::<IdbDatabase>().close();
+        }
+    });
+    request.set_onsuccess(Some(close.unchecked_ref()));
 }
 
 /// The error of an open given up on.

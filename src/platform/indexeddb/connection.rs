@@ -3,9 +3,8 @@
 //! reopens it.
 
 use std::cell::RefCell;
-use std::rc::Rc;
-
 use std::future::IntoFuture;
+use std::rc::Rc;
 
 use futures_util::future::{select, Either};
 use idb::request::OpenDatabaseRequest;
