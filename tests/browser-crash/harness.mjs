@@ -66,10 +66,12 @@ export async function harness() {
         /** Whether Chromium logged a line matching `pattern` about IndexedDB (waiting up to `ms` for its
          * stderr to arrive). */
         async logged(pattern, ms = 2000) {
-          for (const started = Date.now(); Date.now() - started < ms; await new Promise((r) => setTimeout(r, 50))) {
-            if (indexedDbLog.some((line) => pattern.test(line))) return true;
+          const deadline = Date.now() + ms;
+          while (!indexedDbLog.some((line) => pattern.test(line))) {
+            if (Date.now() >= deadline) return false;
+            await new Promise((resolve) => setTimeout(resolve, 50));
           }
-          return indexedDbLog.some((line) => pattern.test(line));
+          return true;
         },
         async kill() {
           browsers.delete(handle);

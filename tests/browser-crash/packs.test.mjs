@@ -21,8 +21,8 @@ let h;
 before(async () => (h = await harness()));
 after(() => h?.close());
 
-/** The ids of the raw `memories` store, of every pack, and the counter's `packed` (none of them when the
- * browser was killed before the database reached the disk). */
+/** The ids of the raw `memories` store, of every pack, and the counter's `packed` (none of them, and
+ * `absent`, once Chromium deleted the database). */
 const RAW = (dbName) => window.readStores(dbName, ["memories", "packs", "image"], (tx) => {
   const out = {};
   tx.objectStore("memories").getAllKeys().onsuccess = (e) => (out.singles = e.target.result);

@@ -1,6 +1,6 @@
 // Reading a database's raw object stores from a test page (page.html exposes `window.readStores`), the way
-// a test checks what the library wrote. Nothing here creates a database or waits for good: a browser
-// killed before its first write reached the disk leaves no database, and a plain `indexedDB.open(name)`
+// a test checks what the library wrote. Nothing here creates a database or waits for good: after Chromium
+// deleted a database it found corrupt (see harness.mjs) there is none, and a plain `indexedDB.open(name)`
 // would then create an empty one (version 1, no stores), whose `transaction()` throws inside `onsuccess`,
 // where no promise ever settles.
 

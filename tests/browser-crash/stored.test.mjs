@@ -1,6 +1,6 @@
 // The raw store reader the crash tests check the library against (stored.mjs): it must settle whatever the
-// browser holds, since a test that waits for good stalls the whole CI run. A browser killed before its first
-// write reached the disk holds no database at all; a plain `indexedDB.open(name)` created an empty one there
+// browser holds, since a test that waits for good stalls the whole CI run. After Chromium deleted a database
+// it found corrupt (see harness.mjs) there is none; a plain `indexedDB.open(name)` created an empty one there
 // and its reader never settled.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
