@@ -5,10 +5,10 @@
 //! upgrade started meanwhile), and the request it leaves behind, should it still succeed once that
 //! connection goes, closes its connection at once, so it never blocks anyone in turn.
 
-use js_sys::{Promise, Reflect};
+use js_sys::Promise;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{IdbDatabase, IdbOpenDbRequest};
+use web_sys::{IdbDatabase, IdbOpenDbRequest, IdbRequestReadyState};
 
 use crate::core::error::MemoryError;
 use crate::platform::timer::set_timeout;
@@ -36,8 +36,7 @@ pub fn given_up(request: &IdbOpenDbRequest) -> Promise {
 
 /// Whether `request` still waits for the other connections: not settled, and no upgrade under way.
 fn still_blocked(request: &IdbOpenDbRequest) -> bool {
-    let state = Reflect::get(request, &"readyState".into()).ok().and_then(|state| state.as_string());
-    state.as_deref() == Some("pending") && request.transaction().is_none()
+    request.ready_state() == IdbRequestReadyState::Pending && request.transaction().is_none()
 }
 
 /// Leaves `request` behind: the connection it opens, if it ever does, is closed as soon as it is (a Rust
