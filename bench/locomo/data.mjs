@@ -35,3 +35,19 @@ export function turnRecall(top, evidence, k) {
   const first = top.slice(0, k);
   return evidence.filter((e) => first.includes(e)).length / evidence.length;
 }
+
+/** Stores a conversation's `sessions` in `memory` for `userId` as the LOCOMO scripts do: each session's
+ * turns in one add() (`infer: false`, so a turn is a memory), with the session and its date in metadata. */
+export async function storeSessions(memory, sessions, userId) {
+  for (const session of sessions) {
+    const messages = session.turns.map((t) => ({ role: "user", content: t.text }));
+    await memory.add(messages, { userId, infer: false, metadata: { session: session.n, date: session.date } });
+  }
+}
+
+/** The dialogue id (`dia_id`) of a stored memory of `turns`, found by session and text (each turn's text is
+ * unique within its session); undefined for a memory that is not one of them. */
+export function turnIds(turns) {
+  const turnOf = new Map(turns.map((t) => [`${t.session}\u0000${t.text}`, t]));
+  return (item) => turnOf.get(`${item.metadata.session}\u0000${item.memory}`)?.dia_id;
+}

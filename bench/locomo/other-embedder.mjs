@@ -15,7 +15,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { Memory } from "memwasm";
 import { createLocalEmbedder } from "memwasm/local-embedder";
-import { conversation, evidenceOf, QUESTION_CATEGORIES, turnRecall } from "./data.mjs";
+import { conversation, evidenceOf, QUESTION_CATEGORIES, storeSessions, turnIds, turnRecall } from "./data.mjs";
 import { evidenceSessions, firstSessions, sessionHit, sessionId, sessionQuestions } from "./session-hit.mjs";
 import { argv, files, readConversation, say, threads, tokenizer, weights } from "./setup.mjs";
 
@@ -52,12 +52,8 @@ for (const file of files) {
   const { turns, questions, sessions } = conversation(data);
   const memory = new Memory({ llm: { provider: "none" }, embedder: { provider: "custom", dimensions, embed } });
   const userId = `locomo-${file}`;
-  for (const s of sessions) {
-    const messages = s.turns.map((t) => ({ role: "user", content: t.text }));
-    await memory.add(messages, { userId, infer: false, metadata: { session: s.n, date: s.date } });
-  }
-  const turnOf = new Map(turns.map((t) => [`${t.session}\u0000${t.text}`, t]));
-  const dia = (item) => turnOf.get(`${item.metadata.session}\u0000${item.memory}`)?.dia_id;
+  await storeSessions(memory, sessions, userId);
+  const dia = turnIds(turns);
   const search = async (question, limit) => (await memory.search(question, { userId, limit, ...searchOptions })).results;
   for (const q of questions) {
     const evidence = evidenceOf(q);

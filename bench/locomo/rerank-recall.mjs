@@ -9,7 +9,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Memory } from "memwasm";
-import { conversation, evidenceOf, QUESTION_CATEGORIES, turnRecall } from "./data.mjs";
+import { conversation, evidenceOf, QUESTION_CATEGORIES, storeSessions, turnIds, turnRecall } from "./data.mjs";
 import { argv, files, readConversation, say, threads, tokenizer, weights } from "./setup.mjs";
 
 const option = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
@@ -28,10 +28,7 @@ for (const file of files) {
   const { sessions, turns, questions } = conversation(readConversation(file));
   const userId = `locomo-${file}`;
   const plain = new Memory({ llm: { provider: "none" }, embedder });
-  for (const session of sessions) {
-    const messages = session.turns.map((t) => ({ role: "user", content: t.text }));
-    await plain.add(messages, { userId, infer: false, metadata: { session: session.n, date: session.date } });
-  }
+  await storeSessions(plain, sessions, userId);
   const exported = await plain.exportMemories();
   const reranking = [];
   for (const topK of candidates) {
@@ -39,8 +36,7 @@ for (const file of files) {
     await memory.importMemories(exported);
     reranking.push([topK, memory]);
   }
-  const turnOf = new Map(turns.map((t) => [`${t.session}\u0000${t.text}`, t]));
-  const dia = (item) => turnOf.get(`${item.metadata.session}\u0000${item.memory}`)?.dia_id;
+  const dia = turnIds(turns);
   const picked = questions.filter((q, i) => i % every === 0 && evidenceOf(q).length);
   say(`${file}: ${picked.length} questions, plain and reranked at ${candidates.join(", ")} candidates`);
   for (const q of picked) {

@@ -13,7 +13,7 @@ import { performance } from "node:perf_hooks";
 import { Memory } from "memwasm";
 import { createLocalEmbedder } from "memwasm/local-embedder";
 import { BASELINES, baselines } from "./baselines.mjs";
-import { conversation, evidenceOf, QUESTION_CATEGORIES, turnRecall } from "./data.mjs";
+import { conversation, evidenceOf, QUESTION_CATEGORIES, storeSessions, turnIds, turnRecall } from "./data.mjs";
 import { recallTable, targetsTable } from "./report.mjs";
 import { evidenceSessions, firstSessions, SESSION_CATEGORIES, SESSION_K, sessionHit, sessionId, sessionQuestions } from "./session-hit.mjs";
 import { argv, dataDir, embedAll, files, readConversation, say, threads, tokenizer, weights } from "./setup.mjs";
@@ -34,14 +34,9 @@ async function measure(file) {
   });
   const userId = `locomo-${file}`;
   const started = performance.now();
-  for (const session of sessions) {
-    const messages = session.turns.map((t) => ({ role: "user", content: t.text }));
-    await memory.add(messages, { userId, infer: false, metadata: { session: session.n, date: session.date } });
-  }
+  await storeSessions(memory, sessions, userId);
   const ingestMs = performance.now() - started;
-  // A stored memory's turn: by session and text (each turn's text is unique within its session).
-  const turnOf = new Map(turns.map((t) => [`${t.session}\u0000${t.text}`, t]));
-  const dia = (item) => turnOf.get(`${item.metadata.session}\u0000${item.memory}`)?.dia_id;
+  const dia = turnIds(turns);
   const rank = baselines(turns, await embedAll(embedder, turns.map((t) => t.text)));
   const queryVectors = new Map();
   const queryVector = async (text) => queryVectors.get(text) ?? queryVectors.set(text, (await embedder.embed([text]))[0]).get(text);
